@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# ledge's two commands (see README):
+#   ./run.sh demo   install what is missing, build (release), run the demo
+#   ./run.sh test   install what is missing, build twice (ASan+UBSan with
+#                   --werror, and release), run the test suite in both, and
+#                   print the summed "N passed, N failed" line
+# Works on a fresh Debian 12 machine as root; elsewhere it tells you which
+# packages to install.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+PACKAGES=(meson ninja-build pkg-config gcc g++ python3 binutils libcglm-dev libcmocka-dev)
+
+install_missing() {
+    local missing=() p
+    for p in "${PACKAGES[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    if [ "$(id -u)" -ne 0 ]; then
+        echo "run.sh: missing packages: ${missing[*]} (apt-get install them as root)" >&2
+        exit 1
+    fi
+    echo "run.sh: installing ${missing[*]}"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+}
+
+setup() { # setup DIR ARGS...: configure once, reconfigure when it exists
+    local dir=$1
+    shift
+    if [ -f "$dir/build.ninja" ]; then
+        meson setup --reconfigure "$dir" "$@" >/dev/null
+    else
+        meson setup "$dir" "$@" >/dev/null
+    fi
+}
+
+# Sums the test cases of one meson run from its JSON log: a cmocka program
+# counts its own cases; any other test (or a crash after cmocka's summary,
+# e.g. a sanitizer report at exit) counts as one.
+count_results() {
+    python3 - "$1" <<'PY'
+import json, re, sys
+passed = failed = 0
+for line in open(sys.argv[1]):
+    t = json.loads(line)
+    out = (t.get("stdout") or "") + (t.get("stderr") or "")
+    ok = t["result"] in ("OK", "EXPECTEDFAIL")
+    p = sum(int(n) for n in re.findall(r"\[  PASSED  \] (\d+) test", out))
+    f = sum(int(n) for n in re.findall(r"\[  FAILED  \] (\d+) test", out))
+    if p or f:
+        passed += p
+        failed += f + (0 if ok or f else 1)
+    elif ok:
+        passed += 1
+    else:
+        failed += 1
+print(passed, failed)
+PY
+}
+
+run_suite() { # run_suite NAME DIR SETUP-ARGS...
+    local name=$1 dir=$2
+    shift 2
+    echo "== $name build ($dir)"
+    setup "$dir" "$@"
+    ninja -C "$dir" >/dev/null
+    meson test -C "$dir" --print-errorlogs --num-processes 2 || true
+    read -r p f < <(count_results "$dir/meson-logs/testlog.json")
+    echo "== $name: $p passed, $f failed"
+    TOTAL_P=$((TOTAL_P + p))
+    TOTAL_F=$((TOTAL_F + f))
+}
+
+# Packaging: install into a scratch prefix, build the README's example with
+# pkg-config and as a meson subproject, and check that the shared library
+# exports only ledge_ symbols. Counts as one test.
+check_packaging() {
+    local tmp dest pcdir libdir ok=1
+    tmp=$(mktemp -d)
+    dest=$tmp/prefix
+    echo "== packaging (install, pkg-config, subproject, exported symbols)"
+    meson setup "$tmp/build" --buildtype=release --prefix="$dest" -Dtests=disabled \
+        -Dsamples=disabled >/dev/null &&
+        ninja -C "$tmp/build" >/dev/null && meson install -C "$tmp/build" >/dev/null || ok=0
+    awk '/^```c$/{on=1; next} /^```$/{on=0} on' README.md >"$tmp/readme.c"
+    pcdir=$(dirname "$(find "$dest" -name ledge.pc | head -n 1)")
+    libdir=$(dirname "$pcdir")
+    if [ $ok = 1 ] && PKG_CONFIG_PATH=$pcdir cc -std=c11 -Wall -Wextra -Werror -pedantic \
+        "$tmp/readme.c" $(PKG_CONFIG_PATH=$pcdir pkg-config --cflags --libs ledge) \
+        -Wl,-rpath,"$libdir" -o "$tmp/readme" && "$tmp/readme" | grep -q "push (0, 1) by 0.05"; then
+        echo "pkg-config build of the README example: ok"
+    else
+        echo "pkg-config build of the README example: FAILED"
+        ok=0
+    fi
+    mkdir -p "$tmp/consumer/subprojects"
+    ln -s "$PWD" "$tmp/consumer/subprojects/ledge"
+    cp "$tmp/readme.c" "$tmp/consumer/"
+    printf "project('consumer', 'c', default_options : ['c_std=c11'])\nexecutable('readme', 'readme.c', dependencies : dependency('ledge'))\n" \
+        >"$tmp/consumer/meson.build"
+    if (cd "$tmp/consumer" && meson setup b -Dledge:tests=disabled -Dledge:samples=disabled \
+        >/dev/null && ninja -C b >/dev/null && ./b/readme | grep -q "push (0, 1) by 0.05"); then
+        echo "meson subproject build: ok"
+    else
+        echo "meson subproject build: FAILED"
+        ok=0
+    fi
+    local foreign
+    foreign=$(nm -D --defined-only "$libdir"/libledge.so | awk '$2 ~ /^[TDB]$/ && $3 !~ /^ledge_/' || true)
+    if [ -z "$foreign" ]; then
+        echo "exported symbols: only ledge_*"
+    else
+        echo "exported symbols beyond ledge_*: $foreign"
+        ok=0
+    fi
+    rm -rf "$tmp"
+    if [ $ok = 1 ]; then TOTAL_P=$((TOTAL_P + 1)); else TOTAL_F=$((TOTAL_F + 1)); fi
+}
+
+cmd=${1:-}
+case "$cmd" in
+demo)
+    install_missing
+    setup build/release --buildtype=release -Dtests=disabled
+    ninja -C build/release >/dev/null
+    ./build/release/samples/collide_demo
+    ;;
+test)
+    install_missing
+    TOTAL_P=0
+    TOTAL_F=0
+    run_suite sanitized build/asan --buildtype=debug --werror -Db_sanitize=address,undefined
+    run_suite release build/release --buildtype=release --werror -Dtests=enabled
+    check_packaging
+    echo "$TOTAL_P passed, $TOTAL_F failed"
+    [ "$TOTAL_F" -eq 0 ]
+    ;;
+*)
+    echo "usage: ./run.sh demo | ./run.sh test" >&2
+    exit 2
+    ;;
+esac

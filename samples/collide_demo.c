@@ -1,0 +1,65 @@
+// The README's main job until the platformer demo exists: collide a few
+// shapes the way a platformer meets them and print what ledge reports.
+#include <ledge/ledge.h>
+
+#include <stdio.h>
+
+static vec2s v(float x, float y) {
+    vec2s r = {{x, y}};
+    return r;
+}
+
+static void show(const char *what, const ledge_shape *a, vec2s pa, const ledge_shape *b, vec2s pb) {
+    ledge_manifold m = ledge_collide(a, pa, b, pb);
+    printf("%-44s ", what);
+    if (!m.hit) {
+        printf("no contact\n");
+        return;
+    }
+    printf("hit  normal (%+.3f, %+.3f)  depth %.4f  points", (double)m.normal.x, (double)m.normal.y,
+           (double)m.depth);
+    for (int i = 0; i < m.point_count; ++i) {
+        printf(" (%.3f, %.3f)", (double)m.points[i].x, (double)m.points[i].y);
+    }
+    printf("\n");
+}
+
+int main(void) {
+    printf("ledge %s: shape vs shape manifolds (normal points from a to b;\n"
+           "moving b by normal * depth separates the pair)\n\n",
+           ledge_version_string());
+
+    ledge_shape player = ledge_make_box(v(0, 0), v(0.3f, 0.45f));
+    ledge_shape ground = ledge_make_box(v(0, 0), v(4.0f, 0.5f));
+    ledge_shape ball = ledge_make_circle(v(0, 0), 0.4f);
+    vec2s ramp_pts[3] = {v(0, 0), v(2, 0), v(2, 2)}; // a 45 degree ramp rising to the right
+    ledge_shape ramp;
+    ledge_make_polygon(ramp_pts, 3, &ramp);
+    vec2s gem_pts[8];
+    for (int i = 0; i < 8; ++i) { // an octagon
+        static const float c[8] = {1, 0.7071f, 0, -0.7071f, -1, -0.7071f, 0, 0.7071f};
+        gem_pts[i] = v(c[i] * 0.5f, c[(i + 2) % 8] * 0.5f);
+    }
+    ledge_shape gem;
+    ledge_make_polygon(gem_pts, 8, &gem);
+
+    show("ground vs player sunk 0.05 into it", &ground, v(0, 0), &player, v(1, 0.9f));
+    show("ground vs player standing just above", &ground, v(0, 0), &player, v(1, 0.96f));
+    show("player vs ball at its right shoulder", &player, v(0, 0), &ball, v(0.6f, 0.6f));
+    show("ramp vs ball resting on the slope", &ramp, v(0, 0), &ball, v(1.2f, 1.05f));
+    show("ramp vs player (box) on the slope", &ramp, v(0, 0), &player, v(1.2f, 1.2f));
+    show("octagon vs octagon, overlapping", &gem, v(0, 0), &gem, v(0.8f, 0.3f));
+    show("ground contains a small ball (containment)", &ground, v(0, 0), &ball, v(3.0f, -0.05f));
+
+    vec2s l_pts[6] = {v(0, 0), v(3, 0), v(3, 1), v(1, 1), v(1, 3), v(0, 3)};
+    ledge_shape pieces[4];
+    int n = ledge_decompose(l_pts, 6, pieces, 4);
+    printf("\nan L-shaped wall decomposes into %d convex piece(s)\n", n);
+
+    ledge_toi toi;
+    if (ledge_sweep_circles(v(0, 0), 0.05f, v(5, 0), v(2.5f, 0), 0.4f, v(0, 0), &toi)) {
+        printf("a bullet moving 5 units hits a ball 2.5 away at fraction %.4f\n",
+               (double)toi.fraction);
+    }
+    return 0;
+}

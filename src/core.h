@@ -1,0 +1,116 @@
+// Internal helpers shared by every module: logging of refusals, the assert
+// hook, the allocator hook, and small vector helpers on cglm's vec2s.
+#ifndef LEDGE_CORE_H
+#define LEDGE_CORE_H
+
+#include "ledge/base.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/// Formats a message and sends it to the log hook.
+void ledge__log(ledge_log_level level, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/// Calls the assert hook; returns its verdict.
+bool ledge__assert_failed(const char *cond, const char *file, int line);
+
+void *ledge__alloc(size_t size);
+void ledge__free(void *ptr);
+
+#if defined(__GNUC__)
+#define LEDGE_NOINLINE    __attribute__((noinline))
+#define LEDGE_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define LEDGE_NOINLINE
+#define LEDGE_UNLIKELY(x) (x)
+#endif
+
+#define LEDGE_ERROR(...) ledge__log(LEDGE_LOG_ERROR, __VA_ARGS__)
+
+// Internal invariants: checked in debug builds through the assert hook,
+// compiled out in release builds (which must never abort).
+#ifdef NDEBUG
+#define LEDGE_ASSERT(c) ((void)0)
+#else
+#define LEDGE_ASSERT(c)                                                                            \
+    do {                                                                                           \
+        if (!(c) && ledge__assert_failed(#c, __FILE__, __LINE__)) abort();                         \
+    } while (0)
+#endif
+
+#define LEDGE_PI 3.14159265358979323846
+
+static inline vec2s v2(float x, float y) {
+    vec2s r;
+    r.x = x;
+    r.y = y;
+    return r;
+}
+static inline vec2s v2_add(vec2s a, vec2s b) {
+    return v2(a.x + b.x, a.y + b.y);
+}
+static inline vec2s v2_sub(vec2s a, vec2s b) {
+    return v2(a.x - b.x, a.y - b.y);
+}
+static inline vec2s v2_scale(vec2s a, float s) {
+    return v2(a.x * s, a.y * s);
+}
+static inline vec2s v2_neg(vec2s a) {
+    return v2(-a.x, -a.y);
+}
+static inline float v2_dot(vec2s a, vec2s b) {
+    return a.x * b.x + a.y * b.y;
+}
+static inline float v2_cross(vec2s a, vec2s b) {
+    return a.x * b.y - a.y * b.x;
+}
+static inline float v2_len2(vec2s a) {
+    return v2_dot(a, a);
+}
+static inline float v2_len(vec2s a) {
+    return sqrtf(v2_dot(a, a));
+}
+static inline vec2s v2_lerp(vec2s a, vec2s b, float t) {
+    return v2(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t);
+}
+/// Unit vector of a, or (0, 1) for a zero vector (an arbitrary but fixed
+/// choice, so that coincident centres still give a deterministic normal).
+static inline vec2s v2_normalize(vec2s a) {
+    float l = v2_len(a);
+    return l > 0.0f ? v2(a.x / l, a.y / l) : v2(0.0f, 1.0f);
+}
+static inline float minf(float a, float b) {
+    return a < b ? a : b;
+}
+static inline float maxf(float a, float b) {
+    return a > b ? a : b;
+}
+
+/// True when x is finite and |x| <= LEDGE_MAX_COORDINATE-like bound `limit`.
+static inline bool ledge__finite_within(float x, float limit) {
+    return isfinite(x) && fabsf(x) <= limit;
+}
+/// Whether both components are finite with |x| <= limit.
+bool ledge__vec_within(vec2s v, float limit);
+/// Argument checks (check.c): true when acceptable, else false and one
+/// logged sentence "<fn>: <arg> is <value> (<what is allowed>)".
+bool ledge__check_vec(const char *fn, const char *arg, vec2s v, float limit);
+/// A size (radius, length): > 0 and <= LEDGE_MAX_COORDINATE.
+bool ledge__check_size(const char *fn, const char *arg, float s);
+/// Half extents: both > 0 and <= LEDGE_MAX_COORDINATE.
+bool ledge__check_half_extents(const char *fn, const char *arg, vec2s h);
+
+/// Every point finite and within LEDGE_MAX_COORDINATE; names the first
+/// offending index.
+bool ledge__check_points(const char *fn, const vec2s *p, int count);
+
+/// Cheap finiteness check of four floats: x - x is 0 for finite x, NaN else.
+static inline bool ledge__finite4(float a, float b, float c, float d) {
+    return ((a - a) + (b - b) + (c - c) + (d - d)) == 0.0f;
+}
+
+#endif // LEDGE_CORE_H
