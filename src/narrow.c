@@ -21,6 +21,12 @@ typedef struct sat_result {
     bool hit;
 } sat_result;
 
+// The next vertex index around a loop: a compare instead of an integer
+// division, which costs more than the rest of a face test.
+static inline int next_index(int i, int count) {
+    return i + 1 == count ? 0 : i + 1;
+}
+
 static sat_result miss_along(vec2s axis) {
     sat_result r = {axis, 0.0f, false};
     return r;
@@ -97,7 +103,7 @@ static sat_result polygon_circle(const ledge_shape *a, vec2s pa, const ledge_sha
     vec2s best_d = v2(0.0f, 0.0f);
     float best_d2 = INFINITY;
     for (int i = 0; i < a->count; ++i) {
-        vec2s v1 = a->vertices[i], e = v2_sub(a->vertices[(i + 1) % a->count], v1);
+        vec2s v1 = a->vertices[i], e = v2_sub(a->vertices[next_index(i, a->count)], v1);
         float t = v2_dot(v2_sub(c, v1), e) / v2_len2(e);
         t = t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
         vec2s d = v2_sub(c, v2_add(v1, v2_scale(e, t)));
@@ -209,7 +215,13 @@ static bool face_pass(const ledge_shape *ref, const ledge_shape *inc, vec2s off,
             *separating = n;
             return false;
         }
-        if (depth < best->depth) *best = (face_hit){depth, i, support, on_b};
+        // Which face is deepest follows no pattern a branch predictor could
+        // learn: select instead of branching.
+        bool better = depth < best->depth;
+        best->depth = better ? depth : best->depth;
+        best->face = better ? i : best->face;
+        best->support = better ? support : best->support;
+        best->on_b = better ? on_b : best->on_b;
     }
     return true;
 }
@@ -260,9 +272,9 @@ static void polygon_points(const ledge_shape *a, vec2s pa, const ledge_shape *b,
     int prev = s == 0 ? inc->count - 1 : s - 1;
     int fi = v2_dot(inc->normals[s], rn) <= v2_dot(inc->normals[prev], rn) ? s : prev;
     vec2s r1 = v2_add(ref->vertices[fh->face], pref);
-    vec2s r2 = v2_add(ref->vertices[(fh->face + 1) % ref->count], pref);
+    vec2s r2 = v2_add(ref->vertices[next_index(fh->face, ref->count)], pref);
     vec2s i1 = v2_add(inc->vertices[fi], pinc);
-    vec2s i2 = v2_add(inc->vertices[(fi + 1) % inc->count], pinc);
+    vec2s i2 = v2_add(inc->vertices[next_index(fi, inc->count)], pinc);
     vec2s t = v2(-rn.y, rn.x); // along the reference face, r1 -> r2
     float s1 = v2_dot(t, i1), s2 = v2_dot(t, i2), lo = v2_dot(t, r1), hi = v2_dot(t, r2);
     vec2s c[2] = {i1, i2};
@@ -386,8 +398,11 @@ LEDGE_NOINLINE static void collide_polygons(const ledge_shape *a, vec2s pa, cons
     }
 }
 
-ledge_manifold ledge_collide_cached(const ledge_shape *a, vec2s pa, const ledge_shape *b, vec2s pb,
-                                    ledge_sat_cache *cache) {
+// Both public entry points share this body. (A call from ledge_collide to
+// the exported ledge_collide_cached would not be inlined: under -fPIC the
+// compiler must assume another library could interpose it.)
+static inline ledge_manifold collide(const ledge_shape *a, vec2s pa, const ledge_shape *b, vec2s pb,
+                                     ledge_sat_cache *cache) {
     ledge_manifold m = empty_manifold();
     if (LEDGE_UNLIKELY(!ledge__shape_type_ok(a) || !ledge__shape_type_ok(b) ||
                        !ledge__finite4(pa.x, pa.y, pb.x, pb.y))) {
@@ -430,6 +445,11 @@ ledge_manifold ledge_collide_cached(const ledge_shape *a, vec2s pa, const ledge_
     return m;
 }
 
+ledge_manifold ledge_collide_cached(const ledge_shape *a, vec2s pa, const ledge_shape *b, vec2s pb,
+                                    ledge_sat_cache *cache) {
+    return collide(a, pa, b, pb, cache);
+}
+
 ledge_manifold ledge_collide(const ledge_shape *a, vec2s pa, const ledge_shape *b, vec2s pb) {
-    return ledge_collide_cached(a, pa, b, pb, NULL);
+    return collide(a, pa, b, pb, NULL);
 }
