@@ -24,6 +24,52 @@ static void show(const char *what, const ledge_shape *a, vec2s pa, const ledge_s
     printf("\n");
 }
 
+// A small level in ledge's ASCII form (docs/tilemap.md), y up: a floor of
+// FULL tiles, a 45 degree ramp, half tiles and a wall.
+static const char *const level = "..........\n"
+                                 "........#.\n"
+                                 "....../##.\n"
+                                 "..__./###.\n"
+                                 "##########\n";
+
+static void tile_level(void) {
+    ledge_tilemap_def def = ledge_default_tilemap_def();
+    def.width = 10;
+    def.height = 5;
+    ledge_tilemap *map = ledge_tilemap_create(&def);
+    if (map == NULL || !ledge_tilemap_load_ascii(map, level)) return;
+    printf("\na 10 x 5 tile level:\n%s", level);
+
+    // The wall probe: is there a wall 0.05 to the right of a character's knee?
+    vec2s knee = v(7.98f, 3.3f), probe = v(knee.x + 0.05f, knee.y);
+    ledge_tile_hit hit;
+    bool wall = ledge_tilemap_query_point(map, probe, &hit);
+    printf("wall probe at (%.2f, %.2f): %s", (double)probe.x, (double)probe.y,
+           wall ? "solid" : "free");
+    if (wall) printf(" (cell %d,%d, %s)", hit.x, hit.y, ledge_tile_name(hit.tile));
+    printf("\n");
+
+    // Where does a bullet fired down-right from the air land?
+    ledge_ray_hit ray;
+    if (ledge_tilemap_raycast(map, v(3.2f, 4.5f), v(4, -3), &ray)) {
+        printf("ray from (3.2, 4.5) hits cell %d,%d (%s) at (%.3f, %.3f), normal (%+.3f, %+.3f)\n",
+               ray.cell_x, ray.cell_y, ledge_tile_name((ledge_tile)ray.tile), (double)ray.point.x,
+               (double)ray.point.y, (double)ray.normal.x, (double)ray.normal.y);
+    }
+
+    // A box sunk 0.02 into the floor right over the seam between two FULL
+    // tiles: both contacts push straight up (edge states), none sideways.
+    ledge_shape box = ledge_make_box(v(0, 0), v(0.3f, 0.45f));
+    ledge_tile_contact c[8];
+    int n = ledge_tilemap_collide(map, &box, v(1.0f, 1.43f), c, 8);
+    for (int i = 0; i < n && i < 8; ++i) {
+        printf("box over the seam: cell %d,%d normal (%+.3f, %+.3f) depth %.4f\n", c[i].x, c[i].y,
+               (double)c[i].manifold.normal.x, (double)c[i].manifold.normal.y,
+               (double)c[i].manifold.depth);
+    }
+    ledge_tilemap_destroy(map);
+}
+
 int main(void) {
     printf("ledge %s: shape vs shape manifolds (normal points from a to b;\n"
            "moving b by normal * depth separates the pair)\n\n",
@@ -50,6 +96,8 @@ int main(void) {
     show("ramp vs player (box) on the slope", &ramp, v(0, 0), &player, v(1.2f, 1.2f));
     show("octagon vs octagon, overlapping", &gem, v(0, 0), &gem, v(0.8f, 0.3f));
     show("ground contains a small ball (containment)", &ground, v(0, 0), &ball, v(3.0f, -0.05f));
+
+    tile_level();
 
     vec2s l_pts[6] = {v(0, 0), v(3, 0), v(3, 1), v(1, 1), v(1, 3), v(0, 3)};
     ledge_shape pieces[4];

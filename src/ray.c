@@ -240,6 +240,8 @@ bool ledge_shape_raycast(const ledge_shape *shape, vec2s pos, vec2s origin, vec2
     }
     if (r == LEDGE__RAY_MISS) return false;
     hit.point = v2_add(origin, v2_scale(translation, hit.fraction));
+    hit.cell_x = hit.cell_y = 0;
+    hit.tile = -1; // not a tilemap cast
     if (out) *out = hit;
     return true;
 }

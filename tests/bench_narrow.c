@@ -8,6 +8,9 @@
 #define _POSIX_C_SOURCE 199309L
 #include <ledge/ledge.h>
 
+#include "bench_timing.h"
+#include "tile_collide.h" // the path a tilemap takes: geometry precomputed
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +19,6 @@
 
 #define PAIRS  512
 #define REPEAT 400
-#define RUNS   5
 
 typedef struct pair {
     ledge_shape a, b;
@@ -27,19 +29,6 @@ typedef struct kind {
     const char *name;
     int ta, tb; // 0 circle, 1 box, 2 polygon 3..8, 3 octagon-like 8-gon
 } kind;
-
-static uint64_t rng = 0x853C49E6748FEA9Bull;
-static double rnd(double lo, double hi) {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return lo + (hi - lo) * ((double)(rng >> 11) / 9007199254740992.0);
-}
-
-static vec2s v(double x, double y) {
-    vec2s r = {{(float)x, (float)y}};
-    return r;
-}
 
 static ledge_shape make(int t) {
     double s = rnd(0.3, 1.5);
@@ -65,44 +54,9 @@ static void quiet(ledge_log_level level, const char *message, void *user) {
     (void)user;
 }
 
-static double now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *x, const void *y) {
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
-static volatile float sink;
-
-// Times `body` (one test of pair i, adding to `acc`) over all n pairs,
-// REPEAT times per run, RUNS runs, and stores the median ns per test. A
-// macro rather than a function pointer, so that the timed loop compiles the
-// way a game's own loop would.
-#define TIME_PAIRS(result, n, body)                                                                \
-    do {                                                                                           \
-        double runs_[RUNS];                                                                        \
-        for (int r_ = 0; r_ < RUNS; ++r_) {                                                        \
-            float acc = 0.0f;                                                                      \
-            double t0_ = now_ns();                                                                 \
-            for (int k_ = 0; k_ < REPEAT; ++k_) {                                                  \
-                for (int i = 0; i < (n); ++i) {                                                    \
-                    body;                                                                          \
-                }                                                                                  \
-            }                                                                                      \
-            runs_[r_] = (now_ns() - t0_) / ((double)REPEAT * (n));                                 \
-            sink = acc;                                                                            \
-        }                                                                                          \
-        qsort(runs_, RUNS, sizeof runs_[0], cmp_double);                                           \
-        (result) = runs_[RUNS / 2];                                                                \
-    } while (0)
-
 static double time_collide(const pair *p, int n) {
     double t;
-    TIME_PAIRS(t, n, acc += ledge_collide(&p[i].a, p[i].pa, &p[i].b, p[i].pb).depth);
+    TIME_LOOP(t, n, REPEAT, acc += ledge_collide(&p[i].a, p[i].pa, &p[i].b, p[i].pb).depth);
     return t;
 }
 
@@ -113,8 +67,8 @@ static double time_cached(const pair *p, int n) {
     memset(cache, 0, sizeof cache);
     for (int i = 0; i < n; ++i) ledge_collide_cached(&p[i].a, p[i].pa, &p[i].b, p[i].pb, &cache[i]);
     double t;
-    TIME_PAIRS(t, n,
-               acc += ledge_collide_cached(&p[i].a, p[i].pa, &p[i].b, p[i].pb, &cache[i]).depth);
+    TIME_LOOP(t, n, REPEAT,
+              acc += ledge_collide_cached(&p[i].a, p[i].pa, &p[i].b, p[i].pb, &cache[i]).depth);
     return t;
 }
 
@@ -128,7 +82,7 @@ static bool aabb_overlap(const pair *q) {
 
 static double time_aabb(const pair *p, int n) {
     double t;
-    TIME_PAIRS(t, n, acc += (float)aabb_overlap(&p[i]));
+    TIME_LOOP(t, n, REPEAT, acc += (float)aabb_overlap(&p[i]));
     return t;
 }
 
@@ -149,7 +103,67 @@ static void fill(const kind *k, pair *hits, pair *misses) {
     }
 }
 
+// --- shapes vs tiles ---------------------------------------------------------
+
+typedef struct tile_pair {
+    ledge_tile tile;
+    ledge_shape s;
+    vec2s pos;
+} tile_pair;
+
+// Fills PAIRS hits and misses of shape kind `kind` against the tiles of one
+// group (cell [0, 1]^2, no blocked sides), shapes of 0.3..1.5 cells placed
+// within reach of the cell.
+static void fill_tiles(int kind, ledge_tile_group group, tile_pair *hits, tile_pair *misses) {
+    ledge_tile ids[4];
+    int n_ids = 0;
+    for (int t = 1; t < LEDGE_TILE_COUNT; ++t) {
+        if (ledge_tile_group_of((ledge_tile)t) == group) ids[n_ids++] = (ledge_tile)t;
+    }
+    int nh = 0, nm = 0;
+    while (nh < PAIRS || nm < PAIRS) {
+        tile_pair p;
+        p.tile = ids[(nh + nm) % n_ids];
+        p.s = make(kind);
+        p.pos = v(rnd(-1.2, 2.2), rnd(-1.2, 2.2));
+        bool hit = ledge_collide_tile(p.tile, v(0, 0), 1.0f, 0, &p.s, p.pos).hit;
+        if (hit && nh < PAIRS) hits[nh++] = p;
+        if (!hit && nm < PAIRS) misses[nm++] = p;
+    }
+}
+
+static double time_tiles(const tile_pair *p, int n) {
+    static ledge__tile_geom geom[LEDGE_TILE_COUNT];
+    for (int t = 0; t < LEDGE_TILE_COUNT; ++t) ledge__tile_geom_of((ledge_tile)t, &geom[t]);
+    double t;
+    TIME_LOOP(t, n, REPEAT / 4,
+              acc +=
+              ledge__tile_collide(&geom[p[i].tile], v(0, 0), 1.0f, 0, &p[i].s, p[i].pos).depth);
+    return t;
+}
+
+static void bench_tiles(void) {
+    static const char *const kind_names[] = {"circle", "box", "polygon"};
+    static const char *const group_names[] = {
+        "",          "FULL",        "45DEG",     "CONCAVE", "CONVEX", "22DEG_SMALL",
+        "22DEG_BIG", "67DEG_SMALL", "67DEG_BIG", "HALF"};
+    static tile_pair hits[PAIRS], misses[PAIRS];
+    printf("\nshape vs tile (the tilemap's per-cell path, geometry precomputed), ns per test\n");
+    printf("%-12s", "group");
+    for (int k = 0; k < 3; ++k) printf(" %9s hit %5s miss", kind_names[k], "");
+    printf("\n");
+    for (int g = LEDGE_TILE_GROUP_FULL; g <= LEDGE_TILE_GROUP_HALF; ++g) {
+        printf("%-12s", group_names[g]);
+        for (int k = 0; k < 3; ++k) {
+            fill_tiles(k == 2 ? 2 : k, (ledge_tile_group)g, hits, misses);
+            printf(" %13.2f %10.2f", time_tiles(hits, PAIRS), time_tiles(misses, PAIRS));
+        }
+        printf("\n");
+    }
+}
+
 int main(int argc, char **argv) {
+    bench_rng = 0x853C49E6748FEA9Bull;
     static const kind kinds[] = {
         {"circle-circle", 0, 0},     {"circle-box", 0, 1},  {"box-box", 1, 1},
         {"circle-polygon", 0, 2},    {"box-polygon", 1, 2}, {"polygon-polygon", 2, 2},
@@ -171,5 +185,6 @@ int main(int argc, char **argv) {
         printf("%-20s %9.2f %9.2f %12.2f %9.2f %9.1f %10.1f\n", kinds[i].name, th, tm, tc, ta,
                th / ta, tm / ta);
     }
+    if (argc <= 1 || strcmp(argv[1], "tiles") == 0) bench_tiles();
     return 0;
 }

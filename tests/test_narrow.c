@@ -28,6 +28,7 @@
 
 #include <cmocka.h>
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -403,6 +404,12 @@ static bool check_manifold(const gpair *pr, const ledge_manifold *m, tally *t) {
     double depth = m->depth;
     double after = NAN, along = NAN;
     double core = d.r - od; // signed distance from the origin to D's unrounded core
+    // The library works in float: positions carry a rounding of about
+    // FLT_EPSILON * |pos|, which tilts a normal taken between two points
+    // `core` apart by up to that over core. Only a direction determined
+    // well above that rounding is compared.
+    double coord = fmax(fmax(fabs(pr->pa.x), fabs(pr->pa.y)), fmax(fabs(pr->pb.x), fabs(pr->pb.y)));
+    double well_defined = fmax(1e-5 * size, 1e3 * FLT_EPSILON * (coord + size));
     const char *why = NULL;
     char whybuf[160];
 
@@ -439,7 +446,7 @@ static bool check_manifold(const gpair *pr, const ledge_manifold *m, tally *t) {
                      "(normal is not a minimum translation direction)",
                      along);
             why = whybuf;
-        } else if (core > 1e-5 * size && (core + d.r) * hypot(n.x - on.x, n.y - on.y) > tol) {
+        } else if (core > well_defined && (core + d.r) * hypot(n.x - on.x, n.y - on.y) > tol) {
             // Outside D's unrounded core (a circle's centre outside the
             // other shape) the nearest point, hence the normal, is unique.
             snprintf(whybuf, sizeof whybuf, "normal off by %.3g rad from the unique direction",

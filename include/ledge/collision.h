@@ -108,11 +108,14 @@ typedef struct ledge_sat_cache {
     bool valid;          ///< Whether `axis` holds a separating axis.
 } ledge_sat_cache;
 
-/// Where a ray or a sweep hits.
+/// Where a ray hits.
 typedef struct ledge_ray_hit {
     vec2s point;    ///< World-space hit point.
     vec2s normal;   ///< Unit surface normal at the hit, facing the incoming ray.
     float fraction; ///< Hit at origin + fraction * translation, in [0, 1].
+    int cell_x;     ///< Tilemap casts: the cell hit (may lie outside the map). Else 0.
+    int cell_y;     ///< Tilemap casts: the cell hit. Else 0.
+    int tile;       ///< Tilemap casts: the tile id hit. Shape casts: -1.
 } ledge_ray_hit;
 
 /// Time of impact of two moving shapes.

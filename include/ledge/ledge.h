@@ -5,5 +5,7 @@
 
 #include "base.h"
 #include "collision.h"
+#include "tiles.h"
+#include "tilemap.h"
 
 #endif // LEDGE_H

@@ -1,0 +1,79 @@
+// Internal layout of a tilemap, shared by tilemap.c (storage, edges, point
+// and region queries, shape contacts), tilemap_ray.c (the grid walk) and
+// tilemap_load.c (the text loaders).
+#ifndef LEDGE_TILEMAP_INTERNAL_H
+#define LEDGE_TILEMAP_INTERNAL_H
+
+#include "ledge/tilemap.h"
+#include "tile.h"
+
+/// What a tile's point test is (ledge__tile_probe.kind).
+typedef enum ledge__probe_kind {
+    LEDGE__PROBE_EMPTY = 0,    ///< Never solid.
+    LEDGE__PROBE_FULL = 1,     ///< Always solid (inside the cell).
+    LEDGE__PROBE_PLANE = 2,    ///< Solid where (p - at) . n <= 0 (slopes, half tiles).
+    LEDGE__PROBE_DISC_IN = 3,  ///< Solid where |p - at| <= 1 (CONVEX).
+    LEDGE__PROBE_DISC_OUT = 4, ///< Solid where |p - at| >= 1 (CONCAVE).
+} ledge__probe_kind;
+
+/// The point test of one tile id in unit-cell coordinates (u, v), copied
+/// out of ledge__tile_geom so that the whole table sits in a few cache
+/// lines. `kind` says which test it is (for code that needs the surface,
+/// like the ray walk); `a` and `c` also give it one branch-free form: with
+/// (dx, dy) = (u, v) - at, the point is solid when
+///     a * (dx^2 + dy^2) + (dx * n.x + dy * n.y) + c <= 0:
+///   PLANE: a = 0, n = the surface normal, at = its anchor, c = 0;
+///   DISC_IN (CONVEX): a = 1, n = 0, at = the arc centre, c = -1;
+///   DISC_OUT (CONCAVE): a = -1, n = 0, at = the arc centre, c = 1;
+///   FULL: c = -1 (always); EMPTY: c = 1 (never).
+/// Unused terms are exact zeros, and q - 1, 1 - q are exact near q = 1, so
+/// the result has the same bits as ledge__tile_contains_unit, and a tile mix
+/// the branch predictor cannot learn costs nothing extra.
+typedef struct ledge__tile_probe {
+    vec2s n;       ///< PLANE: the surface normal; else 0.
+    vec2s at;      ///< PLANE: the anchor; DISC_*: the arc centre (radius 1); else 0.
+    float a;       ///< Quadratic coefficient: 0, 1 or -1.
+    float c;       ///< Constant: 0, 1 or -1.
+    uint32_t kind; ///< A ledge__probe_kind.
+} ledge__tile_probe;
+
+struct ledge_tilemap {
+    int width, height;
+    float tile_size;
+    float inv_tile_size;
+    vec2s origin;
+    /// Tile ids, row-major: cell (x, y) at tiles[y * width + x].
+    ledge_tile *tiles;
+    /// Vertical cell sides: edges_v[y * (width + 1) + x] is the side at the
+    /// cell boundary x, between cells (x - 1, y) and (x, y). A ledge_edge.
+    uint8_t *edges_v;
+    /// Horizontal cell sides: edges_h[y * width + x] is the side at the cell
+    /// boundary y, between cells (x, y - 1) and (x, y). A ledge_edge.
+    uint8_t *edges_h;
+    /// Unit-cell geometry of every tile id (tile.h), computed once.
+    ledge__tile_geom geom[LEDGE_TILE_COUNT];
+    /// The point test of every tile id, derived from geom (query_point).
+    ledge__tile_probe probe[LEDGE_TILE_COUNT];
+};
+
+/// True when (x, y) is a cell of the map.
+static inline bool ledge__tilemap_inside(const ledge_tilemap *map, int x, int y) {
+    return x >= 0 && y >= 0 && x < map->width && y < map->height;
+}
+
+/// The tile at (x, y), FULL outside the map. No checks on `map`.
+static inline ledge_tile ledge__tilemap_at(const ledge_tilemap *map, int x, int y) {
+    return ledge__tilemap_inside(map, x, y) ? map->tiles[(size_t)y * (size_t)map->width + (size_t)x]
+                                            : (ledge_tile)LEDGE_TILE_FULL;
+}
+
+/// The cell coordinate (floor) of world coordinate v along one axis.
+static inline int ledge__tilemap_cell(float v, float origin, float inv_size) {
+    float f = floorf((v - origin) * inv_size);
+    // Clamp far outside the map so the int conversion stays defined.
+    if (f < -2.0e9f) return -2000000000;
+    if (f > 2.0e9f) return 2000000000;
+    return (int)f;
+}
+
+#endif // LEDGE_TILEMAP_INTERNAL_H
