@@ -7,5 +7,7 @@
 #include "collision.h"
 #include "tiles.h"
 #include "tilemap.h"
+#include "body.h"
+#include "world.h"
 
 #endif // LEDGE_H

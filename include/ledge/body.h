@@ -1,0 +1,136 @@
+/// @file body.h
+/// Bodies: what a world moves. Created from a `ledge_body_def`, addressed by
+/// a `ledge_body_id` value.
+///
+/// A body id is an index plus a generation, passed by value. Destroying a
+/// body bumps its slot's generation, so an id kept by the game after the body
+/// died is refused by every call (logged, neutral result) instead of
+/// reaching whatever body reuses the slot. `ledge_body_is_valid` tells.
+///
+/// Body types:
+/// - dynamic: moved by gravity, velocity and contacts;
+/// - kinematic: moved only by its velocity; pushes dynamic bodies and is not
+///   pushed (moving platforms);
+/// - static: never moves (non-tile level geometry).
+#ifndef LEDGE_BODY_H
+#define LEDGE_BODY_H
+
+#include "collision.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// An opaque world (world.h).
+typedef struct ledge_world ledge_world;
+
+/// A body handle: slot index + 1 (0 is the null id) and the slot's
+/// generation when the body was created.
+typedef struct ledge_body_id {
+    uint32_t index1;     ///< Slot index plus one; 0 for the null id.
+    uint32_t generation; ///< Must match the slot's current generation.
+} ledge_body_id;
+
+/// The null body id (never valid).
+#define LEDGE_NULL_BODY_ID ((ledge_body_id){0, 0})
+
+/// How a body moves.
+typedef enum ledge_body_type {
+    LEDGE_BODY_STATIC = 0,    ///< Never moves.
+    LEDGE_BODY_KINEMATIC = 1, ///< Moved by its velocity only; pushes, is not pushed.
+    LEDGE_BODY_DYNAMIC = 2,   ///< Moved by gravity, velocity and contacts.
+} ledge_body_type;
+
+/// Which bodies may touch (Box2D's rule): two bodies collide when each one's
+/// category bits meet the other's mask, unless they share a nonzero group:
+/// a positive shared group always collides, a negative one never does.
+typedef struct ledge_filter {
+    uint64_t category; ///< What this body is (bits).
+    uint64_t mask;     ///< What this body collides with (bits).
+    int32_t group;     ///< Shared group override (0: none).
+} ledge_filter;
+
+/// What a body is made from. Fill with ledge_default_body_def, then change
+/// what you need.
+typedef struct ledge_body_def {
+    ledge_body_type type; ///< Default dynamic.
+    ledge_shape shape;    ///< Local-coordinate shape (collision.h). Required.
+    vec2s position;       ///< World position of the shape's local origin.
+    vec2s velocity;       ///< Initial velocity (units per second).
+    float density;        ///< Mass per area, > 0 for dynamic bodies. Default 1.
+    float friction;       ///< Fraction of tangential speed removed at a contact, 0..1. Default 0.
+    float bounce;         ///< Fraction of normal speed returned at a contact, 0..1. Default 0.
+    float gravity_scale;  ///< Multiplies the world's gravity. Default 1.
+    float drag;           ///< Linear damping per second, >= 0: v *= 1 / (1 + dt * drag). Default 0.
+    bool bullet;          ///< Swept against walls and bodies: never tunnels. Default false.
+    ledge_filter filter;  ///< Default: category 1, mask all, group 0.
+    void *user_data;      ///< Yours; ledge never reads it.
+} ledge_body_def;
+
+/// A dynamic body with density 1, no friction, no bounce, gravity scale 1,
+/// no drag, the default filter, and an invalid shape (set one).
+LEDGE_API ledge_body_def ledge_default_body_def(void);
+
+/// The default filter: category 1, mask all bits, group 0.
+LEDGE_API ledge_filter ledge_default_filter(void);
+
+/// Adds a body to the world. Returns the null id (logged) when the def is
+/// invalid (no valid shape, non-finite numbers, density <= 0 for a dynamic
+/// body, friction or bounce outside 0..1, negative drag), the world is
+/// stepping, or allocation fails.
+LEDGE_API ledge_body_id ledge_body_create(ledge_world *world, const ledge_body_def *def);
+
+/// Removes a body. Stale or foreign ids are refused (logged).
+LEDGE_API void ledge_body_destroy(ledge_world *world, ledge_body_id id);
+
+/// Whether `id` names a living body of `world`.
+LEDGE_API bool ledge_body_is_valid(const ledge_world *world, ledge_body_id id);
+
+/// The body's position ((0, 0), logged, for an invalid id).
+LEDGE_API vec2s ledge_body_position(const ledge_world *world, ledge_body_id id);
+
+/// The body's velocity ((0, 0), logged, for an invalid id).
+LEDGE_API vec2s ledge_body_velocity(const ledge_world *world, ledge_body_id id);
+
+/// The body's type (LEDGE_BODY_STATIC, logged, for an invalid id).
+LEDGE_API ledge_body_type ledge_body_get_type(const ledge_world *world, ledge_body_id id);
+
+/// The body's shape (NULL, logged, for an invalid id). Valid until the body
+/// is destroyed.
+LEDGE_API const ledge_shape *ledge_body_shape(const ledge_world *world, ledge_body_id id);
+
+/// Moves the body to `position` (a teleport: no velocity change).
+LEDGE_API bool ledge_body_set_position(ledge_world *world, ledge_body_id id, vec2s position);
+
+/// Sets the body's velocity.
+LEDGE_API bool ledge_body_set_velocity(ledge_world *world, ledge_body_id id, vec2s velocity);
+
+/// Changes a dynamic body's velocity by impulse / mass.
+LEDGE_API bool ledge_body_apply_impulse(ledge_world *world, ledge_body_id id, vec2s impulse);
+
+/// The body's mass (0 for static and kinematic bodies).
+LEDGE_API float ledge_body_mass(const ledge_world *world, ledge_body_id id);
+
+/// Sets the multiplier of the world's gravity for this body.
+LEDGE_API bool ledge_body_set_gravity_scale(ledge_world *world, ledge_body_id id, float scale);
+
+/// Sets the linear damping per second (>= 0).
+LEDGE_API bool ledge_body_set_drag(ledge_world *world, ledge_body_id id, float drag);
+
+/// Sets the collision filter.
+LEDGE_API bool ledge_body_set_filter(ledge_world *world, ledge_body_id id, ledge_filter filter);
+
+/// The collision filter (the default filter, logged, for an invalid id).
+LEDGE_API ledge_filter ledge_body_filter(const ledge_world *world, ledge_body_id id);
+
+/// Stores a pointer of yours with the body.
+LEDGE_API bool ledge_body_set_user_data(ledge_world *world, ledge_body_id id, void *user_data);
+
+/// The pointer stored with the body (NULL for an invalid id).
+LEDGE_API void *ledge_body_user_data(const ledge_world *world, ledge_body_id id);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // LEDGE_BODY_H

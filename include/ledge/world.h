@@ -1,0 +1,79 @@
+/// @file world.h
+/// The world a game steps once per frame: bodies (body.h) and one tilemap
+/// (tilemap.h).
+///
+/// Overview
+/// --------
+///     ledge_world_def wd = ledge_default_world_def();
+///     wd.map_width = 64; wd.map_height = 32;
+///     ledge_world *world = ledge_world_create(&wd);
+///     ledge_tilemap_set(ledge_world_tilemap(world), 3, 0, LEDGE_TILE_FULL);
+///     ledge_body_def bd = ledge_default_body_def();
+///     bd.shape = ledge_make_circle((vec2s){{0, 0}}, 0.4f);
+///     bd.position = (vec2s){{3.5f, 5}};
+///     ledge_body_id ball = ledge_body_create(world, &bd);
+///     for (int i = 0; i < 60; ++i) ledge_world_step(world, 1.0f / 60.0f);
+///
+/// The step, in order (N's model):
+/// 1. integrate: v += gravity * gravity_scale * dt; v *= 1 / (1 + dt * drag);
+///    x += v * dt (semi-implicit Euler: the new velocity moves the body);
+/// 2. broad phase: a uniform loose grid;
+/// 3. narrow phase against the tilemap and other bodies;
+/// 4. projection out of overlap;
+/// 5. N's response: bounce on the normal part, friction on the tangent part.
+///
+/// **Status:** stage 1 is implemented; stages 2-5 land with the rest of
+/// issue 4 (docs/design.md). Until then bodies fall through tiles.
+///
+/// Determinism: the same world, inputs and step sequence give bit-identical
+/// states (ledge_world_hash), across runs and builds.
+#ifndef LEDGE_WORLD_H
+#define LEDGE_WORLD_H
+
+#include "body.h"
+#include "tilemap.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// What a world is made from. Fill with ledge_default_world_def.
+typedef struct ledge_world_def {
+    vec2s gravity;     ///< Acceleration of dynamic bodies. Default (0, -10).
+    float tile_size;   ///< Side of a tilemap cell. Default 1.
+    int map_width;     ///< Tilemap cells along x. Default 64.
+    int map_height;    ///< Tilemap cells along y. Default 64.
+    vec2s map_origin;  ///< World position of cell (0, 0)'s lower corner. Default (0, 0).
+    int body_capacity; ///< Bodies to reserve room for up front (0: grow as needed).
+} ledge_world_def;
+
+/// Gravity (0, -10), a 64 x 64 map of 1-unit tiles at the origin.
+LEDGE_API ledge_world_def ledge_default_world_def(void);
+
+/// Creates a world with an empty tilemap, or NULL (logged) for a bad def or
+/// when allocation fails.
+LEDGE_API ledge_world *ledge_world_create(const ledge_world_def *def);
+
+/// Frees the world, its bodies and its tilemap. NULL is ignored.
+LEDGE_API void ledge_world_destroy(ledge_world *world);
+
+/// Advances the world by dt seconds (> 0 and finite; refused, logged,
+/// otherwise).
+LEDGE_API void ledge_world_step(ledge_world *world, float dt);
+
+/// The world's tilemap (owned by the world).
+LEDGE_API ledge_tilemap *ledge_world_tilemap(ledge_world *world);
+
+/// Number of living bodies.
+LEDGE_API int ledge_world_body_count(const ledge_world *world);
+
+/// A 64-bit hash of every living body's id, type, position and velocity
+/// bits, in slot order: equal hashes mean equal states, so a game can check
+/// a replay or two machines against each other.
+LEDGE_API uint64_t ledge_world_hash(const ledge_world *world);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // LEDGE_WORLD_H

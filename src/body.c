@@ -1,0 +1,225 @@
+// Bodies: definitions, creation and destruction in generation-checked
+// slots, and the per-body getters and setters.
+#include "world.h"
+
+#include <string.h>
+
+ledge_filter ledge_default_filter(void) {
+    ledge_filter f = {1u, ~(uint64_t)0, 0};
+    return f;
+}
+
+ledge_body_def ledge_default_body_def(void) {
+    ledge_body_def def;
+    memset(&def, 0, sizeof def);
+    def.type = LEDGE_BODY_DYNAMIC;
+    def.shape.type = LEDGE_SHAPE_INVALID;
+    def.density = 1.0f;
+    def.gravity_scale = 1.0f;
+    def.filter = ledge_default_filter();
+    return def;
+}
+
+int ledge__world_slot(const ledge_world *world, ledge_body_id id, const char *fn) {
+    if (world == NULL) {
+        LEDGE_ERROR("%s: world is NULL", fn);
+        return -1;
+    }
+    uint32_t slot = id.index1 - 1u; // the null id wraps to a huge index
+    if (id.index1 == 0 || slot >= (uint32_t)world->slot_count) {
+        LEDGE_ERROR("%s: body id {%u, %u} is not a body of this world", fn, id.index1,
+                    id.generation);
+        return -1;
+    }
+    if (!world->alive[slot] || world->generation[slot] != id.generation) {
+        LEDGE_ERROR("%s: body id {%u, %u} is stale (the body was destroyed)", fn, id.index1,
+                    id.generation);
+        return -1;
+    }
+    return (int)slot;
+}
+
+// A unit interval check for friction and bounce.
+static bool unit_ok(const char *arg, float v) {
+    if (v >= 0.0f && v <= 1.0f) return true;
+    LEDGE_ERROR("ledge_body_create: %s is %g (must be 0..1)", arg, (double)v);
+    return false;
+}
+
+static bool finite_ok(const char *fn, const char *arg, float v, float lo) {
+    if (isfinite(v) && v >= lo && v <= LEDGE_MAX_COORDINATE) return true;
+    LEDGE_ERROR("%s: %s is %g (must be finite, %g..%g)", fn, arg, (double)v, (double)lo,
+                (double)LEDGE_MAX_COORDINATE);
+    return false;
+}
+
+static bool body_def_ok(const ledge_body_def *d) {
+    const char *fn = "ledge_body_create";
+    if (d->type != LEDGE_BODY_STATIC && d->type != LEDGE_BODY_KINEMATIC &&
+        d->type != LEDGE_BODY_DYNAMIC) {
+        LEDGE_ERROR("ledge_body_create: type is %d (must be a ledge_body_type)", (int)d->type);
+        return false;
+    }
+    if (!ledge_shape_is_valid(&d->shape)) {
+        LEDGE_ERROR("ledge_body_create: shape is invalid (make it with ledge_make_*)");
+        return false;
+    }
+    return ledge__check_vec(fn, "position", d->position, LEDGE_MAX_COORDINATE) &&
+           ledge__check_vec(fn, "velocity", d->velocity, LEDGE_MAX_COORDINATE) &&
+           (d->type != LEDGE_BODY_DYNAMIC || ledge__check_size(fn, "density", d->density)) &&
+           unit_ok("friction", d->friction) && unit_ok("bounce", d->bounce) &&
+           finite_ok(fn, "gravity_scale", d->gravity_scale, -LEDGE_MAX_COORDINATE) &&
+           finite_ok(fn, "drag", d->drag, 0.0f);
+}
+
+ledge_body_id ledge_body_create(ledge_world *world, const ledge_body_def *def) {
+    ledge_body_id none = {0, 0};
+    if (world == NULL || def == NULL) {
+        LEDGE_ERROR("ledge_body_create: %s is NULL", world == NULL ? "world" : "def");
+        return none;
+    }
+    if (world->stepping) {
+        LEDGE_ERROR("ledge_body_create: the world is stepping");
+        return none;
+    }
+    if (!body_def_ok(def)) return none;
+    int i = ledge__world_take_slot(world);
+    if (i < 0) return none;
+    world->alive[i] = 1;
+    world->type[i] = (uint8_t)def->type;
+    world->bullet[i] = def->bullet;
+    world->position[i] = def->position;
+    world->velocity[i] = def->type == LEDGE_BODY_STATIC ? v2(0.0f, 0.0f) : def->velocity;
+    float mass = def->density * ledge_shape_area(&def->shape);
+    world->inv_mass[i] = def->type == LEDGE_BODY_DYNAMIC && mass > 0.0f ? 1.0f / mass : 0.0f;
+    world->friction[i] = def->friction;
+    world->bounce[i] = def->bounce;
+    world->gravity_scale[i] = def->gravity_scale;
+    world->drag[i] = def->drag;
+    world->filter[i] = def->filter;
+    world->user_data[i] = def->user_data;
+    world->shape[i] = def->shape;
+    world->live_count++;
+    ledge_body_id id = {(uint32_t)i + 1u, world->generation[i]};
+    return id;
+}
+
+void ledge_body_destroy(ledge_world *world, ledge_body_id id) {
+    int i = ledge__world_slot(world, id, "ledge_body_destroy");
+    if (i < 0) return;
+    if (world->stepping) {
+        LEDGE_ERROR("ledge_body_destroy: the world is stepping");
+        return;
+    }
+    world->alive[i] = 0;
+    world->generation[i]++;
+    world->free_slots[world->free_count++] = i;
+    world->live_count--;
+}
+
+bool ledge_body_is_valid(const ledge_world *world, ledge_body_id id) {
+    if (world == NULL || id.index1 == 0 || id.index1 > (uint32_t)world->slot_count) return false;
+    uint32_t i = id.index1 - 1u;
+    return world->alive[i] && world->generation[i] == id.generation;
+}
+
+vec2s ledge_body_position(const ledge_world *world, ledge_body_id id) {
+    int i = ledge__world_slot(world, id, "ledge_body_position");
+    return i < 0 ? v2(0.0f, 0.0f) : world->position[i];
+}
+
+vec2s ledge_body_velocity(const ledge_world *world, ledge_body_id id) {
+    int i = ledge__world_slot(world, id, "ledge_body_velocity");
+    return i < 0 ? v2(0.0f, 0.0f) : world->velocity[i];
+}
+
+ledge_body_type ledge_body_get_type(const ledge_world *world, ledge_body_id id) {
+    int i = ledge__world_slot(world, id, "ledge_body_get_type");
+    return i < 0 ? LEDGE_BODY_STATIC : (ledge_body_type)world->type[i];
+}
+
+const ledge_shape *ledge_body_shape(const ledge_world *world, ledge_body_id id) {
+    int i = ledge__world_slot(world, id, "ledge_body_shape");
+    return i < 0 ? NULL : &world->shape[i];
+}
+
+float ledge_body_mass(const ledge_world *world, ledge_body_id id) {
+    int i = ledge__world_slot(world, id, "ledge_body_mass");
+    return i < 0 || world->inv_mass[i] == 0.0f ? 0.0f : 1.0f / world->inv_mass[i];
+}
+
+ledge_filter ledge_body_filter(const ledge_world *world, ledge_body_id id) {
+    int i = ledge__world_slot(world, id, "ledge_body_filter");
+    return i < 0 ? ledge_default_filter() : world->filter[i];
+}
+
+void *ledge_body_user_data(const ledge_world *world, ledge_body_id id) {
+    int i = ledge__world_slot(world, id, "ledge_body_user_data");
+    return i < 0 ? NULL : world->user_data[i];
+}
+
+// Setters share the id and stepping checks.
+static int writable_slot(ledge_world *world, ledge_body_id id, const char *fn) {
+    int i = ledge__world_slot(world, id, fn);
+    if (i >= 0 && world->stepping) {
+        LEDGE_ERROR("%s: the world is stepping", fn);
+        return -1;
+    }
+    return i;
+}
+
+bool ledge_body_set_position(ledge_world *world, ledge_body_id id, vec2s position) {
+    const char *fn = "ledge_body_set_position";
+    int i = writable_slot(world, id, fn);
+    if (i < 0 || !ledge__check_vec(fn, "position", position, LEDGE_MAX_COORDINATE)) return false;
+    world->position[i] = position;
+    return true;
+}
+
+bool ledge_body_set_velocity(ledge_world *world, ledge_body_id id, vec2s velocity) {
+    const char *fn = "ledge_body_set_velocity";
+    int i = writable_slot(world, id, fn);
+    if (i < 0 || !ledge__check_vec(fn, "velocity", velocity, LEDGE_MAX_COORDINATE)) return false;
+    if (world->type[i] != LEDGE_BODY_STATIC) world->velocity[i] = velocity;
+    return true;
+}
+
+bool ledge_body_apply_impulse(ledge_world *world, ledge_body_id id, vec2s impulse) {
+    const char *fn = "ledge_body_apply_impulse";
+    int i = writable_slot(world, id, fn);
+    if (i < 0 || !ledge__check_vec(fn, "impulse", impulse, LEDGE_MAX_COORDINATE)) return false;
+    vec2s v = v2_add(world->velocity[i], v2_scale(impulse, world->inv_mass[i]));
+    if (!ledge__check_vec(fn, "resulting velocity", v, LEDGE_MAX_COORDINATE)) return false;
+    world->velocity[i] = v;
+    return true;
+}
+
+bool ledge_body_set_gravity_scale(ledge_world *world, ledge_body_id id, float scale) {
+    const char *fn = "ledge_body_set_gravity_scale";
+    int i = writable_slot(world, id, fn);
+    if (i < 0 || !finite_ok(fn, "scale", scale, -LEDGE_MAX_COORDINATE)) return false;
+    world->gravity_scale[i] = scale;
+    return true;
+}
+
+bool ledge_body_set_drag(ledge_world *world, ledge_body_id id, float drag) {
+    const char *fn = "ledge_body_set_drag";
+    int i = writable_slot(world, id, fn);
+    if (i < 0 || !finite_ok(fn, "drag", drag, 0.0f)) return false;
+    world->drag[i] = drag;
+    return true;
+}
+
+bool ledge_body_set_filter(ledge_world *world, ledge_body_id id, ledge_filter filter) {
+    int i = writable_slot(world, id, "ledge_body_set_filter");
+    if (i < 0) return false;
+    world->filter[i] = filter;
+    return true;
+}
+
+bool ledge_body_set_user_data(ledge_world *world, ledge_body_id id, void *user_data) {
+    int i = writable_slot(world, id, "ledge_body_set_user_data");
+    if (i < 0) return false;
+    world->user_data[i] = user_data;
+    return true;
+}

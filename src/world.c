@@ -1,0 +1,223 @@
+// The world: lifecycle, body storage growth, the step and the replay hash.
+#include "world.h"
+
+#include <string.h>
+
+ledge_world_def ledge_default_world_def(void) {
+    ledge_world_def def;
+    memset(&def, 0, sizeof def);
+    def.gravity = v2(0.0f, -10.0f);
+    def.tile_size = 1.0f;
+    def.map_width = 64;
+    def.map_height = 64;
+    def.map_origin = v2(0.0f, 0.0f);
+    def.body_capacity = 0;
+    return def;
+}
+
+// --- body arrays ------------------------------------------------------------
+
+// Every per-slot array, with its element size, so that growth and release
+// treat them alike.
+#define WORLD_ARRAYS(X)                                                                            \
+    X(free_slots)                                                                                  \
+    X(generation)                                                                                  \
+    X(alive)                                                                                       \
+    X(type)                                                                                        \
+    X(bullet)                                                                                      \
+    X(position)                                                                                    \
+    X(velocity)                                                                                    \
+    X(inv_mass)                                                                                    \
+    X(friction)                                                                                    \
+    X(bounce)                                                                                      \
+    X(gravity_scale)                                                                               \
+    X(drag)                                                                                        \
+    X(filter)                                                                                      \
+    X(user_data)                                                                                   \
+    X(shape)
+
+enum { WORLD_ARRAY_COUNT = 15 };
+
+static void world_arrays(ledge_world *w, void ***slots, size_t *sizes) {
+    int k = 0;
+#define LIST(field)                                                                                \
+    slots[k] = (void **)&w->field;                                                                 \
+    sizes[k] = sizeof *w->field;                                                                   \
+    ++k;
+    WORLD_ARRAYS(LIST)
+#undef LIST
+}
+
+static void free_arrays(ledge_world *w) {
+    void **slots[WORLD_ARRAY_COUNT];
+    size_t sizes[WORLD_ARRAY_COUNT];
+    world_arrays(w, slots, sizes);
+    for (int k = 0; k < WORLD_ARRAY_COUNT; ++k) {
+        ledge__free(*slots[k]);
+        *slots[k] = NULL;
+    }
+}
+
+/// Grows every array to `capacity` slots. All new arrays are allocated
+/// before any old one is released, so a failed allocation leaves the world
+/// exactly as it was.
+static bool grow(ledge_world *w, int capacity) {
+    void **slots[WORLD_ARRAY_COUNT];
+    size_t sizes[WORLD_ARRAY_COUNT];
+    void *fresh[WORLD_ARRAY_COUNT] = {0};
+    world_arrays(w, slots, sizes);
+    for (int k = 0; k < WORLD_ARRAY_COUNT; ++k) {
+        fresh[k] = ledge__alloc(sizes[k] * (size_t)capacity);
+        if (fresh[k] == NULL) {
+            for (int j = 0; j < k; ++j) ledge__free(fresh[j]);
+            LEDGE_ERROR("ledge_world: allocation of %d body slots failed", capacity);
+            return false;
+        }
+        memset(fresh[k], 0, sizes[k] * (size_t)capacity);
+        if (*slots[k]) memcpy(fresh[k], *slots[k], sizes[k] * (size_t)w->capacity);
+    }
+    for (int k = 0; k < WORLD_ARRAY_COUNT; ++k) {
+        ledge__free(*slots[k]);
+        *slots[k] = fresh[k];
+    }
+    w->capacity = capacity;
+    return true;
+}
+
+int ledge__world_take_slot(ledge_world *w) {
+    if (w->free_count > 0) return w->free_slots[--w->free_count];
+    if (w->slot_count == w->capacity) {
+        int want = w->capacity < 16 ? 16 : w->capacity * 2;
+        if (want <= w->capacity || !grow(w, want)) return -1;
+    }
+    return w->slot_count++;
+}
+
+// --- lifecycle --------------------------------------------------------------
+
+static bool def_ok(const ledge_world_def *def) {
+    if (def == NULL) {
+        LEDGE_ERROR("ledge_world_create: def is NULL");
+        return false;
+    }
+    if (!ledge__check_vec("ledge_world_create", "gravity", def->gravity, LEDGE_MAX_COORDINATE)) {
+        return false;
+    }
+    if (def->body_capacity < 0 || def->body_capacity > (1 << 26)) {
+        LEDGE_ERROR("ledge_world_create: body_capacity is %d (must be 0..%d)", def->body_capacity,
+                    1 << 26);
+        return false;
+    }
+    return true;
+}
+
+ledge_world *ledge_world_create(const ledge_world_def *def) {
+    if (!def_ok(def)) return NULL;
+    ledge_world *w = ledge__alloc(sizeof *w);
+    if (w == NULL) {
+        LEDGE_ERROR("ledge_world_create: allocation failed");
+        return NULL;
+    }
+    memset(w, 0, sizeof *w);
+    w->gravity = def->gravity;
+    ledge_tilemap_def md = ledge_default_tilemap_def();
+    md.width = def->map_width;
+    md.height = def->map_height;
+    md.tile_size = def->tile_size;
+    md.origin = def->map_origin;
+    w->map = ledge_tilemap_create(&md); // validates and logs the map fields
+    if (w->map == NULL || (def->body_capacity > 0 && !grow(w, def->body_capacity))) {
+        ledge_world_destroy(w);
+        return NULL;
+    }
+    return w;
+}
+
+void ledge_world_destroy(ledge_world *world) {
+    if (world == NULL) return;
+    ledge_tilemap_destroy(world->map);
+    free_arrays(world);
+    ledge__free(world);
+}
+
+ledge_tilemap *ledge_world_tilemap(ledge_world *world) {
+    if (world == NULL) {
+        LEDGE_ERROR("ledge_world_tilemap: world is NULL");
+        return NULL;
+    }
+    return world->map;
+}
+
+int ledge_world_body_count(const ledge_world *world) {
+    if (world == NULL) {
+        LEDGE_ERROR("ledge_world_body_count: world is NULL");
+        return 0;
+    }
+    return world->live_count;
+}
+
+// --- the step ---------------------------------------------------------------
+
+// Semi-implicit Euler: the velocity is updated first and the new velocity
+// moves the body, which keeps resting contact and orbits stable where the
+// explicit form gains energy.
+static void integrate(ledge_world *w, float dt) {
+    for (int i = 0; i < w->slot_count; ++i) {
+        if (!w->alive[i] || w->type[i] == LEDGE_BODY_STATIC) continue;
+        vec2s v = w->velocity[i];
+        if (w->type[i] == LEDGE_BODY_DYNAMIC) {
+            v = v2_add(v, v2_scale(w->gravity, w->gravity_scale[i] * dt));
+            v = v2_scale(v, 1.0f / (1.0f + dt * w->drag[i]));
+            w->velocity[i] = v;
+        }
+        w->position[i] = v2_add(w->position[i], v2_scale(v, dt));
+    }
+}
+
+void ledge_world_step(ledge_world *world, float dt) {
+    if (world == NULL) {
+        LEDGE_ERROR("ledge_world_step: world is NULL");
+        return;
+    }
+    if (!(dt > 0.0f) || !isfinite(dt)) {
+        LEDGE_ERROR("ledge_world_step: dt is %g (must be > 0 and finite)", (double)dt);
+        return;
+    }
+    if (world->stepping) {
+        LEDGE_ERROR("ledge_world_step: the world is already stepping");
+        return;
+    }
+    world->stepping = true;
+    integrate(world, dt);
+    world->stepping = false;
+}
+
+// --- replay hash ------------------------------------------------------------
+
+// FNV-1a over bytes: simple, stable across platforms of one endianness.
+static uint64_t fnv(uint64_t h, const void *data, size_t n) {
+    const unsigned char *p = data;
+    for (size_t i = 0; i < n; ++i) {
+        h ^= p[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+uint64_t ledge_world_hash(const ledge_world *world) {
+    uint64_t h = 14695981039346656037ull;
+    if (world == NULL) {
+        LEDGE_ERROR("ledge_world_hash: world is NULL");
+        return h;
+    }
+    for (int i = 0; i < world->slot_count; ++i) {
+        if (!world->alive[i]) continue;
+        uint32_t slot = (uint32_t)i;
+        h = fnv(h, &slot, sizeof slot);
+        h = fnv(h, &world->generation[i], sizeof world->generation[i]);
+        h = fnv(h, &world->type[i], sizeof world->type[i]);
+        h = fnv(h, &world->position[i], sizeof world->position[i]);
+        h = fnv(h, &world->velocity[i], sizeof world->velocity[i]);
+    }
+    return h;
+}
