@@ -99,6 +99,11 @@ ledge_body_id ledge_body_create(ledge_world *world, const ledge_body_def *def) {
     world->filter[i] = def->filter;
     world->user_data[i] = def->user_data;
     world->shape[i] = def->shape;
+    ledge_aabb b = def->shape.bounds;
+    world->box_offset[i] = v2_scale(v2_add(b.lower, b.upper), 0.5f);
+    world->box_half[i] = v2_scale(v2_sub(b.upper, b.lower), 0.5f);
+    float extent = 2.0f * maxf(world->box_half[i].x, world->box_half[i].y);
+    world->max_extent = maxf(world->max_extent, extent);
     world->live_count++;
     ledge_body_id id = {(uint32_t)i + 1u, world->generation[i]};
     return id;

@@ -443,25 +443,39 @@ static ledge_aabb scan_bounds(const ledge_tilemap *m, const ledge_shape *s, vec2
 // every cell is surrounded by FULL cells, so all four of its sides are
 // internal seams (OFF) and it can never push: the scan is clamped to the
 // ring, which bounds the work for a huge shape or one far outside.
+void ledge__tilemap_scan_range(const ledge_tilemap *map, const ledge_shape *shape, vec2s pos,
+                               int *x0, int *y0, int *x1, int *y1) {
+    cell_range(map, scan_bounds(map, shape, pos), 1, x0, y0, x1, y1);
+}
+
+ledge_manifold ledge__tilemap_collide_cell(const ledge_tilemap *map, int x, int y,
+                                           const ledge_shape *shape, vec2s pos) {
+    ledge_tile t = ledge__tilemap_at(map, x, y);
+    if (t == LEDGE_TILE_EMPTY) {
+        ledge_manifold none;
+        memset(&none, 0, sizeof none);
+        return none;
+    }
+    vec2s cell_min =
+        v2(map->origin.x + (float)x * map->tile_size, map->origin.y + (float)y * map->tile_size);
+    return ledge__tile_collide(&map->geom[t], cell_min, map->tile_size, blocked_sides(map, x, y),
+                               shape, pos);
+}
+
 int ledge_tilemap_collide(const ledge_tilemap *map, const ledge_shape *shape, vec2s pos,
                           ledge_tile_contact *out, int max_out) {
     if (!check_collide(map, shape, pos, out, max_out)) return -1;
     int x0, y0, x1, y1, n = 0;
-    cell_range(map, scan_bounds(map, shape, pos), 1, &x0, &y0, &x1, &y1);
+    ledge__tilemap_scan_range(map, shape, pos, &x0, &y0, &x1, &y1);
     for (int y = y0; y <= y1; ++y) {
         for (int x = x0; x <= x1; ++x) {
-            ledge_tile t = ledge__tilemap_at(map, x, y);
-            if (t == LEDGE_TILE_EMPTY) continue;
-            vec2s cell_min = v2(map->origin.x + (float)x * map->tile_size,
-                                map->origin.y + (float)y * map->tile_size);
-            ledge_manifold m = ledge__tile_collide(&map->geom[t], cell_min, map->tile_size,
-                                                   blocked_sides(map, x, y), shape, pos);
+            ledge_manifold m = ledge__tilemap_collide_cell(map, x, y, shape, pos);
             if (!m.hit) continue;
             if (n < max_out) {
                 out[n].manifold = m;
                 out[n].x = x;
                 out[n].y = y;
-                out[n].tile = t;
+                out[n].tile = ledge__tilemap_at(map, x, y);
             }
             ++n;
         }

@@ -76,4 +76,14 @@ static inline int ledge__tilemap_cell(float v, float origin, float inv_size) {
     return (int)f;
 }
 
+/// The cells a shape at `pos` can touch: its bounds (grown by a few ulps)
+/// clamped to the map plus a one-cell ring, as ledge_tilemap_collide scans.
+void ledge__tilemap_scan_range(const ledge_tilemap *map, const ledge_shape *shape, vec2s pos,
+                               int *x0, int *y0, int *x1, int *y1);
+
+/// The contact of a shape with one cell's tile (blocked sides from the edge
+/// states), or an empty manifold for an EMPTY cell. No argument checks.
+ledge_manifold ledge__tilemap_collide_cell(const ledge_tilemap *map, int x, int y,
+                                           const ledge_shape *shape, vec2s pos);
+
 #endif // LEDGE_TILEMAP_INTERNAL_H

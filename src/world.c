@@ -12,6 +12,11 @@ ledge_world_def ledge_default_world_def(void) {
     def.map_height = 64;
     def.map_origin = v2(0.0f, 0.0f);
     def.body_capacity = 0;
+    def.iterations = 4;
+    def.substeps = 1;
+    def.linear_slop = 0.005f;
+    def.bounce_threshold = 0.5f;
+    def.cell_size = 0.0f;
     return def;
 }
 
@@ -34,9 +39,12 @@ ledge_world_def ledge_default_world_def(void) {
     X(drag)                                                                                        \
     X(filter)                                                                                      \
     X(user_data)                                                                                   \
-    X(shape)
+    X(shape)                                                                                       \
+    X(box_offset)                                                                                  \
+    X(box_half)                                                                                    \
+    X(box_center)
 
-enum { WORLD_ARRAY_COUNT = 15 };
+enum { WORLD_ARRAY_COUNT = 18 };
 
 static void world_arrays(ledge_world *w, void ***slots, size_t *sizes) {
     int k = 0;
@@ -103,6 +111,20 @@ static bool def_ok(const ledge_world_def *def) {
     if (!ledge__check_vec("ledge_world_create", "gravity", def->gravity, LEDGE_MAX_COORDINATE)) {
         return false;
     }
+    if (def->iterations < 1 || def->iterations > 64 || def->substeps < 1 || def->substeps > 64) {
+        LEDGE_ERROR("ledge_world_create: iterations is %d and substeps %d (each must be 1..64)",
+                    def->iterations, def->substeps);
+        return false;
+    }
+    if (!(def->linear_slop >= 0.0f && def->linear_slop <= 1.0f) ||
+        !(def->bounce_threshold >= 0.0f && def->bounce_threshold <= LEDGE_MAX_COORDINATE) ||
+        !(def->cell_size >= 0.0f && def->cell_size <= LEDGE_MAX_COORDINATE)) {
+        LEDGE_ERROR("ledge_world_create: linear_slop %g (0..1), bounce_threshold %g or cell_size "
+                    "%g (>= 0, finite) out of range",
+                    (double)def->linear_slop, (double)def->bounce_threshold,
+                    (double)def->cell_size);
+        return false;
+    }
     if (def->body_capacity < 0 || def->body_capacity > (1 << 26)) {
         LEDGE_ERROR("ledge_world_create: body_capacity is %d (must be 0..%d)", def->body_capacity,
                     1 << 26);
@@ -120,6 +142,11 @@ ledge_world *ledge_world_create(const ledge_world_def *def) {
     }
     memset(w, 0, sizeof *w);
     w->gravity = def->gravity;
+    w->iterations = def->iterations;
+    w->substeps = def->substeps;
+    w->slop = def->linear_slop;
+    w->bounce_threshold = def->bounce_threshold;
+    w->cell_size = def->cell_size;
     ledge_tilemap_def md = ledge_default_tilemap_def();
     md.width = def->map_width;
     md.height = def->map_height;
@@ -137,6 +164,8 @@ void ledge_world_destroy(ledge_world *world) {
     if (world == NULL) return;
     ledge_tilemap_destroy(world->map);
     free_arrays(world);
+    ledge__grid_free(&world->grid);
+    ledge__free(world->contacts);
     ledge__free(world);
 }
 
@@ -160,18 +189,43 @@ int ledge_world_body_count(const ledge_world *world) {
 
 // Semi-implicit Euler: the velocity is updated first and the new velocity
 // moves the body, which keeps resting contact and orbits stable where the
-// explicit form gains energy.
-static void integrate(ledge_world *w, float dt) {
+// explicit form gains energy. Between the two halves the last substep's
+// contacts get N's response, so that a body resting or sliding on a surface
+// feels its friction before it moves (otherwise gravity would make it creep
+// down a slope however large its friction).
+static void integrate_velocity(ledge_world *w, float dt) {
+    for (int i = 0; i < w->slot_count; ++i) {
+        if (!w->alive[i] || w->type[i] != LEDGE_BODY_DYNAMIC) continue;
+        vec2s v = v2_add(w->velocity[i], v2_scale(w->gravity, w->gravity_scale[i] * dt));
+        w->velocity[i] = v2_scale(v, 1.0f / (1.0f + dt * w->drag[i]));
+    }
+}
+
+static void integrate_position(ledge_world *w, float dt) {
     for (int i = 0; i < w->slot_count; ++i) {
         if (!w->alive[i] || w->type[i] == LEDGE_BODY_STATIC) continue;
-        vec2s v = w->velocity[i];
-        if (w->type[i] == LEDGE_BODY_DYNAMIC) {
-            v = v2_add(v, v2_scale(w->gravity, w->gravity_scale[i] * dt));
-            v = v2_scale(v, 1.0f / (1.0f + dt * w->drag[i]));
-            w->velocity[i] = v;
-        }
-        w->position[i] = v2_add(w->position[i], v2_scale(v, dt));
+        w->position[i] = v2_add(w->position[i], v2_scale(w->velocity[i], dt));
     }
+}
+
+// The grid covers the map and a margin of a few cells; bodies outside it
+// are clamped into its border cells (still correct, only slower).
+static bool prepare_grid(ledge_world *w) {
+    ledge_tilemap_def md = ledge_tilemap_get_def(w->map);
+    float cell = w->cell_size > 0.0f ? w->cell_size : w->max_extent;
+    if (!(cell > 0.0f)) cell = md.tile_size;
+    vec2s lower = v2_sub(md.origin, v2(2.0f * cell, 2.0f * cell));
+    vec2s upper = v2_add(md.origin, v2((float)md.width * md.tile_size + 2.0f * cell,
+                                       (float)md.height * md.tile_size + 2.0f * cell));
+    return ledge__grid_prepare(&w->grid, lower, upper, cell, w->slot_count);
+}
+
+static void substep(ledge_world *w, float h) {
+    integrate_velocity(w, h);
+    ledge__apply_contacts(w);
+    integrate_position(w, h);
+    w->contact_count = 0;
+    for (int it = 0; it < w->iterations; ++it) ledge__resolve_pass(w);
 }
 
 void ledge_world_step(ledge_world *world, float dt) {
@@ -187,8 +241,10 @@ void ledge_world_step(ledge_world *world, float dt) {
         LEDGE_ERROR("ledge_world_step: the world is already stepping");
         return;
     }
+    if (!prepare_grid(world)) return; // logged; the world is unchanged
     world->stepping = true;
-    integrate(world, dt);
+    float h = dt / (float)world->substeps;
+    for (int k = 0; k < world->substeps; ++k) substep(world, h);
     world->stepping = false;
 }
 

@@ -5,11 +5,32 @@
 #define LEDGE_WORLD_INTERNAL_H
 
 #include "core.h"
+#include "grid.h"
 #include "ledge/world.h"
+
+/// A contact found by the last substep, kept for the next substep's
+/// velocity pass (so that resting and sliding bodies feel friction every
+/// step, before they move).
+typedef struct ledge__contact {
+    int a;          ///< Body slot.
+    int b;          ///< Other body slot, or -1 for a tile.
+    vec2s normal;   ///< Unit, pointing from b (or the tile) toward a.
+    float friction; ///< Combined friction of the pair.
+    float bounce;   ///< Combined bounce of the pair.
+} ledge__contact;
 
 struct ledge_world {
     vec2s gravity;
     ledge_tilemap *map;
+    int iterations;         ///< Relaxation passes per substep.
+    int substeps;           ///< Substeps per step.
+    float slop;             ///< Overlap left in place so that contacts persist.
+    float bounce_threshold; ///< Approach speed below which nothing bounces.
+    float cell_size;        ///< Broad-phase cell override (0: automatic).
+    float max_extent;       ///< Largest body extent seen (grows only).
+    ledge__grid grid;
+    ledge__contact *contacts;
+    int contact_count, contact_cap;
     bool stepping; ///< Set during ledge_world_step: API calls that change the world are refused.
 
     int capacity;   ///< Slots allocated in every array below.
@@ -32,6 +53,9 @@ struct ledge_world {
     ledge_filter *filter;
     void **user_data;
     ledge_shape *shape;
+    vec2s *box_offset; ///< Centre of the shape's local bounds.
+    vec2s *box_half;   ///< Half extents of the shape's local bounds.
+    vec2s *box_center; ///< World centre of the bounds (scratch, per pass).
 };
 
 /// The slot of a living body named by `id`, or -1. Logs the refusal as
@@ -41,5 +65,14 @@ int ledge__world_slot(const ledge_world *world, ledge_body_id id, const char *fn
 /// A slot for a new body: the most recently freed one, else the next unused
 /// one (growing the arrays), or -1 (logged) when allocation fails.
 int ledge__world_take_slot(ledge_world *world);
+
+/// The step's collision stages (resolve.c): one relaxation pass over body
+/// pairs from the grid and over each body's tiles, projecting out of
+/// overlap and applying N's response; contacts are recorded for the next
+/// substep's velocity pass.
+void ledge__resolve_pass(ledge_world *world);
+
+/// The velocity pass: N's response for the contacts of the last substep.
+void ledge__apply_contacts(ledge_world *world);
 
 #endif // LEDGE_WORLD_INTERNAL_H

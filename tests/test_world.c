@@ -254,6 +254,147 @@ static void test_allocation_failure(void **state) {
     }
 }
 
+// --- contacts: N's projection and response ----------------------------------
+
+// A world whose row y = 0 is a FULL floor (top face at y = 1).
+static ledge_world *floor_world(void) {
+    ledge_world *w = make_world();
+    ledge_tilemap *map = ledge_world_tilemap(w);
+    for (int x = 0; x < 64; ++x) ledge_tilemap_set(map, x, 0, LEDGE_TILE_FULL);
+    return w;
+}
+
+// At the impact step the speed into the floor is the speed before the step
+// plus that step's gravity; the ball leaves with bounce times that.
+static void test_bounce_on_tiles(void **state) {
+    (void)state;
+    const float dt = 1.0f / 60.0f, bounces[] = {0.5f, 0.3f, 0.8f};
+    for (int k = 0; k < 3; ++k) {
+        ledge_world *w = floor_world();
+        ledge_body_def bd = ball_def(v(10.5f, 4.0f));
+        bd.bounce = bounces[k];
+        ledge_body_id id = ledge_body_create(w, &bd);
+        int impacts = 0;
+        for (int s = 0; s < 240 && impacts < 2; ++s) {
+            float before = ledge_body_velocity(w, id).y;
+            ledge_world_step(w, dt);
+            float after = ledge_body_velocity(w, id).y;
+            if (before < 0.0f && after > 0.0f) {
+                float impact = -(before - 10.0f * dt);
+                assert_float_equal(after, bounces[k] * impact, 1e-4f * impact);
+                assert_true(ledge_body_position(w, id).y >= 1.5f - 0.005f - 1e-5f);
+                ++impacts;
+            }
+        }
+        assert_int_equal(impacts, 2);
+        ledge_world_destroy(w);
+    }
+}
+
+// Without bounce the ball stops on the floor, sunk by at most the slop.
+static void test_rest_on_tiles(void **state) {
+    (void)state;
+    ledge_world *w = floor_world();
+    ledge_body_def bd = ball_def(v(20.5f, 3.0f));
+    ledge_body_id id = ledge_body_create(w, &bd);
+    for (int s = 0; s < 180; ++s) ledge_world_step(w, 1.0f / 60.0f);
+    vec2s p = ledge_body_position(w, id), vel = ledge_body_velocity(w, id);
+    assert_float_equal(vel.y, 0.0f, 1e-6f);
+    assert_true(p.y <= 1.5f && p.y >= 1.5f - 0.005f - 1e-5f);
+    assert_float_equal(p.x, 20.5f, 0.0f);
+    ledge_world_destroy(w);
+}
+
+// A box sliding on the floor keeps (1 - friction) of its speed per step in
+// contact, and never snags on the seams between the floor tiles.
+static void test_friction_on_floor(void **state) {
+    (void)state;
+    ledge_world *w = floor_world();
+    ledge_body_def bd = ledge_default_body_def();
+    bd.shape = ledge_make_box(v(0, 0), v(0.3f, 0.45f));
+    bd.position = v(4.0f, 1.45f + 0.001f);
+    bd.velocity = v(6.0f, 0.0f);
+    bd.friction = 0.05f;
+    ledge_body_id id = ledge_body_create(w, &bd);
+    ledge_world_step(w, 1.0f / 60.0f); // lands: the first contact step
+    for (int s = 0; s < 60; ++s) {
+        float before = ledge_body_velocity(w, id).x;
+        ledge_world_step(w, 1.0f / 60.0f);
+        vec2s vel = ledge_body_velocity(w, id);
+        assert_float_equal(vel.x, 0.95f * before, 1e-5f * before);
+        assert_float_equal(vel.y, 0.0f, 1e-6f);
+    }
+    ledge_world_destroy(w);
+}
+
+// A ramp of 45 degree tiles rising to +x (solid below-right), FULL below.
+static ledge_world *ramp_world(void) {
+    ledge_world *w = make_world();
+    ledge_tilemap *map = ledge_world_tilemap(w);
+    for (int x = 0; x < 40; ++x) {
+        for (int y = 0; y < x; ++y) ledge_tilemap_set(map, x, y, LEDGE_TILE_FULL);
+        ledge_tilemap_set(map, x, x, LEDGE_TILE_45DEG_NP);
+    }
+    return w;
+}
+
+static ledge_body_id ball_on_ramp(ledge_world *w, float friction) {
+    // Centre on the normal through (20.5, 20.5), one radius (0.3) out.
+    ledge_body_def bd = ledge_default_body_def();
+    bd.shape = ledge_make_circle(v(0, 0), 0.3f);
+    bd.position = v(20.5f - 0.3f * 0.70710678f + 0.001f, 20.5f + 0.3f * 0.70710678f - 0.001f);
+    bd.friction = friction;
+    return ledge_body_create(w, &bd);
+}
+
+static void test_slope_friction(void **state) {
+    (void)state;
+    ledge_world *w = ramp_world();
+    ledge_body_id stay = ball_on_ramp(w, 1.0f);
+    vec2s start = ledge_body_position(w, stay);
+    for (int s = 0; s < 120; ++s) ledge_world_step(w, 1.0f / 60.0f);
+    vec2s end = ledge_body_position(w, stay);
+    assert_true(fabsf(end.x - start.x) < 1e-3f && fabsf(end.y - start.y) < 1e-2f);
+    ledge_world_destroy(w);
+
+    // Without friction it slides down at g sin 45 degrees (no snag at the
+    // seams between ramp tiles).
+    w = ramp_world();
+    ledge_body_id slide = ball_on_ramp(w, 0.0f);
+    const float dt = 1.0f / 60.0f;
+    for (int s = 1; s <= 60; ++s) {
+        ledge_world_step(w, dt);
+        vec2s vel = ledge_body_velocity(w, slide);
+        float along = (vel.x + vel.y) * -0.70710678f; // down the slope
+        float expected = 10.0f * 0.70710678f * (float)s * dt;
+        if (s > 2) assert_float_equal(along, expected, 0.02f * expected);
+        assert_true(fabsf(vel.x - vel.y) < 1e-3f + 0.01f * along); // along the slope
+    }
+    ledge_world_destroy(w);
+}
+
+// A kinematic platform moving up lifts a box resting on it and is not
+// pushed back.
+static void test_kinematic_pushes(void **state) {
+    (void)state;
+    ledge_world *w = make_world();
+    ledge_body_def pd = ledge_default_body_def();
+    pd.type = LEDGE_BODY_KINEMATIC;
+    pd.shape = ledge_make_box(v(0, 0), v(2.0f, 0.25f));
+    pd.position = v(30.0f, 10.0f);
+    pd.velocity = v(0.0f, 1.0f);
+    ledge_body_id plat = ledge_body_create(w, &pd);
+    ledge_body_def bd = ledge_default_body_def();
+    bd.shape = ledge_make_box(v(0, 0), v(0.3f, 0.3f));
+    bd.position = v(30.0f, 10.0f + 0.25f + 0.3f);
+    ledge_body_id box = ledge_body_create(w, &bd);
+    for (int s = 0; s < 60; ++s) ledge_world_step(w, 1.0f / 60.0f);
+    vec2s pp = ledge_body_position(w, plat), bp = ledge_body_position(w, box);
+    assert_float_equal(pp.y, 11.0f, 1e-4f);        // unaffected by the box
+    assert_float_equal(bp.y - pp.y, 0.55f, 0.01f); // carried on top
+    ledge_world_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_free_fall_closed_form),
@@ -264,6 +405,11 @@ int main(void) {
         cmocka_unit_test(test_body_refusals),
         cmocka_unit_test(test_hash_determinism),
         cmocka_unit_test(test_allocation_failure),
+        cmocka_unit_test(test_bounce_on_tiles),
+        cmocka_unit_test(test_rest_on_tiles),
+        cmocka_unit_test(test_friction_on_floor),
+        cmocka_unit_test(test_slope_friction),
+        cmocka_unit_test(test_kinematic_pushes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -22,8 +22,15 @@
 /// 4. projection out of overlap;
 /// 5. N's response: bounce on the normal part, friction on the tangent part.
 ///
-/// **Status:** stage 1 is implemented; stages 2-5 land with the rest of
-/// issue 4 (docs/design.md). Until then bodies fall through tiles.
+/// Between the velocity and position halves of stage 1 the contacts of the
+/// previous substep get N's response, so that friction acts on resting and
+/// sliding bodies before they move. Projection leaves `linear_slop` of
+/// overlap so that those contacts persist from step to step. Pairs combine
+/// friction as sqrt(fa * fb) and bounce as max(ba, bb); against tiles a body
+/// uses its own. Nothing bounces slower than `bounce_threshold`.
+///
+/// **Status:** stages 1-5 are in; fast bodies (multisampling, bullets),
+/// events and the platformer layer are not yet (docs/design.md).
 ///
 /// Determinism: the same world, inputs and step sequence give bit-identical
 /// states (ledge_world_hash), across runs and builds.
@@ -45,6 +52,13 @@ typedef struct ledge_world_def {
     int map_height;    ///< Tilemap cells along y. Default 64.
     vec2s map_origin;  ///< World position of cell (0, 0)'s lower corner. Default (0, 0).
     int body_capacity; ///< Bodies to reserve room for up front (0: grow as needed).
+    int iterations;    ///< Relaxation passes per substep, 1..64 (piles sink less with more).
+                       ///< Default 4.
+    int substeps;      ///< Substeps per step, 1..64 (stiffer stacks). Default 1.
+    float linear_slop; ///< Overlap left in place so that resting contacts persist, 0..1. Default
+                       ///< 0.005.
+    float bounce_threshold; ///< Approach speed below which contacts do not bounce. Default 0.5.
+    float cell_size; ///< Broad-phase cell side; 0 picks the largest body's extent. Default 0.
 } ledge_world_def;
 
 /// Gravity (0, -10), a 64 x 64 map of 1-unit tiles at the origin.
