@@ -71,8 +71,7 @@ void ledge__apply_contacts(ledge_world *w) {
 
 static bool filters_allow(const ledge_filter *a, const ledge_filter *b) {
     if (a->group != 0 && a->group == b->group) return a->group > 0;
-    return (a->category & b->mask) != 0 && (a->category & b->mask) != 0 &&
-           (b->category & a->mask) != 0;
+    return (a->category & b->mask) != 0 && (b->category & a->mask) != 0;
 }
 
 static bool boxes_overlap(const ledge_world *w, int a, int b) {

@@ -395,6 +395,39 @@ static void test_kinematic_pushes(void **state) {
     ledge_world_destroy(w);
 }
 
+// Two balls dropped onto each other: whether the upper one rests on the
+// lower one follows the filter rule (category/mask both ways, group
+// override).
+static bool stacks(ledge_filter lower, ledge_filter upper) {
+    ledge_world *w = floor_world();
+    ledge_body_def bd = ball_def(v(30.5f, 1.5f));
+    bd.filter = lower;
+    ledge_body_create(w, &bd);
+    bd = ball_def(v(30.5f, 3.0f));
+    bd.filter = upper;
+    ledge_body_id top = ledge_body_create(w, &bd);
+    for (int s = 0; s < 120; ++s) ledge_world_step(w, 1.0f / 60.0f);
+    float y = ledge_body_position(w, top).y;
+    ledge_world_destroy(w);
+    return y > 2.0f; // on the lower ball (about 2.5) rather than on the floor (1.5)
+}
+
+static void test_filters(void **state) {
+    (void)state;
+    ledge_filter a = ledge_default_filter(), b = ledge_default_filter();
+    assert_true(stacks(a, b));
+    b.mask = ~(uint64_t)1; // b ignores category 1
+    assert_false(stacks(a, b));
+    a.category = 2; // now a is category 2, which b accepts, and b (1) is in a's mask
+    assert_true(stacks(a, b));
+    a = b = ledge_default_filter();
+    a.group = b.group = -3; // a shared negative group never collides
+    assert_false(stacks(a, b));
+    a.group = b.group = 4; // a shared positive group always collides
+    a.mask = b.mask = 0;
+    assert_true(stacks(a, b));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_free_fall_closed_form),
@@ -410,6 +443,7 @@ int main(void) {
         cmocka_unit_test(test_friction_on_floor),
         cmocka_unit_test(test_slope_friction),
         cmocka_unit_test(test_kinematic_pushes),
+        cmocka_unit_test(test_filters),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

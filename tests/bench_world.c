@@ -1,0 +1,186 @@
+// Benchmark of ledge_world_step on the "rain" scene
+// (../shared/spec/bench-scenes.md): N circles dropped onto a walled map
+// with ledges and two corner slopes, 600 steps at dt = 1/60. Only the
+// stepping loop is timed (the scene is rebuilt, untimed, for every run).
+// Printed per N, each the median of 3 runs:
+// - the mean ms/step over all 600 steps and over the last 100 (the pile
+//   settled);
+// - the integrate-only floor in the same run: the same bodies stepped by the
+//   world's stage 1 alone, over plain arrays (tests/scenes.h says why not a
+//   world with filters off), and the ratio step / floor;
+// - "open": the same circles in a map with no tiles, falling together so
+//   that nothing ever touches: the step's machinery with no contact to
+//   solve, checked to end bit-equal to the floor;
+// - the spec's quality figures after the last step (deterministic: every
+//   run must give the same world hash).
+// Times are printed, never asserted; test_rain asserts the quality.
+//
+// Run: meson test -C <release build> --benchmark world -v
+//  or: <build>/tests/bench_world [N ...]   (default 1000 10000; e.g. add
+//      100000, or 1000000 where it fits in memory)
+#define _POSIX_C_SOURCE 199309L
+#define RUNS            3 // the spec's "at least 3 runs, quote the median"
+#include "bench_timing.h"
+#include "scenes.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define STEPS 600
+#define LAST  100
+#define DT    (1.0f / 60.0f)
+
+/// Mean ms/step over all steps and over the last LAST steps.
+typedef struct timing {
+    double all, last;
+} timing;
+
+static double median(double *x) {
+    qsort(x, RUNS, sizeof x[0], cmp_double);
+    return x[RUNS / 2];
+}
+
+/// The median over the runs of each mean, taken separately.
+static timing median_timing(timing *runs) {
+    double all[RUNS], last[RUNS];
+    for (int r = 0; r < RUNS; ++r) {
+        all[r] = runs[r].all;
+        last[r] = runs[r].last;
+    }
+    timing t = {median(all), median(last)};
+    return t;
+}
+
+// Three clock reads per run rather than two per step: the floor's step at
+// N = 1,000 is about a microsecond, and a read costs a few percent of that.
+#define TIME_STEPS(result, step)                                                                   \
+    do {                                                                                           \
+        double t0_ = now_ns(), tm_ = t0_;                                                          \
+        for (int s_ = 0; s_ < STEPS; ++s_) {                                                       \
+            if (s_ == STEPS - LAST) tm_ = now_ns();                                                \
+            step;                                                                                  \
+        }                                                                                          \
+        double t1_ = now_ns();                                                                     \
+        (result).all = (t1_ - t0_) / STEPS * 1e-6;                                                 \
+        (result).last = (t1_ - tm_) / LAST * 1e-6;                                                 \
+    } while (0)
+
+/// Times the world step on the rain scene (open = false) or the open scene.
+/// Fills *q from the last run and says whether all runs ended alike.
+static bool time_world(int n, bool open, timing *out, scene_figures *q, scene *keep) {
+    timing runs[RUNS];
+    bool same = true;
+    for (int r = 0; r < RUNS; ++r) {
+        scene s;
+        bool built = open ? scene_rain_open(n, STEPS, DT, &s) : scene_rain(n, &s);
+        if (!built) {
+            fprintf(stderr, "bench_world: cannot build the scene for N = %d\n", n);
+            exit(1);
+        }
+        TIME_STEPS(runs[r], ledge_world_step(s.world, DT));
+        scene_figures f = scene_quality(&s);
+        if (r > 0 && f.hash != q->hash) same = false;
+        *q = f;
+        if (keep && r == RUNS - 1) {
+            *keep = s; // the caller compares it with the floor
+        } else {
+            scene_destroy(&s);
+        }
+    }
+    *out = median_timing(runs);
+    return same;
+}
+
+/// Times the integrate-only floor on the rain scene's bodies; keeps the
+/// last run's floor in *keep.
+static timing time_floor(int n, scene_floor *keep) {
+    timing runs[RUNS];
+    for (int r = 0; r < RUNS; ++r) {
+        scene s;
+        scene_floor f;
+        if (!scene_rain(n, &s) || !scene_floor_create(&s, &f)) {
+            fprintf(stderr, "bench_world: cannot build the floor for N = %d\n", n);
+            exit(1);
+        }
+        scene_destroy(&s);
+        TIME_STEPS(runs[r], scene_floor_step(&f, DT));
+        sink = f.position[n - 1].y;
+        if (r == RUNS - 1) {
+            *keep = f;
+        } else {
+            scene_floor_destroy(&f);
+        }
+    }
+    return median_timing(runs);
+}
+
+/// Whether the open world's bodies ended bit-equal to the floor's.
+static bool same_as_floor(const scene *s, const scene_floor *f) {
+    for (int k = 0; k < s->count; ++k) {
+        vec2s p = ledge_body_position(s->world, s->bodies[k]);
+        vec2s u = ledge_body_velocity(s->world, s->bodies[k]);
+        if (memcmp(&p, &f->position[k], sizeof p) != 0) return false;
+        if (memcmp(&u, &f->velocity[k], sizeof u) != 0) return false;
+    }
+    return true;
+}
+
+static void print_quality(int n, const scene_figures *q) {
+    double r = RAIN_RADIUS;
+    printf("%8d %8d %9d %9.5f m %5.1f%% r %9.5f m %5.1f%% r %8d %5.1f%% %9.4f\n", n, q->escaped,
+           q->inside_solid, q->max_body_overlap, 100.0 * q->max_body_overlap / r,
+           q->max_tile_overlap, 100.0 * q->max_tile_overlap / r, q->moving,
+           100.0 * q->moving / q->count, q->max_speed);
+}
+
+int main(int argc, char **argv) {
+    int sizes[16] = {1000, 10000}, count = 2;
+    if (argc > 1) {
+        count = 0;
+        for (int i = 1; i < argc && count < 16; ++i) {
+            char *end;
+            long n = strtol(argv[i], &end, 10);
+            if (*end != '\0' || n < 2 || n > 10000000) {
+                fprintf(stderr, "usage: bench_world [N ...]   (2 <= N <= 10000000)\n");
+                return 2;
+            }
+            sizes[count++] = (int)n;
+        }
+    }
+
+    scene_figures quality[16];
+    printf("scene rain: %d steps at dt = 1/60, mean ms/step, median of %d runs, setup untimed\n",
+           STEPS, RUNS);
+    printf("floor: integrate-only (the world's stage 1 over the same bodies in plain arrays)\n");
+    printf("open: the same circles, no tiles, never touching (the step with nothing to hit)\n\n");
+    printf("%8s | %9s %9s | %9s %9s | %7s %7s | %9s %9s | %s\n", "N", "step", "last 100", "floor",
+           "last 100", "ratio", "last", "open", "last 100", "open == floor");
+    for (int i = 0; i < count; ++i) {
+        int n = sizes[i];
+        timing step, floor_t, open_t;
+        scene_floor f;
+        scene open;
+        scene_figures open_q;
+        floor_t = time_floor(n, &f);
+        bool open_same = time_world(n, true, &open_t, &open_q, &open);
+        bool match = same_as_floor(&open, &f);
+        scene_destroy(&open);
+        scene_floor_destroy(&f);
+        bool rain_same = time_world(n, false, &step, &quality[i], NULL);
+        printf("%8d | %9.3f %9.3f | %9.4f %9.4f | %7.1f %7.1f | %9.3f %9.3f | %s\n", n, step.all,
+               step.last, floor_t.all, floor_t.last, step.all / floor_t.all,
+               step.last / floor_t.last, open_t.all, open_t.last, match ? "bit-equal" : "DIFFERS");
+        if (!rain_same || !open_same) {
+            printf("%8s   WARNING: the %d runs ended in different states (world hash)\n", "", RUNS);
+        }
+        fflush(stdout);
+    }
+
+    printf("\nquality after the last step (must be 0: escaped or non-finite, centre in solid)\n");
+    printf("%8s %8s %9s %20s %20s %14s %9s\n", "N", "escaped", "in solid", "max circle-circle",
+           "max circle-tile", "moving >0.1", "max m/s");
+    for (int i = 0; i < count; ++i) print_quality(sizes[i], &quality[i]);
+    return 0;
+}

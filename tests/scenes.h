@@ -1,0 +1,102 @@
+// Builders for the benchmark scenes of ../shared/spec/bench-scenes.md, made
+// with the public API only, so that a peer engine can build the same scene
+// from the same description, plus the spec's quality figures and the
+// "integrate-only" floor. Shared by bench_world.c and test_rain.c.
+#ifndef LEDGE_TEST_SCENES_H
+#define LEDGE_TEST_SCENES_H
+
+#include <ledge/ledge.h>
+
+/// Circle radius of the rain scene.
+#define RAIN_RADIUS 0.4f
+/// Density, friction and bounce of the rain circles.
+#define RAIN_DENSITY  1.0f
+#define RAIN_FRICTION 0.3f
+#define RAIN_BOUNCE   0.1f
+/// The speed above which a circle counts as still moving (m/s).
+#define RAIN_MOVING_SPEED 0.1
+
+/// A built scene: the world and its bodies, in creation order (body k is
+/// the spec's circle k).
+typedef struct scene {
+    ledge_world *world;    ///< Owned; freed by scene_destroy.
+    ledge_body_id *bodies; ///< `count` ids, owned.
+    int count;             ///< Bodies created (N).
+    int cols;              ///< ceil(sqrt(N)): circles per row at the start.
+    int rows;              ///< ceil(N / cols).
+    int width;             ///< Map width W in tiles.
+    int height;            ///< Map height H in tiles.
+    vec2s gravity;         ///< The world's gravity.
+    float gravity_scale;   ///< What every body was created with (the floor needs it).
+    float drag;            ///< Likewise.
+} scene;
+
+/// Builds the rain scene for `n` >= 2 circles (two, so that the two slope
+/// cells are distinct): a W x H map of FULL walls, floor and row-4 ledges,
+/// a 45 degree slope facing inward in each bottom corner, and n circles at
+/// rest at the spec's start positions. Returns false (scene zeroed) when
+/// the library refuses something.
+bool scene_rain(int n, scene *out);
+
+/// The same circles at the same start positions, in a map as wide as the
+/// rain map with no tiles at all, reaching far enough below them that
+/// `steps` steps of `dt` seconds of free fall keep them inside. The circles
+/// start 0.1 m apart and fall together, so nothing ever touches: stepping
+/// it costs the step's whole machinery with no contact to solve, and the
+/// positions must stay bit-equal to the integrate-only floor's.
+bool scene_rain_open(int n, int steps, float dt, scene *out);
+
+/// Frees the world and the ids. Safe on a zeroed scene.
+void scene_destroy(scene *s);
+
+/// The spec's quality figures after a run.
+typedef struct scene_figures {
+    int count;               ///< Bodies measured.
+    int escaped;             ///< Centre outside the map, or position/velocity non-finite.
+    int inside_solid;        ///< Of the others: centre inside a solid part of a tile.
+    double max_body_overlap; ///< Largest circle-circle penetration (m), 0 when none.
+    double max_tile_overlap; ///< Largest circle-tile penetration depth (m), 0 when none.
+    int moving;              ///< Speed above RAIN_MOVING_SPEED.
+    double max_speed;        ///< Largest speed of a finite body (m/s).
+    uint64_t hash;           ///< ledge_world_hash: equal runs must agree.
+} scene_figures;
+
+/// Measures a circle scene (bodies must be circles). Circle-circle overlaps
+/// are found by brute force over the 3 x 3 neighbourhood of a uniform grid
+/// of the test's own, in double, so it does not trust the library's broad
+/// phase; circle-tile overlaps use ledge_tilemap_collide's depths.
+scene_figures scene_quality(const scene *s);
+
+/// The integrate-only floor: the scene's bodies copied into plain arrays
+/// laid out as the world keeps them, stepped by a copy of the world's stage
+/// 1 (gravity, drag, semi-implicit Euler) and nothing else.
+///
+/// Why not a world whose bodies have a filter mask of 0 and an empty map:
+/// cells outside a map are FULL and tiles are not filtered, so such bodies
+/// would still be pushed by (and pay for) the map's border once they fall
+/// out of it, and a step may run its broad phase before it looks at
+/// filters. Only a plain loop is free of collision work by construction;
+/// scene_rain_open measures the world's step with nothing to hit.
+typedef struct scene_floor {
+    int count;
+    vec2s gravity;
+    uint8_t *alive; ///< The world's per-slot checks, kept so that the floor pays them too.
+    uint8_t *type;
+    vec2s *position;
+    vec2s *velocity;
+    float *gravity_scale;
+    float *drag;
+} scene_floor;
+
+/// Copies the bodies of `s` (current positions and velocities) into a
+/// floor. Returns false when allocation fails.
+bool scene_floor_create(const scene *s, scene_floor *out);
+
+/// One integrate-only step, the same arithmetic as ledge_world_step's
+/// stage 1.
+void scene_floor_step(scene_floor *f, float dt);
+
+/// Frees the arrays. Safe on a zeroed floor.
+void scene_floor_destroy(scene_floor *f);
+
+#endif // LEDGE_TEST_SCENES_H
