@@ -119,6 +119,21 @@ check_packaging() {
     if [ $ok = 1 ]; then TOTAL_P=$((TOTAL_P + 1)); else TOTAL_F=$((TOTAL_F + 1)); fi
 }
 
+# Determinism across builds: the sanitizer (-O0) and release (-O3) builds
+# must end the same 1,000-body, 1,000-step scene with the same hash
+# (tests/test_determinism.c writes it). Counts as one test.
+check_cross_build_hash() {
+    local a=build/asan/tests/rain1000.hash b=build/release/tests/rain1000.hash
+    echo "== determinism across builds"
+    if [ -s "$a" ] && [ -s "$b" ] && [ "$(cat "$a")" = "$(cat "$b")" ]; then
+        echo "sanitizer and release builds agree: hash $(cat "$a")"
+        TOTAL_P=$((TOTAL_P + 1))
+    else
+        echo "sanitizer and release builds DIFFER: $(cat "$a" 2>/dev/null) vs $(cat "$b" 2>/dev/null)"
+        TOTAL_F=$((TOTAL_F + 1))
+    fi
+}
+
 cmd=${1:-}
 case "$cmd" in
 demo)
@@ -131,8 +146,10 @@ test)
     install_missing
     TOTAL_P=0
     TOTAL_F=0
+    rm -f build/asan/tests/rain1000.hash build/release/tests/rain1000.hash
     run_suite sanitized build/asan --buildtype=debug --werror -Db_sanitize=address,undefined
     run_suite release build/release --buildtype=release --werror -Dtests=enabled
+    check_cross_build_hash
     check_packaging
     echo "$TOTAL_P passed, $TOTAL_F failed"
     [ "$TOTAL_F" -eq 0 ]
