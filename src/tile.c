@@ -205,7 +205,7 @@ bool ledge__tile_contains_unit(const ledge__tile_geom *g, vec2s p) {
 
 // --- public API -----------------------------------------------------------
 
-static bool tile_ok(const char *fn, ledge_tile tile) {
+bool ledge__check_tile(const char *fn, ledge_tile tile) {
     if (tile < LEDGE_TILE_COUNT) return true;
     LEDGE_ERROR("%s: tile is %d (must be 0..%d)", fn, (int)tile, LEDGE_TILE_COUNT - 1);
     return false;
@@ -233,14 +233,14 @@ ledge_tile_group ledge_tile_group_of(ledge_tile tile) {
 }
 
 vec2s ledge_tile_normal(ledge_tile tile) {
-    if (!tile_ok("ledge_tile_normal", tile)) return v2(0.0f, 0.0f);
+    if (!ledge__check_tile("ledge_tile_normal", tile)) return v2(0.0f, 0.0f);
     ledge__tile_geom g;
     ledge__tile_geom_of(tile, &g);
     return g.normal;
 }
 
 ledge_cover ledge_tile_cover(ledge_tile tile, ledge_side side) {
-    if (!tile_ok("ledge_tile_cover", tile)) return LEDGE_COVER_NONE;
+    if (!ledge__check_tile("ledge_tile_cover", tile)) return LEDGE_COVER_NONE;
     if (side != LEDGE_SIDE_XNEG && side != LEDGE_SIDE_XPOS && side != LEDGE_SIDE_YNEG &&
         side != LEDGE_SIDE_YPOS) {
         LEDGE_ERROR("ledge_tile_cover: side is %d (must be one LEDGE_SIDE_ bit)", (int)side);
@@ -263,7 +263,7 @@ bool ledge_tile_outline_get(ledge_tile tile, vec2s cell_min, float size, ledge_t
     }
     memset(out, 0, sizeof *out);
     out->arc_edge = -1;
-    if (!tile_ok("ledge_tile_outline_get", tile) ||
+    if (!ledge__check_tile("ledge_tile_outline_get", tile) ||
         !cell_ok("ledge_tile_outline_get", cell_min, size)) {
         return false;
     }
@@ -282,7 +282,8 @@ bool ledge_tile_outline_get(ledge_tile tile, vec2s cell_min, float size, ledge_t
 }
 
 bool ledge_tile_contains(ledge_tile tile, vec2s cell_min, float size, vec2s point) {
-    if (!tile_ok("ledge_tile_contains", tile) || !cell_ok("ledge_tile_contains", cell_min, size) ||
+    if (!ledge__check_tile("ledge_tile_contains", tile) ||
+        !cell_ok("ledge_tile_contains", cell_min, size) ||
         !ledge__check_vec("ledge_tile_contains", "point", point, LEDGE_MAX_COORDINATE)) {
         return false;
     }

@@ -50,4 +50,8 @@ static inline int ledge__side_index(ledge_side side) {
 /// the geometry: used by the stateless API and as the tilemap's reference.
 bool ledge__tile_contains_unit(const ledge__tile_geom *g, vec2s p);
 
+/// Whether `tile` is a valid id (< LEDGE_TILE_COUNT); logs
+/// "<fn>: tile is <id> (must be 0..33)" when it is not.
+bool ledge__check_tile(const char *fn, ledge_tile tile);
+
 #endif // LEDGE_TILE_H

@@ -996,10 +996,7 @@ ledge_manifold ledge_collide_tile(ledge_tile tile, vec2s cell_min, float size, u
     static const char *fn = "ledge_collide_tile";
     ledge_manifold none;
     memset(&none, 0, sizeof none);
-    if (tile >= LEDGE_TILE_COUNT) {
-        LEDGE_ERROR("%s: tile is %d (must be 0..%d)", fn, (int)tile, LEDGE_TILE_COUNT - 1);
-        return none;
-    }
+    if (!ledge__check_tile(fn, tile)) return none;
     if (!ledge__check_vec(fn, "cell_min", cell_min, LEDGE_MAX_COORDINATE) ||
         !ledge__check_size(fn, "size", size)) {
         return none;

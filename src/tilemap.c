@@ -234,11 +234,7 @@ bool ledge_tilemap_set(ledge_tilemap *map, int x, int y, ledge_tile tile) {
                     map->width - 1, map->height - 1);
         return false;
     }
-    if (tile >= LEDGE_TILE_COUNT) {
-        LEDGE_ERROR("ledge_tilemap_set: tile is %d (must be 0..%d)", (int)tile,
-                    LEDGE_TILE_COUNT - 1);
-        return false;
-    }
+    if (!ledge__check_tile("ledge_tilemap_set", tile)) return false;
     map->tiles[(size_t)y * (size_t)map->width + (size_t)x] = tile;
     update_edge_v(map, x, y);
     update_edge_v(map, x + 1, y);
