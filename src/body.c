@@ -102,8 +102,10 @@ ledge_body_id ledge_body_create(ledge_world *world, const ledge_body_def *def) {
     ledge_aabb b = def->shape.bounds;
     world->box_offset[i] = v2_scale(v2_add(b.lower, b.upper), 0.5f);
     world->box_half[i] = v2_scale(v2_sub(b.upper, b.lower), 0.5f);
+    // The grid's cells follow the largest dynamic body; larger static and
+    // kinematic bodies (level geometry, platforms) are handled apart.
     float extent = 2.0f * maxf(world->box_half[i].x, world->box_half[i].y);
-    world->max_extent = maxf(world->max_extent, extent);
+    if (def->type == LEDGE_BODY_DYNAMIC) world->max_extent = maxf(world->max_extent, extent);
     world->live_count++;
     ledge_body_id id = {(uint32_t)i + 1u, world->generation[i]};
     return id;
@@ -118,6 +120,7 @@ void ledge_body_destroy(ledge_world *world, ledge_body_id id) {
     }
     world->alive[i] = 0;
     world->generation[i]++;
+    ledge__forget_contacts(world, i);
     world->free_slots[world->free_count++] = i;
     world->live_count--;
 }

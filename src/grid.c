@@ -1,4 +1,4 @@
-// The loose grid broad phase (grid.h): rebuilt by a counting sort, which is
+// The loose grid (grid.h): rebuilt by a counting sort, which is
 // O(bodies + cells), allocation-free once warm and deterministic (bodies of
 // a cell stay in slot order).
 #include "grid.h"
@@ -20,31 +20,12 @@ static bool grow_ints(int **array, int *cap, int n) {
     return true;
 }
 
-bool ledge__grid_prepare(ledge__grid *g, vec2s lower, vec2s upper, float cell, int bodies) {
-    int nx = (int)ceilf((upper.x - lower.x) / cell) + 1;
-    int ny = (int)ceilf((upper.y - lower.y) / cell) + 1;
-    // A world much larger than its bodies would need a huge dense grid: cap
-    // the cell count by growing the cells (still correct, only coarser).
-    while ((double)nx * (double)ny > 4.0 * 1048576.0) {
-        cell *= 2.0f;
-        nx = (int)ceilf((upper.x - lower.x) / cell) + 1;
-        ny = (int)ceilf((upper.y - lower.y) / cell) + 1;
-    }
-    int cells = nx * ny;
-    int cell_cap = g->cell_cap, body_cap = g->body_cap;
-    if (!grow_ints(&g->cell_start, &cell_cap, cells + 1)) return false;
-    g->cell_cap = cell_cap;
+bool ledge__grid_reserve(ledge__grid *g, int bodies, int cells) {
+    if (!grow_ints(&g->cell_start, &g->cell_cap, cells + 1)) return false;
     int cap_of = g->body_cap, cap_sorted = g->body_cap;
-    if (!grow_ints(&g->cell_of, &cap_of, bodies)) return false;
-    if (!grow_ints(&g->sorted, &cap_sorted, bodies)) return false;
-    body_cap = cap_of < cap_sorted ? cap_of : cap_sorted;
-    g->body_cap = body_cap;
-    g->cell = cell;
-    g->inv_cell = 1.0f / cell;
-    g->origin = lower;
-    g->nx = nx;
-    g->ny = ny;
-    return true;
+    bool ok = grow_ints(&g->cell_of, &cap_of, bodies) && grow_ints(&g->sorted, &cap_sorted, bodies);
+    g->body_cap = cap_of < cap_sorted ? cap_of : cap_sorted;
+    return ok;
 }
 
 void ledge__grid_free(ledge__grid *g) {
@@ -54,12 +35,19 @@ void ledge__grid_free(ledge__grid *g) {
     memset(g, 0, sizeof *g);
 }
 
-static inline int clamp_index(float f, int n) {
-    // Compare as floats first so that far-away (or huge) values never reach
-    // an out-of-range int conversion.
-    if (!(f >= 0.0f)) return 0;
-    if (f >= (float)(n - 1)) return n - 1;
-    return (int)f;
+void ledge__grid_fit(ledge__grid *g, vec2s lower, vec2s upper, float cell) {
+    double w = (double)upper.x - (double)lower.x, h = (double)upper.y - (double)lower.y;
+    double nx = floor(w / cell) + 1.0, ny = floor(h / cell) + 1.0;
+    while (nx * ny > (double)(g->cell_cap - 1)) {
+        cell *= 2.0f;
+        nx = floor(w / cell) + 1.0;
+        ny = floor(h / cell) + 1.0;
+    }
+    g->cell = cell;
+    g->inv_cell = 1.0f / cell;
+    g->origin = lower;
+    g->nx = (int)nx;
+    g->ny = (int)ny;
 }
 
 void ledge__grid_build(ledge__grid *g, const vec2s *centers, const uint8_t *include,
@@ -71,8 +59,8 @@ void ledge__grid_build(ledge__grid *g, const vec2s *centers, const uint8_t *incl
             g->cell_of[i] = -1;
             continue;
         }
-        int cx = clamp_index((centers[i].x - g->origin.x) * g->inv_cell, g->nx);
-        int cy = clamp_index((centers[i].y - g->origin.y) * g->inv_cell, g->ny);
+        int cx = ledge__grid_index((centers[i].x - g->origin.x) * g->inv_cell, g->nx);
+        int cy = ledge__grid_index((centers[i].y - g->origin.y) * g->inv_cell, g->ny);
         int c = cy * g->nx + cx;
         g->cell_of[i] = c;
         g->cell_start[c + 1]++;

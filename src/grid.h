@@ -1,18 +1,20 @@
-// The broad phase: a uniform loose grid. Each body lives in the cell that
-// holds the centre of its bounding box; cells are at least as large as the
-// largest body, so two bodies can only touch when their cells are the same
-// or adjacent, and each pair is met once by scanning a cell against itself
-// and four of its eight neighbours (tutorial B).
+// The broad phase's data structure: a uniform loose grid. Each body lives in
+// the cell that holds the centre of its bounding box; cells are at least as
+// large as the bodies filed in them, so two of those bodies can only touch
+// when their cells are the same or adjacent, and each pair is met once by
+// scanning a cell against itself and four of its eight neighbours
+// (tutorial B). The grid covers only the rectangle its bodies occupy, so an
+// empty map costs nothing however large it is.
 #ifndef LEDGE_GRID_H
 #define LEDGE_GRID_H
 
 #include "core.h"
 
 typedef struct ledge__grid {
-    float cell; ///< Cell side (>= the largest body's extent).
+    float cell; ///< Cell side.
     float inv_cell;
-    vec2s origin;    ///< World position of cell (0, 0)'s lower corner.
-    int nx, ny;      ///< Cells along x and y (bodies outside are clamped in).
+    vec2s origin;    ///< Position of cell (0, 0)'s lower corner.
+    int nx, ny;      ///< Cells along x and y.
     int cell_cap;    ///< Capacity of cell_start (cells + 1).
     int body_cap;    ///< Capacity of cell_of and sorted.
     int *cell_start; ///< Bodies of cell c are sorted[cell_start[c] .. cell_start[c + 1]).
@@ -21,13 +23,27 @@ typedef struct ledge__grid {
     int count;       ///< Bodies in `sorted`.
 } ledge__grid;
 
-/// Sets the cell size and the covered rectangle, and makes room for
-/// `bodies` slots. Allocates only when the grid must grow; returns false
-/// (logged) when an allocation fails, leaving the grid as it was.
-bool ledge__grid_prepare(ledge__grid *g, vec2s lower, vec2s upper, float cell, int bodies);
+/// Makes room for `bodies` slots and `cells` cells. Allocates only when the
+/// grid must grow; returns false (logged) when an allocation fails, leaving
+/// the grid as it was.
+bool ledge__grid_reserve(ledge__grid *g, int bodies, int cells);
 
 /// Frees the grid's arrays.
 void ledge__grid_free(ledge__grid *g);
+
+/// Lays cells of side >= `cell` over [lower, upper], doubling the side
+/// until the cells fit the reserved capacity (still correct, only coarser).
+void ledge__grid_fit(ledge__grid *g, vec2s lower, vec2s upper, float cell);
+
+/// The cell column or row of coordinate f (relative to the origin, times
+/// inv_cell), clamped into 0..n-1.
+static inline int ledge__grid_index(float f, int n) {
+    // Compare as floats first so that far-away (or huge) values never reach
+    // an out-of-range int conversion.
+    if (!(f >= 0.0f)) return 0;
+    if (f >= (float)(n - 1)) return n - 1;
+    return (int)f;
+}
 
 /// Files the bodies whose `include` flag is set by the cells of `centers`
 /// (slots 0..slot_count-1). O(bodies + cells), no allocation.

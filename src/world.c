@@ -42,9 +42,18 @@ ledge_world_def ledge_default_world_def(void) {
     X(shape)                                                                                       \
     X(box_offset)                                                                                  \
     X(box_half)                                                                                    \
-    X(box_center)
+    X(box_center)                                                                                  \
+    X(grid_center)                                                                                 \
+    X(in_grid)                                                                                     \
+    X(tile_list)                                                                                   \
+    X(big_list)                                                                                    \
+    X(load)                                                                                        \
+    X(support)                                                                                     \
+    X(fast)                                                                                        \
+    X(path)                                                                                        \
+    X(near)
 
-enum { WORLD_ARRAY_COUNT = 18 };
+enum { WORLD_ARRAY_COUNT = 27 };
 
 static void world_arrays(ledge_world *w, void ***slots, size_t *sizes) {
     int k = 0;
@@ -165,7 +174,10 @@ void ledge_world_destroy(ledge_world *world) {
     ledge_tilemap_destroy(world->map);
     free_arrays(world);
     ledge__grid_free(&world->grid);
+    ledge__free(world->pairs);
     ledge__free(world->contacts);
+    ledge__free(world->contacts_scratch);
+    ledge__free(world->buckets);
     ledge__free(world);
 }
 
@@ -189,10 +201,7 @@ int ledge_world_body_count(const ledge_world *world) {
 
 // Semi-implicit Euler: the velocity is updated first and the new velocity
 // moves the body, which keeps resting contact and orbits stable where the
-// explicit form gains energy. Between the two halves the last substep's
-// contacts get N's response, so that a body resting or sliding on a surface
-// feels its friction before it moves (otherwise gravity would make it creep
-// down a slope however large its friction).
+// explicit form gains energy.
 static void integrate_velocity(ledge_world *w, float dt) {
     for (int i = 0; i < w->slot_count; ++i) {
         if (!w->alive[i] || w->type[i] != LEDGE_BODY_DYNAMIC) continue;
@@ -201,31 +210,70 @@ static void integrate_velocity(ledge_world *w, float dt) {
     }
 }
 
-static void integrate_position(ledge_world *w, float dt) {
+// Fast dynamic bodies stay where they are until the grid can tell what
+// their paths meet (fast.c). Returns whether there are any.
+static bool integrate_position(ledge_world *w, float dt) {
+    bool any = false;
     for (int i = 0; i < w->slot_count; ++i) {
+        w->fast[i] = 0;
         if (!w->alive[i] || w->type[i] == LEDGE_BODY_STATIC) continue;
-        w->position[i] = v2_add(w->position[i], v2_scale(w->velocity[i], dt));
+        vec2s move = v2_scale(w->velocity[i], dt);
+        if (w->type[i] == LEDGE_BODY_DYNAMIC && ledge__fast_begin(w, i, move)) {
+            any = true;
+            continue;
+        }
+        w->position[i] = v2_add(w->position[i], move);
     }
+    return any;
 }
 
-// The grid covers the map and a margin of a few cells; bodies outside it
-// are clamped into its border cells (still correct, only slower).
-static bool prepare_grid(ledge_world *w) {
-    ledge_tilemap_def md = ledge_tilemap_get_def(w->map);
-    float cell = w->cell_size > 0.0f ? w->cell_size : w->max_extent;
-    if (!(cell > 0.0f)) cell = md.tile_size;
-    vec2s lower = v2_sub(md.origin, v2(2.0f * cell, 2.0f * cell));
-    vec2s upper = v2_add(md.origin, v2((float)md.width * md.tile_size + 2.0f * cell,
-                                       (float)md.height * md.tile_size + 2.0f * cell));
-    return ledge__grid_prepare(&w->grid, lower, upper, cell, w->slot_count);
-}
+// Under this approach speed a contact the replay already answered counts
+// as resting: float rounding of the replayed response must not apply
+// friction a second time in the same substep.
+#define RESTING_SPEED 1e-4f
 
+// One substep:
+// 1. gravity and drag change the velocities;
+// 2. the last substep's contacts are answered again (N's response), so that
+//    a body resting or sliding on a surface feels its friction, and a pile
+//    its support, before anything moves (otherwise gravity would make it
+//    creep down a slope however large its friction);
+// 3. the velocities move the bodies;
+// 4. the broad phase files the bodies in the grid; fast bodies move along
+//    their paths (fast.c), and if there were any the grid is filed again;
+//    then it lists candidate pairs and bodies near tiles;
+// 5. `iterations` relaxation passes project the bodies out of overlap, the
+//    last one recording the contacts;
+// 6. N's response to those contacts.
 static void substep(ledge_world *w, float h) {
     integrate_velocity(w, h);
-    ledge__apply_contacts(w);
-    integrate_position(w, h);
+    ledge__velocity_pass(w, 0.0f, h);
+    bool fast = integrate_position(w, h);
     w->contact_count = 0;
-    for (int it = 0; it < w->iterations; ++it) ledge__resolve_pass(w);
+    ledge__broad_build(w);
+    if (fast) {
+        ledge__fast_move(w);
+        ledge__broad_build(w);
+    }
+    ledge__broad_pairs(w);
+    for (int it = 0; it < w->iterations; ++it) ledge__resolve_pass(w, it == w->iterations - 1);
+    ledge__sort_contacts(w);
+    ledge__velocity_pass(w, RESTING_SPEED, h);
+}
+
+// Everything the step may need to allocate, before anything moves: a
+// failure leaves the world as it was. (Pair and contact lists still grow
+// inside the step while the world warms up; after that the step allocates
+// nothing.)
+static bool prepare(ledge_world *w) {
+    int cells = w->slot_count < 256 ? 1024 : 4 * w->slot_count;
+    if (!ledge__grid_reserve(&w->grid, w->slot_count, cells)) return false;
+    float g = v2_len(w->gravity);
+    w->up = g > 0.0f ? v2_scale(w->gravity, -1.0f / g) : v2(0.0f, 0.0f);
+    w->up_axis = fabsf(w->gravity.y) >= fabsf(w->gravity.x) ? (w->gravity.y <= 0.0f ? 0 : 1)
+                                                            : (w->gravity.x <= 0.0f ? 2 : 3);
+    w->margin = maxf(4.0f * w->slop, 0.05f * w->max_extent);
+    return true;
 }
 
 void ledge_world_step(ledge_world *world, float dt) {
@@ -241,7 +289,7 @@ void ledge_world_step(ledge_world *world, float dt) {
         LEDGE_ERROR("ledge_world_step: the world is already stepping");
         return;
     }
-    if (!prepare_grid(world)) return; // logged; the world is unchanged
+    if (!prepare(world)) return; // logged; the world is unchanged
     world->stepping = true;
     float h = dt / (float)world->substeps;
     for (int k = 0; k < world->substeps; ++k) substep(world, h);

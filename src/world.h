@@ -8,16 +8,28 @@
 #include "grid.h"
 #include "ledge/world.h"
 
-/// A contact found by the last substep, kept for the next substep's
-/// velocity pass (so that resting and sliding bodies feel friction every
-/// step, before they move).
+/// A contact found by the last relaxation pass of a substep. The substep's
+/// velocity pass responds to it, and the next substep replays it before its
+/// bodies move (so that resting and sliding bodies feel friction every step).
 typedef struct ledge__contact {
     int a;          ///< Body slot.
     int b;          ///< Other body slot, or -1 for a tile.
     vec2s normal;   ///< Unit, pointing from b (or the tile) toward a.
     float friction; ///< Combined friction of the pair.
     float bounce;   ///< Combined bounce of the pair.
+    float cap;      ///< Coulomb cap from the load it carries (response.c), speed units.
 } ledge__contact;
+
+/// A candidate pair from the broad phase: the bounding boxes, grown by the
+/// world's margin, overlap and the filters let the bodies touch. The
+/// relaxation passes of the substep test only these.
+typedef struct ledge__pair {
+    int a, b;       ///< Body slots.
+    float friction; ///< Combined: sqrt(fa * fb).
+    float bounce;   ///< Combined: max(ba, bb).
+    vec2s normal;   ///< Of the last overlap found this substep (from a toward b).
+    bool touched;   ///< Whether any relaxation pass found them overlapping.
+} ledge__pair;
 
 struct ledge_world {
     vec2s gravity;
@@ -27,10 +39,20 @@ struct ledge_world {
     float slop;             ///< Overlap left in place so that contacts persist.
     float bounce_threshold; ///< Approach speed below which nothing bounces.
     float cell_size;        ///< Broad-phase cell override (0: automatic).
-    float max_extent;       ///< Largest body extent seen (grows only).
+    float max_extent;       ///< Largest dynamic body's extent seen (grows only).
+    float margin;           ///< Broad-phase growth of the boxes (this step).
+    vec2s up;               ///< Unit vector against gravity ((0, 0) without gravity).
+    int up_axis;            ///< Grid rows run along: 0 +y, 1 -y, 2 +x, 3 -x (closest to up).
     ledge__grid grid;
+    ledge__pair *pairs; ///< Candidate pairs of this substep (broad.c).
+    int pair_count, pair_cap;
+    int tile_count; ///< Entries in tile_list (dynamic bodies near non-empty cells).
+    int big_count;  ///< Entries in big_list (bodies larger than a grid cell).
     ledge__contact *contacts;
+    ledge__contact *contacts_scratch; ///< Same capacity: the sort's output.
     int contact_count, contact_cap;
+    int *buckets; ///< The contact sort's counters.
+    int bucket_cap;
     bool stepping; ///< Set during ledge_world_step: API calls that change the world are refused.
 
     int capacity;   ///< Slots allocated in every array below.
@@ -53,9 +75,18 @@ struct ledge_world {
     ledge_filter *filter;
     void **user_data;
     ledge_shape *shape;
-    vec2s *box_offset; ///< Centre of the shape's local bounds.
-    vec2s *box_half;   ///< Half extents of the shape's local bounds.
-    vec2s *box_center; ///< World centre of the bounds (scratch, per pass).
+    vec2s *box_offset;  ///< Centre of the shape's local bounds.
+    vec2s *box_half;    ///< Half extents of the shape's local bounds.
+    vec2s *box_center;  ///< World centre of the bounds (scratch, per pass).
+    vec2s *grid_center; ///< box_center in grid coordinates (rows along up).
+    uint8_t *in_grid;   ///< Filed in the grid (alive and not larger than a cell).
+    int *tile_list;     ///< Scratch: see tile_count.
+    int *big_list;      ///< Scratch: see big_count.
+    uint8_t *fast;      ///< Moving far this substep (fast.c).
+    vec2s *path;        ///< The substep's displacement of a fast body.
+    int *near;          ///< Scratch: bodies near a fast body's path (fast.c).
+    float *load;        ///< Scratch: weight carried by each body (response.c).
+    float *support;     ///< Scratch: sum of the up-cosines of its supports.
 };
 
 /// The slot of a living body named by `id`, or -1. Logs the refusal as
@@ -66,13 +97,57 @@ int ledge__world_slot(const ledge_world *world, ledge_body_id id, const char *fn
 /// one (growing the arrays), or -1 (logged) when allocation fails.
 int ledge__world_take_slot(ledge_world *world);
 
-/// The step's collision stages (resolve.c): one relaxation pass over body
-/// pairs from the grid and over each body's tiles, projecting out of
-/// overlap and applying N's response; contacts are recorded for the next
-/// substep's velocity pass.
-void ledge__resolve_pass(ledge_world *world);
+/// Marks body i fast when `move` (its displacement this substep) is long
+/// for its size, or it is a bullet, and keeps the move (fast.c). Returns
+/// whether it is.
+bool ledge__fast_begin(ledge_world *world, int i, vec2s move);
 
-/// The velocity pass: N's response for the contacts of the last substep.
-void ledge__apply_contacts(ledge_world *world);
+/// Moves the fast bodies along their paths (multisampling, bullet sweeps),
+/// finding what their paths meet through the grid, and records the contacts
+/// where a bullet's path was cut (fast.c).
+void ledge__fast_move(ledge_world *world);
+
+/// The broad phase, first half (broad.c): files the bodies in the loose
+/// grid (bodies larger than a cell go to the big list instead).
+void ledge__broad_build(ledge_world *world);
+
+/// The broad phase, second half (broad.c): lists the candidate body pairs
+/// and the bodies near non-empty tiles, for the relaxation passes.
+void ledge__broad_pairs(ledge_world *world);
+
+/// The grid cells (as floats: column, row) that the box (centre c, half
+/// extents h, world coordinates) grown by `reach` covers (broad.c).
+void ledge__grid_rect(const ledge_world *world, vec2s c, vec2s h, float reach, vec2s *lo,
+                      vec2s *hi);
+
+/// Whether the box (c, h) comes within the margin of body o's box.
+bool ledge__boxes_near(const ledge_world *world, vec2s c, vec2s h, int o);
+
+/// One relaxation pass (resolve.c): every candidate pair, then every body
+/// near tiles (one cell at a time, in N's order), projected out of overlap.
+/// Pairs remember whether they touched in any pass; with `record` (the last
+/// pass) the tile contacts found are recorded, and then every pair that
+/// touched.
+void ledge__resolve_pass(ledge_world *world, bool record);
+
+/// The velocity pass (response.c): N's response for the recorded contacts,
+/// in contact order, then once more from the bottom of each pile up with
+/// the lower body held still (shock propagation). Contacts approaching
+/// slower than `resting` are left alone.
+void ledge__velocity_pass(ledge_world *world, float resting, float dt);
+
+/// Orders the recorded contacts from the bottom of each pile up: tile
+/// contacts first, then pairs by the height of their lower body (along up),
+/// a stable counting sort over slices of a tenth of a grid cell.
+void ledge__sort_contacts(ledge_world *world);
+
+/// Drops the recorded contacts of a slot (its body died), keeping the order
+/// of the others.
+void ledge__forget_contacts(ledge_world *world, int slot);
+
+/// Appends a contact; returns false (the contact still resolved, only its
+/// response is lost) when the array cannot grow.
+bool ledge__record_contact(ledge_world *world, int a, int b, vec2s normal, float friction,
+                           float bounce);
 
 #endif // LEDGE_WORLD_INTERNAL_H

@@ -101,6 +101,68 @@ bool scene_rain(int n, scene *out) {
     return ok;
 }
 
+// splitmix64: a small seeded generator, so that the scene is the same on
+// every machine.
+static double next_unit(uint64_t *state) {
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    return (double)(z >> 11) / 9007199254740992.0;
+}
+
+bool scene_bullets(int n, uint64_t seed, bool bullet, float speed, scene *out) {
+    memset(out, 0, sizeof *out);
+    if (n < 1) return false;
+    out->width = out->height = 64;
+    out->gravity = vec(0, -10);
+    out->gravity_scale = 1.0f;
+    ledge_world_def wd = ledge_default_world_def();
+    wd.gravity = out->gravity;
+    wd.map_width = wd.map_height = 64;
+    wd.body_capacity = n;
+    out->world = ledge_world_create(&wd);
+    out->bodies = malloc(sizeof *out->bodies * (size_t)n);
+    out->bay = malloc(sizeof *out->bay * (size_t)n);
+    if (out->world == NULL || out->bodies == NULL || out->bay == NULL) {
+        scene_destroy(out);
+        return false;
+    }
+    ledge_tilemap *map = ledge_world_tilemap(out->world);
+    bool ok = true;
+    for (int i = 0; i < 64; i += 8) {
+        for (int j = 0; j < 64; ++j) ok &= ledge_tilemap_set(map, i, j, LEDGE_TILE_FULL);
+    }
+    ledge_body_def bd = ledge_default_body_def();
+    bd.shape = ledge_make_circle(vec(0, 0), BULLET_RADIUS);
+    bd.bullet = bullet;
+    uint64_t state = seed;
+    for (int k = 0; k < n && ok; ++k) {
+        int bay = (int)(next_unit(&state) * 7.0); // 0..6: between walls 8 bay and 8 bay + 8
+        double x = 8.0 * bay + 1.0 + 0.1 + 6.8 * next_unit(&state);
+        double y = 0.5 + 63.0 * next_unit(&state);
+        double dir = next_unit(&state) < 0.5 ? -1.0 : 1.0;
+        bd.position = vec(x, y);
+        bd.velocity = vec(dir * speed, 0);
+        out->bodies[k] = ledge_body_create(out->world, &bd);
+        out->bay[k] = bay;
+        ok = ledge_body_is_valid(out->world, out->bodies[k]);
+        out->count = k + 1;
+    }
+    if (!ok) scene_destroy(out);
+    return ok;
+}
+
+int scene_bullets_crossed(const scene *s) {
+    int crossed = 0;
+    for (int k = 0; k < s->count; ++k) {
+        vec2s p = ledge_body_position(s->world, s->bodies[k]);
+        double bay = floor((double)p.x / 8.0);
+        if (!isfinite(p.x) || !isfinite(p.y) || bay != (double)s->bay[k]) crossed++;
+    }
+    return crossed;
+}
+
 bool scene_rain_open(int n, int steps, float dt, scene *out) {
     if (n < 2 || steps < 0 || !(dt > 0.0f)) {
         memset(out, 0, sizeof *out);
@@ -117,6 +179,7 @@ bool scene_rain_open(int n, int steps, float dt, scene *out) {
 void scene_destroy(scene *s) {
     ledge_world_destroy(s->world);
     free(s->bodies);
+    free(s->bay);
     memset(s, 0, sizeof *s);
 }
 

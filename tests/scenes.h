@@ -29,6 +29,7 @@ typedef struct scene {
     vec2s gravity;         ///< The world's gravity.
     float gravity_scale;   ///< What every body was created with (the floor needs it).
     float drag;            ///< Likewise.
+    int *bay;              ///< Bullets scene: the bay (x / 8) each bullet started in. Owned.
 } scene;
 
 /// Builds the rain scene for `n` >= 2 circles (two, so that the two slope
@@ -45,6 +46,22 @@ bool scene_rain(int n, scene *out);
 /// it costs the step's whole machinery with no contact to solve, and the
 /// positions must stay bit-equal to the integrate-only floor's.
 bool scene_rain_open(int n, int steps, float dt, scene *out);
+
+/// Bullet radius and speed of the bullets scene.
+#define BULLET_RADIUS 0.05f
+#define BULLET_SPEED  300.0f
+
+/// Builds the bullets scene: a 64 x 64 map with FULL walls one tile thick
+/// in every column x % 8 == 0 (so seven bays 7 tiles wide), and n circles
+/// of radius 0.05, flagged as bullets (or not, with `bullet` false), each
+/// placed at a random height in a random bay (from `seed`) and fired
+/// horizontally at `speed` (the spec's is BULLET_SPEED), left or right at
+/// random.
+bool scene_bullets(int n, uint64_t seed, bool bullet, float speed, scene *out);
+
+/// How many bullets are now outside the bay they started in (or
+/// non-finite): a bullet that crossed a wall.
+int scene_bullets_crossed(const scene *s);
 
 /// Frees the world and the ids. Safe on a zeroed scene.
 void scene_destroy(scene *s);

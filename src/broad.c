@@ -1,0 +1,213 @@
+// The broad phase of a substep: the loose grid (grid.h) is rebuilt over the
+// rectangle the bodies occupy, then read once to list
+// - the candidate pairs: bounding boxes grown by the margin overlap, the
+//   filters let the two touch and at least one of them can move;
+// - the dynamic bodies whose grown box meets a non-empty tile cell.
+// The relaxation passes then test only these lists, so a body deep inside
+// a pile costs a few pair tests per pass and no tile lookups.
+//
+// Grid rows run along "up" (the world axis closest to -gravity, bottom
+// first), so pairs come out roughly from the bottom of a pile to its top:
+// the order the velocity pass's shock propagation wants.
+//
+// Bodies larger than a cell (the cell follows the largest dynamic body,
+// or the world def's cell_size) are kept out of the grid: each scans the
+// grid cells its own grown box reaches, and those bodies test each other
+// directly. A level with a few big static or kinematic bodies stays fast.
+#include "world.h"
+
+#include "tilemap.h"
+
+#include <string.h>
+
+// --- grid coordinates -------------------------------------------------------
+
+// World to grid coordinates: a permutation and signs of the axes, so that
+// grid rows run along w->up_axis. Boxes keep their half extents (swapped).
+static inline vec2s to_grid(int up_axis, vec2s p) {
+    switch (up_axis) {
+    case 1:
+        return v2(-p.x, -p.y);
+    case 2:
+        return v2(-p.y, p.x);
+    case 3:
+        return v2(p.y, -p.x);
+    default:
+        return p;
+    }
+}
+
+static inline vec2s half_to_grid(int up_axis, vec2s h) {
+    return up_axis >= 2 ? v2(h.y, h.x) : h;
+}
+
+// --- lists ------------------------------------------------------------------
+
+static bool push_pair(ledge_world *w, int a, int b) {
+    if (w->pair_count == w->pair_cap) {
+        int want = w->pair_cap < 256 ? 256 : w->pair_cap * 2;
+        ledge__pair *fresh = ledge__alloc(sizeof *fresh * (size_t)want);
+        if (fresh == NULL) {
+            LEDGE_ERROR("ledge_world_step: allocation of %d candidate pairs failed (pairs beyond "
+                        "%d are skipped this step)",
+                        want, w->pair_cap);
+            return false;
+        }
+        if (w->pair_count) memcpy(fresh, w->pairs, sizeof *fresh * (size_t)w->pair_count);
+        ledge__free(w->pairs);
+        w->pairs = fresh;
+        w->pair_cap = want;
+    }
+    ledge__pair *p = &w->pairs[w->pair_count++];
+    p->a = a;
+    p->b = b;
+    p->friction = sqrtf(w->friction[a] * w->friction[b]);
+    p->bounce = maxf(w->bounce[a], w->bounce[b]);
+    p->normal = v2(0.0f, 0.0f);
+    p->touched = false;
+    return true;
+}
+
+static bool filters_allow(const ledge_filter *a, const ledge_filter *b) {
+    if (a->group != 0 && a->group == b->group) return a->group > 0;
+    return (a->category & b->mask) != 0 && (b->category & a->mask) != 0;
+}
+
+// Tests a and b as candidates; false only when the pair list cannot grow.
+static inline bool consider(ledge_world *w, int a, int b) {
+    vec2s d = v2_sub(w->box_center[a], w->box_center[b]);
+    vec2s r = v2_add(w->box_half[a], w->box_half[b]);
+    if (fabsf(d.x) >= r.x + w->margin || fabsf(d.y) >= r.y + w->margin) return true;
+    if (w->inv_mass[a] + w->inv_mass[b] <= 0.0f) return true; // neither can move
+    if (!filters_allow(&w->filter[a], &w->filter[b])) return true;
+    return push_pair(w, a, b);
+}
+
+// Each cell against itself and four of its neighbours (east, north-west,
+// north, north-east): every adjacent pair of cells is visited once. Driven
+// by the bodies (in cell order), not by the cells, so empty cells cost only
+// the grid build's clear.
+static void grid_pairs(ledge_world *w) {
+    const ledge__grid *g = &w->grid;
+    static const int dx[4] = {1, -1, 0, 1}, dy[4] = {0, 1, 1, 1};
+    for (int p = 0; p < g->count; ++p) {
+        int a = g->sorted[p], c = g->cell_of[a];
+        int cx = c % g->nx, cy = c / g->nx;
+        for (int q = p + 1; q < g->cell_start[c + 1]; ++q) {
+            if (!consider(w, a, g->sorted[q])) return;
+        }
+        for (int k = 0; k < 4; ++k) {
+            int nx = cx + dx[k], ny = cy + dy[k];
+            if (nx < 0 || nx >= g->nx || ny >= g->ny) continue;
+            int d = ny * g->nx + nx;
+            for (int q = g->cell_start[d]; q < g->cell_start[d + 1]; ++q) {
+                if (!consider(w, a, g->sorted[q])) return;
+            }
+        }
+    }
+}
+
+void ledge__grid_rect(const ledge_world *w, vec2s c, vec2s h, float reach, vec2s *lo, vec2s *hi) {
+    const ledge__grid *g = &w->grid;
+    vec2s gc = to_grid(w->up_axis, c), gh = half_to_grid(w->up_axis, h);
+    *lo = v2((float)ledge__grid_index((gc.x - gh.x - reach - g->origin.x) * g->inv_cell, g->nx),
+             (float)ledge__grid_index((gc.y - gh.y - reach - g->origin.y) * g->inv_cell, g->ny));
+    *hi = v2((float)ledge__grid_index((gc.x + gh.x + reach - g->origin.x) * g->inv_cell, g->nx),
+             (float)ledge__grid_index((gc.y + gh.y + reach - g->origin.y) * g->inv_cell, g->ny));
+}
+
+bool ledge__boxes_near(const ledge_world *w, vec2s c, vec2s h, int o) {
+    vec2s d = v2_sub(c, w->box_center[o]);
+    vec2s r = v2_add(h, w->box_half[o]);
+    return fabsf(d.x) < r.x + w->margin && fabsf(d.y) < r.y + w->margin;
+}
+
+// A big body against the grid bodies whose cells its grown box reaches
+// (their centres lie within half a cell of their own boxes), then against
+// the big bodies after it.
+static void big_pairs(ledge_world *w) {
+    const ledge__grid *g = &w->grid;
+    for (int k = 0; k < w->big_count; ++k) {
+        int a = w->big_list[k];
+        vec2s lo, hi;
+        ledge__grid_rect(w, w->box_center[a], w->box_half[a], 0.5f * g->cell + w->margin, &lo, &hi);
+        for (int y = (int)lo.y; y <= (int)hi.y; ++y) {
+            for (int x = (int)lo.x; x <= (int)hi.x; ++x) {
+                int d = y * g->nx + x;
+                for (int q = g->cell_start[d]; q < g->cell_start[d + 1]; ++q) {
+                    if (!consider(w, a, g->sorted[q])) return;
+                }
+            }
+        }
+        for (int j = k + 1; j < w->big_count; ++j) {
+            if (!consider(w, a, w->big_list[j])) return;
+        }
+    }
+}
+
+// Whether any cell the grown box of body a reaches holds a tile (outside
+// the map counts as FULL, as in the tilemap's own queries).
+static bool near_tiles(const ledge_world *w, int a) {
+    const ledge_tilemap *map = w->map;
+    vec2s c = w->box_center[a], h = w->box_half[a];
+    float m = w->margin;
+    int x0 = ledge__tilemap_cell(c.x - h.x - m, map->origin.x, map->inv_tile_size);
+    int x1 = ledge__tilemap_cell(c.x + h.x + m, map->origin.x, map->inv_tile_size);
+    int y0 = ledge__tilemap_cell(c.y - h.y - m, map->origin.y, map->inv_tile_size);
+    int y1 = ledge__tilemap_cell(c.y + h.y + m, map->origin.y, map->inv_tile_size);
+    if (x0 < 0 || y0 < 0 || x1 >= map->width || y1 >= map->height) return true;
+    for (int y = y0; y <= y1; ++y) {
+        const ledge_tile *row = map->tiles + (size_t)y * (size_t)map->width;
+        for (int x = x0; x <= x1; ++x) {
+            if (row[x] != LEDGE_TILE_EMPTY) return true;
+        }
+    }
+    return false;
+}
+
+// --- the broad phase --------------------------------------------------------
+
+// Boxes, grid coordinates, the big list, and the bounds of the grid
+// bodies' centres.
+static void classify(ledge_world *w, float cell, vec2s *lower, vec2s *upper) {
+    bool any = false;
+    *lower = v2(0.0f, 0.0f);
+    *upper = v2(0.0f, 0.0f);
+    w->big_count = 0;
+    for (int i = 0; i < w->slot_count; ++i) {
+        w->in_grid[i] = 0;
+        if (!w->alive[i]) continue;
+        w->box_center[i] = v2_add(w->position[i], w->box_offset[i]);
+        vec2s gc = w->grid_center[i] = to_grid(w->up_axis, w->box_center[i]);
+        if (2.0f * maxf(w->box_half[i].x, w->box_half[i].y) + w->margin > cell) {
+            w->big_list[w->big_count++] = i;
+            continue;
+        }
+        w->in_grid[i] = 1;
+        if (!any) *lower = *upper = gc;
+        any = true;
+        *lower = v2(minf(lower->x, gc.x), minf(lower->y, gc.y));
+        *upper = v2(maxf(upper->x, gc.x), maxf(upper->y, gc.y));
+    }
+}
+
+void ledge__broad_build(ledge_world *w) {
+    float cell = w->cell_size > 0.0f ? w->cell_size : w->max_extent + w->margin;
+    if (!(cell > 0.0f)) cell = ledge_tilemap_get_def(w->map).tile_size;
+    vec2s lower, upper;
+    classify(w, cell, &lower, &upper);
+    ledge__grid_fit(&w->grid, lower, upper, cell);
+    ledge__grid_build(&w->grid, w->grid_center, w->in_grid, w->slot_count);
+}
+
+void ledge__broad_pairs(ledge_world *w) {
+    w->pair_count = 0;
+    grid_pairs(w);
+    big_pairs(w);
+    w->tile_count = 0;
+    for (int i = 0; i < w->slot_count; ++i) {
+        if (w->alive[i] && w->type[i] == LEDGE_BODY_DYNAMIC && near_tiles(w, i)) {
+            w->tile_list[w->tile_count++] = i;
+        }
+    }
+}

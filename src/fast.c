@@ -1,0 +1,192 @@
+// Fast bodies: a dynamic body whose displacement in a substep exceeds half
+// its smallest half extent (its radius, for a circle) would skip past thin
+// walls and other bodies if it were only tested where it ends. Such a body
+// stays at its start while the grid is built, and is then moved here, after
+// gathering from the grid every non-fast body near its path:
+// - multisampling: static tests at evenly spaced points of the path, at
+//   most half its smallest half extent apart (MAX_SAMPLES at most: beyond
+//   that the spacing grows), stopping at the first point where it overlaps
+//   a tile or a body deeper than the slop. The relaxation passes then push
+//   it out, which works because the overlap is shallow.
+// - bullets (ledge_body_def.bullet): instead of sampling, the path is cut
+//   at the first thing it would hit: the centre's ray through the tilemap
+//   (exact grid walk, backed off by the body's extent along the path) and
+//   the time of impact (ledge_sweep) against each body near the path. A
+//   bullet therefore never passes through a wall one tile thick, at any
+//   speed. (Its edge may still graze past a tile corner its centre misses.)
+// Fast bodies do not test each other here: two fast bodies meet only where
+// they end, as ordinary bodies do.
+#include "world.h"
+
+#include "tilemap.h"
+
+// Sample count cap for a body that is not a bullet.
+#define MAX_SAMPLES 16
+
+// Displacement beyond which a body counts as fast, and the sample spacing:
+// this fraction of its smallest half extent.
+#define FAST_FRACTION 0.5f
+
+static float min_half(const ledge_world *w, int i) {
+    return minf(w->box_half[i].x, w->box_half[i].y);
+}
+
+bool ledge__fast_begin(ledge_world *w, int i, vec2s move) {
+    float limit = FAST_FRACTION * min_half(w, i);
+    bool fast = w->bullet[i] || v2_len2(move) > limit * limit;
+    w->fast[i] = fast;
+    if (fast) w->path[i] = move;
+    return fast;
+}
+
+// --- what is near the path --------------------------------------------------
+
+static bool filters_allow(const ledge_filter *a, const ledge_filter *b) {
+    if (a->group != 0 && a->group == b->group) return a->group > 0;
+    return (a->category & b->mask) != 0 && (b->category & a->mask) != 0;
+}
+
+// Whether o may stop fast body i: not fast itself, and the filters agree.
+static inline bool obstacle(const ledge_world *w, int i, int o) {
+    return o != i && !w->fast[o] && filters_allow(&w->filter[i], &w->filter[o]);
+}
+
+// Fills w->near with the non-fast bodies whose boxes come within the margin
+// of the box swept by body i over its path: grid bodies from the cells that
+// box reaches (their centres lie within half a cell of their boxes), and
+// the big bodies. Returns how many.
+static int gather(ledge_world *w, int i) {
+    const ledge__grid *g = &w->grid;
+    vec2s half_path = v2_scale(w->path[i], 0.5f);
+    vec2s c = v2_add(v2_add(w->position[i], w->box_offset[i]), half_path);
+    vec2s h = v2_add(w->box_half[i], v2(fabsf(half_path.x), fabsf(half_path.y)));
+    int n = 0;
+    vec2s lo, hi;
+    ledge__grid_rect(w, c, h, 0.5f * g->cell + w->margin, &lo, &hi);
+    for (int y = (int)lo.y; y <= (int)hi.y; ++y) {
+        for (int x = (int)lo.x; x <= (int)hi.x; ++x) {
+            int d = y * g->nx + x;
+            for (int q = g->cell_start[d]; q < g->cell_start[d + 1]; ++q) {
+                int o = g->sorted[q];
+                if (obstacle(w, i, o) && ledge__boxes_near(w, c, h, o)) w->near[n++] = o;
+            }
+        }
+    }
+    for (int k = 0; k < w->big_count; ++k) {
+        int o = w->big_list[k];
+        if (obstacle(w, i, o) && ledge__boxes_near(w, c, h, o)) w->near[n++] = o;
+    }
+    return n;
+}
+
+// --- multisampling ----------------------------------------------------------
+
+// Whether body i at p overlaps a tile deeper than the slop.
+static bool hits_tiles(const ledge_world *w, int i, vec2s p) {
+    int x0, y0, x1, y1;
+    ledge__tilemap_scan_range(w->map, &w->shape[i], p, &x0, &y0, &x1, &y1);
+    for (int y = y0; y <= y1; ++y) {
+        for (int x = x0; x <= x1; ++x) {
+            ledge_manifold m = ledge__tilemap_collide_cell(w->map, x, y, &w->shape[i], p);
+            if (m.hit && m.depth > w->slop) return true;
+        }
+    }
+    return false;
+}
+
+// Whether body i at p overlaps one of the n gathered bodies deeper than the
+// slop.
+static bool hits_bodies(const ledge_world *w, int i, vec2s p, int n) {
+    for (int k = 0; k < n; ++k) {
+        int o = w->near[k];
+        ledge_manifold m = ledge_collide(&w->shape[i], p, &w->shape[o], w->position[o]);
+        if (m.hit && m.depth > w->slop) return true;
+    }
+    return false;
+}
+
+// --- bullets ----------------------------------------------------------------
+
+// Where a bullet's path is cut: the fraction, and what it meets there (a
+// body slot, -1 for a tile, -2 for nothing) with the normal pointing back
+// at the bullet.
+typedef struct cut {
+    float fraction;
+    int other;
+    vec2s normal;
+} cut;
+
+// A bullet's path, cut at the first tile or gathered body it would reach.
+static cut bullet_cut(const ledge_world *w, int i, int n) {
+    vec2s start = w->position[i], move = w->path[i];
+    float len = v2_len(move);
+    cut c = {1.0f, -2, v2(0.0f, 0.0f)};
+    ledge_ray_hit hit;
+    vec2s centre = v2_add(start, w->box_offset[i]);
+    if (len > 0.0f && ledge_tilemap_raycast(w->map, centre, move, &hit)) {
+        // The centre reaches the wall at hit.fraction; the shape's front
+        // reached it earlier by at most its extent along the path.
+        vec2s dir = v2_scale(move, 1.0f / len);
+        float extent = fabsf(dir.x) * w->box_half[i].x + fabsf(dir.y) * w->box_half[i].y;
+        c.fraction = maxf(0.0f, hit.fraction - extent / len);
+        c.other = -1;
+        c.normal = hit.normal;
+    }
+    for (int k = 0; k < n; ++k) {
+        int o = w->near[k];
+        ledge_toi toi;
+        if (ledge_sweep(&w->shape[i], start, move, &w->shape[o], w->position[o], v2(0.0f, 0.0f),
+                        &toi) &&
+            toi.fraction < c.fraction) {
+            c.fraction = toi.fraction;
+            c.other = o;
+            c.normal = v2_neg(toi.normal);
+        }
+    }
+    return c;
+}
+
+// A bullet stopped short of a wall or body is not (yet) overlapping it, so
+// the relaxation passes would not see the contact: it is recorded here, for
+// the velocity pass to answer (bounce and friction as for any contact).
+static void record_cut(ledge_world *w, int i, const cut *c) {
+    if (c->other == -1) {
+        ledge__record_contact(w, i, -1, c->normal, w->friction[i], w->bounce[i]);
+    } else if (c->other >= 0) {
+        int o = c->other;
+        ledge__record_contact(w, i, o, c->normal, sqrtf(w->friction[i] * w->friction[o]),
+                              maxf(w->bounce[i], w->bounce[o]));
+    }
+}
+
+// --- moving -----------------------------------------------------------------
+
+static void move_fast(ledge_world *w, int i) {
+    int near = gather(w, i);
+    vec2s start = w->position[i];
+    cut c = {1.0f, -2, v2(0.0f, 0.0f)};
+    if (w->bullet[i]) {
+        c = bullet_cut(w, i, near);
+        record_cut(w, i, &c);
+    }
+    vec2s move = v2_scale(w->path[i], c.fraction);
+    // A bullet's cut path is clear for its centre: it goes straight there.
+    float spacing = FAST_FRACTION * min_half(w, i);
+    float samples = w->bullet[i] ? 1.0f : ceilf(v2_len(move) / spacing);
+    int n = samples < 1.0f ? 1 : samples > (float)MAX_SAMPLES ? MAX_SAMPLES : (int)samples;
+    vec2s p = v2_add(start, move);
+    for (int s = 1; s <= n; ++s) {
+        vec2s q = v2_add(start, v2_scale(move, (float)s / (float)n));
+        if (hits_tiles(w, i, q) || hits_bodies(w, i, q, near)) {
+            p = q;
+            break;
+        }
+    }
+    w->position[i] = p;
+}
+
+void ledge__fast_move(ledge_world *w) {
+    for (int i = 0; i < w->slot_count; ++i) {
+        if (w->alive[i] && w->fast[i]) move_fast(w, i);
+    }
+}

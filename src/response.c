@@ -1,0 +1,251 @@
+// N's response, the velocity half of the contact model.
+//
+// At a contact with unit normal n (pointing out of the surface, toward the
+// body), split the velocity into its normal part vn = (v.n) n and its
+// tangential part vt = v - vn. Only when the body moves into the surface
+// (v.n < 0) the normal part becomes -bounce vn (nothing bounces slower than
+// the world's bounce threshold) and the tangential part loses friction:
+// N's rule removes friction * |vt|; so that a body can also rest on a
+// gentle slope, friction may instead remove up to friction times the
+// normal impulse of the contact (Coulomb's rule: the normal speed removed,
+// or the load the contact carries, see loads()), whichever is more, and
+// never more than |vt|. A body resting on a slope no steeper than
+// atan(friction) therefore stays put; steeper, it slides and N's rule
+// brakes it. Fast sliding is N's (friction * |vt| per step); slow sliding
+// ends as Coulomb's (a constant deceleration friction * g).
+//
+// Between two bodies the same rule acts on their relative velocity and the
+// change is shared by inverse mass. The contacts are answered once in the
+// order they were found (Gauss-Seidel), which gets free collisions right
+// (momentum is conserved), and then once more from the bottom of each pile
+// up, holding the lower body of each contact still (shock propagation,
+// Guendelman et al. 2003): a body resting on others then cannot push them
+// down into the floor, so a pile comes to rest in one pass instead of
+// sinking for as many passes as it is high.
+#include "world.h"
+
+#include <string.h>
+
+// Contacts whose normal is within this of the up direction (cosine) count
+// as "one body on top of the other" for the shock sweep and for the loads;
+// flatter ones are shared by inverse mass.
+#define STACKED_COSINE 0.2f
+
+// `cap`: the most tangential speed friction may remove whatever the normal
+// speed removed (friction times the load the contact carries, see loads()).
+static inline vec2s respond(vec2s v, vec2s n, float friction, float bounce, float threshold,
+                            float resting, float cap) {
+    float vn = v2_dot(v, n);
+    if (!(vn < -resting)) return v;
+    vec2s vt = v2_sub(v, v2_scale(n, vn));
+    float out = -vn > threshold ? -bounce * vn : 0.0f;
+    float keep = 1.0f - friction;
+    float t2 = v2_len2(vt);
+    float coulomb = maxf(friction * (out - vn), cap);
+    if (coulomb * coulomb >= t2) {
+        keep = 0.0f;
+    } else if (t2 > 0.0f) {
+        keep = minf(keep, 1.0f - coulomb / sqrtf(t2));
+    }
+    return v2_add(v2_scale(vt, keep), v2_scale(n, out));
+}
+
+static inline void respond_tile(ledge_world *w, const ledge__contact *c, float bounce,
+                                float resting) {
+    w->velocity[c->a] = respond(w->velocity[c->a], c->normal, c->friction, bounce,
+                                w->bounce_threshold, resting, c->cap);
+}
+
+// Body a against body b (n points from b toward a), the change shared by
+// the weights wa and wb (which add up to 1).
+static inline void respond_pair(ledge_world *w, const ledge__contact *c, float wa, float wb,
+                                float bounce, float resting) {
+    vec2s rel = v2_sub(w->velocity[c->a], w->velocity[c->b]);
+    vec2s after =
+        respond(rel, c->normal, c->friction, bounce, w->bounce_threshold, resting, c->cap);
+    vec2s change = v2_sub(after, rel);
+    w->velocity[c->a] = v2_add(w->velocity[c->a], v2_scale(change, wa));
+    w->velocity[c->b] = v2_sub(w->velocity[c->b], v2_scale(change, wb));
+}
+
+static inline bool weights(const ledge_world *w, const ledge__contact *c, float *wa, float *wb) {
+    float ima = w->inv_mass[c->a], imb = w->inv_mass[c->b], sum = ima + imb;
+    if (!(sum > 0.0f)) return false;
+    *wa = ima / sum;
+    *wb = imb / sum;
+    return true;
+}
+
+// Which body of a contact rests on the other: the upper one's slot (or -1
+// when the contact is flatter than STACKED_COSINE or the upper body cannot
+// move), its lower one (-1 for a tile) and the cosine of the normal with up.
+static inline int stacked(const ledge_world *w, const ledge__contact *c, int *lower,
+                          float *cosine) {
+    float up = v2_dot(c->normal, w->up);
+    int u = -1;
+    if (up > STACKED_COSINE) {
+        u = c->a;
+        *lower = c->b;
+        *cosine = up;
+    } else if (up < -STACKED_COSINE && c->b >= 0) {
+        u = c->b;
+        *lower = c->a;
+        *cosine = -up;
+    }
+    return u >= 0 && w->inv_mass[u] > 0.0f ? u : -1;
+}
+
+// The shock sweep's weights: the lower body is held still.
+static inline bool stacked_weights(const ledge_world *w, const ledge__contact *c, float *wa,
+                                   float *wb) {
+    if (!weights(w, c, wa, wb)) return false;
+    int lower;
+    float cosine;
+    int u = stacked(w, c, &lower, &cosine);
+    if (u == c->a) {
+        *wa = 1.0f;
+        *wb = 0.0f;
+    } else if (u == c->b) {
+        *wa = 0.0f;
+        *wb = 1.0f;
+    }
+    return true;
+}
+
+// --- loads ------------------------------------------------------------------
+
+// Friction in a pile. N's rule scales the tangential speed, and the normal
+// speed a contact removes in a step is only what gravity added to the body
+// above it: a body deep in a pile would then feel the friction of its own
+// weight, not of the pile above it, and the pile would creep forever. So
+// before responding, each contact gets the load it carries: every body's
+// weight (mass times gravity scale) plus what rests on it, passed down from
+// the top of the pile to each support in proportion to the support's share
+// of "up" (the cosine of its normal with up), and the contact's Coulomb cap
+// is friction * g * dt * (normal load) / mass of the upper body, with the
+// normal load the vertical share times the cosine.
+static void loads(ledge_world *w, float dt) {
+    float *W = w->load, *S = w->support;
+    for (int i = 0; i < w->slot_count; ++i) {
+        W[i] = w->inv_mass[i] > 0.0f ? w->gravity_scale[i] / w->inv_mass[i] : 0.0f;
+        S[i] = 0.0f;
+    }
+    for (int k = 0; k < w->contact_count; ++k) {
+        int lower;
+        float cosine;
+        int u = stacked(w, &w->contacts[k], &lower, &cosine);
+        if (u >= 0) S[u] += cosine;
+    }
+    for (int k = w->contact_count - 1; k >= 0; --k) { // top down
+        int lower;
+        float cosine;
+        int u = stacked(w, &w->contacts[k], &lower, &cosine);
+        if (u >= 0 && lower >= 0) W[lower] += fabsf(W[u]) * cosine / S[u];
+    }
+    float g = v2_len(w->gravity) * dt;
+    for (int k = 0; k < w->contact_count; ++k) {
+        ledge__contact *c = &w->contacts[k];
+        int lower;
+        float cosine;
+        int u = stacked(w, c, &lower, &cosine);
+        c->cap =
+            u >= 0 ? c->friction * g * fabsf(W[u]) * w->inv_mass[u] * cosine * cosine / S[u] : 0.0f;
+    }
+}
+
+// --- order -----------------------------------------------------------------
+
+static float contact_height(const ledge_world *w, const ledge__contact *c) {
+    float ha = v2_dot(w->position[c->a], w->up), hb = v2_dot(w->position[c->b], w->up);
+    return minf(ha, hb);
+}
+
+static bool reserve_buckets(ledge_world *w, int n) {
+    if (n <= w->bucket_cap) return true;
+    int want = n > 2 * w->bucket_cap ? n : 2 * w->bucket_cap;
+    int *fresh = ledge__alloc(sizeof *fresh * (size_t)want);
+    if (fresh == NULL) return false; // logged by the caller
+    ledge__free(w->buckets);
+    w->buckets = fresh;
+    w->bucket_cap = want;
+    return true;
+}
+
+void ledge__sort_contacts(ledge_world *w) {
+    if (w->contact_count < 2 || (w->up.x == 0.0f && w->up.y == 0.0f)) return;
+    float lo = 0.0f, hi = 0.0f;
+    bool any = false;
+    for (int k = 0; k < w->contact_count; ++k) {
+        const ledge__contact *c = &w->contacts[k];
+        if (c->b < 0) continue;
+        float h = contact_height(w, c);
+        lo = any ? minf(lo, h) : h;
+        hi = any ? maxf(hi, h) : h;
+        any = true;
+    }
+    float slice = 0.1f * w->grid.cell;
+    if (!(slice > 0.0f)) return;
+    // Bucket 0 holds the tile contacts; pairs go to 1 + their slice. Very
+    // tall worlds get thicker slices (still bottom-up, only coarser).
+    double range = ((double)hi - (double)lo) / (double)slice;
+    while (range > 4.0 * (double)w->contact_count + 1024.0) {
+        slice *= 2.0f;
+        range *= 0.5;
+    }
+    int buckets = (int)range + 3;
+    if (!reserve_buckets(w, buckets + 1)) {
+        LEDGE_ERROR("ledge_world_step: allocation of %d contact buckets failed (contacts keep "
+                    "their order)",
+                    buckets + 1);
+        return;
+    }
+    int *count = w->buckets;
+    memset(count, 0, sizeof *count * (size_t)(buckets + 1));
+    float inv = 1.0f / slice;
+    for (int k = 0; k < w->contact_count; ++k) {
+        const ledge__contact *c = &w->contacts[k];
+        int b =
+            c->b < 0 ? 0 : 1 + ledge__grid_index((contact_height(w, c) - lo) * inv, buckets - 1);
+        count[b + 1]++;
+    }
+    for (int b = 0; b < buckets; ++b) count[b + 1] += count[b];
+    for (int k = 0; k < w->contact_count; ++k) {
+        const ledge__contact *c = &w->contacts[k];
+        int b =
+            c->b < 0 ? 0 : 1 + ledge__grid_index((contact_height(w, c) - lo) * inv, buckets - 1);
+        w->contacts_scratch[count[b]++] = *c;
+    }
+    ledge__contact *t = w->contacts;
+    w->contacts = w->contacts_scratch;
+    w->contacts_scratch = t;
+}
+
+// --- the pass ---------------------------------------------------------------
+
+void ledge__velocity_pass(ledge_world *w, float resting, float dt) {
+    float wa, wb;
+    bool piles = !(w->up.x == 0.0f && w->up.y == 0.0f);
+    if (piles) loads(w, dt);
+    for (int k = 0; k < w->contact_count; ++k) {
+        const ledge__contact *c = &w->contacts[k];
+        if (c->b < 0) {
+            respond_tile(w, c, c->bounce, resting);
+        } else if (weights(w, c, &wa, &wb)) {
+            respond_pair(w, c, wa, wb, c->bounce, resting);
+        }
+    }
+    if (!piles) return;
+    // The sweep, bottom up (ledge__sort_contacts): the tiles hold the bottom
+    // of every pile, then each pair holds its lower body still. Nothing
+    // bounces here: holding the lower body still is not momentum-conserving,
+    // and bouncing a falling column off it one body at a time would launch
+    // the top of the column (the bounces were given by the pass above).
+    for (int k = 0; k < w->contact_count; ++k) {
+        const ledge__contact *c = &w->contacts[k];
+        if (c->b < 0) {
+            respond_tile(w, c, 0.0f, resting);
+        } else if (stacked_weights(w, c, &wa, &wb)) {
+            respond_pair(w, c, wa, wb, 0.0f, resting);
+        }
+    }
+}

@@ -1,0 +1,209 @@
+// Fast bodies and big bodies in the world step:
+// - bullets (ledge_body_def.bullet) never cross a wall one tile thick: the
+//   bullets scene of ../shared/spec/bench-scenes.md, 1,000 circles of
+//   radius 0.05 at 300 m/s (100 radii per step);
+// - at 1,200 m/s, beyond what capped multisampling holds, circles without
+//   the flag tunnel and flagged ones do not (the flag is what stops them);
+// - multisampling: an ordinary ball moving several radii per step stops on
+//   a one-tile floor and on a thin static body instead of passing through;
+// - a bullet against a body stops on the near side;
+// - bodies larger than a grid cell (a wide static platform, or any body
+//   once cell_size is set small) still collide.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <ledge/ledge.h>
+
+#include "scenes.h"
+
+#include <math.h>
+
+static vec2s v(float x, float y) {
+    vec2s r = {{x, y}};
+    return r;
+}
+
+#define DT (1.0f / 60.0f)
+
+static void test_bullets_never_cross(void **state) {
+    (void)state;
+    scene s;
+    assert_true(scene_bullets(1000, 12345u, true, BULLET_SPEED, &s));
+    int stopped = 0;
+    for (int step = 0; step < 120; ++step) {
+        ledge_world_step(s.world, DT);
+        assert_int_equal(scene_bullets_crossed(&s), 0);
+        if (step == 2) {
+            // Within 3 steps (15 m) every bullet has met a wall (bays are 7 m).
+            for (int k = 0; k < s.count; ++k) {
+                stopped += fabsf(ledge_body_velocity(s.world, s.bodies[k]).x) < BULLET_SPEED;
+            }
+        }
+    }
+    assert_int_equal(stopped, s.count);
+    scene_destroy(&s);
+}
+
+// Multisampling alone (16 samples at most) holds a wall one tile thick
+// while its samples stay under half a tile apart, i.e. up to about 8 m per
+// step; at 1,200 m/s (20 m per step) the samples step over the walls and
+// only the bullet flag keeps the circles in their bays.
+static void test_bullets_beyond_multisampling(void **state) {
+    (void)state;
+    int crossed[2];
+    for (int flag = 0; flag < 2; ++flag) {
+        scene s;
+        assert_true(scene_bullets(1000, 777u, flag == 1, 1200.0f, &s));
+        crossed[flag] = 0;
+        for (int step = 0; step < 10; ++step) {
+            ledge_world_step(s.world, DT);
+            int c = scene_bullets_crossed(&s);
+            crossed[flag] = c > crossed[flag] ? c : crossed[flag];
+        }
+        scene_destroy(&s);
+    }
+    print_message("at 1,200 m/s, circles out of their bay: %d without the bullet flag, %d with\n",
+                  crossed[0], crossed[1]);
+    assert_true(crossed[0] > 100);
+    assert_int_equal(crossed[1], 0);
+}
+
+static ledge_world *world_64(void) {
+    ledge_world_def wd = ledge_default_world_def();
+    return ledge_world_create(&wd);
+}
+
+// A ball of radius 0.4 at 150 m/s moves 2.5 m (6 radii) per step: a
+// one-tile floor at y in [10, 11] with nothing below must still hold it,
+// whatever the phase of its steps against the floor (10 start heights per
+// speed, spread over one step's travel).
+static void test_multisample_floor(void **state) {
+    (void)state;
+    const float speeds[] = {30.0f, 60.0f, 100.0f, 150.0f};
+    for (int k = 0; k < 40; ++k) {
+        float speed = speeds[k / 10], phase = (float)(k % 10) / 10.0f;
+        ledge_world *w = world_64();
+        ledge_tilemap *map = ledge_world_tilemap(w);
+        for (int x = 0; x < 64; ++x) ledge_tilemap_set(map, x, 10, LEDGE_TILE_FULL);
+        ledge_body_def bd = ledge_default_body_def();
+        bd.shape = ledge_make_circle(v(0, 0), 0.4f);
+        bd.position = v(20.3f, 30.0f + phase * speed * DT);
+        bd.velocity = v(0.0f, -speed);
+        ledge_body_id id = ledge_body_create(w, &bd);
+        for (int s = 0; s < 120; ++s) {
+            ledge_world_step(w, DT);
+            assert_true(ledge_body_position(w, id).y > 11.0f + 0.4f - 0.05f);
+        }
+        vec2s p = ledge_body_position(w, id), vel = ledge_body_velocity(w, id);
+        assert_float_equal(p.y, 11.4f, 0.006f); // resting on top, sunk by at most the slop
+        assert_float_equal(vel.y, 0.0f, 1e-5f);
+        ledge_world_destroy(w);
+    }
+}
+
+// The same against a thin static body (0.2 thick) instead of a tile.
+static void test_multisample_thin_body(void **state) {
+    (void)state;
+    for (int k = 0; k < 10; ++k) {
+        ledge_world *w = world_64();
+        ledge_body_def pd = ledge_default_body_def();
+        pd.type = LEDGE_BODY_STATIC;
+        pd.shape = ledge_make_box(v(0, 0), v(3.0f, 0.1f));
+        pd.position = v(30.0f, 20.0f);
+        ledge_body_create(w, &pd);
+        ledge_body_def bd = ledge_default_body_def();
+        bd.shape = ledge_make_box(v(0, 0), v(0.3f, 0.3f));
+        bd.position = v(30.0f, 45.0f + 0.1f * (float)k);
+        bd.velocity = v(0.0f, -60.0f); // 1 m per step, 3.3 half sizes
+        ledge_body_id id = ledge_body_create(w, &bd);
+        for (int s = 0; s < 120; ++s) {
+            ledge_world_step(w, DT);
+            assert_true(ledge_body_position(w, id).y > 20.1f + 0.3f - 0.05f);
+        }
+        assert_float_equal(ledge_body_position(w, id).y, 20.4f, 0.006f);
+        ledge_world_destroy(w);
+    }
+}
+
+// A bullet fired at a box resting on the floor stops on the near side and
+// pushes the box; it never ends past it.
+static void test_bullet_hits_body(void **state) {
+    (void)state;
+    ledge_world *w = world_64();
+    ledge_tilemap *map = ledge_world_tilemap(w);
+    for (int x = 0; x < 64; ++x) ledge_tilemap_set(map, x, 0, LEDGE_TILE_FULL);
+    ledge_body_def bd = ledge_default_body_def();
+    bd.shape = ledge_make_box(v(0, 0), v(0.25f, 0.5f));
+    bd.position = v(40.0f, 1.5f);
+    ledge_body_id box = ledge_body_create(w, &bd);
+    ledge_body_def sd = ledge_default_body_def();
+    sd.shape = ledge_make_circle(v(0, 0), 0.05f);
+    sd.position = v(20.0f, 1.5f);
+    sd.velocity = v(BULLET_SPEED, 0.0f);
+    sd.gravity_scale = 0.0f;
+    sd.bullet = true;
+    ledge_body_id shot = ledge_body_create(w, &sd);
+    for (int s = 0; s < 30; ++s) {
+        ledge_world_step(w, DT);
+        float bx = ledge_body_position(w, box).x, sx = ledge_body_position(w, shot).x;
+        assert_true(sx < bx - 0.25f - 0.05f + 0.01f); // on the near side of the box
+    }
+    assert_true(ledge_body_position(w, box).x > 40.0f); // it was pushed
+    ledge_world_destroy(w);
+}
+
+// Balls dropped side by side onto a floor, then the resting heights.
+static void drop_balls(float cell_size, bool platform, float *heights, int n) {
+    ledge_world_def wd = ledge_default_world_def();
+    wd.cell_size = cell_size;
+    ledge_world *w = ledge_world_create(&wd);
+    ledge_tilemap *map = ledge_world_tilemap(w);
+    for (int x = 0; x < 64; ++x) ledge_tilemap_set(map, x, 0, LEDGE_TILE_FULL);
+    if (platform) { // a 20 m static platform at y 5, far wider than a cell
+        ledge_body_def pd = ledge_default_body_def();
+        pd.type = LEDGE_BODY_STATIC;
+        pd.shape = ledge_make_box(v(0, 0), v(10.0f, 0.5f));
+        pd.position = v(30.0f, 5.0f);
+        ledge_body_create(w, &pd);
+    }
+    ledge_body_id ids[16];
+    ledge_body_def bd = ledge_default_body_def();
+    bd.shape = ledge_make_circle(v(0, 0), 0.5f);
+    bd.friction = 0.5f;
+    for (int k = 0; k < n; ++k) { // a column of balls, each 1.5 m above the last
+        bd.position = v(30.0f + 0.001f * (float)k, 8.0f + 1.5f * (float)k);
+        ids[k] = ledge_body_create(w, &bd);
+    }
+    for (int s = 0; s < 240; ++s) ledge_world_step(w, DT);
+    for (int k = 0; k < n; ++k) heights[k] = ledge_body_position(w, ids[k]).y;
+    ledge_world_destroy(w);
+}
+
+static void test_big_bodies(void **state) {
+    (void)state;
+    float auto_cell[6], small_cell[6];
+    // On the platform (top at 5.5): a stack of balls of radius 0.5.
+    drop_balls(0.0f, true, auto_cell, 6);
+    drop_balls(0.25f, true, small_cell, 6); // every body larger than a cell
+    for (int k = 0; k < 6; ++k) {
+        float want = 5.5f + 0.5f + 1.0f * (float)k; // each on the one below
+        assert_float_equal(auto_cell[k], want, 0.006f * (float)(k + 1));
+        assert_float_equal(small_cell[k], want, 0.006f * (float)(k + 1));
+    }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bullets_never_cross),
+        cmocka_unit_test(test_bullets_beyond_multisampling),
+        cmocka_unit_test(test_multisample_floor),
+        cmocka_unit_test(test_multisample_thin_body),
+        cmocka_unit_test(test_bullet_hits_body),
+        cmocka_unit_test(test_big_bodies),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
