@@ -86,8 +86,9 @@ static bool read_tiles(ledge__tiled_ctx *c, const json_t *ts, const char *where,
     qsort(list, (size_t)count, sizeof *list, cmp_id);
     for (int i = 1; i < count; ++i) {
         if (list[i].id == list[i - 1].id) {
+            uint32_t id = list[i].id;
             ledge_free(list);
-            return ledge__tiled_fail(c, "%s: tile %u is listed twice", where, list[i].id);
+            return ledge__tiled_fail(c, "%s: tile %u is listed twice", where, id);
         }
     }
     out->ids = ledge_alloc((count ? (size_t)count : 1) * sizeof *out->ids);
