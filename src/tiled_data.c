@@ -152,8 +152,8 @@ static bool decode_base64(ledge__tiled_ctx *c, const json_t *data, const char *w
                                  "none)",
                                  where, compression);
     }
-    unsigned char *bytes;
-    size_t n;
+    unsigned char *bytes = NULL;
+    size_t n = 0;
     if (!b64_decode(c, where, json_string_value(data), json_string_length(data), &bytes, &n)) {
         return false;
     }

@@ -173,7 +173,7 @@ static bool read_polygon(ledge__tiled_ctx *c, const json_t *pts, const char *whe
     for (size_t i = 0; i < n; ++i) {
         char pw[160];
         double px, py;
-        snprintf(pw, sizeof pw, "%s: polygon point %zu", where, i);
+        snprintf(pw, sizeof pw, "%.120s: polygon point %zu", where, i);
         if (!ledge__tiled_num(c, json_array_get(pts, i), "x", pw, true, -PX_LIMIT, PX_LIMIT, 0,
                               &px) ||
             !ledge__tiled_num(c, json_array_get(pts, i), "y", pw, true, -PX_LIMIT, PX_LIMIT, 0,
@@ -440,7 +440,7 @@ static bool read_object(ledge__tiled_ctx *c, const json_t *obj, const char *laye
     if (kind <= 0) return kind == 0;
     geom *g = ledge_alloc(sizeof *g); // 4 KB: off the stack
     if (g == NULL) return ledge__tiled_fail(c, "%s: out of memory", where);
-    body_props b;
+    body_props b = {LEDGE_BODY_STATIC, false, false, 0, 0, 1, 0, 0};
     ledge_tiled_object *o = new_object(c, obj, where, layer_name, id);
     bool ok = o && read_properties(c, obj, where, o) && read_body_props(c, o, where, &b) &&
               read_geometry(c, obj, where, g) && place(c, g, ox, oy, where, o);

@@ -73,8 +73,8 @@ static bool read_tiles(ledge__tiled_ctx *c, const json_t *ts, const char *where,
         const json_t *t = json_array_get(tiles, i);
         long long id;
         int lt;
-        char tw[128];
-        snprintf(tw, sizeof tw, "%s, tiles[%zu]", where, i);
+        char tw[160];
+        snprintf(tw, sizeof tw, "%.120s, tiles[%zu]", where, i);
         if (!ledge__tiled_int(c, t, "id", tw, true, 0, LEDGE_TILED_MAX_TILESET_TILES - 1, 0, &id) ||
             !read_ledge_tile(c, t, where, (long)id, &lt)) {
             ledge_free(list);
