@@ -113,7 +113,7 @@ check_packaging() {
         printf '#include <ledge/tiled.h>\nint main(void) { ledge_tiled_def d = ledge_default_tiled_def(); return d.y_down; }\n' >"$tmp/tiled.c"
         if PKG_CONFIG_PATH=$pcdir cc -std=c11 -Wall -Wextra -Werror "$tmp/tiled.c" \
             $(PKG_CONFIG_PATH=$pcdir pkg-config --cflags --libs ledge-tiled) \
-            -Wl,-rpath,"$libdir" -o "$tmp/tiled" && "$tmp/tiled"; then
+            -o "$tmp/tiled" && LD_LIBRARY_PATH=$libdir "$tmp/tiled"; then
             echo "pkg-config build against ledge-tiled: ok"
         else
             echo "pkg-config build against ledge-tiled: FAILED"
