@@ -9,7 +9,9 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-PACKAGES=(meson ninja-build pkg-config gcc g++ python3 binutils libcglm-dev libcmocka-dev)
+# libjansson-dev and zlib1g-dev: the optional Tiled loader (ledge_tiled).
+PACKAGES=(meson ninja-build pkg-config gcc g++ python3 binutils libcglm-dev libcmocka-dev
+    libjansson-dev zlib1g-dev)
 
 install_missing() {
     local missing=() p
@@ -107,8 +109,19 @@ check_packaging() {
         echo "meson subproject build: FAILED"
         ok=0
     fi
+    if [ -f "$pcdir/ledge-tiled.pc" ]; then
+        printf '#include <ledge/tiled.h>\nint main(void) { ledge_tiled_def d = ledge_default_tiled_def(); return d.y_down; }\n' >"$tmp/tiled.c"
+        if PKG_CONFIG_PATH=$pcdir cc -std=c11 -Wall -Wextra -Werror "$tmp/tiled.c" \
+            $(PKG_CONFIG_PATH=$pcdir pkg-config --cflags --libs ledge-tiled) \
+            -o "$tmp/tiled" && LD_LIBRARY_PATH=$libdir "$tmp/tiled"; then
+            echo "pkg-config build against ledge-tiled: ok"
+        else
+            echo "pkg-config build against ledge-tiled: FAILED"
+            ok=0
+        fi
+    fi
     local foreign
-    foreign=$(nm -D --defined-only "$libdir"/libledge.so | awk '$2 ~ /^[TDB]$/ && $3 !~ /^ledge_/' || true)
+    foreign=$(nm -D --defined-only "$libdir"/libledge*.so | awk '$2 ~ /^[TDB]$/ && $3 !~ /^ledge_/' || true)
     if [ -z "$foreign" ]; then
         echo "exported symbols: only ledge_*"
     else
@@ -141,6 +154,10 @@ demo)
     setup build/release --buildtype=release -Dtests=disabled
     ninja -C build/release >/dev/null
     ./build/release/samples/collide_demo
+    if [ -x build/release/samples/tiled_demo ]; then
+        echo
+        ./build/release/samples/tiled_demo
+    fi
     ;;
 test)
     install_missing

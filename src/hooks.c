@@ -78,3 +78,15 @@ void *ledge__alloc(size_t size) {
 void ledge__free(void *ptr) {
     if (ptr) free_fn(ptr, alloc_user);
 }
+
+void ledge_log_message(ledge_log_level level, const char *message) {
+    if (message) log_fn(level, message, log_user);
+}
+
+void *ledge_alloc(size_t size) {
+    return ledge__alloc(size);
+}
+
+void ledge_free(void *ptr) {
+    ledge__free(ptr);
+}

@@ -1,6 +1,7 @@
 // The public headers compile as C++ (extern "C", no C-only constructs in
 // declarations) and the library links and answers from a C++ program.
 #include <ledge/ledge.h>
+#include <ledge/tiled.h> // optional library; its header must compile as C++ too
 
 #include <cstdio>
 

@@ -73,6 +73,18 @@ LEDGE_API void ledge_set_assert_hook(ledge_assert_fn *fn);
 /// ledge object exists: memory is freed by the allocator that made it.
 LEDGE_API void ledge_set_allocator(ledge_alloc_fn *alloc, ledge_free_fn *free_fn, void *user);
 
+/// Sends one complete sentence to the log hook, as ledge's own modules do.
+/// For ledge's optional libraries (ledge_tiled) and for games that want
+/// their messages to go the same way; `message` NULL is ignored.
+LEDGE_API void ledge_log_message(ledge_log_level level, const char *message);
+
+/// Allocates through the allocator hook (NULL for size 0 or on failure).
+/// For ledge's optional libraries, which must share the hook with the core.
+LEDGE_API void *ledge_alloc(size_t size);
+
+/// Frees memory from ledge_alloc through the allocator hook. NULL is ignored.
+LEDGE_API void ledge_free(void *ptr);
+
 #ifdef __cplusplus
 }
 #endif
