@@ -2,6 +2,8 @@
 // slots, and the per-body getters and setters.
 #include "world.h"
 
+#include <limits.h>
+
 #include <string.h>
 
 ledge_filter ledge_default_filter(void) {
@@ -99,6 +101,8 @@ ledge_body_id ledge_body_create(ledge_world *world, const ledge_body_def *def) {
     world->filter[i] = def->filter;
     world->user_data[i] = def->user_data;
     world->shape[i] = def->shape;
+    world->circle[i] = def->shape.type == LEDGE_SHAPE_CIRCLE;
+    world->tile_seen[i].x0 = INT_MIN; // nothing remembered for this slot's new body
     ledge_aabb b = def->shape.bounds;
     world->box_offset[i] = v2_scale(v2_add(b.lower, b.upper), 0.5f);
     world->box_half[i] = v2_scale(v2_sub(b.upper, b.lower), 0.5f);

@@ -18,6 +18,7 @@
 
 #include "tilemap.h"
 
+#include <limits.h>
 #include <string.h>
 
 // --- grid coordinates -------------------------------------------------------
@@ -145,24 +146,65 @@ static void big_pairs(ledge_world *w) {
     }
 }
 
-// Whether any cell the grown box of body a reaches holds a tile (outside
-// the map counts as FULL, as in the tilemap's own queries).
-static bool near_tiles(const ledge_world *w, int a) {
+// floorf without a libm call (x86-64's baseline has no rounding
+// instruction), for the clamped values of tile_range.
+static inline int floor_int(float f) {
+    int i = (int)f;
+    return i - (f < (float)i);
+}
+
+// The tile cells within the margin of the box (c, h), clamped to just
+// outside the map (cells outside count as FULL, so one is enough).
+static ledge__range tile_range(const ledge_world *w, vec2s c, vec2s h) {
     const ledge_tilemap *map = w->map;
-    vec2s c = w->box_center[a], h = w->box_half[a];
-    float m = w->margin;
-    int x0 = ledge__tilemap_cell(c.x - h.x - m, map->origin.x, map->inv_tile_size);
-    int x1 = ledge__tilemap_cell(c.x + h.x + m, map->origin.x, map->inv_tile_size);
-    int y0 = ledge__tilemap_cell(c.y - h.y - m, map->origin.y, map->inv_tile_size);
-    int y1 = ledge__tilemap_cell(c.y + h.y + m, map->origin.y, map->inv_tile_size);
-    if (x0 < 0 || y0 < 0 || x1 >= map->width || y1 >= map->height) return true;
-    for (int y = y0; y <= y1; ++y) {
+    float m = w->margin, inv = map->inv_tile_size;
+    float lo_x = (c.x - h.x - m - map->origin.x) * inv,
+          hi_x = (c.x + h.x + m - map->origin.x) * inv;
+    float lo_y = (c.y - h.y - m - map->origin.y) * inv,
+          hi_y = (c.y + h.y + m - map->origin.y) * inv;
+    float wx = (float)map->width, wy = (float)map->height;
+    ledge__range r;
+    r.x0 = floor_int(maxf(-1.0f, minf(lo_x, wx)));
+    r.x1 = floor_int(maxf(-1.0f, minf(hi_x, wx)));
+    r.y0 = floor_int(maxf(-1.0f, minf(lo_y, wy)));
+    r.y1 = floor_int(maxf(-1.0f, minf(hi_y, wy)));
+    return r;
+}
+
+static bool range_has_tiles(const ledge_tilemap *map, ledge__range r) {
+    if (r.x0 < 0 || r.y0 < 0 || r.x1 >= map->width || r.y1 >= map->height) return true;
+    for (int y = r.y0; y <= r.y1; ++y) {
         const ledge_tile *row = map->tiles + (size_t)y * (size_t)map->width;
-        for (int x = x0; x <= x1; ++x) {
+        for (int x = r.x0; x <= r.x1; ++x) {
             if (row[x] != LEDGE_TILE_EMPTY) return true;
         }
     }
     return false;
+}
+
+bool ledge__tiles_near(const ledge_world *w, vec2s c, vec2s h) {
+    return range_has_tiles(w->map, tile_range(w, c, h));
+}
+
+// The same for body i, remembered with the cell range it was found for: a
+// body that stays over the same cells (a resting one) skips the lookups
+// until it moves to other cells or a tile changes.
+static bool body_near_tiles(ledge_world *w, int i) {
+    ledge__range r = tile_range(w, w->box_center[i], w->box_half[i]);
+    ledge__range *seen = &w->tile_seen[i];
+    if (r.x0 == seen->x0 && r.y0 == seen->y0 && r.x1 == seen->x1 && r.y1 == seen->y1) {
+        return w->tile_seen_near[i];
+    }
+    *seen = r;
+    w->tile_seen_near[i] = range_has_tiles(w->map, r);
+    return w->tile_seen_near[i];
+}
+
+// Forgets the remembered ranges when the map changed since they were seen.
+static void check_map_version(ledge_world *w) {
+    if (w->map->version == w->map_version) return;
+    w->map_version = w->map->version;
+    for (int i = 0; i < w->slot_count; ++i) w->tile_seen[i].x0 = INT_MIN;
 }
 
 // --- the broad phase --------------------------------------------------------
@@ -205,8 +247,9 @@ void ledge__broad_pairs(ledge_world *w) {
     grid_pairs(w);
     big_pairs(w);
     w->tile_count = 0;
+    check_map_version(w);
     for (int i = 0; i < w->slot_count; ++i) {
-        if (w->alive[i] && w->type[i] == LEDGE_BODY_DYNAMIC && near_tiles(w, i)) {
+        if (w->alive[i] && w->type[i] == LEDGE_BODY_DYNAMIC && body_near_tiles(w, i)) {
             w->tile_list[w->tile_count++] = i;
         }
     }

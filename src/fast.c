@@ -51,15 +51,19 @@ static inline bool obstacle(const ledge_world *w, int i, int o) {
     return o != i && !w->fast[o] && filters_allow(&w->filter[i], &w->filter[o]);
 }
 
-// Fills w->near with the non-fast bodies whose boxes come within the margin
-// of the box swept by body i over its path: grid bodies from the cells that
-// box reaches (their centres lie within half a cell of their boxes), and
-// the big bodies. Returns how many.
-static int gather(ledge_world *w, int i) {
-    const ledge__grid *g = &w->grid;
+// The box swept by body i over its path.
+static void swept_box(const ledge_world *w, int i, vec2s *c, vec2s *h) {
     vec2s half_path = v2_scale(w->path[i], 0.5f);
-    vec2s c = v2_add(v2_add(w->position[i], w->box_offset[i]), half_path);
-    vec2s h = v2_add(w->box_half[i], v2(fabsf(half_path.x), fabsf(half_path.y)));
+    *c = v2_add(v2_add(w->position[i], w->box_offset[i]), half_path);
+    *h = v2_add(w->box_half[i], v2(fabsf(half_path.x), fabsf(half_path.y)));
+}
+
+// Fills w->near with the non-fast bodies whose boxes come within the margin
+// of the swept box (c, h) of body i: grid bodies from the cells that box
+// reaches (their centres lie within half a cell of their boxes), and the
+// big bodies. Returns how many.
+static int gather(ledge_world *w, int i, vec2s c, vec2s h) {
+    const ledge__grid *g = &w->grid;
     int n = 0;
     vec2s lo, hi;
     ledge__grid_rect(w, c, h, 0.5f * g->cell + w->margin, &lo, &hi);
@@ -161,9 +165,17 @@ static void record_cut(ledge_world *w, int i, const cut *c) {
 
 // --- moving -----------------------------------------------------------------
 
+// A path with no tile and no body near it is taken whole, untested.
 static void move_fast(ledge_world *w, int i) {
-    int near = gather(w, i);
+    vec2s bc, bh;
+    swept_box(w, i, &bc, &bh);
+    int near = gather(w, i, bc, bh);
+    bool tiles = ledge__tiles_near(w, bc, bh);
     vec2s start = w->position[i];
+    if (near == 0 && !tiles) {
+        w->position[i] = v2_add(start, w->path[i]);
+        return;
+    }
     cut c = {1.0f, -2, v2(0.0f, 0.0f)};
     if (w->bullet[i]) {
         c = bullet_cut(w, i, near);
@@ -177,7 +189,7 @@ static void move_fast(ledge_world *w, int i) {
     vec2s p = v2_add(start, move);
     for (int s = 1; s <= n; ++s) {
         vec2s q = v2_add(start, v2_scale(move, (float)s / (float)n));
-        if (hits_tiles(w, i, q) || hits_bodies(w, i, q, near)) {
+        if ((tiles && hits_tiles(w, i, q)) || hits_bodies(w, i, q, near)) {
             p = q;
             break;
         }

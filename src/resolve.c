@@ -50,21 +50,43 @@ static inline bool boxes_overlap(const ledge_world *w, int a, int b) {
     return fabsf(d.x) < r.x && fabsf(d.y) < r.y;
 }
 
+// Two circles: their bounds' centres are their centres and their half
+// widths their radii, so the test reads only the hot per-body arrays (the
+// same closed form as ledge_collide's, without contact points).
+static inline bool circles_overlap(const ledge_world *w, int a, int b, vec2s *n, float *depth) {
+    vec2s d = v2_sub(w->box_center[b], w->box_center[a]);
+    float r = w->box_half[a].x + w->box_half[b].x, d2 = v2_len2(d);
+    if (d2 >= r * r) return false;
+    float dist = sqrtf(d2);
+    *n = dist > 0.0f ? v2_scale(d, 1.0f / dist) : v2(0.0f, 1.0f);
+    *depth = r - dist;
+    return true;
+}
+
+static inline bool shapes_overlap(const ledge_world *w, int a, int b, vec2s *n, float *depth) {
+    if (w->circle[a] & w->circle[b]) return circles_overlap(w, a, b, n, depth);
+    if (!boxes_overlap(w, a, b)) return false;
+    ledge_manifold m = ledge_collide(&w->shape[a], w->position[a], &w->shape[b], w->position[b]);
+    *n = m.normal;
+    *depth = m.depth;
+    return m.hit;
+}
+
 static void project_pair(ledge_world *w, ledge__pair *p) {
     int a = p->a, b = p->b;
-    if (!boxes_overlap(w, a, b)) return;
     // n points from a toward b: b moves along n, a against it.
-    ledge_manifold m = ledge_collide(&w->shape[a], w->position[a], &w->shape[b], w->position[b]);
-    if (!m.hit) return;
+    vec2s n;
+    float depth;
+    if (!shapes_overlap(w, a, b, &n, &depth)) return;
     float ima = w->inv_mass[a], imb = w->inv_mass[b], sum = ima + imb;
-    float push = m.depth - w->slop;
+    float push = depth - w->slop;
     if (push > 0.0f) {
-        w->position[a] = v2_sub(w->position[a], v2_scale(m.normal, push * ima / sum));
-        w->position[b] = v2_add(w->position[b], v2_scale(m.normal, push * imb / sum));
+        w->position[a] = v2_sub(w->position[a], v2_scale(n, push * ima / sum));
+        w->position[b] = v2_add(w->position[b], v2_scale(n, push * imb / sum));
         w->box_center[a] = v2_add(w->position[a], w->box_offset[a]);
         w->box_center[b] = v2_add(w->position[b], w->box_offset[b]);
     }
-    p->normal = m.normal;
+    p->normal = n;
     p->touched = true;
 }
 

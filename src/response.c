@@ -53,7 +53,7 @@ static inline vec2s respond(vec2s v, vec2s n, float friction, float bounce, floa
 static inline void respond_tile(ledge_world *w, const ledge__contact *c, float bounce,
                                 float resting) {
     w->velocity[c->a] = respond(w->velocity[c->a], c->normal, c->friction, bounce,
-                                w->bounce_threshold, resting, c->cap);
+                                w->bounce_threshold, resting, c->cap * w->cap_dt);
 }
 
 // Body a against body b (n points from b toward a), the change shared by
@@ -123,8 +123,9 @@ static inline bool stacked_weights(const ledge_world *w, const ledge__contact *c
 // the top of the pile to each support in proportion to the support's share
 // of "up" (the cosine of its normal with up), and the contact's Coulomb cap
 // is friction * g * dt * (normal load) / mass of the upper body, with the
-// normal load the vertical share times the cosine.
-static void loads(ledge_world *w, float dt) {
+// normal load the vertical share times the cosine. (Kept per second in the
+// contact, so that the next substep's replay can use it at its own dt.)
+void ledge__contact_loads(ledge_world *w) {
     float *W = w->load, *S = w->support;
     for (int i = 0; i < w->slot_count; ++i) {
         W[i] = w->inv_mass[i] > 0.0f ? w->gravity_scale[i] / w->inv_mass[i] : 0.0f;
@@ -142,7 +143,8 @@ static void loads(ledge_world *w, float dt) {
         int u = stacked(w, &w->contacts[k], &lower, &cosine);
         if (u >= 0 && lower >= 0) W[lower] += fabsf(W[u]) * cosine / S[u];
     }
-    float g = v2_len(w->gravity) * dt;
+    if (w->up.x == 0.0f && w->up.y == 0.0f) return; // no gravity, no loads (caps stay 0)
+    float g = v2_len(w->gravity);
     for (int k = 0; k < w->contact_count; ++k) {
         ledge__contact *c = &w->contacts[k];
         int lower;
@@ -225,7 +227,7 @@ void ledge__sort_contacts(ledge_world *w) {
 void ledge__velocity_pass(ledge_world *w, float resting, float dt) {
     float wa, wb;
     bool piles = !(w->up.x == 0.0f && w->up.y == 0.0f);
-    if (piles) loads(w, dt);
+    w->cap_dt = dt;
     for (int k = 0; k < w->contact_count; ++k) {
         const ledge__contact *c = &w->contacts[k];
         if (c->b < 0) {

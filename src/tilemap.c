@@ -236,6 +236,7 @@ bool ledge_tilemap_set(ledge_tilemap *map, int x, int y, ledge_tile tile) {
     }
     if (!ledge__check_tile("ledge_tilemap_set", tile)) return false;
     map->tiles[(size_t)y * (size_t)map->width + (size_t)x] = tile;
+    map->version++;
     update_edge_v(map, x, y);
     update_edge_v(map, x + 1, y);
     update_edge_h(map, x, y);

@@ -39,6 +39,7 @@ typedef struct ledge__tile_probe {
 
 struct ledge_tilemap {
     int width, height;
+    uint32_t version; ///< Bumped by every tile change (the world caches "near tiles" by it).
     float tile_size;
     float inv_tile_size;
     vec2s origin;

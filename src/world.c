@@ -30,6 +30,7 @@ ledge_world_def ledge_default_world_def(void) {
     X(alive)                                                                                       \
     X(type)                                                                                        \
     X(bullet)                                                                                      \
+    X(circle)                                                                                      \
     X(position)                                                                                    \
     X(velocity)                                                                                    \
     X(inv_mass)                                                                                    \
@@ -51,9 +52,11 @@ ledge_world_def ledge_default_world_def(void) {
     X(support)                                                                                     \
     X(fast)                                                                                        \
     X(path)                                                                                        \
-    X(near)
+    X(near)                                                                                        \
+    X(tile_seen)                                                                                   \
+    X(tile_seen_near)
 
-enum { WORLD_ARRAY_COUNT = 27 };
+enum { WORLD_ARRAY_COUNT = 30 };
 
 static void world_arrays(ledge_world *w, void ***slots, size_t *sizes) {
     int k = 0;
@@ -258,6 +261,7 @@ static void substep(ledge_world *w, float h) {
     ledge__broad_pairs(w);
     for (int it = 0; it < w->iterations; ++it) ledge__resolve_pass(w, it == w->iterations - 1);
     ledge__sort_contacts(w);
+    ledge__contact_loads(w);
     ledge__velocity_pass(w, RESTING_SPEED, h);
 }
 

@@ -17,8 +17,13 @@ typedef struct ledge__contact {
     vec2s normal;   ///< Unit, pointing from b (or the tile) toward a.
     float friction; ///< Combined friction of the pair.
     float bounce;   ///< Combined bounce of the pair.
-    float cap;      ///< Coulomb cap from the load it carries (response.c), speed units.
+    float cap;      ///< Coulomb cap from the load it carries (response.c), per second.
 } ledge__contact;
+
+/// A rectangle of tile cells, inclusive.
+typedef struct ledge__range {
+    int x0, y0, x1, y1;
+} ledge__range;
 
 /// A candidate pair from the broad phase: the bounding boxes, grown by the
 /// world's margin, overlap and the filters let the bodies touch. The
@@ -41,6 +46,8 @@ struct ledge_world {
     float cell_size;        ///< Broad-phase cell override (0: automatic).
     float max_extent;       ///< Largest dynamic body's extent seen (grows only).
     float margin;           ///< Broad-phase growth of the boxes (this step).
+    float cap_dt;           ///< The velocity pass's dt (response.c).
+    uint32_t map_version;   ///< The tilemap version tile_seen was found for (broad.c).
     vec2s up;               ///< Unit vector against gravity ((0, 0) without gravity).
     int up_axis;            ///< Grid rows run along: 0 +y, 1 -y, 2 +x, 3 -x (closest to up).
     ledge__grid grid;
@@ -65,6 +72,7 @@ struct ledge_world {
     uint8_t *alive;
     uint8_t *type; ///< ledge_body_type
     uint8_t *bullet;
+    uint8_t *circle; ///< The shape is a circle (fast path in resolve.c).
     vec2s *position;
     vec2s *velocity;
     float *inv_mass; ///< 0 for static and kinematic bodies.
@@ -75,18 +83,20 @@ struct ledge_world {
     ledge_filter *filter;
     void **user_data;
     ledge_shape *shape;
-    vec2s *box_offset;  ///< Centre of the shape's local bounds.
-    vec2s *box_half;    ///< Half extents of the shape's local bounds.
-    vec2s *box_center;  ///< World centre of the bounds (scratch, per pass).
-    vec2s *grid_center; ///< box_center in grid coordinates (rows along up).
-    uint8_t *in_grid;   ///< Filed in the grid (alive and not larger than a cell).
-    int *tile_list;     ///< Scratch: see tile_count.
-    int *big_list;      ///< Scratch: see big_count.
-    uint8_t *fast;      ///< Moving far this substep (fast.c).
-    vec2s *path;        ///< The substep's displacement of a fast body.
-    int *near;          ///< Scratch: bodies near a fast body's path (fast.c).
-    float *load;        ///< Scratch: weight carried by each body (response.c).
-    float *support;     ///< Scratch: sum of the up-cosines of its supports.
+    vec2s *box_offset;       ///< Centre of the shape's local bounds.
+    vec2s *box_half;         ///< Half extents of the shape's local bounds.
+    vec2s *box_center;       ///< World centre of the bounds (scratch, per pass).
+    vec2s *grid_center;      ///< box_center in grid coordinates (rows along up).
+    uint8_t *in_grid;        ///< Filed in the grid (alive and not larger than a cell).
+    int *tile_list;          ///< Scratch: see tile_count.
+    int *big_list;           ///< Scratch: see big_count.
+    uint8_t *fast;           ///< Moving far this substep (fast.c).
+    vec2s *path;             ///< The substep's displacement of a fast body.
+    int *near;               ///< Scratch: bodies near a fast body's path (fast.c).
+    ledge__range *tile_seen; ///< The tile cells last looked at near each body (broad.c).
+    uint8_t *tile_seen_near; ///< Whether one of them held a tile.
+    float *load;             ///< Scratch: weight carried by each body (response.c).
+    float *support;          ///< Scratch: sum of the up-cosines of its supports.
 };
 
 /// The slot of a living body named by `id`, or -1. Logs the refusal as
@@ -120,6 +130,10 @@ void ledge__broad_pairs(ledge_world *world);
 void ledge__grid_rect(const ledge_world *world, vec2s c, vec2s h, float reach, vec2s *lo,
                       vec2s *hi);
 
+/// Whether any tile cell within the margin of the box (c, h) is non-empty
+/// (cells outside the map count as FULL, as in the tilemap's queries).
+bool ledge__tiles_near(const ledge_world *world, vec2s c, vec2s h);
+
 /// Whether the box (c, h) comes within the margin of body o's box.
 bool ledge__boxes_near(const ledge_world *world, vec2s c, vec2s h, int o);
 
@@ -140,6 +154,10 @@ void ledge__velocity_pass(ledge_world *world, float resting, float dt);
 /// contacts first, then pairs by the height of their lower body (along up),
 /// a stable counting sort over slices of a tenth of a grid cell.
 void ledge__sort_contacts(ledge_world *world);
+
+/// The load each recorded contact carries and its Coulomb cap (response.c):
+/// once per substep, after the contacts are sorted.
+void ledge__contact_loads(ledge_world *world);
 
 /// Drops the recorded contacts of a slot (its body died), keeping the order
 /// of the others.
