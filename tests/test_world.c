@@ -376,6 +376,123 @@ static void test_slope_friction(void **state) {
     ledge_world_destroy(w);
 }
 
+// A ramp of 26.57 degree slopes (atan 1/2) rising to +x: each rise of one
+// cell takes a 22DEG_SMALL and a 22DEG_BIG cell, FULL below.
+static ledge_world *shallow_ramp_world(void) {
+    ledge_world *w = make_world();
+    ledge_tilemap *map = ledge_world_tilemap(w);
+    for (int k = 0; k < 30; ++k) {
+        for (int y = 0; y < k; ++y) {
+            ledge_tilemap_set(map, 2 * k, y, LEDGE_TILE_FULL);
+            ledge_tilemap_set(map, 2 * k + 1, y, LEDGE_TILE_FULL);
+        }
+        ledge_tilemap_set(map, 2 * k, k, LEDGE_TILE_22DEG_SMALL_NP);
+        ledge_tilemap_set(map, 2 * k + 1, k, LEDGE_TILE_22DEG_BIG_NP);
+    }
+    return w;
+}
+
+// Coulomb's static rule: a box stays on a slope no steeper than
+// atan(friction) and slides on a steeper one. tan(26.57) = 0.5: friction
+// 0.6 holds it, 0.4 does not.
+static void test_coulomb_slope(void **state) {
+    (void)state;
+    const float frictions[2] = {0.6f, 0.4f};
+    for (int k = 0; k < 2; ++k) {
+        ledge_world *w = shallow_ramp_world();
+        ledge_body_def bd = ledge_default_body_def();
+        bd.shape = ledge_make_box(v(0, 0), v(0.25f, 0.25f));
+        // Above x = 31 (a BIG cell of rise 15: surface y = 15 + (x - 30) / 2).
+        bd.position = v(31.0f, 15.5f + 0.25f + 0.02f);
+        bd.friction = frictions[k];
+        ledge_body_id id = ledge_body_create(w, &bd);
+        for (int s = 0; s < 20; ++s) ledge_world_step(w, 1.0f / 60.0f); // lands, settles
+        vec2s start = ledge_body_position(w, id);
+        for (int s = 0; s < 120; ++s) ledge_world_step(w, 1.0f / 60.0f);
+        vec2s end = ledge_body_position(w, id);
+        float moved = sqrtf((end.x - start.x) * (end.x - start.x) +
+                            (end.y - start.y) * (end.y - start.y));
+        if (k == 0) {
+            assert_true(moved < 1e-4f);
+            assert_true(ledge_body_velocity(w, id).x == 0.0f);
+        } else {
+            assert_true(moved > 0.1f);
+            assert_true(end.x < start.x); // down the slope
+        }
+        ledge_world_destroy(w);
+    }
+}
+
+// Sub-steps: free fall still follows the closed form, at the substep
+// h = dt / 4 (4n substeps after n steps).
+static void test_substeps_free_fall(void **state) {
+    (void)state;
+    ledge_world_def wd = ledge_default_world_def();
+    wd.substeps = 4;
+    ledge_world *w = ledge_world_create(&wd);
+    ledge_body_def bd = ball_def(v(10, 50));
+    ledge_body_id id = ledge_body_create(w, &bd);
+    const double g = -10.0, dt = 1.0 / 60.0, h = dt / 4.0;
+    for (int n = 1; n <= 60; ++n) {
+        ledge_world_step(w, (float)dt);
+        double m = 4.0 * n, y = 50.0 + g * h * h * m * (m + 1) / 2.0;
+        assert_float_equal(ledge_body_position(w, id).y, y, 2e-6 * fabs(y));
+        assert_float_equal(ledge_body_velocity(w, id).y, g * dt * n, 1e-5 * fabs(g * dt * n));
+    }
+    ledge_world_destroy(w);
+}
+
+// A stack of eight boxes on the floor comes to rest, each on the one below
+// (sunk by at most the slop per contact), with 1 and with 4 substeps.
+static void test_box_stack(void **state) {
+    (void)state;
+    for (int sub = 1; sub <= 4; sub += 3) {
+        ledge_world_def wd = ledge_default_world_def();
+        wd.substeps = sub;
+        ledge_world *w = ledge_world_create(&wd);
+        ledge_tilemap *map = ledge_world_tilemap(w);
+        for (int x = 0; x < 64; ++x) ledge_tilemap_set(map, x, 0, LEDGE_TILE_FULL);
+        ledge_body_id ids[8];
+        ledge_body_def bd = ledge_default_body_def();
+        bd.shape = ledge_make_box(v(0, 0), v(0.5f, 0.5f));
+        bd.friction = 0.5f;
+        for (int i = 0; i < 8; ++i) {
+            bd.position = v(20.0f, 1.6f + 1.1f * (float)i);
+            ids[i] = ledge_body_create(w, &bd);
+        }
+        for (int s = 0; s < 240; ++s) ledge_world_step(w, 1.0f / 60.0f);
+        for (int i = 0; i < 8; ++i) {
+            vec2s p = ledge_body_position(w, ids[i]), vel = ledge_body_velocity(w, ids[i]);
+            assert_true(p.y <= 1.5f + (float)i + 1e-4f);
+            assert_true(p.y >= 1.5f + (float)i - 0.005f * (float)(i + 1) - 1e-4f);
+            assert_float_equal(p.x, 20.0f, 1e-4f);
+            assert_true(fabsf(vel.x) < 1e-4f && fabsf(vel.y) < 1e-4f);
+        }
+        ledge_world_destroy(w);
+    }
+}
+
+// A destroyed body's contacts die with it: a new body in the same slot,
+// far away in the air, falls freely in its first step instead of being
+// stopped by the old body's floor contact.
+static void test_destroy_forgets_contacts(void **state) {
+    (void)state;
+    ledge_world *w = make_world();
+    ledge_tilemap *map = ledge_world_tilemap(w);
+    for (int x = 0; x < 64; ++x) ledge_tilemap_set(map, x, 0, LEDGE_TILE_FULL);
+    ledge_body_def bd = ball_def(v(10.5f, 1.5f));
+    ledge_body_id old = ledge_body_create(w, &bd);
+    for (int s = 0; s < 30; ++s) ledge_world_step(w, 1.0f / 60.0f);
+    assert_float_equal(ledge_body_velocity(w, old).y, 0.0f, 1e-6f); // resting
+    ledge_body_destroy(w, old);
+    bd = ball_def(v(40.0f, 30.0f));
+    ledge_body_id fresh = ledge_body_create(w, &bd);
+    assert_int_equal(fresh.index1, old.index1); // the same slot, reused
+    ledge_world_step(w, 1.0f / 60.0f);
+    assert_float_equal(ledge_body_velocity(w, fresh).y, -10.0f / 60.0f, 1e-6f);
+    ledge_world_destroy(w);
+}
+
 // A kinematic platform moving up lifts a box resting on it and is not
 // pushed back.
 static void test_kinematic_pushes(void **state) {
@@ -445,6 +562,10 @@ int main(void) {
         cmocka_unit_test(test_rest_on_tiles),
         cmocka_unit_test(test_friction_on_floor),
         cmocka_unit_test(test_slope_friction),
+        cmocka_unit_test(test_coulomb_slope),
+        cmocka_unit_test(test_substeps_free_fall),
+        cmocka_unit_test(test_box_stack),
+        cmocka_unit_test(test_destroy_forgets_contacts),
         cmocka_unit_test(test_kinematic_pushes),
         cmocka_unit_test(test_filters),
     };
