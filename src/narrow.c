@@ -114,6 +114,13 @@ static sat_result polygon_circle(const ledge_shape *a, vec2s pa, const ledge_sha
         }
     }
     if (best_d2 >= r * r) return miss_along(best_d);
+    if (!(best_d2 > 0.0f)) {
+        // The centre is on the outline to within float underflow (a squared
+        // distance below 1e-45): no direction to normalise, so push out
+        // through the nearest face as for a centre inside.
+        sat_result res = {a->normals[face], r - sep, true};
+        return res;
+    }
     float dist = sqrtf(best_d2);
     sat_result res = {v2_scale(best_d, 1.0f / dist), r - dist, true};
     return res;

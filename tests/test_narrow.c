@@ -974,16 +974,44 @@ static void test_axis_aligned_faces(void **state) {
     assert_true(checked > 15000);
 }
 
+// Regression (found by tests/fuzz/fuzz_collide.c): a circle whose centre is
+// on a polygon's vertex to within float underflow (squared distance 0 but
+// the centre just outside a face) got a 0/0 normal, NaN.
+static void test_circle_centre_on_vertex(void **state) {
+    (void)state;
+    const vec2s tri[3] = {{{-0.5f, -0.3984375f}}, {{2.15099314e-42f, 0}}, {{0, 0.498046875f}}};
+    ledge_shape a, b = ledge_make_circle(fv(0, 0), 0.498046875f);
+    assert_true(ledge_make_polygon(tri, 3, &a));
+    vec2s p = fv(0.498046875, 0);
+    ledge_manifold m = ledge_collide(&a, p, &b, p), r = ledge_collide(&b, p, &a, p);
+    for (int k = 0; k < 2; ++k) {
+        const ledge_manifold *x = k ? &r : &m;
+        assert_true(x->hit && isfinite(x->normal.x) && isfinite(x->normal.y));
+        assert_float_equal(hypot(x->normal.x, x->normal.y), 1.0, 1e-6);
+        // Centre on the outline: b must move by its radius to separate.
+        assert_float_equal(x->depth, 0.498046875, 1e-6);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_oracle_hand_cases), cmocka_unit_test(test_oracle_brute_force),
-        cmocka_unit_test(test_circle_circle),     cmocka_unit_test(test_circle_box),
-        cmocka_unit_test(test_box_circle),        cmocka_unit_test(test_box_box),
-        cmocka_unit_test(test_circle_polygon),    cmocka_unit_test(test_polygon_circle),
-        cmocka_unit_test(test_box_polygon),       cmocka_unit_test(test_polygon_box),
-        cmocka_unit_test(test_polygon_polygon),   cmocka_unit_test(test_containment),
-        cmocka_unit_test(test_near_touching),     cmocka_unit_test(test_collide_cached),
-        cmocka_unit_test(test_shape_contains),    cmocka_unit_test(test_axis_aligned_faces),
+        cmocka_unit_test(test_oracle_hand_cases),
+        cmocka_unit_test(test_oracle_brute_force),
+        cmocka_unit_test(test_circle_circle),
+        cmocka_unit_test(test_circle_box),
+        cmocka_unit_test(test_box_circle),
+        cmocka_unit_test(test_box_box),
+        cmocka_unit_test(test_circle_polygon),
+        cmocka_unit_test(test_polygon_circle),
+        cmocka_unit_test(test_box_polygon),
+        cmocka_unit_test(test_polygon_box),
+        cmocka_unit_test(test_polygon_polygon),
+        cmocka_unit_test(test_containment),
+        cmocka_unit_test(test_near_touching),
+        cmocka_unit_test(test_collide_cached),
+        cmocka_unit_test(test_shape_contains),
+        cmocka_unit_test(test_axis_aligned_faces),
+        cmocka_unit_test(test_circle_centre_on_vertex),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

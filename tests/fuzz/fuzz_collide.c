@@ -56,6 +56,9 @@ static bool same_manifold(const ledge_manifold *x, const ledge_manifold *y) {
 
 static void check_shape(const ledge_shape *s) {
     if (!ledge_shape_is_valid(s)) return;
+    size_t n = strlen(g_context);
+    snprintf(g_context + n, sizeof g_context - n, "checking shape:\n");
+    context_shape("s", s, s->center);
     ledge_aabb box = ledge_shape_aabb(s, s->center);
     CHECK(vec_finite(box.lower) && vec_finite(box.upper), "aabb");
     float area = ledge_shape_area(s);
@@ -78,8 +81,8 @@ static void op_collide(reader *r, ledge_sat_cache *cache) {
     g_context[0] = 0;
     context_shape("a", &a, pa);
     context_shape("b", &b, pb);
-    check_shape(&a);
-    check_shape(&b);
+    if (!bad_a) check_shape(&a);
+    if (!bad_b) check_shape(&b);
     ledge_manifold m = ledge_collide(&a, pa, &b, pb);
     ledge_manifold mc = ledge_collide_cached(&a, pa, &b, pb, cache);
     bool valid = ledge_shape_is_valid(&a) && ledge_shape_is_valid(&b);

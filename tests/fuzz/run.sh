@@ -45,7 +45,7 @@ for h in "${harnesses[@]}"; do
         -max_len=4096 -print_final_stats=1 -artifact_prefix="$art/" \
         "$work" "tests/fuzz/corpus/$h" >"$log" 2>&1
     rc=$?
-    execs=$(awk -F: '/stat::number_of_executed_units/ {gsub(/ /, "", $2); print $2}' "$log")
+    execs=$(sed -nE 's/^stat::number_of_executed_units: *([0-9]+).*/\1/p' "$log")
     cov=$(grep -E '^#[0-9]+' "$log" | tail -n 1 | sed -nE 's/.*cov: ([0-9]+) ft: ([0-9]+) corp: ([0-9]+).*/cov \1 ft \2, corpus \3/p')
     if [ $rc -eq 0 ]; then
         echo "fuzz $h: ok, ${execs:-?} executions, ${cov:-no coverage line}"
