@@ -88,11 +88,14 @@ static void op_collide(reader *r, ledge_sat_cache *cache) {
     bool valid = ledge_shape_is_valid(&a) && ledge_shape_is_valid(&b);
     // Garbage that still passes ledge_shape_is_valid may give garbage
     // numbers; it must only never crash.
+    // Corrupted bytes that keep a known type and counts get only the cheap
+    // structural check per call (docs/design.md): whatever comes out, it
+    // must not crash. Refused constructors collide with nothing.
+    if (bad_a || bad_b) return;
     if (!valid) {
         CHECK(!m.hit && !mc.hit, "an invalid shape collided");
         return;
     }
-    if (bad_a || bad_b) return;
     check_manifold(&m);
     CHECK(same_manifold(&m, &mc), "cached result differs");
     mc = ledge_collide_cached(&a, pa, &b, pb, cache);
@@ -118,6 +121,11 @@ static void op_ray(reader *r) {
     bool bad;
     ledge_shape s = rd_shape(r, true, &bad);
     vec2s pos = rd_vec(r), origin = rd_vec(r), move = rd_vec(r);
+    g_context[0] = 0;
+    context_shape("shape", &s, pos);
+    size_t n = strlen(g_context);
+    snprintf(g_context + n, sizeof g_context - n, "ray from (%.9g, %.9g) by (%.9g, %.9g)",
+             (double)origin.x, (double)origin.y, (double)move.x, (double)move.y);
     ledge_ray_hit hit;
     bool got = ledge_shape_raycast(&s, pos, origin, move, &hit);
     if (!got) return;
