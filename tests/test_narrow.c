@@ -28,6 +28,8 @@
 
 #include <cmocka.h>
 
+#include "scale.h"
+
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -484,7 +486,7 @@ static bool check_manifold(const gpair *pr, const ledge_manifold *m, tally *t) {
 // ---------------------------------------------------------------------------
 // Per-kind tests.
 
-#define PAIRS_PER_KIND 20000
+#define PAIRS_PER_KIND test_cases(20000)
 
 static void run_kind(gkind ka, gkind kb, uint64_t seed) {
     char name[64];
@@ -661,7 +663,7 @@ static void test_shape_contains(void **state) {
     tally t = {"contains", 0, 0, 0, 0, 0, 0};
     rng r = {0xc047a1ull};
     long inside = 0, skipped = 0;
-    for (int s = 0; s < 3000; s++) {
+    for (int s = 0; s < test_cases(3000); s++) {
         gshape g;
         double scale = rng_log(&r, 0.1, 100.0);
         gen_shape(&r, (gkind)rng_int(&r, 0, 2), scale, &g, &t);
@@ -859,7 +861,7 @@ static void test_oracle_brute_force(void **state) {
     (void)state;
     rng r = {0x0a4c1eull};
     int overlapping = 0, apart = 0;
-    for (int i = 0; i < 3000; i++) {
+    for (int i = 0; i < test_cases(3000); i++) {
         oshape a = rand_oshape(&r, (gkind)rng_int(&r, 0, 2), rng_log(&r, 0.1, 100));
         oshape b = rand_oshape(&r, (gkind)rng_int(&r, 0, 2), rng_log(&r, 0.1, 100));
         double size = fmax(oracle_extent(&a), oracle_extent(&b));
@@ -934,7 +936,7 @@ static void test_axis_aligned_faces(void **state) {
 
     rng g = {0xA11A5ull};
     int checked = 0;
-    for (int k = 0; k < 20000; ++k) {
+    for (int k = 0; k < test_cases(20000); ++k) {
         vec2s p[2][4];
         int n[2];
         for (int s2 = 0; s2 < 2; ++s2) {
@@ -971,7 +973,7 @@ static void test_axis_aligned_faces(void **state) {
         ++checked;
     }
     ledge_set_log_hook(NULL, NULL);
-    assert_true(checked > 15000);
+    assert_true(checked > test_cases(15000));
 }
 
 // Regression (found by tests/fuzz/fuzz_collide.c): a circle whose centre is

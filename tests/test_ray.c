@@ -32,6 +32,8 @@
 
 #include <cmocka.h>
 
+#include "scale.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -45,7 +47,7 @@
 // Random shapes per test, each cast at by every generator. Both can be
 // overridden (-DN_SHAPES=100000 -DSEED_SALT=7) for a long soak run.
 #ifndef N_SHAPES
-#define N_SHAPES 1500
+#define N_SHAPES test_cases(1500)
 #endif
 #ifndef SEED_SALT
 #define SEED_SALT 0

@@ -48,6 +48,8 @@
 
 #include <cmocka.h>
 
+#include "scale.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -837,7 +839,7 @@ static tmodel random_tile(int id) {
 /// A random point of the tile's solid (rejection sampling), or its cell's
 /// centre for EMPTY.
 static odvec solid_point(const tmodel *m) {
-    for (int i = 0; i < 1000; i++) {
+    for (int i = 0; i < test_cases(1000); i++) {
         odvec p = odv(m->lo.x + m->s * rng_unit(), m->lo.y + m->s * rng_unit());
         if (tm_contains(m, p)) return p;
     }
@@ -945,7 +947,7 @@ static void test_concave_bowl(void **state) {
     g_rng = 0xb0771e;
     tally t = {.name = "bowl"};
     long poly_cases = 0;
-    for (int k = 0; k < 1200; k++) {
+    for (int k = 0; k < test_cases(1200); k++) {
         int id = LEDGE_TILE_CONCAVE_PN + k % 4, kind = (k / 4) % 3;
         tmodel m = random_tile(id);
         unsigned masks[16];
@@ -976,7 +978,7 @@ static void test_any_blocked_bits(void **state) {
     g_rng = 0xb17b17;
     tally t = {.name = "any bits"};
     long ignored = 0;
-    for (int k = 0; k < 9000; k++) {
+    for (int k = 0; k < test_cases(9000); k++) {
         int id = rng_int(1, LEDGE_TILE_COUNT - 1);
         tmodel m = random_tile(id);
         unsigned mask = (unsigned)rng_int(0, 15);

@@ -30,6 +30,8 @@
 
 #include <cmocka.h>
 
+#include "scale.h"
+
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -570,7 +572,7 @@ static void test_point_random(void **state) {
                 tmap_set(&t, x, y, (ledge_tile)rng_int(0, LEDGE_TILE_COUNT - 1));
             }
         }
-        for (int i = 0; i < 2500; ++i) {
+        for (int i = 0; i < test_cases(2500); ++i) {
             float px = t.origin.x + size * rng_range(-1.0, w + 1.0);
             float py = t.origin.y + size * rng_range(-1.0, h + 1.0);
             vec2s p = v(px, py);
@@ -628,7 +630,7 @@ static void test_point_boundaries(void **state) {
         for (int y = 0; y < h; ++y) {
             for (int x = 0; x < w; ++x) tmap_set(&t, x, y, random_tile());
         }
-        for (int i = 0; i < 1500; ++i) {
+        for (int i = 0; i < test_cases(1500); ++i) {
             // Grid coordinates: one or both on a grid line; the other
             // exactly at 0 or 0.5 of a cell, or clear of where tile
             // surfaces cross a side (0, 0.5, 1). Multiples of 1/1024, so
