@@ -898,7 +898,7 @@ static void test_oracle_brute_force(void **state) {
     }
     print_message("[oracle] %d overlapping and %d separated pairs cross-checked\n", overlapping,
                   apart);
-    assert_true(overlapping > 300 && apart > 300);
+    assert_true(overlapping > test_cases(300) && apart > test_cases(300));
 }
 
 // Regression (found by tests/fuzz/fuzz_collide.c): faces answered in closed

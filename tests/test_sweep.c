@@ -508,7 +508,8 @@ static void test_circles_closed_form(void **state) {
         assert_float_equal(t2.normal.y, toi.normal.y, 1e-4);
     }
     print_message("circles closed form: %d checked, %d hits\n", checked, hits);
-    assert_true(checked > 4500 && hits > 1000 && hits < checked - 1000);
+    assert_true(checked > test_cases(4500) && hits > test_cases(1000) &&
+                hits < checked - test_cases(1000));
 }
 
 // Boxes: per-axis entry and exit times of |m + s d| <= h, in double.
@@ -580,7 +581,8 @@ static void test_boxes_closed_form(void **state) {
                     t2.normal.y == toi.normal.y);
     }
     print_message("boxes closed form: %d checked, %d hits\n", checked, hits);
-    assert_true(checked > 4000 && hits > 1000 && hits < checked - 1000);
+    assert_true(checked > test_cases(4000) && hits > test_cases(1000) &&
+                hits < checked - test_cases(1000));
 }
 
 // ---------------------------------------------------------------------------

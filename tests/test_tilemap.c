@@ -608,8 +608,10 @@ static void test_point_random(void **state) {
     assert_int_equal(g_log.count, 0);
     print_message("point: %d compared, %d outside, %d solid, %d empty\n", compared, outside,
                   solid_seen, empty_seen);
-    assert_true(compared > 40000 && outside > 20000 && solid_seen > 15000 && empty_seen > 15000);
-    for (int tile = 0; tile < LEDGE_TILE_COUNT; ++tile) assert_true(per_tile[tile] > 200);
+    assert_true(compared > test_cases(40000) && outside > test_cases(20000) &&
+                solid_seen > test_cases(15000) && empty_seen > test_cases(15000));
+    for (int tile = 0; tile < LEDGE_TILE_COUNT; ++tile)
+        assert_true(per_tile[tile] > test_cases(200));
 }
 
 // Points exactly on cell boundaries (sides, corners, the map's border):
@@ -672,7 +674,8 @@ static void test_point_boundaries(void **state) {
         ledge_tilemap_destroy(t.map);
     }
     assert_int_equal(g_log.count, 0);
-    assert_true(checked == 60 * 1500 && solid_seen > 20000 && neighbour_only > 2000);
+    assert_true(checked == 60 * test_cases(1500) && solid_seen > test_cases(20000) &&
+                neighbour_only > test_cases(2000));
 }
 
 // The rule by hand, with a floor in both orientations.
