@@ -463,6 +463,14 @@ static void test_every_row(void **state) {
     assert_int_equal(ledge_world_body_count(g_world), 1);
 }
 
+// Prints s with '|' escaped, as a markdown table cell needs.
+static void print_cell(const char *s) {
+    for (; *s; ++s) {
+        if (*s == '|') putchar('\\');
+        putchar(*s);
+    }
+}
+
 // Prints the table of docs/robustness.md, with the messages as sent.
 static int print_markdown(void) {
     if (setup(NULL) != 0) return 1;
@@ -470,7 +478,9 @@ static int print_markdown(void) {
     for (int i = 0; i < ROWS; ++i) {
         log_capture_start();
         rows[i].run();
-        printf("| %s | %s | `%s` |\n", rows[i].call, rows[i].returns, g_log.last);
+        printf("| %s | %s | `", rows[i].call, rows[i].returns);
+        print_cell(g_log.last);
+        printf("` |\n");
     }
     teardown(NULL);
     return 0;
