@@ -2,16 +2,19 @@
 # ledge's two commands (see README):
 #   ./run.sh demo   install what is missing, build (release), run the demo
 #   ./run.sh test   install what is missing, build twice (ASan+UBSan with
-#                   --werror, and release), run the test suite in both, and
-#                   print the summed "N passed, N failed" line
+#                   --werror, and release), run the test suite in both, run
+#                   it again under valgrind memcheck (release build), fuzz
+#                   each libFuzzer harness for LEDGE_FUZZ_SECONDS (60) under
+#                   ASan+UBSan, and print the summed "N passed, N failed" line
 # Works on a fresh Debian 12 machine as root; elsewhere it tells you which
 # packages to install.
 set -euo pipefail
 cd "$(dirname "$0")"
 
-# libjansson-dev and zlib1g-dev: the optional Tiled loader (ledge_tiled).
+# libjansson-dev and zlib1g-dev: the optional Tiled loader (ledge_tiled);
+# valgrind, clang and libclang-rt-14-dev: memcheck and the libFuzzer harnesses.
 PACKAGES=(meson ninja-build pkg-config gcc g++ python3 binutils libcglm-dev libcmocka-dev
-    libjansson-dev zlib1g-dev)
+    libjansson-dev zlib1g-dev valgrind clang libclang-rt-14-dev)
 
 install_missing() {
     local missing=() p
@@ -147,6 +150,49 @@ check_cross_build_hash() {
     fi
 }
 
+# The whole suite again under valgrind memcheck (tests/meson.build's
+# 'valgrind' setup: errors and leaks fail a test; heavy tests run a tenth of
+# their random cases there). Each meson test counts as one.
+check_valgrind() {
+    local dir=build/release p f
+    echo "== valgrind memcheck ($dir)"
+    meson test -C "$dir" --setup valgrind --print-errorlogs --num-processes 2 >/dev/null || true
+    read -r p f < <(python3 - "$dir/meson-logs/testlog-valgrind.json" <<'PY'
+import json, sys
+ok = bad = 0
+for line in open(sys.argv[1]):
+    t = json.loads(line)
+    if t["result"] in ("OK", "EXPECTEDFAIL"):
+        ok += 1
+    else:
+        bad += 1
+        print(t["name"], t["result"], file=sys.stderr)
+print(ok, bad)
+PY
+    )
+    echo "== valgrind: $p tests clean, $f with errors, leaks or failures"
+    TOTAL_P=$((TOTAL_P + p))
+    TOTAL_F=$((TOTAL_F + f))
+}
+
+# Each fuzz harness for a bounded time under ASan+UBSan (tests/fuzz/run.sh,
+# docs/robustness.md); each harness counts as one test.
+check_fuzz() {
+    local line
+    echo "== fuzzing (${LEDGE_FUZZ_SECONDS:-60} s per harness, build/fuzz)"
+    while IFS= read -r line; do
+        echo "$line"
+        case "$line" in
+        "fuzz "*": ok,"*) TOTAL_P=$((TOTAL_P + 1)) ;;
+        "fuzz "*": FAILED"*) TOTAL_F=$((TOTAL_F + 1)) ;;
+        esac
+    done < <(tests/fuzz/run.sh "${LEDGE_FUZZ_SECONDS:-60}" build/fuzz 2>&1 || true)
+    if [ ! -x build/fuzz/tests/fuzz/fuzz_world ]; then
+        echo "fuzz harnesses did not build"
+        TOTAL_F=$((TOTAL_F + 1))
+    fi
+}
+
 cmd=${1:-}
 case "$cmd" in
 demo)
@@ -168,6 +214,8 @@ test)
     run_suite release build/release --buildtype=release --werror -Dtests=enabled
     check_cross_build_hash
     check_packaging
+    check_valgrind
+    check_fuzz
     echo "$TOTAL_P passed, $TOTAL_F failed"
     [ "$TOTAL_F" -eq 0 ]
     ;;

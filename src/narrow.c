@@ -114,6 +114,13 @@ static sat_result polygon_circle(const ledge_shape *a, vec2s pa, const ledge_sha
         }
     }
     if (best_d2 >= r * r) return miss_along(best_d);
+    if (!(best_d2 > 0.0f)) {
+        // The centre is on the outline to within float underflow (a squared
+        // distance below 1e-45): no direction to normalise, so push out
+        // through the nearest face as for a centre inside.
+        sat_result res = {a->normals[face], r - sep, true};
+        return res;
+    }
     float dist = sqrtf(best_d2);
     sat_result res = {v2_scale(best_d, 1.0f / dist), r - dist, true};
     return res;
@@ -201,13 +208,20 @@ static inline bool closed_form_min(const ledge_shape *inc, vec2s n, float *value
 // over both passes is the exact MTV. Returns false on a separating face.
 static bool face_pass(const ledge_shape *ref, const ledge_shape *inc, vec2s off, bool on_b,
                       face_hit *best, vec2s *separating) {
-    int j = -1; // no support vertex known yet
+    int j = -1;       // no support vertex known yet
+    vec2s jn = {{0}}; // the normal j is the support for
     for (int i = 0; i < ref->count; ++i) {
         vec2s n = ref->normals[i];
         float lo;
         int support = -1;
         if (!closed_form_min(inc, n, &lo)) {
-            j = j < 0 ? support_min_scan(inc, n, &lo) : support_min_from(inc, n, j, &lo);
+            // The forward walk needs the direction to have turned by less
+            // than half a turn since j was found. Consecutive faces always
+            // do, but faces answered in closed form leave gaps: a triangle
+            // with a flat base jumps by more than 180 degrees over it.
+            bool walk = j >= 0 && v2_cross(jn, n) > 0.0f;
+            j = walk ? support_min_from(inc, n, j, &lo) : support_min_scan(inc, n, &lo);
+            jn = n;
             support = j;
         }
         float depth = v2_dot(n, ref->vertices[i]) - (lo + v2_dot(off, n));

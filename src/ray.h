@@ -25,10 +25,14 @@ typedef enum ledge__ray_result {
 
 /// Fills `out` for a segment that starts inside: the public contract's
 /// fraction 0 with the normal opposite to the direction.
+/// The length is taken in double: a direction of 1e-23 has a float square
+/// that underflows to a few subnormal steps, and the float quotient was then
+/// far from unit length (found by tests/fuzz/fuzz_collide.c).
 static inline void ledge__ray_inside(vec2s o, vec2s d, ledge_ray_hit *out) {
     out->fraction = 0.0f;
     out->point = o;
-    out->normal = v2_normalize(v2_neg(d));
+    double l = sqrt((double)d.x * d.x + (double)d.y * d.y);
+    out->normal = l > 0.0 ? v2((float)(-d.x / l), (float)(-d.y / l)) : v2(0.0f, 1.0f);
 }
 
 /// Segment o -> o + d against the disc (center, radius > 0). Closed form of

@@ -71,8 +71,9 @@ static inline ledge_tile ledge__tilemap_at(const ledge_tilemap *map, int x, int 
 /// The cell coordinate (floor) of world coordinate v along one axis.
 static inline int ledge__tilemap_cell(float v, float origin, float inv_size) {
     float f = floorf((v - origin) * inv_size);
-    // Clamp far outside the map so the int conversion stays defined.
-    if (f < -2.0e9f) return -2000000000;
+    // Clamp far outside the map so the int conversion stays defined; NaN
+    // (a body the world let go non-finite) clamps too.
+    if (!(f >= -2.0e9f)) return -2000000000;
     if (f > 2.0e9f) return 2000000000;
     return (int)f;
 }

@@ -32,6 +32,8 @@
 
 #include <cmocka.h>
 
+#include "scale.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -45,7 +47,7 @@
 // Random shapes per test, each cast at by every generator. Both can be
 // overridden (-DN_SHAPES=100000 -DSEED_SALT=7) for a long soak run.
 #ifndef N_SHAPES
-#define N_SHAPES 1500
+#define N_SHAPES test_cases(1500)
 #endif
 #ifndef SEED_SALT
 #define SEED_SALT 0
@@ -582,13 +584,29 @@ static void test_refusals(void **state) {
     expect_refusal(&corrupt, z, o, d, "shape is invalid");
 }
 
+// Regression (found by tests/fuzz/fuzz_collide.c): a ray starting inside a
+// shape with a direction so short that its float square underflows got a
+// normal of length 0.707 instead of 1.
+static void test_tiny_direction_inside(void **state) {
+    (void)state;
+    ledge_shape c = ledge_make_circle((vec2s){{0.001953125f, 0}}, 2.5f);
+    ledge_ray_hit hit;
+    assert_true(ledge_shape_raycast(&c, (vec2s){{0, 0}}, (vec2s){{0, 1.01171875f}},
+                                    (vec2s){{0, -2.64705874e-23f}}, &hit));
+    assert_true(hit.fraction == 0.0f && hit.normal.x == 0.0f && hit.normal.y == 1.0f);
+    assert_true(ledge_shape_raycast(&c, (vec2s){{0, 0}}, (vec2s){{0.5f, 0}},
+                                    (vec2s){{3e-23f, 4e-23f}}, &hit));
+    assert_float_equal(hit.normal.x, -0.6, 1e-6);
+    assert_float_equal(hit.normal.y, -0.8, 1e-6);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hand_circle),    cmocka_unit_test(test_hand_box),
         cmocka_unit_test(test_hand_polygon),   cmocka_unit_test(test_out_null),
         cmocka_unit_test(test_refusals),       cmocka_unit_test(test_random_circle),
         cmocka_unit_test(test_random_box),     cmocka_unit_test(test_random_polygon),
-        cmocka_unit_test(test_random_rounded),
+        cmocka_unit_test(test_random_rounded), cmocka_unit_test(test_tiny_direction_inside),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -34,6 +34,8 @@
 
 #include <cmocka.h>
 
+#include "scale.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -47,7 +49,7 @@
 // Random pairs per kind pair and generator. Both can be overridden
 // (-DN_PAIRS=20000 -DSEED_SALT=7) for a long soak run.
 #ifndef N_PAIRS
-#define N_PAIRS 250
+#define N_PAIRS test_cases(250)
 #endif
 #ifndef SEED_SALT
 #define SEED_SALT 0
@@ -444,7 +446,7 @@ static void test_circles_closed_form(void **state) {
     (void)state;
     g_rng = 0x636972636c657331ull ^ (uint64_t)SEED_SALT;
     int hits = 0, checked = 0;
-    for (int i = 0; i < 5000; ++i) {
+    for (int i = 0; i < test_cases(5000); ++i) {
         vec2s ca = rng_vec(-5, 5), cb = rng_vec(-5, 5),
               ma = rng_next() & 1 ? rng_vec(-8, 8) : v(0, 0);
         vec2s mb = rng_vec(-12, 12);
@@ -506,7 +508,8 @@ static void test_circles_closed_form(void **state) {
         assert_float_equal(t2.normal.y, toi.normal.y, 1e-4);
     }
     print_message("circles closed form: %d checked, %d hits\n", checked, hits);
-    assert_true(checked > 4500 && hits > 1000 && hits < checked - 1000);
+    assert_true(checked > test_cases(4500) && hits > test_cases(1000) &&
+                hits < checked - test_cases(1000));
 }
 
 // Boxes: per-axis entry and exit times of |m + s d| <= h, in double.
@@ -514,7 +517,7 @@ static void test_boxes_closed_form(void **state) {
     (void)state;
     g_rng = 0x626f786573313131ull ^ (uint64_t)SEED_SALT;
     int hits = 0, checked = 0;
-    for (int i = 0; i < 5000; ++i) {
+    for (int i = 0; i < test_cases(5000); ++i) {
         vec2s ca = rng_vec(-5, 5), cb = rng_vec(-5, 5),
               ma = rng_next() & 1 ? rng_vec(-8, 8) : v(0, 0);
         vec2s ha = rng_vec(0.1, 3), hb = rng_vec(0.1, 3);
@@ -578,7 +581,8 @@ static void test_boxes_closed_form(void **state) {
                     t2.normal.y == toi.normal.y);
     }
     print_message("boxes closed form: %d checked, %d hits\n", checked, hits);
-    assert_true(checked > 4000 && hits > 1000 && hits < checked - 1000);
+    assert_true(checked > test_cases(4000) && hits > test_cases(1000) &&
+                hits < checked - test_cases(1000));
 }
 
 // ---------------------------------------------------------------------------

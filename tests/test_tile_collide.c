@@ -48,6 +48,8 @@
 
 #include <cmocka.h>
 
+#include "scale.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -837,7 +839,7 @@ static tmodel random_tile(int id) {
 /// A random point of the tile's solid (rejection sampling), or its cell's
 /// centre for EMPTY.
 static odvec solid_point(const tmodel *m) {
-    for (int i = 0; i < 1000; i++) {
+    for (int i = 0; i < test_cases(1000); i++) {
         odvec p = odv(m->lo.x + m->s * rng_unit(), m->lo.y + m->s * rng_unit());
         if (tm_contains(m, p)) return p;
     }
@@ -976,7 +978,7 @@ static void test_any_blocked_bits(void **state) {
     g_rng = 0xb17b17;
     tally t = {.name = "any bits"};
     long ignored = 0;
-    for (int k = 0; k < 9000; k++) {
+    for (int k = 0; k < test_cases(9000); k++) {
         int id = rng_int(1, LEDGE_TILE_COUNT - 1);
         tmodel m = random_tile(id);
         unsigned mask = (unsigned)rng_int(0, 15);

@@ -30,6 +30,8 @@
 
 #include <cmocka.h>
 
+#include "scale.h"
+
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -570,7 +572,7 @@ static void test_point_random(void **state) {
                 tmap_set(&t, x, y, (ledge_tile)rng_int(0, LEDGE_TILE_COUNT - 1));
             }
         }
-        for (int i = 0; i < 2500; ++i) {
+        for (int i = 0; i < test_cases(2500); ++i) {
             float px = t.origin.x + size * rng_range(-1.0, w + 1.0);
             float py = t.origin.y + size * rng_range(-1.0, h + 1.0);
             vec2s p = v(px, py);
@@ -606,8 +608,10 @@ static void test_point_random(void **state) {
     assert_int_equal(g_log.count, 0);
     print_message("point: %d compared, %d outside, %d solid, %d empty\n", compared, outside,
                   solid_seen, empty_seen);
-    assert_true(compared > 40000 && outside > 20000 && solid_seen > 15000 && empty_seen > 15000);
-    for (int tile = 0; tile < LEDGE_TILE_COUNT; ++tile) assert_true(per_tile[tile] > 200);
+    assert_true(compared > test_cases(40000) && outside > test_cases(20000) &&
+                solid_seen > test_cases(15000) && empty_seen > test_cases(15000));
+    for (int tile = 0; tile < LEDGE_TILE_COUNT; ++tile)
+        assert_true(per_tile[tile] > test_cases(200));
 }
 
 // Points exactly on cell boundaries (sides, corners, the map's border):
@@ -628,7 +632,7 @@ static void test_point_boundaries(void **state) {
         for (int y = 0; y < h; ++y) {
             for (int x = 0; x < w; ++x) tmap_set(&t, x, y, random_tile());
         }
-        for (int i = 0; i < 1500; ++i) {
+        for (int i = 0; i < test_cases(1500); ++i) {
             // Grid coordinates: one or both on a grid line; the other
             // exactly at 0 or 0.5 of a cell, or clear of where tile
             // surfaces cross a side (0, 0.5, 1). Multiples of 1/1024, so
@@ -670,7 +674,8 @@ static void test_point_boundaries(void **state) {
         ledge_tilemap_destroy(t.map);
     }
     assert_int_equal(g_log.count, 0);
-    assert_true(checked == 60 * 1500 && solid_seen > 20000 && neighbour_only > 2000);
+    assert_true(checked == 60 * test_cases(1500) && solid_seen > test_cases(20000) &&
+                neighbour_only > test_cases(2000));
 }
 
 // The rule by hand, with a floor in both orientations.

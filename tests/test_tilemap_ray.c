@@ -50,6 +50,8 @@
 
 #include <cmocka.h>
 
+#include "scale.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -59,7 +61,7 @@
 #include "rng.h"
 
 #ifndef N_MAPS
-#define N_MAPS 3000 // random maps; -DN_MAPS=100000 -DSEED_SALT=7 for a soak run
+#define N_MAPS test_cases(3000) // random maps; -DN_MAPS=100000 -DSEED_SALT=7 for a soak run
 #endif
 #ifndef SEED_SALT
 #define SEED_SALT 0

@@ -108,7 +108,9 @@ LEDGE_API bool ledge_tilemap_query_point(const ledge_tilemap *map, vec2s point,
 
 /// The non-empty cells of the map overlapping `box` (cells outside the map
 /// are not listed). Writes up to max_out of them to `out` (may be NULL when
-/// max_out is 0) in row-major order and returns how many there are in all.
+/// max_out is 0) in row-major order and returns how many there are in all
+/// (0, logged, for a NULL map, a non-finite or inverted box, a negative
+/// max_out, or a NULL out with max_out > 0).
 LEDGE_API int ledge_tilemap_query_region(const ledge_tilemap *map, ledge_aabb box,
                                          ledge_tile_hit *out, int max_out);
 

@@ -1,0 +1,260 @@
+// Fuzz harness: the collision primitives (collision.h, tiles.h) on shapes
+// decoded from arbitrary bytes, valid, refused or corrupted. Besides "no
+// crash, no sanitizer report" it checks what the API promises:
+// - a hit has a finite unit normal and a finite depth > 0; no hit has
+//   depth 0; the cached test gives the same manifold;
+// - moving b by normal * depth leaves the pair touching: the re-test's
+//   depth is ~0; the reversed pair has the same depth;
+// - a point well inside both shapes means a hit;
+// - ray and sweep hits have fractions in [0, 1], unit normals, finite
+//   points; a sweep's shapes touch (depth ~0) at its time of impact;
+// - a decomposition's pieces are valid and their areas add up to the
+//   polygon's.
+#include "fuzz_common.h"
+
+#include <float.h>
+
+static double extent(const ledge_shape *s) {
+    return fmax((double)s->bounds.upper.x - s->bounds.lower.x,
+                (double)s->bounds.upper.y - s->bounds.lower.y);
+}
+
+static double mag(vec2s v) {
+    return fmax(fabs((double)v.x), fabs((double)v.y));
+}
+
+// How far a depth may be from its exact value: relative to the shapes'
+// size, plus float resolution at the coordinates involved.
+static double tolerance(const ledge_shape *a, vec2s pa, const ledge_shape *b, vec2s pb) {
+    double scale = mag(pa) + mag(pb) + mag(a->bounds.lower) + mag(a->bounds.upper) +
+                   mag(b->bounds.lower) + mag(b->bounds.upper);
+    return 1e-3 * (extent(a) + extent(b)) + 256.0 * FLT_EPSILON * scale;
+}
+
+static void check_manifold(const ledge_manifold *m) {
+    if (m->hit) {
+        CHECK(vec_finite(m->normal) && unit(m->normal), "normal (%g, %g)", (double)m->normal.x,
+              (double)m->normal.y);
+        CHECK(isfinite(m->depth) && m->depth > 0.0f, "depth %g", (double)m->depth);
+        CHECK(m->point_count >= 1 && m->point_count <= 2, "point_count %d", m->point_count);
+        for (int i = 0; i < m->point_count; ++i) CHECK(vec_finite(m->points[i]), "point %d", i);
+    } else {
+        CHECK(m->depth == 0.0f && m->point_count == 0, "no hit but depth %g, %d points",
+              (double)m->depth, m->point_count);
+    }
+}
+
+static bool same_manifold(const ledge_manifold *x, const ledge_manifold *y) {
+    if (x->hit != y->hit || x->point_count != y->point_count) return false;
+    if (memcmp(&x->normal, &y->normal, sizeof x->normal) != 0) return false;
+    if (memcmp(&x->depth, &y->depth, sizeof x->depth) != 0) return false;
+    for (int i = 0; i < x->point_count; ++i) {
+        if (memcmp(&x->points[i], &y->points[i], sizeof x->points[i]) != 0) return false;
+    }
+    return true;
+}
+
+static void check_shape(const ledge_shape *s) {
+    if (!ledge_shape_is_valid(s)) return;
+    size_t n = strlen(g_context);
+    snprintf(g_context + n, sizeof g_context - n, "checking shape:\n");
+    context_shape("s", s, s->center);
+    ledge_aabb box = ledge_shape_aabb(s, s->center);
+    CHECK(vec_finite(box.lower) && vec_finite(box.upper), "aabb");
+    float area = ledge_shape_area(s);
+    CHECK(isfinite(area) && area >= 0.0f, "area %g", (double)area);
+}
+
+// Whether p and four points d around it lie in the shape.
+static bool contains_ball(const ledge_shape *s, vec2s pos, vec2s p, float d) {
+    vec2s q[5] = {p, {{p.x + d, p.y}}, {{p.x - d, p.y}}, {{p.x, p.y + d}}, {{p.x, p.y - d}}};
+    for (int i = 0; i < 5; ++i) {
+        if (!ledge_shape_contains(s, pos, q[i])) return false;
+    }
+    return true;
+}
+
+static void op_collide(reader *r, ledge_sat_cache *cache) {
+    bool bad_a, bad_b;
+    ledge_shape a = rd_shape(r, true, &bad_a), b = rd_shape(r, true, &bad_b);
+    vec2s pa = rd_vec(r), pb = rd_vec(r);
+    g_context[0] = 0;
+    context_shape("a", &a, pa);
+    context_shape("b", &b, pb);
+    if (!bad_a) check_shape(&a);
+    if (!bad_b) check_shape(&b);
+    ledge_manifold m = ledge_collide(&a, pa, &b, pb);
+    ledge_manifold mc = ledge_collide_cached(&a, pa, &b, pb, cache);
+    bool valid = ledge_shape_is_valid(&a) && ledge_shape_is_valid(&b);
+    // Garbage that still passes ledge_shape_is_valid may give garbage
+    // numbers; it must only never crash.
+    // Corrupted bytes that keep a known type and counts get only the cheap
+    // structural check per call (docs/design.md): whatever comes out, it
+    // must not crash. Refused constructors collide with nothing.
+    if (bad_a || bad_b) return;
+    if (!valid) {
+        CHECK(!m.hit && !mc.hit, "an invalid shape collided");
+        return;
+    }
+    check_manifold(&m);
+    CHECK(same_manifold(&m, &mc), "cached result differs");
+    mc = ledge_collide_cached(&a, pa, &b, pb, cache);
+    CHECK(same_manifold(&m, &mc), "cached result differs on the second call");
+    double tol = tolerance(&a, pa, &b, pb);
+    vec2s cb = {{b.center.x + pb.x, b.center.y + pb.y}};
+    if (contains_ball(&a, pa, cb, (float)tol) && contains_ball(&b, pb, cb, (float)tol)) {
+        CHECK(m.hit, "a point well inside both shapes but no hit (tol %g)", tol);
+    }
+    ledge_manifold rev = ledge_collide(&b, pb, &a, pa);
+    if (m.hit && rev.hit) {
+        CHECK(fabs((double)m.depth - rev.depth) <= tol, "depth %g reversed %g (tol %g)",
+              (double)m.depth, (double)rev.depth, tol);
+    }
+    if (!m.hit) return;
+    vec2s pushed = {{pb.x + m.normal.x * m.depth, pb.y + m.normal.y * m.depth}};
+    ledge_manifold after = ledge_collide(&a, pa, &b, pushed);
+    CHECK(after.depth <= tol, "after the push the depth is %g (was %g, tol %g)",
+          (double)after.depth, (double)m.depth, tol);
+}
+
+static void op_ray(reader *r) {
+    bool bad;
+    ledge_shape s = rd_shape(r, true, &bad);
+    vec2s pos = rd_vec(r), origin = rd_vec(r), move = rd_vec(r);
+    g_context[0] = 0;
+    context_shape("shape", &s, pos);
+    size_t n = strlen(g_context);
+    snprintf(g_context + n, sizeof g_context - n, "ray from (%.9g, %.9g) by (%.9g, %.9g)",
+             (double)origin.x, (double)origin.y, (double)move.x, (double)move.y);
+    ledge_ray_hit hit;
+    bool got = ledge_shape_raycast(&s, pos, origin, move, &hit);
+    if (!got) return;
+    CHECK(ledge_shape_is_valid(&s), "an invalid shape was hit");
+    if (bad) return;
+    CHECK(hit.fraction >= 0.0f && hit.fraction <= 1.0f, "fraction %g", (double)hit.fraction);
+    CHECK(vec_finite(hit.point), "point");
+    CHECK(vec_finite(hit.normal) && unit(hit.normal), "normal (%g, %g)", (double)hit.normal.x,
+          (double)hit.normal.y);
+    double scale = mag(pos) + mag(origin) + mag(move) + extent(&s);
+    double ex = (double)origin.x + (double)hit.fraction * move.x;
+    double ey = (double)origin.y + (double)hit.fraction * move.y;
+    CHECK(fabs(ex - hit.point.x) + fabs(ey - hit.point.y) <= 1e-4 * scale + 1e-6,
+          "point off the ray");
+}
+
+static void op_sweep(reader *r) {
+    ledge_shape a = rd_shape(r, false, NULL), b = rd_shape(r, false, NULL);
+    vec2s pa = rd_vec(r), ma = rd_vec(r), pb = rd_vec(r), mb = rd_vec(r);
+    ledge_toi toi;
+    bool got = ledge_sweep(&a, pa, ma, &b, pb, mb, &toi);
+    if (!got) return;
+    CHECK(ledge_shape_is_valid(&a) && ledge_shape_is_valid(&b), "an invalid shape was hit");
+    CHECK(toi.fraction >= 0.0f && toi.fraction <= 1.0f, "fraction %g", (double)toi.fraction);
+    CHECK(vec_finite(toi.normal) && unit(toi.normal), "normal (%g, %g)", (double)toi.normal.x,
+          (double)toi.normal.y);
+    CHECK(vec_finite(toi.point), "point");
+    vec2s qa = {{pa.x + toi.fraction * ma.x, pa.y + toi.fraction * ma.y}};
+    vec2s qb = {{pb.x + toi.fraction * mb.x, pb.y + toi.fraction * mb.y}};
+    ledge_manifold m = ledge_collide(&a, qa, &b, qb);
+    double tol = tolerance(&a, qa, &b, qb) + 1e-4 * (mag(ma) + mag(mb));
+    if (toi.fraction > 0.0f) {
+        CHECK(m.depth <= tol, "depth %g at the time of impact %g (tol %g)", (double)m.depth,
+              (double)toi.fraction, tol);
+    }
+}
+
+static void op_sweep_closed(reader *r) {
+    vec2s ca = rd_vec(r), cb = rd_vec(r), ma = rd_vec(r), mb = rd_vec(r);
+    ledge_toi toi;
+    bool got;
+    if (rd_u8(r) & 1) {
+        float ra = rd_float(r), rb = rd_float(r);
+        got = ledge_sweep_circles(ca, ra, ma, cb, rb, mb, &toi);
+    } else {
+        vec2s ha = rd_vec(r), hb = rd_vec(r);
+        got = ledge_sweep_boxes(ca, ha, ma, cb, hb, mb, &toi);
+    }
+    if (!got) return;
+    CHECK(toi.fraction >= 0.0f && toi.fraction <= 1.0f, "fraction %g", (double)toi.fraction);
+    CHECK(vec_finite(toi.normal) && unit(toi.normal), "normal");
+    CHECK(vec_finite(toi.point), "point");
+}
+
+static void op_decompose(reader *r) {
+    vec2s pts[40];
+    int count = rd_u8(r) % 40;
+    for (int i = 0; i < count; ++i) pts[i] = rd_vec(r);
+    ledge_shape out[40];
+    int max_out = rd_u8(r) % 41;
+    int n = ledge_decompose(pts, count, out, max_out);
+    if (n < 0) return;
+    CHECK(n >= 1 && n <= count - 2 && n <= max_out, "%d pieces for %d points", n, count);
+    double area = 0.0, sum = 0.0, ext = 0.0;
+    for (int i = 0; i < count; ++i) {
+        vec2s a = pts[i], b = pts[(i + 1) % count];
+        area += (double)a.x * b.y - (double)a.y * b.x;
+        ext = fmax(ext, mag(a));
+    }
+    area = fabs(area) / 2.0;
+    for (int i = 0; i < n; ++i) {
+        CHECK(ledge_shape_is_valid(&out[i]) && out[i].type == LEDGE_SHAPE_POLYGON, "piece %d", i);
+        sum += ledge_shape_area(&out[i]);
+    }
+    CHECK(fabs(sum - area) <= 1e-3 * area + 1e-5 * ext * ext, "pieces' area %g, polygon's %g", sum,
+          area);
+}
+
+static void op_tile(reader *r) {
+    ledge_tile tile = (ledge_tile)(rd_u8(r) % 40);
+    vec2s cell = rd_vec(r);
+    float size = rd_float(r);
+    unsigned blocked = rd_u8(r);
+    bool bad;
+    ledge_shape s = rd_shape(r, true, &bad);
+    vec2s pos = rd_vec(r), p = rd_vec(r);
+    ledge_manifold m = ledge_collide_tile(tile, cell, size, blocked & 0x1F, &s, pos);
+    if (m.hit && !bad) {
+        CHECK(vec_finite(m.normal) && unit(m.normal), "tile normal (%g, %g)", (double)m.normal.x,
+              (double)m.normal.y);
+        CHECK(isfinite(m.depth) && m.depth >= 0.0f, "tile depth %g", (double)m.depth);
+    }
+    (void)ledge_tile_contains(tile, cell, size, p);
+    ledge_tile_outline o;
+    if (ledge_tile_outline_get(tile, cell, size, &o)) {
+        CHECK(o.count >= 0 && o.count <= 6, "outline count %d", o.count);
+        for (int i = 0; i < o.count; ++i) CHECK(vec_finite(o.points[i]), "outline point");
+    }
+    (void)ledge_tile_cover(tile, (ledge_side)(1u << (blocked & 3)));
+    (void)ledge_tile_normal(tile);
+    (void)ledge_tile_name(tile);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    fuzz_init();
+    reader r = {data, size, 0};
+    ledge_sat_cache cache;
+    memset(&cache, 0, sizeof cache);
+    for (int ops = 0; rd_more(&r) && ops < 64; ++ops) {
+        switch (rd_u8(&r) % 6) {
+        case 0:
+            op_collide(&r, &cache);
+            break;
+        case 1:
+            op_ray(&r);
+            break;
+        case 2:
+            op_sweep(&r);
+            break;
+        case 3:
+            op_sweep_closed(&r);
+            break;
+        case 4:
+            op_decompose(&r);
+            break;
+        default:
+            op_tile(&r);
+            break;
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,358 @@
+// Fuzz harness: a world (world.h, body.h) driven by an arbitrary sequence
+// of public calls decoded from bytes: create and destroy bodies (also with
+// stale, null and forged ids), set tiles, set positions, velocities,
+// impulses, gravity scales, drags and filters, step with odd dt values,
+// hash, and query the tilemap. Checks, besides "no crash, no sanitizer
+// report":
+// - an id is valid exactly while its body lives, ids of living bodies never
+//   collide, a forged id is valid only when it names a living body, and
+//   the body count matches;
+// - setters succeed on a living body with acceptable values and fail on a
+//   dead one; a refused call changes nothing the harness can see;
+// - no NaN or infinity in any living body (unless the harness itself fed
+//   the world an extreme step, see STRESS below);
+// - a dynamic body placed overlapping a flat FULL floor by a small depth
+//   ends out of it (within the slop) after one step;
+// - the hash is a pure function of the state.
+//
+// STRESS: dt up to 1e30 and gravity scales of 1e6 make any body's numbers
+// overflow to infinity in one step. ledge does not yet report and freeze
+// such bodies (issue 8; the world step is being reworked), so by default
+// the harness keeps dt <= 1 and the NaN invariant meaningful; build with
+// -DFUZZ_WORLD_STRESS=1 to feed the extremes too.
+#include "fuzz_common.h"
+
+#ifndef FUZZ_WORLD_STRESS
+#define FUZZ_WORLD_STRESS 0
+#endif
+
+#define MAX_IDS 64
+
+typedef struct model {
+    ledge_world *w;
+    ledge_tilemap *map;
+    ledge_tilemap_def md;
+    float slop;
+    vec2s gravity;
+    ledge_body_id id[MAX_IDS];
+    bool alive[MAX_IDS];
+    int count;    ///< Recorded ids (living or dead).
+    bool extreme; ///< An extreme step or force was accepted: numbers may overflow.
+} model;
+
+static int live_count(const model *m) {
+    int n = 0;
+    for (int i = 0; i < m->count; ++i) n += m->alive[i];
+    return n;
+}
+
+static bool same_id(ledge_body_id a, ledge_body_id b) {
+    return a.index1 == b.index1 && a.generation == b.generation;
+}
+
+static void check_ids(const model *m) {
+    CHECK(ledge_world_body_count(m->w) == live_count(m), "body count %d, expected %d",
+          ledge_world_body_count(m->w), live_count(m));
+    for (int i = 0; i < m->count; ++i) {
+        CHECK(ledge_body_is_valid(m->w, m->id[i]) == m->alive[i], "id %d validity", i);
+        for (int j = 0; j < i && m->alive[i]; ++j) {
+            CHECK(!(m->alive[j] && same_id(m->id[i], m->id[j])), "ids %d and %d collide", i, j);
+        }
+    }
+}
+
+static void check_finite(const model *m) {
+    if (m->extreme) return;
+    for (int i = 0; i < m->count; ++i) {
+        if (!m->alive[i]) continue;
+        vec2s p = ledge_body_position(m->w, m->id[i]), v = ledge_body_velocity(m->w, m->id[i]);
+        CHECK(vec_finite(p) && vec_finite(v), "body %d at (%g, %g) moving (%g, %g)", i, (double)p.x,
+              (double)p.y, (double)v.x, (double)v.y);
+    }
+}
+
+/// A recorded id, or a null / forged one.
+static ledge_body_id pick_id(const model *m, reader *r, int *which) {
+    uint8_t k = rd_u8(r);
+    *which = -1;
+    if (k < 0xF0 && m->count > 0) {
+        *which = k % m->count;
+        return m->id[*which];
+    }
+    ledge_body_id forged = {(uint32_t)rd_u8(r) % 80u, (uint32_t)rd_u8(r) % 4u};
+    for (int i = 0; i < m->count; ++i) {
+        if (same_id(forged, m->id[i])) *which = i;
+    }
+    return forged;
+}
+
+static float rd_unit_float(reader *r) {
+    uint8_t t = rd_u8(r);
+    return t >= 0xFC ? rd_float(r) : (float)t / 250.0f; // mostly 0..1, sometimes anything
+}
+
+static void op_create(model *m, reader *r) {
+    ledge_body_def bd = ledge_default_body_def();
+    uint8_t type = rd_u8(r);
+    bd.type = (ledge_body_type)(type < 0xF0 ? type % 3 : type);
+    bool bad;
+    bd.shape = rd_shape(r, true, &bad);
+    // Positions mostly on the map, where the tiles are.
+    uint8_t px = rd_u8(r), py = rd_u8(r);
+    bd.position.x = m->md.origin.x + (float)px / 255.0f * (float)m->md.width * m->md.tile_size;
+    bd.position.y = m->md.origin.y + (float)py / 255.0f * (float)m->md.height * m->md.tile_size;
+    if (px == 0xFF) bd.position = rd_vec(r);
+    bd.velocity.x = (float)(int8_t)rd_u8(r) / 8.0f;
+    bd.velocity.y = (float)(int8_t)rd_u8(r) / 8.0f;
+    if (rd_u8(r) == 0xFF) bd.density = rd_float(r);
+    bd.friction = rd_unit_float(r);
+    bd.bounce = rd_unit_float(r);
+    if (rd_u8(r) == 0xFF) bd.gravity_scale = rd_float(r);
+    if (rd_u8(r) == 0xFF) bd.drag = rd_float(r);
+    uint8_t f = rd_u8(r);
+    bd.filter.category = 1u << (f & 3);
+    bd.filter.mask = f & 0x80 ? ~(uint64_t)0 : (uint64_t)(f >> 2) & 0xF;
+    bd.filter.group = (int32_t)(f & 0x60) / 0x20 - 1;
+    bd.bullet = f & 1;
+    ledge_body_id id = ledge_body_create(m->w, &bd);
+    bool valid = ledge_body_is_valid(m->w, id);
+    CHECK(valid == !same_id(id, LEDGE_NULL_BODY_ID), "create returned an invalid non-null id");
+    if (!valid) return;
+    CHECK(ledge_shape_is_valid(&bd.shape), "a body with an invalid shape was created");
+    if (bad || fabsf(bd.gravity_scale) > 1e3f) m->extreme = true; // garbage geometry or forces
+    if (m->count == MAX_IDS) {
+        // Out of records: the body must not go untracked.
+        ledge_body_destroy(m->w, id);
+        CHECK(!ledge_body_is_valid(m->w, id), "destroyed body still valid");
+        return;
+    }
+    m->id[m->count] = id;
+    m->alive[m->count++] = true;
+}
+
+static void op_destroy(model *m, reader *r) {
+    int which;
+    ledge_body_id id = pick_id(m, r, &which);
+    bool was = which >= 0 && m->alive[which];
+    long refusals = g_refusals;
+    ledge_body_destroy(m->w, id);
+    CHECK(!ledge_body_is_valid(m->w, id), "destroyed id still valid");
+    CHECK(was == (g_refusals == refusals), "destroy of a %s id %s", was ? "living" : "dead",
+          was ? "was refused" : "was not refused");
+    if (was) m->alive[which] = false;
+}
+
+static void op_set_tile(model *m, reader *r) {
+    int x = (int)(rd_u8(r) % (m->md.width + 2)) - 1, y = (int)(rd_u8(r) % (m->md.height + 2)) - 1;
+    ledge_tile t = (ledge_tile)(rd_u8(r) % 36);
+    bool ok = ledge_tilemap_set(m->map, x, y, t);
+    CHECK(ok == (x >= 0 && y >= 0 && x < m->md.width && y < m->md.height && t < LEDGE_TILE_COUNT),
+          "set tile (%d, %d) %d", x, y, t);
+}
+
+static void op_setter(model *m, reader *r) {
+    int which;
+    ledge_body_id id = pick_id(m, r, &which);
+    bool alive = which >= 0 && m->alive[which];
+    uint8_t what = rd_u8(r) % 6;
+    vec2s v = rd_vec(r);
+    bool ok = false, acceptable = fabsf(v.x) <= 1e6f && fabsf(v.y) <= 1e6f; // NaN fails too
+    vec2s before = alive ? ledge_body_position(m->w, id) : v;
+    switch (what) {
+    case 0: {
+        ok = ledge_body_set_position(m->w, id, v);
+        vec2s now = ledge_body_position(m->w, id);
+        if (ok) CHECK(!memcmp(&v, &now, sizeof v), "set_position did not place the body");
+        break;
+    }
+    case 1:
+        ok = ledge_body_set_velocity(m->w, id, v);
+        break;
+    case 2:
+        ok = ledge_body_apply_impulse(m->w, id, v);
+        acceptable = false;
+        break;
+    case 3:
+        ok = ledge_body_set_gravity_scale(m->w, id, v.x);
+        acceptable = fabsf(v.x) <= 1e6f;
+        if (ok && fabsf(v.x) > 1e3f) m->extreme = true;
+        break;
+    case 4:
+        ok = ledge_body_set_drag(m->w, id, v.x);
+        acceptable = v.x >= 0.0f && v.x <= 1e6f;
+        break;
+    default: {
+        ledge_filter f = {(uint64_t)rd_u8(r), (uint64_t)rd_u8(r), (int8_t)rd_u8(r)};
+        ok = ledge_body_set_filter(m->w, id, f);
+        acceptable = true;
+        break;
+    }
+    }
+    if (!alive) CHECK(!ok, "a setter (%d) accepted a dead id", what);
+    if (alive && acceptable) CHECK(ok, "setter %d refused an acceptable value", what);
+    if (!ok && alive) {
+        vec2s after = ledge_body_position(m->w, id);
+        CHECK(!memcmp(&before, &after, sizeof before), "a refused setter moved the body");
+    }
+}
+
+static void op_step(model *m, reader *r) {
+    static const float dts[] = {1.0f / 60.0f, 1.0f / 30.0f, 1.0f / 120.0f, 0.1f,   1e-6f,
+                                0.5f,         0.0f,         -1.0f,         1e-30f, 1.0f};
+    uint8_t k = rd_u8(r);
+    float dt = dts[k % 10];
+    if (k >= 0xF8) dt = rd_raw_float(r);
+    if (!FUZZ_WORLD_STRESS && !(dt <= 1.0f)) dt = 1.0f / 60.0f;
+    uint64_t h = ledge_world_hash(m->w);
+    CHECK(h == ledge_world_hash(m->w), "hash not a function of the state");
+    ledge_world_step(m->w, dt);
+    if (dt > 1.0f) m->extreme = true;
+    check_finite(m);
+}
+
+// A dynamic body placed d into a flat FULL floor, out of reach of other
+// bodies (filter mask 0) and with nothing but EMPTY cells above the floor
+// around it, ends out of the floor (within the slop) after one step.
+static void op_floor(model *m, reader *r) {
+    int which;
+    ledge_body_id id = pick_id(m, r, &which);
+    // Every byte of the operation is read before any early return, so that
+    // the operations after it decode the same whatever happens here.
+    float ts = m->md.tile_size;
+    int fx = (int)(rd_u8(r) % m->md.width), fy = (int)(rd_u8(r) % m->md.height);
+    float d = ts * (0.01f + 0.15f * (float)rd_u8(r) / 255.0f);
+    if (which < 0 || !m->alive[which] || m->extreme) return;
+    if (ledge_body_get_type(m->w, id) != LEDGE_BODY_DYNAMIC) return;
+    const ledge_shape *s = ledge_body_shape(m->w, id);
+    float floor_top = m->md.origin.y + (float)(fy + 1) * ts;
+    float cx = m->md.origin.x + ((float)fx + 0.5f) * ts;
+    vec2s pos = {
+        {cx - 0.5f * (s->bounds.lower.x + s->bounds.upper.x), floor_top - d - s->bounds.lower.y}};
+    ledge_aabb box = ledge_shape_aabb(s, pos);
+    int x0, y0, x1, y1;
+    ledge_tilemap_cell_at(m->map, box.lower, &x0, &y0);
+    ledge_tilemap_cell_at(m->map, box.upper, &x1, &y1);
+    // Room: the floor row FULL under the whole box (and one cell beyond),
+    // everything above it EMPTY up to one cell over the box, inside the map.
+    if (x0 - 1 < 0 || x1 + 1 >= m->md.width || y1 + 2 > m->md.height) return;
+    if (x1 - x0 > 8 || y1 - y0 > 8) return;
+    for (int x = x0 - 1; x <= x1 + 1; ++x) {
+        if (ledge_tilemap_get(m->map, x, fy) != LEDGE_TILE_FULL) return;
+        for (int y = fy + 1; y <= y1 + 1; ++y) {
+            if (ledge_tilemap_get(m->map, x, y) != LEDGE_TILE_EMPTY) return;
+        }
+    }
+    ledge_filter old = ledge_body_filter(m->w, id), none = {0, 0, 0};
+    CHECK(ledge_body_set_filter(m->w, id, none), "set_filter");
+    CHECK(ledge_body_set_position(m->w, id, pos), "set_position");
+    CHECK(ledge_body_set_velocity(m->w, id, (vec2s){{0.0f, 0.0f}}), "set_velocity");
+    CHECK(ledge_body_set_gravity_scale(m->w, id, 1.0f), "set_gravity_scale");
+    CHECK(ledge_body_set_drag(m->w, id, 0.0f), "set_drag");
+    const float dt = 1.0f / 60.0f;
+    ledge_world_step(m->w, dt);
+    vec2s after = ledge_body_position(m->w, id);
+    ledge_tile_contact c[32];
+    int n = ledge_tilemap_collide(m->map, s, after, c, 32);
+    CHECK(n >= 0, "collide refused");
+    float g = fabsf(m->gravity.x) + fabsf(m->gravity.y);
+    float allowed = m->slop + 2.0f * g * dt * dt + 1e-4f * ts + 1e-5f * fabsf(floor_top);
+    for (int i = 0; i < n && i < 32; ++i) {
+        CHECK(c[i].manifold.depth <= allowed,
+              "body %d placed %g into the floor at cell (%d, %d) is still %g into (%d, %d) "
+              "after a step (allowed %g)",
+              which, (double)d, fx, fy, (double)c[i].manifold.depth, c[i].x, c[i].y,
+              (double)allowed);
+    }
+    CHECK(ledge_body_set_filter(m->w, id, old), "restore filter");
+    check_finite(m);
+}
+
+static void op_query(model *m, reader *r) {
+    vec2s p = rd_vec(r), t = rd_vec(r);
+    ledge_ray_hit h;
+    if (ledge_tilemap_raycast(m->map, p, t, &h)) {
+        CHECK(h.fraction >= 0.0f && h.fraction <= 1.0f, "ray fraction");
+    }
+    (void)ledge_tilemap_query_point(m->map, p, NULL);
+    int which;
+    ledge_body_id id = pick_id(m, r, &which);
+    bool alive = which >= 0 && m->alive[which];
+    const ledge_shape *s = ledge_body_shape(m->w, id);
+    CHECK((s != NULL) == alive, "shape of a %s body", alive ? "living" : "dead");
+    CHECK(ledge_body_mass(m->w, id) >= 0.0f, "mass");
+    (void)ledge_body_user_data(m->w, id);
+    (void)ledge_body_filter(m->w, id);
+}
+
+static bool make_world(model *m, reader *r) {
+    memset(m, 0, sizeof *m);
+    ledge_world_def wd = ledge_default_world_def();
+    wd.map_width = 4 + rd_u8(r) % 29;
+    wd.map_height = 4 + rd_u8(r) % 29;
+    static const float sizes[] = {1.0f, 0.5f, 2.0f, 1.0f};
+    wd.tile_size = sizes[rd_u8(r) % 4];
+    uint8_t g = rd_u8(r);
+    if (g >= 0xF0)
+        wd.gravity = rd_vec(r);
+    else if (g >= 0xC0)
+        wd.gravity = (vec2s){{0.0f, 10.0f}};
+    wd.iterations = 1 + rd_u8(r) % 8;
+    wd.substeps = 1 + rd_u8(r) % 4;
+    // Broad-phase cells: a fixed override by default. The automatic size
+    // follows the largest body, and one tiny body then makes a 4M-cell grid
+    // that costs ~23 ms per step (see docs/robustness.md): the fuzzer would
+    // crawl. A tiny override (accepted by ledge_world_create) overflows the
+    // grid's int cell counts (tests/fuzz/known/world). STRESS feeds both.
+    static const float cells[] = {1.0f, 0.5f, 2.0f, 3.0f};
+    uint8_t c = rd_u8(r);
+    wd.cell_size = cells[c % 4];
+    if (FUZZ_WORLD_STRESS && c >= 0xE0) wd.cell_size = c >= 0xF0 ? rd_float(r) : 0.0f;
+    if (FUZZ_WORLD_STRESS && c >= 0xF0) wd.cell_size = rd_float(r);
+    wd.body_capacity = rd_u8(r) % 8;
+    m->w = ledge_world_create(&wd);
+    if (m->w == NULL) return false;
+    if (fabsf(wd.gravity.x) + fabsf(wd.gravity.y) > 1e3f) m->extreme = true;
+    m->map = ledge_world_tilemap(m->w);
+    m->md = ledge_tilemap_get_def(m->map);
+    m->slop = wd.linear_slop;
+    m->gravity = wd.gravity;
+    // A floor, so that the floor check has something to work with.
+    for (int x = 0; x < m->md.width; ++x) ledge_tilemap_set(m->map, x, 0, LEDGE_TILE_FULL);
+    return true;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    fuzz_init();
+    reader r = {data, size, 0};
+    static model m;
+    if (!make_world(&m, &r)) return 0;
+    for (int ops = 0; rd_more(&r) && ops < 256; ++ops) {
+        switch (rd_u8(&r) % 8) {
+        case 0:
+        case 1:
+            op_create(&m, &r);
+            break;
+        case 2:
+            op_destroy(&m, &r);
+            break;
+        case 3:
+            op_set_tile(&m, &r);
+            break;
+        case 4:
+            op_setter(&m, &r);
+            break;
+        case 5:
+            op_step(&m, &r);
+            break;
+        case 6:
+            op_floor(&m, &r);
+            break;
+        default:
+            op_query(&m, &r);
+            break;
+        }
+        check_ids(&m);
+    }
+    ledge_world_destroy(m.w);
+    return 0;
+}

@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""Writes the seed corpus of the fuzz harnesses (tests/fuzz/corpus/<harness>/).
+
+Each seed is a hand-made input in the harness's byte format (see the
+decoders in fuzz_common.h and each harness's header comment), so that the
+fuzzer starts from the interesting cases (overlap, containment, touching,
+every tile, both loaders, a world with bodies of every shape that steps)
+instead of having to find them. Run it from anywhere; it rewrites the
+directory. The seeds are small and kept in the repository.
+"""
+import os
+import struct
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def f(x):  # a grid float (fuzz_common.h: rd_float, tag < 0xFD)
+    return bytes([0]) + struct.pack("<h", round(x * 512))
+
+
+def raw(x):  # raw float bits (tag 0xFF)
+    return bytes([0xFF]) + struct.pack("<f", x)
+
+
+def vec(x, y):
+    return f(x) + f(y)
+
+
+def circle(cx, cy, r):
+    return bytes([0]) + vec(cx, cy) + f(r)
+
+
+def box(cx, cy, hx, hy):
+    return bytes([1]) + vec(cx, cy) + vec(hx, hy)
+
+
+def polygon(pts):
+    return bytes([2, len(pts)]) + b"".join(vec(x, y) for x, y in pts)
+
+
+TRI = [(-0.5, -0.4), (0.5, -0.4), (0.0, 0.6)]
+HEX = [(0.5, 0), (0.25, 0.43), (-0.25, 0.43), (-0.5, 0), (-0.25, -0.43), (0.25, -0.43)]
+SHAPES = [circle(0, 0, 0.5), box(0, 0, 0.5, 0.25), polygon(TRI), polygon(HEX)]
+
+
+def collide_seeds():
+    out = {}
+    # op 0: collide pairs, overlapping, touching, contained.
+    for i, a in enumerate(SHAPES):
+        for j, b in enumerate(SHAPES):
+            out[f"collide_{i}{j}"] = (
+                bytes([0]) + a + b + vec(0, 0) + vec(0.3, 0.2) + bytes([0])
+                + bytes([0]) + a + b + vec(1, 1) + vec(1, 2) + bytes([0]))
+    out["contained"] = bytes([0]) + box(0, 0, 4, 4) + circle(0, 0, 0.5) + vec(0, 0) + vec(1, 1)
+    out["invalid"] = bytes([0]) + circle(0, 0, -1) + polygon([(0, 0), (1, 1), (2, 2)]) + vec(0, 0) * 2
+    out["nan"] = bytes([0, 0]) + raw(float("nan")) + f(0) + f(1) + SHAPES[1] + vec(0, 0) * 2
+    # op 1: rays; op 2: sweeps; op 3: closed-form sweeps.
+    out["ray"] = bytes([1]) + SHAPES[3] + vec(0, 0) + vec(-3, 0.1) + vec(6, 0)
+    out["ray_inside"] = bytes([1]) + SHAPES[0] + vec(0, 0) + vec(0.1, 0) + vec(2, 1)
+    out["sweep"] = bytes([2]) + SHAPES[1] + SHAPES[2] + vec(0, 0) + vec(4, 0) + vec(3, 0.2) + vec(-2, 0)
+    out["sweep_circles"] = bytes([3]) + vec(0, 0) + vec(3, 0) + vec(2, 0) + vec(0, 0) + bytes([1]) + f(0.5) + f(0.5)
+    out["sweep_boxes"] = bytes([3]) + vec(0, 0) + vec(3, 1) + vec(2, 0) + vec(0, -1) + bytes([0]) + vec(0.5, 0.5) + vec(0.5, 0.5)
+    # op 4: decomposition of an L and a comb.
+    ell = [(0, 0), (3, 0), (3, 1), (1, 1), (1, 3), (0, 3)]
+    out["decompose_L"] = bytes([4, len(ell)]) + b"".join(vec(x, y) for x, y in ell) + bytes([16])
+    comb = [(0, 0), (6, 0), (6, 3), (5, 3), (5, 1), (4, 1), (4, 3), (3, 3), (3, 1), (2, 1), (2, 3), (0, 3)]
+    out["decompose_comb"] = bytes([4, len(comb)]) + b"".join(vec(x, y) for x, y in comb) + bytes([20])
+    # op 5: a shape against every tile.
+    seed = b""
+    for t in range(34):
+        seed += bytes([5, t]) + vec(0, 0) + f(1) + bytes([t % 16]) + SHAPES[t % 4] + vec(0.5, 0.8) + vec(0.3, 0.3)
+    out["tiles"] = seed
+    return out
+
+
+LEVEL = """\
+; a small level with every kind of tile
+#..................#
+#..F7.....}{.......#
+#..LJ..............#
+#.......f1....pq...#
+#.......PQ.........#
+#....<d....b>......#
+#...(##)...jl..["]_#
+#..Z..N....DB......#
+#.\\............./..#
+####################
+"""
+
+
+def tilemap_seeds():
+    out = {}
+    rows = [r for r in LEVEL.splitlines() if r and not r.startswith(";")]
+    header = bytes([20 - 1 + 40 * 0, len(rows) - 1, 0, 0, 0, 1])  # ascii
+    ops = b""
+    for x in range(0, 20, 3):  # set, point, region, ray, collide, edge
+        ops += bytes([0, x, 5, x % 34]) + bytes([1, x, 3, 128, 128])
+    ops += bytes([2]) + vec(0, 0) + vec(10, 5) + bytes([64])
+    ops += bytes([3]) + vec(1.5, 8.5) + vec(15, -7)
+    ops += bytes([4]) + circle(0, 0, 0.4) + vec(5.5, 1.2) + bytes([16])
+    ops += bytes([4]) + polygon(HEX) + vec(9.5, 2.4) + bytes([16])
+    ops += bytes([5, 3, 2, 2, 5, 0, 0, 8])
+    out["ascii_level"] = header + LEVEL.encode() + b"\0" + ops
+    out["ascii_bad_glyph"] = header + b"#x#\n" + b"\0" + ops
+    # N's level string: 4 x 3, column by column.
+    out["n_level"] = bytes([3, 2, 0, 8, 252, 0]) + b"111 101 121 131" + b"\0" + ops
+    out["n_short"] = bytes([3, 2, 1, 0, 0, 0]) + b"11" + b"\0" + ops
+    out["half_size"] = bytes([7, 7, 1, 4, 4, 1]) + b"\n".join([b"#.#.#.#." for _ in range(8)]) + b"\0" + ops
+    return out
+
+
+def world_header(w=20, h=12):
+    # width, height, tile size, gravity, iterations, substeps, cell size, capacity
+    return bytes([w - 4, h - 4, 0, 0, 3, 0, 0, 0])
+
+
+def create(kind, px, py, vx=0, vy=0, type_=2):
+    shape = SHAPES[kind % 4]
+    return (bytes([0, type_]) + shape + bytes([px, py, vx & 0xFF, vy & 0xFF, 0])
+            + bytes([100, 25, 0, 0, 0x81]))
+
+
+def world_seeds():
+    out = {}
+    body = b""
+    for k in range(12):
+        body += create(k, 30 + 17 * k % 200, 120 + 9 * k, (k * 5) % 17 - 8, 0, 2 if k % 5 else 1)
+    steps = bytes([5, 0]) * 30
+    tiles = b"".join(bytes([3, x, 2, x % 34]) for x in range(1, 19))
+    churn = b"".join(bytes([2, k]) + create(k + 1, 90, 200) + bytes([5, 0]) for k in range(6))
+    setters = (bytes([4, 1, 0]) + vec(5, 5) + bytes([4, 2, 1]) + vec(3, 0)
+               + bytes([4, 3, 2]) + vec(0, 4) + bytes([4, 4, 3]) + vec(-1, 0))
+    floor = b"".join(bytes([6, k, 5 + k, 0, 100]) for k in range(8))
+    stale = bytes([2, 0, 2, 0, 4, 0, 0]) + vec(1, 1) + bytes([7]) + vec(1, 1) + vec(2, 2) + bytes([0xF5, 3, 1])
+    out["bodies_step"] = world_header() + tiles + body + steps
+    out["churn"] = world_header() + body + steps + churn + steps
+    out["setters"] = world_header() + body + setters + steps
+    out["floor"] = world_header() + body + floor + steps + floor
+    out["stale_ids"] = world_header() + body + stale + steps + stale
+    out["odd_dt"] = world_header(8, 8) + body + bytes([5, 3, 5, 4, 5, 5, 5, 6, 5, 7, 5, 8, 5, 9])
+    return out
+
+
+def main():
+    for name, seeds in (("collide", collide_seeds()), ("tilemap", tilemap_seeds()),
+                        ("world", world_seeds())):
+        d = os.path.join(HERE, "corpus", name)
+        os.makedirs(d, exist_ok=True)
+        for old in os.listdir(d):
+            if old.startswith("seed_"):
+                os.remove(os.path.join(d, old))
+        for key, data in seeds.items():
+            with open(os.path.join(d, "seed_" + key), "wb") as fh:
+                fh.write(data)
+
+
+if __name__ == "__main__":
+    main()
