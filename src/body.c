@@ -103,6 +103,7 @@ ledge_body_id ledge_body_create(ledge_world *world, const ledge_body_def *def) {
     world->shape[i] = def->shape;
     world->circle[i] = def->shape.type == LEDGE_SHAPE_CIRCLE;
     world->tile_seen[i].x0 = INT_MIN; // nothing remembered for this slot's new body
+    world->frozen[i] = 0;
     ledge_aabb b = def->shape.bounds;
     world->box_offset[i] = v2_scale(v2_add(b.lower, b.upper), 0.5f);
     world->box_half[i] = v2_scale(v2_sub(b.upper, b.lower), 0.5f);
@@ -185,6 +186,7 @@ bool ledge_body_set_position(ledge_world *world, ledge_body_id id, vec2s positio
     int i = writable_slot(world, id, fn);
     if (i < 0 || !ledge__check_vec(fn, "position", position, LEDGE_MAX_COORDINATE)) return false;
     world->position[i] = position;
+    world->frozen[i] = 0;
     return true;
 }
 
@@ -193,6 +195,7 @@ bool ledge_body_set_velocity(ledge_world *world, ledge_body_id id, vec2s velocit
     int i = writable_slot(world, id, fn);
     if (i < 0 || !ledge__check_vec(fn, "velocity", velocity, LEDGE_MAX_COORDINATE)) return false;
     if (world->type[i] != LEDGE_BODY_STATIC) world->velocity[i] = velocity;
+    world->frozen[i] = 0;
     return true;
 }
 
@@ -234,4 +237,9 @@ bool ledge_body_set_user_data(ledge_world *world, ledge_body_id id, void *user_d
     if (i < 0) return false;
     world->user_data[i] = user_data;
     return true;
+}
+
+bool ledge_body_is_frozen(const ledge_world *world, ledge_body_id id) {
+    int i = ledge__world_slot(world, id, "ledge_body_is_frozen");
+    return i >= 0 && world->frozen[i];
 }

@@ -218,7 +218,7 @@ static void classify(ledge_world *w, float cell, vec2s *lower, vec2s *upper) {
     w->big_count = 0;
     for (int i = 0; i < w->slot_count; ++i) {
         w->in_grid[i] = 0;
-        if (!w->alive[i]) continue;
+        if (!w->alive[i] || w->frozen[i]) continue;
         w->box_center[i] = v2_add(w->position[i], w->box_offset[i]);
         vec2s gc = w->grid_center[i] = to_grid(w->up_axis, w->box_center[i]);
         if (2.0f * maxf(w->box_half[i].x, w->box_half[i].y) + w->margin > cell) {
@@ -249,7 +249,8 @@ void ledge__broad_pairs(ledge_world *w) {
     w->tile_count = 0;
     check_map_version(w);
     for (int i = 0; i < w->slot_count; ++i) {
-        if (w->alive[i] && w->type[i] == LEDGE_BODY_DYNAMIC && body_near_tiles(w, i)) {
+        if (w->alive[i] && !w->frozen[i] && w->type[i] == LEDGE_BODY_DYNAMIC &&
+            body_near_tiles(w, i)) {
             w->tile_list[w->tile_count++] = i;
         }
     }

@@ -54,9 +54,11 @@ ledge_world_def ledge_default_world_def(void) {
     X(path)                                                                                        \
     X(near)                                                                                        \
     X(tile_seen)                                                                                   \
-    X(tile_seen_near)
+    X(tile_seen_near)                                                                              \
+    X(frozen)                                                                                      \
+    X(last_position)
 
-enum { WORLD_ARRAY_COUNT = 30 };
+enum { WORLD_ARRAY_COUNT = 32 };
 
 static void world_arrays(ledge_world *w, void ***slots, size_t *sizes) {
     int k = 0;
@@ -90,7 +92,7 @@ static bool grow(ledge_world *w, int capacity) {
         fresh[k] = ledge__alloc(sizes[k] * (size_t)capacity);
         if (fresh[k] == NULL) {
             for (int j = 0; j < k; ++j) ledge__free(fresh[j]);
-            LEDGE_ERROR("ledge_world: allocation of %d body slots failed", capacity);
+            LEDGE_ERROR("ledge_body_create: allocation of %d body slots failed", capacity);
             return false;
         }
         memset(fresh[k], 0, sizes[k] * (size_t)capacity);
@@ -130,9 +132,10 @@ static bool def_ok(const ledge_world_def *def) {
     }
     if (!(def->linear_slop >= 0.0f && def->linear_slop <= 1.0f) ||
         !(def->bounce_threshold >= 0.0f && def->bounce_threshold <= LEDGE_MAX_COORDINATE) ||
-        !(def->cell_size >= 0.0f && def->cell_size <= LEDGE_MAX_COORDINATE)) {
-        LEDGE_ERROR("ledge_world_create: linear_slop %g (0..1), bounce_threshold %g or cell_size "
-                    "%g (>= 0, finite) out of range",
+        !(def->cell_size == 0.0f ||
+          (def->cell_size >= LEDGE_MIN_CELL_SIZE && def->cell_size <= LEDGE_MAX_COORDINATE))) {
+        LEDGE_ERROR("ledge_world_create: linear_slop %g (0..1), bounce_threshold %g (>= 0, finite) "
+                    "or cell_size %g (0, or 0.001..1e6) out of range",
                     (double)def->linear_slop, (double)def->bounce_threshold,
                     (double)def->cell_size);
         return false;
@@ -205,11 +208,46 @@ int ledge_world_body_count(const ledge_world *world) {
 // Semi-implicit Euler: the velocity is updated first and the new velocity
 // moves the body, which keeps resting contact and orbits stable where the
 // explicit form gains energy.
+// A body whose velocity or position leaves the finite range (forces of the
+// game's, a runaway fall) is reported and frozen where it last was, so
+// that it never hands a NaN or an infinity to its neighbours. Setting its
+// position or velocity wakes it.
+static void freeze(ledge_world *w, int i, const char *what) {
+    LEDGE_ERROR("ledge_world_step: body {%d, %u}'s %s left the finite range (beyond 1e6); it is "
+                "frozen at (%g, %g) until its position or velocity is set",
+                i + 1, w->generation[i], what, (double)w->last_position[i].x,
+                (double)w->last_position[i].y);
+    w->frozen[i] = 1;
+    w->position[i] = w->last_position[i];
+    w->velocity[i] = v2(0.0f, 0.0f);
+    ledge__forget_contacts(w, i);
+}
+
+static inline bool moving(const ledge_world *w, int i) {
+    return w->alive[i] && !w->frozen[i] && w->type[i] != LEDGE_BODY_STATIC;
+}
+
+static inline bool in_range(vec2s p) {
+    return ledge__finite_within(p.x, LEDGE_MAX_COORDINATE) &&
+           ledge__finite_within(p.y, LEDGE_MAX_COORDINATE);
+}
+
 static void integrate_velocity(ledge_world *w, float dt) {
     for (int i = 0; i < w->slot_count; ++i) {
-        if (!w->alive[i] || w->type[i] != LEDGE_BODY_DYNAMIC) continue;
+        if (!moving(w, i) || w->type[i] != LEDGE_BODY_DYNAMIC) continue;
         vec2s v = v2_add(w->velocity[i], v2_scale(w->gravity, w->gravity_scale[i] * dt));
         w->velocity[i] = v2_scale(v, 1.0f / (1.0f + dt * w->drag[i]));
+        if (!in_range(w->velocity[i])) {
+            w->last_position[i] = w->position[i];
+            freeze(w, i, "velocity");
+        }
+    }
+}
+
+// After the substep: positions out of range go back to where they were.
+static void check_positions(ledge_world *w) {
+    for (int i = 0; i < w->slot_count; ++i) {
+        if (moving(w, i) && !in_range(w->position[i])) freeze(w, i, "position");
     }
 }
 
@@ -219,7 +257,8 @@ static bool integrate_position(ledge_world *w, float dt) {
     bool any = false;
     for (int i = 0; i < w->slot_count; ++i) {
         w->fast[i] = 0;
-        if (!w->alive[i] || w->type[i] == LEDGE_BODY_STATIC) continue;
+        if (!moving(w, i)) continue;
+        w->last_position[i] = w->position[i];
         vec2s move = v2_scale(w->velocity[i], dt);
         if (w->type[i] == LEDGE_BODY_DYNAMIC && ledge__fast_begin(w, i, move)) {
             any = true;
@@ -263,6 +302,7 @@ static void substep(ledge_world *w, float h) {
     ledge__sort_contacts(w);
     ledge__contact_loads(w);
     ledge__velocity_pass(w, RESTING_SPEED, h);
+    check_positions(w);
 }
 
 // Everything the step may need to allocate, before anything moves: a
@@ -285,8 +325,9 @@ void ledge_world_step(ledge_world *world, float dt) {
         LEDGE_ERROR("ledge_world_step: world is NULL");
         return;
     }
-    if (!(dt > 0.0f) || !isfinite(dt)) {
-        LEDGE_ERROR("ledge_world_step: dt is %g (must be > 0 and finite)", (double)dt);
+    if (!(dt > 0.0f && dt <= LEDGE_MAX_STEP)) {
+        LEDGE_ERROR("ledge_world_step: dt is %g (must be > 0 and at most %g s)", (double)dt,
+                    (double)LEDGE_MAX_STEP);
         return;
     }
     if (world->stepping) {

@@ -93,6 +93,8 @@ struct ledge_world {
     uint8_t *fast;           ///< Moving far this substep (fast.c).
     vec2s *path;             ///< The substep's displacement of a fast body.
     int *near;               ///< Scratch: bodies near a fast body's path (fast.c).
+    uint8_t *frozen;         ///< Left the finite range: kept still, out of the step (world.c).
+    vec2s *last_position;    ///< Position before the substep moved it.
     ledge__range *tile_seen; ///< The tile cells last looked at near each body (broad.c).
     uint8_t *tile_seen_near; ///< Whether one of them held a tile.
     float *load;             ///< Scratch: weight carried by each body (response.c).

@@ -239,6 +239,19 @@ ROW(world_step_dt) {
     ledge_world_step(g_world, NAN);
     return ledge_world_hash(g_world) == h;
 }
+ROW(world_step_long) {
+    uint64_t h = ledge_world_hash(g_world);
+    ledge_world_step(g_world, 2.0f);
+    return ledge_world_hash(g_world) == h;
+}
+ROW(world_cell_size) {
+    ledge_world_def d = ledge_default_world_def();
+    d.cell_size = 1e-30f;
+    return ledge_world_create(&d) == NULL;
+}
+ROW(body_frozen_stale) {
+    return !ledge_body_is_frozen(g_world, (ledge_body_id){9999u, 1u});
+}
 ROW(world_step_null) {
     ledge_world_step(NULL, 0.1f);
     return true;
@@ -390,6 +403,9 @@ static const row rows[] = {
     {"`ledge_world_create` with body_capacity -5", world_capacity, "ledge_world_create", "body_capacity", "NULL"},
     {"`ledge_world_create` with map_height 0", world_map_size, "ledge_tilemap_create", "height", "NULL"},
     {"`ledge_world_step(w, NaN)`", world_step_dt, "ledge_world_step", "dt", "world unchanged"},
+    {"`ledge_world_step(w, 2)` (longer than LEDGE_MAX_STEP)", world_step_long, "ledge_world_step", "dt", "world unchanged"},
+    {"`ledge_world_create` with cell_size 1e-30", world_cell_size, "ledge_world_create", "cell_size", "NULL"},
+    {"`ledge_body_is_frozen` of a foreign id", body_frozen_stale, "ledge_body_is_frozen", "id", "false"},
     {"`ledge_world_step(NULL, dt)`", world_step_null, "ledge_world_step", "world", "(nothing)"},
     {"`ledge_world_tilemap(NULL)`", world_tilemap_null, "ledge_world_tilemap", "world", "NULL"},
     {"`ledge_body_create(w, NULL)`", body_create_null, "ledge_body_create", "def", "null id"},

@@ -410,8 +410,8 @@ static void test_coulomb_slope(void **state) {
         vec2s start = ledge_body_position(w, id);
         for (int s = 0; s < 120; ++s) ledge_world_step(w, 1.0f / 60.0f);
         vec2s end = ledge_body_position(w, id);
-        float moved = sqrtf((end.x - start.x) * (end.x - start.x) +
-                            (end.y - start.y) * (end.y - start.y));
+        float moved =
+            sqrtf((end.x - start.x) * (end.x - start.x) + (end.y - start.y) * (end.y - start.y));
         if (k == 0) {
             assert_true(moved < 1e-4f);
             assert_true(ledge_body_velocity(w, id).x == 0.0f);
@@ -493,6 +493,44 @@ static void test_destroy_forgets_contacts(void **state) {
     ledge_world_destroy(w);
 }
 
+// A body driven out of the finite range by the game (a gravity scale of
+// 1e6) is reported and frozen where it was, its neighbour is untouched,
+// and setting its velocity wakes it.
+static void test_runaway_body_frozen(void **state) {
+    (void)state;
+    ledge_world *w = make_world();
+    ledge_body_def bd = ball_def(v(20.0f, 40.0f));
+    ledge_body_id calm = ledge_body_create(w, &bd);
+    bd.position = v(21.2f, 40.0f);
+    bd.gravity_scale = 1e6f;
+    ledge_body_id wild = ledge_body_create(w, &bd);
+    log_capture_start();
+    int steps = 0;
+    while (!ledge_body_is_frozen(w, wild) && steps < 60) {
+        ledge_world_step(w, 1.0f / 60.0f);
+        ++steps;
+    }
+    assert_true(ledge_body_is_frozen(w, wild));
+    assert_true(log_capture_says("ledge_world_step", "frozen"));
+    vec2s p = ledge_body_position(w, wild), vel = ledge_body_velocity(w, wild);
+    assert_true(isfinite(p.x) && isfinite(p.y) && fabsf(p.y) <= 1e6f);
+    assert_true(vel.x == 0.0f && vel.y == 0.0f);
+    for (int s = 0; s < 10; ++s) ledge_world_step(w, 1.0f / 60.0f);
+    assert_true(ledge_body_position(w, wild).y == p.y); // stays frozen
+    // The neighbour fell freely all along: the closed form after every step.
+    int n = steps + 10;
+    double y = 40.0 - 10.0 / 3600.0 * n * (n + 1) / 2.0;
+    assert_float_equal(ledge_body_position(w, calm).y, y, 1e-4);
+    assert_false(ledge_body_is_frozen(w, calm));
+    ledge_body_set_gravity_scale(w, wild, 1.0f);
+    ledge_body_set_velocity(w, wild, v(0.0f, 0.0f));
+    assert_false(ledge_body_is_frozen(w, wild));
+    ledge_world_step(w, 1.0f / 60.0f);
+    assert_float_equal(ledge_body_velocity(w, wild).y, -10.0f / 60.0f, 1e-6f);
+    ledge_set_log_hook(NULL, NULL);
+    ledge_world_destroy(w);
+}
+
 // A kinematic platform moving up lifts a box resting on it and is not
 // pushed back.
 static void test_kinematic_pushes(void **state) {
@@ -566,6 +604,7 @@ int main(void) {
         cmocka_unit_test(test_substeps_free_fall),
         cmocka_unit_test(test_box_stack),
         cmocka_unit_test(test_destroy_forgets_contacts),
+        cmocka_unit_test(test_runaway_body_frozen),
         cmocka_unit_test(test_kinematic_pushes),
         cmocka_unit_test(test_filters),
     };

@@ -126,6 +126,13 @@ LEDGE_API ledge_filter ledge_body_filter(const ledge_world *world, ledge_body_id
 /// Stores a pointer of yours with the body.
 LEDGE_API bool ledge_body_set_user_data(ledge_world *world, ledge_body_id id, void *user_data);
 
+/// Whether the step froze the body: its velocity or position left the
+/// finite range (beyond 1e6, e.g. from the game's forces), so it was put
+/// back where it was before that substep, reported through the log hook,
+/// and left out of the step until ledge_body_set_position or
+/// ledge_body_set_velocity is called. False (logged) for an invalid id.
+LEDGE_API bool ledge_body_is_frozen(const ledge_world *world, ledge_body_id id);
+
 /// The pointer stored with the body (NULL for an invalid id).
 LEDGE_API void *ledge_body_user_data(const ledge_world *world, ledge_body_id id);
 

@@ -44,6 +44,12 @@
 extern "C" {
 #endif
 
+/// The longest step ledge_world_step accepts (seconds).
+#define LEDGE_MAX_STEP 1.0f
+
+/// The smallest broad-phase cell side a world def may ask for.
+#define LEDGE_MIN_CELL_SIZE 0.001f
+
 /// What a world is made from. Fill with ledge_default_world_def.
 typedef struct ledge_world_def {
     vec2s gravity;     ///< Acceleration of dynamic bodies. Default (0, -10).
@@ -58,7 +64,9 @@ typedef struct ledge_world_def {
     float linear_slop; ///< Overlap left in place so that resting contacts persist, 0..1. Default
                        ///< 0.005.
     float bounce_threshold; ///< Approach speed below which contacts do not bounce. Default 0.5.
-    float cell_size; ///< Broad-phase cell side; 0 picks the largest body's extent. Default 0.
+    float cell_size; ///< Broad-phase cell side: 0 follows the largest dynamic body's extent,
+                     ///< else LEDGE_MIN_CELL_SIZE..1e6 (larger bodies are handled apart).
+                     ///< Default 0.
 } ledge_world_def;
 
 /// Gravity (0, -10), a 64 x 64 map of 1-unit tiles at the origin.
@@ -71,8 +79,9 @@ LEDGE_API ledge_world *ledge_world_create(const ledge_world_def *def);
 /// Frees the world, its bodies and its tilemap. NULL is ignored.
 LEDGE_API void ledge_world_destroy(ledge_world *world);
 
-/// Advances the world by dt seconds (> 0 and finite; refused, logged,
-/// otherwise).
+/// Advances the world by dt seconds (0 < dt <= LEDGE_MAX_STEP; refused,
+/// logged, otherwise). A body whose velocity or position leaves the finite
+/// range during the step is reported and frozen (ledge_body_is_frozen).
 LEDGE_API void ledge_world_step(ledge_world *world, float dt);
 
 /// The world's tilemap (owned by the world).
