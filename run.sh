@@ -177,16 +177,21 @@ PY
 
 # Each fuzz harness for a bounded time under ASan+UBSan (tests/fuzz/run.sh,
 # docs/robustness.md); each harness counts as one test.
+# Fuzzing in the test run is repeatable: a fixed seed and a fixed number of
+# inputs per harness (LEDGE_FUZZ_RUNS, default 150,000; the world harness a
+# tenth), capped at LEDGE_FUZZ_SECONDS (default 180) per harness. Longer,
+# open-ended runs: tests/fuzz/run.sh (docs/robustness.md).
 check_fuzz() {
     local line
-    echo "== fuzzing (${LEDGE_FUZZ_SECONDS:-60} s per harness, build/fuzz)"
+    export LEDGE_FUZZ_RUNS=${LEDGE_FUZZ_RUNS:-150000}
+    echo "== fuzzing ($LEDGE_FUZZ_RUNS inputs per harness from seed 1, build/fuzz)"
     while IFS= read -r line; do
         echo "$line"
         case "$line" in
         "fuzz "*": ok,"*) TOTAL_P=$((TOTAL_P + 1)) ;;
         "fuzz "*": FAILED"*) TOTAL_F=$((TOTAL_F + 1)) ;;
         esac
-    done < <(tests/fuzz/run.sh "${LEDGE_FUZZ_SECONDS:-60}" build/fuzz 2>&1 || true)
+    done < <(tests/fuzz/run.sh "${LEDGE_FUZZ_SECONDS:-180}" build/fuzz 2>&1 || true)
     if [ ! -x build/fuzz/tests/fuzz/fuzz_world ]; then
         echo "fuzz harnesses did not build"
         TOTAL_F=$((TOTAL_F + 1))

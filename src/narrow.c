@@ -352,7 +352,12 @@ LEDGE_NOINLINE static bool cached_axis_separates(const ledge_shape *a, vec2s pa,
     ledge__shape_project(a, u, &alo, &ahi);
     ledge__shape_project(b, u, &blo, &bhi);
     float off = v2_dot(v2_sub(pb, pa), u);
-    return ahi - (blo + off) <= 0.0f || (bhi + off) - alo <= 0.0f;
+    // Strictly apart only: shapes that merely touch along the remembered
+    // axis (after rounding) go to the full test, so that the cache never
+    // answers differently from it (a circle of radius 1e-38 centred on a
+    // box corner: the projection rounds its radius away, the full test
+    // does not).
+    return ahi - (blo + off) < 0.0f || (bhi + off) - alo < 0.0f;
 }
 
 // Kept out of line so that the hot path carries no logging code.

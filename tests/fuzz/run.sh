@@ -7,7 +7,10 @@
 #   tests/fuzz/run.sh [SECONDS [BUILD_DIR [HARNESS...]]]
 #
 # SECONDS per harness (default 60), BUILD_DIR (default build/fuzz), the
-# harnesses (default: collide tilemap world). Prints one line per harness,
+# harnesses (default: collide tilemap world). With LEDGE_FUZZ_RUNS=N set,
+# each harness instead runs N inputs (the world harness N / 10) from the
+# fixed seed 1, so that a run is repeatable (SECONDS then only caps it);
+# `./run.sh test` does that. Prints one line per harness,
 #   fuzz <harness>: ok|FAILED, <execs> executions, cov <n> ft <n>, corpus <n>
 # and exits non-zero when one failed (crash, sanitizer report, broken
 # invariant, timeout); the reproducer is then in <build>/fuzz-artifacts/.
@@ -41,8 +44,14 @@ for h in "${harnesses[@]}"; do
     art=$build/fuzz-artifacts/$h
     mkdir -p "$work" "$art"
     log=$build/fuzz-$h.log
-    "$build/tests/fuzz/fuzz_$h" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=2048 \
-        -max_len=4096 -print_final_stats=1 -artifact_prefix="$art/" \
+    bound=()
+    if [ -n "${LEDGE_FUZZ_RUNS:-}" ]; then
+        runs=$LEDGE_FUZZ_RUNS
+        [ "$h" = world ] && runs=$((runs / 10))
+        bound=(-runs="$runs" -seed=1)
+    fi
+    "$build/tests/fuzz/fuzz_$h" -max_total_time="$seconds" "${bound[@]}" -timeout=30 \
+        -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1 -artifact_prefix="$art/" \
         "$work" "tests/fuzz/corpus/$h" >"$log" 2>&1
     rc=$?
     execs=$(sed -nE 's/^stat::number_of_executed_units: *([0-9]+).*/\1/p' "$log")
