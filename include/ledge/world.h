@@ -29,8 +29,10 @@
 /// friction as sqrt(fa * fb) and bounce as max(ba, bb); against tiles a body
 /// uses its own. Nothing bounces slower than `bounce_threshold`.
 ///
-/// **Status:** stages 1-5 are in; fast bodies (multisampling, bullets),
-/// events and the platformer layer are not yet (docs/design.md).
+/// Fast bodies are multisampled along their paths, bullets are swept
+/// (ledge_body_def.bullet), and piles come to rest (docs/design.md says
+/// how). Contacts and events for the game, and the platformer layer, are
+/// not in yet.
 ///
 /// Determinism: the same world, inputs and step sequence give bit-identical
 /// states (ledge_world_hash), across runs and builds.
