@@ -180,6 +180,7 @@ void ledge_world_destroy(ledge_world *world) {
     ledge_tilemap_destroy(world->map);
     free_arrays(world);
     ledge__grid_free(&world->grid);
+    ledge__query_free(world);
     ledge__free(world->pairs);
     ledge__free(world->contacts);
     ledge__free(world->contacts_scratch);
@@ -339,6 +340,7 @@ void ledge_world_step(ledge_world *world, float dt) {
     float h = dt / (float)world->substeps;
     for (int k = 0; k < world->substeps; ++k) substep(world, h);
     world->stepping = false;
+    world->query_dirty = true; // the queries' grid refiles the bodies when next asked
 }
 
 // --- replay hash ------------------------------------------------------------

@@ -60,7 +60,9 @@ struct ledge_world {
     int contact_count, contact_cap;
     int *buckets; ///< The contact sort's counters.
     int bucket_cap;
-    bool stepping; ///< Set during ledge_world_step: API calls that change the world are refused.
+    bool stepping;    ///< Set during ledge_world_step: API calls that change the world are refused.
+    bool query_dirty; ///< Bodies moved, came or went since the query index was built (query.c).
+    struct ledge__query_index *query; ///< The queries' own grid (query.c); NULL until asked.
 
     int capacity;   ///< Slots allocated in every array below.
     int slot_count; ///< Slots ever used: slots >= slot_count are untouched.
@@ -100,6 +102,9 @@ struct ledge_world {
     float *load;             ///< Scratch: weight carried by each body (response.c).
     float *support;          ///< Scratch: sum of the up-cosines of its supports.
 };
+
+/// Frees the queries' index (query.c); the world's destructor calls it.
+void ledge__query_free(ledge_world *world);
 
 /// The slot of a living body named by `id`, or -1. Logs the refusal as
 /// "<fn>: id ... is stale / not a body of this world".

@@ -9,5 +9,7 @@
 #include "tilemap.h"
 #include "body.h"
 #include "world.h"
+#include "query.h"
+#include "draw.h"
 
 #endif // LEDGE_H

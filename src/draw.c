@@ -1,0 +1,190 @@
+// Debug draw (draw.h): the tiles in a region from the library's own tile
+// outlines, the bodies coloured by type, and the last step's contacts,
+// through the game's callbacks. Reads the world, never changes it.
+#include "world.h"
+
+#include "ledge/draw.h"
+#include "tilemap.h"
+
+#include <string.h>
+
+ledge_debug_draw ledge_default_debug_draw(void) {
+    ledge_debug_draw d;
+    memset(&d, 0, sizeof d);
+    d.normal_length = 0.5f;
+    d.draw_tiles = true;
+    d.draw_bodies = true;
+    d.draw_contacts = true;
+    d.draw_normals = true;
+    return d;
+}
+
+// Enough for the longest outline (6 points) with its arc flattened.
+enum { MAX_DRAW_POINTS = 6 + LEDGE_DRAW_ARC_SEGMENTS };
+
+// The outline with its arc edge (if any) replaced by segments: the arc
+// runs from points[e] to points[e + 1] around arc_center, the short way
+// (a quarter circle).
+static int flatten(const ledge_tile_outline *ol, vec2s *out) {
+    int n = 0;
+    for (int i = 0; i < ol->count; ++i) {
+        out[n++] = ol->points[i];
+        if (i != ol->arc_edge) continue;
+        vec2s c = ol->arc_center, p0 = ol->points[i], p1 = ol->points[(i + 1) % ol->count];
+        double a0 = atan2((double)(p0.y - c.y), (double)(p0.x - c.x));
+        double a1 = atan2((double)(p1.y - c.y), (double)(p1.x - c.x));
+        double da = a1 - a0;
+        if (da > LEDGE_PI) da -= 2.0 * LEDGE_PI;
+        if (da < -LEDGE_PI) da += 2.0 * LEDGE_PI;
+        for (int k = 1; k < LEDGE_DRAW_ARC_SEGMENTS; ++k) {
+            double a = a0 + da * k / LEDGE_DRAW_ARC_SEGMENTS;
+            out[n++] =
+                v2(c.x + ol->arc_radius * (float)cos(a), c.y + ol->arc_radius * (float)sin(a));
+        }
+    }
+    return n;
+}
+
+// The non-empty map cells overlapping the region, as
+// ledge_tilemap_query_region lists them.
+static void draw_tiles(const ledge_world *w, const ledge_debug_draw *d, ledge_aabb r) {
+    if (d->draw_polygon == NULL) return;
+    const ledge_tilemap *m = w->map;
+    int x0 = ledge__tilemap_cell(r.lower.x, m->origin.x, m->inv_tile_size);
+    int y0 = ledge__tilemap_cell(r.lower.y, m->origin.y, m->inv_tile_size);
+    int x1 = ledge__tilemap_cell(r.upper.x, m->origin.x, m->inv_tile_size);
+    int y1 = ledge__tilemap_cell(r.upper.y, m->origin.y, m->inv_tile_size);
+    x0 = x0 < 0 ? 0 : x0;
+    y0 = y0 < 0 ? 0 : y0;
+    x1 = x1 > m->width - 1 ? m->width - 1 : x1;
+    y1 = y1 > m->height - 1 ? m->height - 1 : y1;
+    vec2s pts[MAX_DRAW_POINTS];
+    for (int y = y0; y <= y1; ++y) {
+        for (int x = x0; x <= x1; ++x) {
+            ledge_tile t = m->tiles[(size_t)y * (size_t)m->width + (size_t)x];
+            if (t == LEDGE_TILE_EMPTY) continue;
+            vec2s cmin = v2_add(m->origin, v2((float)x * m->tile_size, (float)y * m->tile_size));
+            ledge_tile_outline ol;
+            if (!ledge_tile_outline_get(t, cmin, m->tile_size, &ol)) continue;
+            d->draw_polygon(pts, flatten(&ol, pts), LEDGE_COLOR_TILE, d->context);
+        }
+    }
+}
+
+static ledge_aabb body_box(const ledge_world *w, int i) {
+    return ledge_shape_aabb(&w->shape[i], w->position[i]);
+}
+
+static bool overlaps(ledge_aabb a, ledge_aabb b) {
+    return a.lower.x <= b.upper.x && a.upper.x >= b.lower.x && a.lower.y <= b.upper.y &&
+           a.upper.y >= b.lower.y;
+}
+
+static ledge_color body_color(const ledge_world *w, int i) {
+    if (w->type[i] == LEDGE_BODY_STATIC) return LEDGE_COLOR_STATIC;
+    if (w->type[i] == LEDGE_BODY_KINEMATIC) return LEDGE_COLOR_KINEMATIC;
+    return w->bullet[i] ? LEDGE_COLOR_BULLET : LEDGE_COLOR_DYNAMIC;
+}
+
+static void draw_box(const ledge_debug_draw *d, ledge_aabb b, ledge_color color) {
+    if (d->draw_polygon == NULL) return;
+    vec2s p[4] = {b.lower, v2(b.upper.x, b.lower.y), b.upper, v2(b.lower.x, b.upper.y)};
+    d->draw_polygon(p, 4, color, d->context);
+}
+
+static void draw_body(const ledge_world *w, const ledge_debug_draw *d, int i) {
+    const ledge_shape *s = &w->shape[i];
+    vec2s pos = w->position[i];
+    ledge_color color = body_color(w, i);
+    if (s->type == LEDGE_SHAPE_CIRCLE) {
+        if (d->draw_solid_circle) {
+            d->draw_solid_circle(v2_add(pos, s->center), s->radius, color, d->context);
+        }
+        return;
+    }
+    if (d->draw_solid_polygon == NULL) return;
+    vec2s p[LEDGE_MAX_POLYGON_VERTICES];
+    for (int k = 0; k < s->count; ++k) p[k] = v2_add(pos, s->vertices[k]);
+    d->draw_solid_polygon(p, s->count, color, d->context);
+}
+
+static void draw_bodies(const ledge_world *w, const ledge_debug_draw *d, ledge_aabb r) {
+    for (int i = 0; i < w->slot_count; ++i) {
+        if (!w->alive[i]) continue;
+        ledge_aabb b = body_box(w, i);
+        if (!overlaps(b, r)) continue;
+        if (d->draw_bodies) draw_body(w, d, i);
+        if (d->draw_bounds) draw_box(d, b, LEDGE_COLOR_BOUNDS);
+    }
+}
+
+// The point of body i's shape furthest along -n, on the line through its
+// box centre along n.
+static vec2s support_point(const ledge_world *w, int i, vec2s n) {
+    const ledge_shape *s = &w->shape[i];
+    vec2s pos = w->position[i];
+    if (s->type == LEDGE_SHAPE_CIRCLE) {
+        return v2_sub(v2_add(pos, s->center), v2_scale(n, s->radius));
+    }
+    float lo = v2_dot(s->vertices[0], n);
+    for (int k = 1; k < s->count; ++k) lo = minf(lo, v2_dot(s->vertices[k], n));
+    vec2s c = v2_add(pos, w->box_offset[i]);
+    return v2_add(c, v2_scale(n, lo - v2_dot(v2_sub(c, pos), n)));
+}
+
+static bool inside(ledge_aabb r, vec2s p) {
+    return p.x >= r.lower.x && p.x <= r.upper.x && p.y >= r.lower.y && p.y <= r.upper.y;
+}
+
+static void draw_contacts(const ledge_world *w, const ledge_debug_draw *d, ledge_aabb r) {
+    for (int k = 0; k < w->contact_count; ++k) {
+        const ledge__contact *c = &w->contacts[k];
+        if (c->a < 0 || c->a >= w->slot_count || !w->alive[c->a]) continue;
+        vec2s p = support_point(w, c->a, c->normal);
+        if (!inside(r, p)) continue;
+        if (d->draw_point) d->draw_point(p, 5.0f, LEDGE_COLOR_CONTACT, d->context);
+        if (d->draw_normals && d->draw_segment) {
+            vec2s q = v2_add(p, v2_scale(c->normal, d->normal_length));
+            d->draw_segment(p, q, LEDGE_COLOR_NORMAL, d->context);
+        }
+    }
+}
+
+static bool draw_ok(const ledge_world *w, const ledge_debug_draw *d, ledge_aabb r) {
+    const char *fn = "ledge_world_draw";
+    if (w == NULL || d == NULL) {
+        LEDGE_ERROR("%s: %s is NULL", fn, w == NULL ? "world" : "draw");
+        return false;
+    }
+    if (w->stepping) {
+        LEDGE_ERROR("%s: the world is stepping (draw between steps)", fn);
+        return false;
+    }
+    if (!ledge__vec_within(r.lower, LEDGE_MAX_COORDINATE) ||
+        !ledge__vec_within(r.upper, LEDGE_MAX_COORDINATE) || r.lower.x > r.upper.x ||
+        r.lower.y > r.upper.y) {
+        LEDGE_ERROR("%s: region is (%g, %g)..(%g, %g) (must be finite, |x| <= %g, lower <= upper)",
+                    fn, (double)r.lower.x, (double)r.lower.y, (double)r.upper.x, (double)r.upper.y,
+                    (double)LEDGE_MAX_COORDINATE);
+        return false;
+    }
+    if (!(d->normal_length >= 0.0f && d->normal_length <= LEDGE_MAX_COORDINATE)) {
+        LEDGE_ERROR("%s: draw->normal_length is %g (must be 0..%g)", fn, (double)d->normal_length,
+                    (double)LEDGE_MAX_COORDINATE);
+        return false;
+    }
+    return true;
+}
+
+void ledge_world_draw(ledge_world *world, const ledge_debug_draw *draw, ledge_aabb region) {
+    if (!draw_ok(world, draw, region)) return;
+    if (draw->draw_tiles) draw_tiles(world, draw, region);
+    if (draw->draw_bodies || draw->draw_bounds) draw_bodies(world, draw, region);
+    if (draw->draw_bounds) {
+        const ledge_tilemap *m = world->map;
+        ledge_aabb b = {m->origin, v2_add(m->origin, v2((float)m->width * m->tile_size,
+                                                        (float)m->height * m->tile_size))};
+        draw_box(draw, b, LEDGE_COLOR_BOUNDS);
+    }
+    if (draw->draw_contacts) draw_contacts(world, draw, region);
+}

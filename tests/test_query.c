@@ -1,0 +1,617 @@
+// World queries (query.h) against brute force: random worlds with tiles of
+// all 34 ids and random circles, boxes and polygons of every body type and
+// random filters; every query's answer is compared with a loop over all
+// bodies and tiles written here, also after steps, teleports and destroys
+// (the queries' grid must follow). Shape casts against tiles are checked by
+// sampling the path, independently of the per-tile sweep.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <ledge/ledge.h>
+
+#include "log_capture.h"
+#include "random_shapes.h"
+#include "world.h" // the stepping flag, for the refusal test
+
+#include <stdio.h>
+#include <stdlib.h>
+
+enum { MAX_BODIES = 96 };
+
+typedef struct rworld {
+    ledge_world *w;
+    ledge_body_id ids[MAX_BODIES];
+    int count;
+    int width, height;
+    float ts;
+    vec2s origin;
+} rworld;
+
+static ledge_shape small_shape(int kind) {
+    if (kind == KIND_POLYGON) return random_polygon(); // up to 3 wide: some exceed a cell
+    vec2s c = rng_vec(-0.3, 0.3);
+    if (kind == KIND_CIRCLE) return ledge_make_circle(c, rng_range(0.1, 1.0));
+    return ledge_make_box(c, rng_box(0.1, 0.9, 0.1, 0.9));
+}
+
+static void make_world(rworld *r) {
+    memset(r, 0, sizeof *r);
+    ledge_world_def wd = ledge_default_world_def();
+    r->width = wd.map_width = rng_int(4, 20);
+    r->height = wd.map_height = rng_int(4, 16);
+    r->ts = wd.tile_size = (rng_next() & 1) ? 1.0f : 0.5f;
+    r->origin = wd.map_origin = rng_vec(-5, 5);
+    r->w = ledge_world_create(&wd);
+    assert_non_null(r->w);
+    ledge_tilemap *map = ledge_world_tilemap(r->w);
+    for (int y = 0; y < r->height; ++y) {
+        for (int x = 0; x < r->width; ++x) {
+            if (rng_unit() < 0.3)
+                assert_true(ledge_tilemap_set(map, x, y, (ledge_tile)rng_int(1, 33)));
+        }
+    }
+    r->count = rng_int(0, MAX_BODIES);
+    for (int k = 0; k < r->count; ++k) {
+        ledge_body_def bd = ledge_default_body_def();
+        bd.type = (ledge_body_type)rng_int(0, 2);
+        bd.shape = small_shape(rng_int(0, KIND_COUNT - 1));
+        float x = rng_range(0, r->width * r->ts), y = rng_range(0, r->height * r->ts);
+        bd.position = v(r->origin.x + x, r->origin.y + y);
+        bd.velocity = rng_vec(-3, 3);
+        bd.bullet = rng_unit() < 0.1;
+        bd.filter.category = 1u << rng_int(0, 3);
+        bd.filter.mask = rng_next() | 1u;
+        r->ids[k] = ledge_body_create(r->w, &bd);
+        assert_true(ledge_body_is_valid(r->w, r->ids[k]));
+    }
+}
+
+// Random changes between queries: steps, teleports, destroys, creates.
+static void churn(rworld *r) {
+    int what = rng_int(0, 3);
+    if (what == 0) {
+        int steps = rng_int(1, 3);
+        for (int k = 0; k < steps; ++k) ledge_world_step(r->w, 1.0f / 60.0f);
+    } else if (what == 1 && r->count > 0) {
+        int k = rng_int(0, r->count - 1);
+        vec2s p = v(r->origin.x + rng_range(0, r->width * r->ts),
+                    r->origin.y + rng_range(0, r->height * r->ts));
+        assert_true(ledge_body_set_position(r->w, r->ids[k], p));
+    } else if (what == 2 && r->count > 0) {
+        int k = rng_int(0, r->count - 1);
+        ledge_body_destroy(r->w, r->ids[k]);
+        r->ids[k] = r->ids[--r->count];
+    }
+}
+
+static ledge_query_filter random_filter(const rworld *r) {
+    ledge_query_filter f = ledge_default_query_filter();
+    if (rng_unit() < 0.5) {
+        f.category = 1u << rng_int(0, 3);
+        f.mask = rng_next();
+    }
+    f.include_tiles = rng_unit() < 0.8;
+    if (r->count > 0 && rng_unit() < 0.3) f.ignore = r->ids[rng_int(0, r->count - 1)];
+    return f;
+}
+
+// --- the brute-force oracles -------------------------------------------------
+
+static bool oracle_sees(const rworld *r, const ledge_query_filter *f, ledge_body_id id) {
+    if (f->ignore.index1 == id.index1 && f->ignore.generation == id.generation) return false;
+    ledge_filter bf = ledge_body_filter(r->w, id);
+    return (f->category & bf.mask) && (bf.category & f->mask);
+}
+
+// The living ids in increasing index order.
+static int sorted_ids(const rworld *r, ledge_body_id *out) {
+    int n = 0;
+    for (int k = 0; k < r->count; ++k) out[n++] = r->ids[k];
+    for (int i = 1; i < n; ++i) {
+        for (int j = i; j > 0 && out[j].index1 < out[j - 1].index1; --j) {
+            ledge_body_id t = out[j];
+            out[j] = out[j - 1];
+            out[j - 1] = t;
+        }
+    }
+    return n;
+}
+
+typedef struct recorder {
+    ledge_body_id ids[MAX_BODIES + 1];
+    ledge_raycast_result hits[MAX_BODIES + 2];
+    int n;
+    int stop_after; ///< Return false/0 after this many (-1: never).
+    float clip_at;  ///< raycast_all: clip to this hit's fraction (index), -1 never.
+} recorder;
+
+static bool record_body(ledge_body_id id, void *ctx) {
+    recorder *rec = ctx;
+    rec->ids[rec->n++] = id;
+    return rec->stop_after < 0 || rec->n < rec->stop_after;
+}
+
+static bool same_id(ledge_body_id a, ledge_body_id b) {
+    return a.index1 == b.index1 && a.generation == b.generation;
+}
+
+static void check_aabb_query(const rworld *r, ledge_aabb box, const ledge_query_filter *f) {
+    ledge_body_id all[MAX_BODIES], want[MAX_BODIES];
+    int n = sorted_ids(r, all), m = 0;
+    for (int k = 0; k < n; ++k) {
+        ledge_aabb b =
+            ledge_shape_aabb(ledge_body_shape(r->w, all[k]), ledge_body_position(r->w, all[k]));
+        bool hit = b.lower.x <= box.upper.x && b.upper.x >= box.lower.x &&
+                   b.lower.y <= box.upper.y && b.upper.y >= box.lower.y;
+        if (hit && oracle_sees(r, f, all[k])) want[m++] = all[k];
+    }
+    recorder rec = {.n = 0, .stop_after = -1};
+    assert_int_equal(ledge_world_query_aabb(r->w, box, f, record_body, &rec), m);
+    assert_int_equal(rec.n, m);
+    for (int k = 0; k < m; ++k) assert_true(same_id(rec.ids[k], want[k]));
+    if (m >= 2) { // stopping early delivers a prefix
+        recorder early = {.n = 0, .stop_after = 2};
+        assert_int_equal(ledge_world_query_aabb(r->w, box, f, record_body, &early), 2);
+        assert_true(same_id(early.ids[1], want[1]));
+    }
+}
+
+static void check_point_query(const rworld *r, vec2s p, const ledge_query_filter *f) {
+    ledge_body_id all[MAX_BODIES], want[MAX_BODIES];
+    int n = sorted_ids(r, all), m = 0;
+    for (int k = 0; k < n; ++k) {
+        if (ledge_shape_contains(ledge_body_shape(r->w, all[k]), ledge_body_position(r->w, all[k]),
+                                 p) &&
+            oracle_sees(r, f, all[k])) {
+            want[m++] = all[k];
+        }
+    }
+    recorder rec = {.n = 0, .stop_after = -1};
+    assert_int_equal(ledge_world_query_point(r->w, p, f, record_body, &rec), m);
+    for (int k = 0; k < m; ++k) assert_true(same_id(rec.ids[k], want[k]));
+}
+
+// Every hit of a ray by brute force, sorted by (fraction, tile first, index).
+static int oracle_ray_hits(const rworld *r, vec2s o, vec2s d, const ledge_query_filter *f,
+                           ledge_raycast_result *out) {
+    int n = 0;
+    ledge_ray_hit h;
+    if (f->include_tiles && ledge_tilemap_raycast(ledge_world_tilemap(r->w), o, d, &h)) {
+        memset(&out[n], 0, sizeof out[n]);
+        out[n].kind = LEDGE_HIT_TILE;
+        out[n].cell_x = h.cell_x;
+        out[n].cell_y = h.cell_y;
+        out[n].tile = (ledge_tile)h.tile;
+        out[n].point = h.point;
+        out[n].normal = h.normal;
+        out[n++].fraction = h.fraction;
+    }
+    ledge_body_id all[MAX_BODIES];
+    int c = sorted_ids(r, all);
+    for (int k = 0; k < c; ++k) {
+        if (!oracle_sees(r, f, all[k])) continue;
+        if (!ledge_shape_raycast(ledge_body_shape(r->w, all[k]), ledge_body_position(r->w, all[k]),
+                                 o, d, &h))
+            continue;
+        memset(&out[n], 0, sizeof out[n]);
+        out[n].kind = LEDGE_HIT_BODY;
+        out[n].body = all[k];
+        out[n].point = h.point;
+        out[n].normal = h.normal;
+        out[n++].fraction = h.fraction;
+    }
+    // Stable insertion sort by fraction: equal fractions keep tile-then-index.
+    for (int i = 1; i < n; ++i) {
+        for (int j = i; j > 0 && out[j].fraction < out[j - 1].fraction; --j) {
+            ledge_raycast_result t = out[j];
+            out[j] = out[j - 1];
+            out[j - 1] = t;
+        }
+    }
+    return n;
+}
+
+static void assert_same_hit(const ledge_raycast_result *a, const ledge_raycast_result *b) {
+    assert_int_equal(a->kind, b->kind);
+    assert_true(same_id(a->body, b->body));
+    assert_int_equal(a->cell_x, b->cell_x);
+    assert_int_equal(a->cell_y, b->cell_y);
+    assert_int_equal(a->tile, b->tile);
+    assert_true(a->fraction == b->fraction);
+    assert_true(a->point.x == b->point.x && a->point.y == b->point.y);
+    assert_true(a->normal.x == b->normal.x && a->normal.y == b->normal.y);
+}
+
+static float record_hit(const ledge_raycast_result *hit, void *ctx) {
+    recorder *rec = ctx;
+    rec->hits[rec->n++] = *hit;
+    if (rec->stop_after >= 0 && rec->n >= rec->stop_after) return 0.0f;
+    if (rec->clip_at >= 0.0f && rec->n == (int)rec->clip_at) return hit->fraction;
+    return 1.0f;
+}
+
+static void check_rays(const rworld *r, vec2s o, vec2s d, const ledge_query_filter *f) {
+    ledge_raycast_result want[MAX_BODIES + 2], got;
+    int n = oracle_ray_hits(r, o, d, f, want);
+    bool hit = ledge_world_raycast(r->w, o, d, f, &got);
+    assert_int_equal(hit, n > 0);
+    if (n > 0)
+        assert_same_hit(&got, &want[0]);
+    else
+        assert_int_equal(got.kind, LEDGE_HIT_NONE);
+    recorder rec = {.n = 0, .stop_after = -1, .clip_at = -1.0f};
+    assert_int_equal(ledge_world_raycast_all(r->w, o, d, f, record_hit, &rec), n);
+    assert_int_equal(rec.n, n);
+    for (int k = 0; k < n; ++k) assert_same_hit(&rec.hits[k], &want[k]);
+    if (n >= 2) {
+        // Clipping at the first hit drops every later hit beyond it.
+        // (A first hit at fraction 0 returns 0, which stops.)
+        int keep = 1;
+        while (want[0].fraction > 0.0f && keep < n && want[keep].fraction <= want[0].fraction)
+            ++keep;
+        recorder clip = {.n = 0, .stop_after = -1, .clip_at = 1.0f};
+        assert_int_equal(ledge_world_raycast_all(r->w, o, d, f, record_hit, &clip), keep);
+        recorder stop = {.n = 0, .stop_after = 2, .clip_at = -1.0f};
+        assert_int_equal(ledge_world_raycast_all(r->w, o, d, f, record_hit, &stop), 2);
+    }
+}
+
+static void test_queries_match_brute_force(void **state) {
+    (void)state;
+    g_rng = 0x5eed0001;
+    int rays = 0, aabbs = 0, points = 0, worlds = 120;
+    for (int wi = 0; wi < worlds; ++wi) {
+        rworld r;
+        make_world(&r);
+        float W = r.width * r.ts, H = r.height * r.ts;
+        for (int q = 0; q < 40; ++q) {
+            if (rng_unit() < 0.3) churn(&r);
+            ledge_query_filter f = random_filter(&r);
+            const ledge_query_filter *fp = rng_unit() < 0.1 ? NULL : &f;
+            if (fp == NULL) f = ledge_default_query_filter();
+            vec2s o = v(r.origin.x + rng_range(-1, W + 1), r.origin.y + rng_range(-1, H + 1));
+            vec2s d = rng_unit() < 0.1 ? v(0, 0) : rng_vec(-W, W);
+            if (rng_unit() < 0.2 && r.count > 0) { // start inside a body
+                o = ledge_body_position(r.w, r.ids[rng_int(0, r.count - 1)]);
+            }
+            check_rays(&r, o, d, &f);
+            ++rays;
+            vec2s c = v(r.origin.x + rng_range(-1, W + 1), r.origin.y + rng_range(-1, H + 1));
+            vec2s h = rng_vec(0, 3);
+            ledge_aabb box = {v(c.x - h.x, c.y - h.y), v(c.x + h.x, c.y + h.y)};
+            check_aabb_query(&r, box, &f);
+            ++aabbs;
+            check_point_query(&r, c, &f);
+            ++points;
+        }
+        ledge_world_destroy(r.w);
+    }
+    print_message("%d rays, %d AABB and %d point queries matched brute force\n", rays, aabbs,
+                  points);
+}
+
+// --- shape casts ------------------------------------------------------------
+
+static float tile_depth(const rworld *r, const ledge_shape *s, vec2s pos) {
+    ledge_aabb b = ledge_shape_aabb(s, pos);
+    ledge_tilemap *map = ledge_world_tilemap(r->w);
+    int x0 = (int)floorf((b.lower.x - r->origin.x) / r->ts),
+        x1 = (int)floorf((b.upper.x - r->origin.x) / r->ts);
+    int y0 = (int)floorf((b.lower.y - r->origin.y) / r->ts),
+        y1 = (int)floorf((b.upper.y - r->origin.y) / r->ts);
+    float depth = 0.0f;
+    for (int y = y0; y <= y1; ++y) {
+        for (int x = x0; x <= x1; ++x) {
+            ledge_tile t = ledge_tilemap_get(map, x, y);
+            if (t == LEDGE_TILE_EMPTY) continue;
+            vec2s cmin = v(r->origin.x + x * r->ts, r->origin.y + y * r->ts);
+            ledge_manifold m = ledge_collide_tile(t, cmin, r->ts, 0, s, pos);
+            if (m.hit && m.depth > depth) depth = m.depth;
+        }
+    }
+    return depth;
+}
+
+// The exact first impact among the bodies by brute force (ledge_sweep).
+static bool oracle_body_cast(const rworld *r, const ledge_shape *s, vec2s p, vec2s d,
+                             const ledge_query_filter *f, float *t, ledge_body_id *who) {
+    ledge_body_id all[MAX_BODIES];
+    int n = sorted_ids(r, all);
+    bool any = false;
+    for (int k = 0; k < n; ++k) {
+        if (!oracle_sees(r, f, all[k])) continue;
+        ledge_toi toi;
+        if (!ledge_sweep(ledge_body_shape(r->w, all[k]), ledge_body_position(r->w, all[k]), v(0, 0),
+                         s, p, d, &toi))
+            continue;
+        if (!any || toi.fraction < *t) {
+            *t = toi.fraction;
+            *who = all[k];
+            any = true;
+        }
+    }
+    return any;
+}
+
+static void check_shape_cast(const rworld *r, const ledge_shape *s, vec2s p, vec2s d,
+                             const ledge_query_filter *f) {
+    ledge_raycast_result got;
+    bool hit = ledge_world_shape_cast(r->w, s, p, d, f, &got);
+    float bt = 2.0f;
+    ledge_body_id who = LEDGE_NULL_BODY_ID;
+    bool body = oracle_body_cast(r, s, p, d, f, &bt, &who);
+    if (body) assert_true(hit && got.fraction <= bt);
+    if (hit && got.kind == LEDGE_HIT_BODY) {
+        assert_true(got.fraction == bt);
+        assert_true(same_id(got.body, who));
+    }
+    if (!f->include_tiles) {
+        assert_int_equal(hit, body);
+        return;
+    }
+    // Tiles, by sampling the path: free before the reported fraction (to the
+    // tolerance), and touching the reported tile there.
+    float len = sqrtf(d.x * d.x + d.y * d.y);
+    float tol = LEDGE_SHAPE_CAST_TOLERANCE * r->ts;
+    float end = hit ? got.fraction : 1.0f;
+    float slack = len > 0.0f ? (2.0f * tol + 1e-4f) / len : 1.0f;
+    int samples = len > 0.0f ? (int)ceilf(len / (0.02f * r->ts)) : 1;
+    for (int k = 0; k <= samples; ++k) {
+        float t = end * (float)k / (float)samples;
+        if (hit && t > end - slack) break;
+        assert_true(tile_depth(r, s, v(p.x + d.x * t, p.y + d.y * t)) <= 2e-3f);
+    }
+    if (hit && got.kind == LEDGE_HIT_TILE) {
+        assert_true(got.fraction <= bt);
+        float n = sqrtf(got.normal.x * got.normal.x + got.normal.y * got.normal.y);
+        assert_true(fabsf(n - 1.0f) < 1e-3f);
+        // Pushed a little against the normal from there, the shape overlaps.
+        float push = 2.0f * tol + 2e-3f;
+        vec2s q = v(p.x + d.x * got.fraction - got.normal.x * push,
+                    p.y + d.y * got.fraction - got.normal.y * push);
+        assert_true(tile_depth(r, s, q) > 0.0f ||
+                    (got.fraction == 0.0f && tile_depth(r, s, p) > 0.0f));
+    }
+}
+
+static void test_shape_cast_matches_sampling(void **state) {
+    (void)state;
+    g_rng = 0x5eed0002;
+    int casts = 0, tile_hits = 0, body_hits = 0;
+    for (int wi = 0; wi < 60; ++wi) {
+        rworld r;
+        make_world(&r);
+        float W = r.width * r.ts, H = r.height * r.ts;
+        for (int q = 0; q < 25; ++q) {
+            if (rng_unit() < 0.3) churn(&r);
+            ledge_query_filter f = random_filter(&r);
+            ledge_shape s = small_shape(rng_int(0, KIND_POLYGON - 1));
+            if (rng_unit() < 0.2) s = random_polygon();
+            vec2s p = v(r.origin.x + rng_range(0.5, W - 0.5), r.origin.y + rng_range(0.5, H - 0.5));
+            vec2s d = rng_unit() < 0.05 ? v(0, 0) : rng_vec(-4, 4);
+            check_shape_cast(&r, &s, p, d, &f);
+            ledge_raycast_result res;
+            if (ledge_world_shape_cast(r.w, &s, p, d, &f, &res)) {
+                tile_hits += res.kind == LEDGE_HIT_TILE;
+                body_hits += res.kind == LEDGE_HIT_BODY;
+            }
+            ++casts;
+        }
+        ledge_world_destroy(r.w);
+    }
+    print_message("%d shape casts (%d tile hits, %d body hits) checked\n", casts, tile_hits,
+                  body_hits);
+    assert_true(tile_hits > casts / 5);
+    assert_true(body_hits > casts / 20);
+}
+
+// A box dropped onto a FULL floor stops on it exactly (straight tiles are
+// swept exactly), a circle rolled into a CONVEX tile stops within the
+// tolerance of the arc.
+static void test_shape_cast_known_answers(void **state) {
+    (void)state;
+    ledge_world_def wd = ledge_default_world_def();
+    wd.map_width = 8;
+    wd.map_height = 8;
+    ledge_world *w = ledge_world_create(&wd);
+    ledge_tilemap *map = ledge_world_tilemap(w);
+    for (int x = 0; x < 8; ++x) ledge_tilemap_set(map, x, 0, LEDGE_TILE_FULL);
+    ledge_tilemap_set(map, 5, 1, LEDGE_TILE_CONVEX_PP); // quarter disc centred (5, 1), radius 1
+    ledge_shape box = ledge_make_box(v(0, 0), v(0.25f, 0.25f));
+    ledge_raycast_result r;
+    assert_true(ledge_world_shape_cast(w, &box, v(2, 4), v(0, -4), NULL, &r));
+    assert_int_equal(r.kind, LEDGE_HIT_TILE);
+    assert_int_equal(r.cell_y, 0);
+    assert_float_equal(r.fraction, (4.0f - 1.25f) / 4.0f, 1e-6);
+    assert_float_equal(r.normal.y, 1.0f, 1e-6);
+    ledge_shape ball = ledge_make_circle(v(0, 0), 0.5f);
+    // Moving left along y = 1.6 toward the arc around (5, 1): touches where
+    // |c - (5, 1)| = 1.5, i.e. c.x = 5 + sqrt(1.5^2 - 0.6^2). The shape at
+    // the reported fraction is free, within the tolerance of the contact.
+    assert_true(ledge_world_shape_cast(w, &ball, v(7.4f, 1.6f), v(-6, 0), NULL, &r));
+    assert_int_equal(r.kind, LEDGE_HIT_TILE);
+    assert_int_equal(r.tile, LEDGE_TILE_CONVEX_PP);
+    float x = 7.4f - 6.0f * r.fraction, want = 5.0f + sqrtf(1.5f * 1.5f - 0.36f);
+    assert_true(x >= want - 1e-5f && x <= want + 2.0f * LEDGE_SHAPE_CAST_TOLERANCE);
+    assert_float_equal(r.normal.x, (want - 5.0f) / 1.5f, 1e-2);
+    // From the left it meets the quarter disc's flat side x = 5 exactly.
+    assert_true(ledge_world_shape_cast(w, &ball, v(1, 1.6f), v(6, 0), NULL, &r));
+    assert_float_equal(1.0f + 6.0f * r.fraction, 4.5f, 1e-5);
+    assert_true(r.normal.x == -1.0f);
+    // Starting in the floor: fraction 0. Beyond the map's edge: fraction 0.
+    assert_true(ledge_world_shape_cast(w, &box, v(2, 1.1f), v(1, 0), NULL, &r));
+    assert_true(r.fraction == 0.0f);
+    assert_true(ledge_world_shape_cast(w, &box, v(7.9f, 4), v(-1, 0), NULL, &r));
+    assert_true(r.fraction == 0.0f && r.normal.x == -1.0f && r.tile == LEDGE_TILE_FULL);
+    ledge_world_destroy(w);
+}
+
+// --- stale grid, refusals, the wall probe ------------------------------------
+
+static bool count_body(ledge_body_id id, void *ctx) {
+    (void)id;
+    ++*(int *)ctx;
+    return true;
+}
+
+static void test_queries_follow_moves(void **state) {
+    (void)state;
+    ledge_world_def wd = ledge_default_world_def();
+    ledge_world *w = ledge_world_create(&wd);
+    ledge_body_def bd = ledge_default_body_def();
+    bd.shape = ledge_make_circle(v(0, 0), 0.5f);
+    bd.position = v(10, 30);
+    ledge_body_id a = ledge_body_create(w, &bd);
+    int n = 0;
+    assert_int_equal(ledge_world_query_point(w, v(10, 30), NULL, count_body, &n), 1);
+    for (int k = 0; k < 30; ++k) ledge_world_step(w, 1.0f / 60.0f); // falls ~1.3
+    n = 0;
+    assert_int_equal(ledge_world_query_point(w, v(10, 30), NULL, count_body, &n), 0);
+    vec2s p = ledge_body_position(w, a);
+    assert_int_equal(ledge_world_query_point(w, p, NULL, count_body, &n), 1);
+    assert_true(ledge_body_set_position(w, a, v(40, 40)));
+    assert_int_equal(ledge_world_query_point(w, p, NULL, count_body, &n), 0);
+    assert_int_equal(ledge_world_query_point(w, v(40, 40), NULL, count_body, &n), 1);
+    ledge_body_destroy(w, a);
+    assert_int_equal(ledge_world_query_point(w, v(40, 40), NULL, count_body, &n), 0);
+    ledge_body_id b = ledge_body_create(w, &bd);
+    assert_int_equal(ledge_world_query_point(w, v(10, 30), NULL, count_body, &n), 1);
+    // The ignored body is not seen; a stale ignore id is refused.
+    ledge_query_filter f = ledge_default_query_filter();
+    f.ignore = b;
+    assert_int_equal(ledge_world_query_point(w, v(10, 30), &f, count_body, &n), 0);
+    log_capture_start();
+    f.ignore = a;
+    assert_int_equal(ledge_world_query_point(w, v(10, 30), &f, count_body, &n), -1);
+    assert_true(log_capture_says("ledge_world_query_point", "filter->ignore"));
+    ledge_set_log_hook(NULL, NULL);
+    ledge_world_destroy(w);
+}
+
+static float keep_going(const ledge_raycast_result *hit, void *ctx) {
+    (void)hit;
+    (void)ctx;
+    return 1.0f;
+}
+
+static void test_refusals(void **state) {
+    (void)state;
+    ledge_world_def wd = ledge_default_world_def();
+    ledge_world *w = ledge_world_create(&wd);
+    ledge_raycast_result r;
+    ledge_aabb box = {v(1, 1), v(2, 2)};
+    ledge_shape ball = ledge_make_circle(v(0, 0), 0.5f), bad;
+    memset(&bad, 0, sizeof bad);
+    int n = 0;
+    log_capture_start();
+    assert_false(ledge_world_raycast(NULL, v(1, 1), v(1, 0), NULL, &r));
+    assert_true(log_capture_says("ledge_world_raycast", "world is NULL"));
+    assert_false(ledge_world_raycast(w, v(1, 1), v(1, 0), NULL, NULL));
+    assert_true(log_capture_says("ledge_world_raycast", "out is NULL"));
+    assert_false(ledge_world_raycast(w, v(NAN, 1), v(1, 0), NULL, &r));
+    assert_true(log_capture_says("ledge_world_raycast", "origin"));
+    assert_int_equal(r.kind, LEDGE_HIT_NONE);
+    assert_false(ledge_world_raycast(w, v(1, 1), v(INFINITY, 0), NULL, &r));
+    assert_true(log_capture_says("ledge_world_raycast", "translation"));
+    assert_int_equal(ledge_world_raycast_all(w, v(1, 1), v(1, 0), NULL, NULL, NULL), -1);
+    assert_true(log_capture_says("ledge_world_raycast_all", "callback is NULL"));
+    assert_int_equal(ledge_world_raycast_all(w, v(1, NAN), v(1, 0), NULL, keep_going, NULL), -1);
+    assert_true(log_capture_says("ledge_world_raycast_all", "origin"));
+    assert_int_equal(ledge_world_query_aabb(w, box, NULL, NULL, NULL), -1);
+    assert_true(log_capture_says("ledge_world_query_aabb", "callback is NULL"));
+    ledge_aabb inverted = {v(2, 2), v(1, 1)};
+    assert_int_equal(ledge_world_query_aabb(w, inverted, NULL, count_body, &n), -1);
+    assert_true(log_capture_says("ledge_world_query_aabb", "aabb"));
+    assert_int_equal(ledge_world_query_point(w, v(NAN, 0), NULL, count_body, &n), -1);
+    assert_true(log_capture_says("ledge_world_query_point", "point"));
+    assert_int_equal(ledge_world_query_point(NULL, v(0, 0), NULL, count_body, &n), -1);
+    assert_true(log_capture_says("ledge_world_query_point", "world is NULL"));
+    assert_false(ledge_world_shape_cast(w, &bad, v(1, 1), v(1, 0), NULL, &r));
+    assert_true(log_capture_says("ledge_world_shape_cast", "shape is invalid"));
+    assert_false(ledge_world_shape_cast(w, NULL, v(1, 1), v(1, 0), NULL, &r));
+    assert_true(log_capture_says("ledge_world_shape_cast", "shape is NULL"));
+    assert_false(ledge_world_shape_cast(w, &ball, v(1, 1), v(1, 0), NULL, NULL));
+    assert_true(log_capture_says("ledge_world_shape_cast", "out is NULL"));
+    assert_false(ledge_world_shape_cast(w, &ball, v(1, 1), v(NAN, 0), NULL, &r));
+    assert_true(log_capture_says("ledge_world_shape_cast", "translation"));
+    ledge_query_filter f = ledge_default_query_filter();
+    f.ignore = (ledge_body_id){7, 0};
+    assert_false(ledge_world_shape_cast(w, &ball, v(1, 1), v(1, 0), &f, &r));
+    assert_true(log_capture_says("ledge_world_shape_cast", "filter->ignore"));
+    // Inside the step (as a future pre-solve callback would be).
+    w->stepping = true;
+    g_log.count = 0;
+    assert_false(ledge_world_raycast(w, v(1, 1), v(1, 0), NULL, &r));
+    assert_true(log_capture_says("ledge_world_raycast", "stepping"));
+    assert_int_equal(ledge_world_query_aabb(w, box, NULL, count_body, &n), -1);
+    assert_true(log_capture_says("ledge_world_query_aabb", "stepping"));
+    w->stepping = false;
+    ledge_set_log_hook(NULL, NULL);
+    ledge_world_destroy(w);
+}
+
+// docs/queries.md's wall probe, compiled here: "is there a wall 0.05 to my
+// left at knee height", against the tiles and against other bodies.
+static bool any_body(ledge_body_id id, void *ctx) {
+    (void)id;
+    *(bool *)ctx = true;
+    return false; // one is enough
+}
+
+static bool wall_on_left(ledge_world *world, ledge_body_id me) {
+    const ledge_shape *shape = ledge_body_shape(world, me);
+    vec2s pos = ledge_body_position(world, me);
+    ledge_aabb box = ledge_shape_aabb(shape, pos);
+    float knee = box.lower.y + 0.25f * (box.upper.y - box.lower.y);
+    vec2s probe = {{box.lower.x - 0.05f, knee}};
+    if (ledge_tilemap_query_point(ledge_world_tilemap(world), probe, NULL)) return true;
+    ledge_query_filter filter = ledge_default_query_filter();
+    filter.ignore = me; // not my own shape
+    bool found = false;
+    ledge_world_query_point(world, probe, &filter, any_body, &found);
+    return found;
+}
+
+static void test_wall_probe_idiom(void **state) {
+    (void)state;
+    ledge_world_def wd = ledge_default_world_def();
+    wd.map_width = 16;
+    wd.map_height = 8;
+    ledge_world *w = ledge_world_create(&wd);
+    ledge_tilemap *map = ledge_world_tilemap(w);
+    for (int x = 0; x < 16; ++x) ledge_tilemap_set(map, x, 0, LEDGE_TILE_FULL);
+    ledge_tilemap_set(map, 3, 1, LEDGE_TILE_FULL);
+    ledge_body_def bd = ledge_default_body_def();
+    bd.shape = ledge_make_box(v(0, 0), v(0.3f, 0.45f));
+    bd.position = v(4.33f, 1.45f); // 0.03 right of the wall at x = 4
+    ledge_body_id me = ledge_body_create(w, &bd);
+    assert_true(wall_on_left(w, me));
+    assert_true(ledge_body_set_position(w, me, v(4.4f, 1.45f))); // 0.1 away
+    assert_false(wall_on_left(w, me));
+    ledge_body_def cd = ledge_default_body_def();
+    cd.type = LEDGE_BODY_STATIC;
+    cd.shape = ledge_make_box(v(0, 0), v(0.5f, 0.5f));
+    cd.position = v(8.0f, 1.5f); // a crate whose right side is at x = 8.5
+    ledge_body_create(w, &cd);
+    assert_true(ledge_body_set_position(w, me, v(8.83f, 1.45f)));
+    assert_true(wall_on_left(w, me));
+    ledge_world_destroy(w);
+}
+
+int main(void) {
+    (void)place; // random_shapes.h helpers this file does not need
+    (void)random_shape;
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_queries_match_brute_force),
+        cmocka_unit_test(test_shape_cast_matches_sampling),
+        cmocka_unit_test(test_shape_cast_known_answers),
+        cmocka_unit_test(test_queries_follow_moves),
+        cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_wall_probe_idiom),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
