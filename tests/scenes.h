@@ -7,6 +7,10 @@
 
 #include <ledge/ledge.h>
 
+#ifdef __cplusplus
+extern "C" { // peer_box2d.cpp
+#endif
+
 /// Circle radius of the rain scene.
 #define RAIN_RADIUS 0.4f
 /// Density, friction and bounce of the rain circles.
@@ -30,6 +34,31 @@ typedef struct scene {
     float gravity_scale;   ///< What every body was created with (the floor needs it).
     float drag;            ///< Likewise.
 } scene;
+
+/// The rain scene's sizes for N circles, from the spec's formulas.
+typedef struct rain_layout {
+    int count;  ///< N.
+    int cols;   ///< ceil(sqrt(N)): circles per row at the start.
+    int rows;   ///< ceil(N / cols).
+    int width;  ///< Map width W = cols + 2.
+    int height; ///< Map height H = rows + 10.
+} rain_layout;
+
+/// Fills *out for `n` >= 2 circles; false (zeroed) otherwise.
+bool rain_layout_for(int n, rain_layout *out);
+
+/// Start position of rain circle k in a scene of `cols` columns (rounded to
+/// float once, so that every engine starts from the same bits).
+vec2s rain_start(int cols, int k);
+
+/// Sets the rain tiles (walls, floor, row-4 ledges, corner slopes) into a
+/// map of w x h cells. False when the map refuses a cell. The one place
+/// that writes the layout: the peers build their static shapes by reading
+/// such a map back.
+bool rain_fill_map(ledge_tilemap *map, int w, int h);
+
+/// A standalone tilemap holding the rain tiles of `l`, or NULL.
+ledge_tilemap *rain_map_create(const rain_layout *l);
 
 /// Builds the rain scene for `n` >= 2 circles (two, so that the two slope
 /// cells are distinct): a W x H map of FULL walls, floor and row-4 ledges,
@@ -61,7 +90,14 @@ typedef struct scene_figures {
     uint64_t hash;           ///< ledge_world_hash: equal runs must agree.
 } scene_figures;
 
-/// Measures a circle scene (bodies must be circles). Circle-circle overlaps
+/// The quality figures of n circles of one radius, centres and velocities
+/// given as interleaved (x, y) doubles, against the tiles of `map`: the one
+/// measurement every engine's result goes through (hash left 0). Circles
+/// with a centre outside the map's rectangle count as escaped.
+scene_figures circles_quality(const ledge_tilemap *map, int n, const double *pos, const double *vel,
+                              double radius);
+
+/// Measures a circle scene (bodies must be circles) with circles_quality. Circle-circle overlaps
 /// are found by brute force over the 3 x 3 neighbourhood of a uniform grid
 /// of the test's own, in double, so it does not trust the library's broad
 /// phase; circle-tile overlaps use ledge_tilemap_collide's depths.
@@ -98,5 +134,9 @@ void scene_floor_step(scene_floor *f, float dt);
 
 /// Frees the arrays. Safe on a zeroed floor.
 void scene_floor_destroy(scene_floor *f);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif // LEDGE_TEST_SCENES_H
