@@ -21,7 +21,8 @@ out="callgrind.out.rain-$engine-$n"
 valgrind --tool=callgrind --instr-atstart=no --collect-atstart=no \
     --callgrind-out-file="$out" "$prog" --callgrind "$n" "$warm" "$engine" \
     >/dev/null 2>"$out.log" || { cat "$out.log" >&2; exit 1; }
-ir=$(awk '/^(summary|totals):/ { print $2; exit }' "$out")
+# "summary:" stays 0 when collection is toggled; "totals:" has the count.
+ir=$(awk '/^totals:/ { print $2; exit }' "$out")
 printf '%s rain N = %s, step %s: %s instructions (Ir)\n' "$engine" "$n" "$((warm + 1))" \
     "$(printf "%'d" "$ir" 2>/dev/null || echo "$ir")"
 if [ "${KEEP:-0}" = 1 ]; then

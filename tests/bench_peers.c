@@ -14,6 +14,8 @@
 //     --peers-max N    skip the peers above this N (default 100000)
 //     --max ENGINE N   skip that engine above this N (e.g. --max box2d 10000)
 //     --csv FILE       also write the rows as CSV (tests/bench_plot.sh)
+//     --no-crowd       skip the crowd scene (ledge only; N <= 10000; reads
+//                      data/crowd.txt from tests/ or tests/data/crowd.txt)
 //   bench_peers --memory [N]         bytes per body and per tile cell, and
 //                                    allocations during stepping, counted
 //                                    through ledge's allocator hook
@@ -272,6 +274,99 @@ static int run_table(const int *sizes, int count, FILE *csv) {
     return 0;
 }
 
+// --- the crowd scene (ledge only) ------------------------------------------------
+
+#define CROWD_W 256
+#define CROWD_H 64
+
+static char *read_text(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *s = NULL;
+    if (fseek(f, 0, SEEK_END) == 0) {
+        long n = ftell(f);
+        if (n >= 0 && fseek(f, 0, SEEK_SET) == 0 && (s = malloc((size_t)n + 1)) != NULL) {
+            if (fread(s, 1, (size_t)n, f) == (size_t)n) {
+                s[n] = '\0';
+            } else {
+                free(s);
+                s = NULL;
+            }
+        }
+    }
+    fclose(f);
+    return s;
+}
+
+/// Times the crowd's step and its game logic (the probes) apart, and prints
+/// one row: ms/step (the world step; the logic is not in it), the logic's
+/// ms/step, point queries per second over the logic's time (a lower bound:
+/// that time includes reading and setting velocities), and how many
+/// characters ended outside the map or with the centre inside a solid tile.
+static void run_crowd(int n, const char *text) {
+    timing runs[MAX_RUNS];
+    double logic[MAX_RUNS], queries = 0;
+    int escaped = 0, inside = 0;
+    for (int r = 0; r < g_runs; ++r) {
+        scene s;
+        if (!scene_crowd(n, text, CROWD_W, CROWD_H, &s)) die("the crowd", n);
+        double t0 = 0, tm = 0, spent = 0;
+        queries = 0;
+        for (int k = 0; k < g_steps; ++k) {
+            double a = now_ns();
+            queries += scene_crowd_control(&s);
+            double b = now_ns();
+            if (k == 0) t0 = b;
+            if (k == g_steps - LAST) tm = b;
+            ledge_world_step(s.world, DT);
+            if (k > 0) t0 += b - a; // the logic's time is not the step's
+            if (k > g_steps - LAST) tm += b - a;
+            spent += b - a;
+        }
+        double t1 = now_ns();
+        runs[r].all = (t1 - t0) / g_steps * 1e-6;
+        runs[r].last = (t1 - tm) / LAST * 1e-6;
+        logic[r] = spent;
+        ledge_tilemap *map = ledge_world_tilemap(s.world);
+        escaped = inside = 0;
+        for (int k = 0; k < s.count; ++k) {
+            vec2s p = ledge_body_position(s.world, s.bodies[k]);
+            bool in_map = p.x >= 0 && p.x <= CROWD_W && p.y >= 0 && p.y <= CROWD_H;
+            if (!in_map) {
+                ++escaped;
+            } else {
+                inside += ledge_tilemap_query_point(map, p, NULL);
+            }
+        }
+        scene_destroy(&s);
+    }
+    timing t = median_timing(runs, g_runs);
+    qsort(logic, (size_t)g_runs, sizeof logic[0], cmp_double);
+    double lt = logic[g_runs / 2];
+    printf("%-9s %8d | %9.4f %9.4f | %9.4f %12.0f | %7d %8d\n", "ledge", n, t.all, t.last,
+           lt / g_steps * 1e-6, queries / (lt * 1e-9), escaped, inside);
+    fflush(stdout);
+}
+
+static void run_crowd_table(const int *sizes, int count) {
+    char *text = read_text("data/crowd.txt");
+    if (!text) text = read_text("tests/data/crowd.txt");
+    if (!text) {
+        printf("\nscene crowd: skipped (data/crowd.txt not found: run from tests/ or the root)\n");
+        return;
+    }
+    printf("\nscene crowd (tests/data/crowd.txt, 256 x 64): %d steps, median of %d runs; box "
+           "characters 0.6 x 0.9 m running at %.0f m/s, jumping at %.0f m/s at walls\n",
+           g_steps, g_runs, CROWD_RUN, CROWD_JUMP);
+    printf("step: the world step only; logic: the probes and velocity setting before it\n\n");
+    printf("%-9s %8s | %9s %9s | %9s %12s | %7s %8s\n", "engine", "N", "ms/step", "last 100",
+           "logic ms", "queries/s", "escaped", "in solid");
+    for (int i = 0; i < count; ++i) {
+        if (sizes[i] <= 10000) run_crowd(sizes[i], text);
+    }
+    free(text);
+}
+
 // --- memory, through the allocator hook -------------------------------------------
 
 /// What ledge holds: each block carries its size in a 16-byte header (the
@@ -417,7 +512,7 @@ static int run_callgrind(int n, int warm, const char *engine) {
 
 static int usage(void) {
     fprintf(stderr, "usage: bench_peers [--big] [--runs R] [--steps S] [--peers-max N] "
-                    "[--max ENGINE N] [--csv FILE] [N ...]\n"
+                    "[--max ENGINE N] [--csv FILE] [--no-crowd] [N ...]\n"
                     "       bench_peers [--steps S] --memory [N]\n"
                     "       bench_peers --callgrind N K [ledge|chipmunk|box2d]\n");
     return 2;
@@ -434,7 +529,7 @@ static bool parse_int(const char *s, long lo, long hi, int *out) {
 
 int main(int argc, char **argv) {
     int sizes[16] = {1000, 10000}, count = 0, peers_max = 100000;
-    bool big = false;
+    bool big = false, crowd = true;
     FILE *csv = NULL;
     int own_max[8];
     for (int p = 0; p < 8; ++p) own_max[p] = -1;
@@ -443,6 +538,8 @@ int main(int argc, char **argv) {
         bool more = i + 1 < argc;
         if (strcmp(a, "--big") == 0) {
             big = true;
+        } else if (strcmp(a, "--no-crowd") == 0) {
+            crowd = false;
         } else if (strcmp(a, "--runs") == 0 && more) {
             if (!parse_int(argv[++i], 1, MAX_RUNS, &g_runs)) return usage();
         } else if (strcmp(a, "--steps") == 0 && more) {
@@ -489,6 +586,7 @@ int main(int argc, char **argv) {
     }
     for (int p = 0; p < 8; ++p) g_peer_max[p] = own_max[p] >= 0 ? own_max[p] : peers_max;
     int rc = run_table(sizes, count, csv);
+    if (crowd) run_crowd_table(sizes, count);
     if (csv) fclose(csv);
     return rc;
 }

@@ -148,9 +148,71 @@ bool scene_rain_open(int n, int steps, float dt, scene *out) {
     return build(n, cols + 2, rows + 10 + below, (float)-below, out);
 }
 
+bool scene_crowd(int n, const char *map_text, int width, int height, scene *out) {
+    memset(out, 0, sizeof *out);
+    if (n < 1) return false;
+    ledge_world_def wd = ledge_default_world_def();
+    wd.map_width = width;
+    wd.map_height = height;
+    wd.body_capacity = n;
+    out->world = ledge_world_create(&wd);
+    out->bodies = malloc(sizeof *out->bodies * (size_t)n);
+    out->dir = malloc((size_t)n);
+    out->width = width;
+    out->height = height;
+    out->gravity = wd.gravity;
+    out->gravity_scale = 1.0f;
+    if (!out->world || !out->bodies || !out->dir ||
+        !ledge_tilemap_load_ascii(ledge_world_tilemap(out->world), map_text)) {
+        scene_destroy(out);
+        return false;
+    }
+    ledge_tilemap *map = ledge_world_tilemap(out->world);
+    ledge_body_def bd = ledge_default_body_def();
+    bd.shape = ledge_make_box(vec(0, 0), vec(CROWD_HALF_X, CROWD_HALF_Y));
+    for (int j = height - 1; j >= 0 && out->count < n; --j) {
+        for (int i = 0; i < width && out->count < n; ++i) {
+            if (ledge_tilemap_get(map, i, j) != LEDGE_TILE_EMPTY) continue;
+            int k = out->count;
+            out->dir[k] = (signed char)(k % 2 ? -1 : 1);
+            bd.position = vec(i + 0.5, j + 0.5);
+            bd.velocity = vec(out->dir[k] * CROWD_RUN, 0);
+            out->bodies[k] = ledge_body_create(out->world, &bd);
+            if (!ledge_body_is_valid(out->world, out->bodies[k])) {
+                scene_destroy(out);
+                return false;
+            }
+            out->count = k + 1;
+        }
+    }
+    if (out->count < n) scene_destroy(out);
+    return out->world != NULL;
+}
+
+int scene_crowd_control(scene *s) {
+    ledge_tilemap *map = ledge_world_tilemap(s->world);
+    float right = (float)s->width - 1.0f;
+    for (int k = 0; k < s->count; ++k) {
+        vec2s p = ledge_body_position(s->world, s->bodies[k]);
+        vec2s u = ledge_body_velocity(s->world, s->bodies[k]);
+        if (p.x < 1.0f) s->dir[k] = 1;
+        if (p.x > right) s->dir[k] = -1;
+        float d = s->dir[k];
+        float feet = p.y - CROWD_HALF_Y;
+        bool ground = ledge_tilemap_query_point(map, vec(p.x, feet - 0.05f), NULL);
+        bool wall = ledge_tilemap_query_point(
+            map, vec(p.x + d * (CROWD_HALF_X + 0.05f), feet + 0.25f), NULL);
+        if (ground && wall) u.y = CROWD_JUMP;
+        u.x = d * CROWD_RUN;
+        ledge_body_set_velocity(s->world, s->bodies[k], u);
+    }
+    return 2 * s->count;
+}
+
 void scene_destroy(scene *s) {
     ledge_world_destroy(s->world);
     free(s->bodies);
+    free(s->dir);
     memset(s, 0, sizeof *s);
 }
 

@@ -33,6 +33,7 @@ typedef struct scene {
     vec2s gravity;         ///< The world's gravity.
     float gravity_scale;   ///< What every body was created with (the floor needs it).
     float drag;            ///< Likewise.
+    signed char *dir;      ///< Crowd only: running direction of body k, -1 or +1 (owned).
 } scene;
 
 /// The rain scene's sizes for N circles, from the spec's formulas.
@@ -74,6 +75,26 @@ bool scene_rain(int n, scene *out);
 /// it costs the step's whole machinery with no contact to solve, and the
 /// positions must stay bit-equal to the integrate-only floor's.
 bool scene_rain_open(int n, int steps, float dt, scene *out);
+
+/// Crowd character: half size, running and jumping speed (m, m/s).
+#define CROWD_HALF_X 0.3f
+#define CROWD_HALF_Y 0.45f
+#define CROWD_RUN    6.0f
+#define CROWD_JUMP   9.0f
+
+/// Builds the crowd scene: the ASCII map `map_text` (tests/data/crowd.txt,
+/// width x height cells) and n box characters in its EMPTY cells, one per
+/// cell centre, scanning rows from the top and columns from the left,
+/// running left and right alternately. False (zeroed) when the map refuses
+/// the text or has too few empty cells.
+bool scene_crowd(int n, const char *map_text, int width, int height, scene *out);
+
+/// The crowd's game logic for one frame, before the step: each character
+/// probes the ground (a point 0.05 m below its feet) and the wall ahead (a
+/// point 0.05 m ahead at knee height) with ledge_tilemap_query_point,
+/// jumps when both hit, turns at the map's edges, and runs. Returns the
+/// point queries made.
+int scene_crowd_control(scene *s);
 
 /// Frees the world and the ids. Safe on a zeroed scene.
 void scene_destroy(scene *s);
