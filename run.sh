@@ -12,9 +12,11 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 # libjansson-dev and zlib1g-dev: the optional Tiled loader (ledge_tiled);
-# valgrind, clang and libclang-rt-14-dev: memcheck and the libFuzzer harnesses.
+# valgrind, clang and libclang-rt-14-dev: memcheck and the libFuzzer harnesses;
+# libchipmunk-dev and libbox2d-dev: the peer engines of the rain benchmark
+# (tests/bench_peers.c), so that their translation units are built too.
 PACKAGES=(meson ninja-build pkg-config gcc g++ python3 binutils libcglm-dev libcmocka-dev
-    libjansson-dev zlib1g-dev valgrind clang libclang-rt-14-dev)
+    libjansson-dev zlib1g-dev valgrind clang libclang-rt-14-dev libchipmunk-dev libbox2d-dev)
 
 install_missing() {
     local missing=() p

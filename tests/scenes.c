@@ -58,8 +58,7 @@ static bool build(int n, int width, int height, float origin_y, scene *out) {
     bd.gravity_scale = out->gravity_scale;
     bd.drag = out->drag;
     for (int k = 0; k < n; ++k) {
-        // The spec's formula, integer division and remainder as written.
-        bd.position = vec(1.5 + (k % cols) + 0.01 * ((7 * k) % 11 - 5), 7 + (k / cols));
+        bd.position = rain_start(cols, k);
         out->bodies[k] = ledge_body_create(out->world, &bd);
         if (!ledge_body_is_valid(out->world, out->bodies[k])) {
             scene_destroy(out);
@@ -70,15 +69,51 @@ static bool build(int n, int width, int height, float origin_y, scene *out) {
     return true;
 }
 
+bool rain_layout_for(int n, rain_layout *out) {
+    memset(out, 0, sizeof *out);
+    if (n < 2) return false;
+    out->count = n;
+    out->cols = ceil_sqrt(n);
+    out->rows = (n + out->cols - 1) / out->cols;
+    out->width = out->cols + 2;
+    out->height = out->rows + 10;
+    return true;
+}
+
+vec2s rain_start(int cols, int k) {
+    // The spec's formula, integer division and remainder as written.
+    return vec(1.5 + (k % cols) + 0.01 * ((7 * k) % 11 - 5), 7 + (k / cols));
+}
+
 bool scene_rain(int n, scene *out) {
-    if (n < 2) {
+    rain_layout l;
+    if (!rain_layout_for(n, &l)) {
         memset(out, 0, sizeof *out);
         return false;
     }
-    int cols = ceil_sqrt(n), rows = (n + cols - 1) / cols;
-    int w = cols + 2, h = rows + 10;
-    if (!build(n, w, h, 0.0f, out)) return false;
-    ledge_tilemap *map = ledge_world_tilemap(out->world);
+    if (!build(n, l.width, l.height, 0.0f, out)) return false;
+    if (!rain_fill_map(ledge_world_tilemap(out->world), l.width, l.height)) {
+        scene_destroy(out);
+        return false;
+    }
+    return true;
+}
+
+ledge_tilemap *rain_map_create(const rain_layout *l) {
+    ledge_tilemap_def md = ledge_default_tilemap_def();
+    md.width = l->width;
+    md.height = l->height;
+    md.tile_size = 1.0f;
+    md.origin = vec(0, 0);
+    ledge_tilemap *map = ledge_tilemap_create(&md);
+    if (map && !rain_fill_map(map, l->width, l->height)) {
+        ledge_tilemap_destroy(map);
+        map = NULL;
+    }
+    return map;
+}
+
+bool rain_fill_map(ledge_tilemap *map, int w, int h) {
     bool ok = true;
     for (int j = 0; j < h; ++j) {
         ok &= ledge_tilemap_set(map, 0, j, LEDGE_TILE_FULL);
@@ -97,7 +132,6 @@ bool scene_rain(int n, scene *out) {
     // to the left. (In N's y-down levels these would be NN and PN.)
     ok &= ledge_tilemap_set(map, 1, 1, LEDGE_TILE_45DEG_PP);
     ok &= ledge_tilemap_set(map, w - 2, 1, LEDGE_TILE_45DEG_NP);
-    if (!ok) scene_destroy(out);
     return ok;
 }
 
@@ -176,10 +210,72 @@ bool scene_rain_open(int n, int steps, float dt, scene *out) {
     return build(n, cols + 2, rows + 10 + below, (float)-below, out);
 }
 
+bool scene_crowd(int n, const char *map_text, int width, int height, scene *out) {
+    memset(out, 0, sizeof *out);
+    if (n < 1) return false;
+    ledge_world_def wd = ledge_default_world_def();
+    wd.map_width = width;
+    wd.map_height = height;
+    wd.body_capacity = n;
+    out->world = ledge_world_create(&wd);
+    out->bodies = malloc(sizeof *out->bodies * (size_t)n);
+    out->dir = malloc((size_t)n);
+    out->width = width;
+    out->height = height;
+    out->gravity = wd.gravity;
+    out->gravity_scale = 1.0f;
+    if (!out->world || !out->bodies || !out->dir ||
+        !ledge_tilemap_load_ascii(ledge_world_tilemap(out->world), map_text)) {
+        scene_destroy(out);
+        return false;
+    }
+    ledge_tilemap *map = ledge_world_tilemap(out->world);
+    ledge_body_def bd = ledge_default_body_def();
+    bd.shape = ledge_make_box(vec(0, 0), vec(CROWD_HALF_X, CROWD_HALF_Y));
+    for (int j = height - 1; j >= 0 && out->count < n; --j) {
+        for (int i = 0; i < width && out->count < n; ++i) {
+            if (ledge_tilemap_get(map, i, j) != LEDGE_TILE_EMPTY) continue;
+            int k = out->count;
+            out->dir[k] = (signed char)(k % 2 ? -1 : 1);
+            bd.position = vec(i + 0.5, j + 0.5);
+            bd.velocity = vec(out->dir[k] * CROWD_RUN, 0);
+            out->bodies[k] = ledge_body_create(out->world, &bd);
+            if (!ledge_body_is_valid(out->world, out->bodies[k])) {
+                scene_destroy(out);
+                return false;
+            }
+            out->count = k + 1;
+        }
+    }
+    if (out->count < n) scene_destroy(out);
+    return out->world != NULL;
+}
+
+int scene_crowd_control(scene *s) {
+    ledge_tilemap *map = ledge_world_tilemap(s->world);
+    float right = (float)s->width - 1.0f;
+    for (int k = 0; k < s->count; ++k) {
+        vec2s p = ledge_body_position(s->world, s->bodies[k]);
+        vec2s u = ledge_body_velocity(s->world, s->bodies[k]);
+        if (p.x < 1.0f) s->dir[k] = 1;
+        if (p.x > right) s->dir[k] = -1;
+        float d = s->dir[k];
+        float feet = p.y - CROWD_HALF_Y;
+        bool ground = ledge_tilemap_query_point(map, vec(p.x, feet - 0.05f), NULL);
+        bool wall = ledge_tilemap_query_point(
+            map, vec(p.x + d * (CROWD_HALF_X + 0.05f), feet + 0.25f), NULL);
+        if (ground && wall) u.y = CROWD_JUMP;
+        u.x = d * CROWD_RUN;
+        ledge_body_set_velocity(s->world, s->bodies[k], u);
+    }
+    return 2 * s->count;
+}
+
 void scene_destroy(scene *s) {
     ledge_world_destroy(s->world);
     free(s->bodies);
     free(s->bay);
+    free(s->dir);
     memset(s, 0, sizeof *s);
 }
 
@@ -253,49 +349,75 @@ static double max_circle_overlap(const probe *p, int n, double x0, double y0, do
     return worst;
 }
 
-scene_figures scene_quality(const scene *s) {
+scene_figures circles_quality(const ledge_tilemap *map, int n, const double *pos, const double *vel,
+                              double radius) {
     scene_figures q;
     memset(&q, 0, sizeof q);
-    q.count = s->count;
-    q.hash = ledge_world_hash(s->world);
-    ledge_tilemap *map = ledge_world_tilemap(s->world);
+    q.count = n;
     ledge_tilemap_def md = ledge_tilemap_get_def(map);
     double x0 = md.origin.x, y0 = md.origin.y;
     double x1 = x0 + (double)md.width * md.tile_size, y1 = y0 + (double)md.height * md.tile_size;
-    probe *p = malloc(sizeof *p * (size_t)(s->count > 0 ? s->count : 1));
+    probe *p = malloc(sizeof *p * (size_t)(n > 0 ? n : 1));
     if (!p) {
-        q.escaped = s->count; // cannot measure: fail loudly
+        q.escaped = n; // cannot measure: fail loudly
         return q;
     }
+    ledge_shape circle = ledge_make_circle(vec(0, 0), (float)radius);
     int np = 0;
-    for (int k = 0; k < s->count; ++k) {
-        vec2s pos = ledge_body_position(s->world, s->bodies[k]);
-        vec2s vel = ledge_body_velocity(s->world, s->bodies[k]);
-        const ledge_shape *shape = ledge_body_shape(s->world, s->bodies[k]);
-        double cx = (double)pos.x + shape->center.x, cy = (double)pos.y + shape->center.y;
-        bool finite = isfinite(pos.x) && isfinite(pos.y) && isfinite(vel.x) && isfinite(vel.y);
+    for (int k = 0; k < n; ++k) {
+        double cx = pos[2 * k], cy = pos[2 * k + 1], vx = vel[2 * k], vy = vel[2 * k + 1];
+        bool finite = isfinite(cx) && isfinite(cy) && isfinite(vx) && isfinite(vy);
         if (!finite || !(cx >= x0 && cx <= x1 && cy >= y0 && cy <= y1)) {
             q.escaped++;
             continue;
         }
-        double speed = hypot((double)vel.x, (double)vel.y);
+        double speed = hypot(vx, vy);
         q.max_speed = fmax(q.max_speed, speed);
         q.moving += speed > RAIN_MOVING_SPEED;
         q.inside_solid += ledge_tilemap_query_point(map, vec(cx, cy), NULL);
         // A circle touches at most 3 x 3 cells here (diameter < 1 cell, the
         // scan grown by a few ulps); 16 leaves room for any of them.
         ledge_tile_contact contacts[16];
-        int nc = ledge_tilemap_collide(map, shape, pos, contacts, 16);
+        int nc = ledge_tilemap_collide(map, &circle, vec(cx, cy), contacts, 16);
         for (int c = 0; c < nc && c < 16; ++c) {
             q.max_tile_overlap = fmax(q.max_tile_overlap, contacts[c].manifold.depth);
         }
         p[np].x = cx;
         p[np].y = cy;
-        p[np].r = shape->radius;
+        p[np].r = radius;
         ++np;
     }
     q.max_body_overlap = max_circle_overlap(p, np, x0, y0, x1, y1);
     free(p);
+    return q;
+}
+
+scene_figures scene_quality(const scene *s) {
+    size_t n = (size_t)(s->count > 0 ? s->count : 1);
+    double *pos = malloc(sizeof *pos * 2 * n), *vel = malloc(sizeof *vel * 2 * n);
+    double radius = 0.0;
+    if (!pos || !vel) {
+        free(pos);
+        free(vel);
+        scene_figures q;
+        memset(&q, 0, sizeof q);
+        q.count = q.escaped = s->count; // cannot measure: fail loudly
+        return q;
+    }
+    for (int k = 0; k < s->count; ++k) {
+        vec2s p = ledge_body_position(s->world, s->bodies[k]);
+        vec2s u = ledge_body_velocity(s->world, s->bodies[k]);
+        const ledge_shape *shape = ledge_body_shape(s->world, s->bodies[k]);
+        pos[2 * k] = (double)p.x + shape->center.x;
+        pos[2 * k + 1] = (double)p.y + shape->center.y;
+        vel[2 * k] = u.x;
+        vel[2 * k + 1] = u.y;
+        radius = shape->radius; // every rain body has the same circle
+    }
+    scene_figures q = circles_quality(ledge_world_tilemap(s->world), s->count, pos, vel, radius);
+    q.hash = ledge_world_hash(s->world);
+    free(pos);
+    free(vel);
     return q;
 }
 

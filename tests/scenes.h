@@ -7,6 +7,10 @@
 
 #include <ledge/ledge.h>
 
+#ifdef __cplusplus
+extern "C" { // peer_box2d.cpp
+#endif
+
 /// Circle radius of the rain scene.
 #define RAIN_RADIUS 0.4f
 /// Density, friction and bounce of the rain circles.
@@ -30,7 +34,34 @@ typedef struct scene {
     float gravity_scale;   ///< What every body was created with (the floor needs it).
     float drag;            ///< Likewise.
     int *bay;              ///< Bullets scene: the bay (x / 8) each bullet started in. Owned.
+
+    signed char *dir;      ///< Crowd only: running direction of body k, -1 or +1 (owned).
 } scene;
+
+/// The rain scene's sizes for N circles, from the spec's formulas.
+typedef struct rain_layout {
+    int count;  ///< N.
+    int cols;   ///< ceil(sqrt(N)): circles per row at the start.
+    int rows;   ///< ceil(N / cols).
+    int width;  ///< Map width W = cols + 2.
+    int height; ///< Map height H = rows + 10.
+} rain_layout;
+
+/// Fills *out for `n` >= 2 circles; false (zeroed) otherwise.
+bool rain_layout_for(int n, rain_layout *out);
+
+/// Start position of rain circle k in a scene of `cols` columns (rounded to
+/// float once, so that every engine starts from the same bits).
+vec2s rain_start(int cols, int k);
+
+/// Sets the rain tiles (walls, floor, row-4 ledges, corner slopes) into a
+/// map of w x h cells. False when the map refuses a cell. The one place
+/// that writes the layout: the peers build their static shapes by reading
+/// such a map back.
+bool rain_fill_map(ledge_tilemap *map, int w, int h);
+
+/// A standalone tilemap holding the rain tiles of `l`, or NULL.
+ledge_tilemap *rain_map_create(const rain_layout *l);
 
 /// Builds the rain scene for `n` >= 2 circles (two, so that the two slope
 /// cells are distinct): a W x H map of FULL walls, floor and row-4 ledges,
@@ -63,6 +94,26 @@ bool scene_bullets(int n, uint64_t seed, bool bullet, float speed, scene *out);
 /// non-finite): a bullet that crossed a wall.
 int scene_bullets_crossed(const scene *s);
 
+/// Crowd character: half size, running and jumping speed (m, m/s).
+#define CROWD_HALF_X 0.3f
+#define CROWD_HALF_Y 0.45f
+#define CROWD_RUN    6.0f
+#define CROWD_JUMP   9.0f
+
+/// Builds the crowd scene: the ASCII map `map_text` (tests/data/crowd.txt,
+/// width x height cells) and n box characters in its EMPTY cells, one per
+/// cell centre, scanning rows from the top and columns from the left,
+/// running left and right alternately. False (zeroed) when the map refuses
+/// the text or has too few empty cells.
+bool scene_crowd(int n, const char *map_text, int width, int height, scene *out);
+
+/// The crowd's game logic for one frame, before the step: each character
+/// probes the ground (a point 0.05 m below its feet) and the wall ahead (a
+/// point 0.05 m ahead at knee height) with ledge_tilemap_query_point,
+/// jumps when both hit, turns at the map's edges, and runs. Returns the
+/// point queries made.
+int scene_crowd_control(scene *s);
+
 /// Frees the world and the ids. Safe on a zeroed scene.
 void scene_destroy(scene *s);
 
@@ -78,7 +129,14 @@ typedef struct scene_figures {
     uint64_t hash;           ///< ledge_world_hash: equal runs must agree.
 } scene_figures;
 
-/// Measures a circle scene (bodies must be circles). Circle-circle overlaps
+/// The quality figures of n circles of one radius, centres and velocities
+/// given as interleaved (x, y) doubles, against the tiles of `map`: the one
+/// measurement every engine's result goes through (hash left 0). Circles
+/// with a centre outside the map's rectangle count as escaped.
+scene_figures circles_quality(const ledge_tilemap *map, int n, const double *pos, const double *vel,
+                              double radius);
+
+/// Measures a circle scene (bodies must be circles) with circles_quality. Circle-circle overlaps
 /// are found by brute force over the 3 x 3 neighbourhood of a uniform grid
 /// of the test's own, in double, so it does not trust the library's broad
 /// phase; circle-tile overlaps use ledge_tilemap_collide's depths.
@@ -115,5 +173,9 @@ void scene_floor_step(scene_floor *f, float dt);
 
 /// Frees the arrays. Safe on a zeroed floor.
 void scene_floor_destroy(scene_floor *f);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif // LEDGE_TEST_SCENES_H

@@ -1,0 +1,49 @@
+// The peer engines of the rain benchmark (tests/bench_peers.c): each one
+// builds ../shared/spec/bench-scenes.md's rain scene in its own translation
+// unit, compiled only when meson finds the engine, behind this C interface.
+#ifndef LEDGE_TEST_PEERS_H
+#define LEDGE_TEST_PEERS_H
+
+#include "scenes.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// One engine, driven the same way for every size.
+typedef struct peer_engine {
+    const char *name;     ///< As printed in the table.
+    const char *settings; ///< One line: solver settings and anything not default.
+    /// Builds the rain scene of `l`: one static box or triangle per solid
+    /// cell of `map` (made by rain_map_create), and l->count circles at
+    /// rain_start. Returns NULL when the engine cannot.
+    void *(*create)(const rain_layout *l, const ledge_tilemap *map);
+    /// One step of dt seconds.
+    void (*step)(void *world, float dt);
+    /// Writes circle k's centre and velocity to pos/vel[2k], [2k+1].
+    void (*read)(void *world, double *pos, double *vel);
+    void (*destroy)(void *world);
+    /// Bodies awake (not sleeping) now, or -1 when the engine has no sleep.
+    int (*awake)(void *world);
+} peer_engine;
+
+#ifdef LEDGE_HAVE_CHIPMUNK
+extern const peer_engine peer_chipmunk;
+#endif
+#ifdef LEDGE_HAVE_BOX2D
+extern const peer_engine peer_box2d;
+#endif
+
+/// The solid cells of a rain map that a peer turns into static shapes: a
+/// FULL cell is a unit box, a 45 degree slope the triangle of its solid
+/// half. Calls `fn` once per solid cell with its lower-left corner and the
+/// shape's vertices (counter-clockwise, 3 or 4 of them). Any other tile id
+/// is refused (false): the rain scene has none.
+typedef void peer_tile_fn(void *user, const double *xy, int count);
+bool peer_each_tile(const ledge_tilemap *map, peer_tile_fn *fn, void *user);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // LEDGE_TEST_PEERS_H
