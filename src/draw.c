@@ -118,20 +118,6 @@ static void draw_bodies(const ledge_world *w, const ledge_debug_draw *d, ledge_a
     }
 }
 
-// The point of body i's shape furthest along -n, on the line through its
-// box centre along n.
-static vec2s support_point(const ledge_world *w, int i, vec2s n) {
-    const ledge_shape *s = &w->shape[i];
-    vec2s pos = w->position[i];
-    if (s->type == LEDGE_SHAPE_CIRCLE) {
-        return v2_sub(v2_add(pos, s->center), v2_scale(n, s->radius));
-    }
-    float lo = v2_dot(s->vertices[0], n);
-    for (int k = 1; k < s->count; ++k) lo = minf(lo, v2_dot(s->vertices[k], n));
-    vec2s c = v2_add(pos, w->box_offset[i]);
-    return v2_add(c, v2_scale(n, lo - v2_dot(v2_sub(c, pos), n)));
-}
-
 static bool inside(ledge_aabb r, vec2s p) {
     return p.x >= r.lower.x && p.x <= r.upper.x && p.y >= r.lower.y && p.y <= r.upper.y;
 }
@@ -140,7 +126,7 @@ static void draw_contacts(const ledge_world *w, const ledge_debug_draw *d, ledge
     for (int k = 0; k < w->contact_count; ++k) {
         const ledge__contact *c = &w->contacts[k];
         if (c->a < 0 || c->a >= w->slot_count || !w->alive[c->a]) continue;
-        vec2s p = support_point(w, c->a, c->normal);
+        vec2s p = c->point;
         if (!inside(r, p)) continue;
         if (d->draw_point) d->draw_point(p, 5.0f, LEDGE_COLOR_CONTACT, d->context);
         if (d->draw_normals && d->draw_segment) {

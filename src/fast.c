@@ -113,18 +113,20 @@ static bool hits_bodies(const ledge_world *w, int i, vec2s p, int n) {
 
 // Where a bullet's path is cut: the fraction, and what it meets there (a
 // body slot, -1 for a tile, -2 for nothing) with the normal pointing back
-// at the bullet.
+// at the bullet, the point, and the tile cell.
 typedef struct cut {
     float fraction;
     int other;
     vec2s normal;
+    vec2s point;
+    int cell_x, cell_y;
 } cut;
 
 // A bullet's path, cut at the first tile or gathered body it would reach.
 static cut bullet_cut(const ledge_world *w, int i, int n) {
     vec2s start = w->position[i], move = w->path[i];
     float len = v2_len(move);
-    cut c = {1.0f, -2, v2(0.0f, 0.0f)};
+    cut c = {1.0f, -2, v2(0.0f, 0.0f), v2(0.0f, 0.0f), 0, 0};
     ledge_ray_hit hit;
     vec2s centre = v2_add(start, w->box_offset[i]);
     if (len > 0.0f && ledge_tilemap_raycast(w->map, centre, move, &hit)) {
@@ -135,6 +137,9 @@ static cut bullet_cut(const ledge_world *w, int i, int n) {
         c.fraction = maxf(0.0f, hit.fraction - extent / len);
         c.other = -1;
         c.normal = hit.normal;
+        c.point = hit.point;
+        c.cell_x = hit.cell_x;
+        c.cell_y = hit.cell_y;
     }
     for (int k = 0; k < n; ++k) {
         int o = w->near[k];
@@ -145,6 +150,7 @@ static cut bullet_cut(const ledge_world *w, int i, int n) {
             c.fraction = toi.fraction;
             c.other = o;
             c.normal = v2_neg(toi.normal);
+            c.point = toi.point;
         }
     }
     return c;
@@ -154,13 +160,15 @@ static cut bullet_cut(const ledge_world *w, int i, int n) {
 // the relaxation passes would not see the contact: it is recorded here, for
 // the velocity pass to answer (bounce and friction as for any contact).
 static void record_cut(ledge_world *w, int i, const cut *c) {
-    if (c->other == -1) {
-        ledge__record_contact(w, i, -1, c->normal, w->friction[i], w->bounce[i]);
-    } else if (c->other >= 0) {
-        int o = c->other;
-        ledge__record_contact(w, i, o, c->normal, sqrtf(w->friction[i] * w->friction[o]),
-                              maxf(w->bounce[i], w->bounce[o]));
+    if (c->other < -1) return;
+    int o = c->other;
+    ledge__contact k = {i,        o,   c->normal, w->friction[i], w->bounce[i], 0.0f, 0.0f,
+                        c->point, c->cell_x, c->cell_y};
+    if (o >= 0) {
+        k.friction = sqrtf(w->friction[i] * w->friction[o]);
+        k.bounce = maxf(w->bounce[i], w->bounce[o]);
     }
+    ledge__record_contact(w, &k);
 }
 
 // --- moving -----------------------------------------------------------------
@@ -176,7 +184,7 @@ static void move_fast(ledge_world *w, int i) {
         w->position[i] = v2_add(start, w->path[i]);
         return;
     }
-    cut c = {1.0f, -2, v2(0.0f, 0.0f)};
+    cut c = {1.0f, -2, v2(0.0f, 0.0f), v2(0.0f, 0.0f), 0, 0};
     if (w->bullet[i]) {
         c = bullet_cut(w, i, near);
         record_cut(w, i, &c);

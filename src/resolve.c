@@ -10,7 +10,7 @@
 
 #include <string.h>
 
-bool ledge__record_contact(ledge_world *w, int a, int b, vec2s n, float friction, float bounce) {
+bool ledge__record_contact(ledge_world *w, const ledge__contact *c) {
     if (w->contact_count == w->contact_cap) {
         int want = w->contact_cap < 256 ? 256 : w->contact_cap * 2;
         ledge__contact *fresh = ledge__alloc(sizeof *fresh * (size_t)want);
@@ -30,7 +30,7 @@ bool ledge__record_contact(ledge_world *w, int a, int b, vec2s n, float friction
         w->contacts_scratch = scratch;
         w->contact_cap = want;
     }
-    w->contacts[w->contact_count++] = (ledge__contact){a, b, n, friction, bounce, 0.0f};
+    w->contacts[w->contact_count++] = *c;
     return true;
 }
 
@@ -53,31 +53,35 @@ static inline bool boxes_overlap(const ledge_world *w, int a, int b) {
 // Two circles: their bounds' centres are their centres and their half
 // widths their radii, so the test reads only the hot per-body arrays (the
 // same closed form as ledge_collide's, without contact points).
-static inline bool circles_overlap(const ledge_world *w, int a, int b, vec2s *n, float *depth) {
+static inline bool circles_overlap(const ledge_world *w, int a, int b, vec2s *n, float *depth,
+                                   vec2s *point) {
     vec2s d = v2_sub(w->box_center[b], w->box_center[a]);
-    float r = w->box_half[a].x + w->box_half[b].x, d2 = v2_len2(d);
+    float ra = w->box_half[a].x, r = ra + w->box_half[b].x, d2 = v2_len2(d);
     if (d2 >= r * r) return false;
     float dist = sqrtf(d2);
     *n = dist > 0.0f ? v2_scale(d, 1.0f / dist) : v2(0.0f, 1.0f);
     *depth = r - dist;
+    *point = v2_add(w->box_center[a], v2_scale(*n, ra - 0.5f * *depth));
     return true;
 }
 
-static inline bool shapes_overlap(const ledge_world *w, int a, int b, vec2s *n, float *depth) {
-    if (w->circle[a] & w->circle[b]) return circles_overlap(w, a, b, n, depth);
+static inline bool shapes_overlap(const ledge_world *w, int a, int b, vec2s *n, float *depth,
+                                  vec2s *point) {
+    if (w->circle[a] & w->circle[b]) return circles_overlap(w, a, b, n, depth, point);
     if (!boxes_overlap(w, a, b)) return false;
     ledge_manifold m = ledge_collide(&w->shape[a], w->position[a], &w->shape[b], w->position[b]);
     *n = m.normal;
     *depth = m.depth;
+    *point = m.point_count == 2 ? v2_scale(v2_add(m.points[0], m.points[1]), 0.5f) : m.points[0];
     return m.hit;
 }
 
 static void project_pair(ledge_world *w, ledge__pair *p) {
     int a = p->a, b = p->b;
     // n points from a toward b: b moves along n, a against it.
-    vec2s n;
+    vec2s n, point;
     float depth;
-    if (!shapes_overlap(w, a, b, &n, &depth)) return;
+    if (!shapes_overlap(w, a, b, &n, &depth, &point)) return;
     float ima = w->inv_mass[a], imb = w->inv_mass[b], sum = ima + imb;
     float push = depth - w->slop;
     if (push > 0.0f) {
@@ -87,7 +91,26 @@ static void project_pair(ledge_world *w, ledge__pair *p) {
         w->box_center[b] = v2_add(w->position[b], w->box_offset[b]);
     }
     p->normal = n;
+    p->point = point;
+    p->depth = depth;
     p->touched = true;
+}
+
+ledge__contact ledge__tile_contact(const ledge_world *w, int a, int x, int y,
+                                   const ledge_manifold *m) {
+    ledge__contact c;
+    memset(&c, 0, sizeof c);
+    c.a = a;
+    c.b = -1;
+    c.normal = m->normal;
+    c.friction = w->friction[a];
+    c.bounce = w->bounce[a];
+    c.depth = m->depth;
+    c.point = m->point_count == 2 ? v2_scale(v2_add(m->points[0], m->points[1]), 0.5f)
+                                  : m->points[0];
+    c.cell_x = x;
+    c.cell_y = y;
+    return c;
 }
 
 // --- bodies against tiles ---------------------------------------------------
@@ -104,7 +127,10 @@ static void project_tiles(ledge_world *w, int a, bool record) {
             if (!m.hit) continue;
             float push = m.depth - w->slop;
             if (push > 0.0f) w->position[a] = v2_add(w->position[a], v2_scale(m.normal, push));
-            if (record) ledge__record_contact(w, a, -1, m.normal, w->friction[a], w->bounce[a]);
+            if (record) {
+                ledge__contact c = ledge__tile_contact(w, a, x, y, &m);
+                ledge__record_contact(w, &c);
+            }
         }
     }
     w->box_center[a] = v2_add(w->position[a], w->box_offset[a]);
@@ -119,6 +145,9 @@ void ledge__resolve_pass(ledge_world *w, bool record) {
     if (!record) return;
     for (int k = 0; k < w->pair_count; ++k) {
         const ledge__pair *p = &w->pairs[k];
-        if (p->touched) ledge__record_contact(w, p->b, p->a, p->normal, p->friction, p->bounce);
+        if (!p->touched) continue;
+        ledge__contact c = {p->b, p->a, p->normal, p->friction, p->bounce, 0.0f,
+                            p->depth, p->point, 0, 0};
+        ledge__record_contact(w, &c);
     }
 }

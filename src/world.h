@@ -18,6 +18,10 @@ typedef struct ledge__contact {
     float friction; ///< Combined friction of the pair.
     float bounce;   ///< Combined bounce of the pair.
     float cap;      ///< Coulomb cap from the load it carries (response.c), per second.
+    float depth;    ///< Overlap when found (0 for a bullet stopped short of it).
+    vec2s point;    ///< World point midway between the surfaces.
+    int cell_x;     ///< The tile cell, for a tile contact.
+    int cell_y;
 } ledge__contact;
 
 /// A rectangle of tile cells, inclusive.
@@ -33,6 +37,8 @@ typedef struct ledge__pair {
     float friction; ///< Combined: sqrt(fa * fb).
     float bounce;   ///< Combined: max(ba, bb).
     vec2s normal;   ///< Of the last overlap found this substep (from a toward b).
+    vec2s point;    ///< Its contact point.
+    float depth;    ///< Its depth.
     bool touched;   ///< Whether any relaxation pass found them overlapping.
 } ledge__pair;
 
@@ -172,7 +178,10 @@ void ledge__forget_contacts(ledge_world *world, int slot);
 
 /// Appends a contact; returns false (the contact still resolved, only its
 /// response is lost) when the array cannot grow.
-bool ledge__record_contact(ledge_world *world, int a, int b, vec2s normal, float friction,
-                           float bounce);
+bool ledge__record_contact(ledge_world *world, const ledge__contact *contact);
+
+/// A contact of body a with tile cell (x, y), its friction and bounce.
+ledge__contact ledge__tile_contact(const ledge_world *world, int a, int x, int y,
+                                   const ledge_manifold *m);
 
 #endif // LEDGE_WORLD_INTERNAL_H

@@ -24,11 +24,8 @@
 /// - bounds (`draw_bounds`): each drawn body's bounding box and the map's
 ///   border, through `draw_polygon`, colour LEDGE_COLOR_BOUNDS;
 /// - contacts (`draw_contacts`): the contacts of the last step's last
-///   substep. ledge records a contact's normal, not its point, so the point
-///   drawn (`draw_point`, LEDGE_COLOR_CONTACT) is the body's own support
-///   point against the normal: the point of its shape furthest along
-///   -normal, on the line through its box centre (for a circle, exactly
-///   centre - radius * normal). With `draw_normals` a segment of
+///   substep, each at its contact point (`draw_point`, LEDGE_COLOR_CONTACT;
+///   midway between the two surfaces). With `draw_normals` a segment of
 ///   `normal_length` along the normal follows (LEDGE_COLOR_NORMAL). Only
 ///   contacts whose point lies in the region are drawn.
 #ifndef LEDGE_DRAW_H
