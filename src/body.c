@@ -19,6 +19,7 @@ ledge_body_def ledge_default_body_def(void) {
     def.density = 1.0f;
     def.gravity_scale = 1.0f;
     def.filter = ledge_default_filter();
+    def.max_floor_angle = 50.0f * (float)LEDGE_PI / 180.0f;
     return def;
 }
 
@@ -55,6 +56,25 @@ static bool finite_ok(const char *fn, const char *arg, float v, float lo) {
     return false;
 }
 
+// The platformer fields: one-way direction, response, floor angle.
+static bool platform_ok(const ledge_body_def *d) {
+    if (d->one_way < LEDGE_ONE_WAY_NONE || d->one_way > LEDGE_ONE_WAY_RIGHT) {
+        LEDGE_ERROR("ledge_body_create: one_way is %d (must be a ledge_one_way)", d->one_way);
+        return false;
+    }
+    if ((int)d->response < LEDGE_RESPONSE_SLIDE || (int)d->response > LEDGE_RESPONSE_CROSS) {
+        LEDGE_ERROR("ledge_body_create: response is %d (must be a ledge_response)",
+                    (int)d->response);
+        return false;
+    }
+    if (!(d->max_floor_angle >= 0.0f && d->max_floor_angle <= 0.5f * (float)LEDGE_PI)) {
+        LEDGE_ERROR("ledge_body_create: max_floor_angle is %g (must be 0..pi/2)",
+                    (double)d->max_floor_angle);
+        return false;
+    }
+    return true;
+}
+
 static bool body_def_ok(const ledge_body_def *d) {
     const char *fn = "ledge_body_create";
     if (d->type != LEDGE_BODY_STATIC && d->type != LEDGE_BODY_KINEMATIC &&
@@ -71,7 +91,7 @@ static bool body_def_ok(const ledge_body_def *d) {
            (d->type != LEDGE_BODY_DYNAMIC || ledge__check_size(fn, "density", d->density)) &&
            unit_ok("friction", d->friction) && unit_ok("bounce", d->bounce) &&
            finite_ok(fn, "gravity_scale", d->gravity_scale, -LEDGE_MAX_COORDINATE) &&
-           finite_ok(fn, "drag", d->drag, 0.0f);
+           finite_ok(fn, "drag", d->drag, 0.0f) && platform_ok(d);
 }
 
 ledge_body_id ledge_body_create(ledge_world *world, const ledge_body_def *def) {
@@ -104,6 +124,13 @@ ledge_body_id ledge_body_create(ledge_world *world, const ledge_body_def *def) {
     world->circle[i] = def->shape.type == LEDGE_SHAPE_CIRCLE;
     world->tile_seen[i].x0 = INT_MIN; // nothing remembered for this slot's new body
     world->frozen[i] = 0;
+    world->sensor[i] = def->sensor;
+    world->events[i] = def->enable_events;
+    world->one_way[i] = (uint8_t)def->one_way;
+    world->floor_cos[i] = cosf(def->max_floor_angle);
+    world->response[i] = (uint8_t)def->response;
+    world->dropping[i] = 0;
+    world->prev_velocity[i] = world->velocity[i];
     ledge_aabb b = def->shape.bounds;
     world->box_offset[i] = v2_scale(v2_add(b.lower, b.upper), 0.5f);
     world->box_half[i] = v2_scale(v2_sub(b.upper, b.lower), 0.5f);
@@ -245,4 +272,31 @@ bool ledge_body_set_user_data(ledge_world *world, ledge_body_id id, void *user_d
 bool ledge_body_is_frozen(const ledge_world *world, ledge_body_id id) {
     int i = ledge__world_slot(world, id, "ledge_body_is_frozen");
     return i >= 0 && world->frozen[i];
+}
+
+bool ledge_body_drop_through(ledge_world *world, ledge_body_id id) {
+    int i = writable_slot(world, id, "ledge_body_drop_through");
+    if (i < 0) return false;
+    world->dropping[i] = 1;
+    return true;
+}
+
+bool ledge_body_set_target(ledge_world *world, ledge_body_id id, vec2s target, float dt) {
+    const char *fn = "ledge_body_set_target";
+    int i = writable_slot(world, id, fn);
+    if (i < 0 || !ledge__check_vec(fn, "target", target, LEDGE_MAX_COORDINATE)) return false;
+    if (!(dt > 0.0f && dt <= LEDGE_MAX_STEP)) {
+        LEDGE_ERROR("%s: dt is %g (must be > 0 and at most %g s)", fn, (double)dt,
+                    (double)LEDGE_MAX_STEP);
+        return false;
+    }
+    if (world->type[i] != LEDGE_BODY_KINEMATIC) {
+        LEDGE_ERROR("%s: body {%u, %u} is not kinematic", fn, id.index1, id.generation);
+        return false;
+    }
+    vec2s v = v2_scale(v2_sub(target, world->position[i]), 1.0f / dt);
+    if (!ledge__check_vec(fn, "resulting velocity", v, LEDGE_MAX_COORDINATE)) return false;
+    world->velocity[i] = v;
+    world->frozen[i] = 0;
+    return true;
 }

@@ -44,21 +44,36 @@ static inline vec2s half_to_grid(int up_axis, vec2s h) {
 
 // --- lists ------------------------------------------------------------------
 
-static bool push_pair(ledge_world *w, int a, int b) {
-    if (w->pair_count == w->pair_cap) {
-        int want = w->pair_cap < 256 ? 256 : w->pair_cap * 2;
-        ledge__pair *fresh = ledge__alloc(sizeof *fresh * (size_t)want);
-        if (fresh == NULL) {
-            LEDGE_ERROR("ledge_world_step: allocation of %d candidate pairs failed (pairs beyond "
-                        "%d are skipped this step)",
-                        want, w->pair_cap);
-            return false;
-        }
-        if (w->pair_count) memcpy(fresh, w->pairs, sizeof *fresh * (size_t)w->pair_count);
-        ledge__free(w->pairs);
-        w->pairs = fresh;
-        w->pair_cap = want;
+// Grows a pair list (the candidates, or the sensor pairs) by doubling.
+static bool grow_pairs(ledge__pair **pairs, int *cap, int count) {
+    if (count < *cap) return true;
+    int want = *cap < 256 ? 256 : *cap * 2;
+    ledge__pair *fresh = ledge__alloc(sizeof *fresh * (size_t)want);
+    if (fresh == NULL) {
+        LEDGE_ERROR("ledge_world_step: allocation of %d candidate pairs failed (pairs beyond %d "
+                    "are skipped this step)",
+                    want, *cap);
+        return false;
     }
+    if (count) memcpy(fresh, *pairs, sizeof *fresh * (size_t)count);
+    ledge__free(*pairs);
+    *pairs = fresh;
+    *cap = want;
+    return true;
+}
+
+// A sensor and a body it may report (sensors.c tests them after the step).
+static bool push_sensor_pair(ledge_world *w, int a, int b) {
+    if (!grow_pairs(&w->sensor_pairs, &w->sensor_pair_cap, w->sensor_pair_count)) return false;
+    ledge__pair *p = &w->sensor_pairs[w->sensor_pair_count++];
+    memset(p, 0, sizeof *p);
+    p->a = w->sensor[a] ? a : b;
+    p->b = w->sensor[a] ? b : a;
+    return true;
+}
+
+static bool push_pair(ledge_world *w, int a, int b) {
+    if (!grow_pairs(&w->pairs, &w->pair_cap, w->pair_count)) return false;
     ledge__pair *p = &w->pairs[w->pair_count++];
     p->a = a;
     p->b = b;
@@ -66,6 +81,8 @@ static bool push_pair(ledge_world *w, int a, int b) {
     p->bounce = maxf(w->bounce[a], w->bounce[b]);
     p->normal = v2(0.0f, 0.0f);
     p->touched = false;
+    p->decided = false;
+    p->policy = LEDGE_RESPONSE_SLIDE;
     return true;
 }
 
@@ -79,8 +96,15 @@ static inline bool consider(ledge_world *w, int a, int b) {
     vec2s d = v2_sub(w->box_center[a], w->box_center[b]);
     vec2s r = v2_add(w->box_half[a], w->box_half[b]);
     if (fabsf(d.x) >= r.x + w->margin || fabsf(d.y) >= r.y + w->margin) return true;
-    if (w->inv_mass[a] + w->inv_mass[b] <= 0.0f) return true; // neither can move
     if (!filters_allow(&w->filter[a], &w->filter[b])) return true;
+    if (w->sensor[a] | w->sensor[b]) {
+        // A sensor reports bodies that move (not other sensors, not the level).
+        if ((w->sensor[a] & w->sensor[b]) || w->type[w->sensor[a] ? b : a] == LEDGE_BODY_STATIC) {
+            return true;
+        }
+        return push_sensor_pair(w, a, b);
+    }
+    if (w->inv_mass[a] + w->inv_mass[b] <= 0.0f) return true; // neither can move
     return push_pair(w, a, b);
 }
 
@@ -244,12 +268,13 @@ void ledge__broad_build(ledge_world *w) {
 
 void ledge__broad_pairs(ledge_world *w) {
     w->pair_count = 0;
+    w->sensor_pair_count = 0;
     grid_pairs(w);
     big_pairs(w);
     w->tile_count = 0;
     check_map_version(w);
     for (int i = 0; i < w->slot_count; ++i) {
-        if (w->alive[i] && !w->frozen[i] && w->type[i] == LEDGE_BODY_DYNAMIC &&
+        if (w->alive[i] && !w->frozen[i] && !w->sensor[i] && w->type[i] == LEDGE_BODY_DYNAMIC &&
             body_near_tiles(w, i)) {
             w->tile_list[w->tile_count++] = i;
         }

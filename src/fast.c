@@ -33,7 +33,7 @@ static float min_half(const ledge_world *w, int i) {
 
 bool ledge__fast_begin(ledge_world *w, int i, vec2s move) {
     float limit = FAST_FRACTION * min_half(w, i);
-    bool fast = w->bullet[i] || v2_len2(move) > limit * limit;
+    bool fast = !w->sensor[i] && (w->bullet[i] || v2_len2(move) > limit * limit);
     w->fast[i] = fast;
     if (fast) w->path[i] = move;
     return fast;
@@ -48,7 +48,8 @@ static bool filters_allow(const ledge_filter *a, const ledge_filter *b) {
 
 // Whether o may stop fast body i: not fast itself, and the filters agree.
 static inline bool obstacle(const ledge_world *w, int i, int o) {
-    return o != i && !w->fast[o] && filters_allow(&w->filter[i], &w->filter[o]);
+    return o != i && !w->fast[o] && !w->sensor[o] && !w->one_way[o] &&
+           w->response[o] != LEDGE_RESPONSE_CROSS && filters_allow(&w->filter[i], &w->filter[o]);
 }
 
 // The box swept by body i over its path.
@@ -85,14 +86,21 @@ static int gather(ledge_world *w, int i, vec2s c, vec2s h) {
 
 // --- multisampling ----------------------------------------------------------
 
-// Whether body i at p overlaps a tile deeper than the slop.
-static bool hits_tiles(const ledge_world *w, int i, vec2s p) {
+// Whether body i at p overlaps a tile deeper than the slop (one-way cells
+// only when they would stop it).
+static bool hits_tiles(ledge_world *w, int i, vec2s p) {
     int x0, y0, x1, y1;
     ledge__tilemap_scan_range(w->map, &w->shape[i], p, &x0, &y0, &x1, &y1);
     for (int y = y0; y <= y1; ++y) {
         for (int x = x0; x <= x1; ++x) {
             ledge_manifold m = ledge__tilemap_collide_cell(w->map, x, y, &w->shape[i], p);
-            if (m.hit && m.depth > w->slop) return true;
+            if (!m.hit || m.depth <= w->slop) continue;
+            if (ledge__tilemap_inside(w->map, x, y) &&
+                w->map->one_way[(size_t)y * (size_t)w->map->width + (size_t)x] &&
+                !ledge__one_way_tile_allows(w, i, x, y, &m)) {
+                continue;
+            }
+            return true;
         }
     }
     return false;
@@ -162,8 +170,8 @@ static cut bullet_cut(const ledge_world *w, int i, int n) {
 static void record_cut(ledge_world *w, int i, const cut *c) {
     if (c->other < -1) return;
     int o = c->other;
-    ledge__contact k = {i,        o,   c->normal, w->friction[i], w->bounce[i], 0.0f, 0.0f,
-                        c->point, c->cell_x, c->cell_y};
+    ledge__contact k = {i,    o,        c->normal, w->friction[i], w->bounce[i],        0.0f,
+                        0.0f, c->point, c->cell_x, c->cell_y,      LEDGE_RESPONSE_SLIDE};
     if (o >= 0) {
         k.friction = sqrtf(w->friction[i] * w->friction[o]);
         k.bounce = maxf(w->bounce[i], w->bounce[o]);

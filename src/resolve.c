@@ -76,24 +76,87 @@ static inline bool shapes_overlap(const ledge_world *w, int a, int b, vec2s *n, 
     return m.hit;
 }
 
+// --- platformer rules: one-way platforms, responses ---------------------------
+
+static inline ledge_body_id id_of(const ledge_world *w, int i) {
+    ledge_body_id id = {(uint32_t)i + 1u, w->generation[i]};
+    return id;
+}
+
+// Whether body `o` meets one-way platform body `p` (normal n from p toward
+// o): pushed out toward the allowed side, not dropping through, and not
+// already inside it when the substep began (so it was on the allowed side).
+static bool one_way_body_allows(const ledge_world *w, int p, int o, vec2s n) {
+    vec2s d = ledge_one_way_direction((ledge_one_way)w->one_way[p]);
+    if (w->dropping[o] || v2_dot(n, d) < 0.5f) return false;
+    ledge_manifold then =
+        ledge_collide(&w->shape[p], w->last_position[p], &w->shape[o], w->last_position[o]);
+    return !then.hit || then.depth <= 2.0f * w->slop;
+}
+
+bool ledge__one_way_tile_allows(ledge_world *w, int a, int x, int y, const ledge_manifold *m) {
+    ledge_one_way way =
+        (ledge_one_way)w->map->one_way[(size_t)y * (size_t)w->map->width + (size_t)x];
+    w->in_one_way[a] = 1;
+    if (w->dropping[a] || v2_dot(m->normal, ledge_one_way_direction(way)) < 0.5f) return false;
+    ledge_manifold then =
+        ledge__tilemap_collide_cell(w->map, x, y, &w->shape[a], w->last_position[a]);
+    return !then.hit || then.depth <= 2.0f * w->slop;
+}
+
+// The pair's response: the stronger of the two bodies', unless the game's
+// pre-solve callback says otherwise. Asked once per pair and substep.
+static uint8_t pair_policy(ledge_world *w, int a, int b, vec2s n) {
+    ledge_response r =
+        (ledge_response)(w->response[a] > w->response[b] ? w->response[a] : w->response[b]);
+    if (w->pre_solve) r = w->pre_solve(id_of(w, b), id_of(w, a), 0, 0, n, r, w->pre_solve_context);
+    return (uint8_t)(r >= LEDGE_RESPONSE_SLIDE && r <= LEDGE_RESPONSE_CROSS ? r
+                                                                            : LEDGE_RESPONSE_SLIDE);
+}
+
+static uint8_t tile_policy(ledge_world *w, int a, int x, int y, vec2s n) {
+    ledge_response r = (ledge_response)w->response[a];
+    if (w->pre_solve) {
+        ledge_body_id none = {0u, 0u};
+        r = w->pre_solve(id_of(w, a), none, x, y, n, r, w->pre_solve_context);
+    }
+    return (uint8_t)(r >= LEDGE_RESPONSE_SLIDE && r <= LEDGE_RESPONSE_CROSS ? r
+                                                                            : LEDGE_RESPONSE_SLIDE);
+}
+
 static void project_pair(ledge_world *w, ledge__pair *p) {
     int a = p->a, b = p->b;
     // n points from a toward b: b moves along n, a against it.
     vec2s n, point;
     float depth;
     if (!shapes_overlap(w, a, b, &n, &depth, &point)) return;
-    float ima = w->inv_mass[a], imb = w->inv_mass[b], sum = ima + imb;
-    float push = depth - w->slop;
-    if (push > 0.0f) {
-        w->position[a] = v2_sub(w->position[a], v2_scale(n, push * ima / sum));
-        w->position[b] = v2_add(w->position[b], v2_scale(n, push * imb / sum));
-        w->box_center[a] = v2_add(w->position[a], w->box_offset[a]);
-        w->box_center[b] = v2_add(w->position[b], w->box_offset[b]);
+    if (LEDGE_UNLIKELY(w->one_way[a] | w->one_way[b])) {
+        bool ok = w->one_way[a] ? one_way_body_allows(w, a, b, n)
+                                : one_way_body_allows(w, b, a, v2_neg(n));
+        if (w->one_way[a]) w->in_one_way[b] = 1;
+        if (w->one_way[b]) w->in_one_way[a] = 1;
+        if (!ok) return;
+    }
+    if (!p->decided) {
+        p->decided = true;
+        p->policy = (w->response[a] | w->response[b] | (w->pre_solve != NULL))
+                        ? pair_policy(w, a, b, n)
+                        : (uint8_t)LEDGE_RESPONSE_SLIDE;
     }
     p->normal = n;
     p->point = point;
     p->depth = depth;
     p->touched = true;
+    if (p->policy == LEDGE_RESPONSE_CROSS) return;
+    float ima = w->inv_mass[a], imb = w->inv_mass[b], sum = ima + imb;
+    float push = depth - w->slop;
+    if (push > 0.0f) {
+        w->pushes++;
+        w->position[a] = v2_sub(w->position[a], v2_scale(n, push * ima / sum));
+        w->position[b] = v2_add(w->position[b], v2_scale(n, push * imb / sum));
+        w->box_center[a] = v2_add(w->position[a], w->box_offset[a]);
+        w->box_center[b] = v2_add(w->position[b], w->box_offset[b]);
+    }
 }
 
 ledge__contact ledge__tile_contact(const ledge_world *w, int a, int x, int y,
@@ -106,8 +169,8 @@ ledge__contact ledge__tile_contact(const ledge_world *w, int a, int x, int y,
     c.friction = w->friction[a];
     c.bounce = w->bounce[a];
     c.depth = m->depth;
-    c.point = m->point_count == 2 ? v2_scale(v2_add(m->points[0], m->points[1]), 0.5f)
-                                  : m->points[0];
+    c.point =
+        m->point_count == 2 ? v2_scale(v2_add(m->points[0], m->points[1]), 0.5f) : m->points[0];
     c.cell_x = x;
     c.cell_y = y;
     return c;
@@ -125,10 +188,21 @@ static void project_tiles(ledge_world *w, int a, bool record) {
             ledge_manifold m =
                 ledge__tilemap_collide_cell(w->map, x, y, &w->shape[a], w->position[a]);
             if (!m.hit) continue;
+            if (ledge__tilemap_inside(w->map, x, y) &&
+                LEDGE_UNLIKELY(w->map->one_way[(size_t)y * (size_t)w->map->width + (size_t)x]) &&
+                !ledge__one_way_tile_allows(w, a, x, y, &m)) {
+                continue;
+            }
+            uint8_t policy = (w->response[a] || w->pre_solve) ? tile_policy(w, a, x, y, m.normal)
+                                                              : (uint8_t)LEDGE_RESPONSE_SLIDE;
             float push = m.depth - w->slop;
-            if (push > 0.0f) w->position[a] = v2_add(w->position[a], v2_scale(m.normal, push));
+            if (push > 0.0f && policy != LEDGE_RESPONSE_CROSS) {
+                w->pushes++;
+                w->position[a] = v2_add(w->position[a], v2_scale(m.normal, push));
+            }
             if (record) {
                 ledge__contact c = ledge__tile_contact(w, a, x, y, &m);
+                c.policy = policy;
                 ledge__record_contact(w, &c);
             }
         }
@@ -146,8 +220,8 @@ void ledge__resolve_pass(ledge_world *w, bool record) {
     for (int k = 0; k < w->pair_count; ++k) {
         const ledge__pair *p = &w->pairs[k];
         if (!p->touched) continue;
-        ledge__contact c = {p->b, p->a, p->normal, p->friction, p->bounce, 0.0f,
-                            p->depth, p->point, 0, 0};
+        ledge__contact c = {p->b,     p->a,     p->normal, p->friction, p->bounce, 0.0f,
+                            p->depth, p->point, 0,         0,           p->policy};
         ledge__record_contact(w, &c);
     }
 }

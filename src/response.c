@@ -50,10 +50,24 @@ static inline vec2s respond(vec2s v, vec2s n, float friction, float bounce, floa
     return v2_add(v2_scale(vt, keep), v2_scale(n, out));
 }
 
+// The contact's policy (ledge_response): SLIDE is N's response above;
+// TOUCH stops the relative motion; BOUNCE reflects it (bounce 1, no
+// friction); CROSS is not answered.
+static inline vec2s answer(const ledge_world *w, const ledge__contact *c, vec2s v, float bounce,
+                           float resting) {
+    if (LEDGE_UNLIKELY(c->policy != LEDGE_RESPONSE_SLIDE)) {
+        float vn = v2_dot(v, c->normal);
+        if (c->policy == LEDGE_RESPONSE_CROSS || !(vn < -resting)) return v;
+        if (c->policy == LEDGE_RESPONSE_TOUCH) return v2(0.0f, 0.0f);
+        return v2_sub(v, v2_scale(c->normal, 2.0f * vn)); // BOUNCE
+    }
+    return respond(v, c->normal, c->friction, bounce, w->bounce_threshold, resting,
+                   c->cap * w->cap_dt);
+}
+
 static inline void respond_tile(ledge_world *w, const ledge__contact *c, float bounce,
                                 float resting) {
-    w->velocity[c->a] = respond(w->velocity[c->a], c->normal, c->friction, bounce,
-                                w->bounce_threshold, resting, c->cap * w->cap_dt);
+    w->velocity[c->a] = answer(w, c, w->velocity[c->a], bounce, resting);
 }
 
 // Body a against body b (n points from b toward a), the change shared by
@@ -81,6 +95,7 @@ static inline bool weights(const ledge_world *w, const ledge__contact *c, float 
 // move), its lower one (-1 for a tile) and the cosine of the normal with up.
 static inline int stacked(const ledge_world *w, const ledge__contact *c, int *lower,
                           float *cosine) {
+    if (c->policy == LEDGE_RESPONSE_CROSS) return -1;
     float up = v2_dot(c->normal, w->up);
     int u = -1;
     if (up > STACKED_COSINE) {

@@ -174,8 +174,9 @@ ledge_tilemap *ledge_tilemap_create(const ledge_tilemap_def *def) {
     if (!check_def(def)) return NULL;
     size_t w = (size_t)def->width, h = (size_t)def->height;
     size_t n_tiles = w * h, n_v = (w + 1) * h, n_h = w * (h + 1);
-    // One block: the struct, then the tiles and both edge arrays (bytes).
-    size_t bytes = sizeof(ledge_tilemap) + n_tiles + n_v + n_h;
+    // One block: the struct, then the tiles, both edge arrays and the
+    // one-way directions (bytes).
+    size_t bytes = sizeof(ledge_tilemap) + n_tiles + n_v + n_h + n_tiles;
     unsigned char *block = ledge__alloc(bytes);
     if (block == NULL) {
         LEDGE_ERROR("ledge_tilemap_create: allocating %zu bytes for a %d x %d map failed", bytes,
@@ -192,7 +193,9 @@ ledge_tilemap *ledge_tilemap_create(const ledge_tilemap_def *def) {
     m->tiles = block + sizeof(ledge_tilemap);
     m->edges_v = m->tiles + n_tiles;
     m->edges_h = m->edges_v + n_v;
+    m->one_way = m->edges_h + n_h;
     memset(m->tiles, LEDGE_TILE_EMPTY, n_tiles);
+    memset(m->one_way, LEDGE_ONE_WAY_NONE, n_tiles);
     for (int t = 0; t < LEDGE_TILE_COUNT; ++t) {
         ledge__tile_geom_of((ledge_tile)t, &m->geom[t]);
         m->probe[t] = probe_of(&m->geom[t]);
@@ -242,6 +245,43 @@ bool ledge_tilemap_set(ledge_tilemap *map, int x, int y, ledge_tile tile) {
     update_edge_h(map, x, y);
     update_edge_h(map, x, y + 1);
     return true;
+}
+
+bool ledge_tilemap_set_one_way(ledge_tilemap *map, int x, int y, ledge_one_way way) {
+    if (!check_map("ledge_tilemap_set_one_way", map)) return false;
+    if (!ledge__tilemap_inside(map, x, y)) {
+        LEDGE_ERROR("ledge_tilemap_set_one_way: cell is (%d, %d) (must be in 0..%d x 0..%d)", x, y,
+                    map->width - 1, map->height - 1);
+        return false;
+    }
+    if ((int)way < LEDGE_ONE_WAY_NONE || (int)way > LEDGE_ONE_WAY_RIGHT) {
+        LEDGE_ERROR("ledge_tilemap_set_one_way: way is %d (must be a ledge_one_way)", (int)way);
+        return false;
+    }
+    map->one_way[(size_t)y * (size_t)map->width + (size_t)x] = (uint8_t)way;
+    map->version++;
+    return true;
+}
+
+ledge_one_way ledge_tilemap_one_way(const ledge_tilemap *map, int x, int y) {
+    if (!check_map("ledge_tilemap_one_way", map)) return LEDGE_ONE_WAY_NONE;
+    if (!ledge__tilemap_inside(map, x, y)) return LEDGE_ONE_WAY_NONE;
+    return (ledge_one_way)map->one_way[(size_t)y * (size_t)map->width + (size_t)x];
+}
+
+vec2s ledge_one_way_direction(ledge_one_way way) {
+    switch (way) {
+    case LEDGE_ONE_WAY_UP:
+        return v2(0.0f, 1.0f);
+    case LEDGE_ONE_WAY_DOWN:
+        return v2(0.0f, -1.0f);
+    case LEDGE_ONE_WAY_LEFT:
+        return v2(-1.0f, 0.0f);
+    case LEDGE_ONE_WAY_RIGHT:
+        return v2(1.0f, 0.0f);
+    default:
+        return v2(0.0f, 0.0f);
+    }
 }
 
 ledge_tile ledge_tilemap_get(const ledge_tilemap *map, int x, int y) {

@@ -51,6 +51,8 @@ struct ledge_tilemap {
     /// Horizontal cell sides: edges_h[y * width + x] is the side at the cell
     /// boundary y, between cells (x, y - 1) and (x, y). A ledge_edge.
     uint8_t *edges_h;
+    /// One-way direction of each cell (a ledge_one_way), row-major like tiles.
+    uint8_t *one_way;
     /// Unit-cell geometry of every tile id (tile.h), computed once.
     ledge__tile_geom geom[LEDGE_TILE_COUNT];
     /// The point test of every tile id, derived from geom (query_point).

@@ -56,9 +56,17 @@ ledge_world_def ledge_default_world_def(void) {
     X(tile_seen)                                                                                   \
     X(tile_seen_near)                                                                              \
     X(frozen)                                                                                      \
-    X(last_position)
+    X(last_position)                                                                               \
+    X(sensor)                                                                                      \
+    X(events)                                                                                      \
+    X(one_way)                                                                                     \
+    X(floor_cos)                                                                                   \
+    X(response)                                                                                    \
+    X(dropping)                                                                                    \
+    X(in_one_way)                                                                                  \
+    X(prev_velocity)
 
-enum { WORLD_ARRAY_COUNT = 32 };
+enum { WORLD_ARRAY_COUNT = 40 };
 
 static void world_arrays(ledge_world *w, void ***slots, size_t *sizes) {
     int k = 0;
@@ -196,6 +204,19 @@ ledge_tilemap *ledge_world_tilemap(ledge_world *world) {
     return world->map;
 }
 
+void ledge_world_set_pre_solve(ledge_world *world, ledge_pre_solve_fn *fn, void *context) {
+    if (world == NULL) {
+        LEDGE_ERROR("ledge_world_set_pre_solve: world is NULL");
+        return;
+    }
+    if (world->stepping) {
+        LEDGE_ERROR("ledge_world_set_pre_solve: the world is stepping");
+        return;
+    }
+    world->pre_solve = fn;
+    world->pre_solve_context = fn ? context : NULL;
+}
+
 int ledge_world_body_count(const ledge_world *world) {
     if (world == NULL) {
         LEDGE_ERROR("ledge_world_body_count: world is NULL");
@@ -275,6 +296,18 @@ static bool integrate_position(ledge_world *w, float dt) {
 // friction a second time in the same substep.
 #define RESTING_SPEED 1e-4f
 
+// The relaxation passes. A pass that moved nothing would be repeated
+// exactly by the next ones, so after it only the last (recording) pass
+// runs: a resting scene pays two passes, not `iterations`.
+static void relax(ledge_world *w) {
+    for (int it = 0; it < w->iterations; ++it) {
+        bool last = it == w->iterations - 1;
+        w->pushes = 0;
+        ledge__resolve_pass(w, last);
+        if (!last && w->pushes == 0) it = w->iterations - 2;
+    }
+}
+
 // One substep:
 // 1. gravity and drag change the velocities;
 // 2. the last substep's contacts are answered again (N's response), so that
@@ -299,7 +332,7 @@ static void substep(ledge_world *w, float h) {
         ledge__broad_build(w);
     }
     ledge__broad_pairs(w);
-    for (int it = 0; it < w->iterations; ++it) ledge__resolve_pass(w, it == w->iterations - 1);
+    relax(w);
     ledge__sort_contacts(w);
     ledge__contact_loads(w);
     ledge__velocity_pass(w, RESTING_SPEED, h);

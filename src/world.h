@@ -22,6 +22,7 @@ typedef struct ledge__contact {
     vec2s point;    ///< World point midway between the surfaces.
     int cell_x;     ///< The tile cell, for a tile contact.
     int cell_y;
+    int policy; ///< A ledge_response.
 } ledge__contact;
 
 /// A rectangle of tile cells, inclusive.
@@ -40,6 +41,8 @@ typedef struct ledge__pair {
     vec2s point;    ///< Its contact point.
     float depth;    ///< Its depth.
     bool touched;   ///< Whether any relaxation pass found them overlapping.
+    bool decided;   ///< Whether `policy` was chosen this substep (at the first touch).
+    uint8_t policy; ///< A ledge_response for the pair.
 } ledge__pair;
 
 struct ledge_world {
@@ -53,12 +56,17 @@ struct ledge_world {
     float max_extent;       ///< Largest dynamic body's extent seen (grows only).
     float margin;           ///< Broad-phase growth of the boxes (this step).
     float cap_dt;           ///< The velocity pass's dt (response.c).
+    int pushes;             ///< Projections made by the current relaxation pass.
     uint32_t map_version;   ///< The tilemap version tile_seen was found for (broad.c).
     vec2s up;               ///< Unit vector against gravity ((0, 0) without gravity).
     int up_axis;            ///< Grid rows run along: 0 +y, 1 -y, 2 +x, 3 -x (closest to up).
     ledge__grid grid;
     ledge__pair *pairs; ///< Candidate pairs of this substep (broad.c).
     int pair_count, pair_cap;
+    ledge__pair *sensor_pairs; ///< A sensor (a) and a body near it (b) (broad.c).
+    int sensor_pair_count, sensor_pair_cap;
+    ledge_pre_solve_fn *pre_solve; ///< The game's contact filter, or NULL.
+    void *pre_solve_context;
     int tile_count; ///< Entries in tile_list (dynamic bodies near non-empty cells).
     int big_count;  ///< Entries in big_list (bodies larger than a grid cell).
     ledge__contact *contacts;
@@ -101,6 +109,14 @@ struct ledge_world {
     uint8_t *fast;           ///< Moving far this substep (fast.c).
     vec2s *path;             ///< The substep's displacement of a fast body.
     int *near;               ///< Scratch: bodies near a fast body's path (fast.c).
+    uint8_t *sensor;         ///< Reports overlaps, never collides (events.c).
+    uint8_t *events;         ///< Touch begin/end events wanted (events.c).
+    uint8_t *one_way;        ///< A ledge_one_way: a one-way platform body.
+    float *floor_cos;        ///< cos(max_floor_angle): ground when normal . up >= it.
+    uint8_t *response;       ///< A ledge_response.
+    uint8_t *dropping;       ///< Ignoring one-way platforms until clear of them.
+    uint8_t *in_one_way;     ///< Overlapped a one-way platform this step.
+    vec2s *prev_velocity;    ///< Kinematic: velocity of the last substep (platform carry).
     uint8_t *frozen;         ///< Left the finite range: kept still, out of the step (world.c).
     vec2s *last_position;    ///< Position before the substep moved it.
     ledge__range *tile_seen; ///< The tile cells last looked at near each body (broad.c).
@@ -154,7 +170,7 @@ bool ledge__boxes_near(const ledge_world *world, vec2s c, vec2s h, int o);
 /// near tiles (one cell at a time, in N's order), projected out of overlap.
 /// Pairs remember whether they touched in any pass; with `record` (the last
 /// pass) the tile contacts found are recorded, and then every pair that
-/// touched.
+/// touched. Counts its projections in world->pushes.
 void ledge__resolve_pass(ledge_world *world, bool record);
 
 /// The velocity pass (response.c): N's response for the recorded contacts,
@@ -179,6 +195,12 @@ void ledge__forget_contacts(ledge_world *world, int slot);
 /// Appends a contact; returns false (the contact still resolved, only its
 /// response is lost) when the array cannot grow.
 bool ledge__record_contact(ledge_world *world, const ledge__contact *contact);
+
+/// Whether one-way tile cell (x, y) (inside the map) meets body a with
+/// manifold m: pushed out toward its allowed side, a not dropping through,
+/// and not already inside it at the start of the substep. Marks a as having
+/// overlapped a one-way platform (resolve.c).
+bool ledge__one_way_tile_allows(ledge_world *world, int a, int x, int y, const ledge_manifold *m);
 
 /// A contact of body a with tile cell (x, y), its friction and bounce.
 ledge__contact ledge__tile_contact(const ledge_world *world, int a, int x, int y,

@@ -50,6 +50,16 @@ typedef struct ledge_filter {
     int32_t group;     ///< Shared group override (0: none).
 } ledge_filter;
 
+/// How a body answers a contact (bump.lua's responses). A pair uses the
+/// stronger of its two bodies' (CROSS > BOUNCE > TOUCH > SLIDE), or what
+/// the world's pre-solve callback says (ledge_world_set_pre_solve).
+typedef enum ledge_response {
+    LEDGE_RESPONSE_SLIDE = 0,  ///< N's response: bounce and friction (the default).
+    LEDGE_RESPONSE_TOUCH = 1,  ///< Pushed out and stopped: the relative velocity becomes 0.
+    LEDGE_RESPONSE_BOUNCE = 2, ///< Pushed out and reflected (bounce 1, no friction).
+    LEDGE_RESPONSE_CROSS = 3,  ///< Passes through: reported (contacts, events), not resolved.
+} ledge_response;
+
 /// What a body is made from. Fill with ledge_default_body_def, then change
 /// what you need.
 typedef struct ledge_body_def {
@@ -63,8 +73,18 @@ typedef struct ledge_body_def {
     float gravity_scale;  ///< Multiplies the world's gravity. Default 1.
     float drag;           ///< Linear damping per second, >= 0: v *= 1 / (1 + dt * drag). Default 0.
     bool bullet;          ///< Swept against walls and bodies: never tunnels. Default false.
-    ledge_filter filter;  ///< Default: category 1, mask all, group 0.
-    void *user_data;      ///< Yours; ledge never reads it.
+    bool sensor;          ///< Reports overlaps (ledge_world_sensor_events), never collides. Default
+                          ///< false.
+    bool enable_events;   ///< Its touches begin and end events (ledge_world_touch_events).
+                          ///< Default false.
+    int one_way;          ///< A ledge_one_way (tilemap.h): a one-way platform body (static or
+                          ///< kinematic). Default LEDGE_ONE_WAY_NONE.
+    float max_floor_angle;   ///< Steepest surface (radians from up) that counts as ground for
+                             ///< ledge_body_ground. Default 50 degrees: 45 degree slopes are
+                             ///< floors, 63 degree ones walls.
+    ledge_response response; ///< Default LEDGE_RESPONSE_SLIDE.
+    ledge_filter filter;     ///< Default: category 1, mask all, group 0.
+    void *user_data;         ///< Yours; ledge never reads it.
 } ledge_body_def;
 
 /// A dynamic body with density 1, no friction, no bounce, gravity scale 1,
@@ -132,6 +152,15 @@ LEDGE_API bool ledge_body_set_user_data(ledge_world *world, ledge_body_id id, vo
 /// and left out of the step until ledge_body_set_position or
 /// ledge_body_set_velocity is called. False (logged) for an invalid id.
 LEDGE_API bool ledge_body_is_frozen(const ledge_world *world, ledge_body_id id);
+
+/// Lets the body fall through the one-way platforms (tiles and bodies) it
+/// stands on: they are ignored until it no longer overlaps any of them.
+LEDGE_API bool ledge_body_drop_through(ledge_world *world, ledge_body_id id);
+
+/// Moves a kinematic body to `target` over the next step of `dt` seconds
+/// (sets its velocity to (target - position) / dt): a moving platform
+/// driven by positions. Refused (logged) for other body types.
+LEDGE_API bool ledge_body_set_target(ledge_world *world, ledge_body_id id, vec2s target, float dt);
 
 /// The pointer stored with the body (NULL for an invalid id).
 LEDGE_API void *ledge_body_user_data(const ledge_world *world, ledge_body_id id);

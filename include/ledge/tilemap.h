@@ -74,6 +74,19 @@ typedef struct ledge_tile_contact {
     ledge_tile tile;         ///< The tile id.
 } ledge_tile_contact;
 
+/// One-way platforms: a cell's tile collides only with bodies that come
+/// from the allowed side (the side the direction points to) and are pushed
+/// out toward it. A body below a LEDGE_ONE_WAY_UP cell jumps up through it
+/// and lands on top; ledge_body_drop_through lets one fall through on
+/// purpose.
+typedef enum ledge_one_way {
+    LEDGE_ONE_WAY_NONE = 0,  ///< An ordinary solid tile.
+    LEDGE_ONE_WAY_UP = 1,    ///< Solid for bodies above it (+y).
+    LEDGE_ONE_WAY_DOWN = 2,  ///< Solid for bodies below it (-y).
+    LEDGE_ONE_WAY_LEFT = 3,  ///< Solid for bodies to its left (-x).
+    LEDGE_ONE_WAY_RIGHT = 4, ///< Solid for bodies to its right (+x).
+} ledge_one_way;
+
 /// A 16 x 16 map of 1-unit tiles at the origin.
 LEDGE_API ledge_tilemap_def ledge_default_tilemap_def(void);
 
@@ -90,6 +103,17 @@ LEDGE_API ledge_tilemap_def ledge_tilemap_get_def(const ledge_tilemap *map);
 /// Sets cell (x, y) to `tile` and updates the edge states around it.
 /// Returns false (logged) for a cell outside the map or an invalid tile id.
 LEDGE_API bool ledge_tilemap_set(ledge_tilemap *map, int x, int y, ledge_tile tile);
+
+/// Makes cell (x, y) one-way (or ordinary again with LEDGE_ONE_WAY_NONE),
+/// whatever tile it holds. Returns false (logged) for a cell outside the
+/// map or a bad direction.
+LEDGE_API bool ledge_tilemap_set_one_way(ledge_tilemap *map, int x, int y, ledge_one_way way);
+
+/// The one-way direction of cell (x, y) (NONE outside the map).
+LEDGE_API ledge_one_way ledge_tilemap_one_way(const ledge_tilemap *map, int x, int y);
+
+/// The unit vector a direction names ((0, 0) for NONE).
+LEDGE_API vec2s ledge_one_way_direction(ledge_one_way way);
 
 /// The tile at cell (x, y); LEDGE_TILE_FULL outside the map.
 LEDGE_API ledge_tile ledge_tilemap_get(const ledge_tilemap *map, int x, int y);

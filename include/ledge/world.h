@@ -66,10 +66,21 @@ typedef struct ledge_world_def {
     float linear_slop; ///< Overlap left in place so that resting contacts persist, 0..1. Default
                        ///< 0.005.
     float bounce_threshold; ///< Approach speed below which contacts do not bounce. Default 0.5.
-    float cell_size; ///< Broad-phase cell side: 0 follows the largest dynamic body's extent,
-                     ///< else LEDGE_MIN_CELL_SIZE..1e6 (larger bodies are handled apart).
-                     ///< Default 0.
+    float cell_size;        ///< Broad-phase cell side: 0 follows the largest dynamic body's extent,
+                            ///< else LEDGE_MIN_CELL_SIZE..1e6 (larger bodies are handled apart).
+                            ///< Default 0.
 } ledge_world_def;
+
+/// The optional contact filter called inside the step (the only callback
+/// there): for a body touching another body (`other` valid) or a tile cell
+/// (`other` the null id, the cell in cell_x, cell_y), with the normal
+/// pointing toward `body`, return how the contact is answered; `proposed`
+/// is what the bodies' own responses say. Called once per body pair and
+/// substep, at their first overlap; for tiles at every overlap found. It
+/// must not call back into the world.
+typedef ledge_response ledge_pre_solve_fn(ledge_body_id body, ledge_body_id other, int cell_x,
+                                          int cell_y, vec2s normal, ledge_response proposed,
+                                          void *context);
 
 /// Gravity (0, -10), a 64 x 64 map of 1-unit tiles at the origin.
 LEDGE_API ledge_world_def ledge_default_world_def(void);
@@ -88,6 +99,9 @@ LEDGE_API void ledge_world_step(ledge_world *world, float dt);
 
 /// The world's tilemap (owned by the world).
 LEDGE_API ledge_tilemap *ledge_world_tilemap(ledge_world *world);
+
+/// Sets (or with NULL clears) the pre-solve contact filter.
+LEDGE_API void ledge_world_set_pre_solve(ledge_world *world, ledge_pre_solve_fn *fn, void *context);
 
 /// Number of living bodies.
 LEDGE_API int ledge_world_body_count(const ledge_world *world);
