@@ -300,3 +300,27 @@ bool ledge_body_set_target(ledge_world *world, ledge_body_id id, vec2s target, f
     world->frozen[i] = 0;
     return true;
 }
+
+static bool unit_set(ledge_world *world, ledge_body_id id, const char *fn, const char *arg,
+                     float value, float *field) {
+    int i = writable_slot(world, id, fn);
+    if (i < 0) return false;
+    if (!(value >= 0.0f && value <= 1.0f)) {
+        LEDGE_ERROR("%s: %s is %g (must be 0..1)", fn, arg, (double)value);
+        return false;
+    }
+    field[i] = value;
+    return true;
+}
+
+bool ledge_body_set_friction(ledge_world *world, ledge_body_id id, float friction) {
+    return world != NULL ? unit_set(world, id, "ledge_body_set_friction", "friction", friction,
+                                    world->friction)
+                         : ledge__world_slot(world, id, "ledge_body_set_friction") >= 0;
+}
+
+bool ledge_body_set_bounce(ledge_world *world, ledge_body_id id, float bounce) {
+    return world != NULL
+               ? unit_set(world, id, "ledge_body_set_bounce", "bounce", bounce, world->bounce)
+               : ledge__world_slot(world, id, "ledge_body_set_bounce") >= 0;
+}

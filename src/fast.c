@@ -6,8 +6,10 @@
 // - multisampling: static tests at evenly spaced points of the path, at
 //   most half its smallest half extent apart (MAX_SAMPLES at most: beyond
 //   that the spacing grows), stopping at the first point where it overlaps
-//   a tile or a body deeper than the slop. The relaxation passes then push
-//   it out, which works because the overlap is shallow.
+//   a tile or a body deeper than it did at its start, by more than the slop
+//   (so that a fast body sliding along a floor or riding a platform is not
+//   stopped by it). The relaxation passes then push it out, which works
+//   because the overlap is shallow.
 // - bullets (ledge_body_def.bullet): instead of sampling, the path is cut
 //   at the first thing it would hit: the centre's ray through the tilemap
 //   (exact grid walk, backed off by the body's extent along the path) and
@@ -86,15 +88,26 @@ static int gather(ledge_world *w, int i, vec2s c, vec2s h) {
 
 // --- multisampling ----------------------------------------------------------
 
-// Whether body i at p overlaps a tile deeper than the slop (one-way cells
-// only when they would stop it).
-static bool hits_tiles(ledge_world *w, int i, vec2s p) {
+// A sample stops the body only where it has gone deeper into something
+// than it was at the start of its path, by more than the slop: a body
+// resting on (or sliding along) a floor or a platform moves along it at
+// any speed, while one driven into a wall or down through a floor stops.
+static inline bool deeper(const ledge_world *w, const ledge_manifold *now,
+                          const ledge_manifold *then) {
+    return now->hit && now->depth > (then->hit ? then->depth : 0.0f) + w->slop;
+}
+
+// Whether body i at p (its path starting at `start`) runs into a tile (one-way
+// cells only when they would stop it).
+static bool hits_tiles(ledge_world *w, int i, vec2s p, vec2s start) {
     int x0, y0, x1, y1;
     ledge__tilemap_scan_range(w->map, &w->shape[i], p, &x0, &y0, &x1, &y1);
     for (int y = y0; y <= y1; ++y) {
         for (int x = x0; x <= x1; ++x) {
             ledge_manifold m = ledge__tilemap_collide_cell(w->map, x, y, &w->shape[i], p);
             if (!m.hit || m.depth <= w->slop) continue;
+            ledge_manifold then = ledge__tilemap_collide_cell(w->map, x, y, &w->shape[i], start);
+            if (!deeper(w, &m, &then)) continue;
             if (ledge__tilemap_inside(w->map, x, y) &&
                 w->map->one_way[(size_t)y * (size_t)w->map->width + (size_t)x] &&
                 !ledge__one_way_tile_allows(w, i, x, y, &m)) {
@@ -106,13 +119,15 @@ static bool hits_tiles(ledge_world *w, int i, vec2s p) {
     return false;
 }
 
-// Whether body i at p overlaps one of the n gathered bodies deeper than the
-// slop.
-static bool hits_bodies(const ledge_world *w, int i, vec2s p, int n) {
+// Whether body i at p (its path starting at `start`) runs into one of the n
+// gathered bodies.
+static bool hits_bodies(const ledge_world *w, int i, vec2s p, vec2s start, int n) {
     for (int k = 0; k < n; ++k) {
         int o = w->near[k];
         ledge_manifold m = ledge_collide(&w->shape[i], p, &w->shape[o], w->position[o]);
-        if (m.hit && m.depth > w->slop) return true;
+        if (!m.hit || m.depth <= w->slop) continue;
+        ledge_manifold then = ledge_collide(&w->shape[i], start, &w->shape[o], w->position[o]);
+        if (deeper(w, &m, &then)) return true;
     }
     return false;
 }
@@ -205,7 +220,7 @@ static void move_fast(ledge_world *w, int i) {
     vec2s p = v2_add(start, move);
     for (int s = 1; s <= n; ++s) {
         vec2s q = v2_add(start, v2_scale(move, (float)s / (float)n));
-        if ((tiles && hits_tiles(w, i, q)) || hits_bodies(w, i, q, near)) {
+        if ((tiles && hits_tiles(w, i, q, start)) || hits_bodies(w, i, q, start, near)) {
             p = q;
             break;
         }

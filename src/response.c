@@ -75,8 +75,7 @@ static inline void respond_tile(ledge_world *w, const ledge__contact *c, float b
 static inline void respond_pair(ledge_world *w, const ledge__contact *c, float wa, float wb,
                                 float bounce, float resting) {
     vec2s rel = v2_sub(w->velocity[c->a], w->velocity[c->b]);
-    vec2s after =
-        respond(rel, c->normal, c->friction, bounce, w->bounce_threshold, resting, c->cap);
+    vec2s after = answer(w, c, rel, bounce, resting);
     vec2s change = v2_sub(after, rel);
     w->velocity[c->a] = v2_add(w->velocity[c->a], v2_scale(change, wa));
     w->velocity[c->b] = v2_sub(w->velocity[c->b], v2_scale(change, wb));

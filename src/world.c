@@ -64,9 +64,10 @@ ledge_world_def ledge_default_world_def(void) {
     X(response)                                                                                    \
     X(dropping)                                                                                    \
     X(in_one_way)                                                                                  \
-    X(prev_velocity)
+    X(prev_velocity)                                                                               \
+    X(carried)
 
-enum { WORLD_ARRAY_COUNT = 40 };
+enum { WORLD_ARRAY_COUNT = 41 };
 
 static void world_arrays(ledge_world *w, void ***slots, size_t *sizes) {
     int k = 0;
@@ -192,6 +193,8 @@ void ledge_world_destroy(ledge_world *world) {
     ledge__free(world->pairs);
     ledge__free(world->contacts);
     ledge__free(world->contacts_scratch);
+    ledge__free(world->sensor_pairs);
+    ledge__events_free(world);
     ledge__free(world->buckets);
     ledge__free(world);
 }
@@ -321,7 +324,40 @@ static void relax(ledge_world *w) {
 // 5. `iterations` relaxation passes project the bodies out of overlap, the
 //    last one recording the contacts;
 // 6. N's response to those contacts.
+// Moving platforms carry what stands on them: a dynamic body resting on a
+// kinematic body (its floor, by its max_floor_angle) takes the change of
+// the platform's velocity since the last substep, so it keeps moving with
+// the platform when the platform turns or speeds up, instead of slipping
+// until friction catches up. (Friction still brings a body that lands on a
+// moving platform to its speed.)
+static void carry(ledge_world *w) {
+    for (int k = 0; k < w->contact_count; ++k) {
+        const ledge__contact *c = &w->contacts[k];
+        if (c->b < 0 || c->policy == LEDGE_RESPONSE_CROSS) continue;
+        int d = c->a, p = c->b;
+        vec2s n = c->normal; // from p toward d
+        if (w->type[d] != LEDGE_BODY_DYNAMIC) {
+            d = c->b;
+            p = c->a;
+            n = v2_neg(n);
+        }
+        if (w->type[d] != LEDGE_BODY_DYNAMIC || w->type[p] != LEDGE_BODY_KINEMATIC) continue;
+        if (w->carried[d] || v2_dot(n, w->up) < w->floor_cos[d]) continue;
+        w->carried[d] = 1;
+        vec2s change = v2_sub(w->velocity[p], w->prev_velocity[p]);
+        w->velocity[d] = v2_add(w->velocity[d], change);
+    }
+    for (int k = 0; k < w->contact_count; ++k) {
+        w->carried[w->contacts[k].a] = 0;
+        if (w->contacts[k].b >= 0) w->carried[w->contacts[k].b] = 0;
+    }
+    for (int i = 0; i < w->slot_count; ++i) {
+        if (w->type[i] == LEDGE_BODY_KINEMATIC) w->prev_velocity[i] = w->velocity[i];
+    }
+}
+
 static void substep(ledge_world *w, float h) {
+    carry(w);
     integrate_velocity(w, h);
     ledge__velocity_pass(w, 0.0f, h);
     bool fast = integrate_position(w, h);
@@ -372,6 +408,7 @@ void ledge_world_step(ledge_world *world, float dt) {
     world->stepping = true;
     float h = dt / (float)world->substeps;
     for (int k = 0; k < world->substeps; ++k) substep(world, h);
+    ledge__after_step(world);
     world->stepping = false;
     world->query_dirty = true; // the queries' grid refiles the bodies when next asked
 }

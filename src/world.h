@@ -45,6 +45,29 @@ typedef struct ledge__pair {
     uint8_t policy; ///< A ledge_response for the pair.
 } ledge__pair;
 
+/// A touch or sensor overlap as a sortable key: body slots and
+/// generations, then the tile cell (b = -1 for a tile) (events.c).
+typedef struct ledge__key {
+    int32_t a, ga, b, gb, cx, cy;
+} ledge__key;
+
+/// A growing list of keys.
+typedef struct ledge__key_list {
+    ledge__key *keys;
+    int count, cap;
+} ledge__key_list;
+
+/// The event arrays the game reads after a step (events.c).
+typedef struct ledge__event_arrays {
+    ledge__key_list touch_old, touch_now, sensor_old, sensor_now;
+    struct ledge_touch_event *touch_begin, *touch_end;
+    int touch_begin_count, touch_begin_cap, touch_end_count, touch_end_cap;
+    struct ledge_sensor_event *sensor_begin, *sensor_end;
+    int sensor_begin_count, sensor_begin_cap, sensor_end_count, sensor_end_cap;
+    struct ledge_crush_event *crush;
+    int crush_count, crush_cap;
+} ledge__event_arrays;
+
 struct ledge_world {
     vec2s gravity;
     ledge_tilemap *map;
@@ -65,6 +88,11 @@ struct ledge_world {
     int pair_count, pair_cap;
     ledge__pair *sensor_pairs; ///< A sensor (a) and a body near it (b) (broad.c).
     int sensor_pair_count, sensor_pair_cap;
+    ledge__event_arrays ev; ///< The last step's events (events.c).
+    int *contact_first;     ///< Contact index: each slot's contacts (events.c), built lazily.
+    int *contact_order;
+    int contact_first_cap, contact_order_cap;
+    bool contact_index_dirty;
     ledge_pre_solve_fn *pre_solve; ///< The game's contact filter, or NULL.
     void *pre_solve_context;
     int tile_count; ///< Entries in tile_list (dynamic bodies near non-empty cells).
@@ -117,6 +145,7 @@ struct ledge_world {
     uint8_t *dropping;       ///< Ignoring one-way platforms until clear of them.
     uint8_t *in_one_way;     ///< Overlapped a one-way platform this step.
     vec2s *prev_velocity;    ///< Kinematic: velocity of the last substep (platform carry).
+    uint8_t *carried;        ///< Scratch: got its platform's velocity change this substep.
     uint8_t *frozen;         ///< Left the finite range: kept still, out of the step (world.c).
     vec2s *last_position;    ///< Position before the substep moved it.
     ledge__range *tile_seen; ///< The tile cells last looked at near each body (broad.c).
@@ -187,6 +216,16 @@ void ledge__sort_contacts(ledge_world *world);
 /// The load each recorded contact carries and its Coulomb cap (response.c):
 /// once per substep, after the contacts are sorted.
 void ledge__contact_loads(ledge_world *world);
+
+/// After the last substep: touch, sensor and crush events, drop-through
+/// flags, and the contact index marked stale (events.c).
+void ledge__after_step(ledge_world *world);
+
+/// Frees the event arrays and the contact index (events.c).
+void ledge__events_free(ledge_world *world);
+
+/// Orders two keys (events.c).
+int ledge__key_compare(const ledge__key *x, const ledge__key *y);
 
 /// Drops the recorded contacts of a slot (its body died), keeping the order
 /// of the others.

@@ -134,6 +134,12 @@ LEDGE_API float ledge_body_mass(const ledge_world *world, ledge_body_id id);
 /// Sets the multiplier of the world's gravity for this body.
 LEDGE_API bool ledge_body_set_gravity_scale(ledge_world *world, ledge_body_id id, float scale);
 
+/// Sets the body's friction (0..1).
+LEDGE_API bool ledge_body_set_friction(ledge_world *world, ledge_body_id id, float friction);
+
+/// Sets the body's bounce (0..1).
+LEDGE_API bool ledge_body_set_bounce(ledge_world *world, ledge_body_id id, float bounce);
+
 /// Sets the linear damping per second (>= 0).
 LEDGE_API bool ledge_body_set_drag(ledge_world *world, ledge_body_id id, float drag);
 

@@ -9,6 +9,7 @@
 #include "tilemap.h"
 #include "body.h"
 #include "world.h"
+#include "events.h"
 #include "query.h"
 #include "draw.h"
 

@@ -1,0 +1,390 @@
+// What the last step found, for the game to read after it (events.h):
+// - the contact index: each body's contacts, built on the first question
+//   after a step (a counting sort of the contacts by body);
+// - ground, wall and ceiling state from those contacts;
+// - touch events: the touches of bodies that asked for events, as sorted
+//   keys; begin = in this step's keys and not the last's, end = the
+//   reverse (a merge of two sorted lists, so the order is the keys');
+// - sensor events: sensor pairs from the broad phase tested once after
+//   the step, compared the same way;
+// - crush events: a dynamic body still overlapping a kinematic (or static)
+//   body after the step while a tile pushes it back.
+#include "world.h"
+
+#include "ledge/events.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+// --- keys -------------------------------------------------------------------
+
+int ledge__key_compare(const ledge__key *x, const ledge__key *y) {
+    const int32_t *p = &x->a, *q = &y->a;
+    for (int k = 0; k < 6; ++k) {
+        if (p[k] != q[k]) return p[k] < q[k] ? -1 : 1;
+    }
+    return 0;
+}
+
+static int key_cmp(const void *x, const void *y) {
+    return ledge__key_compare(x, y);
+}
+
+static bool grow(void **array, int *cap, int count, size_t size) {
+    if (count < *cap) return true;
+    int want = *cap < 64 ? 64 : *cap * 2;
+    void *fresh = ledge__alloc(size * (size_t)want);
+    if (fresh == NULL) {
+        LEDGE_ERROR("ledge_world_step: allocation of %d event entries failed (events beyond %d "
+                    "are lost this step)",
+                    want, *cap);
+        return false;
+    }
+    if (count) memcpy(fresh, *array, size * (size_t)count);
+    ledge__free(*array);
+    *array = fresh;
+    *cap = want;
+    return true;
+}
+
+static void push_key(ledge__key_list *l, ledge__key k) {
+    if (grow((void **)&l->keys, &l->cap, l->count, sizeof k)) l->keys[l->count++] = k;
+}
+
+// Sorts the list and drops repeats.
+static void sort_keys(ledge__key_list *l) {
+    if (l->count > 1) qsort(l->keys, (size_t)l->count, sizeof *l->keys, key_cmp);
+    int n = 0;
+    for (int k = 0; k < l->count; ++k) {
+        if (n == 0 || ledge__key_compare(&l->keys[n - 1], &l->keys[k]) != 0)
+            l->keys[n++] = l->keys[k];
+    }
+    l->count = n;
+}
+
+static inline ledge_body_id id_from(int32_t slot, int32_t gen) {
+    ledge_body_id id = {0u, 0u};
+    if (slot >= 0) {
+        id.index1 = (uint32_t)slot + 1u;
+        id.generation = (uint32_t)gen;
+    }
+    return id;
+}
+
+// --- touch and sensor events ------------------------------------------------
+
+static ledge__key pair_key(const ledge_world *w, int a, int b, int cx, int cy) {
+    ledge__key k;
+    if (b >= 0 && b < a) {
+        int t = a;
+        a = b;
+        b = t;
+    }
+    k.a = a;
+    k.ga = (int32_t)w->generation[a];
+    k.b = b;
+    k.gb = b >= 0 ? (int32_t)w->generation[b] : 0;
+    k.cx = b >= 0 ? 0 : cx;
+    k.cy = b >= 0 ? 0 : cy;
+    return k;
+}
+
+// Calls emit(key, begin) for every key in one list and not the other, in
+// key order.
+typedef void emit_fn(ledge_world *w, const ledge__key *k, bool begin);
+
+static void diff(ledge_world *w, const ledge__key_list *old, const ledge__key_list *now,
+                 emit_fn *emit) {
+    int i = 0, j = 0;
+    while (i < old->count || j < now->count) {
+        int c = i == old->count   ? 1
+                : j == now->count ? -1
+                                  : ledge__key_compare(&old->keys[i], &now->keys[j]);
+        if (c < 0)
+            emit(w, &old->keys[i++], false);
+        else if (c > 0)
+            emit(w, &now->keys[j++], true);
+        else
+            ++i, ++j;
+    }
+}
+
+static void emit_touch(ledge_world *w, const ledge__key *k, bool begin) {
+    ledge_touch_event e = {id_from(k->a, k->ga), id_from(k->b, k->gb), k->cx, k->cy};
+    ledge__event_arrays *ev = &w->ev;
+    if (begin) {
+        if (grow((void **)&ev->touch_begin, &ev->touch_begin_cap, ev->touch_begin_count,
+                 sizeof e)) {
+            ev->touch_begin[ev->touch_begin_count++] = e;
+        }
+    } else if (grow((void **)&ev->touch_end, &ev->touch_end_cap, ev->touch_end_count, sizeof e)) {
+        ev->touch_end[ev->touch_end_count++] = e;
+    }
+}
+
+static void emit_sensor(ledge_world *w, const ledge__key *k, bool begin) {
+    ledge_sensor_event e = {id_from(k->a, k->ga), id_from(k->b, k->gb)};
+    ledge__event_arrays *ev = &w->ev;
+    if (begin) {
+        if (grow((void **)&ev->sensor_begin, &ev->sensor_begin_cap, ev->sensor_begin_count,
+                 sizeof e)) {
+            ev->sensor_begin[ev->sensor_begin_count++] = e;
+        }
+    } else if (grow((void **)&ev->sensor_end, &ev->sensor_end_cap, ev->sensor_end_count,
+                    sizeof e)) {
+        ev->sensor_end[ev->sensor_end_count++] = e;
+    }
+}
+
+static void touch_events(ledge_world *w) {
+    ledge__key_list t = w->ev.touch_old;
+    w->ev.touch_old = w->ev.touch_now;
+    w->ev.touch_now = t;
+    w->ev.touch_now.count = 0;
+    for (int k = 0; k < w->contact_count; ++k) {
+        const ledge__contact *c = &w->contacts[k];
+        if (!(w->events[c->a] || (c->b >= 0 && w->events[c->b]))) continue;
+        push_key(&w->ev.touch_now, pair_key(w, c->a, c->b, c->cell_x, c->cell_y));
+    }
+    sort_keys(&w->ev.touch_now);
+    diff(w, &w->ev.touch_old, &w->ev.touch_now, emit_touch);
+}
+
+static void sensor_events(ledge_world *w) {
+    ledge__key_list t = w->ev.sensor_old;
+    w->ev.sensor_old = w->ev.sensor_now;
+    w->ev.sensor_now = t;
+    w->ev.sensor_now.count = 0;
+    for (int k = 0; k < w->sensor_pair_count; ++k) {
+        int s = w->sensor_pairs[k].a, o = w->sensor_pairs[k].b;
+        if (!w->alive[s] || !w->alive[o]) continue;
+        ledge_manifold m =
+            ledge_collide(&w->shape[s], w->position[s], &w->shape[o], w->position[o]);
+        if (!m.hit) continue;
+        ledge__key key = {s, (int32_t)w->generation[s], o, (int32_t)w->generation[o], 0, 0};
+        push_key(&w->ev.sensor_now, key);
+    }
+    sort_keys(&w->ev.sensor_now);
+    diff(w, &w->ev.sensor_old, &w->ev.sensor_now, emit_sensor);
+}
+
+// --- crushes ----------------------------------------------------------------
+
+// Whether dynamic body d has a tile contact pushing against n (the pusher's
+// push on it).
+static bool tile_pushes_back(const ledge_world *w, int d, vec2s n) {
+    for (int k = 0; k < w->contact_count; ++k) {
+        const ledge__contact *c = &w->contacts[k];
+        if (c->a == d && c->b < 0 && v2_dot(c->normal, n) < -0.5f) return true;
+    }
+    return false;
+}
+
+static void crush_events(ledge_world *w) {
+    ledge__event_arrays *ev = &w->ev;
+    for (int k = 0; k < w->contact_count; ++k) {
+        const ledge__contact *c = &w->contacts[k];
+        if (c->b < 0 || c->policy == LEDGE_RESPONSE_CROSS) continue;
+        int d = c->a, p = c->b;
+        vec2s n = c->normal; // from p toward d
+        if (w->type[d] != LEDGE_BODY_DYNAMIC) {
+            d = c->b;
+            p = c->a;
+            n = v2_neg(n);
+        }
+        if (w->type[d] != LEDGE_BODY_DYNAMIC || w->type[p] == LEDGE_BODY_DYNAMIC) continue;
+        ledge_manifold m =
+            ledge_collide(&w->shape[p], w->position[p], &w->shape[d], w->position[d]);
+        float limit = 0.2f * minf(w->box_half[d].x, w->box_half[d].y);
+        if (!m.hit || m.depth <= maxf(limit, 4.0f * w->slop) || !tile_pushes_back(w, d, n))
+            continue;
+        ledge_crush_event e = {id_from(d, (int32_t)w->generation[d]),
+                               id_from(p, (int32_t)w->generation[p]), m.depth};
+        if (grow((void **)&ev->crush, &ev->crush_cap, ev->crush_count, sizeof e)) {
+            ev->crush[ev->crush_count++] = e;
+        }
+    }
+}
+
+// --- after the step ---------------------------------------------------------
+
+void ledge__after_step(ledge_world *w) {
+    ledge__event_arrays *ev = &w->ev;
+    ev->touch_begin_count = ev->touch_end_count = 0;
+    ev->sensor_begin_count = ev->sensor_end_count = 0;
+    ev->crush_count = 0;
+    touch_events(w);
+    sensor_events(w);
+    crush_events(w);
+    for (int i = 0; i < w->slot_count; ++i) {
+        if (w->dropping[i] && !w->in_one_way[i]) w->dropping[i] = 0; // clear of the platform
+        w->in_one_way[i] = 0;
+    }
+    w->contact_index_dirty = true;
+}
+
+void ledge__events_free(ledge_world *w) {
+    ledge__event_arrays *ev = &w->ev;
+    ledge__free(ev->touch_old.keys);
+    ledge__free(ev->touch_now.keys);
+    ledge__free(ev->sensor_old.keys);
+    ledge__free(ev->sensor_now.keys);
+    ledge__free(ev->touch_begin);
+    ledge__free(ev->touch_end);
+    ledge__free(ev->sensor_begin);
+    ledge__free(ev->sensor_end);
+    ledge__free(ev->crush);
+    ledge__free(w->contact_first);
+    ledge__free(w->contact_order);
+    memset(ev, 0, sizeof *ev);
+}
+
+// --- the contact index ------------------------------------------------------
+
+// Every contact listed under both its bodies: contact_order[contact_first[i]
+// .. contact_first[i + 1]) are the contacts of slot i, in contact order.
+static bool index_contacts(ledge_world *w) {
+    if (!w->contact_index_dirty && w->contact_first_cap > w->slot_count) return true;
+    int slots = w->slot_count, entries = 2 * w->contact_count;
+    if (w->contact_first_cap < slots + 1) {
+        int *fresh = ledge__alloc(sizeof(int) * (size_t)(slots + 1));
+        if (fresh == NULL) return false;
+        ledge__free(w->contact_first);
+        w->contact_first = fresh;
+        w->contact_first_cap = slots + 1;
+    }
+    if (w->contact_order_cap < entries) {
+        int *fresh = ledge__alloc(sizeof(int) * (size_t)entries);
+        if (fresh == NULL) return false;
+        ledge__free(w->contact_order);
+        w->contact_order = fresh;
+        w->contact_order_cap = entries;
+    }
+    int *first = w->contact_first;
+    memset(first, 0, sizeof(int) * (size_t)(slots + 1));
+    for (int k = 0; k < w->contact_count; ++k) {
+        first[w->contacts[k].a + 1]++;
+        if (w->contacts[k].b >= 0) first[w->contacts[k].b + 1]++;
+    }
+    for (int i = 0; i < slots; ++i) first[i + 1] += first[i];
+    for (int k = 0; k < w->contact_count; ++k) {
+        w->contact_order[first[w->contacts[k].a]++] = k;
+        if (w->contacts[k].b >= 0) w->contact_order[first[w->contacts[k].b]++] = k;
+    }
+    for (int i = slots; i > 0; --i) first[i] = first[i - 1];
+    first[0] = 0;
+    w->contact_index_dirty = false;
+    return true;
+}
+
+// Contact k as seen from slot i: the other body and the normal toward i.
+static ledge_contact_data seen_from(const ledge_world *w, int k, int i) {
+    const ledge__contact *c = &w->contacts[k];
+    ledge_contact_data d;
+    memset(&d, 0, sizeof d);
+    bool mine = c->a == i;
+    int other = mine ? c->b : c->a;
+    d.other = id_from(other, other >= 0 ? (int32_t)w->generation[other] : 0);
+    d.cell_x = c->cell_x;
+    d.cell_y = c->cell_y;
+    d.normal = mine ? c->normal : v2_neg(c->normal);
+    d.point = c->point;
+    d.depth = c->depth;
+    d.response = (ledge_response)c->policy;
+    return d;
+}
+
+int ledge_body_contacts(ledge_world *world, ledge_body_id id, ledge_contact_data *out,
+                        int capacity) {
+    const char *fn = "ledge_body_contacts";
+    int i = ledge__world_slot(world, id, fn);
+    if (i < 0) return -1;
+    if (capacity < 0 || (capacity > 0 && out == NULL)) {
+        LEDGE_ERROR("%s: capacity is %d with out %s (need out for capacity > 0)", fn, capacity,
+                    out ? "set" : "NULL");
+        return -1;
+    }
+    if (!index_contacts(world)) {
+        LEDGE_ERROR("%s: allocation of the contact index failed", fn);
+        return -1;
+    }
+    int first = world->contact_first[i], n = world->contact_first[i + 1] - first;
+    for (int k = 0; k < n && k < capacity; ++k) {
+        out[k] = seen_from(world, world->contact_order[first + k], i);
+    }
+    return n;
+}
+
+ledge_ground ledge_body_ground(ledge_world *world, ledge_body_id id) {
+    ledge_ground g;
+    memset(&g, 0, sizeof g);
+    int i = ledge__world_slot(world, id, "ledge_body_ground");
+    if (i < 0) return g;
+    if (!index_contacts(world)) {
+        LEDGE_ERROR("ledge_body_ground: allocation of the contact index failed");
+        return g;
+    }
+    vec2s up = world->up.x == 0.0f && world->up.y == 0.0f ? v2(0.0f, 1.0f) : world->up;
+    vec2s right = v2(up.y, -up.x);
+    float floor_cos = world->floor_cos[i], best = -2.0f;
+    for (int k = world->contact_first[i]; k < world->contact_first[i + 1]; ++k) {
+        ledge_contact_data d = seen_from(world, world->contact_order[k], i);
+        if (d.response == LEDGE_RESPONSE_CROSS) continue;
+        float u = v2_dot(d.normal, up);
+        if (u >= floor_cos) {
+            g.on_ground = true;
+            if (u > best) {
+                best = u;
+                g.ground_normal = d.normal;
+                g.ground_body = d.other;
+                g.ground_cell_x = d.cell_x;
+                g.ground_cell_y = d.cell_y;
+            }
+        } else if (u <= -floor_cos) {
+            g.on_ceiling = true;
+        } else {
+            if (v2_dot(d.normal, right) > 0.0f)
+                g.on_wall_left = true;
+            else
+                g.on_wall_right = true;
+            g.wall_normal = d.normal;
+        }
+    }
+    return g;
+}
+
+// --- the world's event arrays -------------------------------------------------
+
+static bool events_ok(const ledge_world *w, const char *fn) {
+    if (w != NULL) return true;
+    LEDGE_ERROR("%s: world is NULL", fn);
+    return false;
+}
+
+ledge_touch_events ledge_world_touch_events(const ledge_world *world) {
+    ledge_touch_events e = {NULL, 0, NULL, 0};
+    if (!events_ok(world, "ledge_world_touch_events")) return e;
+    e.begin = world->ev.touch_begin;
+    e.begin_count = world->ev.touch_begin_count;
+    e.end = world->ev.touch_end;
+    e.end_count = world->ev.touch_end_count;
+    return e;
+}
+
+ledge_sensor_events ledge_world_sensor_events(const ledge_world *world) {
+    ledge_sensor_events e = {NULL, 0, NULL, 0};
+    if (!events_ok(world, "ledge_world_sensor_events")) return e;
+    e.begin = world->ev.sensor_begin;
+    e.begin_count = world->ev.sensor_begin_count;
+    e.end = world->ev.sensor_end;
+    e.end_count = world->ev.sensor_end_count;
+    return e;
+}
+
+ledge_crush_events ledge_world_crush_events(const ledge_world *world) {
+    ledge_crush_events e = {NULL, 0};
+    if (!events_ok(world, "ledge_world_crush_events")) return e;
+    e.events = world->ev.crush;
+    e.count = world->ev.crush_count;
+    return e;
+}
