@@ -184,15 +184,9 @@ static void crush_events(ledge_world *w) {
     ledge__event_arrays *ev = &w->ev;
     for (int k = 0; k < w->contact_count; ++k) {
         const ledge__contact *c = &w->contacts[k];
-        if (c->b < 0 || c->policy == LEDGE_RESPONSE_CROSS) continue;
-        int d = c->a, p = c->b;
-        vec2s n = c->normal; // from p toward d
-        if (w->type[d] != LEDGE_BODY_DYNAMIC) {
-            d = c->b;
-            p = c->a;
-            n = v2_neg(n);
-        }
-        if (w->type[d] != LEDGE_BODY_DYNAMIC || w->type[p] == LEDGE_BODY_DYNAMIC) continue;
+        int d, p;
+        vec2s n; // from p toward d
+        if (!ledge__dynamic_against_fixed(w, c, &d, &p, &n)) continue;
         ledge_manifold m =
             ledge_collide(&w->shape[p], w->position[p], &w->shape[d], w->position[d]);
         float limit = 0.2f * minf(w->box_half[d].x, w->box_half[d].y);

@@ -333,15 +333,10 @@ static void relax(ledge_world *w) {
 static void carry(ledge_world *w) {
     for (int k = 0; k < w->contact_count; ++k) {
         const ledge__contact *c = &w->contacts[k];
-        if (c->b < 0 || c->policy == LEDGE_RESPONSE_CROSS) continue;
-        int d = c->a, p = c->b;
-        vec2s n = c->normal; // from p toward d
-        if (w->type[d] != LEDGE_BODY_DYNAMIC) {
-            d = c->b;
-            p = c->a;
-            n = v2_neg(n);
-        }
-        if (w->type[d] != LEDGE_BODY_DYNAMIC || w->type[p] != LEDGE_BODY_KINEMATIC) continue;
+        int d, p;
+        vec2s n; // from p toward d
+        if (!ledge__dynamic_against_fixed(w, c, &d, &p, &n) || w->type[p] != LEDGE_BODY_KINEMATIC)
+            continue;
         if (w->carried[d] || v2_dot(n, w->up) < w->floor_cos[d]) continue;
         w->carried[d] = 1;
         vec2s change = v2_sub(w->velocity[p], w->prev_velocity[p]);

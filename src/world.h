@@ -217,6 +217,19 @@ void ledge__sort_contacts(ledge_world *world);
 /// once per substep, after the contacts are sorted.
 void ledge__contact_loads(ledge_world *world);
 
+/// For a body-body contact answered between a dynamic body and a static or
+/// kinematic one: the dynamic body d, the other p and the normal n from p
+/// toward d. False for any other contact.
+static inline bool ledge__dynamic_against_fixed(const ledge_world *w, const ledge__contact *c,
+                                                int *d, int *p, vec2s *n) {
+    if (c->b < 0 || c->policy == LEDGE_RESPONSE_CROSS) return false;
+    bool a_dynamic = w->type[c->a] == LEDGE_BODY_DYNAMIC;
+    *d = a_dynamic ? c->a : c->b;
+    *p = a_dynamic ? c->b : c->a;
+    *n = a_dynamic ? c->normal : v2_neg(c->normal);
+    return w->type[*d] == LEDGE_BODY_DYNAMIC && w->type[*p] != LEDGE_BODY_DYNAMIC;
+}
+
 /// After the last substep: touch, sensor and crush events, drop-through
 /// flags, and the contact index marked stale (events.c).
 void ledge__after_step(ledge_world *world);
