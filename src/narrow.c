@@ -100,6 +100,20 @@ static sat_result polygon_circle(const ledge_shape *a, vec2s pa, const ledge_sha
         sat_result res = {a->normals[face], r - sep, true};
         return res;
     }
+    // Outside, facing the most separating face: when the centre projects
+    // onto that face's segment, the face is the nearest feature, at
+    // distance sep along its normal. Answering from the face here (rather
+    // than from c minus the nearest point) keeps the direction exact when
+    // the centre lies on the face to within rounding: there the difference
+    // is pure rounding noise and may point anywhere (a fuzzer found a
+    // circle centred on a sliver's long edge pushed along the edge).
+    vec2s f0 = a->vertices[face], fe = v2_sub(a->vertices[next_index(face, a->count)], f0);
+    float ft = v2_dot(v2_sub(c, f0), fe);
+    if (ft >= 0.0f && ft <= v2_len2(fe)) {
+        if (sep >= r) return miss_along(a->normals[face]);
+        sat_result res = {a->normals[face], r - sep, true};
+        return res;
+    }
     vec2s best_d = v2(0.0f, 0.0f);
     float best_d2 = INFINITY;
     for (int i = 0; i < a->count; ++i) {
