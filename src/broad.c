@@ -274,9 +274,15 @@ void ledge__broad_pairs(ledge_world *w) {
     w->tile_count = 0;
     check_map_version(w);
     for (int i = 0; i < w->slot_count; ++i) {
-        if (w->alive[i] && !w->frozen[i] && !w->sensor[i] && w->type[i] == LEDGE_BODY_DYNAMIC &&
-            body_near_tiles(w, i)) {
-            w->tile_list[w->tile_count++] = i;
-        }
+        w->tile_listed[i] = w->alive[i] && !w->frozen[i] && !w->sensor[i] &&
+                            w->type[i] == LEDGE_BODY_DYNAMIC && body_near_tiles(w, i);
+        if (w->tile_listed[i]) w->tile_list[w->tile_count++] = i;
     }
+}
+
+void ledge__recheck_tiles(ledge_world *w, int i) {
+    if (w->tile_listed[i] || w->type[i] != LEDGE_BODY_DYNAMIC || w->sensor[i]) return;
+    if (!body_near_tiles(w, i)) return;
+    w->tile_listed[i] = 1;
+    w->tile_list[w->tile_count++] = i;
 }

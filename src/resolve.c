@@ -156,6 +156,8 @@ static void project_pair(ledge_world *w, ledge__pair *p) {
         w->position[b] = v2_add(w->position[b], v2_scale(n, push * imb / sum));
         w->box_center[a] = v2_add(w->position[a], w->box_offset[a]);
         w->box_center[b] = v2_add(w->position[b], w->box_offset[b]);
+        ledge__recheck_tiles(w, a);
+        ledge__recheck_tiles(w, b);
     }
 }
 

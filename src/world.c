@@ -65,9 +65,10 @@ ledge_world_def ledge_default_world_def(void) {
     X(dropping)                                                                                    \
     X(in_one_way)                                                                                  \
     X(prev_velocity)                                                                               \
-    X(carried)
+    X(carried)                                                                                     \
+    X(tile_listed)
 
-enum { WORLD_ARRAY_COUNT = 41 };
+enum { WORLD_ARRAY_COUNT = 42 };
 
 static void world_arrays(ledge_world *w, void ***slots, size_t *sizes) {
     int k = 0;

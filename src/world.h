@@ -150,6 +150,7 @@ struct ledge_world {
     vec2s *last_position;    ///< Position before the substep moved it.
     ledge__range *tile_seen; ///< The tile cells last looked at near each body (broad.c).
     uint8_t *tile_seen_near; ///< Whether one of them held a tile.
+    uint8_t *tile_listed;    ///< In tile_list this substep.
     float *load;             ///< Scratch: weight carried by each body (response.c).
     float *support;          ///< Scratch: sum of the up-cosines of its supports.
 };
@@ -182,6 +183,11 @@ void ledge__broad_build(ledge_world *world);
 /// The broad phase, second half (broad.c): lists the candidate body pairs
 /// and the bodies near non-empty tiles, for the relaxation passes.
 void ledge__broad_pairs(ledge_world *world);
+
+/// A body pushed by a pair beyond what the broad phase saw (a crowd can
+/// push one further than the margin in a substep) joins the tile list if
+/// it now reaches a tile, so that tiles always have the last word (broad.c).
+void ledge__recheck_tiles(ledge_world *world, int i);
 
 /// The grid cells (as floats: column, row) that the box (centre c, half
 /// extents h, world coordinates) grown by `reach` covers (broad.c).

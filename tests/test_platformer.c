@@ -422,6 +422,30 @@ static void test_crush_event(void **state) {
     ledge_world_destroy(w);
 }
 
+// A kinematic pusher moving 0.2 m per step shoves a crate that was 0.1 m
+// from a wall (further than the broad phase's margin): the push carries it
+// into the wall within the substep, and the wall still wins.
+static void test_push_into_wall(void **state) {
+    (void)state;
+    ledge_world *w = floor_world();
+    ledge_tilemap *map = ledge_world_tilemap(w);
+    for (int y = 1; y < 10; ++y) ledge_tilemap_set(map, 20, y, LEDGE_TILE_FULL);
+    ledge_body_id crate = add_box(w, v(19.6f, 1.8f), v(0.3f, 0.3f), LEDGE_BODY_DYNAMIC);
+    ledge_body_def pd = ledge_default_body_def();
+    pd.type = LEDGE_BODY_KINEMATIC;
+    pd.shape = ledge_make_box(v(0, 0), v(0.5f, 0.5f));
+    pd.position = v(18.8f, 1.8f);
+    pd.velocity = v(12.0f, 0.0f);
+    pd.gravity_scale = 0.0f;
+    ledge_body_create(w, &pd);
+    ledge_body_set_velocity(w, crate, v(0.0f, 0.0f));
+    for (int s = 0; s < 3; ++s) {
+        ledge_world_step(w, DT);
+        assert_true(ledge_body_position(w, crate).x <= 20.0f - 0.3f + 0.006f);
+    }
+    ledge_world_destroy(w);
+}
+
 // --- responses -------------------------------------------------------------------------
 
 static ledge_body_id ball_at(ledge_world *w, vec2s at, vec2s vel, ledge_response r) {
@@ -537,6 +561,7 @@ int main(void) {
         cmocka_unit_test(test_one_way_body),
         cmocka_unit_test(test_moving_platform_carries),
         cmocka_unit_test(test_crush_event),
+        cmocka_unit_test(test_push_into_wall),
         cmocka_unit_test(test_responses),
         cmocka_unit_test(test_pre_solve),
         cmocka_unit_test(test_refusals),
