@@ -276,12 +276,17 @@ void ledge__broad_pairs(ledge_world *w) {
     for (int i = 0; i < w->slot_count; ++i) {
         w->tile_listed[i] = w->alive[i] && !w->frozen[i] && !w->sensor[i] &&
                             w->type[i] == LEDGE_BODY_DYNAMIC && body_near_tiles(w, i);
+        w->tile_anchor[i] = w->box_center[i];
         if (w->tile_listed[i]) w->tile_list[w->tile_count++] = i;
     }
 }
 
 void ledge__recheck_tiles(ledge_world *w, int i) {
     if (w->tile_listed[i] || w->type[i] != LEDGE_BODY_DYNAMIC || w->sensor[i]) return;
+    // Within the margin of where the broad phase saw it, its box is still
+    // inside the grown box that was found free of tiles.
+    vec2s d = v2_sub(w->box_center[i], w->tile_anchor[i]);
+    if (fabsf(d.x) < w->margin && fabsf(d.y) < w->margin) return;
     if (!body_near_tiles(w, i)) return;
     w->tile_listed[i] = 1;
     w->tile_list[w->tile_count++] = i;

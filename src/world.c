@@ -66,9 +66,10 @@ ledge_world_def ledge_default_world_def(void) {
     X(in_one_way)                                                                                  \
     X(prev_velocity)                                                                               \
     X(carried)                                                                                     \
-    X(tile_listed)
+    X(tile_listed)                                                                                 \
+    X(tile_anchor)
 
-enum { WORLD_ARRAY_COUNT = 42 };
+enum { WORLD_ARRAY_COUNT = 43 };
 
 static void world_arrays(ledge_world *w, void ***slots, size_t *sizes) {
     int k = 0;

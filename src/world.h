@@ -151,6 +151,7 @@ struct ledge_world {
     ledge__range *tile_seen; ///< The tile cells last looked at near each body (broad.c).
     uint8_t *tile_seen_near; ///< Whether one of them held a tile.
     uint8_t *tile_listed;    ///< In tile_list this substep.
+    vec2s *tile_anchor;      ///< Box centre when the broad phase looked for tiles.
     float *load;             ///< Scratch: weight carried by each body (response.c).
     float *support;          ///< Scratch: sum of the up-cosines of its supports.
 };
