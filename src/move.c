@@ -58,6 +58,9 @@ typedef struct mover {
     contact c[MAX_CONTACTS];
     int count;
     ledge_move_result *out;
+    float reach;                           ///< Height a clearance sweep starts from.
+    uint8_t have_poly[LEDGE_TILE_COUNT];   ///< Whether tile_poly[t] is built.
+    ledge_shape tile_poly[LEDGE_TILE_COUNT]; ///< Straight tiles as polygons in a cell at (0, 0).
 } mover;
 
 ledge_move_def ledge_default_move_def(void) {
@@ -286,9 +289,51 @@ static float hit_fraction(const contact *c, vec2s piece, float lo, float hi) {
 
 // --- solving ----------------------------------------------------------------
 
+// The polygon of a straight tile in a cell whose lower corner is (0, 0).
+static const ledge_shape *tile_polygon(mover *m, ledge_tile t) {
+    if (!m->have_poly[t]) {
+        ledge_tile_outline ol;
+        float size = m->w->map->tile_size;
+        if (!ledge_tile_outline_get(t, v2(0.0f, 0.0f), size, &ol) ||
+            !ledge_make_polygon(ol.points, ol.count, &m->tile_poly[t])) {
+            m->tile_poly[t].type = LEDGE_SHAPE_INVALID;
+        }
+        m->have_poly[t] = 1;
+    }
+    return m->tile_poly[t].type == LEDGE_SHAPE_INVALID ? NULL : &m->tile_poly[t];
+}
+
+// How much of a floor contact's depth the mover at pos must rise along up.
+// Straight tiles push across blocked sides as if their surface ran on (what
+// keeps seams from snagging a sideways push), so at the top of a ramp the
+// ramp's continuation would lift the mover over the plateau beside it.
+// Rising clears the level exactly when it clears each tile on its own, so
+// the rise is measured against the tile itself, by a sweep down onto it:
+// the depth returned is that rise times n . up (the contact's plane).
+static float floor_depth(mover *m, const contact *c, vec2s pos) {
+    float nu = v2_dot(c->m.normal, m->up);
+    if (c->slot >= 0) return c->m.depth;
+    ledge_tile t = ledge__tilemap_at(m->w->map, c->cx, c->cy);
+    ledge_tile_group g = ledge_tile_group_of(t);
+    if (g == LEDGE_TILE_GROUP_CONVEX || g == LEDGE_TILE_GROUP_CONCAVE) return c->m.depth;
+    const ledge_shape *poly = tile_polygon(m, t);
+    if (poly == NULL) return c->m.depth;
+    const ledge_tilemap *map = m->w->map;
+    vec2s cell = v2(map->origin.x + (float)c->cx * map->tile_size,
+                    map->origin.y + (float)c->cy * map->tile_size);
+    vec2s lift = v2_scale(m->up, m->reach);
+    ledge_toi toi;
+    if (!ledge_sweep(poly, cell, v2(0.0f, 0.0f), m->shape, v2_add(pos, lift), v2_neg(lift), &toi)) {
+        return 0.0f; // only the continuation overlaps
+    }
+    if (!(toi.fraction > 0.0f)) return c->m.depth;
+    float rise = m->reach * (1.0f - toi.fraction);
+    return minf(c->m.depth, rise * nu);
+}
+
 // The correction that takes every gathered contact out of overlap, each
 // pushing along its own direction with a non-negative length.
-static vec2s solve(const mover *m, const vec2s *dir) {
+static vec2s solve(const mover *m, const vec2s *dir, const float *depth) {
     float lambda[MAX_CONTACTS] = {0};
     vec2s c = v2(0.0f, 0.0f);
     float tol = 1.0e-4f * m->def.skin;
@@ -297,7 +342,7 @@ static vec2s solve(const mover *m, const vec2s *dir) {
         for (int i = 0; i < m->count; ++i) {
             vec2s n = m->c[i].m.normal;
             float nr = v2_dot(n, dir[i]);
-            float gap = m->c[i].m.depth - v2_dot(n, c);
+            float gap = depth[i] - v2_dot(n, c);
             float l = maxf(0.0f, lambda[i] + gap / nr);
             c = v2_add(c, v2_scale(dir[i], l - lambda[i]));
             if (l > 0.0f || gap > 0.0f) worst = maxf(worst, fabsf(gap));
@@ -308,10 +353,17 @@ static vec2s solve(const mover *m, const vec2s *dir) {
     return c;
 }
 
-static float deepest(const mover *m) {
-    float d = 0.0f;
-    for (int i = 0; i < m->count; ++i) d = maxf(d, m->c[i].m.depth);
-    return d;
+// The push direction and depth of every gathered contact at pos (floors
+// measured against the tile itself); returns the deepest.
+static float depths(mover *m, vec2s pos, vec2s *dir, float *depth) {
+    float deepest = 0.0f;
+    for (int i = 0; i < m->count; ++i) {
+        vec2s n = m->c[i].m.normal;
+        dir[i] = push_dir(m, n);
+        depth[i] = classify(m, n) == SURF_FLOOR ? floor_depth(m, &m->c[i], pos) : m->c[i].m.depth;
+        deepest = maxf(deepest, depth[i]);
+    }
+    return deepest;
 }
 
 // Takes the mover at base + *corr out of overlap in up to max_slides
@@ -320,17 +372,21 @@ static float deepest(const mover *m) {
 // recording what it met (the piece [lo, hi] of the move, moved by
 // `piece`). False when more than skin of overlap is left.
 static bool resolve(mover *m, vec2s base, vec2s *corr, vec2s piece, float lo, float hi) {
-    for (int round = 0; round < m->def.max_slides; ++round) {
-        if (gather(m, v2_add(base, *corr)) == 0) return true;
-        vec2s dir[MAX_CONTACTS];
+    vec2s dir[MAX_CONTACTS];
+    float depth[MAX_CONTACTS];
+    for (int round = 0;; ++round) {
+        vec2s pos = v2_add(base, *corr);
+        if (gather(m, pos) == 0) return true;
+        float deepest = depths(m, pos, dir, depth);
+        if (round == m->def.max_slides) return deepest <= m->def.skin;
+        if (deepest <= 0.0f) return true;
         for (int i = 0; i < m->count; ++i) {
-            dir[i] = push_dir(m, m->c[i].m.normal);
+            if (!(depth[i] > 0.0f)) continue;
             record_hit(m, &m->c[i], dir[i], hit_fraction(&m->c[i], piece, lo, hi));
             note_surface(m, m->c[i].m.normal);
         }
-        *corr = v2_add(*corr, solve(m, dir));
+        *corr = v2_add(*corr, solve(m, dir, depth));
     }
-    return gather(m, v2_add(base, *corr)) == 0 || deepest(m) <= m->def.skin;
 }
 
 // --- the ground -------------------------------------------------------------
@@ -366,23 +422,27 @@ static vec2s follow_floor(const mover *m, vec2s d, vec2s n) {
     return move;
 }
 
-// Lowers the mover by up to snap_length onto a floor when it has lost one.
+// Lowers the mover by up to snap_length until it meets a floor again (a
+// grounded move absorbs its downward part, so this also closes the gap of
+// up to 2 * skin a standing body may have): first by 2 * skin, then in
+// pieces. A wall or ceiling met first stops it where it was.
 static void snap(mover *m, vec2s *pos) {
-    if (floor_below(m, *pos, v2(0.0f, 0.0f)) >= 0) return;
     vec2s down = v2(0.0f, 0.0f);
-    for (float left = m->def.snap_length; left > 0.0f;) {
-        float s = minf(m->step, left);
-        left -= s;
+    float reach = maxf(m->def.snap_length, 2.0f * m->def.skin);
+    for (float done = 0.0f; done < reach;) {
+        float s = minf(done == 0.0f ? 2.0f * m->def.skin : m->step, reach - done);
+        done += s;
         down = v2_sub(down, v2_scale(m->up, s));
         if (gather(m, v2_add(*pos, down)) == 0) continue;
         bool floor = false;
         for (int i = 0; i < m->count; ++i) floor |= classify(m, m->c[i].m.normal) == SURF_FLOOR;
-        if (floor && resolve(m, *pos, &down, v2(0.0f, 0.0f), 1.0f, 1.0f) &&
-            floor_below(m, v2_add(*pos, down), v2(0.0f, 0.0f)) >= 0) {
-            *pos = v2_add(*pos, down);
-            m->out->snapped = true;
+        vec2s corr = down;
+        if (floor && resolve(m, *pos, &corr, v2(0.0f, 0.0f), 1.0f, 1.0f) &&
+            floor_below(m, v2_add(*pos, corr), v2(0.0f, 0.0f)) >= 0) {
+            m->out->snapped = done > 2.0f * m->def.skin;
+            *pos = v2_add(*pos, corr);
         }
-        return; // met something: snapped, or a wall or ceiling came first
+        return;
     }
 }
 
@@ -435,6 +495,9 @@ static void init_mover(mover *m, ledge_world *w, int slot, const ledge_move_def 
     m->cos_floor = cosf(def->max_floor_slope);
     m->out = out;
     m->grounded = false;
+    ledge_aabb b = m->shape->bounds;
+    m->reach = w->map->tile_size + 2.0f * ((b.upper.x - b.lower.x) + (b.upper.y - b.lower.y));
+    memset(m->have_poly, 0, sizeof m->have_poly);
 }
 
 bool ledge_body_move(ledge_world *world, ledge_body_id id, vec2s displacement,
@@ -460,7 +523,7 @@ bool ledge_body_move(ledge_world *world, ledge_body_id id, vec2s displacement,
     m.grounded = g >= 0 && v2_dot(displacement, m.up) <= 0.0f;
     vec2s move = m.grounded ? follow_floor(&m, displacement, m.c[g].m.normal) : displacement;
     vec2s pos = run_pieces(&m, start, move);
-    if (m.grounded && def->snap_length > 0.0f) snap(&m, &pos);
+    if (m.grounded) snap(&m, &pos);
     ground_flags(&m, pos);
     if (!ledge_body_set_position(world, id, pos)) {
         memset(out, 0, sizeof *out);

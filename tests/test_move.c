@@ -156,10 +156,174 @@ static void test_floor_seams_circle(void **state) {
     ledge_world_destroy(w);
 }
 
+
+// --- terrain oracles --------------------------------------------------------
+
+// A level's surface as a height function y = h(x): pieces that are straight
+// (from (x0, y0) to (x1, y1)) or circular arcs (centre (ax, ay), radius 1,
+// upper half for convex hills, lower half for concave pipes).
+typedef struct piece {
+    float x0, x1;
+    float y0, y1;   ///< Straight pieces.
+    float ax, ay;   ///< Arc centre (arc != 0).
+    int arc;        ///< 0 straight, +1 convex (y = ay + sqrt), -1 concave (y = ay - sqrt).
+} piece;
+
+typedef struct terrain {
+    piece p[16];
+    int n;
+} terrain;
+
+static double height(const terrain *t, double x) {
+    for (int k = 0; k < t->n; ++k) {
+        const piece *p = &t->p[k];
+        if (x < p->x0 || x > p->x1) continue;
+        if (p->arc == 0) return p->y0 + (p->y1 - p->y0) * (x - p->x0) / (p->x1 - p->x0);
+        double dx = x - p->ax, r = 1.0 - dx * dx;
+        return p->ay + p->arc * sqrt(r > 0 ? r : 0);
+    }
+    return -1e9;
+}
+
+// Where a box of half extents (hx, hy) rests on the terrain: its bottom at
+// the highest point of the surface under it. Every piece is monotone, so
+// the footprint's ends and the piece ends inside it are enough.
+static double box_rest_y(const terrain *t, double cx, double hx, double hy) {
+    double lo = cx - hx, hi = cx + hx, top = fmax(height(t, lo), height(t, hi));
+    for (int k = 0; k < t->n; ++k) {
+        double e[2] = {t->p[k].x0, t->p[k].x1};
+        for (int j = 0; j < 2; ++j) {
+            if (e[j] > lo && e[j] < hi) top = fmax(top, height(t, e[j]));
+        }
+    }
+    return top + hy;
+}
+
+// Where a circle of radius r rests: its centre r above the nearest point
+// of the surface, found by sampling the surface every 1e-4.
+static double circle_rest_y(const terrain *t, double cx, double r) {
+    double best = -1e9;
+    for (double x = cx - r; x <= cx + r; x += 1e-4) {
+        double h = height(t, x), dx = x - cx;
+        best = fmax(best, h + sqrt(fmax(0.0, r * r - dx * dx)));
+    }
+    return best;
+}
+
+typedef struct walk_check {
+    const terrain *t;
+    float hx, hy;     ///< Box half extents (hy 0: a circle of radius hx).
+    float tol;        ///< Allowed height error.
+    float x_ground0;  ///< On ground is required while x is in [x_ground0, x_ground1].
+    float x_ground1;
+} walk_check;
+
+static double rest_y(const walk_check *c, float x) {
+    return c->hy > 0 ? box_rest_y(c->t, x, c->hx, c->hy) : circle_rest_y(c->t, x, c->hx);
+}
+
+// Walks `frames` frames at vx: x advances by exactly vx * dt each frame,
+// the height follows the terrain, no wall, no ceiling. Returns how many
+// frames were snapped.
+static int walk_terrain(actor *a, const walk_check *c, float vx, int frames) {
+    int snapped = 0;
+    for (int k = 0; k < frames; ++k) {
+        vec2s before = frame(a, vx);
+        float x = pos_x(a), y = pos_y(a);
+        if (x != before.x + vx * DT || fabs(y - rest_y(c, x)) > c->tol || a->r.on_wall ||
+            a->r.on_ceiling || a->r.stuck) {
+            fail_msg("frame %d: at (%.6f, %.6f) from (%.6f, %.6f), terrain says y %.6f, wall %d "
+                     "ceiling %d stuck %d ground %d",
+                     k, x, y, before.x, before.y, rest_y(c, x), a->r.on_wall, a->r.on_ceiling,
+                     a->r.stuck, a->r.on_ground);
+        }
+        if (x >= c->x_ground0 && x <= c->x_ground1 && !a->r.on_ground) {
+            fail_msg("frame %d: at (%.6f, %.6f) not on ground", k, x, y);
+        }
+        snapped += a->r.snapped;
+    }
+    return snapped;
+}
+
+// --- slopes -----------------------------------------------------------------
+
+static const char *SLOPE45 = "........................\n"
+                             "........................\n"
+                             "........................\n"
+                             "......../#####\\.........\n"
+                             "......./#######\\........\n"
+                             "....../#########\\.......\n"
+                             "########################\n";
+
+static terrain slope45_terrain(void) {
+    terrain t = {{{-1, 6, 1, 1, 0, 0, 0},
+                  {6, 9, 1, 4, 0, 0, 0},
+                  {9, 14, 4, 4, 0, 0, 0},
+                  {14, 17, 4, 1, 0, 0, 0},
+                  {17, 25, 1, 1, 0, 0, 0}},
+                 5};
+    return t;
+}
+
+static void walk_level(const char *ascii, int width, int height, terrain t, ledge_shape shape,
+                       float hx, float hy) {
+    ledge_world *w = level(ascii, width, height);
+    actor a = make_actor(w, shape, v(2.0f, 1.0f + (hy > 0 ? hy : hx) + 0.1f));
+    settle(&a);
+    walk_check c = {&t, hx, hy, 1e-5f, 0.0f, 100.0f};
+    int frames = (int)((width - 5) / (SPEED * DT));
+    int snapped = walk_terrain(&a, &c, SPEED, frames);
+    assert_true(snapped > 0); // going over the top and down needed snapping
+    assert_true(pos_x(&a) > width - 4);
+    walk_terrain(&a, &c, -SPEED, frames); // and back
+    assert_float_equal(pos_x(&a), 2.0f, 1e-3f);
+    ledge_world_destroy(w);
+}
+
+static void test_slope45_box(void **state) {
+    (void)state;
+    walk_level(SLOPE45, 24, 7, slope45_terrain(), box(0.3f, 0.45f), 0.3f, 0.45f);
+}
+
+static void test_slope45_circle(void **state) {
+    (void)state;
+    walk_level(SLOPE45, 24, 7, slope45_terrain(), ledge_make_circle(v(0, 0), 0.4f), 0.4f, 0.0f);
+}
+
+static const char *SLOPE26 = "........................\n"
+                             "........................\n"
+                             "........<d####b>........\n"
+                             "......<d########b>......\n"
+                             "########################\n";
+
+static terrain slope26_terrain(void) {
+    terrain t = {{{-1, 6, 1, 1, 0, 0, 0},
+                  {6, 10, 1, 3, 0, 0, 0},
+                  {10, 14, 3, 3, 0, 0, 0},
+                  {14, 18, 3, 1, 0, 0, 0},
+                  {18, 25, 1, 1, 0, 0, 0}},
+                 5};
+    return t;
+}
+
+static void test_slope26_box(void **state) {
+    (void)state;
+    walk_level(SLOPE26, 24, 5, slope26_terrain(), box(0.3f, 0.45f), 0.3f, 0.45f);
+}
+
+static void test_slope26_circle(void **state) {
+    (void)state;
+    walk_level(SLOPE26, 24, 5, slope26_terrain(), ledge_make_circle(v(0, 0), 0.4f), 0.4f, 0.0f);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_floor_seams_box),
         cmocka_unit_test(test_floor_seams_circle),
+        cmocka_unit_test(test_slope45_box),
+        cmocka_unit_test(test_slope45_circle),
+        cmocka_unit_test(test_slope26_box),
+        cmocka_unit_test(test_slope26_circle),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
