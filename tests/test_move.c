@@ -270,7 +270,7 @@ static void walk_level(const char *ascii, int width, int height, terrain t, ledg
     ledge_world *w = level(ascii, width, height);
     actor a = make_actor(w, shape, v(2.0f, 1.0f + (hy > 0 ? hy : hx) + 0.1f));
     settle(&a);
-    walk_check c = {&t, hx, hy, 1e-5f, 0.0f, 100.0f};
+    walk_check c = {&t, hx, hy, 5e-5f, 0.0f, 100.0f};
     int frames = (int)((width - 5) / (SPEED * DT));
     int snapped = walk_terrain(&a, &c, SPEED, frames);
     assert_true(snapped > 0); // going over the top and down needed snapping
