@@ -58,8 +58,8 @@ typedef struct mover {
     contact c[MAX_CONTACTS];
     int count;
     ledge_move_result *out;
-    float reach;                           ///< Height a clearance sweep starts from.
-    uint8_t have_poly[LEDGE_TILE_COUNT];   ///< Whether tile_poly[t] is built.
+    float reach;                             ///< Height a clearance sweep starts from.
+    uint8_t have_poly[LEDGE_TILE_COUNT];     ///< Whether tile_poly[t] is built.
     ledge_shape tile_poly[LEDGE_TILE_COUNT]; ///< Straight tiles as polygons in a cell at (0, 0).
 } mover;
 
@@ -78,8 +78,7 @@ ledge_move_def ledge_default_move_def(void) {
 
 static bool check_def(const char *fn, const ledge_move_def *d) {
     if (d->max_slides < 1 || d->max_slides > MAX_SLIDES_MAX) {
-        LEDGE_ERROR("%s: def->max_slides is %d (must be 1..%d)", fn, d->max_slides,
-                    MAX_SLIDES_MAX);
+        LEDGE_ERROR("%s: def->max_slides is %d (must be 1..%d)", fn, d->max_slides, MAX_SLIDES_MAX);
         return false;
     }
     if (!(d->max_floor_slope >= 0.0f && d->max_floor_slope <= LEDGE_MOVE_MAX_FLOOR_SLOPE)) {
@@ -422,13 +421,12 @@ static vec2s follow_floor(const mover *m, vec2s d, vec2s n) {
     return move;
 }
 
-// Lowers the mover by up to snap_length until it meets a floor again (a
-// grounded move absorbs its downward part, so this also closes the gap of
-// up to 2 * skin a standing body may have): first by 2 * skin, then in
-// pieces. A wall or ceiling met first stops it where it was.
-static void snap(mover *m, vec2s *pos) {
+// Lowers the mover by up to `reach` until it meets a floor: first by
+// 2 * skin (closing the gap a grounded move that absorbed its downward part,
+// or a fall that ended just short of the floor, leaves), then in pieces. A
+// wall or ceiling met first leaves it where it was.
+static void snap(mover *m, vec2s *pos, float reach) {
     vec2s down = v2(0.0f, 0.0f);
-    float reach = maxf(m->def.snap_length, 2.0f * m->def.skin);
     for (float done = 0.0f; done < reach;) {
         float s = minf(done == 0.0f ? 2.0f * m->def.skin : m->step, reach - done);
         done += s;
@@ -439,8 +437,10 @@ static void snap(mover *m, vec2s *pos) {
         vec2s corr = down;
         if (floor && resolve(m, *pos, &corr, v2(0.0f, 0.0f), 1.0f, 1.0f) &&
             floor_below(m, v2_add(*pos, corr), v2(0.0f, 0.0f)) >= 0) {
+            // A body already resting (within rounding) stays put: lowering
+            // and lifting it back must not make it creep by an ulp a frame.
+            if (v2_dot(corr, m->up) < -1.0e-3f * m->def.skin) *pos = v2_add(*pos, corr);
             m->out->snapped = done > 2.0f * m->def.skin;
-            *pos = v2_add(*pos, corr);
         }
         return;
     }
@@ -523,7 +523,12 @@ bool ledge_body_move(ledge_world *world, ledge_body_id id, vec2s displacement,
     m.grounded = g >= 0 && v2_dot(displacement, m.up) <= 0.0f;
     vec2s move = m.grounded ? follow_floor(&m, displacement, m.c[g].m.normal) : displacement;
     vec2s pos = run_pieces(&m, start, move);
-    if (m.grounded) snap(&m, &pos);
+    float skin2 = 2.0f * def->skin;
+    if (m.grounded) {
+        snap(&m, &pos, maxf(def->snap_length, skin2));
+    } else if (v2_dot(displacement, m.up) <= 0.0f) {
+        snap(&m, &pos, skin2);
+    }
     ground_flags(&m, pos);
     if (!ledge_body_set_position(world, id, pos)) {
         memset(out, 0, sizeof *out);

@@ -156,7 +156,6 @@ static void test_floor_seams_circle(void **state) {
     ledge_world_destroy(w);
 }
 
-
 // --- terrain oracles --------------------------------------------------------
 
 // A level's surface as a height function y = h(x): pieces that are straight
@@ -164,9 +163,9 @@ static void test_floor_seams_circle(void **state) {
 // upper half for convex hills, lower half for concave pipes).
 typedef struct piece {
     float x0, x1;
-    float y0, y1;   ///< Straight pieces.
-    float ax, ay;   ///< Arc centre (arc != 0).
-    int arc;        ///< 0 straight, +1 convex (y = ay + sqrt), -1 concave (y = ay - sqrt).
+    float y0, y1; ///< Straight pieces.
+    float ax, ay; ///< Arc centre (arc != 0).
+    int arc;      ///< 0 straight, +1 convex (y = ay + sqrt), -1 concave (y = ay - sqrt).
 } piece;
 
 typedef struct terrain {
@@ -212,9 +211,9 @@ static double circle_rest_y(const terrain *t, double cx, double r) {
 
 typedef struct walk_check {
     const terrain *t;
-    float hx, hy;     ///< Box half extents (hy 0: a circle of radius hx).
-    float tol;        ///< Allowed height error.
-    float x_ground0;  ///< On ground is required while x is in [x_ground0, x_ground1].
+    float hx, hy;    ///< Box half extents (hy 0: a circle of radius hx).
+    float tol;       ///< Allowed height error.
+    float x_ground0; ///< On ground is required while x is in [x_ground0, x_ground1].
     float x_ground1;
 } walk_check;
 
@@ -316,6 +315,223 @@ static void test_slope26_circle(void **state) {
     walk_level(SLOPE26, 24, 5, slope26_terrain(), ledge_make_circle(v(0, 0), 0.4f), 0.4f, 0.0f);
 }
 
+// --- walls ------------------------------------------------------------------
+
+static const char *FULL_WALL = "........................\n"
+                               "........................\n"
+                               "..........#.............\n"
+                               "..........#.............\n"
+                               "..........#.............\n"
+                               "########################\n";
+
+static const char *STEEP_WALL = "........................\n"
+                                "........................\n"
+                                "........................\n"
+                                "..........j###..........\n"
+                                "..........D###..........\n"
+                                "########################\n";
+
+// Walks right into a wall: blocked where the box meets it, never climbing,
+// on the ground and on the wall (right side) while pushing.
+static void push_into_wall(const char *ascii, vec2s normal, float stop_x) {
+    ledge_world *w = level(ascii, 24, 6);
+    actor a = make_actor(w, box(0.3f, 0.45f), v(6.0f, 1.5f));
+    settle(&a);
+    int pushing = 0;
+    for (int k = 0; k < 150; ++k) {
+        vec2s before = frame(&a, SPEED);
+        float x = pos_x(&a), y = pos_y(&a);
+        assert_float_equal(y, 1.45f, 1e-5f); // never climbs
+        assert_true(a.r.on_ground);
+        assert_true(x <= stop_x + 1e-5f);
+        assert_false(a.r.stuck);
+        if (!a.r.on_wall) {
+            assert_true(x == before.x + SPEED * DT);
+            continue;
+        }
+        ++pushing;
+        assert_int_equal(a.r.wall_side, 1);
+        assert_float_equal(a.r.wall_normal.x, normal.x, 1e-5f);
+        assert_float_equal(a.r.wall_normal.y, normal.y, 1e-5f);
+        assert_float_equal(x, stop_x, 1e-5f);
+        assert_true(a.vel.x == 0.0f); // clipped: the wall took the speed
+    }
+    assert_true(pushing > 50);
+    // Walking away leaves the wall at once, at full speed.
+    vec2s before = frame(&a, -SPEED);
+    assert_false(a.r.on_wall);
+    assert_true(pos_x(&a) == before.x - SPEED * DT);
+    ledge_world_destroy(w);
+}
+
+static void test_full_wall_blocks(void **state) {
+    (void)state;
+    push_into_wall(FULL_WALL, v(-1, 0), 10.0f - 0.3f);
+}
+
+static void test_steep_wall_blocks(void **state) {
+    (void)state;
+    // The 63.43 degree slope starts at (10, 1): the box's lower right
+    // corner stops there.
+    push_into_wall(STEEP_WALL, v(-2.0f / sqrtf(5.0f), 1.0f / sqrtf(5.0f)), 10.0f - 0.3f);
+}
+
+static void test_steep_wall_climbs_when_allowed(void **state) {
+    (void)state;
+    // With floors up to 70 degrees the same slope is a floor: climbed at
+    // constant horizontal speed up to the plateau at y = 3.
+    ledge_world *w = level(STEEP_WALL, 24, 6);
+    actor a = make_actor(w, box(0.3f, 0.45f), v(6.0f, 1.5f));
+    a.md.max_floor_slope = 70.0f * 3.14159265f / 180.0f;
+    settle(&a);
+    for (int k = 0; k < 120; ++k) {
+        vec2s before = frame(&a, SPEED);
+        assert_true(pos_x(&a) == before.x + SPEED * DT);
+        assert_true(a.r.on_ground);
+        assert_false(a.r.on_wall);
+    }
+    assert_float_equal(pos_y(&a), 3.45f, 1e-5f);
+    ledge_world_destroy(w);
+}
+
+static void test_circle_against_walls(void **state) {
+    (void)state;
+    const char *levels[2] = {FULL_WALL, STEEP_WALL};
+    for (int l = 0; l < 2; ++l) {
+        ledge_world *w = level(levels[l], 24, 6);
+        actor a = make_actor(w, ledge_make_circle(v(0, 0), 0.4f), v(6.0f, 1.5f));
+        settle(&a);
+        float y0 = pos_y(&a);
+        for (int k = 0; k < 150; ++k) {
+            frame(&a, SPEED);
+            assert_float_equal(pos_y(&a), y0, 1e-5f);
+            assert_true(a.r.on_ground);
+        }
+        assert_true(a.r.on_wall);
+        assert_int_equal(a.r.wall_side, 1);
+        // Against the slope the circle touches it above its foot.
+        float stop = l == 0 ? 9.6f : 10.0f + (1.4f - 1.0f) / 2.0f - 0.4f * sqrtf(5.0f) / 2.0f;
+        assert_float_equal(pos_x(&a), stop, 1e-4f);
+        ledge_world_destroy(w);
+    }
+}
+
+static const char *TALL_WALL = "........................\n"
+                               "..........#.............\n"
+                               "..........#.............\n"
+                               "..........#.............\n"
+                               "..........#.............\n"
+                               "..........#.............\n"
+                               "########################\n";
+
+static void test_wall_slide_while_falling(void **state) {
+    (void)state;
+    ledge_world *w = level(TALL_WALL, 24, 7);
+    actor a = make_actor(w, box(0.3f, 0.45f), v(9.7f, 5.5f));
+    int sliding = 0;
+    for (int k = 0; k < 120 && !a.r.on_ground; ++k) {
+        vec2s before = frame(&a, SPEED);
+        if (a.r.on_ground) break;
+        // Pressed against the wall: x held, the fall untouched by the wall.
+        assert_float_equal(pos_x(&a), 9.7f, 1e-6f);
+        assert_true(pos_y(&a) == before.y + a.vel.y * DT);
+        assert_true(a.r.on_wall);
+        assert_int_equal(a.r.wall_side, 1);
+        assert_false(a.r.snapped);
+        ++sliding;
+    }
+    assert_true(sliding > 20);
+    assert_true(a.r.on_ground);
+    assert_float_equal(pos_y(&a), 1.45f, 1e-5f);
+    assert_true(a.vel.y == 0.0f);
+    ledge_world_destroy(w);
+}
+
+// --- standing on a slope ----------------------------------------------------
+
+static void test_stand_on_slope(void **state) {
+    (void)state;
+    ledge_world *w = level(SLOPE45, 24, 7);
+    terrain t = slope45_terrain();
+    actor a = make_actor(w, box(0.3f, 0.45f), v(7.5f, 3.2f));
+    settle(&a);
+    vec2s p0 = ledge_body_position(w, a.id);
+    assert_float_equal(p0.x, 7.5f, 0.0f);
+    assert_float_equal(p0.y, box_rest_y(&t, 7.5, 0.3, 0.45), 1e-5f);
+    for (int k = 0; k < 120; ++k) {
+        frame(&a, 0.0f);
+        vec2s p = ledge_body_position(w, a.id);
+        if (!(p.x == p0.x && p.y == p0.y))
+            fail_msg("frame %d: (%.9g, %.9g) from (%.9g, %.9g)", k, p.x, p.y, p0.x,
+                     p0.y); // no drift at all
+        assert_true(a.r.on_ground);
+        assert_float_equal(a.r.ground_normal.x, -sqrtf(0.5f), 1e-6f);
+        assert_float_equal(a.r.ground_normal.y, sqrtf(0.5f), 1e-6f);
+        assert_true(a.vel.x == 0.0f && a.vel.y == 0.0f);
+    }
+    // Without stop_on_slope the fall is slid down the slope (to the left).
+    a.md.stop_on_slope = false;
+    for (int k = 0; k < 30; ++k) {
+        frame(&a, 0.0f);
+        assert_true(a.r.on_ground);
+    }
+    assert_true(pos_x(&a) < p0.x - 0.01f);
+    ledge_world_destroy(w);
+}
+
+// --- jumping ----------------------------------------------------------------
+
+static const char *CEILING = "........................\n"
+                             "........................\n"
+                             "........#######.........\n"
+                             "........................\n"
+                             "........................\n"
+                             "########################\n";
+
+// Jumps with vy0 and returns the frames until it lands; checks the flight:
+// ballistic height, no ground, no snapping while rising.
+static int jump(actor *a, float vy0, float vx, bool expect_ceiling) {
+    assert_true(a->r.on_ground);
+    a->vel.y = vy0 - GRAV * DT; // frame() adds gravity first
+    bool ceiling = false;
+    for (int k = 0; k < 300; ++k) {
+        vec2s before = frame(a, vx);
+        if (a->r.on_ground) return k;
+        assert_false(a->r.snapped);
+        assert_true(pos_x(a) == before.x + vx * DT);
+        if (a->r.on_ceiling) {
+            ceiling = true;
+            assert_float_equal(a->r.ceiling_normal.y, -1.0f, 0.0f);
+            assert_true(a->vel.y == 0.0f); // the ceiling took the upward speed
+            assert_float_equal(pos_y(a), 3.0f - 0.45f, 1e-5f);
+        } else {
+            assert_true(pos_y(a) == before.y + a->vel.y * DT);
+        }
+    }
+    assert_true(ceiling == expect_ceiling);
+    fail_msg("never landed");
+    return -1;
+}
+
+static void test_jump(void **state) {
+    (void)state;
+    ledge_world *w = level(CEILING, 24, 6);
+    actor a = make_actor(w, box(0.3f, 0.45f), v(3.0f, 1.5f));
+    settle(&a);
+    // Open sky: up 8 m/s with g = 20 lands after about 0.8 s.
+    int frames = jump(&a, 8.0f, 0.0f, false);
+    assert_in_range(frames, 45, 50);
+    assert_float_equal(pos_y(&a), 1.45f, 1e-5f);
+    assert_true(a.vel.y == 0.0f);
+    // Under the ceiling (its underside at y = 3), jumping and moving right.
+    assert_true(ledge_body_set_position(w, a.id, v(9.0f, 1.45f)));
+    settle(&a);
+    int under = jump(&a, 8.0f, 1.0f, true);
+    assert_true(under < frames);
+    assert_float_equal(pos_y(&a), 1.45f, 1e-5f);
+    ledge_world_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_floor_seams_box),
@@ -324,6 +540,13 @@ int main(void) {
         cmocka_unit_test(test_slope45_circle),
         cmocka_unit_test(test_slope26_box),
         cmocka_unit_test(test_slope26_circle),
+        cmocka_unit_test(test_full_wall_blocks),
+        cmocka_unit_test(test_steep_wall_blocks),
+        cmocka_unit_test(test_steep_wall_climbs_when_allowed),
+        cmocka_unit_test(test_circle_against_walls),
+        cmocka_unit_test(test_wall_slide_while_falling),
+        cmocka_unit_test(test_stand_on_slope),
+        cmocka_unit_test(test_jump),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
