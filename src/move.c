@@ -16,9 +16,10 @@
 // Each surface is pushed along the direction that makes it behave as a
 // platformer expects: floors along "up" (a body never slides down a slope
 // it stands on, and its sideways position is not touched: constant
-// horizontal speed), walls along their normal, or across "up" when the body
-// started on the ground (a steep slope blocks rather than lifts), ceilings
-// along their normal. The pushes of all contacts are solved together
+// horizontal speed), walls across "up" (a steep slope or the steep end of a
+// quarter pipe blocks and is fallen along, never climbed; walls that are
+// nearly floors or ceilings, less than 30 degrees from across, along their
+// normal), ceilings along their normal. The pushes of all contacts are solved together
 // (projected Gauss-Seidel on the push lengths, as Box2D v3's b2SolvePlanes),
 // so two floor cells under a seam push once, not twice.
 #include "world.h"
@@ -220,7 +221,7 @@ static surface classify(const mover *m, vec2s n) {
 static vec2s push_dir(const mover *m, vec2s n) {
     surface s = classify(m, n);
     if (s == SURF_FLOOR) return m->up;
-    if (s == SURF_WALL && m->grounded) {
+    if (s == SURF_WALL) {
         vec2s h = v2_sub(n, v2_scale(m->up, v2_dot(n, m->up)));
         float l = v2_len(h);
         if (l >= 0.5f) return v2_scale(h, 1.0f / l);
@@ -421,26 +422,45 @@ static vec2s follow_floor(const mover *m, vec2s d, vec2s n) {
     return move;
 }
 
+// The lowering (along -up, from pos) in (lo, hi] at which the mover first
+// overlaps something, to 1/4096 of the interval: lowering further than the
+// first touch would measure a convex surface's normal too steep.
+static float first_touch(mover *m, vec2s pos, float lo, float hi) {
+    for (int it = 0; it < 12; ++it) {
+        float mid = 0.5f * (lo + hi);
+        if (gather(m, v2_sub(pos, v2_scale(m->up, mid))) > 0) {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    return hi;
+}
+
 // Lowers the mover by up to `reach` until it meets a floor: first by
 // 2 * skin (closing the gap a grounded move that absorbed its downward part,
-// or a fall that ended just short of the floor, leaves), then in pieces. A
-// wall or ceiling met first leaves it where it was.
+// or a fall that ended just short of the floor, leaves), then in pieces,
+// to the first touch. Meeting anything but floors there (a wall, a
+// ceiling, an arc steeper than a floor) leaves it where it was.
 static void snap(mover *m, vec2s *pos, float reach) {
-    vec2s down = v2(0.0f, 0.0f);
-    for (float done = 0.0f; done < reach;) {
-        float s = minf(done == 0.0f ? 2.0f * m->def.skin : m->step, reach - done);
-        done += s;
-        down = v2_sub(down, v2_scale(m->up, s));
-        if (gather(m, v2_add(*pos, down)) == 0) continue;
-        bool floor = false;
-        for (int i = 0; i < m->count; ++i) floor |= classify(m, m->c[i].m.normal) == SURF_FLOOR;
-        vec2s corr = down;
+    float done = 0.0f;
+    while (done < reach) {
+        float next = minf(done == 0.0f ? 2.0f * m->def.skin : done + m->step, reach);
+        if (gather(m, v2_sub(*pos, v2_scale(m->up, next))) == 0) {
+            done = next;
+            continue;
+        }
+        float at = first_touch(m, *pos, done, next);
+        vec2s corr = v2_scale(m->up, -at);
+        gather(m, v2_add(*pos, corr));
+        bool floor = true; // only floors: lowering must never become a sideways push
+        for (int i = 0; i < m->count; ++i) floor &= classify(m, m->c[i].m.normal) == SURF_FLOOR;
         if (floor && resolve(m, *pos, &corr, v2(0.0f, 0.0f), 1.0f, 1.0f) &&
             floor_below(m, v2_add(*pos, corr), v2(0.0f, 0.0f)) >= 0) {
             // A body already resting (within rounding) stays put: lowering
             // and lifting it back must not make it creep by an ulp a frame.
             if (v2_dot(corr, m->up) < -1.0e-3f * m->def.skin) *pos = v2_add(*pos, corr);
-            m->out->snapped = done > 2.0f * m->def.skin;
+            m->out->snapped = at > 2.0f * m->def.skin;
         }
         return;
     }
@@ -484,6 +504,35 @@ static vec2s run_pieces(mover *m, vec2s start, vec2s move) {
     return pos;
 }
 
+// Pieces, then snapping: down by up to snap_length for a grounded move,
+// by the 2 * skin gap for a falling one.
+static vec2s go(mover *m, vec2s start, vec2s move, vec2s d) {
+    vec2s pos = run_pieces(m, start, move);
+    float skin2 = 2.0f * m->def.skin;
+    if (m->grounded) {
+        snap(m, &pos, maxf(m->def.snap_length, skin2));
+    } else if (v2_dot(d, m->up) <= 0.0f) {
+        snap(m, &pos, skin2);
+    }
+    return pos;
+}
+
+// The whole move of displacement d from start. A grounded move follows its
+// floor; when following it climbed onto a wall and lost the floor (a
+// quarter pipe steepening past max_floor_slope), the rise is cancelled as
+// Godot's floor_block_on_wall does: the move is made again sideways only,
+// and when even that leaves no floor the body stays where it was.
+static vec2s travel(mover *m, vec2s start, vec2s d) {
+    vec2s side = v2_sub(d, v2_scale(m->up, v2_dot(d, m->up)));
+    int g = floor_below(m, start, side);
+    m->grounded = g >= 0 && v2_dot(d, m->up) <= 0.0f;
+    if (!m->grounded) return go(m, start, d, d);
+    vec2s pos = go(m, start, follow_floor(m, d, m->c[g].m.normal), d);
+    if (!m->out->on_wall || floor_below(m, pos, v2(0.0f, 0.0f)) >= 0) return pos;
+    pos = go(m, start, side, d);
+    return floor_below(m, pos, v2(0.0f, 0.0f)) >= 0 ? pos : start;
+}
+
 static void init_mover(mover *m, ledge_world *w, int slot, const ledge_move_def *def,
                        ledge_move_result *out) {
     m->w = w;
@@ -518,17 +567,7 @@ bool ledge_body_move(ledge_world *world, ledge_body_id id, vec2s displacement,
     vec2s start = world->position[slot];
     find_bodies(&m, start, displacement);
     m.step = piece_length(&m);
-    vec2s side = v2_sub(displacement, v2_scale(m.up, v2_dot(displacement, m.up)));
-    int g = floor_below(&m, start, side);
-    m.grounded = g >= 0 && v2_dot(displacement, m.up) <= 0.0f;
-    vec2s move = m.grounded ? follow_floor(&m, displacement, m.c[g].m.normal) : displacement;
-    vec2s pos = run_pieces(&m, start, move);
-    float skin2 = 2.0f * def->skin;
-    if (m.grounded) {
-        snap(&m, &pos, maxf(def->snap_length, skin2));
-    } else if (v2_dot(displacement, m.up) <= 0.0f) {
-        snap(&m, &pos, skin2);
-    }
+    vec2s pos = travel(&m, start, displacement);
     ground_flags(&m, pos);
     if (!ledge_body_set_position(world, id, pos)) {
         memset(out, 0, sizeof *out);

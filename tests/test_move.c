@@ -532,6 +532,190 @@ static void test_jump(void **state) {
     ledge_world_destroy(w);
 }
 
+// --- bodies -----------------------------------------------------------------
+
+static ledge_body_id static_box(ledge_world *w, vec2s pos, vec2s half) {
+    ledge_body_def bd = ledge_default_body_def();
+    bd.type = LEDGE_BODY_STATIC;
+    bd.shape = ledge_make_box(v(0, 0), half);
+    bd.position = pos;
+    ledge_body_id id = ledge_body_create(w, &bd);
+    assert_true(ledge_body_is_valid(w, id));
+    return id;
+}
+
+static bool hit_body(const ledge_move_result *r, ledge_body_id id) {
+    for (int k = 0; k < r->hit_count; ++k) {
+        const ledge_move_hit *h = &r->hits[k];
+        if (h->kind == LEDGE_HIT_BODY && h->body.index1 == id.index1 &&
+            h->body.generation == id.generation) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static void test_static_body_wall_and_platform(void **state) {
+    (void)state;
+    ledge_world *w = level(FLOOR_LEVEL, 32, 4);
+    ledge_body_id crate = static_box(w, v(12.0f, 2.0f), v(1.0f, 1.0f)); // x 11..13, y 1..3
+    actor a = make_actor(w, box(0.3f, 0.45f), v(6.0f, 1.5f));
+    settle(&a);
+    for (int k = 0; k < 120; ++k) frame(&a, SPEED);
+    assert_true(a.r.on_wall && a.r.on_ground);
+    assert_int_equal(a.r.wall_side, 1);
+    assert_true(hit_body(&a.r, crate));
+    assert_float_equal(pos_x(&a), 11.0f - 0.3f, 1e-5f);
+    assert_float_equal(pos_y(&a), 1.45f, 1e-5f);
+    // Dropped on top of it, it stands on the crate and walks across it.
+    assert_true(ledge_body_set_position(w, a.id, v(11.5f, 3.8f)));
+    a.vel = v(0, 0);
+    settle(&a);
+    assert_float_equal(pos_y(&a), 3.45f, 1e-5f);
+    assert_true(a.r.ground_hit >= 0);
+    assert_int_equal(a.r.hits[a.r.ground_hit].kind, LEDGE_HIT_BODY);
+    assert_int_equal(a.r.hits[a.r.ground_hit].body.index1, crate.index1);
+    for (int k = 0; k < 15; ++k) {
+        vec2s before = frame(&a, SPEED);
+        assert_true(pos_x(&a) == before.x + SPEED * DT);
+        assert_float_equal(pos_y(&a), 3.45f, 1e-5f);
+        assert_true(a.r.on_ground);
+    }
+    ledge_world_destroy(w);
+}
+
+static void test_two_characters(void **state) {
+    (void)state;
+    ledge_world *w = level(FLOOR_LEVEL, 32, 4);
+    actor a = make_actor(w, box(0.3f, 0.45f), v(6.0f, 1.5f));
+    actor b = make_actor(w, ledge_make_circle(v(0, 0), 0.4f), v(10.0f, 1.5f));
+    settle(&a);
+    settle(&b);
+    for (int k = 0; k < 90; ++k) {
+        frame(&a, SPEED);
+        frame(&b, 0.0f); // b stands still: a is not a floor to it
+        assert_float_equal(pos_x(&b), 10.0f, 0.0f);
+    }
+    // a stops where its box meets b's circle (b's leftmost point at 9.6,
+    // met by a's right side at the circle's height).
+    assert_true(a.r.on_wall);
+    assert_true(hit_body(&a.r, b.id));
+    assert_float_equal(pos_x(&a), 9.6f - 0.3f, 1e-4f);
+    // The same pair in a shared negative group passes through.
+    ledge_filter f = ledge_default_filter();
+    f.group = -3;
+    assert_true(ledge_body_set_filter(w, a.id, f));
+    assert_true(ledge_body_set_filter(w, b.id, f));
+    for (int k = 0; k < 30; ++k) {
+        vec2s before = frame(&a, SPEED);
+        assert_true(pos_x(&a) == before.x + SPEED * DT);
+        assert_false(a.r.on_wall);
+    }
+    ledge_world_destroy(w);
+}
+
+// --- arcs -------------------------------------------------------------------
+
+// A round hump (two CONVEX quarter discs of radius 1 centred at (9, 1))
+// between HALF floors at y = 1.5: a circle of radius 0.5 meets it where the
+// arc's normal is 48.2 degrees from up, a floor.
+static const char *HUMP = "........................\n"
+                          "........................\n"
+                          "________()______________\n"
+                          "########################\n";
+
+static void test_convex_hump_circle(void **state) {
+    (void)state;
+    ledge_world *w = level(HUMP, 24, 4);
+    terrain t = {
+        {{-1, 8, 1.5f, 1.5f, 0, 0, 0}, {8, 10, 0, 0, 9, 1, 1}, {10, 25, 1.5f, 1.5f, 0, 0, 0}}, 3};
+    actor a = make_actor(w, ledge_make_circle(v(0, 0), 0.5f), v(4.0f, 2.1f));
+    settle(&a);
+    walk_check c = {&t, 0.5f, 0.0f, 5e-5f, 0.0f, 100.0f};
+    int snapped = walk_terrain(&a, &c, SPEED, 150); // over the hump to x = 14
+    assert_true(snapped > 0);                       // the way down needed snapping
+    assert_true(pos_x(&a) > 13.9f);
+    walk_terrain(&a, &c, -SPEED, 150); // and back
+    ledge_world_destroy(w);
+}
+
+// A plateau at y = 3 ending in a CONVEX quarter disc (centre (6, 2)) down
+// to a floor at y = 2: the box's corner rides the arc while its normal is a
+// floor (following the arc's tangent, the small gap that leaves closed
+// every frame), then drops the rest.
+static const char *ROUND_EDGE = "........................\n"
+                                "........................\n"
+                                "######).................\n"
+                                "########################\n"
+                                "########################\n";
+
+static void test_convex_edge_box(void **state) {
+    (void)state;
+    ledge_world *w = level(ROUND_EDGE, 24, 5);
+    terrain t = {{{-1, 6, 3, 3, 0, 0, 0}, {6, 7, 0, 0, 6, 2, 1}, {7, 25, 2, 2, 0, 0, 0}}, 3};
+    actor a = make_actor(w, box(0.3f, 0.45f), v(3.0f, 3.5f));
+    settle(&a);
+    float x_leave = 6.0f + sinf(50.0f * 3.14159265f / 180.0f) + 0.3f; // corner at 50 degrees
+    int on_arc = 0, air = 0;
+    for (int k = 0; k < 120; ++k) {
+        vec2s before = frame(&a, SPEED);
+        float x = pos_x(&a), y = pos_y(&a);
+        assert_true(x == before.x + SPEED * DT); // the speed is kept throughout
+        if (x < x_leave - 0.1f) {
+            assert_true(a.r.on_ground);
+            assert_float_equal(y, box_rest_y(&t, x, 0.3, 0.45), 5e-5f);
+            on_arc += x > 6.3f;
+        } else if (!a.r.on_ground) {
+            ++air;
+        }
+    }
+    assert_true(on_arc > 8);
+    assert_true(air > 0 && a.r.on_ground); // dropped off the steep part and landed
+    assert_float_equal(pos_y(&a), 2.45f, 1e-5f);
+    ledge_world_destroy(w);
+}
+
+// A floor at y = 1 running into a CONCAVE quarter pipe (centre (10, 2))
+// that curves up to a plateau at y = 2: walking right climbs the pipe at
+// constant horizontal speed until it is steeper than 50 degrees, then is
+// blocked there; walking back down stays on the ground all the way.
+static const char *PIPE = "........................\n"
+                          "........................\n"
+                          "..........J#############\n"
+                          "########################\n";
+
+static void test_concave_pipe_box(void **state) {
+    (void)state;
+    ledge_world *w = level(PIPE, 24, 4);
+    terrain t = {{{-1, 10, 1, 1, 0, 0, 0}, {10, 11, 0, 0, 10, 2, -1}, {11, 25, 2, 2, 0, 0, 0}}, 3};
+    actor a = make_actor(w, box(0.3f, 0.45f), v(6.0f, 1.5f));
+    settle(&a);
+    // The corner (x + 0.3) rides the arc while its normal is within 50
+    // degrees of up: up to x = 10 + sin(50) - 0.3.
+    float x_block = 10.0f + sinf(50.0f * 3.14159265f / 180.0f) - 0.3f;
+    int climbing = 0, blocked = 0;
+    for (int k = 0; k < 120; ++k) {
+        vec2s before = frame(&a, SPEED);
+        float x = pos_x(&a), y = pos_y(&a);
+        assert_true(a.r.on_ground);
+        assert_false(a.r.stuck);
+        assert_float_equal(y, box_rest_y(&t, x, 0.3, 0.45), 5e-5f);
+        assert_true(x <= x_block + 1e-3f);
+        if (x == before.x + SPEED * DT) {
+            climbing += x > 9.7f;
+        } else {
+            ++blocked;
+            assert_true(a.r.on_wall);
+            assert_float_equal(x, x_block, 1e-3f);
+        }
+    }
+    assert_true(climbing > 5 && blocked > 50);
+    walk_check c = {&t, 0.3f, 0.45f, 5e-5f, 0.0f, 100.0f};
+    walk_terrain(&a, &c, -SPEED, 60); // down the pipe and away
+    assert_float_equal(pos_y(&a), 1.45f, 1e-5f);
+    ledge_world_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_floor_seams_box),
@@ -547,6 +731,11 @@ int main(void) {
         cmocka_unit_test(test_wall_slide_while_falling),
         cmocka_unit_test(test_stand_on_slope),
         cmocka_unit_test(test_jump),
+        cmocka_unit_test(test_static_body_wall_and_platform),
+        cmocka_unit_test(test_two_characters),
+        cmocka_unit_test(test_convex_hump_circle),
+        cmocka_unit_test(test_convex_edge_box),
+        cmocka_unit_test(test_concave_pipe_box),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
