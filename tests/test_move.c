@@ -19,6 +19,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define DT    (1.0f / 60.0f)
@@ -51,6 +52,11 @@ static ledge_body_id character(ledge_world *w, ledge_shape shape, vec2s pos) {
     ledge_body_id id = ledge_body_create(w, &bd);
     assert_true(ledge_body_is_valid(w, id));
     return id;
+}
+
+static vec2s rng_vec2(double lo, double hi) {
+    float x = rng_range(lo, hi);
+    return v(x, rng_range(lo, hi));
 }
 
 static ledge_shape box(float hx, float hy) {
@@ -716,6 +722,193 @@ static void test_concave_pipe_box(void **state) {
     ledge_world_destroy(w);
 }
 
+// --- random worlds ----------------------------------------------------------
+
+// The deepest overlap of a shape with a FULL cell (cells outside the map
+// included), each cell taken on its own as a square: independent of edge
+// states, so a body hidden in a solid region is found too.
+static float full_overlap(ledge_world *w, const ledge_shape *shape, vec2s pos) {
+    ledge_tilemap *map = ledge_world_tilemap(w);
+    ledge_aabb b = ledge_shape_aabb(shape, pos);
+    int x0, y0, x1, y1;
+    ledge_tilemap_cell_at(map, b.lower, &x0, &y0);
+    ledge_tilemap_cell_at(map, b.upper, &x1, &y1);
+    float deepest = 0.0f;
+    for (int y = y0; y <= y1; ++y) {
+        for (int x = x0; x <= x1; ++x) {
+            if (ledge_tilemap_get(map, x, y) != LEDGE_TILE_FULL) continue;
+            ledge_manifold m =
+                ledge_collide_tile(LEDGE_TILE_FULL, v((float)x, (float)y), 1.0f, 0, shape, pos);
+            if (m.hit) deepest = fmaxf(deepest, m.depth);
+        }
+    }
+    return deepest;
+}
+
+static ledge_world *random_world(void) {
+    ledge_world_def wd = ledge_default_world_def();
+    wd.gravity = v(0, GRAV);
+    wd.map_width = rng_int(6, 24);
+    wd.map_height = rng_int(6, 16);
+    ledge_world *w = ledge_world_create(&wd);
+    assert_non_null(w);
+    ledge_tilemap *map = ledge_world_tilemap(w);
+    double density = rng_range(0.1, 0.45);
+    for (int y = 0; y < wd.map_height; ++y) {
+        for (int x = 0; x < wd.map_width; ++x) {
+            if (y == 0 || rng_unit() < density) {
+                ledge_tile t = y == 0 || rng_unit() < 0.4 ? LEDGE_TILE_FULL : rng_int(2, 33);
+                assert_true(ledge_tilemap_set(map, x, y, t));
+            }
+        }
+    }
+    return w;
+}
+
+// Moves a random character through a random tile world by random inputs;
+// returns the world's hash at the end.
+static uint64_t random_run(uint64_t seed, int moves, int *checked) {
+    g_rng = seed;
+    ledge_world *w = random_world();
+    ledge_tilemap_def md = ledge_tilemap_get_def(ledge_world_tilemap(w));
+    ledge_shape shape = rng_unit() < 0.5 ? box(rng_range(0.1, 0.6), rng_range(0.1, 0.6))
+                                         : ledge_make_circle(v(0, 0), rng_range(0.1, 0.6));
+    vec2s pos = v(0, 0);
+    for (int tries = 0; tries < 1000; ++tries) {
+        pos = v(rng_range(0.5, md.width - 0.5), rng_range(1.5, md.height - 0.5));
+        if (ledge_tilemap_collide(ledge_world_tilemap(w), &shape, pos, NULL, 0) == 0) break;
+    }
+    actor a = make_actor(w, shape, pos);
+    float skin = a.md.skin;
+    for (int k = 0; k < moves; ++k) {
+        a.md.stop_on_slope = rng_unit() < 0.8;
+        a.md.snap_length = rng_unit() < 0.8 ? 0.25f : rng_range(0, 1);
+        float vx = rng_range(-8, 8);
+        if (a.r.on_ground && rng_unit() < 0.05) a.vel.y = rng_range(2, 12);
+        if (rng_unit() < 0.02) a.vel = rng_vec2(-40, 40); // a blast
+        vec2s before = ledge_body_position(w, a.id);
+        bool was_clear = full_overlap(w, &shape, before) <= skin + 1e-5f;
+        frame(&a, vx);
+        vec2s after = ledge_body_position(w, a.id);
+        float over = full_overlap(w, &shape, after);
+        if (was_clear && over > skin + 1e-5f) {
+            fail_msg("seed %llu move %d: from (%.6f, %.6f) to (%.6f, %.6f) overlaps a FULL tile by "
+                     "%g",
+                     (unsigned long long)seed, k, before.x, before.y, after.x, after.y, over);
+        }
+        *checked += was_clear;
+    }
+    uint64_t h = ledge_world_hash(w);
+    ledge_world_destroy(w);
+    return h;
+}
+
+static void test_random_moves(void **state) {
+    (void)state;
+    int worlds = getenv("LEDGE_UNDER_VALGRIND") ? 6 : 60, checked = 0;
+    for (int k = 0; k < worlds; ++k) {
+        uint64_t seed = 0x5EED0000u + (uint64_t)k;
+        uint64_t h1 = random_run(seed, 400, &checked);
+        int dummy = 0;
+        uint64_t h2 = random_run(seed, 400, &dummy); // the same run again: the same bits
+        assert_true(h1 == h2);
+    }
+    assert_true(checked > worlds * 300);
+}
+
+// --- refusals ---------------------------------------------------------------
+
+static void expect_refused(ledge_world *w, ledge_body_id id, vec2s d, const ledge_move_def *def,
+                           const char *word) {
+    ledge_move_result r;
+    memset(&r, 0x5a, sizeof r);
+    vec2s before = ledge_body_is_valid(w, id) ? ledge_body_position(w, id) : v(0, 0);
+    log_capture_start();
+    assert_false(ledge_body_move(w, id, d, def, &r));
+    if (!log_capture_says("ledge_body_move", word)) fail_msg("message: %s", g_log.last);
+    assert_int_equal(r.hit_count, 0); // zeroed
+    assert_false(r.on_ground);
+    ledge_set_log_hook(NULL, NULL);
+    if (ledge_body_is_valid(w, id)) {
+        vec2s after = ledge_body_position(w, id);
+        assert_true(after.x == before.x && after.y == before.y);
+    }
+}
+
+static void test_refusals(void **state) {
+    (void)state;
+    ledge_world *w = level(FLOOR_LEVEL, 32, 4);
+    ledge_body_id id = character(w, box(0.3f, 0.45f), v(3, 1.45f));
+    ledge_move_def md = ledge_default_move_def();
+    expect_refused(NULL, id, v(1, 0), &md, "world");
+    expect_refused(w, LEDGE_NULL_BODY_ID, v(1, 0), &md, "id");
+    expect_refused(w, id, v(NAN, 0), &md, "displacement");
+    expect_refused(w, id, v(0, INFINITY), &md, "displacement");
+    expect_refused(w, id, v(2e6f, 0), &md, "displacement");
+    md.max_slides = 0;
+    expect_refused(w, id, v(1, 0), &md, "max_slides");
+    md = ledge_default_move_def();
+    md.max_floor_slope = 1.6f;
+    expect_refused(w, id, v(1, 0), &md, "max_floor_slope");
+    md.max_floor_slope = NAN;
+    expect_refused(w, id, v(1, 0), &md, "max_floor_slope");
+    md = ledge_default_move_def();
+    md.snap_length = -1;
+    expect_refused(w, id, v(1, 0), &md, "snap_length");
+    md = ledge_default_move_def();
+    md.skin = 0;
+    expect_refused(w, id, v(1, 0), &md, "skin");
+    md = ledge_default_move_def();
+    md.up = v(NAN, 1);
+    expect_refused(w, id, v(1, 0), &md, "up");
+    md = ledge_default_move_def();
+    // A stale id.
+    ledge_body_id gone = character(w, box(0.2f, 0.2f), v(10, 2));
+    ledge_body_destroy(w, gone);
+    expect_refused(w, gone, v(1, 0), &md, "stale");
+    // NULL out.
+    log_capture_start();
+    assert_false(ledge_body_move(w, id, v(1, 0), &md, NULL));
+    assert_true(log_capture_says("ledge_body_move", "out"));
+    // The clip helper.
+    vec2s vel = v(1, 2);
+    vec2s same = ledge_move_clip_velocity(NULL, vel);
+    assert_true(same.x == 1 && same.y == 2);
+    assert_true(log_capture_says("ledge_move_clip_velocity", "result"));
+    ledge_move_result r;
+    memset(&r, 0, sizeof r);
+    same = ledge_move_clip_velocity(&r, v(NAN, 0));
+    assert_true(log_capture_says("ledge_move_clip_velocity", "velocity"));
+    ledge_set_log_hook(NULL, NULL);
+    // NULL def means the defaults; the body moves.
+    assert_true(ledge_body_move(w, id, v(0.1f, 0), NULL, &r));
+    assert_float_equal(r.position.x, 3.1f, 1e-6f);
+    ledge_world_destroy(w);
+}
+
+// The "up" override: a world with sideways gravity walks on a wall.
+static void test_up_override(void **state) {
+    (void)state;
+    ledge_world *w = level(FULL_WALL, 24, 6);
+    ledge_body_id id = character(w, box(0.45f, 0.3f), v(9.5f, 3.0f)); // beside the wall at x 10
+    ledge_move_def md = ledge_default_move_def();
+    md.up = v(-1, 0); // "down" is +x: the wall's face is the floor
+    ledge_move_result r;
+    assert_true(ledge_body_move(w, id, v(0.2f, 0.0f), &md, &r)); // fall onto the wall
+    assert_true(r.on_ground);
+    assert_float_equal(r.ground_normal.x, -1.0f, 0.0f);
+    assert_float_equal(r.position.x, 10.0f - 0.45f, 1e-5f);
+    for (int k = 0; k < 10; ++k) {
+        vec2s before = ledge_body_position(w, id);
+        assert_true(ledge_body_move(w, id, v(0.0f, 0.05f), &md, &r)); // walk "right" = +y
+        assert_true(r.on_ground);
+        assert_true(r.position.y == before.y + 0.05f);
+        assert_float_equal(r.position.x, 9.55f, 1e-5f);
+        assert_float_equal(r.up.x, -1.0f, 0.0f);
+    }
+    ledge_world_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_floor_seams_box),
@@ -736,6 +929,9 @@ int main(void) {
         cmocka_unit_test(test_convex_hump_circle),
         cmocka_unit_test(test_convex_edge_box),
         cmocka_unit_test(test_concave_pipe_box),
+        cmocka_unit_test(test_random_moves),
+        cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_up_override),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
