@@ -142,28 +142,43 @@ static bool collect_body(ledge_body_id id, void *ctx) {
     return m->body_count < MAX_BODIES;
 }
 
-// The bodies the move may meet: those whose boxes come near the box swept
-// by the largest move the floor-following and snapping can make.
+// Brute force over the slots: cheaper than rebuilding the queries' index
+// (O(bodies + cells)), which every move makes stale by placing its body.
+static void scan_bodies(mover *m, ledge_aabb b) {
+    const ledge_world *w = m->w;
+    vec2s c = v2_scale(v2_add(b.lower, b.upper), 0.5f),
+          h = v2_scale(v2_sub(b.upper, b.lower), 0.5f);
+    for (int i = 0; i < w->slot_count && m->body_count < MAX_BODIES; ++i) {
+        vec2s o = v2_add(w->position[i], w->box_offset[i]), r = v2_add(h, w->box_half[i]);
+        if (!(fabsf(o.x - c.x) <= r.x && fabsf(o.y - c.y) <= r.y) || !w->alive[i] || i == m->self) {
+            continue; // apart (a non-finite position is never near)
+        }
+        if (filters_allow(&w->filter[m->self], &w->filter[i])) m->bodies[m->body_count++] = i;
+    }
+}
+
+// The bodies the move may meet, in index order: those whose boxes come
+// near the box swept by the largest move the floor-following and snapping
+// can make. Through the world's query index when it is fresh (the first
+// mover after a step), else by a scan.
 static void find_bodies(mover *m, vec2s start, vec2s d) {
     ledge_aabb b = ledge_shape_aabb(m->shape, start);
     float reach = v2_len(d) * (1.0f + 1.0f / maxf(m->cos_floor, 0.1f)) + m->def.snap_length +
                   4.0f * m->def.skin;
     b.lower = v2_sub(b.lower, v2(reach, reach));
     b.upper = v2_add(b.upper, v2(reach, reach));
+    m->body_count = 0;
+    if (m->w->query == NULL || m->w->query_dirty || !ledge__vec_within(b.lower, 1e6f) ||
+        !ledge__vec_within(b.upper, 1e6f)) {
+        scan_bodies(m, b);
+        return;
+    }
     ledge_query_filter f = ledge_default_query_filter();
     f.category = f.mask = ~(uint64_t)0;
     f.include_tiles = false;
     f.ignore.index1 = (uint32_t)m->self + 1u;
     f.ignore.generation = m->w->generation[m->self];
-    m->body_count = 0;
-    if (ledge__vec_within(b.lower, LEDGE_MAX_COORDINATE) &&
-        ledge__vec_within(b.upper, LEDGE_MAX_COORDINATE)) {
-        ledge_world_query_aabb(m->w, b, &f, collect_body, m);
-    } else {
-        ledge_aabb all = {v2(-LEDGE_MAX_COORDINATE, -LEDGE_MAX_COORDINATE),
-                          v2(LEDGE_MAX_COORDINATE, LEDGE_MAX_COORDINATE)};
-        ledge_world_query_aabb(m->w, all, &f, collect_body, m);
-    }
+    ledge_world_query_aabb(m->w, b, &f, collect_body, m);
 }
 
 // The longest piece: half the mover's thickness, a quarter tile (HALF tiles
@@ -379,7 +394,7 @@ static bool resolve(mover *m, vec2s base, vec2s *corr, vec2s piece, float lo, fl
         if (gather(m, pos) == 0) return true;
         float deepest = depths(m, pos, dir, depth);
         if (round == m->def.max_slides) return deepest <= m->def.skin;
-        if (deepest <= 0.0f) return true;
+        if (deepest <= 1.0e-3f * m->def.skin) return true; // resting contact
         for (int i = 0; i < m->count; ++i) {
             if (!(depth[i] > 0.0f)) continue;
             record_hit(m, &m->c[i], dir[i], hit_fraction(&m->c[i], piece, lo, hi));
@@ -423,10 +438,12 @@ static vec2s follow_floor(const mover *m, vec2s d, vec2s n) {
 }
 
 // The lowering (along -up, from pos) in (lo, hi] at which the mover first
-// overlaps something, to 1/4096 of the interval: lowering further than the
-// first touch would measure a convex surface's normal too steep.
-static float first_touch(mover *m, vec2s pos, float lo, float hi) {
-    for (int it = 0; it < 12; ++it) {
+// overlaps something, to 2^-halvings of the interval: lowering further than
+// the first touch would measure a convex surface's normal too steep, and
+// lifting back out of a curved surface along up overshoots by the square
+// of the depth.
+static float first_touch(mover *m, vec2s pos, float lo, float hi, int halvings) {
+    for (int it = 0; it < halvings; ++it) {
         float mid = 0.5f * (lo + hi);
         if (gather(m, v2_sub(pos, v2_scale(m->up, mid))) > 0) {
             hi = mid;
@@ -450,7 +467,8 @@ static void snap(mover *m, vec2s *pos, float reach) {
             done = next;
             continue;
         }
-        float at = first_touch(m, *pos, done, next);
+        // Within the first 2 * skin fewer halvings reach the same precision.
+        float at = first_touch(m, *pos, done, next, done == 0.0f ? 6 : 10);
         vec2s corr = v2_scale(m->up, -at);
         gather(m, v2_add(*pos, corr));
         bool floor = true; // only floors: lowering must never become a sideways push

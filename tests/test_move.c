@@ -909,6 +909,75 @@ static void test_up_override(void **state) {
     ledge_world_destroy(w);
 }
 
+// --- the idiom of docs/character.md (the doc quotes this code) --------------
+
+// [doc:player]
+typedef struct player {
+    ledge_body_id body; // a kinematic body: the world step never moves it
+    vec2s vel;          // the game's own velocity
+    bool on_ground;
+} player;
+
+static void player_update(ledge_world *world, player *p, float input_x, bool jump, float dt) {
+    const float speed = 6.0f, jump_speed = 9.0f, gravity = -20.0f;
+    p->vel.x = input_x * speed;
+    p->vel.y += gravity * dt;
+    if (jump && p->on_ground) p->vel.y = jump_speed;
+    ledge_move_def md = ledge_default_move_def(); // 50 degree floors, snap 0.25
+    ledge_move_result r;
+    vec2s d = {{p->vel.x * dt, p->vel.y * dt}};
+    if (!ledge_body_move(world, p->body, d, &md, &r)) return;
+    p->vel = ledge_move_clip_velocity(&r, p->vel); // landing stops the fall, a wall the run
+    p->on_ground = r.on_ground;
+}
+// [doc:player-end]
+
+static void test_doc_idiom(void **state) {
+    (void)state;
+    ledge_world *w = level(SLOPE45, 24, 7);
+    player p = {character(w, box(0.3f, 0.45f), v(2.0f, 1.6f)), {{0, 0}}, false};
+    for (int k = 0; k < 30; ++k) player_update(w, &p, 0.0f, false, DT);
+    assert_true(p.on_ground);
+    player_update(w, &p, 0.0f, true, DT); // jump
+    assert_false(p.on_ground);
+    assert_true(p.vel.y > 8.0f);
+    for (int k = 0; k < 120; ++k) player_update(w, &p, 1.0f, false, DT); // up the hill
+    assert_true(p.on_ground);
+    assert_float_equal(ledge_body_position(w, p.body).y, 4.45f, 1e-4f); // on the plateau
+    ledge_world_destroy(w);
+}
+
+static char *read_text(const char *rel) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", LEDGE_SOURCE_DIR, rel);
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) fail_msg("cannot open %s", path);
+    static char buf[2][1 << 17];
+    static int which;
+    char *b = buf[which++ & 1];
+    size_t n = fread(b, 1, sizeof buf[0] - 1, f);
+    fclose(f);
+    b[n] = 0;
+    return b;
+}
+
+// docs/character.md quotes player_update exactly as compiled above.
+static void test_doc_matches(void **state) {
+    (void)state;
+    const char *src = read_text("tests/test_move.c");
+    const char *doc = read_text("docs/character.md");
+    const char *begin = strstr(src, "// [doc:player]\n"), *end = strstr(src, "// [doc:player-end]");
+    assert_non_null(begin);
+    assert_non_null(end);
+    begin += strlen("// [doc:player]\n");
+    char snippet[4096];
+    size_t n = (size_t)(end - begin);
+    assert_true(n < sizeof snippet);
+    memcpy(snippet, begin, n);
+    snippet[n] = 0;
+    if (strstr(doc, snippet) == NULL) fail_msg("docs/character.md does not quote player_update");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_floor_seams_box),
@@ -932,6 +1001,8 @@ int main(void) {
         cmocka_unit_test(test_random_moves),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_up_override),
+        cmocka_unit_test(test_doc_idiom),
+        cmocka_unit_test(test_doc_matches),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
