@@ -59,6 +59,7 @@ typedef struct mover {
     contact c[MAX_CONTACTS];
     int count;
     ledge_move_result *out;
+    vec2s start;                             ///< Where the move began (one-way platforms).
     float reach;                             ///< Height a clearance sweep starts from.
     uint8_t have_poly[LEDGE_TILE_COUNT];     ///< Whether tile_poly[t] is built.
     ledge_shape tile_poly[LEDGE_TILE_COUNT]; ///< Straight tiles as polygons in a cell at (0, 0).
@@ -135,10 +136,19 @@ static bool filters_allow(const ledge_filter *a, const ledge_filter *b) {
     return (a->category & b->mask) != 0 && (b->category & a->mask) != 0;
 }
 
+// Whether body i is an obstacle to the mover: the filters let them touch,
+// it is no sensor, and neither body's response is to cross (the pre-solve
+// callback is not asked: it belongs to the step).
+static bool blocks(const mover *m, int i) {
+    const ledge_world *w = m->w;
+    return filters_allow(&w->filter[m->self], &w->filter[i]) && !w->sensor[i] &&
+           w->response[i] != LEDGE_RESPONSE_CROSS && w->response[m->self] != LEDGE_RESPONSE_CROSS;
+}
+
 static bool collect_body(ledge_body_id id, void *ctx) {
     mover *m = ctx;
     int i = (int)id.index1 - 1;
-    if (filters_allow(&m->w->filter[m->self], &m->w->filter[i])) m->bodies[m->body_count++] = i;
+    if (blocks(m, i)) m->bodies[m->body_count++] = i;
     return m->body_count < MAX_BODIES;
 }
 
@@ -153,7 +163,7 @@ static void scan_bodies(mover *m, ledge_aabb b) {
         if (!(fabsf(o.x - c.x) <= r.x && fabsf(o.y - c.y) <= r.y) || !w->alive[i] || i == m->self) {
             continue; // apart (a non-finite position is never near)
         }
-        if (filters_allow(&w->filter[m->self], &w->filter[i])) m->bodies[m->body_count++] = i;
+        if (blocks(m, i)) m->bodies[m->body_count++] = i;
     }
 }
 
@@ -206,22 +216,53 @@ static void add_contact(mover *m, ledge_manifold mf, int slot, int x, int y) {
     c->cy = y;
 }
 
+// Whether a one-way platform (direction way) holds the mover: pushed out
+// toward its allowed side, not dropping through, and not inside it (beyond
+// 2 * skin) where the move began, as the step decides (resolve.c).
+static bool one_way_holds(const mover *m, ledge_one_way way, vec2s n, ledge_manifold then) {
+    if (m->w->dropping[m->self]) return false;
+    if (v2_dot(n, ledge_one_way_direction(way)) < 0.5f) return false;
+    return !then.hit || then.depth <= 2.0f * m->def.skin;
+}
+
+static void tile_contact(mover *m, int x, int y, vec2s pos) {
+    const ledge_tilemap *map = m->w->map;
+    ledge_manifold mf = ledge__tilemap_collide_cell(map, x, y, m->shape, pos);
+    if (!mf.hit) return;
+    ledge_one_way way =
+        ledge__tilemap_inside(map, x, y)
+            ? (ledge_one_way)map->one_way[(size_t)y * (size_t)map->width + (size_t)x]
+            : LEDGE_ONE_WAY_NONE;
+    if (way != LEDGE_ONE_WAY_NONE &&
+        !one_way_holds(m, way, mf.normal,
+                       ledge__tilemap_collide_cell(map, x, y, m->shape, m->start))) {
+        return;
+    }
+    add_contact(m, mf, -1, x, y);
+}
+
+static void body_contact(mover *m, int i, vec2s pos) {
+    const ledge_world *w = m->w;
+    ledge_manifold mf = ledge_collide(&w->shape[i], w->position[i], m->shape, pos);
+    if (!mf.hit) return;
+    if (w->one_way[i] != LEDGE_ONE_WAY_NONE &&
+        !one_way_holds(m, (ledge_one_way)w->one_way[i], mf.normal,
+                       ledge_collide(&w->shape[i], w->position[i], m->shape, m->start))) {
+        return;
+    }
+    add_contact(m, mf, i, 0, 0);
+}
+
 // Every overlap of the mover at `pos`: tiles cell by cell (row-major, edge
 // states applied), then bodies by index.
 static int gather(mover *m, vec2s pos) {
-    const ledge_tilemap *map = m->w->map;
     int x0, y0, x1, y1;
     m->count = 0;
-    ledge__tilemap_scan_range(map, m->shape, pos, &x0, &y0, &x1, &y1);
+    ledge__tilemap_scan_range(m->w->map, m->shape, pos, &x0, &y0, &x1, &y1);
     for (int y = y0; y <= y1; ++y) {
-        for (int x = x0; x <= x1; ++x) {
-            add_contact(m, ledge__tilemap_collide_cell(map, x, y, m->shape, pos), -1, x, y);
-        }
+        for (int x = x0; x <= x1; ++x) tile_contact(m, x, y, pos);
     }
-    for (int k = 0; k < m->body_count; ++k) {
-        int i = m->bodies[k];
-        add_contact(m, ledge_collide(&m->w->shape[i], m->w->position[i], m->shape, pos), i, 0, 0);
-    }
+    for (int k = 0; k < m->body_count; ++k) body_contact(m, m->bodies[k], pos);
     return m->count;
 }
 
@@ -582,7 +623,7 @@ bool ledge_body_move(ledge_world *world, ledge_body_id id, vec2s displacement,
     if (!check_call(fn, world, id, displacement, def, &slot)) return false;
     mover m;
     init_mover(&m, world, slot, def, out);
-    vec2s start = world->position[slot];
+    vec2s start = m.start = world->position[slot];
     find_bodies(&m, start, displacement);
     m.step = piece_length(&m);
     vec2s pos = travel(&m, start, displacement);

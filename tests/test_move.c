@@ -947,6 +947,46 @@ static void test_doc_idiom(void **state) {
     ledge_world_destroy(w);
 }
 
+// --- one-way platforms and sensors -----------------------------------------
+
+static void test_one_way_and_sensor(void **state) {
+    (void)state;
+    ledge_world *w = level(FLOOR_LEVEL, 32, 4);
+    ledge_tilemap *map = ledge_world_tilemap(w);
+    for (int x = 8; x < 12; ++x) { // a HALF_U ledge at y 2..2.5, one-way up
+        assert_true(ledge_tilemap_set(map, x, 2, LEDGE_TILE_HALF_U));
+        assert_true(ledge_tilemap_set_one_way(map, x, 2, LEDGE_ONE_WAY_UP));
+    }
+    ledge_body_def sd = ledge_default_body_def();
+    sd.type = LEDGE_BODY_STATIC;
+    sd.sensor = true;
+    sd.shape = ledge_make_box(v(0, 0), v(0.5f, 1.0f));
+    sd.position = v(5.0f, 2.0f); // a trigger across the floor: never in the way
+    assert_true(ledge_body_is_valid(w, ledge_body_create(w, &sd)));
+    actor a = make_actor(w, box(0.3f, 0.45f), v(3.0f, 1.5f));
+    settle(&a);
+    for (int k = 0; k < 45; ++k) { // through the sensor to x = 6
+        vec2s before = frame(&a, SPEED);
+        assert_true(pos_x(&a) == before.x + SPEED * DT);
+        assert_false(a.r.on_wall);
+    }
+    assert_true(ledge_body_set_position(w, a.id, v(10.0f, 1.45f)));
+    settle(&a);
+    a.vel.y = 9.0f; // jump up through the ledge from below
+    bool above = false;
+    for (int k = 0; k < 90; ++k) {
+        frame(&a, 0.0f);
+        assert_false(a.r.on_ceiling);
+        above |= pos_y(&a) - 0.45f > 2.5f;
+        if (above && a.r.on_ground) break;
+    }
+    assert_true(above && a.r.on_ground); // landed on top of it
+    assert_float_equal(pos_y(&a), 2.95f, 1e-5f);
+    for (int k = 0; k < 30; ++k) frame(&a, 0.0f); // and stands there
+    assert_float_equal(pos_y(&a), 2.95f, 1e-5f);
+    ledge_world_destroy(w);
+}
+
 static char *read_text(const char *rel) {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", LEDGE_SOURCE_DIR, rel);
@@ -1001,6 +1041,7 @@ int main(void) {
         cmocka_unit_test(test_random_moves),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_up_override),
+        cmocka_unit_test(test_one_way_and_sensor),
         cmocka_unit_test(test_doc_idiom),
         cmocka_unit_test(test_doc_matches),
     };

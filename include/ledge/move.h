@@ -46,6 +46,10 @@
 /// character's velocity in the game. Steps up onto HALF tiles are not taken
 /// (a half-tile step is a wall): jump, or use a 26.57 degree ramp.
 ///
+/// Sensors and bodies whose response is to cross are passed through;
+/// one-way platforms hold the mover only from their allowed side, as in the
+/// step.
+///
 /// Deterministic: the same world and calls give the same bits. Refused
 /// (logged) while the world is stepping.
 #ifndef LEDGE_MOVE_H
