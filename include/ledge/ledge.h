@@ -12,5 +12,6 @@
 #include "events.h"
 #include "query.h"
 #include "draw.h"
+#include "move.h"
 
 #endif // LEDGE_H
