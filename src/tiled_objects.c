@@ -293,7 +293,10 @@ static bool add_body(ledge__tiled_ctx *c, const ledge_shape *shape, const body_p
     nb->def.density = (float)b->density;
     nb->def.friction = (float)b->friction;
     nb->def.bounce = (float)b->bounce;
-    if (b->sensor) nb->def.filter = (ledge_filter){0, 0, 0}; // touches nothing (no sensors yet)
+    nb->def.sensor = b->sensor;
+    // One-way toward the drawing's "up": +y in ledge's frame, -y when the
+    // game keeps Tiled's y-down frame.
+    if (b->one_way) nb->def.one_way = c->def->y_down ? LEDGE_ONE_WAY_DOWN : LEDGE_ONE_WAY_UP;
     nb->object = c->result->object_count - 1;
     o->body_count++;
     return true;

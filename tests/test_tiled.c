@@ -493,13 +493,29 @@ static void test_object_properties(void **state) {
 
     const ledge_tiled_object *trap = ledge_tiled_find_object(r, "trap"); // sensor by class
     assert_true(trap->sensor);
-    ledge_filter f = ledge_body_filter(w, r->bodies[trap->first_body]);
-    assert_true(f.category == 0 && f.mask == 0);
-    assert_int_equal(ledge_body_get_type(w, r->bodies[trap->first_body]), LEDGE_BODY_STATIC);
+    ledge_body_id trap_id = r->bodies[trap->first_body];
+    assert_int_equal(ledge_body_get_type(w, trap_id), LEDGE_BODY_STATIC);
+    // A sensor body: a ball dropped into it is reported, not stopped.
+    ledge_body_def bd = ledge_default_body_def();
+    bd.shape = ledge_make_circle((vec2s){{0, 0}}, 0.1f);
+    bd.position = ledge_body_position(w, trap_id);
+    bd.gravity_scale = 0.0f;
+    ledge_body_id ball = ledge_body_create(w, &bd);
+    ledge_world_step(w, 1.0f / 60.0f);
+    ledge_sensor_events se = ledge_world_sensor_events(w);
+    assert_int_equal(se.begin_count, 1);
+    assert_true(se.begin[0].sensor.index1 == trap_id.index1);
+    assert_true(se.begin[0].visitor.index1 == ball.index1);
 
     const ledge_tiled_object *bridge = ledge_tiled_find_object(r, "bridge");
     assert_true(bridge->one_way);
     assert_false(bridge->sensor);
+    // A one-way body: a ball rising into it from below passes.
+    vec2s bp = ledge_body_position(w, r->bodies[bridge->first_body]);
+    ledge_body_set_position(w, ball, (vec2s){{bp.x, bp.y - 0.3f}});
+    ledge_body_set_velocity(w, ball, (vec2s){{0, 6}});
+    for (int s = 0; s < 10; ++s) ledge_world_step(w, 1.0f / 60.0f);
+    assert_true(ledge_body_position(w, ball).y > bp.y + 0.2f);
     ledge_tiled_result_destroy(r);
     ledge_world_destroy(w);
 }

@@ -23,11 +23,11 @@
 ///   kinematic, dynamic, sensor), `one_way`, `friction`, `bounce`,
 ///   `density`, `velocity_x`, `velocity_y` set up the body.
 ///
-/// **Sensors and one-way bodies** do not exist in the world yet: a sensor
-/// is created as a static body that collides with nothing (filter category
-/// and mask 0) and a one-way object as an ordinary solid body; both are
-/// flagged in the result (`sensor`, `one_way`) so that a game can act on
-/// them.
+/// A `sensor` object becomes a static sensor body (ledge_body_def.sensor:
+/// it reports overlaps and never collides) and a `one_way` object a one-way
+/// platform body, solid for bodies coming from above as drawn in Tiled
+/// (LEDGE_ONE_WAY_UP; LEDGE_ONE_WAY_DOWN with `y_down`); both are flagged
+/// in the result too.
 ///
 /// Every loader takes the map as bytes in memory (not NUL-terminated; the
 /// fuzzing entry point) and refuses a bad map whole, with one logged
@@ -115,8 +115,8 @@ typedef struct ledge_tiled_object {
     const char *layer;         ///< The name of its object layer.
     ledge_tiled_shape shape;   ///< What its geometry became.
     ledge_body_type body_type; ///< The type of its bodies (STATIC for sensors).
-    bool sensor;               ///< `body` = sensor: created static, colliding with nothing.
-    bool one_way;              ///< `one_way` = true: created as a solid body for now.
+    bool sensor;               ///< `body` = sensor: a static sensor body.
+    bool one_way;              ///< `one_way` = true: a one-way platform body (up as drawn).
     float friction;            ///< From the `friction` property, else 0.
     float bounce;              ///< From the `bounce` property, else 0.
     vec2s position;            ///< World centre of its bounds; every body of it sits here.
