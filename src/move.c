@@ -220,6 +220,9 @@ static void add_contact(mover *m, ledge_manifold mf, int slot, int x, int y) {
 // toward its allowed side, not dropping through, and not inside it (beyond
 // 2 * skin) where the move began, as the step decides (resolve.c).
 static bool one_way_holds(const mover *m, ledge_one_way way, vec2s n, ledge_manifold then) {
+    // Overlapping a one-way platform keeps a drop-through going (the step
+    // ends it once the body is clear of them all).
+    m->w->in_one_way[m->self] = 1;
     if (m->w->dropping[m->self]) return false;
     if (v2_dot(n, ledge_one_way_direction(way)) < 0.5f) return false;
     return !then.hit || then.depth <= 2.0f * m->def.skin;
