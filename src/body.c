@@ -75,6 +75,18 @@ static bool platform_ok(const ledge_body_def *d) {
     return true;
 }
 
+// A dynamic body's mass must be a number whose inverse is finite too: a
+// density of 1e-30 on a small shape gave a mass whose inverse was
+// infinite, and the projection then divided infinity by infinity.
+static bool mass_ok(const ledge_body_def *d) {
+    if (d->type != LEDGE_BODY_DYNAMIC) return true;
+    float mass = d->density * ledge_shape_area(&d->shape);
+    if (mass >= LEDGE_MIN_MASS && mass <= LEDGE_MAX_MASS) return true;
+    LEDGE_ERROR("ledge_body_create: density %g gives a mass of %g (must be %g..%g)",
+                (double)d->density, (double)mass, (double)LEDGE_MIN_MASS, (double)LEDGE_MAX_MASS);
+    return false;
+}
+
 static bool body_def_ok(const ledge_body_def *d) {
     const char *fn = "ledge_body_create";
     if (d->type != LEDGE_BODY_STATIC && d->type != LEDGE_BODY_KINEMATIC &&
@@ -91,7 +103,7 @@ static bool body_def_ok(const ledge_body_def *d) {
            (d->type != LEDGE_BODY_DYNAMIC || ledge__check_size(fn, "density", d->density)) &&
            unit_ok("friction", d->friction) && unit_ok("bounce", d->bounce) &&
            finite_ok(fn, "gravity_scale", d->gravity_scale, -LEDGE_MAX_COORDINATE) &&
-           finite_ok(fn, "drag", d->drag, 0.0f) && platform_ok(d);
+           finite_ok(fn, "drag", d->drag, 0.0f) && platform_ok(d) && mass_ok(d);
 }
 
 ledge_body_id ledge_body_create(ledge_world *world, const ledge_body_def *def) {

@@ -81,7 +81,14 @@ static inline vec2s v2_lerp(vec2s a, vec2s b, float t) {
 /// choice, so that coincident centres still give a deterministic normal).
 static inline vec2s v2_normalize(vec2s a) {
     float l = v2_len(a);
-    return l > 0.0f ? v2(a.x / l, a.y / l) : v2(0.0f, 1.0f);
+    if (l > 1e-18f && l < 1e18f) return v2(a.x / l, a.y / l);
+    // Tiny or huge: the squares underflow or overflow (a length of 1e-23
+    // came out 0.707 times too long), so scale the largest part to 1 first.
+    float m = fabsf(a.x) > fabsf(a.y) ? fabsf(a.x) : fabsf(a.y);
+    if (!(m > 0.0f) || !isfinite(m)) return v2(0.0f, 1.0f);
+    a = v2(a.x / m, a.y / m);
+    l = v2_len(a);
+    return v2(a.x / l, a.y / l);
 }
 static inline float minf(float a, float b) {
     return a < b ? a : b;

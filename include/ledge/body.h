@@ -60,6 +60,11 @@ typedef enum ledge_response {
     LEDGE_RESPONSE_CROSS = 3,  ///< Passes through: reported (contacts, events), not resolved.
 } ledge_response;
 
+/// The range of a dynamic body's mass (density times area) that
+/// ledge_body_create accepts.
+#define LEDGE_MIN_MASS 1e-12f
+#define LEDGE_MAX_MASS 1e30f
+
 /// What a body is made from. Fill with ledge_default_body_def, then change
 /// what you need.
 typedef struct ledge_body_def {
@@ -96,7 +101,7 @@ LEDGE_API ledge_filter ledge_default_filter(void);
 
 /// Adds a body to the world. Returns the null id (logged) when the def is
 /// invalid (no valid shape, non-finite numbers, density <= 0 for a dynamic
-/// body, friction or bounce outside 0..1, negative drag), the world is
+/// body or a mass outside LEDGE_MIN_MASS..LEDGE_MAX_MASS, friction or bounce outside 0..1, negative drag), the world is
 /// stepping, or allocation fails.
 LEDGE_API ledge_body_id ledge_body_create(ledge_world *world, const ledge_body_def *def);
 
