@@ -396,6 +396,11 @@ static inline void fill(ledge_manifold *m, sat_result r) {
     m->hit = true;
     m->normal = r.normal;
     m->depth = r.depth;
+    // A direction divided by its own length is off when that length is a
+    // denormal (centres 1e-23 apart): normalise such a normal again, by
+    // scaling first; any other keeps its bits.
+    float len2 = v2_len2(m->normal);
+    if (LEDGE_UNLIKELY(!(len2 > 0.9999f && len2 < 1.0001f))) m->normal = v2_normalize(m->normal);
 }
 
 static inline ledge_manifold empty_manifold(void) {

@@ -867,6 +867,12 @@ static bool poly_vs_concave(const tc_poly *p, float s, bool bu, bool bv, float t
 static void finish(ledge_manifold *m, const tc_push *p, vec2s cell_min, const vec2s *pts, int n) {
     m->hit = true;
     m->normal = p->normal;
+    // The pushes divide a direction by its length; for a direction of 1e-23
+    // or so the length is a denormal and the quotient is off (a fuzzer
+    // found a normal 0.71 long). Such a normal is normalised again, by
+    // scaling first (v2_normalize); any other keeps its bits.
+    float len2 = v2_len2(m->normal);
+    if (!(len2 > 0.9999f && len2 < 1.0001f)) m->normal = v2_normalize(m->normal);
     m->depth = p->depth;
     m->point_count = n;
     for (int i = 0; i < n; ++i) m->points[i] = v2_add(pts[i], cell_min);
