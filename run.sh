@@ -14,9 +14,11 @@ cd "$(dirname "$0")"
 # libjansson-dev and zlib1g-dev: the optional Tiled loader (ledge_tiled);
 # valgrind, clang and libclang-rt-14-dev: memcheck and the libFuzzer harnesses;
 # libchipmunk-dev and libbox2d-dev: the peer engines of the rain benchmark
-# (tests/bench_peers.c), so that their translation units are built too.
+# (tests/bench_peers.c), so that their translation units are built too;
+# libcairo2-dev: the pictures the samples draw (samples/tile_atlas.c).
 PACKAGES=(meson ninja-build pkg-config gcc g++ python3 binutils libcglm-dev libcmocka-dev
-    libjansson-dev zlib1g-dev valgrind clang libclang-rt-14-dev libchipmunk-dev libbox2d-dev)
+    libjansson-dev zlib1g-dev valgrind clang libclang-rt-14-dev libchipmunk-dev libbox2d-dev
+    libcairo2-dev)
 
 install_missing() {
     local missing=() p
@@ -210,6 +212,10 @@ demo)
     if [ -x build/release/samples/tiled_demo ]; then
         echo
         ./build/release/samples/tiled_demo
+    fi
+    if [ -x build/release/samples/tile_atlas ]; then
+        echo
+        ./build/release/samples/tile_atlas build/release/tiles.png
     fi
     ;;
 test)
