@@ -86,17 +86,12 @@ static bool push_pair(ledge_world *w, int a, int b) {
     return true;
 }
 
-static bool filters_allow(const ledge_filter *a, const ledge_filter *b) {
-    if (a->group != 0 && a->group == b->group) return a->group > 0;
-    return (a->category & b->mask) != 0 && (b->category & a->mask) != 0;
-}
-
 // Tests a and b as candidates; false only when the pair list cannot grow.
 static inline bool consider(ledge_world *w, int a, int b) {
     vec2s d = v2_sub(w->box_center[a], w->box_center[b]);
     vec2s r = v2_add(w->box_half[a], w->box_half[b]);
     if (fabsf(d.x) >= r.x + w->margin || fabsf(d.y) >= r.y + w->margin) return true;
-    if (!filters_allow(&w->filter[a], &w->filter[b])) return true;
+    if (!ledge__filters_allow(&w->filter[a], &w->filter[b])) return true;
     if (w->sensor[a] | w->sensor[b]) {
         // A sensor reports bodies that move (not other sensors, not the level).
         if ((w->sensor[a] & w->sensor[b]) || w->type[w->sensor[a] ? b : a] == LEDGE_BODY_STATIC) {

@@ -90,6 +90,14 @@ static inline vec2s v2_normalize(vec2s a) {
     l = v2_len(a);
     return v2(a.x / l, a.y / l);
 }
+/// d divided by its length len (= |d|), as a unit vector: the division as
+/// written when len is an ordinary number, and v2_normalize (which scales
+/// first) when it is tiny or huge, where the squares behind len lose
+/// precision (a length of 1e-23 gave a "unit" vector 0.71 long).
+static inline vec2s v2_unit(vec2s d, float len) {
+    return len > 1e-18f && len < 1e18f ? v2_scale(d, 1.0f / len) : v2_normalize(d);
+}
+
 static inline float minf(float a, float b) {
     return a < b ? a : b;
 }

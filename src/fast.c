@@ -43,15 +43,11 @@ bool ledge__fast_begin(ledge_world *w, int i, vec2s move) {
 
 // --- what is near the path --------------------------------------------------
 
-static bool filters_allow(const ledge_filter *a, const ledge_filter *b) {
-    if (a->group != 0 && a->group == b->group) return a->group > 0;
-    return (a->category & b->mask) != 0 && (b->category & a->mask) != 0;
-}
-
 // Whether o may stop fast body i: not fast itself, and the filters agree.
 static inline bool obstacle(const ledge_world *w, int i, int o) {
     return o != i && !w->fast[o] && !w->sensor[o] && !w->one_way[o] &&
-           w->response[o] != LEDGE_RESPONSE_CROSS && filters_allow(&w->filter[i], &w->filter[o]);
+           w->response[o] != LEDGE_RESPONSE_CROSS &&
+           ledge__filters_allow(&w->filter[i], &w->filter[o]);
 }
 
 // The box swept by body i over its path.

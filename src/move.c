@@ -131,17 +131,12 @@ static float half_thickness(const ledge_shape *s) {
     return t;
 }
 
-static bool filters_allow(const ledge_filter *a, const ledge_filter *b) {
-    if (a->group != 0 && a->group == b->group) return a->group > 0;
-    return (a->category & b->mask) != 0 && (b->category & a->mask) != 0;
-}
-
 // Whether body i is an obstacle to the mover: the filters let them touch,
 // it is no sensor, and neither body's response is to cross (the pre-solve
 // callback is not asked: it belongs to the step).
 static bool blocks(const mover *m, int i) {
     const ledge_world *w = m->w;
-    return filters_allow(&w->filter[m->self], &w->filter[i]) && !w->sensor[i] &&
+    return ledge__filters_allow(&w->filter[m->self], &w->filter[i]) && !w->sensor[i] &&
            w->response[i] != LEDGE_RESPONSE_CROSS && w->response[m->self] != LEDGE_RESPONSE_CROSS;
 }
 

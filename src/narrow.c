@@ -54,7 +54,7 @@ static sat_result circle_circle(const ledge_shape *a, vec2s pa, const ledge_shap
     float r = a->radius + b->radius, d2 = v2_len2(d);
     if (d2 >= r * r) return miss_along(d);
     float dist = sqrtf(d2);
-    sat_result res = {dist > 0.0f ? v2_scale(d, 1.0f / dist) : v2(0.0f, 1.0f), r - dist, true};
+    sat_result res = {v2_unit(d, dist), r - dist, true};
     return res;
 }
 
@@ -69,7 +69,7 @@ static sat_result box_circle(const ledge_shape *a, vec2s pa, const ledge_shape *
     if (d2 > 0.0f) {
         if (d2 >= r * r) return miss_along(d);
         float dist = sqrtf(d2);
-        sat_result res = {v2_scale(d, 1.0f / dist), r - dist, true};
+        sat_result res = {v2_unit(d, dist), r - dist, true};
         return res;
     }
     // Centre inside (or on) the box: the nearest side wins, ties in fixed order.
@@ -136,7 +136,7 @@ static sat_result polygon_circle(const ledge_shape *a, vec2s pa, const ledge_sha
         return res;
     }
     float dist = sqrtf(best_d2);
-    sat_result res = {v2_scale(best_d, 1.0f / dist), r - dist, true};
+    sat_result res = {v2_unit(best_d, dist), r - dist, true};
     return res;
 }
 
@@ -396,11 +396,6 @@ static inline void fill(ledge_manifold *m, sat_result r) {
     m->hit = true;
     m->normal = r.normal;
     m->depth = r.depth;
-    // A direction divided by its own length is off when that length is a
-    // denormal (centres 1e-23 apart): normalise such a normal again, by
-    // scaling first; any other keeps its bits.
-    float len2 = v2_len2(m->normal);
-    if (LEDGE_UNLIKELY(!(len2 > 0.9999f && len2 < 1.0001f))) m->normal = v2_normalize(m->normal);
 }
 
 static inline ledge_manifold empty_manifold(void) {

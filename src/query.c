@@ -49,10 +49,8 @@ ledge_query_filter ledge_default_query_filter(void) {
 
 // --- the index --------------------------------------------------------------
 
-void ledge__query_free(ledge_world *w) {
-    ledge__query_index *q = w->query;
-    if (q == NULL) return;
-    ledge__grid_free(&q->grid);
+// The per-slot arrays of the index.
+static void free_slot_arrays(ledge__query_index *q) {
     ledge__free(q->center);
     ledge__free(q->include);
     ledge__free(q->stamp);
@@ -60,6 +58,13 @@ void ledge__query_free(ledge_world *w) {
     ledge__free(q->found);
     ledge__free(q->hits);
     ledge__free(q->hit_slot);
+}
+
+void ledge__query_free(ledge_world *w) {
+    ledge__query_index *q = w->query;
+    if (q == NULL) return;
+    ledge__grid_free(&q->grid);
+    free_slot_arrays(q);
     ledge__free(q);
     w->query = NULL;
 }
@@ -79,13 +84,7 @@ static bool reserve_slots(ledge__query_index *q, int cap, const char *fn) {
         LEDGE_ERROR("%s: allocation of the query index for %d bodies failed", fn, cap);
         return false;
     }
-    ledge__free(q->center);
-    ledge__free(q->include);
-    ledge__free(q->stamp);
-    ledge__free(q->big);
-    ledge__free(q->found);
-    ledge__free(q->hits);
-    ledge__free(q->hit_slot);
+    free_slot_arrays(q);
     q->center = c;
     q->include = inc;
     q->stamp = st;

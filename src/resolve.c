@@ -59,9 +59,7 @@ static inline bool circles_overlap(const ledge_world *w, int a, int b, vec2s *n,
     float ra = w->box_half[a].x, r = ra + w->box_half[b].x, d2 = v2_len2(d);
     if (d2 >= r * r) return false;
     float dist = sqrtf(d2);
-    // (Centres closer than 1e-18: the length is a denormal, v2_normalize
-    // scales first.)
-    *n = dist > 1e-18f ? v2_scale(d, 1.0f / dist) : v2_normalize(d);
+    *n = v2_unit(d, dist);
     *depth = r - dist;
     *point = v2_add(w->box_center[a], v2_scale(*n, ra - 0.5f * *depth));
     return true;

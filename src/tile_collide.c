@@ -252,7 +252,7 @@ static float boxplane_sd(const tc_ptile *t, vec2s lo, vec2s hi, vec2s c, vec2s *
     vec2s d = v2_sub(c, q);
     float dist = v2_len(d);
     if (dist > 0.0f) {
-        *dir = v2_scale(d, 1.0f / dist);
+        *dir = v2_unit(d, dist);
     } else { // c on the boundary up to rounding: the violated face
         *dir = hs > 0.0f    ? t->n
                : c.x < lo.x ? v2(-1.0f, 0.0f)
@@ -505,7 +505,7 @@ static float convex_sd(vec2s c, float s, bool bu, bool bv, vec2s *dir) {
     vec2s d = v2_sub(c, q);
     float dist = v2_len(d);
     if (dist > 0.0f) {
-        *dir = v2_scale(d, 1.0f / dist);
+        *dir = v2_unit(d, dist);
     } else {
         *dir = (u < 0.0f && !bu)   ? v2(-1.0f, 0.0f)
                : (v < 0.0f && !bv) ? v2(0.0f, -1.0f)
@@ -544,7 +544,7 @@ static bool box_vs_convex(vec2s bl, vec2s bh, float s, bool bu, bool bv, tc_push
     if (bl.x > 0.0f && bl.y > 0.0f) {
         float rho = v2_len(bl);
         if (!(s - rho > 0.0f)) return false;
-        consider(out, v2_scale(bl, 1.0f / rho), s - rho, TC_VERTEX, -1, -1);
+        consider(out, v2_unit(bl, rho), s - rho, TC_VERTEX, -1, -1);
     }
     for (int k = 0; k < 4; ++k) {
         if (uv_allowed(dirs[k], bu, bv)) consider(out, dirs[k], d[k], TC_SUPPORT, -1, -1);
@@ -572,7 +572,7 @@ static bool poly_vs_convex(const tc_poly *p, float s, bool bu, bool bv, tc_push 
         } else {
             vec2s q = p->v[k];
             if (!(q.x > 0.0f && q.y > 0.0f)) continue;
-            d = v2_scale(q, 1.0f / v2_len(q));
+            d = v2_unit(q, v2_len(q));
             kind = TC_VERTEX;
         }
         float depth = convex_support(d, s) - poly_min(p, d);
@@ -626,7 +626,7 @@ static bool circle_vs_concave(vec2s c, float r, float s, bool bu, bool bv, tc_pu
     if (!bv) consider(out, v2(0.0f, -1.0f), v + r, TC_CIRCLE, -1, -1);
     float rc = v2_len(c);
     if (!bu && !bv && u <= 0.0f && v <= 0.0f && rc > 0.0f)
-        consider(out, v2_scale(c, 1.0f / rc), r - rc, TC_CIRCLE, -1, -1);
+        consider(out, v2_unit(c, rc), r - rc, TC_CIRCLE, -1, -1);
     bool big = r >= s;
     float xt = 0.5f * (s + sqrtf(maxf(2.0f * r * r - s * s, 0.0f)));
     vec2s X = v2(xt, xt);
@@ -634,12 +634,12 @@ static bool circle_vs_concave(vec2s c, float r, float s, bool bu, bool bv, tc_pu
     vec2s xq = v2_normalize(v2_sub(X, v2(0.0f, s))), xp = v2_normalize(v2_sub(X, v2(s, 0.0f)));
     float lq = v2_len(dq), lp = v2_len(dp);
     if (lq > 0.0f) {
-        vec2s d = v2_scale(dq, 1.0f / lq);
+        vec2s d = v2_unit(dq, lq);
         if (tip_range(d.y, d.x, bu, big, v2_cross(xq, d)))
             consider(out, d, r - lq, TC_CIRCLE, -1, -1);
     }
     if (lp > 0.0f) {
-        vec2s d = v2_scale(dp, 1.0f / lp);
+        vec2s d = v2_unit(dp, lp);
         if (tip_range(d.x, d.y, bv, big, v2_cross(d, xp)))
             consider(out, d, r - lp, TC_CIRCLE, -1, -1);
     }
@@ -647,11 +647,11 @@ static bool circle_vs_concave(vec2s c, float r, float s, bool bu, bool bv, tc_pu
         vec2s w = v2(u - s, v - s);
         float rho = v2_len(w);
         if (w.x <= 0.0f && w.y <= 0.0f && rho > 0.0f)
-            consider(out, v2_scale(w, -1.0f / rho), rho - (s - r), TC_CIRCLE, -1, -1);
+            consider(out, v2_neg(v2_unit(w, rho)), rho - (s - r), TC_CIRCLE, -1, -1);
     } else {
         vec2s to_x = v2_sub(X, c);
         float lx = v2_len(to_x);
-        if (lx > 0.0f) consider(out, v2_scale(to_x, 1.0f / lx), lx, TC_CIRCLE, -1, -1);
+        if (lx > 0.0f) consider(out, v2_unit(to_x, lx), lx, TC_CIRCLE, -1, -1);
     }
     return out->depth > 0.0f && out->depth < TC_INF;
 }
@@ -672,7 +672,7 @@ static bool box_vs_concave(vec2s bl, vec2s bh, float s, bool bu, bool bv, tc_pus
         vec2s w = v2(bl.x - s, bl.y - s);
         float rho = v2_len(w);
         dk = rho - s;
-        nk = v2_scale(w, -1.0f / rho);
+        nk = v2_neg(v2_unit(w, rho));
     }
     if (!(d[0] > 0.0f && d[1] > 0.0f && d[2] > 0.0f && d[3] > 0.0f && dk > 0.0f)) return false;
     for (int k = 0; k < 4; ++k) {
@@ -854,7 +854,7 @@ static bool poly_vs_concave(const tc_poly *p, float s, bool bu, bool bv, float t
         tc_cand c = cs.c[k];
         cs.c[k] = cs.c[--cs.n];
         if (!concave_overlaps(p, c.t, s, bu, bv, tol)) {
-            consider(out, v2_scale(c.t, 1.0f / c.depth), c.depth, c.kind, c.a, c.b);
+            consider(out, v2_unit(c.t, c.depth), c.depth, c.kind, c.a, c.b);
             break;
         }
     }
@@ -867,12 +867,6 @@ static bool poly_vs_concave(const tc_poly *p, float s, bool bu, bool bv, float t
 static void finish(ledge_manifold *m, const tc_push *p, vec2s cell_min, const vec2s *pts, int n) {
     m->hit = true;
     m->normal = p->normal;
-    // The pushes divide a direction by its length; for a direction of 1e-23
-    // or so the length is a denormal and the quotient is off (a fuzzer
-    // found a normal 0.71 long). Such a normal is normalised again, by
-    // scaling first (v2_normalize); any other keeps its bits.
-    float len2 = v2_len2(m->normal);
-    if (!(len2 > 0.9999f && len2 < 1.0001f)) m->normal = v2_normalize(m->normal);
     m->depth = p->depth;
     m->point_count = n;
     for (int i = 0; i < n; ++i) m->points[i] = v2_add(pts[i], cell_min);

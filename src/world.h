@@ -237,6 +237,13 @@ static inline bool ledge__dynamic_against_fixed(const ledge_world *w, const ledg
     return w->type[*d] == LEDGE_BODY_DYNAMIC && w->type[*p] != LEDGE_BODY_DYNAMIC;
 }
 
+/// Box2D's filter rule (body.h): a shared nonzero group decides (positive:
+/// always, negative: never), else each category must meet the other mask.
+static inline bool ledge__filters_allow(const ledge_filter *a, const ledge_filter *b) {
+    if (a->group != 0 && a->group == b->group) return a->group > 0;
+    return (a->category & b->mask) != 0 && (b->category & a->mask) != 0;
+}
+
 /// After the last substep: touch, sensor and crush events, drop-through
 /// flags, and the contact index marked stale (events.c).
 void ledge__after_step(ledge_world *world);
