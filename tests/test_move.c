@@ -277,8 +277,9 @@ static void walk_level(const char *ascii, int width, int height, terrain t, ledg
     settle(&a);
     walk_check c = {&t, hx, hy, 5e-5f, 0.0f, 100.0f};
     int frames = (int)((width - 5) / (SPEED * DT));
-    int snapped = walk_terrain(&a, &c, SPEED, frames);
-    assert_true(snapped > 0); // going over the top and down needed snapping
+    // walk_terrain checks the height against the terrain on every frame,
+    // over the top and down (with or without ground snapping).
+    walk_terrain(&a, &c, SPEED, frames);
     assert_true(pos_x(&a) > width - 4);
     walk_terrain(&a, &c, -SPEED, frames); // and back
     assert_float_equal(pos_x(&a), 2.0f, 1e-3f);

@@ -222,10 +222,27 @@ static ledge_edge model_edge(const tmap *t, int x, int y, int s) {
     return model_edge_of_masks(g_masks[a][s], g_masks[b][facing[s]]);
 }
 
+/// The blocked sides: the OFF ones, except an untouched side (no sample
+/// covered) next to a blocked fully covered side when the cell diagonally
+/// across their shared corner is EMPTY or FULL: there the tile's surface
+/// must not run on over the neighbour (docs/tilemap.md, edge states).
 static unsigned model_blocked(const tmap *t, int x, int y) {
-    unsigned blocked = 0;
+    static const int dx[4] = {-1, 1, 0, 0}, dy[4] = {0, 0, -1, 1};
+    unsigned off = 0, blocked = 0;
+    int tile = tmap_tile(t, x, y);
     for (int s = 0; s < 4; ++s) {
-        if (model_edge(t, x, y, s) == LEDGE_EDGE_OFF) blocked |= side_bits[s];
+        if (model_edge(t, x, y, s) == LEDGE_EDGE_OFF) off |= side_bits[s];
+    }
+    for (int s = 0; s < 4; ++s) {
+        if (!(off & side_bits[s])) continue;
+        bool keep = true;
+        for (int p = 0; p < 4 && g_masks[tile][s] == 0; ++p) {
+            bool perpendicular = (s < 2) != (p < 2);
+            if (!perpendicular || !(off & side_bits[p]) || g_masks[tile][p] != MASK_ALL) continue;
+            int d = tmap_tile(t, x + dx[s] + dx[p], y + dy[s] + dy[p]);
+            if (d == LEDGE_TILE_EMPTY || d == LEDGE_TILE_FULL) keep = false;
+        }
+        if (keep) blocked |= side_bits[s];
     }
     return blocked;
 }
@@ -1123,6 +1140,37 @@ static void test_seams(void **state) {
     assert_true(st.positions > 50000 && st.seam_positions > 10000 && st.contacts > st.positions);
 }
 
+/// A box resting on a hilltop (`/##\\` over a floor) with a corner just
+/// over the slope's tip: the slope pushes it up by its overlap like the
+/// FULL cell beside it, not 0.4 along the slope (the tile's surface must
+/// not run on over the FULL neighbour's top). The staircase tips, where it
+/// must run on, are covered by test_collide_random's model and test_seams.
+static void test_collide_hilltop_corner(void **state) {
+    (void)state;
+    tmap t;
+    tmap_create(&t, 8, 4, 1.0f, v(0, 0));
+    const ledge_tile row[8] = {LEDGE_TILE_EMPTY, LEDGE_TILE_45DEG_NP, LEDGE_TILE_FULL,
+                               LEDGE_TILE_FULL,  LEDGE_TILE_45DEG_PP, LEDGE_TILE_EMPTY,
+                               LEDGE_TILE_EMPTY, LEDGE_TILE_EMPTY};
+    for (int x = 0; x < 8; ++x) {
+        tmap_set(&t, x, 0, LEDGE_TILE_FULL);
+        tmap_set(&t, x, 1, row[x]);
+    }
+    ledge_shape box = ledge_make_box(v(0, 0), v(0.3f, 0.45f));
+    const float xs[4] = {3.75f, 3.8f, 2.25f, 2.2f}; // right corner over `\`, left over `/`
+    for (int k = 0; k < 4; ++k) {
+        ledge_tile_contact c[MAX_CONTACTS];
+        int n = check_contacts(&t, &box, v(xs[k], 1.995f + 0.45f), 1, 0, c);
+        assert_int_equal(n, 2);
+        for (int i = 0; i < n; ++i) {
+            assert_float_equal(c[i].manifold.normal.x, 0.0f, 0.0f);
+            assert_float_equal(c[i].manifold.normal.y, 1.0f, 0.0f);
+            assert_float_equal(c[i].manifold.depth, 0.005f, 1e-5f);
+        }
+    }
+    ledge_tilemap_destroy(t.map);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_def_refusals),
@@ -1138,6 +1186,7 @@ int main(void) {
         cmocka_unit_test(test_collide_random),
         cmocka_unit_test(test_collide_far_and_refusals),
         cmocka_unit_test(test_seams),
+        cmocka_unit_test(test_collide_hilltop_corner),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
