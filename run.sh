@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # ledge's two commands (see README):
-#   ./run.sh demo   install what is missing, build (release), run the demo
+#   ./run.sh demo   install what is missing, build (release), run the headless
+#                   demo (samples/demo.c), which writes its pictures to out/
 #   ./run.sh test   install what is missing, build twice (ASan+UBSan with
 #                   --werror, and release), run the test suite in both, run
 #                   it again under valgrind memcheck (release build), fuzz
@@ -208,14 +209,16 @@ demo)
     install_missing
     setup build/release --buildtype=release -Dtests=disabled
     ninja -C build/release >/dev/null
-    ./build/release/samples/collide_demo
-    if [ -x build/release/samples/tiled_demo ]; then
-        echo
-        ./build/release/samples/tiled_demo
+    if [ ! -x build/release/samples/demo ]; then
+        echo "run.sh: samples/demo was not built (it needs cairo: libcairo2-dev)" >&2
+        exit 1
     fi
+    mkdir -p out
+    # The sample game played by its autopilot: one line per game second,
+    # then the pictures out/demo-final.png and out/demo-path.png.
+    ./build/release/samples/demo out
     if [ -x build/release/samples/tile_atlas ]; then
-        echo
-        ./build/release/samples/tile_atlas build/release/tiles.png
+        ./build/release/samples/tile_atlas out/tiles.png
     fi
     ;;
 test)
