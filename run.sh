@@ -16,10 +16,11 @@ cd "$(dirname "$0")"
 # valgrind, clang and libclang-rt-14-dev: memcheck and the libFuzzer harnesses;
 # libchipmunk-dev and libbox2d-dev: the peer engines of the rain benchmark
 # (tests/bench_peers.c), so that their translation units are built too;
-# libcairo2-dev: the pictures the samples draw (samples/tile_atlas.c).
+# libcairo2-dev: the pictures the samples draw (samples/tile_atlas.c);
+# doxygen: the API reference, whose `doxygen` test fails on any warning.
 PACKAGES=(meson ninja-build pkg-config gcc g++ python3 binutils libcglm-dev libcmocka-dev
     libjansson-dev zlib1g-dev valgrind clang libclang-rt-14-dev libchipmunk-dev libbox2d-dev
-    libcairo2-dev)
+    libcairo2-dev doxygen)
 
 install_missing() {
     local missing=() p
@@ -94,7 +95,7 @@ check_packaging() {
     meson setup "$tmp/build" --buildtype=release --prefix="$dest" -Dtests=disabled \
         -Dsamples=disabled >/dev/null &&
         ninja -C "$tmp/build" >/dev/null && meson install -C "$tmp/build" >/dev/null || ok=0
-    awk '/^```c$/{on=1; next} /^```$/{on=0} on' README.md >"$tmp/readme.c"
+    awk '/^```c$/ && !done {on=1; next} /^```$/ && on {on=0; done=1} on' README.md >"$tmp/readme.c"
     pcdir=$(dirname "$(find "$dest" -name ledge.pc | head -n 1)")
     libdir=$(dirname "$pcdir")
     if [ $ok = 1 ] && PKG_CONFIG_PATH=$pcdir cc -std=c11 -Wall -Wextra -Werror -pedantic \

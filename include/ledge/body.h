@@ -61,8 +61,9 @@ typedef enum ledge_response {
 } ledge_response;
 
 /// The range of a dynamic body's mass (density times area) that
-/// ledge_body_create accepts.
+/// ledge_body_create accepts: its lower bound.
 #define LEDGE_MIN_MASS 1e-12f
+/// The upper bound of the mass range ledge_body_create accepts.
 #define LEDGE_MAX_MASS 1e30f
 
 /// What a body is made from. Fill with ledge_default_body_def, then change
@@ -101,8 +102,8 @@ LEDGE_API ledge_filter ledge_default_filter(void);
 
 /// Adds a body to the world. Returns the null id (logged) when the def is
 /// invalid (no valid shape, non-finite numbers, density <= 0 for a dynamic
-/// body or a mass outside LEDGE_MIN_MASS..LEDGE_MAX_MASS, friction or bounce outside 0..1, negative drag), the world is
-/// stepping, or allocation fails.
+/// body or a mass outside LEDGE_MIN_MASS..LEDGE_MAX_MASS, friction or bounce outside 0..1, negative
+/// drag), the world is stepping, or allocation fails.
 LEDGE_API ledge_body_id ledge_body_create(ledge_world *world, const ledge_body_def *def);
 
 /// Removes a body. Stale or foreign ids are refused (logged).

@@ -56,7 +56,7 @@ typedef struct ledge_ground {
     vec2s wall_normal;         ///< A wall's normal; (0, 0) when none.
     ledge_body_id ground_body; ///< The body stood on, or the null id for a tile (or none).
     int ground_cell_x;         ///< The tile stood on (when ground_body is null and on_ground).
-    int ground_cell_y;
+    int ground_cell_y;         ///< Its y (with ground_cell_x).
 } ledge_ground;
 
 /// The body's ground, wall and ceiling state after the last step (all
@@ -70,15 +70,15 @@ typedef struct ledge_touch_event {
     ledge_body_id a; ///< The body with the lower index.
     ledge_body_id b; ///< The other body, or the null id for a tile.
     int cell_x;      ///< The tile cell (tile touches).
-    int cell_y;
+    int cell_y;      ///< Its y (with cell_x).
 } ledge_touch_event;
 
 /// The last step's touch events, each array sorted by (a, b, cell).
 typedef struct ledge_touch_events {
     const ledge_touch_event *begin; ///< Touches that began.
-    int begin_count;
-    const ledge_touch_event *end; ///< Touches that ended.
-    int end_count;
+    int begin_count;                ///< How many `begin` holds.
+    const ledge_touch_event *end;   ///< Touches that ended.
+    int end_count;                  ///< How many `end` holds.
 } ledge_touch_events;
 
 /// The touch events of the last step (empty, logged, for a NULL world).
@@ -92,10 +92,10 @@ typedef struct ledge_sensor_event {
 
 /// The last step's sensor events, each array sorted by (sensor, visitor).
 typedef struct ledge_sensor_events {
-    const ledge_sensor_event *begin;
-    int begin_count;
-    const ledge_sensor_event *end;
-    int end_count;
+    const ledge_sensor_event *begin; ///< Visitors that began overlapping a sensor.
+    int begin_count;                 ///< How many `begin` holds.
+    const ledge_sensor_event *end;   ///< Visitors that stopped overlapping a sensor.
+    int end_count;                   ///< How many `end` holds.
 } ledge_sensor_events;
 
 /// The sensor events of the last step (empty, logged, for a NULL world).
@@ -113,8 +113,8 @@ typedef struct ledge_crush_event {
 
 /// The last step's crush events, sorted by (body, crusher).
 typedef struct ledge_crush_events {
-    const ledge_crush_event *events;
-    int count;
+    const ledge_crush_event *events; ///< The crushed bodies.
+    int count;                       ///< How many `events` holds.
 } ledge_crush_events;
 
 /// The crush events of the last step (empty, logged, for a NULL world).

@@ -85,16 +85,16 @@ typedef enum ledge_tile_id {
 
 /// The shape family of a tile.
 typedef enum ledge_tile_group {
-    LEDGE_TILE_GROUP_EMPTY = 0,
-    LEDGE_TILE_GROUP_FULL,
-    LEDGE_TILE_GROUP_45DEG,
-    LEDGE_TILE_GROUP_CONCAVE,
-    LEDGE_TILE_GROUP_CONVEX,
-    LEDGE_TILE_GROUP_22DEG_SMALL,
-    LEDGE_TILE_GROUP_22DEG_BIG,
-    LEDGE_TILE_GROUP_67DEG_SMALL,
-    LEDGE_TILE_GROUP_67DEG_BIG,
-    LEDGE_TILE_GROUP_HALF,
+    LEDGE_TILE_GROUP_EMPTY = 0,   ///< LEDGE_TILE_EMPTY.
+    LEDGE_TILE_GROUP_FULL,        ///< LEDGE_TILE_FULL.
+    LEDGE_TILE_GROUP_45DEG,       ///< 45 degree slopes.
+    LEDGE_TILE_GROUP_CONCAVE,     ///< Quarter pipes (hollow arcs).
+    LEDGE_TILE_GROUP_CONVEX,      ///< Quarter discs (round hills).
+    LEDGE_TILE_GROUP_22DEG_SMALL, ///< Shallow slopes, thin wedge (triangle).
+    LEDGE_TILE_GROUP_22DEG_BIG,   ///< Shallow slopes, thick part (quad).
+    LEDGE_TILE_GROUP_67DEG_SMALL, ///< Steep slopes, thin wedge (triangle).
+    LEDGE_TILE_GROUP_67DEG_BIG,   ///< Steep slopes, thick part (quad).
+    LEDGE_TILE_GROUP_HALF,        ///< Half tiles.
 } ledge_tile_group;
 
 /// The four sides of a cell, as bits (world axes, not "up"/"down").
