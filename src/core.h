@@ -94,6 +94,17 @@ static inline vec2s v2_normalize(vec2s a) {
 /// written when len is an ordinary number, and v2_normalize (which scales
 /// first) when it is tiny or huge, where the squares behind len lose
 /// precision (a length of 1e-23 gave a "unit" vector 0.71 long).
+/// "Right" for a body whose up is `up` (unit): the perpendicular of up
+/// whose x part is positive (+y when up is horizontal). Left and right then
+/// follow the x axis on screen whether the game draws y up or y down (up
+/// (0, 1) and (0, -1) both give (1, 0)); up turned clockwise would mirror
+/// them in a y-down game.
+static inline vec2s ledge__right_of(vec2s up) {
+    vec2s r = {{up.y, -up.x}};
+    if (r.x < 0.0f || (r.x == 0.0f && r.y < 0.0f)) r = (vec2s){{-r.x, -r.y}};
+    return r;
+}
+
 static inline vec2s v2_unit(vec2s d, float len) {
     return len > 1e-18f && len < 1e18f ? v2_scale(d, 1.0f / len) : v2_normalize(d);
 }

@@ -319,7 +319,7 @@ ledge_ground ledge_body_ground(ledge_world *world, ledge_body_id id) {
         return g;
     }
     vec2s up = world->up.x == 0.0f && world->up.y == 0.0f ? v2(0.0f, 1.0f) : world->up;
-    vec2s right = v2(up.y, -up.x);
+    vec2s right = ledge__right_of(up);
     float floor_cos = world->floor_cos[i], best = -2.0f;
     for (int k = world->contact_first[i]; k < world->contact_first[i + 1]; ++k) {
         ledge_contact_data d = seen_from(world, world->contact_order[k], i);

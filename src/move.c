@@ -597,7 +597,7 @@ static void init_mover(mover *m, ledge_world *w, int slot, const ledge_move_def 
     m->shape = &w->shape[slot];
     m->def = *def;
     m->up = up_of(w, def->up);
-    m->right = v2(m->up.y, -m->up.x);
+    m->right = ledge__right_of(m->up);
     m->cos_floor = cosf(def->max_floor_slope);
     m->out = out;
     m->grounded = false;

@@ -910,6 +910,46 @@ static void test_up_override(void **state) {
     ledge_world_destroy(w);
 }
 
+// Left and right mean the same on screen in a y-down world (gravity +y,
+// up (0, -1)) as in a y-up one: a wall at larger x is on the right, for the
+// mover (wall_side) and for the step's ground state (ledge_body_ground).
+static void test_wall_sides_y_down(void **state) {
+    (void)state;
+    for (int k = 0; k < 2; ++k) {
+        float g = k == 0 ? GRAV : -GRAV; // y up, then y down
+        ledge_world_def wd = ledge_default_world_def();
+        wd.gravity = v(0, g);
+        wd.map_width = 8;
+        wd.map_height = 8;
+        ledge_world *w = ledge_world_create(&wd);
+        assert_non_null(w);
+        ledge_tilemap *map = ledge_world_tilemap(w);
+        for (int y = 0; y < 8; ++y) ledge_tilemap_set(map, 5, y, LEDGE_TILE_FULL); // wall x 5..6
+        for (int x = 0; x < 8; ++x) ledge_tilemap_set(map, x, k == 0 ? 0 : 7, LEDGE_TILE_FULL);
+        float floor_y = k == 0 ? 1.0f + 0.45f : 7.0f - 0.45f;
+        for (int side = 0; side < 2; ++side) { // the wall on the right, then on the left
+            float x = side == 0 ? 4.5f : 6.5f, dx = side == 0 ? 0.5f : -0.5f;
+            ledge_body_id id = character(w, box(0.3f, 0.45f), v(x, floor_y));
+            ledge_move_result r;
+            assert_true(ledge_body_move(w, id, v(dx, 0.0f), NULL, &r));
+            assert_true(r.on_wall && r.on_ground);
+            assert_int_equal(r.wall_side, side == 0 ? 1 : -1);
+            ledge_body_destroy(w, id);
+            ledge_body_def bd = ledge_default_body_def(); // a dynamic box pressed on the wall
+            bd.shape = box(0.3f, 0.45f);
+            bd.position = v(side == 0 ? 4.71f : 6.29f, floor_y);
+            bd.velocity = v(dx * 10.0f, 0.0f);
+            id = ledge_body_create(w, &bd);
+            ledge_world_step(w, 1.0f / 60.0f);
+            ledge_ground gs = ledge_body_ground(w, id);
+            assert_true(gs.on_wall_right == (side == 0));
+            assert_true(gs.on_wall_left == (side == 1));
+            ledge_body_destroy(w, id);
+        }
+        ledge_world_destroy(w);
+    }
+}
+
 // --- the idiom of docs/character.md (the doc quotes this code) --------------
 
 // [doc:player]
@@ -1042,6 +1082,7 @@ int main(void) {
         cmocka_unit_test(test_random_moves),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_up_override),
+        cmocka_unit_test(test_wall_sides_y_down),
         cmocka_unit_test(test_one_way_and_sensor),
         cmocka_unit_test(test_doc_idiom),
         cmocka_unit_test(test_doc_matches),

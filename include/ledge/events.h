@@ -14,8 +14,10 @@
 /// "Up" is opposite to the world's gravity ((0, 1) without gravity). A
 /// contact whose normal (pointing toward the body) is within the body's
 /// max_floor_angle of up is ground; within it of down, ceiling; anything
-/// else is a wall, on the left when the normal points right (along up
-/// turned clockwise), on the right otherwise.
+/// else is a wall, on the left when the normal points right, on the right
+/// otherwise. "Right" is the perpendicular of up with a positive x part, so
+/// left and right mean the same on screen in a y-up and a y-down game
+/// (gravity (0, -g) or (0, +g)); with sideways gravity it is +y.
 ///
 /// The arrays returned stay valid until the next step (or until the world
 /// is destroyed). Body ids in end events may name bodies destroyed since.
@@ -50,7 +52,7 @@ LEDGE_API int ledge_body_contacts(ledge_world *world, ledge_body_id id, ledge_co
 typedef struct ledge_ground {
     bool on_ground;            ///< Standing on a floor (tile or body).
     bool on_ceiling;           ///< Touching a ceiling.
-    bool on_wall_left;         ///< A wall on its left (the normal points right).
+    bool on_wall_left;         ///< A wall on its left (the normal points right, see above).
     bool on_wall_right;        ///< A wall on its right.
     vec2s ground_normal;       ///< The floor's normal most aligned with up; (0, 0) when none.
     vec2s wall_normal;         ///< A wall's normal; (0, 0) when none.

@@ -113,8 +113,9 @@ typedef struct ledge_move_result {
                           ///< of down).
     bool snapped;         ///< Ground snapping lowered the body.
     bool stuck;           ///< A sub-move could not be solved and was undone.
-    int wall_side;        ///< +1: the wall is on the right of up (its normal points left), -1:
-                          ///< on the left, 0: no wall.
+    int wall_side;        ///< +1: the wall is on the right (its normal points left), -1: on
+                          ///< the left, 0: no wall. Right as in events.h: the perpendicular
+                          ///< of up with a positive x part, the same on screen y up or down.
     vec2s ground_normal;  ///< The floor's normal (the one closest to up), or (0, 0).
     vec2s wall_normal;    ///< The wall's normal (the first met), or (0, 0).
     vec2s ceiling_normal; ///< The ceiling's normal (the first met), or (0, 0).
