@@ -14,25 +14,27 @@
 ///     ledge_body_id ball = ledge_body_create(world, &bd);
 ///     for (int i = 0; i < 60; ++i) ledge_world_step(world, 1.0f / 60.0f);
 ///
-/// The step, in order (N's model):
-/// 1. integrate: v += gravity * gravity_scale * dt; v *= 1 / (1 + dt * drag);
-///    x += v * dt (semi-implicit Euler: the new velocity moves the body);
-/// 2. broad phase: a uniform loose grid;
-/// 3. narrow phase against the tilemap and other bodies;
-/// 4. projection out of overlap;
-/// 5. N's response: bounce on the normal part, friction on the tangent part.
+/// The step (N's model; docs/design.md draws the pipeline), once per
+/// substep (ledge_world_def.substeps):
+/// 1. kinematic platforms carry what stands on them; velocities integrate:
+///    v += gravity * gravity_scale * dt; v *= 1 / (1 + dt * drag);
+/// 2. the previous substep's contacts get N's response, so that friction
+///    acts on resting and sliding bodies before they move;
+/// 3. positions integrate (semi-implicit Euler: the new velocity moves the
+///    body); fast bodies are multisampled and bullets swept
+///    (ledge_body_def.bullet);
+/// 4. broad phase: a uniform loose grid; narrow phase against the tilemap
+///    and other bodies; `iterations` passes of projection out of overlap;
+/// 5. N's response: bounce on the normal part, friction on the tangent
+///    part (capped by the load each contact carries), bottom-up through
+///    piles.
+/// After the last substep the game's view is built: contacts per body,
+/// ground state, touch, sensor and crush events (events.h).
 ///
-/// Between the velocity and position halves of stage 1 the contacts of the
-/// previous substep get N's response, so that friction acts on resting and
-/// sliding bodies before they move. Projection leaves `linear_slop` of
-/// overlap so that those contacts persist from step to step. Pairs combine
-/// friction as sqrt(fa * fb) and bounce as max(ba, bb); against tiles a body
-/// uses its own. Nothing bounces slower than `bounce_threshold`.
-///
-/// Fast bodies are multisampled along their paths, bullets are swept
-/// (ledge_body_def.bullet), and piles come to rest (docs/design.md says
-/// how). Contacts and events for the game, and the platformer layer, are
-/// not in yet.
+/// Projection leaves `linear_slop` of overlap so that contacts persist
+/// from step to step. Pairs combine friction as sqrt(fa * fb) and bounce as
+/// max(ba, bb); against tiles a body uses its own. Nothing bounces slower
+/// than `bounce_threshold`.
 ///
 /// Determinism: the same world, inputs and step sequence give bit-identical
 /// states (ledge_world_hash), across runs and builds.
