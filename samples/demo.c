@@ -77,9 +77,8 @@ static void draw_polygon(const vec2s *v, int n, ledge_color color, void *ctx) {
     cairo_stroke(cr);
 }
 
-static void draw_solid_polygon(const vec2s *v, int n, ledge_color color, void *ctx) {
-    cairo_t *cr = ctx;
-    path_of(cr, v, n);
+// A body: the current path filled half-transparent, outlined opaque.
+static void fill_and_outline(cairo_t *cr, ledge_color color) {
     set_rgb(cr, rgb_of(color), 0.55);
     cairo_fill_preserve(cr);
     set_rgb(cr, rgb_of(color), 1.0);
@@ -87,15 +86,15 @@ static void draw_solid_polygon(const vec2s *v, int n, ledge_color color, void *c
     cairo_stroke(cr);
 }
 
+static void draw_solid_polygon(const vec2s *v, int n, ledge_color color, void *ctx) {
+    path_of(ctx, v, n);
+    fill_and_outline(ctx, color);
+}
+
 static void draw_solid_circle(vec2s c, float r, ledge_color color, void *ctx) {
-    cairo_t *cr = ctx;
-    cairo_new_path(cr);
-    cairo_arc(cr, px(c.x), py(c.y), r * the_view.scale, 0, 2 * PI);
-    set_rgb(cr, rgb_of(color), 0.55);
-    cairo_fill_preserve(cr);
-    set_rgb(cr, rgb_of(color), 1.0);
-    cairo_set_line_width(cr, 1.5);
-    cairo_stroke(cr);
+    cairo_new_path(ctx);
+    cairo_arc(ctx, px(c.x), py(c.y), r * the_view.scale, 0, 2 * PI);
+    fill_and_outline(ctx, color);
 }
 
 static void draw_segment(vec2s a, vec2s b, ledge_color color, void *ctx) {
