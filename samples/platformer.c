@@ -35,6 +35,7 @@
 #define ARC_SEGMENTS    8
 #define MAX_OUTLINE     (6 + ARC_SEGMENTS)    // a tile outline with its arc flattened
 #define MAX_POINTS      (CIRCLE_SEGMENTS + 2) // any polygon drawn, closed
+#define MAX_TILE_POINTS (GAME_WIDTH * GAME_HEIGHT * 3 * (MAX_OUTLINE - 2))
 #define PI_F            3.14159265f
 
 typedef struct app {
@@ -44,9 +45,11 @@ typedef struct app {
     // Interpolation: each body's position before and after the last step,
     // slot 0 the player, 1 the platform, 2.. game.bodies[].
     vec2s prev[SLOTS], cur[SLOTS];
-    int tracked;      // slots whose prev/cur are set
-    vec2s *tile_tris; // the map's filled cells as triangles (world), 3 points each
-    SDL_Color *tile_colors;
+    int tracked; // slots whose prev/cur are set
+    // The map's filled cells as triangles, 3 points each: world positions,
+    // and the vertices given to SDL (colours set once, positions per frame).
+    vec2s *tile_world;
+    SDL_Vertex *tile_vertices;
     int tile_points;
     float cam_x;   // world x at the window's left edge
     float facing;  // +1 or -1: where the player's eyes look
@@ -174,19 +177,19 @@ static void add_cell(app *a, const ledge_tilemap *map, int x, int y) {
     int n = flatten(&o, p), from = fan_corner(p, n);
     SDL_Color c = rgba((x + y) % 2 ? 0x4A5263u : 0x465062u, 255);
     for (int k = 1; k + 1 < n; ++k) {
-        vec2s *t = a->tile_tris + a->tile_points;
-        t[0] = p[from];
-        t[1] = p[(from + k) % n];
-        t[2] = p[(from + k + 1) % n];
-        for (int j = 0; j < 3; ++j) a->tile_colors[a->tile_points++] = c;
+        vec2s tri[3] = {p[from], p[(from + k) % n], p[(from + k + 1) % n]};
+        for (int j = 0; j < 3; ++j) {
+            SDL_Vertex v = {{0.0f, 0.0f}, c, {0.0f, 0.0f}};
+            a->tile_world[a->tile_points] = tri[j];
+            a->tile_vertices[a->tile_points++] = v;
+        }
     }
 }
 
 static bool build_tiles(app *a) {
-    size_t most = (size_t)GAME_WIDTH * GAME_HEIGHT * 3 * (MAX_OUTLINE - 2);
-    a->tile_tris = malloc(most * sizeof *a->tile_tris);
-    a->tile_colors = malloc(most * sizeof *a->tile_colors);
-    if (!a->tile_tris || !a->tile_colors) return false;
+    a->tile_world = malloc(MAX_TILE_POINTS * sizeof *a->tile_world);
+    a->tile_vertices = malloc(MAX_TILE_POINTS * sizeof *a->tile_vertices);
+    if (!a->tile_world || !a->tile_vertices) return false;
     const ledge_tilemap *map = ledge_world_tilemap(a->g.world);
     a->tile_points = 0;
     for (int y = 0; y < GAME_HEIGHT; ++y) {
@@ -247,12 +250,9 @@ static void fill_rect(SDL_Renderer *r, float x, float y, float w, float h, SDL_C
 // The scene: tiles, one-way planks, the goal, bodies, the player.
 
 static void draw_tiles(app *a) {
-    static SDL_Vertex v[GAME_WIDTH * GAME_HEIGHT * 3 * (MAX_OUTLINE - 2)];
-    for (int i = 0; i < a->tile_points; ++i) {
-        SDL_Vertex vx = {to_screen(a, a->tile_tris[i]), a->tile_colors[i], {0.0f, 0.0f}};
-        v[i] = vx;
-    }
-    SDL_RenderGeometry(a->renderer, NULL, v, a->tile_points, NULL, 0);
+    for (int i = 0; i < a->tile_points; ++i)
+        a->tile_vertices[i].position = to_screen(a, a->tile_world[i]);
+    SDL_RenderGeometry(a->renderer, NULL, a->tile_vertices, a->tile_points, NULL, 0);
 }
 
 // A light plank along each one-way cell's top with an up chevron under it:
@@ -593,8 +593,8 @@ static bool open_window(app *a) {
 
 static void close_all(app *a) {
     if (a->g.world) game_destroy(&a->g);
-    free(a->tile_tris);
-    free(a->tile_colors);
+    free(a->tile_world);
+    free(a->tile_vertices);
     if (a->renderer) SDL_DestroyRenderer(a->renderer);
     if (a->window) SDL_DestroyWindow(a->window);
     SDL_Quit();
