@@ -17,10 +17,11 @@ cd "$(dirname "$0")"
 # libchipmunk-dev and libbox2d-dev: the peer engines of the rain benchmark
 # (tests/bench_peers.c), so that their translation units are built too;
 # libcairo2-dev: the pictures the samples draw (samples/tile_atlas.c);
-# doxygen: the API reference, whose `doxygen` test fails on any warning.
+# doxygen: the API reference, whose `doxygen` test fails on any warning;
+# libsdl2-dev: the interactive sample (samples/platformer.c), so that it is built too.
 PACKAGES=(meson ninja-build pkg-config gcc g++ python3 binutils libcglm-dev libcmocka-dev
     libjansson-dev zlib1g-dev valgrind clang libclang-rt-14-dev libchipmunk-dev libbox2d-dev
-    libcairo2-dev doxygen)
+    libcairo2-dev doxygen libsdl2-dev)
 
 install_missing() {
     local missing=() p
