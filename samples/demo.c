@@ -420,14 +420,31 @@ static int contact_count(game *g) {
     return n + ledge_body_contacts(g->world, g->player, NULL, 0);
 }
 
-static void print_second(game *g, double *seconds_before) {
+// What the player touched during the last second, frame by frame.
+typedef struct second_tally {
+    int ground, wall, ceiling;
+    double step_seconds; // g->step_seconds when the second began
+} second_tally;
+
+static void tally_frame(second_tally *t, const game_player_state *s) {
+    t->ground += s->on_ground;
+    t->wall += s->on_wall;
+    t->ceiling += s->on_ceiling;
+}
+
+// One line per game second: where the player is, how many of the second's
+// frames it spent on the ground, against a wall or a ceiling, what the
+// autopilot is doing, the contacts in the world, and the step's cost.
+static void print_second(game *g, second_tally *t) {
     const game_player_state *s = &g->state;
     int frames = (int)(1.0f / GAME_DT + 0.5f);
-    printf("t %4.1f s  player (%5.2f, %5.2f)  %-6s %-5s %-7s %-11s contacts %3d  %.3f ms/step\n",
-           g->frame * GAME_DT, s->position.x, s->position.y, s->on_ground ? "ground" : "air",
-           s->on_wall ? "wall" : "", s->on_ceiling ? "ceiling" : "", phase_name(g->phase),
-           contact_count(g), 1000.0 * (g->step_seconds - *seconds_before) / frames);
-    *seconds_before = g->step_seconds;
+    printf("t %4.1f s  player (%5.2f, %5.2f)  ground %2d/%d  wall %2d  ceiling %2d  %-11s  "
+           "contacts %3d  %.3f ms/step\n",
+           g->frame * GAME_DT, s->position.x, s->position.y, t->ground, frames, t->wall, t->ceiling,
+           phase_name(g->phase), contact_count(g),
+           1000.0 * (g->step_seconds - t->step_seconds) / frames);
+    second_tally next = {0, 0, 0, g->step_seconds};
+    *t = next;
 }
 
 int main(int argc, char **argv) {
@@ -437,7 +454,7 @@ int main(int argc, char **argv) {
     if (!game_create(&g)) return 1;
     printf("ledge %s demo: %d x %d tiles, %d bodies, %d frames of %.4f s\n", ledge_version_string(),
            GAME_WIDTH, GAME_HEIGHT, ledge_world_body_count(g.world), DEMO_FRAMES, GAME_DT);
-    double before = 0.0;
+    second_tally tally = {0, 0, 0, 0.0};
     int goal_frame = -1;
     for (int f = 0; f < DEMO_FRAMES; ++f) {
         game_input in = game_autopilot(&g);
@@ -445,7 +462,8 @@ int main(int argc, char **argv) {
         path[f].p = g.state.position;
         path[f].kind = kind_of(&g.state);
         if (goal_frame < 0 && g.phase == PHASE_GOAL) goal_frame = g.frame;
-        if (g.frame % 60 == 0) print_second(&g, &before);
+        tally_frame(&tally, &g.state);
+        if (g.frame % 60 == 0) print_second(&g, &tally);
     }
     printf("%s after %.2f s; %d bodies, %d bullets fired; %.3f ms per step on average\n",
            goal_frame >= 0 ? "goal reached" : "goal NOT reached", goal_frame * GAME_DT,
