@@ -251,11 +251,12 @@ static ledge_aabb whole_map(void) {
 #define ZOOM_Y1     5.5
 #define ZOOM_HEIGHT ((ZOOM_Y1 - ZOOM_Y0) * SCALE * ZOOM + 16.0)
 
-static void draw_player(cairo_t *cr, vec2s p) {
+// The player's box at p, outlined in white (`alpha`, `width` pixels).
+static void outline_player(cairo_t *cr, vec2s p, double alpha, double width) {
     cairo_rectangle(cr, px(p.x - GAME_PLAYER_HX), py(p.y + GAME_PLAYER_HY),
                     2 * GAME_PLAYER_HX * the_view.scale, 2 * GAME_PLAYER_HY * the_view.scale);
-    cairo_set_source_rgb(cr, 1, 1, 1);
-    cairo_set_line_width(cr, 2.0);
+    cairo_set_source_rgba(cr, 1, 1, 1, alpha);
+    cairo_set_line_width(cr, width);
     cairo_stroke(cr);
 }
 
@@ -269,7 +270,7 @@ static void draw_view(cairo_t *cr, const game *g, ledge_aabb region) {
     ledge_debug_draw dd = cairo_debug_draw(cr);
     ledge_world_draw(g->world, &dd, region);
     mark_one_way(cr, g);
-    draw_player(cr, g->state.position);
+    outline_player(cr, g->state.position, 1.0, 2.0);
     cairo_restore(cr);
 }
 
@@ -360,14 +361,7 @@ static void draw_path_times(cairo_t *cr, const path_point *path, int n) {
     vec2s last = path[0].p;
     for (int i = 0; i < n; i += second) {
         vec2s p = path[i].p;
-        if (i % (2 * second) == 0) {
-            cairo_rectangle(cr, px(p.x - GAME_PLAYER_HX), py(p.y + GAME_PLAYER_HY),
-                            2 * GAME_PLAYER_HX * the_view.scale,
-                            2 * GAME_PLAYER_HY * the_view.scale);
-            cairo_set_source_rgba(cr, 1, 1, 1, 0.5);
-            cairo_set_line_width(cr, 1.0);
-            cairo_stroke(cr);
-        }
+        if (i % (2 * second) == 0) outline_player(cr, p, 0.5, 1.0);
         cairo_new_path(cr);
         cairo_arc(cr, px(p.x), py(p.y), 3.0, 0, 2 * PI);
         cairo_set_source_rgb(cr, 1, 1, 1);

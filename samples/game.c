@@ -159,14 +159,22 @@ static void fire_bullets(game *g) {
     if (ledge_body_is_valid(g->world, add_body(g, &d))) ++g->bullet_count;
 }
 
-static bool ground_is(const game *g, ledge_body_id body, bool tile, int x0, int x1, int y) {
+// The floor the player's last move stood on, or NULL.
+static const ledge_move_hit *ground_hit(const game *g) {
     const ledge_move_result *r = &g->move;
-    if (!r->on_ground || r->ground_hit < 0) return false;
-    const ledge_move_hit *h = &r->hits[r->ground_hit];
-    if (!tile)
-        return h->kind == LEDGE_HIT_BODY && h->body.index1 == body.index1 &&
-               h->body.generation == body.generation;
-    return h->kind == LEDGE_HIT_TILE && h->cell_x >= x0 && h->cell_x <= x1 && h->cell_y == y;
+    return r->on_ground && r->ground_hit >= 0 ? &r->hits[r->ground_hit] : NULL;
+}
+
+static bool on_body(const game *g, ledge_body_id body) {
+    const ledge_move_hit *h = ground_hit(g);
+    return h && h->kind == LEDGE_HIT_BODY && h->body.index1 == body.index1 &&
+           h->body.generation == body.generation;
+}
+
+static bool on_one_way_cells(const game *g) {
+    const ledge_move_hit *h = ground_hit(g);
+    return h && h->kind == LEDGE_HIT_TILE && h->cell_x >= GAME_ONE_WAY_X0 &&
+           h->cell_x <= GAME_ONE_WAY_X1 && h->cell_y == GAME_ONE_WAY_Y;
 }
 
 // The idiom of docs/character.md: the game's velocity, gravity, a jump
@@ -190,9 +198,8 @@ static void update_state(game *g) {
     s->on_ground = g->move.on_ground;
     s->on_wall = g->move.on_wall;
     s->on_ceiling = g->move.on_ceiling;
-    s->on_platform = ground_is(g, g->platform, false, 0, 0, 0);
-    s->on_one_way =
-        ground_is(g, g->platform, true, GAME_ONE_WAY_X0, GAME_ONE_WAY_X1, GAME_ONE_WAY_Y);
+    s->on_platform = on_body(g, g->platform);
+    s->on_one_way = on_one_way_cells(g);
 }
 
 void game_update(game *g, const game_input *in) {

@@ -32,9 +32,8 @@
 #define MAX_FRAME_TIME  0.25               // s: the most one frame adds to the accumulator
 #define SLOTS           (GAME_MAX_BODIES + 2) // player, platform, game.bodies[]
 #define CIRCLE_SEGMENTS 24
-#define ARC_SEGMENTS    8
-#define MAX_OUTLINE     (6 + ARC_SEGMENTS)    // a tile outline with its arc flattened
-#define MAX_POINTS      (CIRCLE_SEGMENTS + 2) // any polygon drawn, closed
+#define MAX_OUTLINE     (6 + LEDGE_DRAW_ARC_SEGMENTS) // a tile outline with its arc flattened
+#define MAX_POINTS      (CIRCLE_SEGMENTS + 2)         // any polygon drawn, closed
 #define MAX_TILE_POINTS (GAME_WIDTH * GAME_HEIGHT * 3 * (MAX_OUTLINE - 2))
 #define PI_F            3.14159265f
 
@@ -130,25 +129,6 @@ static void step(app *a) {
 // ---------------------------------------------------------------------------
 // The map, made into triangles once (it does not change).
 
-// The outline with its arc edge (if any) flattened, as src/draw.c does it.
-static int flatten(const ledge_tile_outline *o, vec2s *out) {
-    int n = 0;
-    for (int i = 0; i < o->count; ++i) {
-        out[n++] = o->points[i];
-        if (i != o->arc_edge) continue;
-        vec2s c = o->arc_center, p0 = o->points[i], p1 = o->points[(i + 1) % o->count];
-        float a0 = atan2f(p0.y - c.y, p0.x - c.x);
-        float da = atan2f(p1.y - c.y, p1.x - c.x) - a0;
-        if (da > PI_F) da -= 2.0f * PI_F;
-        if (da < -PI_F) da += 2.0f * PI_F;
-        for (int k = 1; k < ARC_SEGMENTS; ++k) {
-            float t = a0 + da * (float)k / ARC_SEGMENTS;
-            out[n++] = v2(c.x + o->arc_radius * cosf(t), c.y + o->arc_radius * sinf(t));
-        }
-    }
-    return n;
-}
-
 static float cross3(vec2s a, vec2s b, vec2s c) {
     return (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x);
 }
@@ -168,13 +148,20 @@ static int fan_corner(const vec2s *p, int n) {
     return 0;
 }
 
-// Appends cell (x, y)'s triangles; a checkerboard shade shows the grid.
-static void add_cell(app *a, const ledge_tilemap *map, int x, int y) {
-    ledge_tile_outline o;
-    if (!ledge_tile_outline_get(ledge_tilemap_get(map, x, y), v2((float)x, (float)y), 1.0f, &o))
+// One tile outline from the library's debug draw (arcs already flattened,
+// world coordinates) made into triangles; the cell is the one holding the
+// outline's mean point, and a checkerboard shade shows the grid.
+static void add_tile(const vec2s *p, int n, ledge_color color, void *context) {
+    (void)color;
+    app *a = context;
+    vec2s mean = v2(0.0f, 0.0f);
+    for (int i = 0; i < n; ++i) mean = v2(mean.x + p[i].x / (float)n, mean.y + p[i].y / (float)n);
+    int x = (int)floorf(mean.x), y = (int)floorf(mean.y);
+    // The one-way cells are drawn as planks (draw_one_way).
+    if (n > MAX_OUTLINE ||
+        ledge_tilemap_one_way(ledge_world_tilemap(a->g.world), x, y) != LEDGE_ONE_WAY_NONE)
         return;
-    vec2s p[MAX_OUTLINE];
-    int n = flatten(&o, p), from = fan_corner(p, n);
+    int from = fan_corner(p, n);
     SDL_Color c = rgba((x + y) % 2 ? 0x4A5263u : 0x465062u, 255);
     for (int k = 1; k + 1 < n; ++k) {
         vec2s tri[3] = {p[from], p[(from + k) % n], p[(from + k + 1) % n]};
@@ -186,18 +173,19 @@ static void add_cell(app *a, const ledge_tilemap *map, int x, int y) {
     }
 }
 
+// The map's cells, listed once through ledge_world_draw (tiles only).
 static bool build_tiles(app *a) {
     a->tile_world = malloc(MAX_TILE_POINTS * sizeof *a->tile_world);
     a->tile_vertices = malloc(MAX_TILE_POINTS * sizeof *a->tile_vertices);
     if (!a->tile_world || !a->tile_vertices) return false;
-    const ledge_tilemap *map = ledge_world_tilemap(a->g.world);
     a->tile_points = 0;
-    for (int y = 0; y < GAME_HEIGHT; ++y) {
-        for (int x = 0; x < GAME_WIDTH; ++x) {
-            // The one-way cells are drawn as planks (draw_one_way).
-            if (ledge_tilemap_one_way(map, x, y) == LEDGE_ONE_WAY_NONE) add_cell(a, map, x, y);
-        }
-    }
+    ledge_debug_draw dd = ledge_default_debug_draw();
+    dd.draw_polygon = add_tile;
+    dd.context = a;
+    dd.draw_bodies = false;
+    dd.draw_contacts = false;
+    ledge_aabb map = {{{0.0f, 0.0f}}, {{(float)GAME_WIDTH, (float)GAME_HEIGHT}}};
+    ledge_world_draw(a->g.world, &dd, map);
     return true;
 }
 

@@ -438,46 +438,45 @@ int ledge_tilemap_query_region(const ledge_tilemap *map, ledge_aabb box, ledge_t
 
 // --- shape contacts -------------------------------------------------------------
 
-// Whether the untouched side `s` of cell (x, y) may stay blocked. Blocking
-// an untouched side lets the tile's surface run on across it (the tips of a
-// 45 degree staircase). Next to a blocked FULL-covered side p, whose
-// extrusion spreads the tile over the neighbour across p, that surface would
-// then run over the neighbour's own top: a box resting on `##\` with a
-// corner over the slope was pushed 0.4 along the slope. So the side stays
-// blocked at such a corner only when the cell diagonally across it may
-// continue the surface (neither EMPTY nor FULL).
-static bool untouched_side_stays_blocked(const ledge_tilemap *m, int x, int y, int s,
-                                         unsigned blocked) {
-    static const unsigned bits[4] = {LEDGE_SIDE_XNEG, LEDGE_SIDE_XPOS, LEDGE_SIDE_YNEG,
+/// LEDGE_SIDE_ bits of sides 0..3 (SIDE_XNEG, SIDE_XPOS, SIDE_YNEG, SIDE_YPOS).
+static const unsigned side_bit[4] = {LEDGE_SIDE_XNEG, LEDGE_SIDE_XPOS, LEDGE_SIDE_YNEG,
                                      LEDGE_SIDE_YPOS};
+
+// Whether the untouched side `s` of cell (x, y), tile geometry g, may stay
+// blocked. Blocking an untouched side lets the tile's surface run on across
+// it (the tips of a 45 degree staircase). Next to a blocked FULL-covered
+// side p, whose extrusion spreads the tile over the neighbour across p,
+// that surface would then run over the neighbour's own top: a box resting
+// on `##\` with a corner over the slope was pushed 0.4 along the slope. So
+// the side stays blocked at such a corner only when the cell diagonally
+// across it may continue the surface (neither EMPTY nor FULL).
+static bool untouched_side_stays_blocked(const ledge_tilemap *m, const ledge__tile_geom *g, int x,
+                                         int y, int s, unsigned blocked) {
     static const int dx[4] = {-1, 1, 0, 0}, dy[4] = {0, 0, -1, 1};
-    const ledge__tile_geom *g = &m->geom[ledge__tilemap_at(m, x, y)];
     int perpendicular[2] = {s < 2 ? SIDE_YNEG : SIDE_XNEG, s < 2 ? SIDE_YPOS : SIDE_XPOS};
     for (int k = 0; k < 2; ++k) {
         int p = perpendicular[k];
-        if (!(blocked & bits[p]) || g->cover[p] != LEDGE_COVER_FULL) continue;
+        if (!(blocked & side_bit[p]) || g->cover[p] != LEDGE_COVER_FULL) continue;
         ledge_tile diagonal = ledge__tilemap_at(m, x + dx[s] + dx[p], y + dy[s] + dy[p]);
         if (diagonal == LEDGE_TILE_EMPTY || diagonal == LEDGE_TILE_FULL) return false;
     }
     return true;
 }
 
-// LEDGE_SIDE_ bits of the sides of cell (x, y) whose edge is OFF: an
-// internal seam or a side neither tile touches. The tile must not push
-// across them (tile_collide.h).
-static unsigned blocked_sides(const ledge_tilemap *m, int x, int y) {
-    static const unsigned bits[4] = {LEDGE_SIDE_XNEG, LEDGE_SIDE_XPOS, LEDGE_SIDE_YNEG,
-                                     LEDGE_SIDE_YPOS};
+// LEDGE_SIDE_ bits of the sides of cell (x, y) (tile geometry g) whose
+// edge is OFF: an internal seam or a side neither tile touches, less the
+// untouched sides that must not stay blocked (above). The tile must not
+// push across them (tile_collide.h).
+static unsigned blocked_sides(const ledge_tilemap *m, const ledge__tile_geom *g, int x, int y) {
     unsigned blocked = 0;
     for (int s = 0; s < 4; ++s) {
-        if (side_state(m, x, y, s) == LEDGE_EDGE_OFF) blocked |= bits[s];
+        if (side_state(m, x, y, s) == LEDGE_EDGE_OFF) blocked |= side_bit[s];
     }
-    const ledge__tile_geom *g = &m->geom[ledge__tilemap_at(m, x, y)];
     unsigned kept = blocked;
     for (int s = 0; s < 4; ++s) {
-        if ((blocked & bits[s]) && g->cover[s] == LEDGE_COVER_NONE &&
-            !untouched_side_stays_blocked(m, x, y, s, blocked)) {
-            kept &= ~bits[s];
+        if ((blocked & side_bit[s]) && g->cover[s] == LEDGE_COVER_NONE &&
+            !untouched_side_stays_blocked(m, g, x, y, s, blocked)) {
+            kept &= ~side_bit[s];
         }
     }
     return kept;
@@ -527,8 +526,9 @@ ledge_manifold ledge__tilemap_collide_cell(const ledge_tilemap *map, int x, int 
     }
     vec2s cell_min =
         v2(map->origin.x + (float)x * map->tile_size, map->origin.y + (float)y * map->tile_size);
-    return ledge__tile_collide(&map->geom[t], cell_min, map->tile_size, blocked_sides(map, x, y),
-                               shape, pos);
+    const ledge__tile_geom *g = &map->geom[t];
+    return ledge__tile_collide(g, cell_min, map->tile_size, blocked_sides(map, g, x, y), shape,
+                               pos);
 }
 
 int ledge_tilemap_collide(const ledge_tilemap *map, const ledge_shape *shape, vec2s pos,
