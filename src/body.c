@@ -29,6 +29,12 @@ int ledge__world_slot(const ledge_world *world, ledge_body_id id, const char *fn
         return -1;
     }
     uint32_t slot = id.index1 - 1u; // the null id wraps to a huge index
+    if (id.index1 != 0 && id.world != world->serial) {
+        LEDGE_ERROR("%s: body id {%u, %u} is not a body of this world (made by world %u, "
+                    "this is world %u)",
+                    fn, id.index1, id.generation, id.world, world->serial);
+        return -1;
+    }
     if (id.index1 == 0 || slot >= (uint32_t)world->slot_count) {
         LEDGE_ERROR("%s: body id {%u, %u} is not a body of this world", fn, id.index1,
                     id.generation);
@@ -107,7 +113,7 @@ static bool body_def_ok(const ledge_body_def *d) {
 }
 
 ledge_body_id ledge_body_create(ledge_world *world, const ledge_body_def *def) {
-    ledge_body_id none = {0, 0};
+    ledge_body_id none = LEDGE_NULL_BODY_ID;
     if (world == NULL || def == NULL) {
         LEDGE_ERROR("ledge_body_create: %s is NULL", world == NULL ? "world" : "def");
         return none;
@@ -152,7 +158,16 @@ ledge_body_id ledge_body_create(ledge_world *world, const ledge_body_def *def) {
     if (def->type == LEDGE_BODY_DYNAMIC) world->max_extent = maxf(world->max_extent, extent);
     world->live_count++;
     world->query_dirty = true;
-    ledge_body_id id = {(uint32_t)i + 1u, world->generation[i]};
+    return ledge__body_id(world, i);
+}
+
+ledge_body_id ledge__body_id(const ledge_world *world, int i) {
+    ledge_body_id id = LEDGE_NULL_BODY_ID;
+    if (i >= 0) {
+        id.index1 = (uint32_t)i + 1u;
+        id.generation = world->generation[i];
+        id.world = world->serial;
+    }
     return id;
 }
 
@@ -172,7 +187,10 @@ void ledge_body_destroy(ledge_world *world, ledge_body_id id) {
 }
 
 bool ledge_body_is_valid(const ledge_world *world, ledge_body_id id) {
-    if (world == NULL || id.index1 == 0 || id.index1 > (uint32_t)world->slot_count) return false;
+    if (world == NULL || id.index1 == 0 || id.index1 > (uint32_t)world->slot_count ||
+        id.world != world->serial) {
+        return false;
+    }
     uint32_t i = id.index1 - 1u;
     return world->alive[i] && world->generation[i] == id.generation;
 }

@@ -62,11 +62,14 @@ static void sort_keys(ledge__key_list *l) {
     l->count = n;
 }
 
-static inline ledge_body_id id_from(int32_t slot, int32_t gen) {
-    ledge_body_id id = {0u, 0u};
+// The id slot had with generation gen (kept by an event whose body may have
+// died since).
+static inline ledge_body_id id_from(const ledge_world *w, int32_t slot, int32_t gen) {
+    ledge_body_id id = LEDGE_NULL_BODY_ID;
     if (slot >= 0) {
         id.index1 = (uint32_t)slot + 1u;
         id.generation = (uint32_t)gen;
+        id.world = w->serial;
     }
     return id;
 }
@@ -110,7 +113,7 @@ static void diff(ledge_world *w, const ledge__key_list *old, const ledge__key_li
 }
 
 static void emit_touch(ledge_world *w, const ledge__key *k, bool begin) {
-    ledge_touch_event e = {id_from(k->a, k->ga), id_from(k->b, k->gb), k->cx, k->cy};
+    ledge_touch_event e = {id_from(w, k->a, k->ga), id_from(w, k->b, k->gb), k->cx, k->cy};
     ledge__event_arrays *ev = &w->ev;
     if (begin) {
         if (grow((void **)&ev->touch_begin, &ev->touch_begin_cap, ev->touch_begin_count,
@@ -123,7 +126,7 @@ static void emit_touch(ledge_world *w, const ledge__key *k, bool begin) {
 }
 
 static void emit_sensor(ledge_world *w, const ledge__key *k, bool begin) {
-    ledge_sensor_event e = {id_from(k->a, k->ga), id_from(k->b, k->gb)};
+    ledge_sensor_event e = {id_from(w, k->a, k->ga), id_from(w, k->b, k->gb)};
     ledge__event_arrays *ev = &w->ev;
     if (begin) {
         if (grow((void **)&ev->sensor_begin, &ev->sensor_begin_cap, ev->sensor_begin_count,
@@ -192,8 +195,8 @@ static void crush_events(ledge_world *w) {
         float limit = 0.2f * minf(w->box_half[d].x, w->box_half[d].y);
         if (!m.hit || m.depth <= maxf(limit, 4.0f * w->slop) || !tile_pushes_back(w, d, n))
             continue;
-        ledge_crush_event e = {id_from(d, (int32_t)w->generation[d]),
-                               id_from(p, (int32_t)w->generation[p]), m.depth};
+        ledge_crush_event e = {id_from(w, d, (int32_t)w->generation[d]),
+                               id_from(w, p, (int32_t)w->generation[p]), m.depth};
         if (grow((void **)&ev->crush, &ev->crush_cap, ev->crush_count, sizeof e)) {
             ev->crush[ev->crush_count++] = e;
         }
@@ -278,7 +281,7 @@ static ledge_contact_data seen_from(const ledge_world *w, int k, int i) {
     memset(&d, 0, sizeof d);
     bool mine = c->a == i;
     int other = mine ? c->b : c->a;
-    d.other = id_from(other, other >= 0 ? (int32_t)w->generation[other] : 0);
+    d.other = id_from(w, other, other >= 0 ? (int32_t)w->generation[other] : 0);
     d.cell_x = c->cell_x;
     d.cell_y = c->cell_y;
     d.normal = mine ? c->normal : v2_neg(c->normal);

@@ -181,8 +181,7 @@ static void find_bodies(mover *m, vec2s start, vec2s d) {
     ledge_query_filter f = ledge_default_query_filter();
     f.category = f.mask = ~(uint64_t)0;
     f.include_tiles = false;
-    f.ignore.index1 = (uint32_t)m->self + 1u;
-    f.ignore.generation = m->w->generation[m->self];
+    f.ignore = ledge__body_id(m->w, m->self);
     ledge_world_query_aabb(m->w, b, &f, collect_body, m);
 }
 
@@ -302,8 +301,7 @@ static int record_hit(mover *m, const contact *c, vec2s push, float fraction) {
     memset(h, 0, sizeof *h);
     if (c->slot >= 0) {
         h->kind = LEDGE_HIT_BODY;
-        h->body.index1 = (uint32_t)c->slot + 1u;
-        h->body.generation = m->w->generation[c->slot];
+        h->body = ledge__body_id(m->w, c->slot);
     } else {
         h->kind = LEDGE_HIT_TILE;
         h->cell_x = c->cx;

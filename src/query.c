@@ -194,7 +194,7 @@ static bool begin(ledge_world *w, const ledge_query_filter *filter, const char *
     qu->f = filter ? *filter : ledge_default_query_filter();
     qu->ignore = -1;
     ledge_body_id id = qu->f.ignore;
-    if (id.index1 != 0 || id.generation != 0) {
+    if (id.index1 != 0 || id.generation != 0 || id.world != 0) {
         if (!ledge_body_is_valid(w, id)) {
             LEDGE_ERROR("%s: filter->ignore {%u, %u} is not a living body of this world", fn,
                         id.index1, id.generation);
@@ -210,11 +210,6 @@ static bool sees(const query *qu, int i) {
     return i != qu->ignore && (qu->f.category & bf->mask) != 0 &&
            (bf->category & qu->f.mask) != 0 &&
            ledge__vec_within(qu->w->position[i], LEDGE_MAX_COORDINATE);
-}
-
-static ledge_body_id id_of(const ledge_world *w, int i) {
-    ledge_body_id id = {(uint32_t)i + 1u, w->generation[i]};
-    return id;
 }
 
 static ledge_aabb body_box(const ledge_world *w, int i) {
@@ -325,7 +320,7 @@ int ledge_world_query_aabb(ledge_world *world, ledge_aabb aabb, const ledge_quer
     int n = 0;
     for (int k = 0; k < q->found_count; ++k) {
         ++n;
-        if (!fn(id_of(world, q->found[k]), context)) break;
+        if (!fn(ledge__body_id(world, q->found[k]), context)) break;
     }
     return n;
 }
@@ -347,7 +342,7 @@ int ledge_world_query_point(ledge_world *world, vec2s point, const ledge_query_f
         int i = q->found[k];
         if (!ledge_shape_contains(&world->shape[i], world->position[i], point)) continue;
         ++n;
-        if (!fn(id_of(world, i), context)) break;
+        if (!fn(ledge__body_id(world, i), context)) break;
     }
     return n;
 }
@@ -385,7 +380,7 @@ static void fill_body(const ledge_world *w, int i, const ledge_ray_hit *h,
                       ledge_raycast_result *r) {
     memset(r, 0, sizeof *r);
     r->kind = LEDGE_HIT_BODY;
-    r->body = id_of(w, i);
+    r->body = ledge__body_id(w, i);
     r->point = h->point;
     r->normal = h->normal;
     r->fraction = h->fraction;
@@ -565,7 +560,7 @@ static void cast_body(query *qu, int i, void *data) {
     if (!before(toi.fraction, i, c->best, c->best_slot)) return;
     take(c, toi.fraction, i, toi.normal, toi.point);
     c->out->kind = LEDGE_HIT_BODY;
-    c->out->body = id_of(qu->w, i);
+    c->out->body = ledge__body_id(qu->w, i);
 }
 
 // The interval of t in [0, 1] over which the moving box `b` (moved by d t)

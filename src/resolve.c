@@ -78,11 +78,6 @@ static inline bool shapes_overlap(const ledge_world *w, int a, int b, vec2s *n, 
 
 // --- platformer rules: one-way platforms, responses ---------------------------
 
-static inline ledge_body_id id_of(const ledge_world *w, int i) {
-    ledge_body_id id = {(uint32_t)i + 1u, w->generation[i]};
-    return id;
-}
-
 // Whether body `o` meets one-way platform body `p` (normal n from p toward
 // o): pushed out toward the allowed side, not dropping through, and not
 // already inside it when the substep began (so it was on the allowed side).
@@ -109,7 +104,7 @@ bool ledge__one_way_tile_allows(ledge_world *w, int a, int x, int y, const ledge
 static uint8_t pair_policy(ledge_world *w, int a, int b, vec2s n) {
     ledge_response r =
         (ledge_response)(w->response[a] > w->response[b] ? w->response[a] : w->response[b]);
-    if (w->pre_solve) r = w->pre_solve(id_of(w, b), id_of(w, a), 0, 0, n, r, w->pre_solve_context);
+    if (w->pre_solve) r = w->pre_solve(ledge__body_id(w, b), ledge__body_id(w, a), 0, 0, n, r, w->pre_solve_context);
     return (uint8_t)(r >= LEDGE_RESPONSE_SLIDE && r <= LEDGE_RESPONSE_CROSS ? r
                                                                             : LEDGE_RESPONSE_SLIDE);
 }
@@ -117,8 +112,8 @@ static uint8_t pair_policy(ledge_world *w, int a, int b, vec2s n) {
 static uint8_t tile_policy(ledge_world *w, int a, int x, int y, vec2s n) {
     ledge_response r = (ledge_response)w->response[a];
     if (w->pre_solve) {
-        ledge_body_id none = {0u, 0u};
-        r = w->pre_solve(id_of(w, a), none, x, y, n, r, w->pre_solve_context);
+        ledge_body_id none = LEDGE_NULL_BODY_ID;
+        r = w->pre_solve(ledge__body_id(w, a), none, x, y, n, r, w->pre_solve_context);
     }
     return (uint8_t)(r >= LEDGE_RESPONSE_SLIDE && r <= LEDGE_RESPONSE_CROSS ? r
                                                                             : LEDGE_RESPONSE_SLIDE);

@@ -159,6 +159,20 @@ static bool def_ok(const ledge_world_def *def) {
     return true;
 }
 
+// Each world gets a serial number, carried by its ids so that an id is
+// refused by any other world (even one later made at the same address).
+// Atomic where the compiler offers it: worlds may be made on several threads.
+static uint32_t next_serial(void) {
+#if defined(__GNUC__) || defined(__clang__)
+    static uint32_t counter;
+    uint32_t s = __atomic_add_fetch(&counter, 1u, __ATOMIC_RELAXED);
+#else
+    static uint32_t counter; // one thread at a time without GNU atomics
+    uint32_t s = ++counter;
+#endif
+    return s == 0 ? 1u : s; // 0 marks an id made by no world
+}
+
 ledge_world *ledge_world_create(const ledge_world_def *def) {
     if (!def_ok(def)) return NULL;
     ledge_world *w = ledge__alloc(sizeof *w);
@@ -167,6 +181,7 @@ ledge_world *ledge_world_create(const ledge_world_def *def) {
         return NULL;
     }
     memset(w, 0, sizeof *w);
+    w->serial = next_serial();
     w->gravity = def->gravity;
     w->iterations = def->iterations;
     w->substeps = def->substeps;

@@ -69,6 +69,7 @@ typedef struct ledge__event_arrays {
 } ledge__event_arrays;
 
 struct ledge_world {
+    uint32_t serial; ///< This world's serial number, carried by its ids (never 0).
     vec2s gravity;
     ledge_tilemap *map;
     int iterations;         ///< Relaxation passes per substep.
@@ -162,6 +163,8 @@ void ledge__query_free(ledge_world *world);
 /// The slot of a living body named by `id`, or -1. Logs the refusal as
 /// "<fn>: id ... is stale / not a body of this world".
 int ledge__world_slot(const ledge_world *world, ledge_body_id id, const char *fn);
+/// The id of slot i's body (i < 0: the null id).
+ledge_body_id ledge__body_id(const ledge_world *world, int i);
 
 /// A slot for a new body: the most recently freed one, else the next unused
 /// one (growing the arrays), or -1 (logged) when allocation fails.

@@ -136,7 +136,7 @@ static bool record_body(ledge_body_id id, void *ctx) {
 }
 
 static bool same_id(ledge_body_id a, ledge_body_id b) {
-    return a.index1 == b.index1 && a.generation == b.generation;
+    return a.index1 == b.index1 && a.generation == b.generation && a.world == b.world;
 }
 
 static void check_aabb_query(const rworld *r, ledge_aabb box, const ledge_query_filter *f) {
@@ -539,7 +539,7 @@ static void test_refusals(void **state) {
     assert_false(ledge_world_shape_cast(w, &ball, v(1, 1), v(NAN, 0), NULL, &r));
     assert_true(log_capture_says("ledge_world_shape_cast", "translation"));
     ledge_query_filter f = ledge_default_query_filter();
-    f.ignore = (ledge_body_id){7, 0};
+    f.ignore = (ledge_body_id){7, 0, 0};
     assert_false(ledge_world_shape_cast(w, &ball, v(1, 1), v(1, 0), &f, &r));
     assert_true(log_capture_says("ledge_world_shape_cast", "filter->ignore"));
     // Inside the step (as a future pre-solve callback would be).

@@ -256,7 +256,7 @@ ROW(body_create_mass) {
     return ledge_body_create(g_world, &d).index1 == 0;
 }
 ROW(body_frozen_stale) {
-    return !ledge_body_is_frozen(g_world, (ledge_body_id){9999u, 1u});
+    return !ledge_body_is_frozen(g_world, (ledge_body_id){9999u, 1u, 0u});
 }
 ROW(world_step_null) {
     ledge_world_step(NULL, 0.1f);
@@ -307,7 +307,7 @@ ROW(body_destroy_stale) {
     return ledge_world_body_count(g_world) == 1;
 }
 ROW(body_foreign) {
-    ledge_body_id foreign = {77, 0};
+    ledge_body_id foreign = {77, 0, 0};
     vec2s p = ledge_body_position(g_world, foreign);
     return p.x == 0.0f && p.y == 0.0f;
 }

@@ -89,7 +89,7 @@ static ledge_body_def random_body(bool character) {
 }
 
 static bool same_id(ledge_body_id a, ledge_body_id b) {
-    return a.index1 == b.index1 && a.generation == b.generation;
+    return a.index1 == b.index1 && a.generation == b.generation && a.world == b.world;
 }
 
 typedef struct soak {

@@ -131,12 +131,49 @@ static void test_stale_ids(void **state) {
     assert_true(log_capture_says("ledge_body_destroy", "stale"));
     assert_true(ledge_body_is_valid(w, b));
     assert_float_equal(ledge_body_position(w, b).x, 7.0f, 0.0f);
-    ledge_body_id foreign = {999, 0}, null_id = {0, 0};
+    ledge_body_id foreign = {999, 0, a.world}, null_id = LEDGE_NULL_BODY_ID;
     log_capture_start();
     assert_false(ledge_body_set_position(w, foreign, v(0, 0)));
     assert_true(log_capture_says("ledge_body_set_position", "not a body of this world"));
     assert_false(ledge_body_is_valid(w, null_id));
     ledge_world_destroy(w);
+}
+
+// An id carries the world that made it: another world refuses it (logged)
+// even where a body of its own sits in the same slot with the same
+// generation, and nothing of either world changes.
+static void test_cross_world_ids(void **state) {
+    (void)state;
+    ledge_world *a = make_world(), *b = make_world();
+    ledge_body_def bd = ball_def(v(1, 1));
+    ledge_body_id in_a = ledge_body_create(a, &bd);
+    bd.position = v(5, 5);
+    ledge_body_id in_b = ledge_body_create(b, &bd);
+    assert_int_equal(in_a.index1, in_b.index1); // the same slot and generation...
+    assert_int_equal(in_a.generation, in_b.generation);
+    assert_int_not_equal(in_a.world, in_b.world); // ...told apart by the world
+    assert_int_not_equal(in_a.world, 0);
+    assert_false(ledge_body_is_valid(b, in_a));
+    assert_true(ledge_body_is_valid(a, in_a));
+    log_capture_start();
+    ledge_body_destroy(b, in_a);
+    assert_true(log_capture_says("ledge_body_destroy", "not a body of this world"));
+    assert_int_equal(ledge_world_body_count(b), 1);
+    assert_true(ledge_body_is_valid(b, in_b));
+    log_capture_start();
+    assert_false(ledge_body_set_velocity(b, in_a, v(3, 0)));
+    assert_true(log_capture_says("ledge_body_set_velocity", "not a body of this world"));
+    assert_float_equal(ledge_body_velocity(b, in_b).x, 0.0f, 0.0f);
+    assert_float_equal(ledge_body_position(a, in_a).x, 1.0f, 0.0f);
+    // A world made after one is destroyed does not take its ids either.
+    uint32_t old = in_a.world;
+    ledge_world_destroy(a);
+    ledge_world *c = make_world();
+    ledge_body_id in_c = ledge_body_create(c, &bd);
+    assert_int_not_equal(in_c.world, old);
+    assert_false(ledge_body_is_valid(c, in_a));
+    ledge_world_destroy(b);
+    ledge_world_destroy(c);
 }
 
 static void refuse_def(ledge_world *w, ledge_body_def bd, const char *word) {
@@ -593,6 +630,7 @@ int main(void) {
         cmocka_unit_test(test_body_types),
         cmocka_unit_test(test_impulse_and_mass),
         cmocka_unit_test(test_stale_ids),
+        cmocka_unit_test(test_cross_world_ids),
         cmocka_unit_test(test_body_refusals),
         cmocka_unit_test(test_hash_determinism),
         cmocka_unit_test(test_allocation_failure),

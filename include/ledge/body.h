@@ -24,15 +24,21 @@ extern "C" {
 /// An opaque world (world.h).
 typedef struct ledge_world ledge_world;
 
-/// A body handle: slot index + 1 (0 is the null id) and the slot's
-/// generation when the body was created.
+/// A body handle: slot index + 1 (0 is the null id), the slot's generation
+/// when the body was created, and the serial number of the world that made
+/// it, so that an id handed to another world is refused, not obeyed.
 typedef struct ledge_body_id {
     uint32_t index1;     ///< Slot index plus one; 0 for the null id.
     uint32_t generation; ///< Must match the slot's current generation.
+    uint32_t world;      ///< Serial number of the world that made it (never 0 for a made id).
 } ledge_body_id;
 
-/// The null body id (never valid).
-#define LEDGE_NULL_BODY_ID ((ledge_body_id){0, 0})
+/// The null body id (never valid). A value in C and in C++.
+#ifdef __cplusplus
+#define LEDGE_NULL_BODY_ID (ledge_body_id{0u, 0u, 0u})
+#else
+#define LEDGE_NULL_BODY_ID ((ledge_body_id){0u, 0u, 0u})
+#endif
 
 /// How a body moves.
 typedef enum ledge_body_type {

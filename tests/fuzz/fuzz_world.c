@@ -47,7 +47,7 @@ static int live_count(const model *m) {
 }
 
 static bool same_id(ledge_body_id a, ledge_body_id b) {
-    return a.index1 == b.index1 && a.generation == b.generation;
+    return a.index1 == b.index1 && a.generation == b.generation && a.world == b.world;
 }
 
 static void check_ids(const model *m) {
@@ -79,7 +79,10 @@ static ledge_body_id pick_id(const model *m, reader *r, int *which) {
         *which = k % m->count;
         return m->id[*which];
     }
-    ledge_body_id forged = {(uint32_t)rd_u8(r) % 80u, (uint32_t)rd_u8(r) % 4u};
+    ledge_body_id forged = {(uint32_t)rd_u8(r) % 80u, (uint32_t)rd_u8(r) % 4u, 0u};
+    // Mostly this world's serial (so that the slot checks are reached), now
+    // and then another world's.
+    forged.world = m->count > 0 && rd_u8(r) < 0xE0 ? m->id[0].world : rd_u8(r);
     for (int i = 0; i < m->count; ++i) {
         if (same_id(forged, m->id[i])) *which = i;
     }
