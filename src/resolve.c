@@ -104,7 +104,9 @@ bool ledge__one_way_tile_allows(ledge_world *w, int a, int x, int y, const ledge
 static uint8_t pair_policy(ledge_world *w, int a, int b, vec2s n) {
     ledge_response r =
         (ledge_response)(w->response[a] > w->response[b] ? w->response[a] : w->response[b]);
-    if (w->pre_solve) r = w->pre_solve(ledge__body_id(w, b), ledge__body_id(w, a), 0, 0, n, r, w->pre_solve_context);
+    if (w->pre_solve)
+        r = w->pre_solve(ledge__body_id(w, b), ledge__body_id(w, a), 0, 0, n, r,
+                         w->pre_solve_context);
     return (uint8_t)(r >= LEDGE_RESPONSE_SLIDE && r <= LEDGE_RESPONSE_CROSS ? r
                                                                             : LEDGE_RESPONSE_SLIDE);
 }
