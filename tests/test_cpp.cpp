@@ -19,5 +19,20 @@ int main() {
     bool ok = m.hit && m.normal.raw[1] > 0.999f && m.depth > 0.249f && m.depth < 0.251f;
     std::printf("C++: hit %d depth %g -> %s\n", m.hit, static_cast<double>(m.depth),
                 ok ? "ok" : "WRONG");
+
+    // LEDGE_NULL_BODY_ID is a value in C++ too: a world refuses it, and a
+    // body it made is not it.
+    ledge_world_def wd = ledge_default_world_def();
+    ledge_world *world = ledge_world_create(&wd);
+    ledge_body_def bd = ledge_default_body_def();
+    bd.shape = b;
+    ledge_body_id id = ledge_body_create(world, &bd);
+    const ledge_body_id null_id = LEDGE_NULL_BODY_ID;
+    bool ids_ok = world != nullptr && !ledge_body_is_valid(world, LEDGE_NULL_BODY_ID) &&
+                  ledge_body_is_valid(world, id) && id.index1 != null_id.index1 &&
+                  null_id.index1 == 0 && null_id.generation == 0 && null_id.world == 0;
+    ledge_world_destroy(world);
+    std::printf("C++: LEDGE_NULL_BODY_ID -> %s\n", ids_ok ? "ok" : "WRONG");
+    ok = ok && ids_ok;
     return ok ? 0 : 1;
 }
