@@ -18,10 +18,11 @@ cd "$(dirname "$0")"
 # (tests/bench_peers.c), so that their translation units are built too;
 # libcairo2-dev: the pictures the samples draw (samples/tile_atlas.c);
 # doxygen: the API reference, whose `doxygen` test fails on any warning;
-# libsdl2-dev: the interactive sample (samples/platformer.c), so that it is built too.
+# libsdl2-dev: the interactive sample (samples/platformer.c), so that it is built too;
+# cmake: the CMake consumer of the installed package (check_cmake).
 PACKAGES=(meson ninja-build pkg-config gcc g++ python3 binutils libcglm-dev libcmocka-dev
     libjansson-dev zlib1g-dev valgrind clang libclang-rt-14-dev libchipmunk-dev libbox2d-dev
-    libcairo2-dev doxygen libsdl2-dev)
+    libcairo2-dev doxygen libsdl2-dev cmake)
 
 install_missing() {
     local missing=() p
@@ -138,8 +139,85 @@ check_packaging() {
         echo "exported symbols beyond ledge_*: $foreign"
         ok=0
     fi
+    check_cmake "$dest" "$tmp"
+    check_installed_single_header "$dest" "$tmp"
     rm -rf "$tmp"
     if [ $ok = 1 ]; then TOTAL_P=$((TOTAL_P + 1)); else TOTAL_F=$((TOTAL_F + 1)); fi
+}
+
+# The CMake package of an install (check_packaging's): tests/cmake, a CMake
+# game that writes only find_package(ledge 0.1 CONFIG REQUIRED) and
+# target_link_libraries(... ledge::ledge), is configured, built and run
+# (shared, static and C++ programs stepping a world; the Tiled loader's
+# targets when installed); asking for ledge 1.0 must fail. Counts as one test.
+check_cmake() { # check_cmake PREFIX SCRATCH
+    local dest=$1 tmp=$2 ok=1 prog
+    echo "== CMake package (find_package(ledge 0.1 CONFIG REQUIRED), tests/cmake)"
+    if ! command -v cmake >/dev/null; then
+        echo "cmake not found"
+        TOTAL_F=$((TOTAL_F + 1))
+        return
+    fi
+    if cmake -S tests/cmake -B "$tmp/cmake" -DCMAKE_PREFIX_PATH="$dest" -DCMAKE_BUILD_TYPE=Release \
+        >"$tmp/cmake.log" 2>&1 && cmake --build "$tmp/cmake" >>"$tmp/cmake.log" 2>&1; then
+        for prog in game game_static game_cpp tiled tiled_static; do
+            if [ -x "$tmp/cmake/$prog" ]; then
+                # libledge_tiled finds libledge through the loader's path, as
+                # with pkg-config: the scratch prefix is not on it.
+                LD_LIBRARY_PATH=$(dirname "$(find "$dest" -name 'libledge.so.0' | head -n 1)") \
+                    "$tmp/cmake/$prog" || ok=0
+            elif [ "${prog#tiled}" = "$prog" ] || [ -f "$(find "$dest" -name ledge-tiled.pc | head -n 1)" ]; then
+                echo "$prog was not built"
+                ok=0
+            fi
+        done
+        if ldd "$tmp/cmake/game_static" | grep -q libledge; then
+            echo "game_static links libledge.so"
+            ok=0
+        fi
+    else
+        cat "$tmp/cmake.log"
+        ok=0
+    fi
+    if cmake -S tests/cmake -B "$tmp/cmake-1.0" -DCMAKE_PREFIX_PATH="$dest" \
+        -DLEDGE_VERSION_WANTED=1.0 >"$tmp/cmake-1.0.log" 2>&1; then
+        echo "find_package(ledge 1.0) accepted ledge $(grep -o "PACKAGE_VERSION \"[^\"]*" \
+            "$(find "$dest" -name ledgeConfigVersion.cmake)")"
+        ok=0
+    elif grep -q "ledgeConfig.cmake, version: 0.1.0" "$tmp/cmake-1.0.log"; then
+        echo "find_package(ledge 1.0) refused: ledge 0.1.0 is not compatible"
+    else
+        cat "$tmp/cmake-1.0.log"
+        ok=0
+    fi
+    if [ $ok = 1 ]; then
+        echo "CMake consumer: ok"
+        TOTAL_P=$((TOTAL_P + 1))
+    else
+        echo "CMake consumer: FAILED"
+        TOTAL_F=$((TOTAL_F + 1))
+    fi
+}
+
+# The installed single-file build, <datadir>/ledge/single/ledge.h, used as
+# the README says: one C99 file defines LEDGE_IMPLEMENTATION; the README's
+# example links with it and -lm only. Counts as one test.
+check_installed_single_header() { # PREFIX SCRATCH
+    local dest=$1 tmp=$2 single
+    single=$(find "$dest" -path '*/ledge/single/ledge.h' | head -n 1)
+    echo "== installed single-file build (${single#"$dest"/})"
+    printf '#define LEDGE_IMPLEMENTATION\n#include "ledge.h"\n' >"$tmp/ledge_impl.c"
+    printf '#include "ledge.h"\n' | cat - "$tmp/readme.c" | grep -v '^#include <ledge/ledge.h>' >"$tmp/readme_single.c"
+    if [ -n "$single" ] &&
+        cc -std=c99 -Wall -Wextra -Werror -pedantic -I"$(dirname "$single")" "$tmp/ledge_impl.c" \
+            "$tmp/readme_single.c" -lm -o "$tmp/readme_single" &&
+        "$tmp/readme_single" | grep -q "push (0, 1) by 0.05"; then
+        echo "README example from the single header: ok"
+        TOTAL_P=$((TOTAL_P + 1))
+    else
+        echo "README example from the single header: FAILED"
+        TOTAL_F=$((TOTAL_F + 1))
+    fi
 }
 
 # Determinism across builds: the sanitizer (-O0) and release (-O3) builds
