@@ -16,7 +16,7 @@ The output has two parts:
   LEDGE_IMPLEMENTATION` before including it (one C translation unit; the
   implementation is C99/C11, not C++). It is the internal headers the
   sources include (each once, before any source), then every source with its
-  quoted includes removed.
+  quoted includes removed; the system headers they include come first.
 
 Sources were written as separate translation units, so two of them may both
 have a file-static function, variable, type or macro of the same name. The
@@ -431,6 +431,17 @@ def generate(umbrella, includes, sources, root):
     w("\n".join(public_lines).rstrip("\n") + "\n")
     w("#endif // LEDGE_SINGLE_H\n")
     w(IMPLEMENTATION_START)
+    # Every system header first, before any renaming macro exists, so that
+    # none of them is read with a ledge name renamed (their own guards make
+    # the includes left in place empty).
+    system = []
+    for p in headers + sources:
+        for line in am.text(p).split("\n"):
+            m = INCLUDE.match(line)
+            if m and m.group(1) == "<" and line.strip() not in system:
+                system.append(line.strip())
+    w("// The system headers the sources include.")
+    w("\n".join(system) + "\n")
     if header_renames:
         w("// The internal headers' static functions, under names of ledge's own.")
         w("".join("#define %s %s\n" % r for r in header_renames))

@@ -11,7 +11,8 @@ int main(void) {
     wd.map_height = 8;
     ledge_world *world = ledge_world_create(&wd);
     if (!world) return 1;
-    for (int x = 0; x < 8; ++x) ledge_tilemap_set(ledge_world_tilemap(world), x, 0, LEDGE_TILE_FULL);
+    for (int x = 0; x < 8; ++x)
+        ledge_tilemap_set(ledge_world_tilemap(world), x, 0, LEDGE_TILE_FULL);
     ledge_body_def bd = ledge_default_body_def();
     bd.shape = ledge_make_circle((vec2s){{0, 0}}, 0.4f);
     bd.position = (vec2s){{3.5f, 5.0f}};
