@@ -12,8 +12,11 @@ Cases (cmocka-like summary for run.sh):
   static inline helper: the generated header compiles (C99 and C11, -Wall
   -Wextra -pedantic -Werror) and each file's public function sees its own
   definitions (checked values);
-- a third file whose static name clashes with another file's and is also a
-  struct member of a public header: the generator refuses, naming both files;
+- two files with a static function `count`, also a member of a public
+  header's struct that both read (through `.` and `->`): renamed in the
+  files' text, members untouched, each sees its own;
+- a static name that clashes with another file's and is also a member of a
+  struct of its own file: the generator refuses, naming both files;
 - the real core sources (SOURCES, meson's list) plus one new module that
   redefines, file-static, one name of each kind found in them (a static
   function, a static variable, an enumerator, a file macro, and an internal
@@ -62,12 +65,23 @@ int fake_{name}(void) {{
 CLASH_MEMBER = """\
 #include "core.h"
 static int count(void) { return 3; }
-int fake_c(void) { return count(); }
+int fake_c(void) { fake_counter k = {10}; return count() + k.count; }
 """
 CLASH_MEMBER_B = """\
 #include "core.h"
 static int count(void) { return 4; }
-int fake_b(void) { return count(); }
+int fake_b(void) { fake_counter k = {20}; fake_counter *p = &k; return count() + p->count; }
+"""
+CLASH_OWN_MEMBER = """\
+#include "core.h"
+struct own { int count; };
+static int count(void) { return 5; }
+int fake_a(void) { struct own o = {1}; return count() + o.count; }
+"""
+MAIN_MEMBER = """\
+#define LEDGE_IMPLEMENTATION
+#include "single.h"
+int main(void) { return !(fake_b() == 24 && fake_c() == 13); }
 """
 MAIN = """\
 #define LEDGE_IMPLEMENTATION
@@ -135,9 +149,22 @@ def main():
             case("two files, same static function, variable, tag, typedef, enumerator and macro "
                  "(%s): each sees its own" % std, ok, detail)
 
+        write(os.path.join(src, "d.c"), CLASH_OWN_MEMBER)
+        write(os.path.join(tmp, "main_member.c"), MAIN_MEMBER)
         rc, out = run(gen + ["--output", out_h, os.path.join(src, "b2.c"), os.path.join(src, "c.c")])
-        ok = rc != 0 and "count" in out and "b2.c" in out and "c.c" in out
-        case("a clashing static name that is also a header's struct member: refused, naming both files",
+        ok, detail = rc == 0, out
+        if ok:
+            rc, detail = run([a.cc, "-std=c99"] + FLAGS + ["-I" + tmp, os.path.join(tmp, "main_member.c"), "-o",
+                                                        os.path.join(tmp, "main_member")])
+            if rc == 0:
+                rc, detail = run([os.path.join(tmp, "main_member")])
+            ok = rc == 0 and "count -> ledge__b2_count" in open(out_h).read()
+        case("two files with a static count, also a header's struct member read through . and ->: "
+             "renamed in their text, members untouched", ok, detail)
+
+        rc, out = run(gen + ["--output", out_h, os.path.join(src, "c.c"), os.path.join(src, "d.c")])
+        ok = rc != 0 and "count" in out and "src/c.c" in out and "src/d.c" in out
+        case("a clashing static name that is also a member of the file's own struct: refused, naming both files",
              ok, out)
 
         # The real sources and one new module reusing their file-static names.

@@ -30,9 +30,11 @@ list to keep up to date) and:
 - #undefs each macro a source defines after that source, and each macro of
   the internal headers at the end of the implementation.
 A name that is also a struct member in a header (or a member of cglm's vector
-unions) cannot be renamed by a macro without renaming the member too; such a
-name is left alone when unique and is an error when it clashes (the message
-names both files).
+unions) cannot be renamed by a macro without renaming the member too: such a
+name is left alone when no other file declares it, and when one does, it is
+renamed in the file's own text instead (every use not after `.` or `->`).
+Only a name that is also a member of a struct of the same file is refused
+(the message names the files).
 """
 import argparse
 import os
@@ -395,22 +397,26 @@ def generate(umbrella, includes, sources, root):
     for p in am.read:
         all_tokens.update(c_tokens(am.text(p)))
 
-    def renames(path, names, unsafe_here):
-        out = []
+    def renames(path, names, unsafe_here, members_here=()):
+        """(by macro, in the text): the renames of a file's static names."""
+        by_macro, in_text = [], {}
         for name in names:
             others = [p for p in declared_by.get(name, []) if p != path]
-            if name in unsafe_here:
-                if others:
-                    raise Error("%s: the file-static name %s is also declared by %s, and is a struct "
-                                "member in a header, so it cannot be renamed by a macro: rename it in "
-                                "the source" % (rel(path, root), name,
-                                                ", ".join(rel(p, root) for p in others)))
-                continue
             new = "ledge__%s_%s" % (prefix_of(path), name)
             if new in all_tokens:
                 raise Error("%s: renaming %s to %s would meet an existing name" % (rel(path, root), name, new))
-            out.append((name, new))
-        return out
+            if name not in unsafe_here:
+                by_macro.append((name, new))
+            elif others:
+                # Also a header's struct member: a macro would rename the
+                # member too, so the file's own uses are renamed in its text
+                # (every `name` not after . or ->).
+                if name in members_here:
+                    raise Error("%s: the file-static name %s is also declared by %s, and is a struct "
+                                "member both in a header and in this file: rename it in the source"
+                                % (rel(path, root), name, ", ".join(rel(p, root) for p in others)))
+                in_text[name] = new
+        return by_macro, in_text
 
     # The internal headers' static functions are renamed for the whole
     # implementation: only the public headers' members are out of reach.
@@ -418,9 +424,10 @@ def generate(umbrella, includes, sources, root):
     header_macros = []
     for h in headers:
         # (ledge_-prefixed ones cannot meet a game's names: left as they are)
-        header_renames += renames(h, [x for x in header_names[h].local if x not in header_names[h].members
-                                      and not x.startswith("ledge") and is_static_function(am.text(h), x)],
-                                  set(CGLM_MEMBERS) | public_names.members)
+        by_macro, in_text = renames(h, [x for x in header_names[h].local if x not in header_names[h].members
+                                        and not x.startswith("ledge") and is_static_function(am.text(h), x)],
+                                    set(CGLM_MEMBERS) | public_names.members, set(CGLM_MEMBERS))
+        header_renames += by_macro  # (a member's name: left alone, in_text unused)
         header_macros += header_names[h].macros
 
     out = []
@@ -450,11 +457,13 @@ def generate(umbrella, includes, sources, root):
         w(am.without_quoted_includes(h) + "\n")
     for src in sources:
         f = files[src]
-        r = renames(src, f.local, unsafe)
+        r, in_text = renames(src, f.local, unsafe, f.members)
         w("// ---- %s ----" % rel(src, root))
         if r:
             w("".join("#define %s %s\n" % x for x in r).rstrip("\n"))
-        w(am.without_quoted_includes(src))
+        if in_text:
+            w("// renamed in this file's text: " + ", ".join("%s -> %s" % x for x in sorted(in_text.items())))
+        w(rename_tokens(am.without_quoted_includes(src), in_text))
         undefs = [x[0] for x in r] + list(dict.fromkeys(f.macros))
         if undefs:
             w("".join("#undef %s\n" % x for x in undefs).rstrip("\n"))
@@ -463,6 +472,41 @@ def generate(umbrella, includes, sources, root):
     w("".join("#undef %s\n" % x for x in [r[0] for r in header_renames] + list(dict.fromkeys(header_macros))))
     w(IMPLEMENTATION_END)
     return "\n".join(out), am.read
+
+
+def rename_tokens(text, mapping):
+    """The text with each identifier of `mapping` replaced, except after `.`
+    or `->` (a member) and in comments, strings and character constants."""
+    if not mapping:
+        return text
+    out, i, n, prev = [], 0, len(text), ""
+    word = re.compile(r"[A-Za-z_]\w*|\.?\d(?:[\w.]|[eEpP][+-])*")
+    while i < n:
+        c = text[i]
+        if text.startswith("//", i) or text.startswith("/*", i):
+            j = text.find("\n" if c == "/" and text[i + 1] == "/" else "*/", i + 2)
+            j = n if j < 0 else (j if text[i + 1] == "/" else j + 2)
+            out.append(text[i:j])
+            i = j
+            continue
+        if c in "\"'":
+            j = i + 1
+            while j < n and text[j] != c and text[j] != "\n":
+                j += 2 if text[j] == "\\" else 1
+            out.append(text[i:j + 1])
+            i, prev = j + 1, c
+            continue
+        m = word.match(text, i)
+        if m:
+            w = m.group(0)
+            out.append(mapping[w] if w in mapping and prev not in (".", "->") else w)
+            i, prev = m.end(), w
+            continue
+        if not c.isspace():
+            prev = "->" if c == ">" and prev == "-" else c
+        out.append(c)
+        i += 1
+    return "".join(out)
 
 
 def type_names(texts):
