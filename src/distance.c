@@ -482,12 +482,16 @@ ledge_distance_result ledge_shape_distance(const ledge_shape *a, vec2s pa, const
     const char *fn = "ledge_shape_distance";
     // The structural check of ledge_collide: a full ledge_shape_is_valid
     // scan would cost as much as a box pair's whole answer.
-    if (!ledge__shape_type_ok(a) || !ledge__shape_type_ok(b)) {
+    if (LEDGE_UNLIKELY(!ledge__shape_type_ok(a) || !ledge__shape_type_ok(b))) {
         LEDGE_ERROR("%s: shape %s is NULL or invalid", fn, ledge__shape_type_ok(a) ? "b" : "a");
         return ledge__distance_none(-1);
     }
-    if (!ledge__check_vec(fn, "pa", pa, LEDGE_MAX_COORDINATE) ||
-        !ledge__check_vec(fn, "pb", pb, LEDGE_MAX_COORDINATE)) {
+    // Inline range test first (NaN fails every comparison); the logging
+    // check runs only for a bad position.
+    const float lim = LEDGE_MAX_COORDINATE;
+    if (LEDGE_UNLIKELY(!(fabsf(pa.x) <= lim && fabsf(pa.y) <= lim && fabsf(pb.x) <= lim &&
+                         fabsf(pb.y) <= lim))) {
+        if (ledge__check_vec(fn, "pa", pa, lim)) ledge__check_vec(fn, "pb", pb, lim);
         return ledge__distance_none(-1);
     }
     return ledge__shape_distance(a, pa, b, pb);
