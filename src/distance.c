@@ -69,25 +69,30 @@ typedef struct gjk_vertex {
     int ia, ib;      // their vertex indices
 } gjk_vertex;
 
-static int support(const ledge__proxy *p, vec2s d) {
+/// The two vertex sets GJK runs on: b's vertices are moved by `off` (so a
+/// shape's own vertices serve without a copy).
+typedef struct gjk_pair {
+    const vec2s *va, *vb;
+    int na, nb;
+    vec2s off;
+} gjk_pair;
+
+static int support(const vec2s *v, int n, vec2s d) {
     int best = 0;
-    float bv = v2_dot(p->v[0], d);
-    for (int i = 1; i < p->count; ++i) {
-        float x = v2_dot(p->v[i], d);
-        if (x > bv) {
-            bv = x;
-            best = i;
-        }
+    float bv = v2_dot(v[0], d);
+    for (int i = 1; i < n; ++i) {
+        float x = v2_dot(v[i], d);
+        best = x > bv ? i : best;
+        bv = x > bv ? x : bv;
     }
     return best;
 }
 
-static void set_vertex(gjk_vertex *s, const ledge__proxy *a, const ledge__proxy *b, int ia,
-                       int ib) {
+static void set_vertex(gjk_vertex *s, const gjk_pair *p, int ia, int ib) {
     s->ia = ia;
     s->ib = ib;
-    s->wa = a->v[ia];
-    s->wb = b->v[ib];
+    s->wa = p->va[ia];
+    s->wb = v2_add(p->vb[ib], p->off);
     s->w = v2_sub(s->wb, s->wa);
     s->a = 1.0f;
 }
@@ -179,9 +184,9 @@ static vec2s search_direction(const gjk_vertex *s, int n) {
 
 // Runs GJK on the unrounded vertex sets. Returns the simplex size at the
 // end (3: the origin is enclosed, the sets overlap) and the witness points.
-static int gjk(const ledge__proxy *a, const ledge__proxy *b, vec2s *pa, vec2s *pb, int *iters) {
+static int gjk(const gjk_pair *p, vec2s *pa, vec2s *pb, int *iters) {
     gjk_vertex s[3];
-    set_vertex(&s[0], a, b, 0, 0);
+    set_vertex(&s[0], p, 0, 0);
     int n = 1, it = 0;
     while (it < GJK_MAX_ITERATIONS) {
         int save_a[3], save_b[3], save_n = n;
@@ -194,7 +199,7 @@ static int gjk(const ledge__proxy *a, const ledge__proxy *b, vec2s *pa, vec2s *p
         if (n == 3) break;
         vec2s d = search_direction(s, n);
         if (d.x == 0.0f && d.y == 0.0f) break; // the origin is on the simplex
-        set_vertex(&s[n], a, b, support(a, v2_neg(d)), support(b, d));
+        set_vertex(&s[n], p, support(p->va, p->na, v2_neg(d)), support(p->vb, p->nb, d));
         ++it;
         // A repeated support point means no progress: the simplex is final.
         bool repeat = false;
@@ -240,26 +245,47 @@ static vec2s sat_axis(const ledge__proxy *a, const ledge__proxy *b) {
     return axis;
 }
 
-ledge_distance_result ledge__proxy_distance(const ledge__proxy *a, const ledge__proxy *b,
-                                            bool *overlap) {
+// The vertex sets of a GJK pair as proxies (b moved), for the rare paths.
+static void pair_proxies(const gjk_pair *gp, float ra, float rb, ledge__proxy *a, ledge__proxy *b) {
+    a->count = gp->na;
+    a->radius = ra;
+    b->count = gp->nb;
+    b->radius = rb;
+    for (int i = 0; i < gp->na; ++i) a->v[i] = gp->va[i];
+    for (int i = 0; i < gp->nb; ++i) b->v[i] = v2_add(gp->vb[i], gp->off);
+}
+
+static ledge_distance_result pair_distance(const gjk_pair *gp, float ra, float rb, bool *overlap) {
     vec2s pa, pb;
-    int iters = 0, n = gjk(a, b, &pa, &pb, &iters);
+    int iters = 0, n = gjk(gp, &pa, &pb, &iters);
     vec2s d = v2_sub(pb, pa);
-    float core = n == 3 ? 0.0f : v2_len(d), r = a->radius + b->radius;
+    float core = n == 3 ? 0.0f : v2_len(d), r = ra + rb;
     ledge_distance_result res = {0.0f, pa, pb, v2(0.0f, 1.0f), iters};
-    res.normal = core > 0.0f ? v2_unit(d, core) : sat_axis(a, b);
     *overlap = core <= r;
-    if (n == 3) { // touching or overlapping within rounding: points on the faces
-        vec2s nrm = res.normal;
-        res.point_b = b->v[support(b, v2_neg(nrm))];
-        float sep = v2_dot(nrm, v2_sub(res.point_b, a->v[support(a, nrm)]));
-        res.point_a = v2_sub(res.point_b, v2_scale(nrm, sep));
-        return res;
+    if (core > 0.0f) {
+        res.normal = v2_unit(d, core);
+    } else { // touching, or overlapping within rounding: the faces decide
+        ledge__proxy a, b;
+        pair_proxies(gp, ra, rb, &a, &b);
+        res.normal = sat_axis(&a, &b);
+        if (n == 3) { // points on the faces
+            vec2s nrm = res.normal;
+            res.point_b = b.v[support(b.v, b.count, v2_neg(nrm))];
+            float sep = v2_dot(nrm, v2_sub(res.point_b, a.v[support(a.v, a.count, nrm)]));
+            res.point_a = v2_sub(res.point_b, v2_scale(nrm, sep));
+            return res;
+        }
     }
     res.distance = maxf(core - r, 0.0f);
-    res.point_a = v2_add(pa, v2_scale(res.normal, a->radius));
-    res.point_b = v2_sub(pb, v2_scale(res.normal, b->radius));
+    res.point_a = v2_add(pa, v2_scale(res.normal, ra));
+    res.point_b = v2_sub(pb, v2_scale(res.normal, rb));
     return res;
+}
+
+ledge_distance_result ledge__proxy_distance(const ledge__proxy *a, const ledge__proxy *b,
+                                            bool *overlap) {
+    gjk_pair gp = {a->v, b->v, a->count, b->count, v2(0.0f, 0.0f)};
+    return pair_distance(&gp, a->radius, b->radius, overlap);
 }
 
 // --- closed forms -----------------------------------------------------------
@@ -385,15 +411,22 @@ static ledge_distance_result polygon_circle(const ledge_shape *a, vec2s pa, cons
         r.distance = maxf(sep - rad, 0.0f);
         r.point_a = v2_sub(c, v2_scale(r.normal, sep));
     } else {
+        // Outside and not facing the best face: the nearest of the vertices
+        // and of the faces whose slab holds the centre (at their
+        // separation), without a division.
         float best = INFINITY;
         for (int i = 0; i < cnt; ++i) {
-            vec2s v1 = a->vertices[i], e = v2_sub(a->vertices[i + 1 == cnt ? 0 : i + 1], v1);
-            float t = v2_dot(v2_sub(c, v1), e) / v2_len2(e);
-            vec2s q = v2_add(v1, v2_scale(e, t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t)));
-            float d2 = v2_len2(v2_sub(c, q));
+            vec2s v1 = a->vertices[i], d = v2_sub(c, v1);
+            vec2s e = v2_sub(a->vertices[i + 1 == cnt ? 0 : i + 1], v1);
+            float d2 = v2_len2(d), u = v2_dot(d, e);
             if (d2 < best) {
                 best = d2;
-                r.point_a = q;
+                r.point_a = v1;
+            }
+            float sp = v2_dot(a->normals[i], d);
+            if (u > 0.0f && u < v2_len2(e) && sp > 0.0f && sp * sp < best) {
+                best = sp * sp;
+                r.point_a = v2_sub(c, v2_scale(a->normals[i], sp));
             }
         }
         float len = sqrtf(best);
@@ -444,14 +477,14 @@ static ledge_distance_result overlap_points(const ledge__proxy *a, const ledge__
 // ledge_collide's minimum translation.
 static ledge_distance_result polygons(const ledge_shape *a, vec2s pa, const ledge_shape *b,
                                       vec2s pb) {
-    ledge__proxy A, B;
-    ledge__proxy_of(a, v2(0.0f, 0.0f), &A);
-    ledge__proxy_of(b, v2_sub(pb, pa), &B);
+    gjk_pair gp = {a->vertices, b->vertices, a->count, b->count, v2_sub(pb, pa)};
     bool overlap;
-    ledge_distance_result r = ledge__proxy_distance(&A, &B, &overlap);
+    ledge_distance_result r = pair_distance(&gp, 0.0f, 0.0f, &overlap);
     if (overlap) {
         ledge_manifold m = ledge_collide(a, pa, b, pb);
         if (m.hit) {
+            ledge__proxy A, B;
+            pair_proxies(&gp, 0.0f, 0.0f, &A, &B);
             int it = r.iterations;
             r = overlap_points(&A, &B, m.normal);
             r.iterations = it;
