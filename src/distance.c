@@ -261,7 +261,11 @@ static ledge_distance_result pair_distance(const gjk_pair *gp, float ra, float r
     vec2s d = v2_sub(pb, pa);
     float core = n == 3 ? 0.0f : v2_len(d), r = ra + rb;
     ledge_distance_result res = {0.0f, pa, pb, v2(0.0f, 1.0f), iters};
-    *overlap = core <= r;
+    // Within rounding of touching the SAT has the last word (its hit means
+    // distance 0): a relative 1e-5 of the coordinates, far above float
+    // rounding, costs a collide call only for nearly touching pairs.
+    float scale = maxf(maxf(fabsf(pa.x), fabsf(pa.y)), maxf(fabsf(pb.x), fabsf(pb.y)));
+    *overlap = core <= r + 1.0e-5f * (scale + r);
     if (core > 0.0f) {
         res.normal = v2_unit(d, core);
     } else { // touching, or overlapping within rounding: the faces decide
@@ -304,8 +308,8 @@ static ledge_distance_result circle_circle(const ledge_shape *a, vec2s pa, const
 // Box a and circle b. Outside the box the closest point is the clamp of the
 // centre; inside, the push leaves through the nearest side (the order of
 // ledge_collide's ties).
-static ledge_distance_result box_circle(const ledge_shape *a, vec2s pa, const ledge_shape *b,
-                                        vec2s pb) {
+LEDGE_NOINLINE static ledge_distance_result box_circle(const ledge_shape *a, vec2s pa,
+                                                       const ledge_shape *b, vec2s pb) {
     vec2s c = v2_sub(v2_add(pb, b->center), pa);
     vec2s lo = a->bounds.lower, hi = a->bounds.upper;
     vec2s q = v2(fminf(fmaxf(c.x, lo.x), hi.x), fminf(fmaxf(c.y, lo.y), hi.y));
@@ -392,8 +396,8 @@ static ledge_distance_result box_box(const ledge_shape *a, vec2s pa, const ledge
 
 // Polygon a and circle b: the face of largest separation decides when the
 // centre is inside or faces it; otherwise the nearest point of the outline.
-static ledge_distance_result polygon_circle(const ledge_shape *a, vec2s pa, const ledge_shape *b,
-                                            vec2s pb) {
+LEDGE_NOINLINE static ledge_distance_result polygon_circle(const ledge_shape *a, vec2s pa,
+                                                           const ledge_shape *b, vec2s pb) {
     vec2s c = v2_sub(v2_add(pb, b->center), pa);
     float rad = b->radius, sep = -INFINITY;
     int face = 0, cnt = a->count;
@@ -475,8 +479,8 @@ static ledge_distance_result overlap_points(const ledge__proxy *a, const ledge__
 
 // Box and polygon pairs: GJK in a's frame; overlapping pairs take
 // ledge_collide's minimum translation.
-static ledge_distance_result polygons(const ledge_shape *a, vec2s pa, const ledge_shape *b,
-                                      vec2s pb) {
+LEDGE_NOINLINE static ledge_distance_result polygons(const ledge_shape *a, vec2s pa,
+                                                     const ledge_shape *b, vec2s pb) {
     gjk_pair gp = {a->vertices, b->vertices, a->count, b->count, v2_sub(pb, pa)};
     bool overlap;
     ledge_distance_result r = pair_distance(&gp, 0.0f, 0.0f, &overlap);
@@ -495,8 +499,10 @@ static ledge_distance_result polygons(const ledge_shape *a, vec2s pa, const ledg
     return r;
 }
 
-ledge_distance_result ledge__shape_distance(const ledge_shape *a, vec2s pa, const ledge_shape *b,
-                                            vec2s pb) {
+// The cheap closed forms are inlined into both entry points; the rest stay
+// out of line so that their register pressure does not burden the others.
+static inline ledge_distance_result dispatch(const ledge_shape *a, vec2s pa, const ledge_shape *b,
+                                             vec2s pb) {
     ledge_shape_type ta = a->type, tb = b->type;
     if (ta == LEDGE_SHAPE_CIRCLE && tb == LEDGE_SHAPE_CIRCLE) return circle_circle(a, pa, b, pb);
     if (ta == LEDGE_SHAPE_BOX && tb == LEDGE_SHAPE_BOX) return box_box(a, pa, b, pb);
@@ -508,6 +514,11 @@ ledge_distance_result ledge__shape_distance(const ledge_shape *a, vec2s pa, cons
                                              : polygon_circle(b, pb, a, pa));
     }
     return polygons(a, pa, b, pb);
+}
+
+ledge_distance_result ledge__shape_distance(const ledge_shape *a, vec2s pa, const ledge_shape *b,
+                                            vec2s pb) {
+    return dispatch(a, pa, b, pb);
 }
 
 ledge_distance_result ledge_shape_distance(const ledge_shape *a, vec2s pa, const ledge_shape *b,
@@ -527,5 +538,5 @@ ledge_distance_result ledge_shape_distance(const ledge_shape *a, vec2s pa, const
         if (ledge__check_vec(fn, "pa", pa, lim)) ledge__check_vec(fn, "pb", pb, lim);
         return ledge__distance_none(-1);
     }
-    return ledge__shape_distance(a, pa, b, pb);
+    return dispatch(a, pa, b, pb);
 }

@@ -70,9 +70,10 @@ LEDGE_API ledge_distance_result ledge_shape_distance(const ledge_shape *a, vec2s
 /// tiles are exact (arc included). `blocked` holds the LEDGE_SIDE_ bits of
 /// sides that are seams (as for ledge_collide_tile; 0 for a lone tile): it
 /// only matters when the shape overlaps the tile, whose push is then
-/// ledge_collide_tile's, and point_a is where that push leaves the solid
-/// (on the tile's surface run on across a seam). A shape deep in a tile
-/// blocked on every side gets the lone tile's push. EMPTY gives distance
+/// ledge_collide_tile's: distance 0, its normal, and its contact point
+/// (the middle of the contact points) moved half the depth each way along
+/// the normal, so point_a - point_b = normal * depth. A shape deep in a
+/// tile blocked on every side gets the lone tile's push. EMPTY gives distance
 /// INFINITY with iterations 0. Refused (logged) like ledge_collide_tile.
 LEDGE_API ledge_distance_result ledge_tile_distance(ledge_tile tile, vec2s cell_min, float size,
                                                     unsigned blocked, const ledge_shape *shape,
