@@ -255,7 +255,10 @@ static void pair_proxies(const gjk_pair *gp, float ra, float rb, ledge__proxy *a
     for (int i = 0; i < gp->nb; ++i) b->v[i] = v2_add(gp->vb[i], gp->off);
 }
 
-static ledge_distance_result pair_distance(const gjk_pair *gp, float ra, float rb, bool *overlap) {
+// `scale`: the size of the coordinates involved (the shapes' extents and
+// offset), which sets the tolerance below.
+static ledge_distance_result pair_distance(const gjk_pair *gp, float ra, float rb, float scale,
+                                           bool *overlap) {
     vec2s pa, pb;
     int iters = 0, n = gjk(gp, &pa, &pb, &iters);
     vec2s d = v2_sub(pb, pa);
@@ -264,7 +267,6 @@ static ledge_distance_result pair_distance(const gjk_pair *gp, float ra, float r
     // Within rounding of touching the SAT has the last word (its hit means
     // distance 0): a relative 1e-5 of the coordinates, far above float
     // rounding, costs a collide call only for nearly touching pairs.
-    float scale = maxf(maxf(fabsf(pa.x), fabsf(pa.y)), maxf(fabsf(pb.x), fabsf(pb.y)));
     *overlap = core <= r + 1.0e-5f * (scale + r);
     if (core > 0.0f) {
         res.normal = v2_unit(d, core);
@@ -289,7 +291,12 @@ static ledge_distance_result pair_distance(const gjk_pair *gp, float ra, float r
 ledge_distance_result ledge__proxy_distance(const ledge__proxy *a, const ledge__proxy *b,
                                             bool *overlap) {
     gjk_pair gp = {a->v, b->v, a->count, b->count, v2(0.0f, 0.0f)};
-    return pair_distance(&gp, a->radius, b->radius, overlap);
+    float scale = 0.0f;
+    for (int i = 0; i < a->count; ++i)
+        scale = maxf(scale, maxf(fabsf(a->v[i].x), fabsf(a->v[i].y)));
+    for (int i = 0; i < b->count; ++i)
+        scale = maxf(scale, maxf(fabsf(b->v[i].x), fabsf(b->v[i].y)));
+    return pair_distance(&gp, a->radius, b->radius, scale, overlap);
 }
 
 // --- closed forms -----------------------------------------------------------
@@ -483,7 +490,10 @@ LEDGE_NOINLINE static ledge_distance_result polygons(const ledge_shape *a, vec2s
                                                      const ledge_shape *b, vec2s pb) {
     gjk_pair gp = {a->vertices, b->vertices, a->count, b->count, v2_sub(pb, pa)};
     bool overlap;
-    ledge_distance_result r = pair_distance(&gp, 0.0f, 0.0f, &overlap);
+    vec2s ea = v2_sub(a->bounds.upper, a->bounds.lower),
+          eb = v2_sub(b->bounds.upper, b->bounds.lower);
+    float scale = maxf(maxf(ea.x, ea.y), maxf(eb.x, eb.y)) + fabsf(gp.off.x) + fabsf(gp.off.y);
+    ledge_distance_result r = pair_distance(&gp, 0.0f, 0.0f, scale, &overlap);
     if (overlap) {
         ledge_manifold m = ledge_collide(a, pa, b, pb);
         if (m.hit) {

@@ -119,13 +119,42 @@ static ledge_distance_result apart_distance(const ledge__tile_geom *g, float siz
     return best;
 }
 
+// A box shape from its corners, built directly (the corners are a tile's,
+// already valid): what the box closed forms read.
+static ledge_shape box_shape(vec2s lo, vec2s hi) {
+    ledge_shape b;
+    memset(&b, 0, sizeof b);
+    b.type = LEDGE_SHAPE_BOX;
+    b.count = 4;
+    b.axis_count = 2;
+    b.bounds.lower = lo;
+    b.bounds.upper = hi;
+    b.center = v2_scale(v2_add(lo, hi), 0.5f);
+    b.vertices[0] = lo;
+    b.vertices[1] = v2(hi.x, lo.y);
+    b.vertices[2] = hi;
+    b.vertices[3] = v2(lo.x, hi.y);
+    b.normals[0] = v2(0.0f, -1.0f);
+    b.normals[1] = v2(1.0f, 0.0f);
+    b.normals[2] = v2(0.0f, 1.0f);
+    b.normals[3] = v2(-1.0f, 0.0f);
+    b.axes[0] = (ledge_axis){v2(1.0f, 0.0f), lo.x, hi.x};
+    b.axes[1] = (ledge_axis){v2(0.0f, 1.0f), lo.y, hi.y};
+    return b;
+}
+
+// `may_overlap` false: the caller knows the bounding boxes are apart, so
+// the overlap test is skipped.
 static tile_dist tile_distance(const ledge__tile_geom *g, vec2s cell_min, float size,
-                               unsigned blocked, const ledge_shape *shape, vec2s pos) {
+                               unsigned blocked, const ledge_shape *shape, vec2s pos,
+                               bool may_overlap) {
     tile_dist td = {ledge__distance_none(0), 0.0f, TILE_APART};
     if (g->group == LEDGE_TILE_GROUP_EMPTY) return td;
-    ledge_manifold m = ledge__tile_collide(g, cell_min, size, blocked, shape, pos);
+    ledge_manifold m;
+    memset(&m, 0, sizeof m);
+    if (may_overlap) m = ledge__tile_collide(g, cell_min, size, blocked, shape, pos);
     td.status = TILE_HIT;
-    if (!m.hit && blocked != 0) {
+    if (may_overlap && !m.hit && blocked != 0) {
         m = ledge__tile_collide(g, cell_min, size, 0, shape, pos);
         td.status = TILE_INTERIOR;
     }
@@ -135,6 +164,13 @@ static tile_dist tile_distance(const ledge__tile_geom *g, vec2s cell_min, float 
         return td;
     }
     td.status = TILE_APART;
+    if (g->group == LEDGE_TILE_GROUP_FULL || g->group == LEDGE_TILE_GROUP_HALF) {
+        // An axis-aligned box: the closed forms of ledge_shape_distance.
+        ledge_shape box =
+            box_shape(v2_scale(g->bounds.lower, size), v2_scale(g->bounds.upper, size));
+        td.r = ledge__shape_distance(&box, cell_min, shape, pos);
+        return td;
+    }
     ledge__proxy q;
     ledge__proxy_of(shape, v2_sub(pos, cell_min), &q);
     td.r = apart_distance(g, size, &q);
@@ -163,7 +199,7 @@ ledge_distance_result ledge_tile_distance(ledge_tile tile, vec2s cell_min, float
     if (!ledge__check_vec(fn, "pos", pos, LEDGE_MAX_COORDINATE)) return ledge__distance_none(-1);
     ledge__tile_geom g;
     ledge__tile_geom_of(tile, &g);
-    return tile_distance(&g, cell_min, size, blocked, shape, pos).r;
+    return tile_distance(&g, cell_min, size, blocked, shape, pos, true).r;
 }
 
 // --- the tilemap ------------------------------------------------------------------
@@ -192,9 +228,10 @@ bool ledge__tilemap_distance(const ledge_tilemap *map, const ledge_shape *shape,
     ledge_aabb sb = ledge_shape_aabb_fast(shape, pos);
     // Grown by the reach and a few ulps (the tile tests work in the cell's
     // frame, as ledge_tilemap_collide's scan).
-    float grow = max_distance + (fabsf(sb.lower.x) + fabsf(sb.lower.y) + fabsf(sb.upper.x) +
-                                 fabsf(sb.upper.y) + map->tile_size) *
-                                    (1.0f / 262144.0f);
+    float slack = (fabsf(sb.lower.x) + fabsf(sb.lower.y) + fabsf(sb.upper.x) + fabsf(sb.upper.y) +
+                   map->tile_size) *
+                  (1.0f / 262144.0f);
+    float grow = max_distance + slack;
     ledge_aabb reach = {v2(sb.lower.x - grow, sb.lower.y - grow),
                         v2(sb.upper.x + grow, sb.upper.y + grow)};
     int x0 = ledge__tilemap_cell(reach.lower.x, map->origin.x, map->inv_tile_size);
@@ -215,8 +252,14 @@ bool ledge__tilemap_distance(const ledge_tilemap *map, const ledge_shape *shape,
             ledge_aabb cell = {cmin, v2(cmin.x + s, cmin.y + s)};
             float gap = box_gap(cell, sb);
             if (best.status == TILE_APART && gap > minf(best.r.distance, max_distance)) continue;
-            tile_dist c = tile_distance(&map->geom[t], cmin, s, ledge__tilemap_blocked(map, x, y),
-                                        shape, pos);
+            // Boxes apart by more than the rounding of the cell's frame: no
+            // overlap test. A FULL cell with four seams is inside solid
+            // ground: its outline is its neighbours', so only an overlap
+            // makes it count.
+            bool may_overlap = gap <= slack;
+            unsigned blocked = ledge__tilemap_blocked(map, x, y);
+            if (!may_overlap && t == LEDGE_TILE_FULL && blocked == 15u) continue;
+            tile_dist c = tile_distance(&map->geom[t], cmin, s, blocked, shape, pos, may_overlap);
             if (c.status == TILE_APART && !(c.r.distance <= max_distance)) continue;
             if (!better(&c, &best)) continue;
             best = c;

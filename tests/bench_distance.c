@@ -101,7 +101,8 @@ static double mean_iterations(const pair *p) {
 
 // A 64 x 16 level: a floor, steps, slopes and round tiles; a player-sized
 // box probed for the floor within 2 tiles from random places.
-static void bench_floor(void) {
+enum { FLOOR_N = 256 };
+static ledge_tilemap *floor_map(vec2s *pos) {
     ledge_tilemap_def def = ledge_default_tilemap_def();
     def.width = 64;
     def.height = 16;
@@ -110,9 +111,25 @@ static void bench_floor(void) {
         ledge_tilemap_set(map, x, 0, LEDGE_TILE_FULL);
         if (rnd(0, 1) < 0.4) ledge_tilemap_set(map, x, 1, (ledge_tile)(1 + (int)rnd(0, 32.999)));
     }
-    enum { N = 256 };
+    for (int i = 0; i < FLOOR_N; ++i) pos[i] = v(rnd(2, 62), rnd(2.5, 5));
+    return map;
+}
+
+__attribute__((noinline)) float ir_floor(const ledge_tilemap *map, const vec2s *pos) {
+    ledge_shape player = ledge_make_box(v(0, 0), v(0.4, 0.9));
+    ledge_tilemap_distance_result r;
+    float acc = 0.0f;
+    for (int i = 0; i < FLOOR_N; ++i) {
+        ledge_tilemap_distance(map, &player, pos[i], 2.0f, &r);
+        acc += r.distance.distance;
+    }
+    return acc;
+}
+
+static void bench_floor(void) {
+    enum { N = FLOOR_N };
     static vec2s pos[N];
-    for (int i = 0; i < N; ++i) pos[i] = v(rnd(2, 62), rnd(2.5, 5));
+    ledge_tilemap *map = floor_map(pos);
     ledge_shape player = ledge_make_box(v(0, 0), v(0.4, 0.9));
     ledge_tilemap_distance_result r;
     double t;
@@ -138,6 +155,14 @@ int main(int argc, char **argv) {
         {"polygon-polygon", 2, 2, 0}, {"polygon8-polygon8", 3, 3, 120},
     };
     static pair apart[PAIRS], over[PAIRS];
+    if (argc == 3 && strcmp(argv[1], "--ir") == 0 && strcmp(argv[2], "floor") == 0) {
+        static vec2s pos[FLOOR_N];
+        ledge_tilemap *map = floor_map(pos);
+        sink = ir_floor(map, pos);
+        ledge_tilemap_destroy(map);
+        printf("%d\n", FLOOR_N);
+        return 0;
+    }
     if (argc == 3 && strcmp(argv[1], "--ir") == 0) {
         for (unsigned k = 0; k < sizeof kinds / sizeof kinds[0]; ++k) {
             if (strcmp(argv[2], kinds[k].name) != 0) continue;

@@ -25,3 +25,9 @@ for kind in circle-circle circle-box box-box circle-polygon polygon-circle box-p
     awk -v k="$kind" -v d="${ir[ir_distance]}" -v c="${ir[ir_collide]}" -v n="$n" \
         'BEGIN { printf "%-20s %14.1f %14.1f %7.2f\n", k, d / n, c / n, d / c }'
 done
+# The floor probe: ledge_tilemap_distance of a 0.8 x 1.8 box, reach 2 tiles.
+valgrind --tool=callgrind --collect-atstart=no --toggle-collect=ir_floor \
+    --callgrind-out-file="$tmp/out" "$prog" --ir floor >"$tmp/n" 2>/dev/null
+awk -v d="$(awk '/^totals:/ { print $2; exit }' "$tmp/out")" -v n="$(cat "$tmp/n")" \
+    'BEGIN { printf "%-20s %14.1f\n", "tilemap floor probe", d / n }'
+
