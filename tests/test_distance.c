@@ -272,9 +272,10 @@ static void test_pairs_match_oracle(void **state) {
     g_failures_reported = 0;
     g_rng = 0x18D157A4CEull;
     int fails = 0, counts[3] = {0, 0, 0};
+    int per_pair = getenv("LEDGE_UNDER_VALGRIND") ? 300 : 1500;
     for (int ka = 0; ka < KIND_ALL; ++ka) {
         for (int kb = 0; kb < KIND_ALL; ++kb) {
-            for (int i = 0; i < 1500; ++i) {
+            for (int i = 0; i < per_pair; ++i) {
                 ledge_shape a = any_shape(ka), b = any_shape(kb);
                 vec2s pa = rng_vec(-50, 50);
                 double ang = rng_range(0, 2 * PI), dist = rng_range(0, 9);
@@ -286,7 +287,7 @@ static void test_pairs_match_oracle(void **state) {
     print_message("pairs: %d apart, %d overlapping, %d touching within tolerance\n", counts[0],
                   counts[1], counts[2]);
     assert_int_equal(fails, 0);
-    assert_true(counts[0] > 5000 && counts[1] > 5000); // both regimes are exercised
+    assert_true(counts[0] > 3 * per_pair && counts[1] > 3 * per_pair); // both regimes exercised
 }
 
 // Exactly touching pairs (faces, corners, a circle on a face): distance 0
@@ -591,7 +592,8 @@ static void test_tilemap_matches_oracle(void **state) {
     int fails = 0, apart = 0, overlaps = 0, none = 0;
     bool valgrind = getenv("LEDGE_UNDER_VALGRIND") != NULL;
     static otile t;
-    for (int m = 0; m < (valgrind ? 3 : 20); ++m) {
+    int maps = valgrind ? 3 : 20;
+    for (int m = 0; m < maps; ++m) {
         ledge_tilemap_def def = ledge_default_tilemap_def();
         def.width = rng_int(2, 9);
         def.height = rng_int(2, 9);
@@ -683,7 +685,7 @@ static void test_tilemap_matches_oracle(void **state) {
     }
     print_message("tilemap: %d apart, %d overlapping, %d out of reach\n", apart, overlaps, none);
     assert_int_equal(fails, 0);
-    assert_true(apart > 50 && overlaps > 50 && none > 20);
+    assert_true(apart > 2 * maps && overlaps > 2 * maps && none > 0); // every regime seen
 }
 
 // "How far is the floor": a row of FULL tiles, the player's box above it
