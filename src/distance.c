@@ -471,9 +471,12 @@ static void support_span(const ledge__proxy *p, vec2s n, vec2s t, float tol, flo
 // depth, so their average lies on neither boundary.)
 static ledge_distance_result overlap_points(const ledge__proxy *a, const ledge__proxy *b, vec2s n) {
     vec2s t = v2(-n.y, n.x);
-    float ha, hb, a0, a1, b0, b1;
-    support_span(a, n, t, 0.0f, &ha, &a0, &a1);
-    float tol = 1.0e-6f * (fabsf(ha) + 1.0f);
+    // A face perpendicular to n has its ends at one projection up to the
+    // rounding of the coordinates: a few ulps of the largest of them.
+    float mag = 0.0f;
+    for (int i = 0; i < a->count; ++i) mag = maxf(mag, fabsf(a->v[i].x) + fabsf(a->v[i].y));
+    for (int i = 0; i < b->count; ++i) mag = maxf(mag, fabsf(b->v[i].x) + fabsf(b->v[i].y));
+    float tol = 4.0e-6f * mag, ha, hb, a0, a1, b0, b1;
     support_span(a, n, t, tol, &ha, &a0, &a1);
     support_span(b, v2_neg(n), t, tol, &hb, &b0, &b1);
     float lo = maxf(a0, b0), hi = minf(a1, b1);

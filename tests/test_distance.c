@@ -256,6 +256,13 @@ static int check_pair(const ledge_shape *a, vec2s pa, const ledge_shape *b, vec2
         }
     }
     if (*fails != before && g_failures_reported <= 10) {
+        ledge_manifold mm = ledge_collide(a, pa, b, pb);
+        print_error("  ledge_collide: hit %d n=(%.9g, %.9g) depth %.9g, %d points\n", mm.hit,
+                    (double)mm.normal.x, (double)mm.normal.y, (double)mm.depth, mm.point_count);
+        for (int q = 0; q < oa.n; ++q)
+            print_error("  a vertex (%.9g, %.9g)\n", oa.p[q].x, oa.p[q].y);
+        for (int q = 0; q < ob.n; ++q)
+            print_error("  b vertex (%.9g, %.9g)\n", ob.p[q].x, ob.p[q].y);
         print_error("  a at (%.9g, %.9g), b at (%.9g, %.9g); got d=%.9g pa=(%.9g, %.9g) pb=(%.9g, "
                     "%.9g) n=(%.9g, %.9g) it=%d\n",
                     (double)pa.x, (double)pa.y, (double)pb.x, (double)pb.y, (double)r.distance,
@@ -288,6 +295,48 @@ static void test_pairs_match_oracle(void **state) {
                   counts[1], counts[2]);
     assert_int_equal(fails, 0);
     assert_true(counts[0] > 3 * per_pair && counts[1] > 3 * per_pair); // both regimes exercised
+}
+
+// `s` scaled by k about its local origin.
+static ledge_shape scaled(const ledge_shape *s, double k) {
+    if (s->type == LEDGE_SHAPE_CIRCLE) {
+        return ledge_make_circle(v((float)(s->center.x * k), (float)(s->center.y * k)),
+                                 (float)(s->radius * k));
+    }
+    vec2s p[LEDGE_MAX_POLYGON_VERTICES];
+    for (int j = 0; j < s->count; ++j) {
+        p[j] = v((float)(s->vertices[j].x * k), (float)(s->vertices[j].y * k));
+    }
+    ledge_shape out;
+    assert_true(ledge_make_polygon(p, s->count, &out));
+    return out;
+}
+
+// The same at other scales: millimetre-sized and hundred-unit shapes, the
+// offsets scaled with them, the tolerance still 1e-5 of the shapes' size.
+static void test_pairs_at_scales(void **state) {
+    (void)state;
+    g_failures_reported = 0;
+    g_rng = 0x5CA1E5ull;
+    static const double scales[] = {0.001, 0.05, 20.0, 500.0};
+    int fails = 0, counts[3] = {0, 0, 0};
+    int per_scale = getenv("LEDGE_UNDER_VALGRIND") ? 200 : 2000;
+    for (int k = 0; k < 4; ++k) {
+        double sc = scales[k];
+        for (int i = 0; i < per_scale; ++i) {
+            int ka = rng_int(0, KIND_ALL - 1), kb = rng_int(0, KIND_ALL - 1);
+            ledge_shape a0 = any_shape(ka), b0 = any_shape(kb);
+            ledge_shape a = scaled(&a0, sc), b = scaled(&b0, sc);
+            vec2s pa = v((float)(rng_range(-3, 3) * sc), (float)(rng_range(-3, 3) * sc));
+            double ang = rng_range(0, 2 * PI), dist = rng_range(0, 9) * sc;
+            vec2s pb = v((float)(pa.x + dist * cos(ang)), (float)(pa.y + dist * sin(ang)));
+            counts[check_pair(&a, pa, &b, pb, ka, kb, i, &fails)]++;
+        }
+    }
+    print_message("scaled pairs: %d apart, %d overlapping, %d touching within tolerance\n",
+                  counts[0], counts[1], counts[2]);
+    assert_int_equal(fails, 0);
+    assert_true(counts[0] > per_scale && counts[1] > per_scale);
 }
 
 // Exactly touching pairs (faces, corners, a circle on a face): distance 0
@@ -880,6 +929,7 @@ int main(void) {
     (void)kind_names;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pairs_match_oracle),
+        cmocka_unit_test(test_pairs_at_scales),
         cmocka_unit_test(test_touching_is_exact),
         cmocka_unit_test(test_known_answers_and_symmetry),
         cmocka_unit_test(test_refusals),
