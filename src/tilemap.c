@@ -531,6 +531,10 @@ ledge_manifold ledge__tilemap_collide_cell(const ledge_tilemap *map, int x, int 
                                pos);
 }
 
+unsigned ledge__tilemap_blocked(const ledge_tilemap *map, int x, int y) {
+    return blocked_sides(map, &map->geom[ledge__tilemap_at(map, x, y)], x, y);
+}
+
 int ledge_tilemap_collide(const ledge_tilemap *map, const ledge_shape *shape, vec2s pos,
                           ledge_tile_contact *out, int max_out) {
     if (!check_collide(map, shape, pos, out, max_out)) return -1;

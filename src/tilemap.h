@@ -90,4 +90,8 @@ void ledge__tilemap_scan_range(const ledge_tilemap *map, const ledge_shape *shap
 ledge_manifold ledge__tilemap_collide_cell(const ledge_tilemap *map, int x, int y,
                                            const ledge_shape *shape, vec2s pos);
 
+/// The sides of cell (x, y) that its tile's contacts treat as seams (the
+/// `blocked` of ledge__tile_collide), from the edge states. No checks.
+unsigned ledge__tilemap_blocked(const ledge_tilemap *map, int x, int y);
+
 #endif // LEDGE_TILEMAP_INTERNAL_H

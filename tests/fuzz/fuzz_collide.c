@@ -74,6 +74,48 @@ static bool contains_ball(const ledge_shape *s, vec2s pos, vec2s p, float d) {
     return true;
 }
 
+// ledge_shape_distance on the same pair: finite, a unit normal; 0 with
+// the MTV's depth between the points on a hit; apart, moving b back along
+// the normal by the distance makes the pair touch, and the reversed pair
+// agrees.
+static void check_distance(const ledge_shape *a, vec2s pa, const ledge_shape *b, vec2s pb,
+                           const ledge_manifold *m, double tol) {
+    ledge_distance_result d = ledge_shape_distance(a, pa, b, pb);
+    bool placed = fabsf(pa.x) <= LEDGE_MAX_COORDINATE && fabsf(pa.y) <= LEDGE_MAX_COORDINATE &&
+                  fabsf(pb.x) <= LEDGE_MAX_COORDINATE && fabsf(pb.y) <= LEDGE_MAX_COORDINATE;
+    CHECK((d.iterations == -1) == !placed, "refused %d for positions (%g, %g), (%g, %g)",
+          d.iterations == -1, (double)pa.x, (double)pa.y, (double)pb.x, (double)pb.y);
+    if (!placed) {
+        CHECK(isinf(d.distance), "a refused distance is %g", (double)d.distance);
+        return;
+    }
+    CHECK(isfinite(d.distance) && d.distance >= 0.0f, "distance %g", (double)d.distance);
+    CHECK(vec_finite(d.point_a) && vec_finite(d.point_b), "distance points");
+    CHECK(vec_finite(d.normal) && unit(d.normal), "distance normal (%g, %g)", (double)d.normal.x,
+          (double)d.normal.y);
+    double gap = hypot((double)d.point_b.x - d.point_a.x, (double)d.point_b.y - d.point_a.y);
+    if (m->hit) {
+        CHECK(d.distance == 0.0f, "a hit but distance %g", (double)d.distance);
+        CHECK(fabs(gap - m->depth) <= tol, "overlap points %g apart, depth %g (tol %g)", gap,
+              (double)m->depth, tol);
+        return;
+    }
+    ledge_distance_result rev = ledge_shape_distance(b, pb, a, pa);
+    CHECK(fabs((double)d.distance - rev.distance) <= tol, "distance %g reversed %g (tol %g)",
+          (double)d.distance, (double)rev.distance, tol);
+    if (!(d.distance > tol)) return;
+    CHECK(fabs(gap - d.distance) <= tol, "points %g apart, distance %g", gap, (double)d.distance);
+    vec2s back = {{pb.x - d.normal.x * d.distance, pb.y - d.normal.y * d.distance}};
+    ledge_manifold touch = ledge_collide(a, pa, b, back);
+    CHECK(touch.depth <= tol, "moved back by the distance %g the depth is %g (tol %g)",
+          (double)d.distance, (double)touch.depth, tol);
+    vec2s closer = {{pb.x - d.normal.x * (d.distance - 2.0f * (float)tol),
+                     pb.y - d.normal.y * (d.distance - 2.0f * (float)tol)}};
+    ledge_distance_result left = ledge_shape_distance(a, pa, b, closer);
+    CHECK(left.distance <= 3.0 * tol, "moved back by all but 2 tol, %g remains (tol %g)",
+          (double)left.distance, tol);
+}
+
 static void op_collide(reader *r, ledge_sat_cache *cache) {
     bool bad_a, bad_b;
     ledge_shape a = rd_shape(r, true, &bad_a), b = rd_shape(r, true, &bad_b);
@@ -110,6 +152,7 @@ static void op_collide(reader *r, ledge_sat_cache *cache) {
         CHECK(fabs((double)m.depth - rev.depth) <= tol, "depth %g reversed %g (tol %g)",
               (double)m.depth, (double)rev.depth, tol);
     }
+    check_distance(&a, pa, &b, pb, &m, tol);
     if (!m.hit) return;
     vec2s pushed = {{pb.x + m.normal.x * m.depth, pb.y + m.normal.y * m.depth}};
     ledge_manifold after = ledge_collide(&a, pa, &b, pushed);
@@ -217,6 +260,13 @@ static void op_tile(reader *r) {
         CHECK(vec_finite(m.normal) && unit(m.normal), "tile normal (%g, %g)", (double)m.normal.x,
               (double)m.normal.y);
         CHECK(isfinite(m.depth) && m.depth >= 0.0f, "tile depth %g", (double)m.depth);
+    }
+    ledge_distance_result d = ledge_tile_distance(tile, cell, size, blocked & 0x1F, &s, pos);
+    if (!bad && d.iterations >= 0 && isfinite(d.distance)) {
+        CHECK(d.distance >= 0.0f && unit(d.normal), "tile distance %g normal (%g, %g)",
+              (double)d.distance, (double)d.normal.x, (double)d.normal.y);
+        CHECK(vec_finite(d.point_a) && vec_finite(d.point_b), "tile distance points");
+        if (m.hit) CHECK(d.distance == 0.0f, "a tile hit but distance %g", (double)d.distance);
     }
     (void)ledge_tile_contains(tile, cell, size, p);
     ledge_tile_outline o;

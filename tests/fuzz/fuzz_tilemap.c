@@ -133,6 +133,22 @@ static void op_collide(const ledge_tilemap *m, reader *r) {
         CHECK(isfinite(c->depth) && c->depth > 0.0f, "contact depth %g", (double)c->depth);
         CHECK(out[i].tile == ledge_tilemap_get(m, out[i].x, out[i].y), "contact tile");
     }
+    // The nearest tile within a reach taken from the same bytes (the
+    // decoding of later operations stays as it was).
+    float reach = (float)(max_out % 5);
+    ledge_tilemap_distance_result d;
+    bool found = ledge_tilemap_distance(m, &s, pos, reach, &d);
+    if (n > 0)
+        CHECK(found && d.distance.distance == 0.0f, "a contact but distance %g",
+              (double)d.distance.distance);
+    if (!found) return;
+    CHECK(d.distance.distance >= 0.0f && d.distance.distance <= reach, "distance %g, reach %g",
+          (double)d.distance.distance, (double)reach);
+    CHECK(vec_finite(d.distance.normal) && unit(d.distance.normal), "distance normal (%g, %g)",
+          (double)d.distance.normal.x, (double)d.distance.normal.y);
+    CHECK(vec_finite(d.distance.point_a) && vec_finite(d.distance.point_b), "distance points");
+    CHECK(d.tile == ledge_tilemap_get(m, d.cell_x, d.cell_y) && d.tile != LEDGE_TILE_EMPTY,
+          "distance tile %d at (%d, %d)", d.tile, d.cell_x, d.cell_y);
 }
 
 static void op_set(ledge_tilemap *m, const ledge_tilemap_def *d, reader *r) {

@@ -1,0 +1,555 @@
+// Distance between two shapes (distance.h): closed forms for the pairs with
+// a circle or two boxes, GJK for the rest, and the SAT's minimum translation
+// when the shapes overlap.
+//
+// GJK follows Box2D's b2Distance (Gilbert, Johnson, Keerthi with Voronoi
+// region solvers): the simplex of Minkowski-difference vertices w = b - a
+// closest to the origin is refined by support points until a support point
+// repeats. The proxies are placed in a's frame (a at the origin) so that the
+// numbers stay the size of the shapes, not of their world coordinates.
+#include "distance_core.h"
+
+#include "shape.h"
+
+#include <string.h>
+
+/// GJK never needs more steps than this for 8-vertex polygons (each step
+/// strictly lowers the distance); the cap only guards against rounding
+/// cycles.
+#define GJK_MAX_ITERATIONS 24
+
+ledge_distance_result ledge__distance_none(int iterations) {
+    ledge_distance_result r;
+    memset(&r, 0, sizeof r);
+    r.distance = INFINITY;
+    r.iterations = iterations;
+    return r;
+}
+
+ledge_shape ledge__point_shape(void) {
+    ledge_shape s;
+    memset(&s, 0, sizeof s);
+    s.type = LEDGE_SHAPE_CIRCLE;
+    return s;
+}
+
+void ledge__proxy_of(const ledge_shape *s, vec2s off, ledge__proxy *p) {
+    if (s->type == LEDGE_SHAPE_CIRCLE) {
+        p->count = 1;
+        p->v[0] = v2_add(s->center, off);
+        p->radius = s->radius;
+        return;
+    }
+    p->count = s->count;
+    p->radius = 0.0f;
+    for (int i = 0; i < s->count; ++i) p->v[i] = v2_add(s->vertices[i], off);
+}
+
+ledge_distance_result ledge__distance_from_manifold(const ledge_manifold *m) {
+    vec2s c = m->points[0];
+    if (m->point_count == 2) c = v2_scale(v2_add(m->points[0], m->points[1]), 0.5f);
+    vec2s half = v2_scale(m->normal, 0.5f * m->depth);
+    ledge_distance_result r = {0.0f, v2_add(c, half), v2_sub(c, half), m->normal, 0};
+    return r;
+}
+
+static ledge_distance_result swapped(ledge_distance_result r) {
+    vec2s t = r.point_a;
+    r.point_a = r.point_b;
+    r.point_b = t;
+    r.normal = v2_neg(r.normal);
+    return r;
+}
+
+// --- GJK ----------------------------------------------------------------------
+
+typedef struct gjk_vertex {
+    vec2s wa, wb, w; // support points of a and b, and w = wb - wa
+    float a;         // barycentric weight
+    int ia, ib;      // their vertex indices
+} gjk_vertex;
+
+/// The two vertex sets GJK runs on: b's vertices are moved by `off` (so a
+/// shape's own vertices serve without a copy).
+typedef struct gjk_pair {
+    const vec2s *va, *vb;
+    int na, nb;
+    vec2s off;
+} gjk_pair;
+
+static int support(const vec2s *v, int n, vec2s d) {
+    int best = 0;
+    float bv = v2_dot(v[0], d);
+    for (int i = 1; i < n; ++i) {
+        float x = v2_dot(v[i], d);
+        best = x > bv ? i : best;
+        bv = x > bv ? x : bv;
+    }
+    return best;
+}
+
+static void set_vertex(gjk_vertex *s, const gjk_pair *p, int ia, int ib) {
+    s->ia = ia;
+    s->ib = ib;
+    s->wa = p->va[ia];
+    s->wb = v2_add(p->vb[ib], p->off);
+    s->w = v2_sub(s->wb, s->wa);
+    s->a = 1.0f;
+}
+
+// Closest point of segment w1-w2 to the origin, as barycentric weights.
+static int solve2(gjk_vertex *s) {
+    vec2s w1 = s[0].w, w2 = s[1].w, e12 = v2_sub(w2, w1);
+    float d12_2 = -v2_dot(w1, e12);
+    if (d12_2 <= 0.0f) { // w1 region
+        s[0].a = 1.0f;
+        return 1;
+    }
+    float d12_1 = v2_dot(w2, e12);
+    if (d12_1 <= 0.0f) { // w2 region
+        s[0] = s[1];
+        s[0].a = 1.0f;
+        return 1;
+    }
+    float inv = 1.0f / (d12_1 + d12_2);
+    s[0].a = d12_1 * inv;
+    s[1].a = d12_2 * inv;
+    return 2;
+}
+
+// Closest point of triangle w1-w2-w3 to the origin: the Voronoi region of a
+// vertex, an edge, or the inside (3: the origin is enclosed).
+static int solve3(gjk_vertex *s) {
+    vec2s w1 = s[0].w, w2 = s[1].w, w3 = s[2].w;
+    vec2s e12 = v2_sub(w2, w1), e13 = v2_sub(w3, w1), e23 = v2_sub(w3, w2);
+    float d12_1 = v2_dot(w2, e12), d12_2 = -v2_dot(w1, e12);
+    float d13_1 = v2_dot(w3, e13), d13_2 = -v2_dot(w1, e13);
+    float d23_1 = v2_dot(w3, e23), d23_2 = -v2_dot(w2, e23);
+    float n123 = v2_cross(e12, e13);
+    float d123_1 = n123 * v2_cross(w2, w3);
+    float d123_2 = n123 * v2_cross(w3, w1);
+    float d123_3 = n123 * v2_cross(w1, w2);
+    if (d12_2 <= 0.0f && d13_2 <= 0.0f) {
+        s[0].a = 1.0f;
+        return 1;
+    }
+    if (d12_1 > 0.0f && d12_2 > 0.0f && d123_3 <= 0.0f) {
+        float inv = 1.0f / (d12_1 + d12_2);
+        s[0].a = d12_1 * inv;
+        s[1].a = d12_2 * inv;
+        return 2;
+    }
+    if (d13_1 > 0.0f && d13_2 > 0.0f && d123_2 <= 0.0f) {
+        float inv = 1.0f / (d13_1 + d13_2);
+        s[0].a = d13_1 * inv;
+        s[2].a = d13_2 * inv;
+        s[1] = s[2];
+        return 2;
+    }
+    if (d12_1 <= 0.0f && d23_2 <= 0.0f) {
+        s[0] = s[1];
+        s[0].a = 1.0f;
+        return 1;
+    }
+    if (d13_1 <= 0.0f && d23_1 <= 0.0f) {
+        s[0] = s[2];
+        s[0].a = 1.0f;
+        return 1;
+    }
+    if (d23_1 > 0.0f && d23_2 > 0.0f && d123_1 <= 0.0f) {
+        float inv = 1.0f / (d23_1 + d23_2);
+        s[1].a = d23_1 * inv;
+        s[2].a = d23_2 * inv;
+        s[0] = s[2];
+        return 2;
+    }
+    float inv = 1.0f / (d123_1 + d123_2 + d123_3);
+    s[0].a = d123_1 * inv;
+    s[1].a = d123_2 * inv;
+    s[2].a = d123_3 * inv;
+    return 3;
+}
+
+// Toward the origin from the simplex: from a point, straight; from a
+// segment, its perpendicular on the origin's side (exact zero when the
+// origin lies on its line, which then ends the search).
+static vec2s search_direction(const gjk_vertex *s, int n) {
+    if (n == 1) return v2_neg(s[0].w);
+    vec2s e12 = v2_sub(s[1].w, s[0].w);
+    float sgn = v2_cross(e12, v2_neg(s[0].w));
+    if (sgn > 0.0f) return v2(-e12.y, e12.x);
+    if (sgn < 0.0f) return v2(e12.y, -e12.x);
+    return v2(0.0f, 0.0f);
+}
+
+// Runs GJK on the unrounded vertex sets. Returns the simplex size at the
+// end (3: the origin is enclosed, the sets overlap) and the witness points.
+static int gjk(const gjk_pair *p, vec2s *pa, vec2s *pb, int *iters) {
+    gjk_vertex s[3];
+    set_vertex(&s[0], p, 0, 0);
+    int n = 1, it = 0;
+    while (it < GJK_MAX_ITERATIONS) {
+        int save_a[3], save_b[3], save_n = n;
+        for (int i = 0; i < n; ++i) {
+            save_a[i] = s[i].ia;
+            save_b[i] = s[i].ib;
+        }
+        if (n == 2) n = solve2(s);
+        if (n == 3) n = solve3(s);
+        if (n == 3) break;
+        vec2s d = search_direction(s, n);
+        if (d.x == 0.0f && d.y == 0.0f) break; // the origin is on the simplex
+        set_vertex(&s[n], p, support(p->va, p->na, v2_neg(d)), support(p->vb, p->nb, d));
+        ++it;
+        // A repeated support point means no progress: the simplex is final.
+        bool repeat = false;
+        for (int i = 0; i < save_n; ++i) {
+            repeat |= s[n].ia == save_a[i] && s[n].ib == save_b[i];
+        }
+        if (repeat) break;
+        ++n;
+    }
+    *iters = it;
+    vec2s xa = v2(0.0f, 0.0f), xb = v2(0.0f, 0.0f);
+    for (int i = 0; i < n; ++i) {
+        xa = v2_add(xa, v2_scale(s[i].wa, s[i].a));
+        xb = v2_add(xb, v2_scale(s[i].wb, s[i].a));
+    }
+    *pa = xa;
+    *pb = n == 3 ? xa : xb;
+    return n;
+}
+
+// The axis of largest separation over both sets' faces (a's outward
+// normals, b's reversed), from a toward b: the touching faces' normal when
+// GJK's distance is zero. Points and segments have no faces of their own
+// here; two points give their difference.
+static vec2s sat_axis(const ledge__proxy *a, const ledge__proxy *b) {
+    float best = -INFINITY;
+    vec2s axis = v2(0.0f, 1.0f);
+    for (int side = 0; side < 2; ++side) {
+        const ledge__proxy *p = side == 0 ? a : b, *q = side == 0 ? b : a;
+        if (p->count < 2) continue;
+        for (int i = 0; i < p->count; ++i) {
+            vec2s v0 = p->v[i], e = v2_sub(p->v[i + 1 == p->count ? 0 : i + 1], v0);
+            vec2s nrm = v2_normalize(v2(e.y, -e.x));
+            float sep = INFINITY;
+            for (int j = 0; j < q->count; ++j) sep = minf(sep, v2_dot(nrm, v2_sub(q->v[j], v0)));
+            if (sep > best) {
+                best = sep;
+                axis = side == 0 ? nrm : v2_neg(nrm);
+            }
+        }
+    }
+    if (best == -INFINITY) axis = v2_normalize(v2_sub(b->v[0], a->v[0]));
+    return axis;
+}
+
+// The vertex sets of a GJK pair as proxies (b moved), for the rare paths.
+static void pair_proxies(const gjk_pair *gp, float ra, float rb, ledge__proxy *a, ledge__proxy *b) {
+    a->count = gp->na;
+    a->radius = ra;
+    b->count = gp->nb;
+    b->radius = rb;
+    for (int i = 0; i < gp->na; ++i) a->v[i] = gp->va[i];
+    for (int i = 0; i < gp->nb; ++i) b->v[i] = v2_add(gp->vb[i], gp->off);
+}
+
+// `scale`: the size of the coordinates involved (the shapes' extents and
+// offset), which sets the tolerance below.
+static ledge_distance_result pair_distance(const gjk_pair *gp, float ra, float rb, float scale,
+                                           bool *overlap) {
+    vec2s pa, pb;
+    int iters = 0, n = gjk(gp, &pa, &pb, &iters);
+    vec2s d = v2_sub(pb, pa);
+    float core = n == 3 ? 0.0f : v2_len(d), r = ra + rb;
+    ledge_distance_result res = {0.0f, pa, pb, v2(0.0f, 1.0f), iters};
+    // Within rounding of touching the SAT has the last word (its hit means
+    // distance 0): a relative 1e-5 of the coordinates, far above float
+    // rounding, costs a collide call only for nearly touching pairs.
+    *overlap = core <= r + 1.0e-5f * (scale + r);
+    if (core > 0.0f) {
+        res.normal = v2_unit(d, core);
+    } else { // touching, or overlapping within rounding: the faces decide
+        ledge__proxy a, b;
+        pair_proxies(gp, ra, rb, &a, &b);
+        res.normal = sat_axis(&a, &b);
+        if (n == 3) { // points on the faces
+            vec2s nrm = res.normal;
+            res.point_b = b.v[support(b.v, b.count, v2_neg(nrm))];
+            float sep = v2_dot(nrm, v2_sub(res.point_b, a.v[support(a.v, a.count, nrm)]));
+            res.point_a = v2_sub(res.point_b, v2_scale(nrm, sep));
+            return res;
+        }
+    }
+    res.distance = maxf(core - r, 0.0f);
+    res.point_a = v2_add(pa, v2_scale(res.normal, ra));
+    res.point_b = v2_sub(pb, v2_scale(res.normal, rb));
+    return res;
+}
+
+ledge_distance_result ledge__proxy_distance(const ledge__proxy *a, const ledge__proxy *b,
+                                            bool *overlap) {
+    gjk_pair gp = {a->v, b->v, a->count, b->count, v2(0.0f, 0.0f)};
+    float scale = 0.0f;
+    for (int i = 0; i < a->count; ++i)
+        scale = maxf(scale, maxf(fabsf(a->v[i].x), fabsf(a->v[i].y)));
+    for (int i = 0; i < b->count; ++i)
+        scale = maxf(scale, maxf(fabsf(b->v[i].x), fabsf(b->v[i].y)));
+    return pair_distance(&gp, a->radius, b->radius, scale, overlap);
+}
+
+// --- closed forms -----------------------------------------------------------
+
+static ledge_distance_result circle_circle(const ledge_shape *a, vec2s pa, const ledge_shape *b,
+                                           vec2s pb) {
+    vec2s ca = v2_add(pa, a->center), cb = v2_add(pb, b->center), d = v2_sub(cb, ca);
+    float len = v2_len(d);
+    vec2s n = v2_unit(d, len);
+    ledge_distance_result r = {maxf(len - (a->radius + b->radius), 0.0f),
+                               v2_add(ca, v2_scale(n, a->radius)),
+                               v2_sub(cb, v2_scale(n, b->radius)), n, 0};
+    return r;
+}
+
+// Box a and circle b. Outside the box the closest point is the clamp of the
+// centre; inside, the push leaves through the nearest side (the order of
+// ledge_collide's ties).
+LEDGE_NOINLINE static ledge_distance_result box_circle(const ledge_shape *a, vec2s pa,
+                                                       const ledge_shape *b, vec2s pb) {
+    vec2s c = v2_sub(v2_add(pb, b->center), pa);
+    vec2s lo = a->bounds.lower, hi = a->bounds.upper;
+    vec2s q = v2(fminf(fmaxf(c.x, lo.x), hi.x), fminf(fmaxf(c.y, lo.y), hi.y));
+    vec2s d = v2_sub(c, q);
+    float d2 = v2_len2(d), rad = b->radius;
+    ledge_distance_result r = {0.0f, q, q, v2(0.0f, 0.0f), 0};
+    if (d2 > 0.0f) {
+        float len = sqrtf(d2);
+        r.normal = v2_unit(d, len);
+        r.distance = maxf(len - rad, 0.0f);
+    } else {
+        float depth = c.x - lo.x;
+        r.normal = v2(-1.0f, 0.0f);
+        r.point_a = v2(lo.x, c.y);
+        if (hi.x - c.x < depth) {
+            depth = hi.x - c.x;
+            r.normal = v2(1.0f, 0.0f);
+            r.point_a = v2(hi.x, c.y);
+        }
+        if (c.y - lo.y < depth) {
+            depth = c.y - lo.y;
+            r.normal = v2(0.0f, -1.0f);
+            r.point_a = v2(c.x, lo.y);
+        }
+        if (hi.y - c.y < depth) {
+            r.normal = v2(0.0f, 1.0f);
+            r.point_a = v2(c.x, hi.y);
+        }
+    }
+    r.point_b = v2_add(v2_sub(c, v2_scale(r.normal, rad)), pa);
+    r.point_a = v2_add(r.point_a, pa);
+    return r;
+}
+
+// One axis of two boxes: the gap between the intervals (> 0 apart), the
+// sign of the direction from a to b, and the coordinates of the closest
+// points (the middle of the common part when the intervals overlap).
+static float box_axis(float alo, float ahi, float blo, float bhi, float *sign, float *xa,
+                      float *xb) {
+    float gp = blo - ahi, gn = alo - bhi;
+    if (gp > 0.0f || gn > 0.0f) {
+        bool pos = gp >= gn;
+        *sign = pos ? 1.0f : -1.0f;
+        *xa = pos ? ahi : alo;
+        *xb = pos ? blo : bhi;
+        return pos ? gp : gn;
+    }
+    *sign = gp >= gn ? 1.0f : -1.0f;
+    *xa = *xb = 0.5f * (maxf(alo, blo) + minf(ahi, bhi));
+    return maxf(gp, gn);
+}
+
+static ledge_distance_result box_box(const ledge_shape *a, vec2s pa, const ledge_shape *b,
+                                     vec2s pb) {
+    vec2s alo = v2_add(a->bounds.lower, pa), ahi = v2_add(a->bounds.upper, pa);
+    vec2s blo = v2_add(b->bounds.lower, pb), bhi = v2_add(b->bounds.upper, pb);
+    float sx, sy, ax, bx, ay, by;
+    float gx = box_axis(alo.x, ahi.x, blo.x, bhi.x, &sx, &ax, &bx);
+    float gy = box_axis(alo.y, ahi.y, blo.y, bhi.y, &sy, &ay, &by);
+    ledge_distance_result r = {0.0f, v2(ax, ay), v2(bx, by), v2(0.0f, 0.0f), 0};
+    if (gx >= 0.0f || gy >= 0.0f) { // apart or touching
+        float dx = maxf(gx, 0.0f), dy = maxf(gy, 0.0f);
+        r.distance = sqrtf(dx * dx + dy * dy);
+        r.normal = r.distance > 0.0f ? v2_unit(v2(sx * dx, sy * dy), r.distance)
+                   : gx >= gy        ? v2(sx, 0.0f)
+                                     : v2(0.0f, sy);
+        return r;
+    }
+    // Overlap: the smallest of the four pushes, in ledge_collide's order.
+    float push[4] = {ahi.x - blo.x, bhi.x - alo.x, ahi.y - blo.y, bhi.y - alo.y};
+    int k = 0;
+    for (int i = 1; i < 4; ++i) k = push[i] < push[k] ? i : k;
+    static const float nx[4] = {1.0f, -1.0f, 0.0f, 0.0f}, ny[4] = {0.0f, 0.0f, 1.0f, -1.0f};
+    r.normal = v2(nx[k], ny[k]);
+    if (k < 2) {
+        r.point_a = v2(k == 0 ? ahi.x : alo.x, ay);
+        r.point_b = v2(k == 0 ? blo.x : bhi.x, ay);
+    } else {
+        r.point_a = v2(ax, k == 2 ? ahi.y : alo.y);
+        r.point_b = v2(ax, k == 2 ? blo.y : bhi.y);
+    }
+    return r;
+}
+
+// Polygon a and circle b: the face of largest separation decides when the
+// centre is inside or faces it; otherwise the nearest point of the outline.
+LEDGE_NOINLINE static ledge_distance_result polygon_circle(const ledge_shape *a, vec2s pa,
+                                                           const ledge_shape *b, vec2s pb) {
+    vec2s c = v2_sub(v2_add(pb, b->center), pa);
+    float rad = b->radius, sep = -INFINITY;
+    int face = 0, cnt = a->count;
+    for (int i = 0; i < cnt; ++i) {
+        float s = v2_dot(a->normals[i], v2_sub(c, a->vertices[i]));
+        if (s > sep) {
+            sep = s;
+            face = i;
+        }
+    }
+    vec2s f0 = a->vertices[face], fe = v2_sub(a->vertices[face + 1 == cnt ? 0 : face + 1], f0);
+    float ft = v2_dot(v2_sub(c, f0), fe);
+    ledge_distance_result r = {0.0f, c, c, a->normals[face], 0};
+    if (sep <= 0.0f || (ft >= 0.0f && ft <= v2_len2(fe))) {
+        r.distance = maxf(sep - rad, 0.0f);
+        r.point_a = v2_sub(c, v2_scale(r.normal, sep));
+    } else {
+        // Outside and not facing the best face: the nearest of the vertices
+        // and of the faces whose slab holds the centre (at their
+        // separation), without a division.
+        float best = INFINITY;
+        for (int i = 0; i < cnt; ++i) {
+            vec2s v1 = a->vertices[i], d = v2_sub(c, v1);
+            vec2s e = v2_sub(a->vertices[i + 1 == cnt ? 0 : i + 1], v1);
+            float d2 = v2_len2(d), u = v2_dot(d, e);
+            if (d2 < best) {
+                best = d2;
+                r.point_a = v1;
+            }
+            float sp = v2_dot(a->normals[i], d);
+            if (u > 0.0f && u < v2_len2(e) && sp > 0.0f && sp * sp < best) {
+                best = sp * sp;
+                r.point_a = v2_sub(c, v2_scale(a->normals[i], sp));
+            }
+        }
+        float len = sqrtf(best);
+        if (len > 0.0f) r.normal = v2_unit(v2_sub(c, r.point_a), len);
+        r.distance = maxf(len - rad, 0.0f);
+    }
+    r.point_b = v2_add(v2_sub(c, v2_scale(r.normal, rad)), pa);
+    r.point_a = v2_add(r.point_a, pa);
+    return r;
+}
+
+// The support points of p along n (those within tol of the largest
+// projection h, radius included), as an interval of the tangent t.
+static void support_span(const ledge__proxy *p, vec2s n, vec2s t, float tol, float *h, float *lo,
+                         float *hi) {
+    float m = -INFINITY;
+    for (int i = 0; i < p->count; ++i) m = maxf(m, v2_dot(p->v[i], n));
+    *lo = INFINITY;
+    *hi = -INFINITY;
+    for (int i = 0; i < p->count; ++i) {
+        if (v2_dot(p->v[i], n) < m - tol) continue;
+        *lo = minf(*lo, v2_dot(p->v[i], t));
+        *hi = maxf(*hi, v2_dot(p->v[i], t));
+    }
+    *h = m + p->radius;
+}
+
+// The deepest points of an overlap pushed apart along n: a's support line
+// and b's, at the middle of the part of the tangent where both supports
+// lie. (A manifold's two contact points are each midway at their own
+// depth, so their average lies on neither boundary.)
+static ledge_distance_result overlap_points(const ledge__proxy *a, const ledge__proxy *b, vec2s n) {
+    vec2s t = v2(-n.y, n.x);
+    // A face perpendicular to n has its ends at one projection up to the
+    // rounding of the coordinates: a few ulps of the largest of them.
+    float mag = 0.0f;
+    for (int i = 0; i < a->count; ++i) mag = maxf(mag, fabsf(a->v[i].x) + fabsf(a->v[i].y));
+    for (int i = 0; i < b->count; ++i) mag = maxf(mag, fabsf(b->v[i].x) + fabsf(b->v[i].y));
+    float tol = 4.0e-6f * mag, ha, hb, a0, a1, b0, b1;
+    support_span(a, n, t, tol, &ha, &a0, &a1);
+    support_span(b, v2_neg(n), t, tol, &hb, &b0, &b1);
+    float lo = maxf(a0, b0), hi = minf(a1, b1);
+    float tm = 0.5f * (lo + hi);
+    tm = tm < b0 ? b0 : (tm > b1 ? b1 : tm);
+    ledge_distance_result r = {0.0f, v2_add(v2_scale(n, ha), v2_scale(t, tm)),
+                               v2_add(v2_scale(n, -hb), v2_scale(t, tm)), n, 0};
+    return r;
+}
+
+// Box and polygon pairs: GJK in a's frame; overlapping pairs take
+// ledge_collide's minimum translation.
+LEDGE_NOINLINE static ledge_distance_result polygons(const ledge_shape *a, vec2s pa,
+                                                     const ledge_shape *b, vec2s pb) {
+    gjk_pair gp = {a->vertices, b->vertices, a->count, b->count, v2_sub(pb, pa)};
+    bool overlap;
+    vec2s ea = v2_sub(a->bounds.upper, a->bounds.lower),
+          eb = v2_sub(b->bounds.upper, b->bounds.lower);
+    float scale = maxf(maxf(ea.x, ea.y), maxf(eb.x, eb.y)) + fabsf(gp.off.x) + fabsf(gp.off.y);
+    ledge_distance_result r = pair_distance(&gp, 0.0f, 0.0f, scale, &overlap);
+    if (overlap) {
+        ledge_manifold m = ledge_collide(a, pa, b, pb);
+        if (m.hit) {
+            ledge__proxy A, B;
+            pair_proxies(&gp, 0.0f, 0.0f, &A, &B);
+            int it = r.iterations;
+            r = overlap_points(&A, &B, m.normal);
+            r.iterations = it;
+        }
+    }
+    r.point_a = v2_add(r.point_a, pa);
+    r.point_b = v2_add(r.point_b, pa);
+    return r;
+}
+
+// The cheap closed forms are inlined into both entry points; the rest stay
+// out of line so that their register pressure does not burden the others.
+static inline ledge_distance_result dispatch(const ledge_shape *a, vec2s pa, const ledge_shape *b,
+                                             vec2s pb) {
+    ledge_shape_type ta = a->type, tb = b->type;
+    if (ta == LEDGE_SHAPE_CIRCLE && tb == LEDGE_SHAPE_CIRCLE) return circle_circle(a, pa, b, pb);
+    if (ta == LEDGE_SHAPE_BOX && tb == LEDGE_SHAPE_BOX) return box_box(a, pa, b, pb);
+    if (tb == LEDGE_SHAPE_CIRCLE) {
+        return ta == LEDGE_SHAPE_BOX ? box_circle(a, pa, b, pb) : polygon_circle(a, pa, b, pb);
+    }
+    if (ta == LEDGE_SHAPE_CIRCLE) {
+        return swapped(tb == LEDGE_SHAPE_BOX ? box_circle(b, pb, a, pa)
+                                             : polygon_circle(b, pb, a, pa));
+    }
+    return polygons(a, pa, b, pb);
+}
+
+ledge_distance_result ledge__shape_distance(const ledge_shape *a, vec2s pa, const ledge_shape *b,
+                                            vec2s pb) {
+    return dispatch(a, pa, b, pb);
+}
+
+ledge_distance_result ledge_shape_distance(const ledge_shape *a, vec2s pa, const ledge_shape *b,
+                                           vec2s pb) {
+    const char *fn = "ledge_shape_distance";
+    // The structural check of ledge_collide: a full ledge_shape_is_valid
+    // scan would cost as much as a box pair's whole answer.
+    if (LEDGE_UNLIKELY(!ledge__shape_type_ok(a) || !ledge__shape_type_ok(b))) {
+        LEDGE_ERROR("%s: shape %s is NULL or invalid", fn, ledge__shape_type_ok(a) ? "b" : "a");
+        return ledge__distance_none(-1);
+    }
+    // Inline range test first (NaN fails every comparison); the logging
+    // check runs only for a bad position.
+    const float lim = LEDGE_MAX_COORDINATE;
+    if (LEDGE_UNLIKELY(!(fabsf(pa.x) <= lim && fabsf(pa.y) <= lim && fabsf(pb.x) <= lim &&
+                         fabsf(pb.y) <= lim))) {
+        if (ledge__check_vec(fn, "pa", pa, lim)) ledge__check_vec(fn, "pb", pb, lim);
+        return ledge__distance_none(-1);
+    }
+    return dispatch(a, pa, b, pb);
+}

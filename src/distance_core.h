@@ -1,0 +1,53 @@
+// Internal pieces of the distance queries shared by distance.c (shape
+// pairs), distance_tile.c (tiles and the tilemap) and distance_world.c (the
+// world query): GJK on vertex sets, and results built from a manifold.
+#ifndef LEDGE_DISTANCE_CORE_H
+#define LEDGE_DISTANCE_CORE_H
+
+#include "core.h"
+#include "ledge/distance.h"
+
+/// A convex vertex set rounded by `radius`, in some common frame: a polygon
+/// (counter-clockwise), a segment (2 points), a point or a circle (1 point).
+typedef struct ledge__proxy {
+    vec2s v[LEDGE_MAX_POLYGON_VERTICES];
+    int count;
+    float radius;
+} ledge__proxy;
+
+/// `s`'s vertices (a circle: its centre and radius) moved by `off`.
+void ledge__proxy_of(const ledge_shape *s, vec2s off, ledge__proxy *p);
+
+/// Distance between two proxies in the same frame, radii included: the
+/// points, the normal from a toward b, the GJK step count. Overlapping
+/// proxies give distance 0 and no push (the caller asks the SAT for that);
+/// `*overlap` says whether they may overlap (true for touching too).
+ledge_distance_result ledge__proxy_distance(const ledge__proxy *a, const ledge__proxy *b,
+                                            bool *overlap);
+
+/// The overlap result of a hit manifold (a and b as in the manifold):
+/// distance 0, the MTV's normal, the two deepest points of the push.
+ledge_distance_result ledge__distance_from_manifold(const ledge_manifold *m);
+
+/// ledge_shape_distance without the argument checks. A circle of radius 0
+/// stands for a point.
+ledge_distance_result ledge__shape_distance(const ledge_shape *a, vec2s pa, const ledge_shape *b,
+                                            vec2s pb);
+
+/// The result of a refused or empty query: distance INFINITY, zero points
+/// and normal, the given iteration count.
+ledge_distance_result ledge__distance_none(int iterations);
+
+/// A circle of radius 0 at the origin: how the point queries ask.
+ledge_shape ledge__point_shape(void);
+
+/// ledge_tilemap_distance without the argument checks (the shape may be a
+/// point shape).
+bool ledge__tilemap_distance(const ledge_tilemap *map, const ledge_shape *shape, vec2s pos,
+                             float max_distance, ledge_tilemap_distance_result *out);
+
+/// Whether a query's reach is finite and in 0..LEDGE_MAX_COORDINATE; logs
+/// "<fn>: max_distance is <value> (...)" when not.
+bool ledge__check_reach(const char *fn, float max_distance);
+
+#endif // LEDGE_DISTANCE_CORE_H

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Instructions per ledge_shape_distance call (apart pairs) and per
+# ledge_collide call over the same pairs, for each pair kind of
+# bench_distance, counted by valgrind's callgrind: unlike nanoseconds, the
+# count does not move when the machine is busy.
+#
+#   tests/bench_distance_ir.sh [BUILD_DIR]    (default build/rel)
+set -euo pipefail
+build=${1:-build/rel}
+prog="$build/tests/bench_distance"
+command -v valgrind >/dev/null || { echo "bench_distance_ir: install valgrind" >&2; exit 1; }
+[ -x "$prog" ] || { echo "bench_distance_ir: build $prog first" >&2; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+printf '%-20s %14s %14s %7s\n' pair "distance Ir" "collide Ir" ratio
+for kind in circle-circle circle-box box-box circle-polygon polygon-circle box-polygon \
+    polygon-polygon polygon8-polygon8; do
+    declare -A ir=()
+    for f in ir_distance ir_collide; do
+        valgrind --tool=callgrind --collect-atstart=no --toggle-collect="$f" \
+            --callgrind-out-file="$tmp/out" "$prog" --ir "$kind" >"$tmp/n" 2>/dev/null
+        ir[$f]=$(awk '/^totals:/ { print $2; exit }' "$tmp/out")
+    done
+    n=$(cat "$tmp/n")
+    awk -v k="$kind" -v d="${ir[ir_distance]}" -v c="${ir[ir_collide]}" -v n="$n" \
+        'BEGIN { printf "%-20s %14.1f %14.1f %7.2f\n", k, d / n, c / n, d / c }'
+done
+# The floor probe: ledge_tilemap_distance of a 0.8 x 1.8 box, reach 2 tiles.
+valgrind --tool=callgrind --collect-atstart=no --toggle-collect=ir_floor \
+    --callgrind-out-file="$tmp/out" "$prog" --ir floor >"$tmp/n" 2>/dev/null
+awk -v d="$(awk '/^totals:/ { print $2; exit }' "$tmp/out")" -v n="$(cat "$tmp/n")" \
+    'BEGIN { printf "%-20s %14.1f\n", "tilemap floor probe", d / n }'
+

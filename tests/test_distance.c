@@ -1,0 +1,944 @@
+// Distance queries (distance.h) against an oracle written here in double
+// precision from raw geometry: exact point-segment and segment-segment
+// distances, point-in-polygon, and for round tiles the arc flattened into
+// ORACLE_ARC_SEGMENTS chords. Thousands of seeded random circles, boxes,
+// right triangles and convex polygons; every tile id with every set of
+// blocked sides; random tilemaps; random worlds against brute force.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <ledge/ledge.h>
+
+#include "log_capture.h"
+#include "oracle.h"
+#include "random_shapes.h"
+
+#include <float.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/// Chords of a flattened arc in the tile oracle: the chord's sagitta,
+/// r (1 - cos(pi / 4 / N)), is 2e-7 of the tile size at N = 1024.
+#define ORACLE_ARC_SEGMENTS 1024
+
+static int g_failures_reported;
+
+// --- the oracle ----------------------------------------------------------------
+
+typedef struct dpt {
+    double x, y;
+} dpt;
+
+/// A shape in world space in double: a circle or a convex polygon (either
+/// winding), or a loose set of boundary segments (a tile's outline).
+typedef struct oshp {
+    bool circle;
+    double cx, cy, r;
+    int n;
+    dpt p[ORACLE_ARC_SEGMENTS + 8];
+} oshp;
+
+static double point_segment(dpt p, dpt a, dpt b, dpt *closest) {
+    double ex = b.x - a.x, ey = b.y - a.y, l2 = ex * ex + ey * ey;
+    double t = l2 > 0.0 ? ((p.x - a.x) * ex + (p.y - a.y) * ey) / l2 : 0.0;
+    t = t < 0.0 ? 0.0 : (t > 1.0 ? 1.0 : t);
+    dpt q = {a.x + t * ex, a.y + t * ey};
+    if (closest) *closest = q;
+    return hypot(p.x - q.x, p.y - q.y);
+}
+
+static double orient(dpt a, dpt b, dpt c) {
+    return (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x);
+}
+
+static bool segments_cross(dpt a, dpt b, dpt c, dpt d) {
+    double o1 = orient(a, b, c), o2 = orient(a, b, d), o3 = orient(c, d, a), o4 = orient(c, d, b);
+    return ((o1 > 0) != (o2 > 0)) && ((o3 > 0) != (o4 > 0)) && o1 != 0 && o2 != 0 && o3 != 0 &&
+           o4 != 0;
+}
+
+static double segment_segment(dpt a, dpt b, dpt c, dpt d) {
+    if (segments_cross(a, b, c, d)) return 0.0;
+    double m = point_segment(a, c, d, NULL);
+    m = fmin(m, point_segment(b, c, d, NULL));
+    m = fmin(m, point_segment(c, a, b, NULL));
+    return fmin(m, point_segment(d, a, b, NULL));
+}
+
+static bool in_convex(const oshp *s, dpt p) {
+    bool pos = false, neg = false;
+    for (int i = 0; i < s->n; ++i) {
+        double o = orient(s->p[i], s->p[(i + 1) % s->n], p);
+        pos |= o > 0.0;
+        neg |= o < 0.0;
+    }
+    return !(pos && neg);
+}
+
+/// Distance from p to the boundary of s.
+static double boundary_distance(const oshp *s, dpt p) {
+    if (s->circle) return fabs(hypot(p.x - s->cx, p.y - s->cy) - s->r);
+    double m = INFINITY;
+    for (int i = 0; i < s->n; ++i)
+        m = fmin(m, point_segment(p, s->p[i], s->p[(i + 1) % s->n], NULL));
+    return m;
+}
+
+/// Distance between two convex shapes: 0 when they overlap.
+static double convex_distance(const oshp *a, const oshp *b) {
+    if (a->circle && b->circle) {
+        return fmax(hypot(a->cx - b->cx, a->cy - b->cy) - a->r - b->r, 0.0);
+    }
+    if (b->circle) return convex_distance(b, a);
+    if (a->circle) {
+        dpt c = {a->cx, a->cy};
+        if (in_convex(b, c)) return 0.0;
+        return fmax(boundary_distance(b, c) - a->r, 0.0);
+    }
+    if (in_convex(b, a->p[0]) || in_convex(a, b->p[0])) return 0.0;
+    double m = INFINITY;
+    for (int i = 0; i < a->n; ++i) {
+        for (int j = 0; j < b->n; ++j) {
+            m = fmin(m,
+                     segment_segment(a->p[i], a->p[(i + 1) % a->n], b->p[j], b->p[(j + 1) % b->n]));
+        }
+    }
+    return m;
+}
+
+static oshp oshp_of(const ledge_shape *s, vec2s pos) {
+    static oshp o;
+    memset(&o, 0, sizeof o);
+    if (s->type == LEDGE_SHAPE_CIRCLE) {
+        o.circle = true;
+        o.cx = (double)pos.x + s->center.x;
+        o.cy = (double)pos.y + s->center.y;
+        o.r = s->radius;
+        return o;
+    }
+    o.n = s->count;
+    for (int i = 0; i < s->count; ++i) {
+        o.p[i] = (dpt){(double)pos.x + s->vertices[i].x, (double)pos.y + s->vertices[i].y};
+    }
+    return o;
+}
+
+static double oshp_extent(const oshp *s) {
+    if (s->circle) return 2.0 * s->r;
+    double lx = INFINITY, ly = INFINITY, ux = -INFINITY, uy = -INFINITY;
+    for (int i = 0; i < s->n; ++i) {
+        lx = fmin(lx, s->p[i].x);
+        ux = fmax(ux, s->p[i].x);
+        ly = fmin(ly, s->p[i].y);
+        uy = fmax(uy, s->p[i].y);
+    }
+    return fmax(ux - lx, uy - ly);
+}
+
+// --- random shapes -------------------------------------------------------------
+
+enum { KIND_TRIANGLE = KIND_COUNT, KIND_ALL };
+static const char *const all_kind_names[] = {"circle", "box", "polygon", "right triangle"};
+
+// A right triangle with legs along the axes, turned to one of four facings.
+static ledge_shape right_triangle(void) {
+    float w = rng_range(0.2, 3.0), h = rng_range(0.2, 3.0);
+    vec2s o = rng_vec(-1, 1);
+    int q = rng_int(0, 3);
+    float sx = (q & 1) ? -1.0f : 1.0f, sy = (q & 2) ? -1.0f : 1.0f;
+    vec2s p[3] = {o, v(o.x + sx * w, o.y), v(o.x, o.y + sy * h)};
+    ledge_shape s;
+    assert_true(ledge_make_polygon(p, 3, &s));
+    return s;
+}
+
+static ledge_shape any_shape(int kind) {
+    return kind == KIND_TRIANGLE ? right_triangle() : random_shape(kind);
+}
+
+// A shape of the kind 0.1 to 1.5 cells of `size` across, around its origin.
+static ledge_shape cell_shape(int kind, float size) {
+    ledge_shape s = any_shape(kind);
+    double k = size * rng_range(0.1, 1.5) /
+               fmax(s.bounds.upper.x - s.bounds.lower.x, s.bounds.upper.y - s.bounds.lower.y);
+    if (s.type == LEDGE_SHAPE_CIRCLE) return ledge_make_circle(v(0, 0), (float)(s.radius * k));
+    vec2s c =
+        v((s.bounds.lower.x + s.bounds.upper.x) / 2, (s.bounds.lower.y + s.bounds.upper.y) / 2);
+    vec2s p[8];
+    for (int j = 0; j < s.count; ++j) {
+        p[j] = v((float)((s.vertices[j].x - c.x) * k), (float)((s.vertices[j].y - c.y) * k));
+    }
+    assert_true(ledge_make_polygon(p, s.count, &s));
+    return s;
+}
+
+// --- checks ----------------------------------------------------------------------
+
+static bool near(double x, double y, double tol) {
+    return fabs(x - y) <= tol;
+}
+
+static double vlen(vec2s a) {
+    return hypot(a.x, a.y);
+}
+
+static void fail_pair(const char *what, int ka, int kb, int i, double got, double want) {
+    if (g_failures_reported++ < 10) {
+        print_error("%s vs %s case %d: %s: got %.9g, want %.9g\n", all_kind_names[ka],
+                    all_kind_names[kb], i, what, got, want);
+    }
+}
+
+// The same shape in oracle.h's terms (its Minkowski difference gives the
+// overlap depth along any direction).
+static oshape to_oracle(const oshp *s) {
+    if (s->circle) return oracle_circle(odv(s->cx, s->cy), s->r);
+    odvec p[ORACLE_MAX_POINTS];
+    for (int i = 0; i < s->n; ++i) p[i] = odv(s->p[i].x, s->p[i].y);
+    return oracle_polygon(p, s->n);
+}
+
+// Checks one pair against the oracle; returns 0 (apart), 1 (overlap) or 2
+// (too close to call), and counts failures.
+static int check_pair(const ledge_shape *a, vec2s pa, const ledge_shape *b, vec2s pb, int ka,
+                      int kb, int i, int *fails) {
+    static oshp oa, ob;
+    oa = oshp_of(a, pa);
+    ob = oshp_of(b, pb);
+    double size = fmax(oshp_extent(&oa), oshp_extent(&ob));
+    double tol = 1e-5 * size;
+    double want = convex_distance(&oa, &ob);
+    ledge_distance_result r = ledge_shape_distance(a, pa, b, pb);
+    int before = *fails;
+    if (!near(vlen(r.normal), 1.0, 1e-5))
+        ++*fails, fail_pair("|normal|", ka, kb, i, vlen(r.normal), 1);
+    double ba = boundary_distance(&oa, (dpt){r.point_a.x, r.point_a.y});
+    double bb = boundary_distance(&ob, (dpt){r.point_b.x, r.point_b.y});
+    if (ba > tol) ++*fails, fail_pair("point_a off a's boundary by", ka, kb, i, ba, 0);
+    if (bb > tol) ++*fails, fail_pair("point_b off b's boundary by", ka, kb, i, bb, 0);
+    vec2s d = v(r.point_b.x - r.point_a.x, r.point_b.y - r.point_a.y);
+    int kind = 2;
+    if (want > tol) {
+        kind = 0;
+        if (!near(r.distance, want, tol))
+            ++*fails, fail_pair("distance", ka, kb, i, r.distance, want);
+        if (!near(vlen(d), r.distance, tol))
+            ++*fails, fail_pair("|pb - pa|", ka, kb, i, vlen(d), r.distance);
+        double along = (double)d.x * r.normal.x + (double)d.y * r.normal.y;
+        if (!near(along, r.distance, tol))
+            ++*fails, fail_pair("(pb - pa).normal", ka, kb, i, along, r.distance);
+    } else {
+        odvec n;
+        oshape xa = to_oracle(&oa), xb = to_oracle(&ob);
+        double depth = oracle_depth(&xa, &xb, &n);
+        if (r.distance != 0.0f && !(r.distance <= tol))
+            ++*fails, fail_pair("distance (touching)", ka, kb, i, r.distance, 0);
+        if (depth > tol) {
+            kind = 1;
+            if (r.distance != 0.0f)
+                ++*fails, fail_pair("distance (overlap)", ka, kb, i, r.distance, 0);
+            // The normal is a minimum translation direction: b moved along
+            // it by the depth just touches a.
+            static omdiff md;
+            oracle_mdiff(&xa, &xb, &md);
+            double s = oracle_mdiff_support(&md, odv(r.normal.x, r.normal.y));
+            if (!near(s, depth, tol))
+                ++*fails, fail_pair("overlap along normal", ka, kb, i, s, depth);
+            if (!near(vlen(d), depth, tol))
+                ++*fails, fail_pair("|pa - pb| (overlap)", ka, kb, i, vlen(d), depth);
+            double along = -((double)d.x * r.normal.x + (double)d.y * r.normal.y);
+            if (!near(along, depth, tol))
+                ++*fails, fail_pair("(pa - pb).normal", ka, kb, i, along, depth);
+        }
+    }
+    if (*fails != before && g_failures_reported <= 10) {
+        ledge_manifold mm = ledge_collide(a, pa, b, pb);
+        print_error("  ledge_collide: hit %d n=(%.9g, %.9g) depth %.9g, %d points\n", mm.hit,
+                    (double)mm.normal.x, (double)mm.normal.y, (double)mm.depth, mm.point_count);
+        for (int q = 0; q < oa.n; ++q)
+            print_error("  a vertex (%.9g, %.9g)\n", oa.p[q].x, oa.p[q].y);
+        for (int q = 0; q < ob.n; ++q)
+            print_error("  b vertex (%.9g, %.9g)\n", ob.p[q].x, ob.p[q].y);
+        print_error("  a at (%.9g, %.9g), b at (%.9g, %.9g); got d=%.9g pa=(%.9g, %.9g) pb=(%.9g, "
+                    "%.9g) n=(%.9g, %.9g) it=%d\n",
+                    (double)pa.x, (double)pa.y, (double)pb.x, (double)pb.y, (double)r.distance,
+                    (double)r.point_a.x, (double)r.point_a.y, (double)r.point_b.x,
+                    (double)r.point_b.y, (double)r.normal.x, (double)r.normal.y, r.iterations);
+    }
+    return kind;
+}
+
+// Every kind against every kind, b placed at random distances and
+// directions from a: apart, overlapping and nested.
+static void test_pairs_match_oracle(void **state) {
+    (void)state;
+    g_failures_reported = 0;
+    g_rng = 0x18D157A4CEull;
+    int fails = 0, counts[3] = {0, 0, 0};
+    int per_pair = getenv("LEDGE_UNDER_VALGRIND") ? 300 : 1500;
+    for (int ka = 0; ka < KIND_ALL; ++ka) {
+        for (int kb = 0; kb < KIND_ALL; ++kb) {
+            for (int i = 0; i < per_pair; ++i) {
+                ledge_shape a = any_shape(ka), b = any_shape(kb);
+                vec2s pa = rng_vec(-50, 50);
+                double ang = rng_range(0, 2 * PI), dist = rng_range(0, 9);
+                vec2s pb = v((float)(pa.x + dist * cos(ang)), (float)(pa.y + dist * sin(ang)));
+                counts[check_pair(&a, pa, &b, pb, ka, kb, i, &fails)]++;
+            }
+        }
+    }
+    print_message("pairs: %d apart, %d overlapping, %d touching within tolerance\n", counts[0],
+                  counts[1], counts[2]);
+    assert_int_equal(fails, 0);
+    assert_true(counts[0] > 3 * per_pair && counts[1] > 3 * per_pair); // both regimes exercised
+}
+
+// `s` scaled by k about its local origin.
+static ledge_shape scaled(const ledge_shape *s, double k) {
+    if (s->type == LEDGE_SHAPE_CIRCLE) {
+        return ledge_make_circle(v((float)(s->center.x * k), (float)(s->center.y * k)),
+                                 (float)(s->radius * k));
+    }
+    vec2s p[LEDGE_MAX_POLYGON_VERTICES];
+    for (int j = 0; j < s->count; ++j) {
+        p[j] = v((float)(s->vertices[j].x * k), (float)(s->vertices[j].y * k));
+    }
+    ledge_shape out;
+    assert_true(ledge_make_polygon(p, s->count, &out));
+    return out;
+}
+
+// The same at other scales: millimetre-sized and hundred-unit shapes, the
+// offsets scaled with them, the tolerance still 1e-5 of the shapes' size.
+static void test_pairs_at_scales(void **state) {
+    (void)state;
+    g_failures_reported = 0;
+    g_rng = 0x5CA1E5ull;
+    static const double scales[] = {0.001, 0.05, 20.0, 500.0};
+    int fails = 0, counts[3] = {0, 0, 0};
+    int per_scale = getenv("LEDGE_UNDER_VALGRIND") ? 200 : 2000;
+    for (int k = 0; k < 4; ++k) {
+        double sc = scales[k];
+        for (int i = 0; i < per_scale; ++i) {
+            int ka = rng_int(0, KIND_ALL - 1), kb = rng_int(0, KIND_ALL - 1);
+            ledge_shape a0 = any_shape(ka), b0 = any_shape(kb);
+            ledge_shape a = scaled(&a0, sc), b = scaled(&b0, sc);
+            vec2s pa = v((float)(rng_range(-3, 3) * sc), (float)(rng_range(-3, 3) * sc));
+            double ang = rng_range(0, 2 * PI), dist = rng_range(0, 9) * sc;
+            vec2s pb = v((float)(pa.x + dist * cos(ang)), (float)(pa.y + dist * sin(ang)));
+            counts[check_pair(&a, pa, &b, pb, ka, kb, i, &fails)]++;
+        }
+    }
+    print_message("scaled pairs: %d apart, %d overlapping, %d touching within tolerance\n",
+                  counts[0], counts[1], counts[2]);
+    assert_int_equal(fails, 0);
+    assert_true(counts[0] > per_scale && counts[1] > per_scale);
+}
+
+// Exactly touching pairs (faces, corners, a circle on a face): distance 0
+// exactly and the normal of the touching faces.
+static void test_touching_is_exact(void **state) {
+    (void)state;
+    g_failures_reported = 0;
+    ledge_shape box = ledge_make_box(v(0, 0), v(1, 1));
+    vec2s sq[4] = {v(-1, -1), v(1, -1), v(1, 1), v(-1, 1)};
+    ledge_shape poly;
+    assert_true(ledge_make_polygon(sq, 4, &poly));
+    vec2s dia[4] = {v(1, 0), v(0, 1), v(-1, 0), v(0, -1)};
+    ledge_shape diamond;
+    assert_true(ledge_make_polygon(dia, 4, &diamond));
+    ledge_shape disc = ledge_make_circle(v(0, 0), 0.5f);
+    struct {
+        const ledge_shape *a, *b;
+        vec2s pb, normal;
+    } cases[] = {
+        {&box, &box, {{2, 0.5f}}, {{1, 0}}},      {&box, &box, {{0.25f, -2}}, {{0, -1}}},
+        {&poly, &poly, {{2, 0.5f}}, {{1, 0}}},    {&poly, &box, {{-0.5f, 2}}, {{0, 1}}},
+        {&box, &poly, {{-2, 0}}, {{-1, 0}}},      {&diamond, &diamond, {{2, 0}}, {{1, 0}}},
+        {&box, &disc, {{0.25f, 1.5f}}, {{0, 1}}}, {&poly, &disc, {{-1.5f, 0}}, {{-1, 0}}},
+        {&disc, &disc, {{0, 1}}, {{0, 1}}},       {&diamond, &box, {{2, 0}}, {{1, 0}}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        ledge_distance_result r =
+            ledge_shape_distance(cases[i].a, v(0, 0), cases[i].b, cases[i].pb);
+        assert_true(r.distance == 0.0f);
+        if (cases[i].a == &diamond && cases[i].b == &diamond) continue; // vertex on vertex
+        assert_float_equal(r.normal.x, cases[i].normal.x, 1e-6);
+        assert_float_equal(r.normal.y, cases[i].normal.y, 1e-6);
+    }
+    // Nudged apart by 1e-3: the distance appears, exactly.
+    ledge_distance_result r = ledge_shape_distance(&poly, v(0, 0), &poly, v(2.001f, 0.5f));
+    assert_float_equal(r.distance, 0.001f, 1e-6);
+    r = ledge_shape_distance(&diamond, v(0, 0), &diamond, v(2.001f, 0));
+    assert_float_equal(r.distance, 0.001f, 1e-6);
+    assert_float_equal(r.normal.x, 1.0f, 1e-6);
+}
+
+// Known answers, and the result's symmetry: swapping a and b swaps the
+// points and flips the normal.
+static void test_known_answers_and_symmetry(void **state) {
+    (void)state;
+    g_failures_reported = 0;
+    ledge_shape feet = ledge_make_box(v(0, 0), v(0.4f, 0.1f));
+    ledge_shape floor = ledge_make_box(v(0, 0), v(5, 0.5f));
+    ledge_distance_result d = ledge_shape_distance(&feet, v(0, 1.0f), &floor, v(0, 0));
+    assert_float_equal(d.distance, 0.4f, 1e-6);
+    assert_float_equal(d.normal.y, -1.0f, 0);
+    assert_float_equal(d.point_a.y, 0.9f, 1e-6);
+    assert_float_equal(d.point_b.y, 0.5f, 1e-6);
+    assert_int_equal(d.iterations, 0); // box-box is a closed form
+    g_rng = 77;
+    for (int i = 0; i < 2000; ++i) {
+        int ka = rng_int(0, KIND_ALL - 1), kb = rng_int(0, KIND_ALL - 1);
+        ledge_shape a = any_shape(ka), b = any_shape(kb);
+        vec2s pa = rng_vec(-5, 5), pb = rng_vec(-5, 5);
+        ledge_distance_result x = ledge_shape_distance(&a, pa, &b, pb);
+        ledge_distance_result y = ledge_shape_distance(&b, pb, &a, pa);
+        double tol = 1e-5 * 6.0;
+        assert_true(near(x.distance, y.distance, tol));
+        if (x.distance > tol) { // apart: the same closest points, reversed
+            assert_true(near(x.normal.x, -y.normal.x, 1e-4) && near(x.normal.y, -y.normal.y, 1e-4));
+        }
+    }
+}
+
+static void test_refusals(void **state) {
+    (void)state;
+    g_failures_reported = 0;
+    ledge_shape box = ledge_make_box(v(0, 0), v(1, 1)), bad;
+    memset(&bad, 0, sizeof bad);
+    log_capture_start();
+    ledge_distance_result r = ledge_shape_distance(NULL, v(0, 0), &box, v(0, 0));
+    assert_true(log_capture_says("ledge_shape_distance", "shape a"));
+    assert_true(isinf(r.distance) && r.iterations == -1);
+    log_capture_start();
+    r = ledge_shape_distance(&box, v(0, 0), &bad, v(0, 0));
+    assert_true(log_capture_says("ledge_shape_distance", "shape b"));
+    assert_true(isinf(r.distance));
+    log_capture_start();
+    r = ledge_shape_distance(&box, v(NAN, 0), &box, v(0, 0));
+    assert_true(log_capture_says("ledge_shape_distance", "pa"));
+    assert_true(isinf(r.distance) && r.point_a.x == 0.0f && r.normal.y == 0.0f);
+    log_capture_start();
+    r = ledge_shape_distance(&box, v(0, 0), &box, v(0, INFINITY));
+    assert_true(log_capture_says("ledge_shape_distance", "pb"));
+    log_capture_start();
+    r = ledge_tile_distance(34, v(0, 0), 1, 0, &box, v(0, 0));
+    assert_true(log_capture_says("ledge_tile_distance", "tile"));
+    assert_true(isinf(r.distance));
+    log_capture_start();
+    r = ledge_tile_distance(1, v(0, 0), 1, 16, &box, v(0, 0));
+    assert_true(log_capture_says("ledge_tile_distance", "blocked"));
+    log_capture_start();
+    r = ledge_tile_distance(1, v(0, 0), -1, 0, &box, v(0, 0));
+    assert_true(log_capture_says("ledge_tile_distance", "size"));
+    ledge_tilemap_def def = ledge_default_tilemap_def();
+    ledge_tilemap *map = ledge_tilemap_create(&def);
+    ledge_tilemap_distance_result t;
+    log_capture_start();
+    assert_false(ledge_tilemap_distance(map, &box, v(0, 0), -1.0f, &t));
+    assert_true(log_capture_says("ledge_tilemap_distance", "max_distance"));
+    assert_true(isinf(t.distance.distance));
+    log_capture_start();
+    assert_false(ledge_tilemap_distance(NULL, &box, v(0, 0), 1.0f, &t));
+    assert_true(log_capture_says("ledge_tilemap_distance", "map"));
+    log_capture_start();
+    assert_false(ledge_tilemap_distance(map, &bad, v(0, 0), 1.0f, &t));
+    assert_true(log_capture_says("ledge_tilemap_distance", "shape"));
+    ledge_tilemap_destroy(map);
+    log_capture_start();
+    ledge_distance_draw(NULL, NULL);
+    assert_true(log_capture_says("ledge_distance_draw", "NULL"));
+    ledge_set_log_hook(NULL, NULL);
+}
+
+// --- tiles ------------------------------------------------------------------------
+
+/// A tile's outline in double as boundary segments (arc flattened), and
+/// its solid region as a point test, from the public outline.
+typedef struct otile {
+    oshp outline; // n points, closed
+    bool round, concave;
+    dpt centre;
+    double radius;
+    dpt lo, hi;       // the cell
+    bool convex_poly; // straight tile: outline is a convex polygon
+} otile;
+
+static void otile_make(ledge_tile tile, vec2s cmin, float size, otile *t) {
+    memset(t, 0, sizeof *t);
+    ledge_tile_outline o;
+    assert_true(ledge_tile_outline_get(tile, cmin, size, &o));
+    t->lo = (dpt){cmin.x, cmin.y};
+    t->hi = (dpt){(double)cmin.x + size, (double)cmin.y + size};
+    t->round = o.arc_edge >= 0;
+    t->convex_poly = !t->round;
+    t->concave = o.arc_concave;
+    t->centre = (dpt){o.arc_center.x, o.arc_center.y};
+    t->radius = o.arc_radius;
+    int n = 0;
+    for (int i = 0; i < o.count; ++i) {
+        dpt p = {o.points[i].x, o.points[i].y};
+        t->outline.p[n++] = p;
+        if (i != o.arc_edge) continue;
+        dpt q = {o.points[(i + 1) % o.count].x, o.points[(i + 1) % o.count].y};
+        double a0 = atan2(p.y - t->centre.y, p.x - t->centre.x);
+        double a1 = atan2(q.y - t->centre.y, q.x - t->centre.x);
+        double da = remainder(a1 - a0, 2 * PI); // the quarter turn
+        for (int k = 1; k < ORACLE_ARC_SEGMENTS; ++k) {
+            double a = a0 + da * k / ORACLE_ARC_SEGMENTS;
+            t->outline.p[n++] =
+                (dpt){t->centre.x + t->radius * cos(a), t->centre.y + t->radius * sin(a)};
+        }
+    }
+    t->outline.n = n;
+}
+
+static bool otile_contains(const otile *t, dpt p) {
+    if (p.x < t->lo.x || p.x > t->hi.x || p.y < t->lo.y || p.y > t->hi.y) return false;
+    if (t->convex_poly) return in_convex(&t->outline, p);
+    double d = hypot(p.x - t->centre.x, p.y - t->centre.y);
+    return t->concave ? d >= t->radius : d <= t->radius;
+}
+
+/// Distance from a convex shape to the tile: 0 on overlap, else the least
+/// distance to an outline segment; *overlap says which.
+static double otile_distance(const otile *t, const oshp *s, bool *overlap) {
+    const oshp *o = &t->outline;
+    *overlap = false;
+    if (s->circle) {
+        dpt c = {s->cx, s->cy};
+        double m = boundary_distance(o, c);
+        *overlap = otile_contains(t, c) || m < s->r;
+        return *overlap ? 0.0 : m - s->r;
+    }
+    for (int i = 0; i < s->n; ++i) *overlap |= otile_contains(t, s->p[i]);
+    for (int i = 0; i < o->n && !*overlap; ++i) *overlap |= in_convex(s, o->p[i]);
+    double m = INFINITY;
+    for (int i = 0; i < o->n && !*overlap; ++i) {
+        for (int j = 0; j < s->n; ++j) {
+            double d =
+                segment_segment(o->p[i], o->p[(i + 1) % o->n], s->p[j], s->p[(j + 1) % s->n]);
+            if (d == 0.0) *overlap = true;
+            m = fmin(m, d);
+        }
+    }
+    return *overlap ? 0.0 : m;
+}
+
+// Every tile id with every set of blocked sides, shapes of every kind all
+// around the cell: apart, the distance, the points and the normal match
+// the oracle and do not depend on `blocked`; overlapping, the distance is 0
+// and the push is ledge_collide_tile's (which honours the seams).
+static void test_tiles_match_oracle(void **state) {
+    (void)state;
+    g_failures_reported = 0;
+    g_rng = 0x7113D157ull;
+    int fails = 0, apart = 0, overlaps = 0;
+    bool valgrind = getenv("LEDGE_UNDER_VALGRIND") != NULL;
+    int per_tile = valgrind ? 20 : 160;
+    static otile t;
+    for (int tile = 1; tile < LEDGE_TILE_COUNT; ++tile) {
+        float size = (tile & 1) ? 1.0f : 0.5f;
+        vec2s cmin = rng_vec(-20, 20);
+        otile_make((ledge_tile)tile, cmin, size, &t);
+        for (int i = 0; i < per_tile; ++i) {
+            int kind = rng_int(0, KIND_ALL - 1);
+            ledge_shape s = cell_shape(kind, size);
+            vec2s pos =
+                v(cmin.x + rng_range(-1.0, 2.0) * size, cmin.y + rng_range(-1.0, 2.0) * size);
+            static oshp os;
+            os = oshp_of(&s, pos);
+            bool overlap;
+            double want = otile_distance(&t, &os, &overlap);
+            double tol = 1e-5 * fmax(size, oshp_extent(&os)) + 4e-6 * size; // + the chords
+            ledge_distance_result first =
+                ledge_tile_distance((ledge_tile)tile, cmin, size, 0, &s, pos);
+            for (unsigned blocked = 0; blocked < 16; ++blocked) {
+                ledge_distance_result r =
+                    ledge_tile_distance((ledge_tile)tile, cmin, size, blocked, &s, pos);
+                bool bad = false;
+                if (!near(vlen(r.normal), 1.0, 1e-5)) bad = true;
+                if (!overlap && want > tol) {
+                    vec2s d = v(r.point_b.x - r.point_a.x, r.point_b.y - r.point_a.y);
+                    bad |= !near(r.distance, want, tol);
+                    bad |= boundary_distance(&t.outline, (dpt){r.point_a.x, r.point_a.y}) > tol;
+                    bad |= boundary_distance(&os, (dpt){r.point_b.x, r.point_b.y}) > tol;
+                    bad |= !near(vlen(d), r.distance, tol);
+                    bad |=
+                        !near((double)d.x * r.normal.x + (double)d.y * r.normal.y, r.distance, tol);
+                    bad |= memcmp(&r, &first, sizeof r) != 0; // seams change nothing apart
+                    apart += blocked == 0;
+                } else if (overlap) {
+                    ledge_manifold m =
+                        ledge_collide_tile((ledge_tile)tile, cmin, size, blocked, &s, pos);
+                    if (m.hit) {
+                        overlaps += blocked == 0;
+                        bad |= r.distance != 0.0f;
+                        bad |= r.normal.x != m.normal.x || r.normal.y != m.normal.y;
+                        vec2s d = v(r.point_a.x - r.point_b.x, r.point_a.y - r.point_b.y);
+                        bad |= !near(vlen(d), m.depth, tol);
+                    } else {
+                        bad |= !(r.distance <= tol);
+                    }
+                } else {
+                    bad |= !(r.distance <= 2 * tol);
+                }
+                if (bad) {
+                    ++fails;
+                    if (g_failures_reported++ < 10) {
+                        print_error("tile %s blocked %u case %d (%s at %.9g, %.9g): got d=%.9g "
+                                    "pa=(%.9g, %.9g) pb=(%.9g, %.9g) n=(%g, %g); oracle %s %.9g\n",
+                                    ledge_tile_name((ledge_tile)tile), blocked, i,
+                                    all_kind_names[kind], (double)pos.x, (double)pos.y,
+                                    (double)r.distance, (double)r.point_a.x, (double)r.point_a.y,
+                                    (double)r.point_b.x, (double)r.point_b.y, (double)r.normal.x,
+                                    (double)r.normal.y, overlap ? "overlap" : "apart", want);
+                    }
+                }
+            }
+        }
+    }
+    print_message("tiles: %d apart, %d overlapping (x 16 blocked sets)\n", apart, overlaps);
+    assert_int_equal(fails, 0);
+    assert_true(apart > 33 * per_tile / 4 && overlaps > 33 * per_tile / 8);
+}
+
+// EMPTY is nowhere; a lone point-like query works from every side.
+static void test_tile_known_answers(void **state) {
+    (void)state;
+    g_failures_reported = 0;
+    ledge_shape ball = ledge_make_circle(v(0, 0), 0.25f);
+    ledge_distance_result r = ledge_tile_distance(LEDGE_TILE_EMPTY, v(0, 0), 1, 0, &ball, v(0, 0));
+    assert_true(isinf(r.distance) && r.iterations == 0);
+    // Above a 45 degree floor (PP: solid below the diagonal x + y <= 1).
+    r = ledge_tile_distance(LEDGE_TILE_45DEG_PP, v(0, 0), 1, 0, &ball, v(1, 1));
+    assert_float_equal(r.distance, (float)(sqrt(0.5) - 0.25), 1e-6);
+    assert_float_equal(r.normal.x, (float)sqrt(0.5), 1e-6);
+    assert_float_equal(r.normal.y, (float)sqrt(0.5), 1e-6);
+    // In the hollow of a quarter pipe (CONCAVE_PP: solid outside the circle
+    // of radius 1 around (1, 1)), at (0.8, 0.8): 1 - |(0.2, 0.2)| - 0.25.
+    r = ledge_tile_distance(LEDGE_TILE_CONCAVE_PP, v(0, 0), 1, 0, &ball, v(0.8f, 0.8f));
+    assert_float_equal(r.distance, (float)(1.0 - sqrt(0.08) - 0.25), 1e-6);
+    // Over a round hill (CONVEX_PP: solid inside the circle around (0, 0)).
+    r = ledge_tile_distance(LEDGE_TILE_CONVEX_PP, v(0, 0), 1, 0, &ball, v(1, 1));
+    assert_float_equal(r.distance, (float)(sqrt(2.0) - 1.0 - 0.25), 1e-6);
+}
+
+// --- the tilemap ----------------------------------------------------------------
+
+// Random maps with tiles of every id: the tilemap's answer is the nearest
+// of every cell's oracle distance (cells outside the map are FULL), and
+// overlapping shapes get ledge_tilemap_collide's deepest push.
+static void test_tilemap_matches_oracle(void **state) {
+    (void)state;
+    g_failures_reported = 0;
+    g_rng = 0x7117E3A9ull;
+    int fails = 0, apart = 0, overlaps = 0, none = 0;
+    bool valgrind = getenv("LEDGE_UNDER_VALGRIND") != NULL;
+    static otile t;
+    int maps = valgrind ? 3 : 20;
+    for (int m = 0; m < maps; ++m) {
+        ledge_tilemap_def def = ledge_default_tilemap_def();
+        def.width = rng_int(2, 9);
+        def.height = rng_int(2, 9);
+        def.tile_size = (m & 1) ? 1.0f : 0.75f;
+        def.origin = rng_vec(-10, 10);
+        ledge_tilemap *map = ledge_tilemap_create(&def);
+        assert_non_null(map);
+        for (int y = 0; y < def.height; ++y) {
+            for (int x = 0; x < def.width; ++x) {
+                if (rng_unit() < 0.35) ledge_tilemap_set(map, x, y, (ledge_tile)rng_int(1, 33));
+            }
+        }
+        float s = def.tile_size;
+        for (int i = 0; i < 60; ++i) {
+            int kind = rng_int(0, KIND_ALL - 1);
+            // Within the map and its ring of FULL cells (beyond it every
+            // cell is inside solid ground, and the scan stops at the ring).
+            ledge_shape sh = cell_shape(kind, s);
+            vec2s pos = v(def.origin.x + rng_range(0.25, def.width - 0.25) * s,
+                          def.origin.y + rng_range(0.25, def.height - 0.25) * s);
+            float reach = rng_range(0, 3);
+            ledge_tilemap_distance_result got;
+            bool found = ledge_tilemap_distance(map, &sh, pos, reach, &got);
+            static oshp os;
+            os = oshp_of(&sh, pos);
+            double tol = 1e-5 * fmax(s, oshp_extent(&os)) + 4e-6 * s;
+            // Brute force over the map and a wide ring of FULL cells.
+            double best = INFINITY;
+            bool any_overlap = false;
+            for (int y = -3; y < def.height + 3; ++y) {
+                for (int x = -3; x < def.width + 3; ++x) {
+                    ledge_tile tile = ledge_tilemap_get(map, x, y);
+                    if (x < 0 || y < 0 || x >= def.width || y >= def.height) tile = LEDGE_TILE_FULL;
+                    if (tile == LEDGE_TILE_EMPTY) continue;
+                    otile_make(tile, v(def.origin.x + x * s, def.origin.y + y * s), s, &t);
+                    bool ov;
+                    double d = otile_distance(&t, &os, &ov);
+                    any_overlap |= ov;
+                    best = fmin(best, d);
+                }
+            }
+            bool bad = false;
+            if (any_overlap) {
+                ++overlaps;
+                bad |= !found || got.distance.distance != 0.0f;
+                ledge_tile_contact c[64];
+                int n = ledge_tilemap_collide(map, &sh, pos, c, 64);
+                int deepest = -1;
+                for (int k = 0; k < n && k < 64; ++k) {
+                    if (deepest < 0 || c[k].manifold.depth > c[deepest].manifold.depth) deepest = k;
+                }
+                if (deepest >= 0) {
+                    bad |= got.cell_x != c[deepest].x || got.cell_y != c[deepest].y;
+                    bad |= got.distance.normal.x != c[deepest].manifold.normal.x ||
+                           got.distance.normal.y != c[deepest].manifold.normal.y;
+                }
+            } else if (best > reach + tol) {
+                ++none;
+                bad |= found;
+            } else if (best < reach - tol && best > tol) {
+                ++apart;
+                bad |= !found || !near(got.distance.distance, best, tol);
+                vec2s d = v(got.distance.point_b.x - got.distance.point_a.x,
+                            got.distance.point_b.y - got.distance.point_a.y);
+                bad |= !near(vlen(d), got.distance.distance, tol);
+                bad |= boundary_distance(
+                           &os, (dpt){got.distance.point_b.x, got.distance.point_b.y}) > tol;
+                // point_a is on the outline of the cell reported.
+                ledge_tile tile = ledge_tilemap_get(map, got.cell_x, got.cell_y);
+                otile_make(tile, v(def.origin.x + got.cell_x * s, def.origin.y + got.cell_y * s), s,
+                           &t);
+                bad |= boundary_distance(
+                           &t.outline, (dpt){got.distance.point_a.x, got.distance.point_a.y}) > tol;
+            }
+            if (bad) {
+                ++fails;
+                if (g_failures_reported++ < 10) {
+                    print_error("map %d case %d (%s at %.9g, %.9g, reach %g): found %d d=%.9g cell "
+                                "(%d, %d) n=(%g, %g); oracle %s %.9g\n",
+                                m, i, all_kind_names[kind], (double)pos.x, (double)pos.y,
+                                (double)reach, found, (double)got.distance.distance, got.cell_x,
+                                got.cell_y, (double)got.distance.normal.x,
+                                (double)got.distance.normal.y, any_overlap ? "overlap" : "apart",
+                                best);
+                }
+            }
+        }
+        ledge_tilemap_destroy(map);
+    }
+    print_message("tilemap: %d apart, %d overlapping, %d out of reach\n", apart, overlaps, none);
+    assert_int_equal(fails, 0);
+    assert_true(apart > 2 * maps && overlaps > 2 * maps && none > 0); // every regime seen
+}
+
+// "How far is the floor": a row of FULL tiles, the player's box above it
+// and sunk into it across a seam. A seam between two solid tiles is not a
+// surface: the push is straight up wherever the box is, never sideways.
+static void test_floor_seams(void **state) {
+    (void)state;
+    g_failures_reported = 0;
+    ledge_tilemap_def def = ledge_default_tilemap_def();
+    def.width = 8;
+    def.height = 4;
+    ledge_tilemap *map = ledge_tilemap_create(&def);
+    for (int x = 0; x < 8; ++x) ledge_tilemap_set(map, x, 0, LEDGE_TILE_FULL);
+    ledge_shape feet = ledge_make_box(v(0, 0), v(0.3f, 0.5f));
+    for (int k = 0; k <= 40; ++k) {
+        float x = 2.0f + 0.1f * (float)k;
+        ledge_tilemap_distance_result r;
+        // 0.75 above the floor (top at y = 1).
+        assert_true(ledge_tilemap_distance(map, &feet, v(x, 2.25f), 2.0f, &r));
+        assert_float_equal(r.distance.distance, 0.75f, 1e-6);
+        assert_float_equal(r.distance.normal.y, 1.0f, 1e-6);
+        assert_int_equal(r.cell_y, 0);
+        // Sunk 0.01 into it: distance 0, pushed up, also right over a seam.
+        assert_true(ledge_tilemap_distance(map, &feet, v(x, 1.49f), 2.0f, &r));
+        assert_true(r.distance.distance == 0.0f);
+        assert_true(r.distance.normal.x == 0.0f && r.distance.normal.y == 1.0f);
+        assert_float_equal(r.distance.point_a.y, 1.0f, 1e-6);
+        assert_float_equal(r.distance.point_b.y, 0.99f, 1e-6);
+        // Out of reach.
+        assert_false(ledge_tilemap_distance(map, &feet, v(x, 2.25f), 0.5f, &r));
+        assert_true(isinf(r.distance.distance));
+    }
+    ledge_tilemap_destroy(map);
+}
+
+// --- the world --------------------------------------------------------------------
+
+static void test_world_matches_brute_force(void **state) {
+    (void)state;
+    g_failures_reported = 0;
+    g_rng = 0x3EA7E57ull;
+    int fails = 0, tiles = 0, bodies = 0, nothing = 0;
+    for (int wi = 0; wi < 12; ++wi) {
+        ledge_world_def wd = ledge_default_world_def();
+        wd.map_width = rng_int(4, 16);
+        wd.map_height = rng_int(4, 12);
+        ledge_world *w = ledge_world_create(&wd);
+        ledge_tilemap *map = ledge_world_tilemap(w);
+        for (int y = 0; y < wd.map_height; ++y) {
+            for (int x = 0; x < wd.map_width; ++x) {
+                if (rng_unit() < 0.15) ledge_tilemap_set(map, x, y, (ledge_tile)rng_int(1, 33));
+            }
+        }
+        enum { N = 60 };
+        ledge_body_id ids[N];
+        for (int k = 0; k < N; ++k) {
+            ledge_body_def bd = ledge_default_body_def();
+            bd.type = (ledge_body_type)rng_int(0, 2);
+            ledge_shape sh = any_shape(rng_int(0, KIND_ALL - 1));
+            bd.shape = sh;
+            bd.position = v(rng_range(0, wd.map_width), rng_range(0, wd.map_height));
+            bd.filter.category = 1ull << rng_int(0, 3);
+            ids[k] = ledge_body_create(w, &bd);
+        }
+        ledge_world_step(w, 1.0f / 60.0f); // the grid must follow moved bodies
+        for (int i = 0; i < 80; ++i) {
+            ledge_query_filter f = ledge_default_query_filter();
+            f.mask = rng_int(1, 15);
+            f.include_tiles = rng_unit() < 0.7;
+            if (rng_unit() < 0.3) f.ignore = ids[rng_int(0, N - 1)];
+            bool point = rng_unit() < 0.3;
+            ledge_shape q = any_shape(rng_int(0, KIND_ALL - 1));
+            vec2s pos = v(rng_range(-1, wd.map_width + 1), rng_range(-1, wd.map_height + 1));
+            float reach = rng_range(0, 4);
+            ledge_nearest_result got;
+            bool found = point ? ledge_world_nearest_point(w, pos, reach, &f, &got)
+                               : ledge_world_nearest(w, &q, pos, reach, &f, &got);
+            // Brute force: the tilemap, then every body in index order.
+            ledge_shape pt = ledge_make_circle(v(0, 0), 1e-30f); // a point, as far as floats go
+            const ledge_shape *qs = point ? &pt : &q;
+            ledge_nearest_result want;
+            memset(&want, 0, sizeof want);
+            want.distance.distance = INFINITY;
+            ledge_tilemap_distance_result td;
+            if (f.include_tiles && ledge_tilemap_distance(map, qs, pos, reach, &td)) {
+                want.kind = LEDGE_HIT_TILE;
+                want.distance = td.distance;
+                want.cell_x = td.cell_x;
+                want.cell_y = td.cell_y;
+            }
+            for (int k = 0; k < N; ++k) {
+                if (!ledge_body_is_valid(w, ids[k]) ||
+                    (f.ignore.index1 == ids[k].index1 && f.ignore.generation == ids[k].generation))
+                    continue;
+                ledge_filter bf = ledge_body_filter(w, ids[k]);
+                if (!((f.category & bf.mask) && (bf.category & f.mask))) continue;
+                ledge_distance_result r = ledge_shape_distance(
+                    ledge_body_shape(w, ids[k]), ledge_body_position(w, ids[k]), qs, pos);
+                if (r.distance <= reach && r.distance < want.distance.distance) {
+                    want.kind = LEDGE_HIT_BODY;
+                    want.body = ids[k];
+                    want.distance = r;
+                }
+            }
+            bool bad = found != (want.kind != LEDGE_HIT_NONE) || got.kind != want.kind;
+            if (!bad && want.kind == LEDGE_HIT_BODY) {
+                bad |= got.body.index1 != want.body.index1;
+                bad |= !near(got.distance.distance, want.distance.distance, 1e-5);
+                bodies++;
+            } else if (!bad && want.kind == LEDGE_HIT_TILE) {
+                bad |= got.cell_x != want.cell_x || got.cell_y != want.cell_y;
+                bad |= !near(got.distance.distance, want.distance.distance, 1e-5);
+                tiles++;
+            } else if (!bad) {
+                nothing++;
+                bad |= !isinf(got.distance.distance);
+            }
+            if (bad) {
+                ++fails;
+                if (g_failures_reported++ < 10) {
+                    print_error("world %d query %d (%s): got kind %d body %u cell (%d, %d) d=%.9g; "
+                                "want kind %d body %u cell (%d, %d) d=%.9g\n",
+                                wi, i, point ? "point" : "shape", got.kind, got.body.index1,
+                                got.cell_x, got.cell_y, (double)got.distance.distance, want.kind,
+                                want.body.index1, want.cell_x, want.cell_y,
+                                (double)want.distance.distance);
+                }
+            }
+        }
+        ledge_world_destroy(w);
+    }
+    print_message("world: %d tiles, %d bodies, %d nothing within reach\n", tiles, bodies, nothing);
+    assert_int_equal(fails, 0);
+    assert_true(tiles > 50 && bodies > 50 && nothing > 5);
+}
+
+// The debug draw of a result: the segment, both points, the normal.
+typedef struct drawn {
+    int segments, points;
+    vec2s seg[2][2];
+    ledge_color color[2];
+} drawn;
+static void on_segment(vec2s a, vec2s b, ledge_color c, void *ctx) {
+    drawn *d = ctx;
+    if (d->segments < 2) {
+        d->seg[d->segments][0] = a;
+        d->seg[d->segments][1] = b;
+        d->color[d->segments] = c;
+    }
+    d->segments++;
+}
+static void on_point(vec2s p, float size, ledge_color c, void *ctx) {
+    (void)p, (void)size, (void)c;
+    ((drawn *)ctx)->points++;
+}
+
+static void test_draw(void **state) {
+    (void)state;
+    g_failures_reported = 0;
+    ledge_shape a = ledge_make_circle(v(0, 0), 1), b = ledge_make_box(v(0, 0), v(1, 1));
+    ledge_distance_result r = ledge_shape_distance(&a, v(0, 0), &b, v(4, 0));
+    drawn d;
+    memset(&d, 0, sizeof d);
+    ledge_debug_draw dd = ledge_default_debug_draw();
+    dd.draw_segment = on_segment;
+    dd.draw_point = on_point;
+    dd.context = &d;
+    ledge_distance_draw(&r, &dd);
+    assert_int_equal(d.segments, 2);
+    assert_int_equal(d.points, 2);
+    assert_float_equal(d.seg[0][0].x, 1.0f, 1e-6);
+    assert_float_equal(d.seg[0][1].x, 3.0f, 1e-6);
+    assert_int_equal(d.color[0], LEDGE_COLOR_DISTANCE);
+    assert_int_equal(d.color[1], LEDGE_COLOR_NORMAL);
+    assert_float_equal(d.seg[1][1].x, 1.0f + dd.normal_length, 1e-6);
+    dd.draw_normals = false;
+    memset(&d, 0, sizeof d);
+    ledge_distance_draw(&r, &dd);
+    assert_int_equal(d.segments, 1);
+    // A refused result draws nothing and says why.
+    r = ledge_shape_distance(NULL, v(0, 0), &b, v(0, 0));
+    memset(&d, 0, sizeof d);
+    log_capture_start();
+    ledge_distance_draw(&r, &dd);
+    assert_true(log_capture_says("ledge_distance_draw", "not finite"));
+    assert_int_equal(d.segments + d.points, 0);
+    ledge_set_log_hook(NULL, NULL);
+}
+
+int main(void) {
+    (void)place; // random_shapes.h's double-precision view, unused here
+    (void)kind_names;
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pairs_match_oracle),
+        cmocka_unit_test(test_pairs_at_scales),
+        cmocka_unit_test(test_touching_is_exact),
+        cmocka_unit_test(test_known_answers_and_symmetry),
+        cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_tiles_match_oracle),
+        cmocka_unit_test(test_tile_known_answers),
+        cmocka_unit_test(test_tilemap_matches_oracle),
+        cmocka_unit_test(test_floor_seams),
+        cmocka_unit_test(test_world_matches_brute_force),
+        cmocka_unit_test(test_draw),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
