@@ -77,11 +77,35 @@ static int print_tiled(const char *file) {
 #endif
 
 #ifndef __EMSCRIPTEN__
+#include <time.h>
+
+static double now_ms(void) {
+    struct timespec ts;
+    timespec_get(&ts, TIME_UTC);
+    return 1e3 * (double)ts.tv_sec + 1e-6 * (double)ts.tv_nsec;
+}
+
+// `replay_hashes bench N STEPS`: the rain scene's step cost, the native
+// side of the browser benchmark (tests/web/bench.mjs): ms per step over
+// STEPS steps from the start, and the end hash (the wasm run must agree).
+static int bench_rain(int n, int steps) {
+    scene s;
+    if (!scene_rain(n, &s)) return 1;
+    double t0 = now_ms();
+    for (int k = 0; k < steps; ++k) ledge_world_step(s.world, 1.0f / 60.0f);
+    double ms = (now_ms() - t0) / steps;
+    printf("bench %d %d %.4f %016llx\n", n, steps, ms,
+           (unsigned long long)ledge_world_hash(s.world));
+    scene_destroy(&s);
+    return 0;
+}
+
 static void print(const char *what, uint32_t low) {
     printf("%s %08x%08x\n", what, (unsigned)high_word, (unsigned)low);
 }
 
 int main(int argc, char **argv) {
+    if (argc == 4 && strcmp(argv[1], "bench") == 0) return bench_rain(atoi(argv[2]), atoi(argv[3]));
 #ifdef LEDGE_REPLAY_TILED
     if (argc == 3 && strcmp(argv[1], "tiled") == 0) return print_tiled(argv[2]);
 #endif

@@ -30,9 +30,17 @@ const FLIP_HEX = 0x10000000;
  */
 export async function init(options = {}) {
   let factory = options.factory;
-  if (!factory) factory = (await import('./dist/ledge_wasm.mjs')).default;
   const moduleOptions = {};
   if (options.wasmBinary) moduleOptions.wasmBinary = options.wasmBinary;
+  if (!factory) {
+    factory = (await import('./dist/ledge_wasm.mjs')).default;
+    // Node: emscripten's browser loader cannot fetch a file, so the bytes are read here.
+    const node = typeof process === 'object' && process.versions && process.versions.node;
+    if (node && !moduleOptions.wasmBinary) {
+      const fs = await import('node:fs');
+      moduleOptions.wasmBinary = fs.readFileSync(new URL('./dist/ledge_wasm.wasm', import.meta.url));
+    }
+  }
   if (options.locateFile) moduleOptions.locateFile = options.locateFile;
   const M = await factory(moduleOptions);
   return bind(M);
