@@ -33,7 +33,8 @@ sources=()
 for m in "${modules[@]}"; do sources+=("$root/src/$m.c"); done
 sources+=("$root/src/tiled_flip.c" "$root/src/bindings/js/ledge_js.c")
 
-cflags=(-std=c11 -O3 -ffp-contract=off -fno-fast-math -Wall -Wextra -Werror
+# LEDGE_EMCC_EXTRA: more compiler flags, for trying options (e.g. -msimd128).
+cflags=(-std=c11 -O3 -flto ${LEDGE_EMCC_EXTRA:-} -ffp-contract=off -fno-fast-math -Wall -Wextra -Werror
     -I"$root/include" -I"$root/src" -I"$inc")
 ldflags=(-sMODULARIZE=1 -sEXPORT_ES6=1 -sALLOW_MEMORY_GROWTH=1 -sFILESYSTEM=0
     -sENVIRONMENT=web,worker -sEXPORTED_FUNCTIONS=_malloc,_free
