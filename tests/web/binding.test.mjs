@@ -128,6 +128,13 @@ test('queries and debug draw see tiles and bodies', () => {
     assert.equal(d.circles.length, 1);
     assert.deepEqual(d.circles[0].center, { x: 8, y: 3 });
     assert.equal(d.circles[0].radius, 0.5);
+    // More bodies than any fixed buffer would hold: every one is found.
+    const many = [];
+    for (let k = 0; k < 300; ++k) many.push(world.createBody({ type: 'static', shape: circle(0.01), position: { x: 2 + (k % 20) * 0.5, y: 5 + Math.floor(k / 20) * 0.1 } }));
+    const found = world.queryAABB({ x: 1, y: 4.5 }, { x: 13, y: 7 });
+    assert.equal(found.length, 300);
+    assert.deepEqual(new Set(found), new Set(many));
+    many.forEach((b) => b.destroy());
     const none = world.debugDraw({ tiles: false, bodies: false });
     assert.equal(none.polygons.length + none.circles.length, 0);
   } finally {

@@ -625,15 +625,16 @@ export function bind(M) {
       const n = M._ledge_js_query(this._live(), lower.x, lower.y, upper.x, upper.y, point);
       check(n >= 0, point ? 'queryPoint' : 'queryAABB');
       const U = u32();
+      const ids = U[S] >> 2;
       const out = [];
-      for (let k = 0; k < n; ++k) out.push(this._bodyOf(U[S + 3 + 3 * k], U[S + 4 + 3 * k], U[S + 5 + 3 * k]));
+      for (let k = 0; k < n; ++k) out.push(this._bodyOf(U[ids + 3 * k], U[ids + 3 * k + 1], U[ids + 3 * k + 2]));
       return out;
     }
-    /** Bodies whose bounding box overlaps the box (up to 84). */
+    /** Bodies whose bounding box overlaps the box. */
     queryAABB(lower, upper, filter) {
       return this._query(vec(lower, 'lower'), vec(upper, 'upper'), 0, filter);
     }
-    /** Bodies whose shape contains the point (up to 84). */
+    /** Bodies whose shape contains the point. */
     queryPoint(point, filter) {
       vec(point, 'point');
       return this._query(point, point, 1, filter);

@@ -446,33 +446,57 @@ JS_API int ledge_js_shape_cast(ledge_world *w, float px, float py, float tx, flo
     return hit;
 }
 
+// Ids found by a query, three words each, grown as needed and kept between
+// calls (a query every frame allocates nothing once it is large enough).
 typedef struct id_list {
+    uint32_t *ids;
     int count;
+    int capacity;
+    bool failed;
 } id_list;
 
-// Collects up to SCRATCH_WORDS / 3 - 1 ids from scratch 3 on; scratch 0 keeps the count.
+static id_list found;
+
 static bool collect(ledge_body_id id, void *context) {
     id_list *l = context;
-    if (l->count >= SCRATCH_WORDS / 3 - 1) return false;
-    put_id(3 + 3 * l->count, id);
-    ++l->count;
+    if (l->count == l->capacity) {
+        int cap = l->capacity ? 2 * l->capacity : 256;
+        uint32_t *grown = ledge_alloc(sizeof(uint32_t) * 3 * (size_t)cap);
+        if (!grown) {
+            l->failed = true;
+            return false;
+        }
+        if (l->ids) memcpy(grown, l->ids, sizeof(uint32_t) * 3 * (size_t)l->count);
+        ledge_free(l->ids);
+        l->ids = grown;
+        l->capacity = cap;
+    }
+    uint32_t *at = l->ids + 3 * l->count++;
+    at[0] = id.index1, at[1] = id.generation, at[2] = id.world;
     return true;
 }
 
 /// Bodies whose box overlaps the AABB (point: lower == upper and point
-/// != 0) into scratch (count, then ids from word 3); -1 when refused.
+/// != 0): returns their count (-1 when refused or out of memory), the
+/// address of their ids (three words each) in scratch 0.
 JS_API int ledge_js_query(ledge_world *w, float lx, float ly, float ux, float uy, int point) {
     ledge_query_filter q = filter_from(0);
-    id_list l = {0};
+    found.count = 0;
+    found.failed = false;
     ledge_js_clear_error();
     if (point) {
-        ledge_world_query_point(w, v2(lx, ly), &q, collect, &l);
+        ledge_world_query_point(w, v2(lx, ly), &q, collect, &found);
     } else {
         ledge_aabb box = {v2(lx, ly), v2(ux, uy)};
-        ledge_world_query_aabb(w, box, &q, collect, &l);
+        ledge_world_query_aabb(w, box, &q, collect, &found);
     }
+    scratch.u[0] = (uint32_t)(uintptr_t)found.ids;
     if (last_error[0]) return -1;
-    return l.count;
+    if (found.failed) {
+        strcpy(last_error, "ledge_world_query: out of memory for the results");
+        return -1;
+    }
+    return found.count;
 }
 
 // ---- debug draw ----
