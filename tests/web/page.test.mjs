@@ -1,7 +1,8 @@
 // The playable page in a real browser (docs/web.md): headless Chromium
 // loads build/web/index.html, logs no console error, runs the player right
 // on the ground while the right arrow is held for a second, jumps on
-// space, and saves a screenshot (docs/web-demo.png, shown by the README).
+// space, and saves a screenshot (docs/web-demo.png, shown by the README);
+// clicks drop a box and a ball, and the debug draw turns on.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -72,5 +73,27 @@ test('the page plays the sample level in Chromium', { timeout: 120000 }, async (
 
   await page.locator('#stage').screenshot({ path: screenshot });
   assert.ok(fs.statSync(screenshot).size > 10000, 'the screenshot has content');
+
+  // A click drops a box, a shift-click a ball, into the sky above the player.
+  const count = () => page.evaluate(() => window.ledgeDemo.world.bodyCount);
+  const bodies = await count();
+  const box = await page.locator('#view').boundingBox();
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height * 0.2);
+  await page.keyboard.down('Shift');
+  await page.mouse.click(box.x + box.width / 2 + 40, box.y + box.height * 0.2);
+  await page.keyboard.up('Shift');
+  assert.equal(await count(), bodies + 2, 'two bodies dropped');
+  const dropped = await page.evaluate(() => {
+    const w = window.ledgeDemo.world;
+    const p = window.ledgeDemo.player();
+    return w.queryAABB({ x: p.x - 20, y: 10 }, { x: p.x + 20, y: 18 }).map((b) => b.shape.type).sort();
+  });
+  assert.deepEqual(dropped, ['box', 'circle']);
+
+  // D turns the debug draw on; the page keeps drawing without errors.
+  await page.keyboard.press('d');
+  assert.equal(await page.isChecked('#debug'), true);
+  const drawn = await page.evaluate(() => window.ledgeDemo.drawn());
+  await page.waitForFunction((n) => window.ledgeDemo.drawn() > n + 10, drawn, { timeout: 10000 });
   assert.deepEqual(errors, [], 'no console errors');
 });
