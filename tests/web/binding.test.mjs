@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import os from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { loadLedge, nativeReplay, root } from './common.mjs';
 
@@ -174,6 +175,8 @@ test('Tiled tile layers: same cells as the C loader (samples/level.tmj)', (t) =>
   const [w, h] = want[0].split(' ').map(Number);
   const world = new World({ width: w, height: h });
   try {
+    // Cells left empty by the map are cleared, as the C loader does.
+    for (let y = 0; y < h; ++y) for (let x = 0; x < w; ++x) world.tilemap.set(x, y, Tile['45DEG_NN']);
     world.tilemap.loadTiled(map, { tilesets });
     const got = [];
     for (let y = h - 1; y >= 0; --y) {
@@ -189,4 +192,59 @@ test('Tiled tile layers: same cells as the C loader (samples/level.tmj)', (t) =>
   const wrong = new World({ width: 3, height: 3 });
   throwsLedge(() => wrong.tilemap.loadTiled(map, { tilesets }), /tiled: map is/);
   wrong.dispose();
+});
+
+test('Tiled: every tile under all eight flips, base64 layer, y up and y down: same cells as the C loader', (t) => {
+  // One row per flip combination, one column per tile id; an embedded
+  // tileset names ids by number and by name alternately.
+  const W = 34;
+  const H = 8;
+  const tiles = [];
+  for (let id = 1; id < 34; ++id) {
+    const value = id % 2 ? id : ledge.tileNames[id].toLowerCase();
+    tiles.push({ id, properties: [{ name: 'ledge_tile', type: typeof value === 'number' ? 'int' : 'string', value }] });
+  }
+  const gids = [];
+  for (let row = 0; row < H; ++row) {
+    const flips = ((row & 1 ? 0x80000000 : 0) | (row & 2 ? 0x40000000 : 0) | (row & 4 ? 0x20000000 : 0)) >>> 0;
+    for (let col = 0; col < W; ++col) gids.push(col === 0 ? 0 : (flips | (col + 1)) >>> 0);
+  }
+  const bytes = Buffer.alloc(4 * gids.length);
+  gids.forEach((g, k) => bytes.writeUInt32LE(g, 4 * k));
+  const map = {
+    type: 'map', orientation: 'orthogonal', renderorder: 'right-down', infinite: false,
+    width: W, height: H, tilewidth: 16, tileheight: 16, version: '1.10', tiledversion: '1.10.2',
+    nextlayerid: 2, nextobjectid: 1,
+    tilesets: [{ firstgid: 1, name: 't', tilewidth: 16, tileheight: 16, tilecount: 40, columns: 8,
+      image: 't.png', imagewidth: 128, imageheight: 80, margin: 0, spacing: 0, tiles }],
+    layers: [{ id: 1, name: 'solid', type: 'tilelayer', x: 0, y: 0, width: W, height: H, opacity: 1,
+      visible: true, encoding: 'base64', data: bytes.toString('base64') }],
+  };
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ledge-tiled-'));
+  t.after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+  for (const yDown of [false, true]) {
+    const file = path.join(tmp, `flips${yDown ? '-down' : ''}.tmj`);
+    fs.writeFileSync(file, JSON.stringify(map));
+    let want;
+    try {
+      want = execFileSync(nativeReplay, ['tiled', file, ...(yDown ? ['y_down'] : [])], { encoding: 'utf8' }).trim().split('\n');
+    } catch (e) {
+      t.skip('replay_hashes was built without ledge_tiled');
+      return;
+    }
+    const world = new World({ width: W, height: H });
+    try {
+      world.tilemap.loadTiled(JSON.stringify(map), { yDown });
+      const got = [`${W} ${H}`];
+      for (let y = H - 1; y >= 0; --y) {
+        const row = [];
+        for (let x = 0; x < W; ++x) row.push(world.tilemap.get(x, y));
+        got.push(row.join(','));
+      }
+      assert.deepEqual(got, want, `yDown ${yDown}`);
+      assert.equal(new Set(got.slice(1)).size, 8, 'each flip made a different row');
+    } finally {
+      world.dispose();
+    }
+  }
 });

@@ -59,10 +59,11 @@ REPLAY_API uint32_t replay_rain(int n, int steps) {
 #ifdef LEDGE_REPLAY_TILED
 #include <ledge/tiled.h>
 
-// `replay_hashes tiled FILE`: the C loader's cells of a Tiled map, top row
+// `replay_hashes tiled FILE [y_down]`: the C loader's cells of a Tiled map, top row
 // first, for the JavaScript loader's test (tests/web/binding.test.mjs).
-static int print_tiled(const char *file) {
+static int print_tiled(const char *file, bool y_down) {
     ledge_tiled_def def = ledge_default_tiled_def();
+    def.y_down = y_down;
     ledge_tilemap *map = ledge_tiled_create_tilemap_file(file, &def);
     if (map == NULL) return 1;
     ledge_tilemap_def d = ledge_tilemap_get_def(map);
@@ -107,7 +108,8 @@ static void print(const char *what, uint32_t low) {
 int main(int argc, char **argv) {
     if (argc == 4 && strcmp(argv[1], "bench") == 0) return bench_rain(atoi(argv[2]), atoi(argv[3]));
 #ifdef LEDGE_REPLAY_TILED
-    if (argc == 3 && strcmp(argv[1], "tiled") == 0) return print_tiled(argv[2]);
+    if (argc >= 3 && strcmp(argv[1], "tiled") == 0)
+        return print_tiled(argv[2], argc == 4 && strcmp(argv[3], "y_down") == 0);
 #endif
     int frames = argc > 1 ? atoi(argv[1]) : 1500;
     int rain_n = argc > 2 ? atoi(argv[2]) : 1000;

@@ -379,8 +379,9 @@ export function bind(M) {
      * The whole map is checked before any cell changes.
      */
     loadTiled(map, options = {}) {
-      const cells = tiledCells(typeof map === 'string' ? JSON.parse(map) : map, options, this.def);
-      for (let k = 0; k < cells.length; ++k) this.set(cells[k][0], cells[k][1], cells[k][2]);
+      const { width } = this.def;
+      const grid = tiledCells(typeof map === 'string' ? JSON.parse(map) : map, options, this.def);
+      for (let k = 0; k < grid.length; ++k) this.set(k % width, (k / width) | 0, grid[k]);
     }
   }
 
@@ -446,8 +447,10 @@ export function bind(M) {
       layers = layers.filter((l) => l.name === options.layer);
       if (layers.length === 0) throw new Error(`tiled: no tile layer named "${options.layer}"`);
     }
-    const grid = new Map();
-    for (const layer of layers) {
+    // Every cell, as the C loader writes them: empty ones clear what was there.
+    const grid = new Uint8Array(map.width * map.height); // ledge cell (x, y) at y * width + x
+    const from = new Int32Array(map.width * map.height).fill(-1); // the layer that set it
+    layers.forEach((layer, index) => {
       const data = layerData(layer);
       if (data.length !== map.width * map.height) throw new Error(`tiled: layer "${layer.name}" has ${data.length} cells, not ${map.width * map.height}`);
       data.forEach((raw, k) => {
@@ -462,12 +465,15 @@ export function bind(M) {
         if (flags) tile = M._ledge_js_tiled_flip(tile, flags);
         const y = options.yDown ? row : map.height - 1 - row;
         if (!options.yDown) tile = M._ledge_js_tiled_flip(tile, 2);
-        const prev = grid.get(k);
-        if (prev !== undefined && prev[2] !== tile) throw new Error(`tiled: cell (${col}, ${row}) has different tiles in two layers`);
-        grid.set(k, [col, y, tile]);
+        const at = y * map.width + col;
+        if (from[at] >= 0 && from[at] !== index && grid[at] !== tile) {
+          throw new Error(`tiled: cell (${col}, ${row}) has different tiles in layers "${layers[from[at]].name}" and "${layer.name}"`);
+        }
+        grid[at] = tile;
+        from[at] = index;
       });
-    }
-    return [...grid.values()];
+    });
+    return grid;
   }
 
   const worldDefaults = (() => {
