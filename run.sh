@@ -2,6 +2,8 @@
 # ledge's two commands (see README):
 #   ./run.sh demo   install what is missing, build (release), run the headless
 #                   demo (samples/demo.c), which writes its pictures to out/
+#   ./run.sh web    install what is missing, build the WebAssembly page
+#                   (samples/web) and serve it on http://127.0.0.1:8000/
 #   ./run.sh test   install what is missing, build twice (ASan+UBSan with
 #                   --werror, and release), run the test suite in both, run
 #                   it again under valgrind memcheck (release build), fuzz
@@ -19,16 +21,21 @@ cd "$(dirname "$0")"
 # libcairo2-dev: the pictures the samples draw (samples/tile_atlas.c);
 # doxygen: the API reference, whose `doxygen` test fails on any warning;
 # libsdl2-dev: the interactive sample (samples/platformer.c), so that it is built too;
-# cmake: the CMake consumer of the installed package (check_cmake).
+# cmake: the CMake consumer of the installed package (check_cmake);
+# emscripten and chromium: the WebAssembly build and its browser test (docs/web.md).
 PACKAGES=(meson ninja-build pkg-config gcc g++ python3 binutils libcglm-dev libcmocka-dev
     libjansson-dev zlib1g-dev valgrind clang libclang-rt-14-dev libchipmunk-dev libbox2d-dev
-    libcairo2-dev doxygen libsdl2-dev cmake)
+    libcairo2-dev doxygen libsdl2-dev cmake emscripten chromium)
 
 install_missing() {
     local missing=() p
     for p in "${PACKAGES[@]}"; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
     done
+    # node and npm: Debian's packages unless some node is installed already
+    # (NodeSource's nodejs brings its own npm and conflicts with Debian's).
+    command -v node >/dev/null || missing+=(nodejs)
+    command -v npm >/dev/null || missing+=(npm)
     [ ${#missing[@]} -eq 0 ] && return 0
     if [ "$(id -u)" -ne 0 ]; then
         echo "run.sh: missing packages: ${missing[*]} (apt-get install them as root)" >&2
@@ -283,6 +290,40 @@ check_fuzz() {
     fi
 }
 
+# The WebAssembly build (docs/web.md): the wasm replay module, the binding's
+# package module and the page, then node's test runner over tests/web: the
+# replay hashes against the native release build's, the binding, npm pack,
+# and the page in headless Chromium. Each node test counts as one; a build
+# that fails counts as one failure.
+check_web() {
+    local log p f
+    echo "== web (emscripten $(emcc --version | head -n 1 | grep -o '[0-9][0-9.]*' | head -n 1), node $(node --version))"
+    if ! { src/bindings/js/build.sh test build/wasm && src/bindings/js/build.sh package \
+        src/bindings/js/dist && samples/web/build.sh build/web; } >build/web-build.log 2>&1; then
+        cat build/web-build.log
+        echo "== web: the WebAssembly build FAILED"
+        TOTAL_F=$((TOTAL_F + 1))
+        return
+    fi
+    grep "^built" build/web-build.log
+    (cd tests/web && npm ci --no-audit --no-fund >/dev/null 2>&1) || echo "npm ci failed in tests/web"
+    log=build/web-tests.tap
+    LEDGE_REPLAY_HASHES=${LEDGE_REPLAY_HASHES:-build/release/tests/replay_hashes} node --test --test-reporter=tap \
+        tests/web/ >"$log" 2>&1 || true
+    grep -E "^(not )?ok |^# (first|held|jump|tests|pass|fail|skipped)" "$log" || true
+    p=$(sed -n 's/^# pass \([0-9]*\)$/\1/p' "$log" | tail -n 1)
+    f=$(sed -n 's/^# fail \([0-9]*\)$/\1/p' "$log" | tail -n 1)
+    if [ -z "$p" ] || [ -z "$f" ]; then
+        tail -n 20 "$log"
+        p=0 f=1
+    elif [ "$f" -ne 0 ]; then
+        grep -B 2 -A 20 "^not ok" "$log" | head -n 80
+    fi
+    echo "== web: $p passed, $f failed"
+    TOTAL_P=$((TOTAL_P + p))
+    TOTAL_F=$((TOTAL_F + f))
+}
+
 cmd=${1:-}
 case "$cmd" in
 demo)
@@ -301,6 +342,12 @@ demo)
         ./build/release/samples/tile_atlas out/tiles.png
     fi
     ;;
+web)
+    install_missing
+    samples/web/build.sh build/web
+    echo "run.sh: serving build/web on http://127.0.0.1:8000/ (Ctrl-C stops)"
+    exec python3 -m http.server 8000 --bind 127.0.0.1 --directory build/web
+    ;;
 test)
     install_missing
     TOTAL_P=0
@@ -312,11 +359,12 @@ test)
     check_packaging
     check_valgrind
     check_fuzz
+    check_web
     echo "$TOTAL_P passed, $TOTAL_F failed"
     [ "$TOTAL_F" -eq 0 ]
     ;;
 *)
-    echo "usage: ./run.sh demo | ./run.sh test" >&2
+    echo "usage: ./run.sh demo | ./run.sh web | ./run.sh test" >&2
     exit 2
     ;;
 esac
