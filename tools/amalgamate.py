@@ -383,9 +383,12 @@ def generate(umbrella, includes, sources, root):
     # the headers (the public ones are outside the renaming's reach).
     public_names = FileNames("\n".join(am.text(p) for p in sorted(public)))
     header_names = {h: FileNames(am.text(h)) for h in headers}
-    unsafe = set(CGLM_MEMBERS) | public_names.members | type_names(am.text(p) for p in sorted(public))
+    unsafe = set(CGLM_MEMBERS) | public_names.members
     for h, n in header_names.items():
-        unsafe |= n.members | type_names([am.text(h)])
+        unsafe |= n.members
+    # Tags and typedef names a header mentions: a source defining one
+    # completes the header's type; it is never renamed.
+    header_types = type_names(am.text(p) for p in sorted(public) + headers)
     files = {s: FileNames(am.text(s)) for s in sources}
     declared_by = {}  # name -> files declaring it at file scope
     for path, n in list(files.items()) + list(header_names.items()):
@@ -401,6 +404,8 @@ def generate(umbrella, includes, sources, root):
         """(by macro, in the text): the renames of a file's static names."""
         by_macro, in_text = [], {}
         for name in names:
+            if name in header_types:
+                continue
             others = [p for p in declared_by.get(name, []) if p != path]
             new = "ledge__%s_%s" % (prefix_of(path), name)
             if new in all_tokens:
