@@ -257,8 +257,11 @@ static void pair_proxies(const gjk_pair *gp, float ra, float rb, ledge__proxy *a
 
 // `scale`: the size of the coordinates involved (the shapes' extents and
 // offset), which sets the tolerance below.
+// `finish` false: when the sets touch or overlap (no direction from GJK)
+// return at once with distance -1, for a caller that asks the SAT first
+// (the faces' scan below costs more than GJK itself).
 static ledge_distance_result pair_distance(const gjk_pair *gp, float ra, float rb, float scale,
-                                           bool *overlap) {
+                                           bool finish, bool *overlap) {
     vec2s pa, pb;
     int iters = 0, n = gjk(gp, &pa, &pb, &iters);
     vec2s d = v2_sub(pb, pa);
@@ -270,6 +273,9 @@ static ledge_distance_result pair_distance(const gjk_pair *gp, float ra, float r
     *overlap = core <= r + 1.0e-5f * (scale + r);
     if (core > 0.0f) {
         res.normal = v2_unit(d, core);
+    } else if (!finish) {
+        res.distance = -1.0f;
+        return res;
     } else { // touching, or overlapping within rounding: the faces decide
         ledge__proxy a, b;
         pair_proxies(gp, ra, rb, &a, &b);
@@ -296,7 +302,7 @@ ledge_distance_result ledge__proxy_distance(const ledge__proxy *a, const ledge__
         scale = maxf(scale, maxf(fabsf(a->v[i].x), fabsf(a->v[i].y)));
     for (int i = 0; i < b->count; ++i)
         scale = maxf(scale, maxf(fabsf(b->v[i].x), fabsf(b->v[i].y)));
-    return pair_distance(&gp, a->radius, b->radius, scale, overlap);
+    return pair_distance(&gp, a->radius, b->radius, scale, true, overlap);
 }
 
 // --- closed forms -----------------------------------------------------------
@@ -496,7 +502,7 @@ LEDGE_NOINLINE static ledge_distance_result polygons(const ledge_shape *a, vec2s
     vec2s ea = v2_sub(a->bounds.upper, a->bounds.lower),
           eb = v2_sub(b->bounds.upper, b->bounds.lower);
     float scale = maxf(maxf(ea.x, ea.y), maxf(eb.x, eb.y)) + fabsf(gp.off.x) + fabsf(gp.off.y);
-    ledge_distance_result r = pair_distance(&gp, 0.0f, 0.0f, scale, &overlap);
+    ledge_distance_result r = pair_distance(&gp, 0.0f, 0.0f, scale, false, &overlap);
     if (overlap) {
         ledge_manifold m = ledge_collide(a, pa, b, pb);
         if (m.hit) {
@@ -505,6 +511,8 @@ LEDGE_NOINLINE static ledge_distance_result polygons(const ledge_shape *a, vec2s
             int it = r.iterations;
             r = overlap_points(&A, &B, m.normal);
             r.iterations = it;
+        } else if (r.distance < 0.0f) { // touching: now the faces' normal
+            r = pair_distance(&gp, 0.0f, 0.0f, scale, true, &overlap);
         }
     }
     r.point_a = v2_add(r.point_a, pa);
