@@ -35,7 +35,7 @@ typedef struct scene {
     float drag;            ///< Likewise.
     int *bay;              ///< Bullets scene: the bay (x / 8) each bullet started in. Owned.
 
-    signed char *dir;      ///< Crowd only: running direction of body k, -1 or +1 (owned).
+    signed char *dir; ///< Crowd only: running direction of body k, -1 or +1 (owned).
 } scene;
 
 /// The rain scene's sizes for N circles, from the spec's formulas.
@@ -62,6 +62,13 @@ bool rain_fill_map(ledge_tilemap *map, int w, int h);
 
 /// A standalone tilemap holding the rain tiles of `l`, or NULL.
 ledge_tilemap *rain_map_create(const rain_layout *l);
+
+/// The response model of the worlds the scene builders make (default N's,
+/// the library's default).
+extern ledge_response_model scene_model;
+
+/// ledge_default_world_def with scene_model.
+ledge_world_def scene_world_def(void);
 
 /// Builds the rain scene for `n` >= 2 circles (two, so that the two slope
 /// cells are distinct): a W x H map of FULL walls, floor and row-4 ledges,

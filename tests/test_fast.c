@@ -159,6 +159,7 @@ static void test_bullet_hits_body(void **state) {
 // Balls dropped side by side onto a floor, then the resting heights.
 static void drop_balls(float cell_size, bool platform, float *heights, int n) {
     ledge_world_def wd = ledge_default_world_def();
+    wd.response_model = LEDGE_RESPONSE_MODEL_STACKING; // a stack of balls: shock propagation
     wd.cell_size = cell_size;
     ledge_world *w = ledge_world_create(&wd);
     ledge_tilemap *map = ledge_world_tilemap(w);
