@@ -28,13 +28,14 @@
 // are answered once in the order they were found (Gauss-Seidel). The
 // stacking model then sweeps once more from the bottom of each pile up,
 // holding the lower body of each contact still (shock propagation,
-// Guendelman et al. 2003) and correcting normal speeds (with Coulomb's
-// friction of that correction only): a body
-// resting on others then cannot push them down into the floor, so a pile
-// comes to rest in one pass instead of sinking for as many passes as it is
-// high. The sweep aims at the normal speed each contact was to leave with,
-// taken before the pass (a bounce aimed for stays a bounce: a ball dropped
-// on a ball resting on the floor rebounds, the floor holding the lower one).
+// Guendelman et al. 2003): a body resting on others then cannot push them
+// down into the floor, so a pile comes to rest in one pass instead of
+// sinking for as many passes as it is high. The sweep aims at the normal
+// speed each contact was to leave with, taken before the pass (aim(): a
+// bounce aimed for stays a bounce, so a ball dropped on a ball resting on
+// the floor rebounds, the floor holding the lower one). It answers only a
+// contact the pass left short of that speed, which is a new normal impulse
+// and gets its friction; a shortfall within rounding gets none.
 #include "world.h"
 
 #include <string.h>

@@ -1,4 +1,4 @@
-// The benchmark scenes (../shared/spec/bench-scenes.md), their quality
+// The benchmark scenes (docs/benchmarks.md, "The scenes"), their quality
 // figures and the integrate-only floor. Public API only: the scene must be
 // one that a game (or a peer engine) could build from the spec's words.
 #include "scenes.h"

@@ -1,4 +1,4 @@
-// Builders for the benchmark scenes of ../shared/spec/bench-scenes.md, made
+// Builders for the benchmark scenes of docs/benchmarks.md, "The scenes", made
 // with the public API only, so that a peer engine can build the same scene
 // from the same description, plus the spec's quality figures and the
 // "integrate-only" floor. Shared by bench_world.c and test_rain.c.

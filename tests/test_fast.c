@@ -1,6 +1,6 @@
 // Fast bodies and big bodies in the world step:
 // - bullets (ledge_body_def.bullet) never cross a wall one tile thick: the
-//   bullets scene of ../shared/spec/bench-scenes.md, 1,000 circles of
+//   bullets scene of docs/benchmarks.md, "The scenes", 1,000 circles of
 //   radius 0.05 at 300 m/s (100 radii per step);
 // - at 1,200 m/s, beyond what capped multisampling holds, circles without
 //   the flag tunnel and flagged ones do not (the flag is what stops them);

@@ -1,4 +1,4 @@
-// The rain scene (../shared/spec/bench-scenes.md) at N = 1,000: first that
+// The rain scene (docs/benchmarks.md, "The scenes") at N = 1,000: first that
 // tests/scenes.c builds what the spec says, then the world issue's
 // acceptance criteria after 600 steps at dt = 1/60: no circle escapes the
 // map or goes non-finite, none ends with its centre inside a solid tile,

@@ -48,10 +48,11 @@
 ///   floor) or f times the load it carries (the weight of what rests on it,
 ///   times |g| h), whichever is more, never more than |vt|; and a second
 ///   pass from the bottom of each pile up holds each lower body still and
-///   corrects normal speeds only (shock propagation; bounces aimed for
-///   before the pass are kept). Bodies then rest on slopes no steeper than
-///   atan(f) and piles stand still: a deviation from N for games that
-///   stack crates.
+///   brings each contact's normal speed up to what it was to leave with
+///   before the passes (shock propagation: a bounce aimed for is kept),
+///   with friction only where that adds approach. Bodies then rest on
+///   slopes no steeper than atan(f) and piles stand still: a deviation
+///   from N for games that stack crates.
 /// Two bodies: f = sqrt(fa * fb) and b = max(ba, bb), the change of the
 /// relative velocity shared by inverse mass (va += ma' dv, vb -= mb' dv
 /// with ma' = (1/ma) / (1/ma + 1/mb)), which conserves momentum. Against a
