@@ -19,7 +19,9 @@
 /// 1. kinematic platforms carry what stands on them; velocities integrate:
 ///    v += gravity * gravity_scale * h; v *= 1 / (1 + h * drag);
 /// 2. the previous substep's contacts are answered (the response below),
-///    so that friction acts on resting and sliding bodies before they move;
+///    so that friction acts on resting and sliding bodies before they move
+///    (not those of a body whose position or velocity the game set since
+///    the last step, nor those of a tile cell the game changed);
 /// 3. positions integrate (semi-implicit Euler: the new velocity moves the
 ///    body); fast bodies are multisampled and bullets swept
 ///    (ledge_body_def.bullet);
@@ -36,9 +38,12 @@
 /// vt = v - vn. A contact is answered only while the body moves into the
 /// surface (v . n < 0), and at most once per substep: a contact it already
 /// answered (also a second contact with the same normal at a tile seam)
-/// then has v . n >= 0 and is left alone.
+/// then has v . n >= 0; what rounding leaves of an approach (under 1e-5 of
+/// the speed) is removed without friction or bounce.
 /// - LEDGE_RESPONSE_MODEL_N (the default), N's response verbatim:
-///   v' = (1 - f) vt - b vn, with b = 0 when |v . n| <= bounce_threshold.
+///   v' = (1 - f) vt - b vn, with b = 0 when |v . n| <= bounce_threshold
+///   (so that a resting body with b > 0 does not hop by b g h forever; set
+///   the threshold to 0 for N's rule without exception).
 ///   Friction f is the fraction of the tangential speed removed, bounce b
 ///   the fraction of the normal speed returned. Nothing else: a body on a
 ///   slope slides down it unless f = 1 (terminal speed
