@@ -107,8 +107,13 @@ static void add_pile(game *g) {
 }
 
 bool game_create(game *g) {
+    return game_create_with(g, LEDGE_RESPONSE_MODEL_N);
+}
+
+bool game_create_with(game *g, ledge_response_model model) {
     memset(g, 0, sizeof *g);
     ledge_world_def wd = ledge_default_world_def();
+    wd.response_model = model;
     wd.gravity = v2(0, GAME_GRAVITY);
     wd.map_width = GAME_WIDTH;
     wd.map_height = GAME_HEIGHT;

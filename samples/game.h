@@ -73,6 +73,9 @@ typedef struct game {
 /// The level, its platforms, the pile and the player; false (logged by the
 /// library) if the world could not be made.
 bool game_create(game *g);
+/// game_create with another response model (tests/bench_models.c measures
+/// the bowl in both).
+bool game_create_with(game *g, ledge_response_model model);
 void game_destroy(game *g);
 
 /// One fixed frame: the player's move, the platform, the scripted bullets,

@@ -4,7 +4,7 @@ samples/ledge_tiles.tsj and the tileset image samples/ledge_tiles.png.
 
 Run it from anywhere (python3 only, no other dependency); the outputs are
 committed, so the build never runs it. The tile art is drawn from the tile
-geometry of ../shared/spec/tiles.md in Tiled's frame (y down), which is the
+geometry of the tile definitions of docs/tilemap.md in Tiled's frame (y down), which is the
 frame the `ledge_tile` property names (docs/tiled.md).
 """
 import json

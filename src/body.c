@@ -247,6 +247,7 @@ bool ledge_body_set_position(ledge_world *world, ledge_body_id id, vec2s positio
     world->position[i] = position;
     world->frozen[i] = 0;
     world->query_dirty = true;
+    ledge__forget_replay(world, i);
     return true;
 }
 
@@ -256,6 +257,7 @@ bool ledge_body_set_velocity(ledge_world *world, ledge_body_id id, vec2s velocit
     if (i < 0 || !ledge__check_vec(fn, "velocity", velocity, LEDGE_MAX_COORDINATE)) return false;
     if (world->type[i] != LEDGE_BODY_STATIC) world->velocity[i] = velocity;
     world->frozen[i] = 0;
+    ledge__forget_replay(world, i);
     return true;
 }
 
@@ -328,6 +330,7 @@ bool ledge_body_set_target(ledge_world *world, ledge_body_id id, vec2s target, f
     if (!ledge__check_vec(fn, "resulting velocity", v, LEDGE_MAX_COORDINATE)) return false;
     world->velocity[i] = v;
     world->frozen[i] = 0;
+    ledge__forget_replay(world, i);
     return true;
 }
 

@@ -181,11 +181,14 @@ static cut bullet_cut(const ledge_world *w, int i, int n) {
 static void record_cut(ledge_world *w, int i, const cut *c) {
     if (c->other < -1) return;
     int o = c->other;
-    ledge__contact k = {i,    o,        c->normal, w->friction[i], w->bounce[i],        0.0f,
-                        0.0f, c->point, c->cell_x, c->cell_y,      LEDGE_RESPONSE_SLIDE};
+    ledge__contact k = {i,    o,        c->normal, w->friction[i], w->bounce[i],         0.0f,
+                        0.0f, c->point, c->cell_x, c->cell_y,      LEDGE_RESPONSE_SLIDE, 0.0f,
+                        0};
     if (o >= 0) {
         k.friction = sqrtf(w->friction[i] * w->friction[o]);
         k.bounce = maxf(w->bounce[i], w->bounce[o]);
+    } else {
+        k.stamp = ledge__cell_stamp(w->map, c->cell_x, c->cell_y);
     }
     ledge__record_contact(w, &k);
 }

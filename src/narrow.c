@@ -239,7 +239,9 @@ static bool face_pass(const ledge_shape *ref, const ledge_shape *inc, vec2s off,
             support = j;
         }
         float depth = v2_dot(n, ref->vertices[i]) - (lo + v2_dot(off, n));
-        if (depth <= 0.0f) {
+        // A NaN depth (a corrupted shape; only the cheap structural check
+        // runs per call) separates too: no face could be chosen from it.
+        if (!(depth > 0.0f)) {
             *separating = n;
             return false;
         }
@@ -257,7 +259,7 @@ static bool face_pass(const ledge_shape *ref, const ledge_shape *inc, vec2s off,
 static sat_result polygon_polygon(const ledge_shape *a, vec2s pa, const ledge_shape *b, vec2s pb,
                                   face_hit *best) {
     vec2s d = v2_sub(pb, pa), sep;
-    best->depth = INFINITY;
+    *best = (face_hit){.depth = INFINITY, .face = 0, .support = -1, .on_b = false};
     if (!face_pass(a, b, d, false, best, &sep)) return miss_along(sep);
     if (!face_pass(b, a, v2_neg(d), true, best, &sep)) return miss_along(sep);
     const ledge_shape *ref = best->on_b ? b : a;

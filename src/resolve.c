@@ -172,6 +172,7 @@ ledge__contact ledge__tile_contact(const ledge_world *w, int a, int x, int y,
         m->point_count == 2 ? v2_scale(v2_add(m->points[0], m->points[1]), 0.5f) : m->points[0];
     c.cell_x = x;
     c.cell_y = y;
+    c.stamp = ledge__cell_stamp(w->map, x, y);
     return c;
 }
 
@@ -219,8 +220,8 @@ void ledge__resolve_pass(ledge_world *w, bool record) {
     for (int k = 0; k < w->pair_count; ++k) {
         const ledge__pair *p = &w->pairs[k];
         if (!p->touched) continue;
-        ledge__contact c = {p->b,     p->a,     p->normal, p->friction, p->bounce, 0.0f,
-                            p->depth, p->point, 0,         0,           p->policy};
+        ledge__contact c = {p->b,     p->a, p->normal, p->friction, p->bounce, 0.0f, p->depth,
+                            p->point, 0,    0,         p->policy,   0.0f,      0};
         ledge__record_contact(w, &c);
     }
 }

@@ -1,27 +1,41 @@
-// N's response, the velocity half of the contact model.
+// The velocity half of the contact model (world.h says it for users;
+// docs/design.md derives the closed forms).
 //
 // At a contact with unit normal n (pointing out of the surface, toward the
 // body), split the velocity into its normal part vn = (v.n) n and its
 // tangential part vt = v - vn. Only when the body moves into the surface
-// (v.n < 0) the normal part becomes -bounce vn (nothing bounces slower than
-// the world's bounce threshold) and the tangential part loses friction:
-// N's rule removes friction * |vt|; so that a body can also rest on a
-// gentle slope, friction may instead remove up to friction times the
-// normal impulse of the contact (Coulomb's rule: the normal speed removed,
-// or the load the contact carries, see loads()), whichever is more, and
-// never more than |vt|. A body resting on a slope no steeper than
-// atan(friction) therefore stays put; steeper, it slides and N's rule
-// brakes it. Fast sliding is N's (friction * |vt| per step); slow sliding
-// ends as Coulomb's (a constant deceleration friction * g).
+// (v.n < 0) the normal part becomes -bounce vn (0 at or under the world's
+// bounce threshold) and the tangential part loses friction.
+//
+// N's model (the default) is exactly that: v' = (1 - f) vt - b vn.
+//
+// The stacking model adds, so that a body can also rest on a gentle slope,
+// Coulomb's rule: friction may instead remove up to friction times the
+// normal speed the contact removed, or times the load the contact carries
+// (see loads()), whichever is more, and never more than |vt|. A body
+// resting on a slope no steeper than atan(friction) therefore stays put;
+// steeper, it slides and N's rule brakes it.
+//
+// Friction acts once per contact per substep: after a contact is answered
+// the body no longer moves into it, and a "moving into" no larger than a
+// float rounding of the answer (APPROACH_EPS2: 1e-5 of the speed) is only
+// removed, without friction or bounce. Without that a second contact with
+// the same normal (a seam between two ramp tiles), or the same contact
+// answered again, would brake the body a second time for a residue.
 //
 // Between two bodies the same rule acts on their relative velocity and the
-// change is shared by inverse mass. The contacts are answered once in the
-// order they were found (Gauss-Seidel), which gets free collisions right
-// (momentum is conserved), and then once more from the bottom of each pile
-// up, holding the lower body of each contact still (shock propagation,
+// change is shared by inverse mass (momentum is conserved). The contacts
+// are answered once in the order they were found (Gauss-Seidel). The
+// stacking model then sweeps once more from the bottom of each pile up,
+// holding the lower body of each contact still (shock propagation,
 // Guendelman et al. 2003): a body resting on others then cannot push them
 // down into the floor, so a pile comes to rest in one pass instead of
-// sinking for as many passes as it is high.
+// sinking for as many passes as it is high. The sweep aims at the normal
+// speed each contact was to leave with, taken before the pass (aim(): a
+// bounce aimed for stays a bounce, so a ball dropped on a ball resting on
+// the floor rebounds, the floor holding the lower one). It answers only a
+// contact the pass left short of that speed, which is a new normal impulse
+// and gets its friction; a shortfall within rounding gets none.
 #include "world.h"
 
 #include <string.h>
@@ -31,51 +45,72 @@
 // flatter ones are shared by inverse mass.
 #define STACKED_COSINE 0.2f
 
-// `cap`: the most tangential speed friction may remove whatever the normal
-// speed removed (friction times the load the contact carries, see loads()).
-static inline vec2s respond(vec2s v, vec2s n, float friction, float bounce, float threshold,
-                            float resting, float cap) {
-    float vn = v2_dot(v, n);
-    if (!(vn < -resting)) return v;
-    vec2s vt = v2_sub(v, v2_scale(n, vn));
-    float out = -vn > threshold ? -bounce * vn : 0.0f;
+// A normal speed smaller than this fraction of the speed is a rounding
+// residue, not an approach (squared, as compared). The answer's own
+// residue is a few float ulps of |v| (~1e-7 |v|).
+#define APPROACH_EPS2 1e-10f
+
+static inline bool residue(vec2s v, float dn) {
+    return dn * dn <= APPROACH_EPS2 * v2_len2(v);
+}
+
+// The normal speed a contact leaves with (`vn` < 0 its approach).
+static inline float bounced(float vn, float bounce, float threshold) {
+    return -vn > threshold ? -bounce * vn : 0.0f;
+}
+
+// The tangential part vt after friction, the normal speed going from vn to
+// out. N's rule keeps (1 - f) vt; the stacking model's Coulomb rule
+// (`coulomb`) removes at least f (out - vn) or `cap`, at most |vt|.
+static inline vec2s rub(vec2s vt, float friction, float vn, float out, bool coulomb, float cap) {
     float keep = 1.0f - friction;
-    float t2 = v2_len2(vt);
-    float coulomb = maxf(friction * (out - vn), cap);
-    if (coulomb * coulomb >= t2) {
-        keep = 0.0f;
-    } else if (t2 > 0.0f) {
-        keep = minf(keep, 1.0f - coulomb / sqrtf(t2));
+    if (coulomb) {
+        float t2 = v2_len2(vt);
+        float floor = maxf(friction * (out - vn), cap);
+        if (floor * floor >= t2) {
+            keep = 0.0f;
+        } else if (t2 > 0.0f) {
+            keep = minf(keep, 1.0f - floor / sqrtf(t2));
+        }
     }
-    return v2_add(v2_scale(vt, keep), v2_scale(n, out));
+    return v2_scale(vt, keep);
 }
 
-// The contact's policy (ledge_response): SLIDE is N's response above;
-// TOUCH stops the relative motion; BOUNCE reflects it (bounce 1, no
-// friction); CROSS is not answered.
-static inline vec2s answer(const ledge_world *w, const ledge__contact *c, vec2s v, float bounce,
-                           float resting) {
+// The answer to contact c of the (relative) velocity v. The pass (`sweep`
+// false) answers a body moving into the surface faster than `resting`; the
+// stacking sweep one whose normal speed is short of the contact's target
+// (aim()) by more than `resting`. A shortfall within rounding is made up
+// without friction or bounce (friction once per contact).
+static inline vec2s answer(const ledge_world *w, const ledge__contact *c, vec2s v, float resting,
+                           bool sweep) {
+    vec2s n = c->normal;
+    float vn = v2_dot(v, n);
+    float goal = sweep ? c->target : 0.0f;
+    if (c->policy == LEDGE_RESPONSE_CROSS || !(goal - vn > resting)) return v;
+    vec2s vt = v2_sub(v, v2_scale(n, vn));
+    if (residue(v, goal - vn)) return v2_add(vt, v2_scale(n, goal));
+    // The contact's policy (ledge_response): SLIDE is N's response; TOUCH
+    // stops the relative motion; BOUNCE reflects it (bounce 1, no friction).
     if (LEDGE_UNLIKELY(c->policy != LEDGE_RESPONSE_SLIDE)) {
-        float vn = v2_dot(v, c->normal);
-        if (c->policy == LEDGE_RESPONSE_CROSS || !(vn < -resting)) return v;
         if (c->policy == LEDGE_RESPONSE_TOUCH) return v2(0.0f, 0.0f);
-        return v2_sub(v, v2_scale(c->normal, 2.0f * vn)); // BOUNCE
+        return v2_add(vt, v2_scale(n, maxf(goal, -vn))); // BOUNCE
     }
-    return respond(v, c->normal, c->friction, bounce, w->bounce_threshold, resting,
-                   c->cap * w->cap_dt);
+    float out = sweep ? goal : bounced(vn, c->bounce, w->bounce_threshold);
+    vec2s t = rub(vt, c->friction, vn, out, w->stacking, c->cap * w->cap_dt);
+    return v2_add(t, v2_scale(n, out));
 }
 
-static inline void respond_tile(ledge_world *w, const ledge__contact *c, float bounce,
-                                float resting) {
-    w->velocity[c->a] = answer(w, c, w->velocity[c->a], bounce, resting);
+static inline void respond_tile(ledge_world *w, const ledge__contact *c, float resting,
+                                bool sweep) {
+    w->velocity[c->a] = answer(w, c, w->velocity[c->a], resting, sweep);
 }
 
 // Body a against body b (n points from b toward a), the change shared by
 // the weights wa and wb (which add up to 1).
 static inline void respond_pair(ledge_world *w, const ledge__contact *c, float wa, float wb,
-                                float bounce, float resting) {
+                                float resting, bool sweep) {
     vec2s rel = v2_sub(w->velocity[c->a], w->velocity[c->b]);
-    vec2s after = answer(w, c, rel, bounce, resting);
+    vec2s after = answer(w, c, rel, resting, sweep);
     vec2s change = v2_sub(after, rel);
     w->velocity[c->a] = v2_add(w->velocity[c->a], v2_scale(change, wa));
     w->velocity[c->b] = v2_sub(w->velocity[c->b], v2_scale(change, wb));
@@ -238,30 +273,49 @@ void ledge__sort_contacts(ledge_world *w) {
 
 // --- the pass ---------------------------------------------------------------
 
-void ledge__velocity_pass(ledge_world *w, float resting, float dt) {
-    float wa, wb;
-    bool piles = !(w->up.x == 0.0f && w->up.y == 0.0f);
-    w->cap_dt = dt;
+static inline vec2s relative(const ledge_world *w, const ledge__contact *c) {
+    return c->b < 0 ? w->velocity[c->a] : v2_sub(w->velocity[c->a], w->velocity[c->b]);
+}
+
+// Stacking: the normal speed each contact is to leave with, from the
+// velocities before the pass (what the first pass's bounce aims at).
+static void aim(ledge_world *w, float resting) {
     for (int k = 0; k < w->contact_count; ++k) {
-        const ledge__contact *c = &w->contacts[k];
-        if (c->b < 0) {
-            respond_tile(w, c, c->bounce, resting);
-        } else if (weights(w, c, &wa, &wb)) {
-            respond_pair(w, c, wa, wb, c->bounce, resting);
+        ledge__contact *c = &w->contacts[k];
+        vec2s v = relative(w, c);
+        float vn = v2_dot(v, c->normal);
+        c->target = 0.0f;
+        if (!(vn < -resting) || residue(v, -vn)) continue;
+        if (c->policy == LEDGE_RESPONSE_SLIDE) {
+            c->target = bounced(vn, c->bounce, w->bounce_threshold);
+        } else if (c->policy == LEDGE_RESPONSE_BOUNCE) {
+            c->target = -vn;
         }
     }
-    if (!piles) return;
-    // The sweep, bottom up (ledge__sort_contacts): the tiles hold the bottom
-    // of every pile, then each pair holds its lower body still. Nothing
-    // bounces here: holding the lower body still is not momentum-conserving,
-    // and bouncing a falling column off it one body at a time would launch
-    // the top of the column (the bounces were given by the pass above).
+}
+
+void ledge__velocity_pass(ledge_world *w, float resting, float dt) {
+    float wa, wb;
+    bool sweep = w->stacking && !(w->up.x == 0.0f && w->up.y == 0.0f);
+    w->cap_dt = dt;
+    if (sweep) aim(w, resting);
     for (int k = 0; k < w->contact_count; ++k) {
         const ledge__contact *c = &w->contacts[k];
         if (c->b < 0) {
-            respond_tile(w, c, 0.0f, resting);
+            respond_tile(w, c, resting, false);
+        } else if (weights(w, c, &wa, &wb)) {
+            respond_pair(w, c, wa, wb, resting, false);
+        }
+    }
+    if (!sweep) return;
+    // The sweep, bottom up (ledge__sort_contacts): the tiles hold the bottom
+    // of every pile, then each pair holds its lower body still.
+    for (int k = 0; k < w->contact_count; ++k) {
+        const ledge__contact *c = &w->contacts[k];
+        if (c->b < 0) {
+            respond_tile(w, c, resting, true);
         } else if (stacked_weights(w, c, &wa, &wb)) {
-            respond_pair(w, c, wa, wb, 0.0f, resting);
+            respond_pair(w, c, wa, wb, resting, true);
         }
     }
 }

@@ -1,6 +1,6 @@
 // The 34 tile shapes: names, unit-cell geometry, side coverage, outlines and
 // the point test. Everything is derived from the named corners R, P, Q, F
-// and the normal signs (sx, sy) of ../shared/spec/tiles.md.
+// and the normal signs (sx, sy) defined in include/ledge/tiles.h.
 #include "tile.h"
 
 #include <ctype.h>

@@ -1,5 +1,5 @@
 // Internal geometry of the 34 tiles in a unit cell [0, 1] x [0, 1], derived
-// from ../shared/spec/tiles.md in one place so that point tests, collision,
+// from the definitions of include/ledge/tiles.h in one place so that point tests, collision,
 // rays, outlines and edge states all agree.
 #ifndef LEDGE_TILE_H
 #define LEDGE_TILE_H

@@ -17,6 +17,7 @@ ledge_world_def ledge_default_world_def(void) {
     def.linear_slop = 0.005f;
     def.bounce_threshold = 0.5f;
     def.cell_size = 0.0f;
+    def.response_model = LEDGE_RESPONSE_MODEL_N;
     return def;
 }
 
@@ -56,6 +57,7 @@ ledge_world_def ledge_default_world_def(void) {
     X(tile_seen)                                                                                   \
     X(tile_seen_near)                                                                              \
     X(frozen)                                                                                      \
+    X(moved)                                                                                       \
     X(last_position)                                                                               \
     X(sensor)                                                                                      \
     X(events)                                                                                      \
@@ -69,7 +71,7 @@ ledge_world_def ledge_default_world_def(void) {
     X(tile_listed)                                                                                 \
     X(tile_anchor)
 
-enum { WORLD_ARRAY_COUNT = 43 };
+enum { WORLD_ARRAY_COUNT = 44 };
 
 static void world_arrays(ledge_world *w, void ***slots, size_t *sizes) {
     int k = 0;
@@ -151,6 +153,12 @@ static bool def_ok(const ledge_world_def *def) {
                     (double)def->cell_size);
         return false;
     }
+    if (def->response_model != LEDGE_RESPONSE_MODEL_N &&
+        def->response_model != LEDGE_RESPONSE_MODEL_STACKING) {
+        LEDGE_ERROR("ledge_world_create: response_model is %d (must be a ledge_response_model)",
+                    (int)def->response_model);
+        return false;
+    }
     if (def->body_capacity < 0 || def->body_capacity > (1 << 26)) {
         LEDGE_ERROR("ledge_world_create: body_capacity is %d (must be 0..%d)", def->body_capacity,
                     1 << 26);
@@ -188,6 +196,7 @@ ledge_world *ledge_world_create(const ledge_world_def *def) {
     w->slop = def->linear_slop;
     w->bounce_threshold = def->bounce_threshold;
     w->cell_size = def->cell_size;
+    w->stacking = def->response_model == LEDGE_RESPONSE_MODEL_STACKING;
     ledge_tilemap_def md = ledge_default_tilemap_def();
     md.width = def->map_width;
     md.height = def->map_height;
@@ -368,9 +377,32 @@ static void carry(ledge_world *w) {
     }
 }
 
+// What the replay must not answer: the contacts of a body the game moved
+// or gave a velocity since the last step (ledge_body_set_position, ...),
+// and tile contacts whose cell was edited since they were found. (The
+// contacts stay listed for the game's view of the last step until the
+// step records new ones.)
+static void drop_stale_contacts(ledge_world *w) {
+    bool edited = w->map->version != w->contact_map_version;
+    if (!w->any_moved && !edited) return;
+    int n = 0;
+    for (int k = 0; k < w->contact_count; ++k) {
+        const ledge__contact *c = &w->contacts[k];
+        bool stale =
+            w->moved[c->a] ||
+            (c->b >= 0 ? w->moved[c->b] != 0
+                       : edited && c->stamp != ledge__cell_stamp(w->map, c->cell_x, c->cell_y));
+        if (!stale) w->contacts[n++] = *c;
+    }
+    w->contact_count = n;
+    if (w->any_moved) memset(w->moved, 0, (size_t)w->slot_count);
+    w->any_moved = false;
+}
+
 static void substep(ledge_world *w, float h) {
     carry(w);
     integrate_velocity(w, h);
+    drop_stale_contacts(w);
     ledge__velocity_pass(w, 0.0f, h);
     bool fast = integrate_position(w, h);
     w->contact_count = 0;
@@ -382,8 +414,9 @@ static void substep(ledge_world *w, float h) {
     ledge__broad_pairs(w);
     relax(w);
     ledge__sort_contacts(w);
-    ledge__contact_loads(w);
+    if (w->stacking) ledge__contact_loads(w);
     ledge__velocity_pass(w, RESTING_SPEED, h);
+    w->contact_map_version = w->map->version;
     check_positions(w);
 }
 

@@ -7,6 +7,7 @@
 #include "core.h"
 #include "grid.h"
 #include "ledge/world.h"
+#include "tilemap.h"
 
 /// A contact found by the last relaxation pass of a substep. The substep's
 /// velocity pass responds to it, and the next substep replays it before its
@@ -22,8 +23,19 @@ typedef struct ledge__contact {
     vec2s point;    ///< World point midway between the surfaces.
     int cell_x;     ///< The tile cell, for a tile contact.
     int cell_y;
-    int policy; ///< A ledge_response.
+    int policy;   ///< A ledge_response.
+    float target; ///< Stacking: the normal speed aimed for, from before the pass (response.c).
+    int stamp;    ///< A tile contact: its cell's tile and one-way setting when found
+                  ///< (ledge__cell_stamp); a tile edit that changes them forgets the contact.
 } ledge__contact;
+
+/// What a tile contact depends on in its cell: the tile and its one-way
+/// setting (-1 outside the map, which never changes).
+static inline int ledge__cell_stamp(const ledge_tilemap *map, int x, int y) {
+    if (x < 0 || y < 0 || x >= map->width || y >= map->height) return -1;
+    size_t k = (size_t)y * (size_t)map->width + (size_t)x;
+    return (int)map->tiles[k] | (int)map->one_way[k] << 8;
+}
 
 /// A rectangle of tile cells, inclusive.
 typedef struct ledge__range {
@@ -72,18 +84,21 @@ struct ledge_world {
     uint32_t serial; ///< This world's serial number, carried by its ids (never 0).
     vec2s gravity;
     ledge_tilemap *map;
-    int iterations;         ///< Relaxation passes per substep.
-    int substeps;           ///< Substeps per step.
-    float slop;             ///< Overlap left in place so that contacts persist.
-    float bounce_threshold; ///< Approach speed below which nothing bounces.
-    float cell_size;        ///< Broad-phase cell override (0: automatic).
-    float max_extent;       ///< Largest dynamic body's extent seen (grows only).
-    float margin;           ///< Broad-phase growth of the boxes (this step).
-    float cap_dt;           ///< The velocity pass's dt (response.c).
-    int pushes;             ///< Projections made by the current relaxation pass.
-    uint32_t map_version;   ///< The tilemap version tile_seen was found for (broad.c).
-    vec2s up;               ///< Unit vector against gravity ((0, 0) without gravity).
-    int up_axis;            ///< Grid rows run along: 0 +y, 1 -y, 2 +x, 3 -x (closest to up).
+    int iterations;               ///< Relaxation passes per substep.
+    int substeps;                 ///< Substeps per step.
+    float slop;                   ///< Overlap left in place so that contacts persist.
+    float bounce_threshold;       ///< Approach speed below which nothing bounces.
+    float cell_size;              ///< Broad-phase cell override (0: automatic).
+    bool stacking;                ///< LEDGE_RESPONSE_MODEL_STACKING (else N's response).
+    uint32_t contact_map_version; ///< The tilemap version the recorded contacts were found at.
+    bool any_moved;               ///< Some body's `moved` is set.
+    float max_extent;             ///< Largest dynamic body's extent seen (grows only).
+    float margin;                 ///< Broad-phase growth of the boxes (this step).
+    float cap_dt;                 ///< The velocity pass's dt (response.c).
+    int pushes;                   ///< Projections made by the current relaxation pass.
+    uint32_t map_version;         ///< The tilemap version tile_seen was found for (broad.c).
+    vec2s up;                     ///< Unit vector against gravity ((0, 0) without gravity).
+    int up_axis;                  ///< Grid rows run along: 0 +y, 1 -y, 2 +x, 3 -x (closest to up).
     ledge__grid grid;
     ledge__pair *pairs; ///< Candidate pairs of this substep (broad.c).
     int pair_count, pair_cap;
@@ -148,6 +163,8 @@ struct ledge_world {
     vec2s *prev_velocity;    ///< Kinematic: velocity of the last substep (platform carry).
     uint8_t *carried;        ///< Scratch: got its platform's velocity change this substep.
     uint8_t *frozen;         ///< Left the finite range: kept still, out of the step (world.c).
+    uint8_t *moved;          ///< Position or velocity set by the game since the last step: its
+                             ///< contacts are not replayed (world.c).
     vec2s *last_position;    ///< Position before the substep moved it.
     ledge__range *tile_seen; ///< The tile cells last looked at near each body (broad.c).
     uint8_t *tile_seen_near; ///< Whether one of them held a tile.
@@ -260,6 +277,13 @@ int ledge__key_compare(const ledge__key *x, const ledge__key *y);
 /// Drops the recorded contacts of a slot (its body died), keeping the order
 /// of the others.
 void ledge__forget_contacts(ledge_world *world, int slot);
+
+/// The game set body i's position or velocity: the next substep does not
+/// replay its contacts (a teleport is a teleport).
+static inline void ledge__forget_replay(ledge_world *w, int i) {
+    w->moved[i] = 1;
+    w->any_moved = true;
+}
 
 /// Appends a contact; returns false (the contact still resolved, only its
 /// response is lost) when the array cannot grow.

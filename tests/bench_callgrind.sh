@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The instruction count of one rain step (../shared/spec/bench-scenes.md)
+# The instruction count of one rain step (docs/benchmarks.md, "The scenes")
 # under valgrind's callgrind: stable on a noisy machine, so a change's cost
 # can be compared before and after it. bench_peers steps the scene WARM
 # times with instrumentation off, then measures one step between

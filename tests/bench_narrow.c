@@ -1,4 +1,4 @@
-// Benchmark scene "narrow" (../shared/spec/bench-scenes.md): nanoseconds per
+// Benchmark scene "narrow" (docs/benchmarks.md, "The scenes"): nanoseconds per
 // ledge_collide call for each pair kind, hits and misses timed apart, with
 // the cost of a plain world-AABB overlap test over the same pairs measured
 // in the same run as the floor. Each figure is the median of 5 runs.

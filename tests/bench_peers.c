@@ -1,4 +1,4 @@
-// The rain scene (../shared/spec/bench-scenes.md) in ledge and in the peer
+// The rain scene (docs/benchmarks.md, "The scenes") in ledge and in the peer
 // engines found at build time (Chipmunk2D 7, Box2D 2.4; tests/peers.h),
 // side by side in one run, with the integrate-only floor. For each N, one
 // row per engine: mean ms/step over all 600 steps and over the last 100

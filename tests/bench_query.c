@@ -1,5 +1,5 @@
 // Benchmark of the world queries (query.h) in the rain scene
-// (../shared/spec/bench-scenes.md) after 300 steps (the pile settled),
+// (docs/benchmarks.md, "The scenes") after 300 steps (the pile settled),
 // against a brute-force baseline measured in the same run:
 // - closest-hit rays (ledge_world_raycast) vs ledge_tilemap_raycast plus
 //   ledge_shape_raycast on every body;

@@ -1,5 +1,5 @@
 // Benchmark of the tilemap queries on the "crowd" scene's map
-// (../shared/spec/bench-scenes.md): point queries and ray casts per second
+// (docs/benchmarks.md, "The scenes"): point queries and ray casts per second
 // on tests/data/crowd.txt (256 x 64 cells, made by tests/gen_crowd.c), each
 // beside a floor measured in the same run on the same inputs:
 // - point query floor: the cell index (two floors and a bounds check) and

@@ -1,5 +1,5 @@
 // Benchmark of ledge_world_step on the "rain" scene
-// (../shared/spec/bench-scenes.md): N circles dropped onto a walled map
+// (docs/benchmarks.md, "The scenes"): N circles dropped onto a walled map
 // with ledges and two corner slopes, 600 steps at dt = 1/60. Only the
 // stepping loop is timed (the scene is rebuilt, untimed, for every run).
 // Printed per N, each the median of 3 runs:

@@ -1,5 +1,5 @@
 // The peer engines of the rain benchmark (tests/bench_peers.c): each one
-// builds ../shared/spec/bench-scenes.md's rain scene in its own translation
+// builds docs/benchmarks.md, "The scenes"'s rain scene in its own translation
 // unit, compiled only when meson finds the engine, behind this C interface.
 #ifndef LEDGE_TEST_PEERS_H
 #define LEDGE_TEST_PEERS_H

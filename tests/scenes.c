@@ -1,7 +1,15 @@
-// The benchmark scenes (../shared/spec/bench-scenes.md), their quality
+// The benchmark scenes (docs/benchmarks.md, "The scenes"), their quality
 // figures and the integrate-only floor. Public API only: the scene must be
 // one that a game (or a peer engine) could build from the spec's words.
 #include "scenes.h"
+
+ledge_response_model scene_model = LEDGE_RESPONSE_MODEL_N;
+
+ledge_world_def scene_world_def(void) {
+    ledge_world_def wd = ledge_default_world_def();
+    wd.response_model = scene_model;
+    return wd;
+}
 
 #include <math.h>
 #include <stdlib.h>
@@ -35,7 +43,7 @@ static bool build(int n, int width, int height, float origin_y, scene *out) {
     out->gravity_scale = 1.0f;
     out->drag = 0.0f;
 
-    ledge_world_def wd = ledge_default_world_def();
+    ledge_world_def wd = scene_world_def();
     wd.gravity = out->gravity;
     wd.tile_size = 1.0f;
     wd.map_width = width;
@@ -151,7 +159,7 @@ bool scene_bullets(int n, uint64_t seed, bool bullet, float speed, scene *out) {
     out->width = out->height = 64;
     out->gravity = vec(0, -10);
     out->gravity_scale = 1.0f;
-    ledge_world_def wd = ledge_default_world_def();
+    ledge_world_def wd = scene_world_def();
     wd.gravity = out->gravity;
     wd.map_width = wd.map_height = 64;
     wd.body_capacity = n;
@@ -213,7 +221,7 @@ bool scene_rain_open(int n, int steps, float dt, scene *out) {
 bool scene_crowd(int n, const char *map_text, int width, int height, scene *out) {
     memset(out, 0, sizeof *out);
     if (n < 1) return false;
-    ledge_world_def wd = ledge_default_world_def();
+    ledge_world_def wd = scene_world_def();
     wd.map_width = width;
     wd.map_height = height;
     wd.body_capacity = n;

@@ -1,4 +1,4 @@
-// Builders for the benchmark scenes of ../shared/spec/bench-scenes.md, made
+// Builders for the benchmark scenes of docs/benchmarks.md, "The scenes", made
 // with the public API only, so that a peer engine can build the same scene
 // from the same description, plus the spec's quality figures and the
 // "integrate-only" floor. Shared by bench_world.c and test_rain.c.
@@ -35,7 +35,7 @@ typedef struct scene {
     float drag;            ///< Likewise.
     int *bay;              ///< Bullets scene: the bay (x / 8) each bullet started in. Owned.
 
-    signed char *dir;      ///< Crowd only: running direction of body k, -1 or +1 (owned).
+    signed char *dir; ///< Crowd only: running direction of body k, -1 or +1 (owned).
 } scene;
 
 /// The rain scene's sizes for N circles, from the spec's formulas.
@@ -62,6 +62,13 @@ bool rain_fill_map(ledge_tilemap *map, int w, int h);
 
 /// A standalone tilemap holding the rain tiles of `l`, or NULL.
 ledge_tilemap *rain_map_create(const rain_layout *l);
+
+/// The response model of the worlds the scene builders make (default N's,
+/// the library's default).
+extern ledge_response_model scene_model;
+
+/// ledge_default_world_def with scene_model.
+ledge_world_def scene_world_def(void);
 
 /// Builds the rain scene for `n` >= 2 circles (two, so that the two slope
 /// cells are distinct): a W x H map of FULL walls, floor and row-4 ledges,

@@ -1,6 +1,6 @@
 // Fast bodies and big bodies in the world step:
 // - bullets (ledge_body_def.bullet) never cross a wall one tile thick: the
-//   bullets scene of ../shared/spec/bench-scenes.md, 1,000 circles of
+//   bullets scene of docs/benchmarks.md, "The scenes", 1,000 circles of
 //   radius 0.05 at 300 m/s (100 radii per step);
 // - at 1,200 m/s, beyond what capped multisampling holds, circles without
 //   the flag tunnel and flagged ones do not (the flag is what stops them);
@@ -159,6 +159,7 @@ static void test_bullet_hits_body(void **state) {
 // Balls dropped side by side onto a floor, then the resting heights.
 static void drop_balls(float cell_size, bool platform, float *heights, int n) {
     ledge_world_def wd = ledge_default_world_def();
+    wd.response_model = LEDGE_RESPONSE_MODEL_STACKING; // a stack of balls: shock propagation
     wd.cell_size = cell_size;
     ledge_world *w = ledge_world_create(&wd);
     ledge_tilemap *map = ledge_world_tilemap(w);

@@ -4,7 +4,7 @@
 // in a FULL tile and always report the displacement they made.
 //
 // The expected heights on slopes and arcs are worked out here from the
-// tile geometry (../shared/spec/tiles.md), not read back from the library.
+// tile geometry (the tile definitions of docs/tilemap.md), not read back from the library.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -249,6 +249,11 @@ ROW(world_cell_size) {
     d.cell_size = 1e-30f;
     return ledge_world_create(&d) == NULL;
 }
+ROW(world_response_model) {
+    ledge_world_def d = ledge_default_world_def();
+    d.response_model = (ledge_response_model)7;
+    return ledge_world_create(&d) == NULL;
+}
 ROW(body_create_mass) {
     ledge_body_def d = ledge_default_body_def();
     d.shape = g_circle;
@@ -411,6 +416,7 @@ static const row rows[] = {
     {"`ledge_world_step(w, NaN)`", world_step_dt, "ledge_world_step", "dt", "world unchanged"},
     {"`ledge_world_step(w, 2)` (longer than LEDGE_MAX_STEP)", world_step_long, "ledge_world_step", "dt", "world unchanged"},
     {"`ledge_world_create` with cell_size 1e-30", world_cell_size, "ledge_world_create", "cell_size", "NULL"},
+    {"`ledge_world_create` with response_model 7", world_response_model, "ledge_world_create", "response_model", "NULL"},
     {"`ledge_body_create` with density 1e-30 (mass too small)", body_create_mass, "ledge_body_create", "mass", "null id"},
     {"`ledge_body_is_frozen` of a foreign id", body_frozen_stale, "ledge_body_is_frozen", "id", "false"},
     {"`ledge_world_step(NULL, dt)`", world_step_null, "ledge_world_step", "world", "(nothing)"},

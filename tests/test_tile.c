@@ -2,7 +2,7 @@
 // normals and refusals of the stateless tile API, for all 34 ids.
 //
 // Everything is checked against a model written here from
-// ../shared/spec/tiles.md alone, in double precision and in world
+// the tile definitions of docs/tilemap.md alone, in double precision and in world
 // coordinates: the cell's centre c and half-width w give the named corners
 // R, P, Q, F from the normal signs (sx, sy) of the id's orientation suffix;
 // straight tiles are the convex polygons of the spec's table (point test by

@@ -2,7 +2,7 @@
 // against independent double-precision models, for all 34 tiles, every
 // shape type and every `blocked` set.
 //
-// The models are written here from ../shared/spec/tiles.md and never read
+// The models are written here from the tile definitions of docs/tilemap.md and never read
 // ledge's tile geometry:
 //   - straight tiles are the convex polygons of the spec's table, compared
 //     with the Minkowski oracle (oracle.h); with blocked sides, the tile

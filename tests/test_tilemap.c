@@ -2,7 +2,7 @@
 // states, and the point, region and shape queries.
 //
 // Everything is checked against a model of the tile set written here from
-// ../shared/spec/tiles.md alone, in double precision: each tile is a polygon
+// the tile definitions of docs/tilemap.md alone, in double precision: each tile is a polygon
 // built from its named corners R, P, Q, F (tested with the oracle's point in
 // polygon and signed distance), or the unit square cut by a disc. The model
 // never reads ledge's tile geometry. From it the test derives

@@ -4,7 +4,7 @@
 //
 // The brute force knows nothing of the grid walk, the edge states or ledge's
 // tile tables. It builds its own model of every cell straight from
-// ../shared/spec/tiles.md (the named corners R, P, Q, F of each id):
+// the tile definitions of docs/tilemap.md (the named corners R, P, Q, F of each id):
 // straight tiles are the convex polygon of the spec's corner list, CONVEX is
 // the cell intersected with the disc of radius 2w around R, CONCAVE the cell
 // minus the open disc around F, and a ring of FULL cells around the map

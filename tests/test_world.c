@@ -20,11 +20,16 @@ static vec2s v(float x, float y) {
     return r;
 }
 
-static ledge_world *make_world(void) {
+static ledge_world *make_world_with(ledge_response_model model) {
     ledge_world_def wd = ledge_default_world_def();
+    wd.response_model = model;
     ledge_world *w = ledge_world_create(&wd);
     assert_non_null(w);
     return w;
+}
+
+static ledge_world *make_world(void) {
+    return make_world_with(LEDGE_RESPONSE_MODEL_N);
 }
 
 static ledge_body_def ball_def(vec2s at) {
@@ -415,8 +420,8 @@ static void test_slope_friction(void **state) {
 
 // A ramp of 26.57 degree slopes (atan 1/2) rising to +x: each rise of one
 // cell takes a 22DEG_SMALL and a 22DEG_BIG cell, FULL below.
-static ledge_world *shallow_ramp_world(void) {
-    ledge_world *w = make_world();
+static ledge_world *shallow_ramp_world(ledge_response_model model) {
+    ledge_world *w = make_world_with(model);
     ledge_tilemap *map = ledge_world_tilemap(w);
     for (int k = 0; k < 30; ++k) {
         for (int y = 0; y < k; ++y) {
@@ -429,14 +434,15 @@ static ledge_world *shallow_ramp_world(void) {
     return w;
 }
 
-// Coulomb's static rule: a box stays on a slope no steeper than
-// atan(friction) and slides on a steeper one. tan(26.57) = 0.5: friction
-// 0.6 holds it, 0.4 does not.
+// The stacking model's Coulomb rule: a box stays on a slope no steeper
+// than atan(friction) and slides on a steeper one. tan(26.57) = 0.5:
+// friction 0.6 holds it, 0.4 does not. (N's model lets it slide at N's
+// terminal speed: test_response.c.)
 static void test_coulomb_slope(void **state) {
     (void)state;
     const float frictions[2] = {0.6f, 0.4f};
     for (int k = 0; k < 2; ++k) {
-        ledge_world *w = shallow_ramp_world();
+        ledge_world *w = shallow_ramp_world(LEDGE_RESPONSE_MODEL_STACKING);
         ledge_body_def bd = ledge_default_body_def();
         bd.shape = ledge_make_box(v(0, 0), v(0.25f, 0.25f));
         // Above x = 31 (a BIG cell of rise 15: surface y = 15 + (x - 30) / 2).
@@ -479,12 +485,14 @@ static void test_substeps_free_fall(void **state) {
     ledge_world_destroy(w);
 }
 
-// A stack of eight boxes on the floor comes to rest, each on the one below
-// (sunk by at most the slop per contact), with 1 and with 4 substeps.
+// The stacking model: a stack of eight boxes on the floor comes to rest,
+// each on the one below (sunk by at most the slop per contact), with 1 and
+// with 4 substeps.
 static void test_box_stack(void **state) {
     (void)state;
     for (int sub = 1; sub <= 4; sub += 3) {
         ledge_world_def wd = ledge_default_world_def();
+        wd.response_model = LEDGE_RESPONSE_MODEL_STACKING;
         wd.substeps = sub;
         ledge_world *w = ledge_world_create(&wd);
         ledge_tilemap *map = ledge_world_tilemap(w);

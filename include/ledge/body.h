@@ -80,17 +80,20 @@ typedef struct ledge_body_def {
     vec2s position;       ///< World position of the shape's local origin.
     vec2s velocity;       ///< Initial velocity (units per second).
     float density;        ///< Mass per area, > 0 for dynamic bodies. Default 1.
-    float friction;       ///< Fraction of tangential speed removed at a contact, 0..1. Default 0.
-    float bounce;         ///< Fraction of normal speed returned at a contact, 0..1. Default 0.
-    float gravity_scale;  ///< Multiplies the world's gravity. Default 1.
-    float drag;           ///< Linear damping per second, >= 0: v *= 1 / (1 + dt * drag). Default 0.
-    bool bullet;          ///< Swept against walls and bodies: never tunnels. Default false.
-    bool sensor;          ///< Reports overlaps (ledge_world_sensor_events), never collides. Default
-                          ///< false.
-    bool enable_events;   ///< Its touches begin and end events (ledge_world_touch_events).
-                          ///< Default false.
-    int one_way;          ///< A ledge_one_way (tilemap.h): a one-way platform body (static or
-                          ///< kinematic). Default LEDGE_ONE_WAY_NONE.
+    float friction;       ///< f, 0..1: the fraction of the tangential speed a contact removes each
+                          ///< substep while the body moves into it (the stacking model may remove
+                          ///< more, see world.h). Pairs use sqrt(fa * fb). Default 0.
+    float bounce;         ///< b, 0..1: the fraction of the normal speed a contact returns (0 at or
+                  ///< under the world's bounce_threshold). Pairs use max(ba, bb). Default 0.
+    float gravity_scale; ///< Multiplies the world's gravity. Default 1.
+    float drag;          ///< Linear damping per second, >= 0: v *= 1 / (1 + dt * drag). Default 0.
+    bool bullet;         ///< Swept against walls and bodies: never tunnels. Default false.
+    bool sensor;         ///< Reports overlaps (ledge_world_sensor_events), never collides. Default
+                         ///< false.
+    bool enable_events;  ///< Its touches begin and end events (ledge_world_touch_events).
+                         ///< Default false.
+    int one_way;         ///< A ledge_one_way (tilemap.h): a one-way platform body (static or
+                         ///< kinematic). Default LEDGE_ONE_WAY_NONE.
     float max_floor_angle;   ///< Steepest surface (radians from up) that counts as ground for
                              ///< ledge_body_ground. Default 50 degrees: 45 degree slopes are
                              ///< floors, 63 degree ones walls.
@@ -131,10 +134,14 @@ LEDGE_API ledge_body_type ledge_body_get_type(const ledge_world *world, ledge_bo
 /// is destroyed.
 LEDGE_API const ledge_shape *ledge_body_shape(const ledge_world *world, ledge_body_id id);
 
-/// Moves the body to `position` (a teleport: no velocity change).
+/// Moves the body to `position` (a teleport: no velocity change). The
+/// body's contacts are forgotten: nothing of where it was is answered
+/// again in the next step.
 LEDGE_API bool ledge_body_set_position(ledge_world *world, ledge_body_id id, vec2s position);
 
-/// Sets the body's velocity.
+/// Sets the body's velocity. The body's contacts are forgotten: the next
+/// step starts from exactly this velocity (plus gravity) and answers only
+/// the contacts it then finds.
 LEDGE_API bool ledge_body_set_velocity(ledge_world *world, ledge_body_id id, vec2s velocity);
 
 /// Changes a dynamic body's velocity by impulse / mass.
@@ -177,7 +184,8 @@ LEDGE_API bool ledge_body_drop_through(ledge_world *world, ledge_body_id id);
 
 /// Moves a kinematic body to `target` over the next step of `dt` seconds
 /// (sets its velocity to (target - position) / dt): a moving platform
-/// driven by positions. Refused (logged) for other body types.
+/// driven by positions. Refused (logged) for other body types. Like
+/// ledge_body_set_velocity, forgets the body's contacts.
 LEDGE_API bool ledge_body_set_target(ledge_world *world, ledge_body_id id, vec2s target, float dt);
 
 /// The pointer stored with the body (NULL for an invalid id).

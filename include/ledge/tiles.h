@@ -14,8 +14,7 @@
 /// side `size`; it covers cell_min + [0, size] x [0, size]. With the cell's
 /// centre c and half-width w = size / 2 and the named corners
 /// R = c - (sx w, sy w) (always solid), P = c + (sx w, -sy w),
-/// Q = c + (-sx w, sy w), F = c + (sx w, sy w), the shapes are
-/// (../shared/spec/tiles.md):
+/// Q = c + (-sx w, sy w), F = c + (sx w, sy w), the shapes are:
 ///
 /// | group        | solid region                                              |
 /// |--------------|-----------------------------------------------------------|
@@ -30,7 +29,10 @@
 /// | HALF         | the half of the cell opposite to the normal               |
 ///
 /// The 22 and 67 degree slopes are really atan(1/2) = 26.57 and atan(2) =
-/// 63.43 degrees, as in N.
+/// 63.43 degrees, as in N. Surface normals (out of the solid): 45DEG
+/// (sx, sy) / sqrt 2; 22DEG (sx, 2 sy) / sqrt 5; 67DEG (2 sx, sy) / sqrt 5;
+/// CONVEX radial, away from R; CONCAVE radial, toward F; HALF the id's
+/// normal below. R is solid in every tile but EMPTY.
 #ifndef LEDGE_TILES_H
 #define LEDGE_TILES_H
 

@@ -14,27 +14,57 @@
 ///     ledge_body_id ball = ledge_body_create(world, &bd);
 ///     for (int i = 0; i < 60; ++i) ledge_world_step(world, 1.0f / 60.0f);
 ///
-/// The step (N's model; docs/design.md draws the pipeline), once per
-/// substep (ledge_world_def.substeps):
+/// The step (docs/design.md draws the pipeline), once per substep of
+/// h = dt / ledge_world_def.substeps:
 /// 1. kinematic platforms carry what stands on them; velocities integrate:
-///    v += gravity * gravity_scale * dt; v *= 1 / (1 + dt * drag);
-/// 2. the previous substep's contacts get N's response, so that friction
-///    acts on resting and sliding bodies before they move;
+///    v += gravity * gravity_scale * h; v *= 1 / (1 + h * drag);
+/// 2. the previous substep's contacts are answered (the response below),
+///    so that friction acts on resting and sliding bodies before they move
+///    (not those of a body whose position or velocity the game set since
+///    the last step, nor those of a tile cell the game changed);
 /// 3. positions integrate (semi-implicit Euler: the new velocity moves the
 ///    body); fast bodies are multisampled and bullets swept
 ///    (ledge_body_def.bullet);
 /// 4. broad phase: a uniform loose grid; narrow phase against the tilemap
-///    and other bodies; `iterations` passes of projection out of overlap;
-/// 5. N's response: bounce on the normal part, friction on the tangent
-///    part (capped by the load each contact carries), bottom-up through
-///    piles.
+///    and other bodies; `iterations` passes of projection out of overlap
+///    (projection moves bodies, it never changes a velocity);
+/// 5. the response to the contacts the last projection pass found.
 /// After the last substep the game's view is built: contacts per body,
 /// ground state, touch, sensor and crush events (events.h).
 ///
+/// The response (ledge_world_def.response_model). At a contact with unit
+/// normal n (out of the surface, toward the body) split the velocity v (for
+/// two bodies: the relative velocity va - vb) into vn = (v . n) n and
+/// vt = v - vn. A contact is answered only while the body moves into the
+/// surface (v . n < 0), and at most once per substep: a contact it already
+/// answered (also a second contact with the same normal at a tile seam)
+/// then has v . n >= 0; what rounding leaves of an approach (under 1e-5 of
+/// the speed) is removed without friction or bounce.
+/// - LEDGE_RESPONSE_MODEL_N (the default), N's response verbatim:
+///   v' = (1 - f) vt - b vn, with b = 0 when |v . n| <= bounce_threshold
+///   (so that a resting body with b > 0 does not hop by b g h forever; set
+///   the threshold to 0 for N's rule without exception).
+///   Friction f is the fraction of the tangential speed removed, bounce b
+///   the fraction of the normal speed returned. Nothing else: a body on a
+///   slope slides down it unless f = 1 (terminal speed
+///   (1 - f) / f * |g| sin(slope) * h, docs/design.md).
+/// - LEDGE_RESPONSE_MODEL_STACKING: the same, except that friction removes
+///   at least f times the normal speed the contact removed (Coulomb's
+///   floor) or f times the load it carries (the weight of what rests on it,
+///   times |g| h), whichever is more, never more than |vt|; and a second
+///   pass from the bottom of each pile up holds each lower body still and
+///   brings each contact's normal speed up to what it was to leave with
+///   before the passes (shock propagation: a bounce aimed for is kept),
+///   with friction only where that adds approach. Bodies then rest on
+///   slopes no steeper than atan(f) and piles stand still: a deviation
+///   from N for games that stack crates.
+/// Two bodies: f = sqrt(fa * fb) and b = max(ba, bb), the change of the
+/// relative velocity shared by inverse mass (va += ma' dv, vb -= mb' dv
+/// with ma' = (1/ma) / (1/ma + 1/mb)), which conserves momentum. Against a
+/// tile a body uses its own f and b.
+///
 /// Projection leaves `linear_slop` of overlap so that contacts persist
-/// from step to step. Pairs combine friction as sqrt(fa * fb) and bounce as
-/// max(ba, bb); against tiles a body uses its own. Nothing bounces slower
-/// than `bounce_threshold`.
+/// from step to step.
 ///
 /// Determinism: the same world, inputs and step sequence give bit-identical
 /// states (ledge_world_hash), across runs and builds.
@@ -54,6 +84,17 @@ extern "C" {
 /// The smallest broad-phase cell side a world def may ask for.
 #define LEDGE_MIN_CELL_SIZE 0.001f
 
+/// How contacts change velocities (the header comment above says exactly
+/// how; docs/design.md gives the closed forms).
+typedef enum ledge_response_model {
+    /// N's response verbatim: v' = (1 - f) vt - b vn once per contact the
+    /// body moves into. The default.
+    LEDGE_RESPONSE_MODEL_N = 0,
+    /// N's response plus Coulomb's friction floor, load-based friction and
+    /// shock propagation: bodies rest on slopes and piles stand still.
+    LEDGE_RESPONSE_MODEL_STACKING = 1,
+} ledge_response_model;
+
 /// What a world is made from. Fill with ledge_default_world_def.
 typedef struct ledge_world_def {
     vec2s gravity;     ///< Acceleration of dynamic bodies. Default (0, -10).
@@ -67,10 +108,12 @@ typedef struct ledge_world_def {
     int substeps;      ///< Substeps per step, 1..64 (stiffer stacks). Default 1.
     float linear_slop; ///< Overlap left in place so that resting contacts persist, 0..1. Default
                        ///< 0.005.
-    float bounce_threshold; ///< Approach speed below which contacts do not bounce. Default 0.5.
+    float bounce_threshold; ///< Approach speed (|v . n|) at or below which b counts as 0, so
+                            ///< that resting bodies do not jitter. Default 0.5.
     float cell_size;        ///< Broad-phase cell side: 0 follows the largest dynamic body's extent,
                             ///< else LEDGE_MIN_CELL_SIZE..1e6 (larger bodies are handled apart).
                             ///< Default 0.
+    ledge_response_model response_model; ///< Default LEDGE_RESPONSE_MODEL_N.
 } ledge_world_def;
 
 /// The optional contact filter called inside the step (the only callback

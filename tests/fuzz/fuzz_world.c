@@ -309,6 +309,9 @@ static bool make_world(model *m, reader *r) {
     static const float cells[] = {1.0f, 0.5f, 2.0f, 3.0f};
     uint8_t c = rd_u8(r);
     wd.cell_size = cells[c % 4];
+    // Both response models, from a bit of the same byte (the seeds keep
+    // their meaning and cover both).
+    wd.response_model = (c >> 2) & 1 ? LEDGE_RESPONSE_MODEL_STACKING : LEDGE_RESPONSE_MODEL_N;
     if (FUZZ_WORLD_STRESS && c >= 0xE0) wd.cell_size = c >= 0xF0 ? rd_float(r) : 0.0f;
     if (FUZZ_WORLD_STRESS && c >= 0xF0) wd.cell_size = rd_float(r);
     wd.body_capacity = rd_u8(r) % 8;

@@ -45,6 +45,10 @@ for h in "${harnesses[@]}"; do
     mkdir -p "$work" "$art"
     log=$build/fuzz-$h.log
     bound=()
+    # The kept reproducers run first in this (optimized, sanitized) build
+    # too: some only misbehave with the optimizer's stack layout.
+    crashes=()
+    [ -d "tests/fuzz/crashes/$h" ] && crashes=("tests/fuzz/crashes/$h")
     if [ -n "${LEDGE_FUZZ_RUNS:-}" ]; then
         runs=$LEDGE_FUZZ_RUNS
         [ "$h" = world ] && runs=$((runs / 10))
@@ -52,7 +56,7 @@ for h in "${harnesses[@]}"; do
     fi
     "$build/tests/fuzz/fuzz_$h" -max_total_time="$seconds" "${bound[@]}" -timeout=30 \
         -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1 -artifact_prefix="$art/" \
-        "$work" "tests/fuzz/corpus/$h" >"$log" 2>&1
+        "$work" "tests/fuzz/corpus/$h" "${crashes[@]}" >"$log" 2>&1
     rc=$?
     execs=$(sed -nE 's/^stat::number_of_executed_units: *([0-9]+).*/\1/p' "$log")
     cov=$(grep -E '^#[0-9]+' "$log" | tail -n 1 | sed -nE 's/.*cov: ([0-9]+) ft: ([0-9]+) corp: ([0-9]+).*/cov \1 ft \2, corpus \3/p')
