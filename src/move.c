@@ -147,37 +147,19 @@ static bool collect_body(ledge_body_id id, void *ctx) {
     return m->body_count < MAX_BODIES;
 }
 
-// Brute force over the slots: cheaper than rebuilding the queries' index
-// (O(bodies + cells)), which every move makes stale by placing its body.
-static void scan_bodies(mover *m, ledge_aabb b) {
-    const ledge_world *w = m->w;
-    vec2s c = v2_scale(v2_add(b.lower, b.upper), 0.5f),
-          h = v2_scale(v2_sub(b.upper, b.lower), 0.5f);
-    for (int i = 0; i < w->slot_count && m->body_count < MAX_BODIES; ++i) {
-        vec2s o = v2_add(w->position[i], w->box_offset[i]), r = v2_add(h, w->box_half[i]);
-        if (!(fabsf(o.x - c.x) <= r.x && fabsf(o.y - c.y) <= r.y) || !w->alive[i] || i == m->self) {
-            continue; // apart (a non-finite position is never near)
-        }
-        if (blocks(m, i)) m->bodies[m->body_count++] = i;
-    }
-}
-
 // The bodies the move may meet, in index order: those whose boxes come
 // near the box swept by the largest move the floor-following and snapping
-// can make. Through the world's query index when it is fresh (the first
-// mover after a step), else by a scan.
+// can make, found through the world's query index (which the move keeps up
+// to date by refiling its own body: nothing is scanned or rebuilt).
 static void find_bodies(mover *m, vec2s start, vec2s d) {
     ledge_aabb b = ledge_shape_aabb(m->shape, start);
     float reach = v2_len(d) * (1.0f + 1.0f / maxf(m->cos_floor, 0.1f)) + m->def.snap_length +
                   4.0f * m->def.skin;
-    b.lower = v2_sub(b.lower, v2(reach, reach));
-    b.upper = v2_add(b.upper, v2(reach, reach));
+    float lim = LEDGE_MAX_COORDINATE;
+    b.lower = v2(maxf(b.lower.x - reach, -lim), maxf(b.lower.y - reach, -lim));
+    b.upper = v2(minf(b.upper.x + reach, lim), minf(b.upper.y + reach, lim));
     m->body_count = 0;
-    if (m->w->query == NULL || m->w->query_dirty || !ledge__vec_within(b.lower, 1e6f) ||
-        !ledge__vec_within(b.upper, 1e6f)) {
-        scan_bodies(m, b);
-        return;
-    }
+    if (!(b.lower.x <= b.upper.x && b.lower.y <= b.upper.y)) return; // beyond the coordinates
     ledge_query_filter f = ledge_default_query_filter();
     f.category = f.mask = ~(uint64_t)0;
     f.include_tiles = false;
