@@ -59,8 +59,9 @@ typedef struct mover {
     contact c[MAX_CONTACTS];
     int count;
     ledge_move_result *out;
-    vec2s start;                             ///< Where the move began (one-way platforms).
-    float reach;                             ///< Height a clearance sweep starts from.
+    vec2s start; ///< Where the move began (one-way platforms).
+    vec2s from;  ///< A place the mover was clear of the tiles before the overlaps gathered now.
+    float reach; ///< Height a clearance sweep starts from.
     uint8_t have_poly[LEDGE_TILE_COUNT];     ///< Whether tile_poly[t] is built.
     ledge_shape tile_poly[LEDGE_TILE_COUNT]; ///< Straight tiles as polygons in a cell at (0, 0).
 } mover;
@@ -204,6 +205,24 @@ static bool one_way_holds(const mover *m, ledge_one_way way, vec2s n, ledge_mani
     return !then.hit || then.depth <= 2.0f * m->def.skin;
 }
 
+// Whether a tile contact of edge-state depth `depth` pushes out through
+// the far side of a cell whose near sides are blocked (under a wall, the
+// corner of a floor the mover grazes by a rounding error): deeper than the
+// cell's true overlap (no edge states) plus what the mover went since
+// `from`, which no face it crossed can be. Projected out through it, a box
+// sliding down a wall into the corner was pushed 2 units down through the
+// floor. The cell's neighbours hold the mover instead.
+static bool far_side(const mover *m, int x, int y, vec2s pos, float depth) {
+    float reach = v2_len(v2_sub(pos, m->from)) + m->def.skin;
+    if (!(depth > reach)) return false;
+    const ledge_tilemap *map = m->w->map;
+    vec2s cell =
+        v2(map->origin.x + (float)x * map->tile_size, map->origin.y + (float)y * map->tile_size);
+    ledge_manifold t =
+        ledge_collide_tile(ledge__tilemap_at(map, x, y), cell, map->tile_size, 0u, m->shape, pos);
+    return depth > (t.hit ? t.depth : 0.0f) + reach;
+}
+
 static void tile_contact(mover *m, int x, int y, vec2s pos) {
     const ledge_tilemap *map = m->w->map;
     ledge_manifold mf = ledge__tilemap_collide_cell(map, x, y, m->shape, pos);
@@ -217,6 +236,7 @@ static void tile_contact(mover *m, int x, int y, vec2s pos) {
                        ledge__tilemap_collide_cell(map, x, y, m->shape, m->start))) {
         return;
     }
+    if (far_side(m, x, y, pos, mf.depth)) return;
     add_contact(m, mf, -1, x, y);
 }
 
@@ -429,6 +449,7 @@ static bool resolve(mover *m, vec2s base, vec2s *corr, vec2s piece, float lo, fl
 // sideways motion: walking into a slope climbs it), or the one closest to
 // up when dir is zero. Returns the index of its contact, or -1.
 static int floor_below(mover *m, vec2s pos, vec2s dir) {
+    m->from = pos;
     gather(m, v2_sub(pos, v2_scale(m->up, 2.0f * m->def.skin)));
     bool still = dir.x == 0.0f && dir.y == 0.0f;
     int best = -1;
@@ -480,6 +501,7 @@ static float first_touch(mover *m, vec2s pos, float lo, float hi, int halvings) 
 // ceiling, an arc steeper than a floor) leaves it where it was.
 static void snap(mover *m, vec2s *pos, float reach) {
     float done = 0.0f;
+    m->from = *pos;
     while (done < reach) {
         float next = minf(done == 0.0f ? 2.0f * m->def.skin : done + m->step, reach);
         if (gather(m, v2_sub(*pos, v2_scale(m->up, next))) == 0) {
@@ -531,6 +553,7 @@ static vec2s run_pieces(mover *m, vec2s start, vec2s move) {
     for (int k = 1; k <= n; ++k) {
         float t = (float)k / (float)n;
         vec2s base = v2_add(start, k == n ? move : v2_scale(move, t)), c = corr;
+        m->from = pos;
         if (!resolve(m, base, &c, piece, (float)(k - 1) / (float)n, t)) {
             m->out->stuck = true;
             return pos;
@@ -581,6 +604,7 @@ static void init_mover(mover *m, ledge_world *w, int slot, const ledge_move_def 
     m->cos_floor = cosf(def->max_floor_slope);
     m->out = out;
     m->grounded = false;
+    m->from = w->position[slot];
     ledge_aabb b = m->shape->bounds;
     m->reach = w->map->tile_size + 2.0f * ((b.upper.x - b.lower.x) + (b.upper.y - b.lower.y));
     memset(m->have_poly, 0, sizeof m->have_poly);

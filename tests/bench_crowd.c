@@ -6,6 +6,7 @@
 // changed cell); the figures are the moves and rays alone.
 #define _POSIX_C_SOURCE 199309L // clock_gettime
 
+#define RUNS 3
 #include <ledge/ledge.h>
 
 #include "bench_timing.h"
@@ -13,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-enum { FRAMES = 300, MAX_CHARS = 1000 };
+enum { FRAMES = 120, MAX_CHARS = 1000 };
 
 typedef struct crowd {
     ledge_world *w;
@@ -114,10 +115,10 @@ static double flat_move(void) {
         ledge_body_id id = ledge_body_create(w, &bd);
         ledge_move_result res;
         ledge_body_move(w, id, v(0, -0.1), NULL, &res); // land
-        const int n = 20000;
+        const int n = 5000;
         double t0 = now_ns();
         for (int k = 0; k < n; ++k) {
-            float vx = (k / 2000) % 2 ? -0.1f : 0.1f;
+            float vx = (k / 500) % 2 ? -0.1f : 0.1f;
             ledge_body_move(w, id, v(vx, -20.0 / 3600.0), NULL, &res);
             sink += res.position.x;
         }
