@@ -89,6 +89,11 @@ static bool check_def(const char *fn, const ledge_move_def *d) {
                     (double)d->max_floor_slope, (double)LEDGE_MOVE_MAX_FLOOR_SLOPE);
         return false;
     }
+    if (!(d->step_height >= 0.0f && d->step_height <= LEDGE_MAX_COORDINATE)) {
+        LEDGE_ERROR("%s: def->step_height is %g (must be 0..%g)", fn, (double)d->step_height,
+                    (double)LEDGE_MAX_COORDINATE);
+        return false;
+    }
     if (!(d->snap_length >= 0.0f && d->snap_length <= LEDGE_MAX_COORDINATE)) {
         LEDGE_ERROR("%s: def->snap_length is %g (must be 0..%g)", fn, (double)d->snap_length,
                     (double)LEDGE_MAX_COORDINATE);
@@ -276,6 +281,9 @@ static surface classify(const mover *m, vec2s n) {
 static vec2s push_dir(const mover *m, vec2s n) {
     surface s = classify(m, n);
     if (s == SURF_FLOOR) return m->up;
+    // A steep slope slid down (off the ground only: on it, it blocks).
+    if (s == SURF_WALL && m->def.slide_on_steep && !m->grounded && v2_dot(n, m->up) > 0.0f)
+        return n;
     if (s == SURF_WALL) {
         vec2s h = v2_sub(n, v2_scale(m->up, v2_dot(n, m->up)));
         float l = v2_len(h);
@@ -582,12 +590,35 @@ static vec2s go(mover *m, vec2s start, vec2s move, vec2s d) {
 // quarter pipe steepening past max_floor_slope), the rise is cancelled as
 // Godot's floor_block_on_wall does: the move is made again sideways only,
 // and when even that leaves no floor the body stays where it was.
+// A grounded move that met a wall, made again lifted by step_height,
+// sideways, then lowered onto a floor: taken when it stands on a floor no
+// higher than step_height and got further along `side` than `pos` (the
+// blocked move), else the blocked move stands (its result restored).
+static vec2s step_up(mover *m, vec2s start, vec2s side, vec2s pos) {
+    float h = m->def.step_height, along = v2_len(side);
+    if (!(h > 0.0f) || !(along > 0.0f)) return pos;
+    ledge_move_result blocked = *m->out;
+    memset(m->out, 0, sizeof *m->out); // as the move began (travel is its first step)
+    m->out->ground_hit = -1;
+    vec2s p = run_pieces(m, start, v2_scale(m->up, h));
+    if (!m->out->stuck) p = run_pieces(m, p, side);
+    if (!m->out->stuck) snap(m, &p, h + 2.0f * m->def.skin);
+    float gain = v2_dot(v2_sub(p, pos), side) / along, rise = v2_dot(v2_sub(p, start), m->up);
+    if (!m->out->stuck && gain > m->def.skin && rise <= h + m->def.skin &&
+        floor_below(m, p, v2(0.0f, 0.0f)) >= 0) {
+        return p;
+    }
+    *m->out = blocked;
+    return pos;
+}
+
 static vec2s travel(mover *m, vec2s start, vec2s d) {
     vec2s side = v2_sub(d, v2_scale(m->up, v2_dot(d, m->up)));
     int g = floor_below(m, start, side);
     m->grounded = g >= 0 && v2_dot(d, m->up) <= 0.0f;
     if (!m->grounded) return go(m, start, d, d);
     vec2s pos = go(m, start, follow_floor(m, d, m->c[g].m.normal), d);
+    if (m->out->on_wall) pos = step_up(m, start, side, pos);
     if (!m->out->on_wall || floor_below(m, pos, v2(0.0f, 0.0f)) >= 0) return pos;
     pos = go(m, start, side, d);
     return floor_below(m, pos, v2(0.0f, 0.0f)) >= 0 ? pos : start;

@@ -369,6 +369,96 @@ static void test_wall_corner_landing(void **state) {
     }
 }
 
+// --- options ------------------------------------------------------------------
+
+// Walking right into a HALF tile step on a FULL floor: with step_height
+// 0.55 the character steps up and walks on; without, or onto a FULL tile
+// (1 high), it is blocked. Gravity down and up.
+static void test_step_up(void **state) {
+    (void)state;
+    for (int gi = 0; gi < 2; ++gi) {
+        float g = gi == 0 ? -20.0f : 20.0f;
+        int dir = g < 0 ? 1 : -1, floor_y = g < 0 ? 2 : 37;
+        float top = (float)floor_y + (g < 0 ? 1.0f : 0.0f);
+        for (int c = 0; c < 3; ++c) { // 0: half step, stepping; 1: half, no step; 2: full
+            ledge_world *w = make_world(g);
+            ledge_tilemap *map = ledge_world_tilemap(w);
+            for (int x = 0; x < 40; ++x) ledge_tilemap_set(map, x, floor_y, LEDGE_TILE_FULL);
+            ledge_tile half = g < 0 ? LEDGE_TILE_HALF_U : LEDGE_TILE_HALF_D;
+            for (int x = 10; x < 40; ++x) {
+                ledge_tilemap_set(map, x, floor_y + dir, c == 2 ? LEDGE_TILE_FULL : half);
+            }
+            ledge_body_id ch = add_character(w, v(5, top + dir * 0.46));
+            ledge_character_def cd = ledge_default_character_def();
+            cd.move.step_height = c == 1 ? 0.0f : 0.55f;
+            assert_true(ledge_character_set_def(w, ch, &cd));
+            ledge_character_state st;
+            int off_floor = 0;
+            for (int f = 0; f < 120; ++f) {
+                ledge_character_get_state(w, ch, &st);
+                assert_true(ledge_character_move(w, ch, v(5, st.velocity.y + g * DT), DT, &st));
+                off_floor += !st.on_floor;
+            }
+            if (c == 0) {
+                assert_true(st.position.x > 14.0f);                         // walked on
+                assert_float_equal(st.position.y, top + dir * 0.95f, 1e-3); // on the step
+                assert_int_equal(off_floor, 0);                             // never left the ground
+            } else {
+                assert_float_equal(st.position.x, 9.7f, 1e-3); // blocked
+                assert_true(st.on_wall);
+            }
+            ledge_world_destroy(w);
+        }
+    }
+}
+
+// Falling onto a 63.43 degree face (a static triangle): slide_on_steep
+// slides down it, the vertical speed growing at g sin^2 (0.8 g), in contact
+// every frame; without it the character falls past it at g. Both gravities.
+static void test_slide_on_steep(void **state) {
+    (void)state;
+    for (int gi = 0; gi < 2; ++gi) {
+        float g = gi == 0 ? -20.0f : 20.0f;
+        double s = g < 0 ? 1.0 : -1.0, y0 = g < 0 ? 1.0 : 39.0;
+        for (int slide = 0; slide < 2; ++slide) {
+            ledge_world *w = make_world(g);
+            vec2s tri[3] = {v(20, y0), v(24, y0), v(20, y0 + s * 8)};
+            if (s < 0) { // keep the winding counter-clockwise
+                vec2s t = tri[1];
+                tri[1] = tri[2];
+                tri[2] = t;
+            }
+            ledge_body_def bd = ledge_default_body_def();
+            bd.type = LEDGE_BODY_STATIC;
+            assert_true(ledge_make_polygon(tri, 3, &bd.shape));
+            ledge_body_create(w, &bd);
+            ledge_body_id ch = add_character(w, v(21.8, y0 + s * 8.0));
+            ledge_character_def cd = ledge_default_character_def();
+            cd.move.slide_on_steep = slide == 1;
+            assert_true(ledge_character_set_def(w, ch, &cd));
+            ledge_character_state st;
+            int touching = 0, first = -1, last = -1;
+            float v_first = 0.0f, v_last = 0.0f;
+            for (int f = 0; f < 60; ++f) {
+                ledge_character_get_state(w, ch, &st);
+                assert_true(
+                    ledge_character_move(w, ch, v(st.velocity.x, st.velocity.y + g * DT), DT, &st));
+                if (st.on_wall && first < 0) first = f, v_first = st.velocity.y;
+                if (st.on_wall) touching++, last = f, v_last = st.velocity.y;
+            }
+            assert_true(first >= 0 && last - first > 5);
+            double rate = (double)(v_last - v_first) / ((last - first) * (double)DT) / g;
+            if (slide) {
+                assert_float_equal(rate, 0.8, 0.03);
+                assert_int_equal(touching, last - first + 1); // in contact all the way
+            } else {
+                assert_float_equal(rate, 1.0, 0.03);
+            }
+            ledge_world_destroy(w);
+        }
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_platforms_carry),
@@ -377,6 +467,8 @@ int main(void) {
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_drop_through_without_step),
         cmocka_unit_test(test_wall_corner_landing),
+        cmocka_unit_test(test_step_up),
+        cmocka_unit_test(test_slide_on_steep),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
