@@ -511,7 +511,10 @@ static void snap(mover *m, vec2s *pos, float reach) {
     float done = 0.0f;
     m->from = *pos;
     while (done < reach) {
-        float next = minf(done == 0.0f ? 2.0f * m->def.skin : done + m->step, reach);
+        // Steps of at least reach / 256: a speck's piece length must not
+        // make the loop endless.
+        float inc = maxf(m->step, reach * (1.0f / 256.0f));
+        float next = minf(done == 0.0f ? 2.0f * m->def.skin : done + inc, reach);
         if (gather(m, v2_sub(*pos, v2_scale(m->up, next))) == 0) {
             done = next;
             continue;
@@ -550,12 +553,14 @@ static void ground_flags(mover *m, vec2s pos) {
 // last piece aims at exactly start + move.
 static vec2s run_pieces(mover *m, vec2s start, vec2s move) {
     float len = v2_len(move);
-    int n = (int)ceilf(len / m->step);
-    if (n > MAX_PIECES) {
+    float count = len > 0.0f ? ceilf(len / m->step) : 1.0f; // +inf for a speck's step
+    int n;
+    if (count > (float)MAX_PIECES) { // compared as a float: no out-of-range conversion
         move = v2_scale(move, (float)MAX_PIECES * m->step / len);
         n = MAX_PIECES;
+    } else {
+        n = count >= 1.0f ? (int)count : 1; // a still body is still taken out of overlap
     }
-    if (n < 1) n = 1; // a still body is still taken out of overlap
     vec2s piece = v2_scale(move, 1.0f / (float)n), corr = v2(0.0f, 0.0f);
     vec2s pos = start;
     for (int k = 1; k <= n; ++k) {
