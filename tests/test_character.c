@@ -459,6 +459,76 @@ static void test_slide_on_steep(void **state) {
     }
 }
 
+// Standing still on a 45 degree slope: stop_on_slope keeps x to the bit;
+// without it the character slides down. Walking off a 0.2 step down:
+// snap_length 0.25 keeps it on the floor every frame, snap_length 0 lets
+// it fall off. Gravity down and up.
+static void test_slope_and_snap_options(void **state) {
+    (void)state;
+    for (int gi = 0; gi < 2; ++gi) {
+        float g = gi == 0 ? -20.0f : 20.0f;
+        int dir = g < 0 ? 1 : -1, floor_y = g < 0 ? 2 : 37;
+        float top = (float)floor_y + (g < 0 ? 1.0f : 0.0f);
+        for (int stop = 0; stop < 2; ++stop) {
+            ledge_world *w = make_world(g);
+            ledge_tilemap *map = ledge_world_tilemap(w);
+            for (int x = 0; x < 40; ++x) ledge_tilemap_set(map, x, floor_y, LEDGE_TILE_FULL);
+            for (int x = 10; x < 20; ++x) { // a rise to the right: floor_y + dir filled
+                ledge_tilemap_set(map, x, floor_y + dir,
+                                  g < 0 ? LEDGE_TILE_45DEG_NP : LEDGE_TILE_45DEG_NN);
+            }
+            // On the slope cell x = 12: its surface at x 12.5 is half a cell up.
+            ledge_body_id ch = add_character(w, v(12.5, top + dir * (0.5 + 0.45 + 0.35)));
+            ledge_character_def cd = ledge_default_character_def();
+            cd.move.stop_on_slope = stop == 1;
+            assert_true(ledge_character_set_def(w, ch, &cd));
+            ledge_character_state st;
+            float x0 = 0.0f;
+            for (int f = 0; f < 60; ++f) {
+                ledge_character_get_state(w, ch, &st);
+                vec2s vel = v(0, st.velocity.y + g * DT);
+                assert_true(ledge_character_move(w, ch, vel, DT, &st));
+                if (f == 20) x0 = st.position.x; // landed by then
+            }
+            assert_true(st.on_floor);
+            if (stop) {
+                assert_true(st.position.x == x0);
+            } else {
+                assert_true(st.position.x < x0 - 0.05f); // slid down to the left
+            }
+            ledge_world_destroy(w);
+        }
+        for (int snap = 0; snap < 2; ++snap) {
+            ledge_world *w = make_world(g);
+            ledge_tilemap *map = ledge_world_tilemap(w);
+            for (int x = 0; x < 40; ++x) ledge_tilemap_set(map, x, floor_y, LEDGE_TILE_FULL);
+            ledge_body_def bd = ledge_default_body_def(); // a shelf 0.2 high, x 0..10
+            bd.type = LEDGE_BODY_STATIC;
+            bd.shape = ledge_make_box(v(0, 0), v(5, 0.1));
+            bd.position = v(5, top + dir * 0.1);
+            ledge_body_create(w, &bd);
+            ledge_body_id ch = add_character(w, v(8, top + dir * (0.2 + 0.455)));
+            ledge_character_def cd = ledge_default_character_def();
+            cd.move.snap_length = snap ? 0.25f : 0.0f;
+            assert_true(ledge_character_set_def(w, ch, &cd));
+            ledge_character_state st;
+            int off = 0;
+            for (int f = 0; f < 60; ++f) {
+                ledge_character_get_state(w, ch, &st);
+                assert_true(ledge_character_move(w, ch, v(4, st.velocity.y + g * DT), DT, &st));
+                off += f > 2 && !st.on_floor;
+            }
+            assert_true(st.on_floor && st.floor_is_tile && st.position.x > 11.0f);
+            if (snap) {
+                assert_int_equal(off, 0);
+            } else {
+                assert_true(off > 0);
+            }
+            ledge_world_destroy(w);
+        }
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_platforms_carry),
@@ -469,6 +539,7 @@ int main(void) {
         cmocka_unit_test(test_wall_corner_landing),
         cmocka_unit_test(test_step_up),
         cmocka_unit_test(test_slide_on_steep),
+        cmocka_unit_test(test_slope_and_snap_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
