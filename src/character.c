@@ -322,8 +322,10 @@ void ledge__characters_before_step(ledge_world *w) {
     for (int k = 0; k < t->count; ++k) {
         ledge__character *c = &t->c[t->list[k]];
         c->floor_slot = -1;
-        if (at_slot(w, t->list[k]) == NULL || !c->def.ride_platforms || !c->state.on_floor) {
-            continue;
+        vec2s p = w->position[t->list[k]], was = c->state.position;
+        if (at_slot(w, t->list[k]) == NULL || !c->def.ride_platforms || !c->state.on_floor ||
+            p.x != was.x || p.y != was.y) {
+            continue; // not riding, or placed elsewhere since its last move
         }
         ledge_body_id f = c->state.floor_body;
         if (!ledge_body_is_valid(w, f)) continue;

@@ -529,6 +529,30 @@ static void test_slope_and_snap_options(void **state) {
     }
 }
 
+// A character placed elsewhere (ledge_body_set_position) after its last
+// move on a platform is not carried by it; one left standing is.
+static void test_teleported_not_carried(void **state) {
+    (void)state;
+    ledge_world *w = make_world(-20.0f);
+    ledge_body_def pd = ledge_default_body_def();
+    pd.type = LEDGE_BODY_KINEMATIC;
+    pd.shape = ledge_make_box(v(0, 0), v(3, 0.25));
+    pd.position = v(20, 10);
+    ledge_body_id plat = ledge_body_create(w, &pd);
+    ledge_body_id a = add_character(w, v(19, 10.705)), b = add_character(w, v(21, 10.705));
+    ledge_character_state st;
+    assert_true(ledge_character_move(w, a, v(0, -20 * DT), DT, &st) && st.on_floor);
+    assert_true(ledge_character_move(w, b, v(0, -20 * DT), DT, &st) && st.on_floor);
+    vec2s pb = ledge_body_position(w, b);
+    assert_true(ledge_body_set_position(w, a, v(5, 30)));
+    ledge_body_set_target(w, plat, v(20, 11), DT); // up by 1
+    ledge_world_step(w, DT);
+    vec2s qa = ledge_body_position(w, a), qb = ledge_body_position(w, b);
+    assert_true(qa.x == 5.0f && qa.y == 30.0f);
+    assert_float_equal(qb.y, pb.y + 1.0f, 1e-5);
+    ledge_world_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_platforms_carry),
@@ -540,6 +564,7 @@ int main(void) {
         cmocka_unit_test(test_step_up),
         cmocka_unit_test(test_slide_on_steep),
         cmocka_unit_test(test_slope_and_snap_options),
+        cmocka_unit_test(test_teleported_not_carried),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

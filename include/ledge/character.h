@@ -35,7 +35,8 @@
 /// Platforms: after a move that ends on a body (a floor), each following
 /// ledge_world_step moves the character by exactly what that body moved in
 /// the step (a teleport: the relative position is kept to rounding, up,
-/// down, sideways, in circles). The documented frame orders, (1) set
+/// down, sideways, in circles), unless the body was placed elsewhere
+/// (ledge_body_set_position) since that move. The documented frame orders, (1) set
 /// platform targets, move characters, step, and (2) step, then move
 /// characters, both keep the character on the platform every frame. A
 /// carry that pushes the character into a wall or ceiling is resolved by
