@@ -134,15 +134,16 @@ bool game_create_with(game *g, ledge_response_model model) {
     pd.position = platform_target(0);
     g->platform = ledge_body_create(g->world, &pd);
 
-    // The player is kinematic: the step never moves it, ledge_body_move
-    // does (docs/character.md), and the pile feels it as a moving wall.
+    // The player is a character (docs/character.md): a kinematic body that
+    // ledge_character_move moves and the step carries on the platform; the
+    // pile feels it as a moving wall.
     ledge_body_def cd = ledge_default_body_def();
     cd.type = LEDGE_BODY_KINEMATIC;
     cd.shape = ledge_make_box(v2(0, 0), v2(GAME_PLAYER_HX, GAME_PLAYER_HY));
     cd.position = v2(3.0f, 4.0f + GAME_PLAYER_HY + 0.01f);
     g->player = ledge_body_create(g->world, &cd);
     add_pile(g);
-    return ledge_body_is_valid(g->world, g->player);
+    return ledge_character_create(g->world, g->player, NULL);
 }
 
 void game_destroy(game *g) {
@@ -182,18 +183,18 @@ static bool on_one_way_cells(const game *g) {
            h->cell_x <= GAME_ONE_WAY_X1 && h->cell_y == GAME_ONE_WAY_Y;
 }
 
-// The idiom of docs/character.md: the game's velocity, gravity, a jump
-// from the ground, the move (plus what the platform under the player did),
-// the velocity clipped against what was met.
-static void move_player(game *g, const game_input *in, vec2s carried) {
-    g->velocity.x = in->run * GAME_RUN;
-    g->velocity.y += GAME_GRAVITY * GAME_DT;
-    if (in->jump && g->move.on_ground) g->velocity.y = GAME_JUMP;
-    if (in->drop && g->move.on_ground) ledge_body_drop_through(g->world, g->player);
-    ledge_move_def md = ledge_default_move_def();
-    vec2s d = v2(g->velocity.x * GAME_DT + carried.x, g->velocity.y * GAME_DT + carried.y);
-    if (!ledge_body_move(g->world, g->player, d, &md, &g->move)) return;
-    g->velocity = ledge_move_clip_velocity(&g->move, g->velocity);
+// The character idiom of docs/character.md: the velocity ledge kept,
+// gravity, a jump from the ground (or just off it: coyote time), the move;
+// the step then carries the player on the platform.
+static void move_player(game *g, const game_input *in) {
+    ledge_character_state st;
+    ledge_character_get_state(g->world, g->player, &st);
+    vec2s vel = v2(in->run * GAME_RUN, st.velocity.y + GAME_GRAVITY * GAME_DT);
+    if (in->jump && st.time_since_floor < 0.1f) vel.y = GAME_JUMP;
+    if (in->drop && st.on_floor) ledge_body_drop_through(g->world, g->player);
+    if (!ledge_character_move(g->world, g->player, vel, GAME_DT, &st)) return;
+    g->velocity = st.velocity;
+    g->move = st.last_move;
 }
 
 static void update_state(game *g) {
@@ -208,14 +209,10 @@ static void update_state(game *g) {
 }
 
 void game_update(game *g, const game_input *in) {
-    // The platform is driven by position; a player standing on it moves
-    // with it by the same displacement.
-    vec2s before = ledge_body_position(g->world, g->platform);
-    vec2s target = platform_target(g->frame + 1);
-    ledge_body_set_target(g->world, g->platform, target, GAME_DT);
-    vec2s carried = v2(0, 0);
-    if (g->state.on_platform) carried = v2(target.x - before.x, target.y - before.y);
-    move_player(g, in, carried);
+    // The platform is driven by position; the step carries a player
+    // standing on it by the same displacement.
+    ledge_body_set_target(g->world, g->platform, platform_target(g->frame + 1), GAME_DT);
+    move_player(g, in);
     fire_bullets(g);
     double t0 = now_seconds();
     ledge_world_step(g->world, GAME_DT);

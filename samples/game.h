@@ -58,7 +58,7 @@ typedef struct game {
     ledge_body_id bodies[GAME_MAX_BODIES]; // the pile and the bullets
     int body_count;
     int bullet_count;
-    vec2s velocity;         // the player's own velocity (the idiom's)
+    vec2s velocity;         // the player's velocity, as its character state keeps it
     ledge_move_result move; // the player's last move
     game_player_state state;
     game_phase phase;

@@ -157,7 +157,7 @@ ledge_body_id ledge_body_create(ledge_world *world, const ledge_body_def *def) {
     float extent = 2.0f * maxf(world->box_half[i].x, world->box_half[i].y);
     if (def->type == LEDGE_BODY_DYNAMIC) world->max_extent = maxf(world->max_extent, extent);
     world->live_count++;
-    world->query_dirty = true;
+    ledge__query_refile(world, i);
     return ledge__body_id(world, i);
 }
 
@@ -183,7 +183,7 @@ void ledge_body_destroy(ledge_world *world, ledge_body_id id) {
     ledge__forget_contacts(world, i);
     world->free_slots[world->free_count++] = i;
     world->live_count--;
-    world->query_dirty = true;
+    ledge__query_refile(world, i);
 }
 
 bool ledge_body_is_valid(const ledge_world *world, ledge_body_id id) {
@@ -246,8 +246,8 @@ bool ledge_body_set_position(ledge_world *world, ledge_body_id id, vec2s positio
     if (i < 0 || !ledge__check_vec(fn, "position", position, LEDGE_MAX_COORDINATE)) return false;
     world->position[i] = position;
     world->frozen[i] = 0;
-    world->query_dirty = true;
     ledge__forget_replay(world, i);
+    ledge__query_refile(world, i);
     return true;
 }
 

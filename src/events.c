@@ -317,6 +317,15 @@ ledge_ground ledge_body_ground(ledge_world *world, ledge_body_id id) {
     memset(&g, 0, sizeof g);
     int i = ledge__world_slot(world, id, "ledge_body_ground");
     if (i < 0) return g;
+    if (ledge__character_ground(world, i, &g)) return g; // one truth: the character's state
+    if (world->type[i] != LEDGE_BODY_DYNAMIC) {
+        // The step meets tiles and static bodies with dynamic bodies only.
+        LEDGE_ERROR("ledge_body_ground: body {%u, %u} is %s and not a character: the step keeps "
+                    "no ground state for it (ledge_character_create, or the move's result)",
+                    id.index1, id.generation,
+                    world->type[i] == LEDGE_BODY_STATIC ? "static" : "kinematic");
+        return g;
+    }
     if (!index_contacts(world)) {
         LEDGE_ERROR("ledge_body_ground: allocation of the contact index failed");
         return g;

@@ -59,8 +59,9 @@ typedef struct mover {
     contact c[MAX_CONTACTS];
     int count;
     ledge_move_result *out;
-    vec2s start;                             ///< Where the move began (one-way platforms).
-    float reach;                             ///< Height a clearance sweep starts from.
+    vec2s start; ///< Where the move began (one-way platforms).
+    vec2s from;  ///< A place the mover was clear of the tiles before the overlaps gathered now.
+    float reach; ///< Height a clearance sweep starts from.
     uint8_t have_poly[LEDGE_TILE_COUNT];     ///< Whether tile_poly[t] is built.
     ledge_shape tile_poly[LEDGE_TILE_COUNT]; ///< Straight tiles as polygons in a cell at (0, 0).
 } mover;
@@ -86,6 +87,11 @@ static bool check_def(const char *fn, const ledge_move_def *d) {
     if (!(d->max_floor_slope >= 0.0f && d->max_floor_slope <= LEDGE_MOVE_MAX_FLOOR_SLOPE)) {
         LEDGE_ERROR("%s: def->max_floor_slope is %g (must be 0..%g radians)", fn,
                     (double)d->max_floor_slope, (double)LEDGE_MOVE_MAX_FLOOR_SLOPE);
+        return false;
+    }
+    if (!(d->step_height >= 0.0f && d->step_height <= LEDGE_MAX_COORDINATE)) {
+        LEDGE_ERROR("%s: def->step_height is %g (must be 0..%g)", fn, (double)d->step_height,
+                    (double)LEDGE_MAX_COORDINATE);
         return false;
     }
     if (!(d->snap_length >= 0.0f && d->snap_length <= LEDGE_MAX_COORDINATE)) {
@@ -147,37 +153,19 @@ static bool collect_body(ledge_body_id id, void *ctx) {
     return m->body_count < MAX_BODIES;
 }
 
-// Brute force over the slots: cheaper than rebuilding the queries' index
-// (O(bodies + cells)), which every move makes stale by placing its body.
-static void scan_bodies(mover *m, ledge_aabb b) {
-    const ledge_world *w = m->w;
-    vec2s c = v2_scale(v2_add(b.lower, b.upper), 0.5f),
-          h = v2_scale(v2_sub(b.upper, b.lower), 0.5f);
-    for (int i = 0; i < w->slot_count && m->body_count < MAX_BODIES; ++i) {
-        vec2s o = v2_add(w->position[i], w->box_offset[i]), r = v2_add(h, w->box_half[i]);
-        if (!(fabsf(o.x - c.x) <= r.x && fabsf(o.y - c.y) <= r.y) || !w->alive[i] || i == m->self) {
-            continue; // apart (a non-finite position is never near)
-        }
-        if (blocks(m, i)) m->bodies[m->body_count++] = i;
-    }
-}
-
 // The bodies the move may meet, in index order: those whose boxes come
 // near the box swept by the largest move the floor-following and snapping
-// can make. Through the world's query index when it is fresh (the first
-// mover after a step), else by a scan.
+// can make, found through the world's query index (which the move keeps up
+// to date by refiling its own body: nothing is scanned or rebuilt).
 static void find_bodies(mover *m, vec2s start, vec2s d) {
     ledge_aabb b = ledge_shape_aabb(m->shape, start);
     float reach = v2_len(d) * (1.0f + 1.0f / maxf(m->cos_floor, 0.1f)) + m->def.snap_length +
                   4.0f * m->def.skin;
-    b.lower = v2_sub(b.lower, v2(reach, reach));
-    b.upper = v2_add(b.upper, v2(reach, reach));
+    float lim = LEDGE_MAX_COORDINATE;
+    b.lower = v2(maxf(b.lower.x - reach, -lim), maxf(b.lower.y - reach, -lim));
+    b.upper = v2(minf(b.upper.x + reach, lim), minf(b.upper.y + reach, lim));
     m->body_count = 0;
-    if (m->w->query == NULL || m->w->query_dirty || !ledge__vec_within(b.lower, 1e6f) ||
-        !ledge__vec_within(b.upper, 1e6f)) {
-        scan_bodies(m, b);
-        return;
-    }
+    if (!(b.lower.x <= b.upper.x && b.lower.y <= b.upper.y)) return; // beyond the coordinates
     ledge_query_filter f = ledge_default_query_filter();
     f.category = f.mask = ~(uint64_t)0;
     f.include_tiles = false;
@@ -222,6 +210,24 @@ static bool one_way_holds(const mover *m, ledge_one_way way, vec2s n, ledge_mani
     return !then.hit || then.depth <= 2.0f * m->def.skin;
 }
 
+// Whether a tile contact of edge-state depth `depth` pushes out through
+// the far side of a cell whose near sides are blocked (under a wall, the
+// corner of a floor the mover grazes by a rounding error): deeper than the
+// cell's true overlap (no edge states) plus what the mover went since
+// `from`, which no face it crossed can be. Projected out through it, a box
+// sliding down a wall into the corner was pushed 2 units down through the
+// floor. The cell's neighbours hold the mover instead.
+static bool far_side(const mover *m, int x, int y, vec2s pos, float depth) {
+    float reach = v2_len(v2_sub(pos, m->from)) + m->def.skin;
+    if (!(depth > reach)) return false;
+    const ledge_tilemap *map = m->w->map;
+    vec2s cell =
+        v2(map->origin.x + (float)x * map->tile_size, map->origin.y + (float)y * map->tile_size);
+    ledge_manifold t =
+        ledge_collide_tile(ledge__tilemap_at(map, x, y), cell, map->tile_size, 0u, m->shape, pos);
+    return depth > (t.hit ? t.depth : 0.0f) + reach;
+}
+
 static void tile_contact(mover *m, int x, int y, vec2s pos) {
     const ledge_tilemap *map = m->w->map;
     ledge_manifold mf = ledge__tilemap_collide_cell(map, x, y, m->shape, pos);
@@ -235,6 +241,7 @@ static void tile_contact(mover *m, int x, int y, vec2s pos) {
                        ledge__tilemap_collide_cell(map, x, y, m->shape, m->start))) {
         return;
     }
+    if (far_side(m, x, y, pos, mf.depth)) return;
     add_contact(m, mf, -1, x, y);
 }
 
@@ -274,6 +281,9 @@ static surface classify(const mover *m, vec2s n) {
 static vec2s push_dir(const mover *m, vec2s n) {
     surface s = classify(m, n);
     if (s == SURF_FLOOR) return m->up;
+    // A steep slope slid down (off the ground only: on it, it blocks).
+    if (s == SURF_WALL && m->def.slide_on_steep && !m->grounded && v2_dot(n, m->up) > 0.0f)
+        return n;
     if (s == SURF_WALL) {
         vec2s h = v2_sub(n, v2_scale(m->up, v2_dot(n, m->up)));
         float l = v2_len(h);
@@ -447,6 +457,7 @@ static bool resolve(mover *m, vec2s base, vec2s *corr, vec2s piece, float lo, fl
 // sideways motion: walking into a slope climbs it), or the one closest to
 // up when dir is zero. Returns the index of its contact, or -1.
 static int floor_below(mover *m, vec2s pos, vec2s dir) {
+    m->from = pos;
     gather(m, v2_sub(pos, v2_scale(m->up, 2.0f * m->def.skin)));
     bool still = dir.x == 0.0f && dir.y == 0.0f;
     int best = -1;
@@ -498,8 +509,12 @@ static float first_touch(mover *m, vec2s pos, float lo, float hi, int halvings) 
 // ceiling, an arc steeper than a floor) leaves it where it was.
 static void snap(mover *m, vec2s *pos, float reach) {
     float done = 0.0f;
+    m->from = *pos;
     while (done < reach) {
-        float next = minf(done == 0.0f ? 2.0f * m->def.skin : done + m->step, reach);
+        // Steps of at least reach / 256: a speck's piece length must not
+        // make the loop endless.
+        float inc = maxf(m->step, reach * (1.0f / 256.0f));
+        float next = minf(done == 0.0f ? 2.0f * m->def.skin : done + inc, reach);
         if (gather(m, v2_sub(*pos, v2_scale(m->up, next))) == 0) {
             done = next;
             continue;
@@ -538,17 +553,20 @@ static void ground_flags(mover *m, vec2s pos) {
 // last piece aims at exactly start + move.
 static vec2s run_pieces(mover *m, vec2s start, vec2s move) {
     float len = v2_len(move);
-    int n = (int)ceilf(len / m->step);
-    if (n > MAX_PIECES) {
+    float count = len > 0.0f ? ceilf(len / m->step) : 1.0f; // +inf for a speck's step
+    int n;
+    if (count > (float)MAX_PIECES) { // compared as a float: no out-of-range conversion
         move = v2_scale(move, (float)MAX_PIECES * m->step / len);
         n = MAX_PIECES;
+    } else {
+        n = count >= 1.0f ? (int)count : 1; // a still body is still taken out of overlap
     }
-    if (n < 1) n = 1; // a still body is still taken out of overlap
     vec2s piece = v2_scale(move, 1.0f / (float)n), corr = v2(0.0f, 0.0f);
     vec2s pos = start;
     for (int k = 1; k <= n; ++k) {
         float t = (float)k / (float)n;
         vec2s base = v2_add(start, k == n ? move : v2_scale(move, t)), c = corr;
+        m->from = pos;
         if (!resolve(m, base, &c, piece, (float)(k - 1) / (float)n, t)) {
             m->out->stuck = true;
             return pos;
@@ -577,12 +595,35 @@ static vec2s go(mover *m, vec2s start, vec2s move, vec2s d) {
 // quarter pipe steepening past max_floor_slope), the rise is cancelled as
 // Godot's floor_block_on_wall does: the move is made again sideways only,
 // and when even that leaves no floor the body stays where it was.
+// A grounded move that met a wall, made again lifted by step_height,
+// sideways, then lowered onto a floor: taken when it stands on a floor no
+// higher than step_height and got further along `side` than `pos` (the
+// blocked move), else the blocked move stands (its result restored).
+static vec2s step_up(mover *m, vec2s start, vec2s side, vec2s pos) {
+    float h = m->def.step_height, along = v2_len(side);
+    if (!(h > 0.0f) || !(along > 0.0f)) return pos;
+    ledge_move_result blocked = *m->out;
+    memset(m->out, 0, sizeof *m->out); // as the move began (travel is its first step)
+    m->out->ground_hit = -1;
+    vec2s p = run_pieces(m, start, v2_scale(m->up, h));
+    if (!m->out->stuck) p = run_pieces(m, p, side);
+    if (!m->out->stuck) snap(m, &p, h + 2.0f * m->def.skin);
+    float gain = v2_dot(v2_sub(p, pos), side) / along, rise = v2_dot(v2_sub(p, start), m->up);
+    if (!m->out->stuck && gain > m->def.skin && rise <= h + m->def.skin &&
+        floor_below(m, p, v2(0.0f, 0.0f)) >= 0) {
+        return p;
+    }
+    *m->out = blocked;
+    return pos;
+}
+
 static vec2s travel(mover *m, vec2s start, vec2s d) {
     vec2s side = v2_sub(d, v2_scale(m->up, v2_dot(d, m->up)));
     int g = floor_below(m, start, side);
     m->grounded = g >= 0 && v2_dot(d, m->up) <= 0.0f;
     if (!m->grounded) return go(m, start, d, d);
     vec2s pos = go(m, start, follow_floor(m, d, m->c[g].m.normal), d);
+    if (m->out->on_wall) pos = step_up(m, start, side, pos);
     if (!m->out->on_wall || floor_below(m, pos, v2(0.0f, 0.0f)) >= 0) return pos;
     pos = go(m, start, side, d);
     return floor_below(m, pos, v2(0.0f, 0.0f)) >= 0 ? pos : start;
@@ -599,6 +640,7 @@ static void init_mover(mover *m, ledge_world *w, int slot, const ledge_move_def 
     m->cos_floor = cosf(def->max_floor_slope);
     m->out = out;
     m->grounded = false;
+    m->from = w->position[slot];
     ledge_aabb b = m->shape->bounds;
     m->reach = w->map->tile_size + 2.0f * ((b.upper.x - b.lower.x) + (b.upper.y - b.lower.y));
     memset(m->have_poly, 0, sizeof m->have_poly);

@@ -1,21 +1,31 @@
 // World queries (query.h): ray casts, AABB and point queries, shape casts,
 // against the tiles and the bodies together.
 //
-// Bodies are found through a loose grid of the queries' own, not the
-// step's: the step's grid is scratch of the substep (built in rotated
-// coordinates, from positions before the last projection), and sharing its
-// storage would let a query change the capacities the step's grid is fitted
-// to, and so the step's pair order. This index is rebuilt on the first query
-// after anything moved (world->query_dirty, set by the step and by body
-// create, destroy and set_position), so it always holds the current
-// positions.
+// Bodies are found through an index of the queries' own, not the step's:
+// the step's grid is scratch of the substep (built in rotated coordinates,
+// from positions before the last projection), and sharing its storage would
+// let a query change the capacities the step's grid is fitted to, and so the
+// step's pair order.
 //
-// Each body is filed by the centre of its bounding box in cells of twice the
-// bodies' mean extent; a body no larger than a cell lies within half a cell
-// of its centre, so a box grown by half a cell (plus a rounding margin)
-// reaches the cell of every body that can overlap it. Larger bodies are kept
-// in a list that every query tests. Candidates are marked with a stamp so
-// that each is tested once, then reported in body index order.
+// The index is a hierarchy of hashed loose grids kept up to date body by body: creating,
+// destroying or placing a body (ledge_body_set_position, ledge_body_move)
+// refiles that body alone, and the step refiles the bodies whose cell
+// changed (ledge__query_sync). So a move or a query costs what is near it,
+// not what the world holds: nothing is rebuilt or scanned because one body
+// moved. The index is rebuilt only when it is first asked for and when the
+// slots outgrow it (capacity doubles: amortized O(1) per body).
+//
+// Each body is filed by the centre of its bounding box in the level of a
+// hierarchy of grids (cells of a quarter tile times a power of two) whose
+// cells are at least as large as the body: a body no larger than a cell
+// lies within half a cell of its centre, so a box grown by half a cell
+// (plus a rounding margin) reaches, in each level, the cell of every body
+// that can overlap it. Levels make the index fit any mix of sizes (specks
+// beside platforms and level geometry) with no refitting. Cells hash into
+// buckets of doubly linked lists, so the map's size and the bodies' spread
+// cost nothing. Candidates are marked with a stamp so that each is tested
+// once; results are reported in body index order (or by fraction, then
+// index), so the order cells are visited in never shows.
 #include "world.h"
 
 #include "ledge/query.h"
@@ -23,15 +33,31 @@
 
 #include <string.h>
 
+enum { UNFILED = 0, IN_GRID = 1, IN_BIG = 2, LEVELS = 24 };
+
+/// One level of the hierarchy: its cells and the bodies filed in it.
+typedef struct level {
+    float cell;         ///< Cell side.
+    float inv_cell;     ///< 1 / cell.
+    int filed;          ///< Bodies filed in this level.
+    int x0, y0, x1, y1; ///< Cells holding them lie within (grow-only while filed > 0).
+} level;
+
 typedef struct ledge__query_index {
-    ledge__grid grid;
-    int cap;                    ///< Slots in the arrays below.
-    vec2s *center;              ///< Centre of each body's bounding box.
-    uint8_t *include;           ///< Filed in the grid (alive and not larger than a cell).
+    level lv[LEVELS];           ///< Cells of base * 2^k.
+    int cap;                    ///< Slots in the per-slot arrays below.
+    uint32_t bucket_mask;       ///< Buckets - 1 (a power of two, at least 2 * cap).
+    int *head;                  ///< First slot of each bucket, or -1.
+    int *next, *prev;           ///< Bucket list links of each slot (-1: none).
+    int *cx, *cy;               ///< The cell of each filed slot.
+    uint8_t *where;             ///< UNFILED, IN_GRID or IN_BIG.
+    uint8_t *lvl;               ///< The level of each IN_GRID slot.
+    int filed;                  ///< Slots IN_GRID.
+    int *big;                   ///< Bodies larger than the top level's cells (order irrelevant).
+    int *big_pos;               ///< Each IN_BIG slot's index in big.
+    int big_count;              ///< Entries in big.
     uint32_t *stamp;            ///< Last query that tested the slot.
     uint32_t stamp_now;         ///< This query's stamp.
-    int *big;                   ///< Living bodies larger than a cell, in slot order.
-    int big_count;              ///< Entries in big.
     int *found;                 ///< Scratch: slots found by this query.
     int found_count;            ///< Entries in found.
     ledge_raycast_result *hits; ///< Scratch of raycast_all (cap + 1 entries).
@@ -49,51 +75,53 @@ ledge_query_filter ledge_default_query_filter(void) {
 
 // --- the index --------------------------------------------------------------
 
-// The per-slot arrays of the index.
 static void free_slot_arrays(ledge__query_index *q) {
-    ledge__free(q->center);
-    ledge__free(q->include);
-    ledge__free(q->stamp);
-    ledge__free(q->big);
-    ledge__free(q->found);
-    ledge__free(q->hits);
-    ledge__free(q->hit_slot);
+    void *all[] = {q->head,    q->next,  q->prev,  q->cx,   q->cy,       q->where, q->big,
+                   q->big_pos, q->stamp, q->found, q->hits, q->hit_slot, q->lvl};
+    for (size_t k = 0; k < sizeof all / sizeof all[0]; ++k) ledge__free(all[k]);
 }
 
 void ledge__query_free(ledge_world *w) {
     ledge__query_index *q = w->query;
     if (q == NULL) return;
-    ledge__grid_free(&q->grid);
     free_slot_arrays(q);
     ledge__free(q);
     w->query = NULL;
 }
 
 // Makes room for `cap` slots; all new arrays are allocated before the old
-// ones are released, so a failure leaves the index as it was.
+// ones are released, so a failure leaves the index as it was (to be rebuilt).
 static bool reserve_slots(ledge__query_index *q, int cap, const char *fn) {
     if (cap <= q->cap) return true;
-    size_t n = (size_t)cap;
-    void *c = ledge__alloc(sizeof(vec2s) * n), *inc = ledge__alloc(n), *st = ledge__alloc(4 * n);
-    void *big = ledge__alloc(sizeof(int) * n), *found = ledge__alloc(sizeof(int) * n);
-    void *hits = ledge__alloc(sizeof(ledge_raycast_result) * (n + 1));
-    void *hs = ledge__alloc(sizeof(int) * (n + 1));
-    if (!c || !inc || !st || !big || !found || !hits || !hs) {
-        void *all[] = {c, inc, st, big, found, hits, hs};
-        for (int k = 0; k < 7; ++k) ledge__free(all[k]);
+    size_t n = (size_t)cap, nb = 1;
+    while (nb < 2 * n) nb *= 2;
+    size_t in = sizeof(int) * n;
+    void *a[13] = {ledge__alloc(sizeof(int) * nb),
+                   ledge__alloc(in),
+                   ledge__alloc(in),
+                   ledge__alloc(in),
+                   ledge__alloc(in),
+                   ledge__alloc(n),
+                   ledge__alloc(in),
+                   ledge__alloc(in),
+                   ledge__alloc(4 * n),
+                   ledge__alloc(in),
+                   ledge__alloc(sizeof(ledge_raycast_result) * (n + 1)),
+                   ledge__alloc(sizeof(int) * (n + 1)),
+                   ledge__alloc(n)};
+    for (int k = 0; k < 13; ++k) {
+        if (a[k] != NULL) continue;
+        for (int j = 0; j < 13; ++j) ledge__free(a[j]);
         LEDGE_ERROR("%s: allocation of the query index for %d bodies failed", fn, cap);
         return false;
     }
     free_slot_arrays(q);
-    q->center = c;
-    q->include = inc;
-    q->stamp = st;
+    q->head = a[0], q->next = a[1], q->prev = a[2], q->cx = a[3], q->cy = a[4], q->where = a[5];
+    q->big = a[6], q->big_pos = a[7], q->stamp = a[8], q->found = a[9], q->hits = a[10];
+    q->hit_slot = a[11], q->lvl = a[12];
     memset(q->stamp, 0, 4 * n);
     q->stamp_now = 0;
-    q->big = big;
-    q->found = found;
-    q->hits = hits;
-    q->hit_slot = hs;
+    q->bucket_mask = (uint32_t)(nb - 1);
     q->cap = cap;
     return true;
 }
@@ -102,41 +130,119 @@ static float extent_of(const ledge_world *w, int i) {
     return 2.0f * maxf(w->box_half[i].x, w->box_half[i].y);
 }
 
-// Cells of twice the mean extent: most bodies fit, and a few huge ones
-// (level geometry) go to the big list instead of coarsening every cell.
-static float cell_side(const ledge_world *w) {
-    double sum = 0.0;
-    for (int i = 0; i < w->slot_count; ++i) {
-        if (w->alive[i]) sum += extent_of(w, i);
-    }
-    float cell = w->live_count > 0 ? (float)(2.0 * sum / w->live_count) : 0.0f;
-    return cell > 0.0f ? cell : w->map->tile_size;
+// The cell coordinate of f in level l, clamped far inside int (centres are
+// within LEDGE_MAX_COORDINATE; a tiny cell could still overflow).
+static int cell_coord(const level *l, float f) {
+    float c = floorf(f * l->inv_cell);
+    return c < -1.0e9f ? -1000000000 : c > 1.0e9f ? 1000000000 : (int)c;
 }
 
-// Files the living bodies: the grid ones by their box centres, the others
-// in the big list; returns the bounds of the grid bodies' centres.
-static void classify(ledge_world *w, float cell, vec2s *lower, vec2s *upper) {
-    ledge__query_index *q = w->query;
-    bool any = false;
-    *lower = *upper = v2(0.0f, 0.0f);
-    q->big_count = 0;
-    for (int i = 0; i < w->slot_count; ++i) {
-        q->include[i] = 0;
-        if (!w->alive[i]) continue;
-        vec2s c = q->center[i] = v2_add(w->position[i], w->box_offset[i]);
-        if (extent_of(w, i) > cell) {
-            q->big[q->big_count++] = i;
-            continue;
+static uint32_t bucket_of(const ledge__query_index *q, int l, int x, int y) {
+    uint32_t h = (uint32_t)x * 73856093u ^ (uint32_t)y * 19349663u ^ (uint32_t)l * 83492791u;
+    return (h ^ (h >> 15)) & q->bucket_mask;
+}
+
+// The lowest level whose cells hold a body of extent e, or -1.
+static int level_for(const ledge__query_index *q, float e) {
+    for (int l = 0; l < LEVELS; ++l) {
+        if (e <= q->lv[l].cell) return l;
+    }
+    return -1;
+}
+
+static void unfile(ledge__query_index *q, int i) {
+    if (q->where[i] == IN_GRID) {
+        if (q->prev[i] >= 0) {
+            q->next[q->prev[i]] = q->next[i];
+        } else {
+            q->head[bucket_of(q, q->lvl[i], q->cx[i], q->cy[i])] = q->next[i];
         }
-        q->include[i] = 1;
-        if (!any) *lower = *upper = c;
-        any = true;
-        *lower = v2(minf(lower->x, c.x), minf(lower->y, c.y));
-        *upper = v2(maxf(upper->x, c.x), maxf(upper->y, c.y));
+        if (q->next[i] >= 0) q->prev[q->next[i]] = q->prev[i];
+        q->filed--;
+        q->lv[q->lvl[i]].filed--;
+    } else if (q->where[i] == IN_BIG) {
+        int last = q->big[--q->big_count];
+        q->big[q->big_pos[i]] = last;
+        q->big_pos[last] = q->big_pos[i];
+    }
+    q->where[i] = UNFILED;
+}
+
+// Files living body i by its box centre in the level that fits it (the big
+// list beyond the top level). A centre beyond LEDGE_MAX_COORDINATE is not
+// filed: no query sees it.
+static void file(const ledge_world *w, ledge__query_index *q, int i) {
+    vec2s c = v2_add(w->position[i], w->box_offset[i]);
+    if (!w->alive[i] || !ledge__vec_within(c, LEDGE_MAX_COORDINATE)) return;
+    int li = level_for(q, extent_of(w, i));
+    if (li < 0) {
+        q->where[i] = IN_BIG;
+        q->big_pos[i] = q->big_count;
+        q->big[q->big_count++] = i;
+        return;
+    }
+    level *l = &q->lv[li];
+    int x = cell_coord(l, c.x), y = cell_coord(l, c.y);
+    uint32_t b = bucket_of(q, li, x, y);
+    q->cx[i] = x, q->cy[i] = y;
+    q->lvl[i] = (uint8_t)li;
+    q->prev[i] = -1;
+    q->next[i] = q->head[b];
+    if (q->head[b] >= 0) q->prev[q->head[b]] = i;
+    q->head[b] = i;
+    q->where[i] = IN_GRID;
+    q->filed++;
+    if (l->filed++ == 0) {
+        l->x0 = l->x1 = x, l->y0 = l->y1 = y;
+    } else {
+        l->x0 = x < l->x0 ? x : l->x0, l->x1 = x > l->x1 ? x : l->x1;
+        l->y0 = y < l->y0 ? y : l->y0, l->y1 = y > l->y1 ? y : l->y1;
     }
 }
 
-// Rebuilds the index when bodies moved since it was built.
+// Files every living body afresh.
+static void rebuild(ledge_world *w) {
+    ledge__query_index *q = w->query;
+    float cell = 0.25f * w->map->tile_size;
+    for (int l = 0; l < LEVELS; ++l, cell *= 2.0f) {
+        memset(&q->lv[l], 0, sizeof q->lv[l]);
+        q->lv[l].cell = cell;
+        q->lv[l].inv_cell = 1.0f / cell;
+    }
+    for (uint32_t b = 0; b <= q->bucket_mask; ++b) q->head[b] = -1;
+    q->filed = q->big_count = 0;
+    memset(q->where, UNFILED, (size_t)q->cap);
+    for (int i = 0; i < w->slot_count; ++i) file(w, q, i);
+}
+
+void ledge__query_refile(ledge_world *w, int i) {
+    ledge__query_index *q = w->query;
+    if (q == NULL || w->query_dirty) return; // rebuilt when next asked
+    if (i >= q->cap) {
+        w->query_dirty = true; // the slots outgrew the index
+        return;
+    }
+    if (q->where[i] == IN_GRID && w->alive[i]) {
+        const level *l = &q->lv[q->lvl[i]];
+        vec2s c = v2_add(w->position[i], w->box_offset[i]);
+        if (ledge__vec_within(c, LEDGE_MAX_COORDINATE) && cell_coord(l, c.x) == q->cx[i] &&
+            cell_coord(l, c.y) == q->cy[i]) {
+            return; // same cell: nothing to do (a body's size never changes)
+        }
+    }
+    unfile(q, i);
+    file(w, q, i);
+}
+
+void ledge__query_sync(ledge_world *w) {
+    if (w->query == NULL || w->query_dirty) return;
+    for (int i = 0; i < w->slot_count; ++i) {
+        if (w->alive[i]) ledge__query_refile(w, i);
+    }
+}
+
+// Creates the index on the first query; rebuilds it when it was marked
+// stale (slots outgrew it, the cell side needs refitting).
 static bool refresh(ledge_world *w, const char *fn) {
     if (w->query == NULL) {
         w->query = ledge__alloc(sizeof *w->query);
@@ -149,16 +255,9 @@ static bool refresh(ledge_world *w, const char *fn) {
     }
     ledge__query_index *q = w->query;
     if (!w->query_dirty && q->cap >= w->slot_count) return true;
-    int cells = w->slot_count < 256 ? 1024 : 4 * w->slot_count;
-    if (!reserve_slots(q, w->slot_count > 16 ? w->slot_count : 16, fn) ||
-        !ledge__grid_reserve(&q->grid, q->cap, cells)) {
-        return false;
-    }
-    float cell = cell_side(w);
-    vec2s lower, upper;
-    classify(w, cell, &lower, &upper);
-    ledge__grid_fit(&q->grid, lower, upper, cell);
-    ledge__grid_build(&q->grid, q->center, q->include, w->slot_count);
+    int want = w->slot_count > q->cap ? 2 * w->slot_count : q->cap;
+    if (!reserve_slots(q, want > 16 ? want : 16, fn)) return false;
+    rebuild(w);
     w->query_dirty = false;
     return true;
 }
@@ -235,39 +334,62 @@ static int cmp_int(const void *a, const void *b) {
 // the box `b` grown by half a cell (and a rounding margin) reaches.
 typedef void visit_fn(query *qu, int slot, void *data);
 
-static void visit_cells(query *qu, ledge_aabb b, uint32_t stamp, visit_fn *visit, void *data) {
+static void visit_one(query *qu, int i, uint32_t stamp, visit_fn *visit, void *data) {
     ledge__query_index *q = qu->w->query;
-    const ledge__grid *g = &q->grid;
-    if (g->count == 0) return;
+    if (q->stamp[i] == stamp) return;
+    q->stamp[i] = stamp;
+    visit(qu, i, data);
+}
+
+// Every grid body: cheaper than the cells when a box spans more cells than
+// there are bodies (a query over the whole level).
+static void visit_all(query *qu, uint32_t stamp, visit_fn *visit, void *data) {
+    const ledge__query_index *q = qu->w->query;
+    for (int i = 0; i < qu->w->slot_count; ++i) {
+        if (q->where[i] == IN_GRID) visit_one(qu, i, stamp, visit, data);
+    }
+}
+
+static void visit_level(query *qu, int li, ledge_aabb b, uint32_t stamp, visit_fn *visit,
+                        void *data) {
+    const ledge__query_index *q = qu->w->query;
+    const level *l = &q->lv[li];
     float scale =
         maxf(maxf(fabsf(b.lower.x), fabsf(b.upper.x)), maxf(fabsf(b.lower.y), fabsf(b.upper.y)));
-    scale = maxf(scale, maxf(fabsf(g->origin.x), fabsf(g->origin.y)));
-    float grow = 0.51f * g->cell + 1e-5f * scale;
-    int x0 = ledge__grid_index((b.lower.x - grow - g->origin.x) * g->inv_cell, g->nx);
-    int x1 = ledge__grid_index((b.upper.x + grow - g->origin.x) * g->inv_cell, g->nx);
-    int y0 = ledge__grid_index((b.lower.y - grow - g->origin.y) * g->inv_cell, g->ny);
-    int y1 = ledge__grid_index((b.upper.y + grow - g->origin.y) * g->inv_cell, g->ny);
+    float grow = 0.51f * l->cell + 1e-5f * scale;
+    int x0 = cell_coord(l, b.lower.x - grow), x1 = cell_coord(l, b.upper.x + grow);
+    int y0 = cell_coord(l, b.lower.y - grow), y1 = cell_coord(l, b.upper.y + grow);
+    x0 = x0 > l->x0 ? x0 : l->x0, x1 = x1 < l->x1 ? x1 : l->x1;
+    y0 = y0 > l->y0 ? y0 : l->y0, y1 = y1 < l->y1 ? y1 : l->y1;
+    if (x0 > x1 || y0 > y1) return;
+    if (((double)x1 - x0 + 1.0) * ((double)y1 - y0 + 1.0) > (double)q->filed) {
+        visit_all(qu, stamp, visit, data);
+        return;
+    }
     for (int y = y0; y <= y1; ++y) {
         for (int x = x0; x <= x1; ++x) {
-            int c = y * g->nx + x;
-            for (int k = g->cell_start[c]; k < g->cell_start[c + 1]; ++k) {
-                int i = g->sorted[k];
-                if (q->stamp[i] == stamp) continue;
-                q->stamp[i] = stamp;
-                visit(qu, i, data);
+            for (int i = q->head[bucket_of(q, li, x, y)]; i >= 0; i = q->next[i]) {
+                if (q->cx[i] == x && q->cy[i] == y && q->lvl[i] == li) {
+                    visit_one(qu, i, stamp, visit, data);
+                }
             }
         }
     }
 }
 
+// Calls visit(qu, slot, data) once per body of this query's stamp whose cell
+// the box `b` grown by half a cell (and a rounding margin) reaches, level by
+// level.
+static void visit_cells(query *qu, ledge_aabb b, uint32_t stamp, visit_fn *visit, void *data) {
+    const ledge__query_index *q = qu->w->query;
+    for (int li = 0; li < LEVELS; ++li) {
+        if (q->lv[li].filed > 0) visit_level(qu, li, b, stamp, visit, data);
+    }
+}
+
 static void visit_big(query *qu, uint32_t stamp, visit_fn *visit, void *data) {
     ledge__query_index *q = qu->w->query;
-    for (int k = 0; k < q->big_count; ++k) {
-        int i = q->big[k];
-        if (q->stamp[i] == stamp) continue;
-        q->stamp[i] = stamp;
-        visit(qu, i, data);
-    }
+    for (int k = 0; k < q->big_count; ++k) visit_one(qu, q->big[k], stamp, visit, data);
 }
 
 static void collect_overlap(query *qu, int i, void *data) {
@@ -430,23 +552,34 @@ static bool clip_segment(vec2s o, vec2s d, ledge_aabb b, float *t0, float *t1) {
 // cell along either axis: each piece's box grown by half a cell reaches
 // every body that the piece can hit, and in closest mode the walk stops at
 // the first piece that starts beyond the best hit so far.
-static void ray_grid(query *qu, ray *r, uint32_t stamp) {
-    const ledge__grid *g = &qu->w->query->grid;
-    if (g->count == 0) return;
-    ledge_aabb area = {
-        v2_sub(g->origin, v2(g->cell, g->cell)),
-        v2_add(g->origin, v2((float)(g->nx + 1) * g->cell, (float)(g->ny + 1) * g->cell))};
+static void ray_level(query *qu, int li, ray *r, uint32_t stamp) {
+    const ledge__query_index *q = qu->w->query;
+    const level *l = &q->lv[li];
+    float c = l->cell;
+    ledge_aabb area = {v2(((float)l->x0 - 1.0f) * c, ((float)l->y0 - 1.0f) * c),
+                       v2(((float)l->x1 + 2.0f) * c, ((float)l->y1 + 2.0f) * c)};
     float t0, t1;
     if (!clip_segment(r->o, r->d, area, &t0, &t1)) return;
-    float span = maxf(fabsf(r->d.x), fabsf(r->d.y)) * (t1 - t0) * g->inv_cell * 2.0f;
-    int pieces = span < 1.0f ? 1 : (int)minf(ceilf(span), 1.0e8f);
+    float span = maxf(fabsf(r->d.x), fabsf(r->d.y)) * (t1 - t0) * l->inv_cell * 2.0f;
+    if (span > (float)q->filed) {
+        visit_all(qu, stamp, ray_body, r); // a ray longer than the bodies are many
+        return;
+    }
+    int pieces = span < 1.0f ? 1 : (int)ceilf(span);
     for (int k = 0; k < pieces; ++k) {
         float ta = t0 + (t1 - t0) * (float)k / (float)pieces;
         float tb = k + 1 == pieces ? t1 : t0 + (t1 - t0) * (float)(k + 1) / (float)pieces;
         if (!r->all && ta > r->best) return;
         vec2s a = v2_add(r->o, v2_scale(r->d, ta)), b = v2_add(r->o, v2_scale(r->d, tb));
         ledge_aabb box = {v2(minf(a.x, b.x), minf(a.y, b.y)), v2(maxf(a.x, b.x), maxf(a.y, b.y))};
-        visit_cells(qu, box, stamp, ray_body, r);
+        visit_level(qu, li, box, stamp, ray_body, r);
+    }
+}
+
+static void ray_grid(query *qu, ray *r, uint32_t stamp) {
+    const ledge__query_index *q = qu->w->query;
+    for (int li = 0; li < LEVELS; ++li) {
+        if (q->lv[li].filed > 0) ray_level(qu, li, r, stamp);
     }
 }
 

@@ -216,6 +216,7 @@ void ledge_world_destroy(ledge_world *world) {
     free_arrays(world);
     ledge__grid_free(&world->grid);
     ledge__query_free(world);
+    ledge__characters_free(world);
     ledge__free(world->pairs);
     ledge__free(world->contacts);
     ledge__free(world->contacts_scratch);
@@ -449,13 +450,15 @@ void ledge_world_step(ledge_world *world, float dt) {
         LEDGE_ERROR("ledge_world_step: the world is already stepping");
         return;
     }
-    if (!prepare(world)) return; // logged; the world is unchanged
+    if (!prepare(world)) return;          // logged; the world is unchanged
+    ledge__characters_before_step(world); // where the platforms stood on start
     world->stepping = true;
     float h = dt / (float)world->substeps;
     for (int k = 0; k < world->substeps; ++k) substep(world, h);
     ledge__after_step(world);
     world->stepping = false;
-    world->query_dirty = true; // the queries' grid refiles the bodies when next asked
+    ledge__characters_carry(world); // characters follow the bodies they stand on
+    ledge__query_sync(world);       // the queries' index refiles the bodies that changed cell
 }
 
 // --- replay hash ------------------------------------------------------------

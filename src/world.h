@@ -6,6 +6,7 @@
 
 #include "core.h"
 #include "grid.h"
+#include "ledge/events.h"
 #include "ledge/world.h"
 #include "tilemap.h"
 
@@ -119,8 +120,9 @@ struct ledge_world {
     int *buckets; ///< The contact sort's counters.
     int bucket_cap;
     bool stepping;    ///< Set during ledge_world_step: API calls that change the world are refused.
-    bool query_dirty; ///< Bodies moved, came or went since the query index was built (query.c).
-    struct ledge__query_index *query; ///< The queries' own grid (query.c); NULL until asked.
+    bool query_dirty; ///< The query index must be rebuilt before the next query (query.c).
+    struct ledge__query_index *query;     ///< The queries' own grid (query.c); NULL until asked.
+    struct ledge__characters *characters; ///< Character states (character.c); NULL until one.
 
     int capacity;   ///< Slots allocated in every array below.
     int slot_count; ///< Slots ever used: slots >= slot_count are untouched.
@@ -176,6 +178,20 @@ struct ledge_world {
 
 /// Frees the queries' index (query.c); the world's destructor calls it.
 void ledge__query_free(ledge_world *world);
+/// Refiles body slot i in the queries' index after it was created, placed
+/// or destroyed (query.c): that body alone, O(1).
+void ledge__query_refile(ledge_world *world, int i);
+/// Refiles the bodies whose cell changed in the step (query.c).
+void ledge__query_sync(ledge_world *world);
+
+/// Frees the character table (character.c).
+void ledge__characters_free(ledge_world *world);
+/// Notes where the body each riding character stands on is (character.c).
+void ledge__characters_before_step(ledge_world *world);
+/// Moves each riding character by what its floor body moved in the step.
+void ledge__characters_carry(ledge_world *world);
+/// Fills *g from the state of slot i's character; false when it is none.
+bool ledge__character_ground(const ledge_world *world, int i, ledge_ground *g);
 
 /// The slot of a living body named by `id`, or -1. Logs the refusal as
 /// "<fn>: id ... is stale / not a body of this world".

@@ -38,6 +38,21 @@ static ledge_shape small_shape(int kind) {
     return ledge_make_box(c, rng_box(0.1, 0.9, 0.1, 0.9));
 }
 
+static void add_random_body(rworld *r) {
+    ledge_body_def bd = ledge_default_body_def();
+    bd.type = (ledge_body_type)rng_int(0, 2);
+    bd.shape = small_shape(rng_int(0, KIND_COUNT - 1));
+    float x = rng_range(0, r->width * r->ts), y = rng_range(0, r->height * r->ts);
+    bd.position = v(r->origin.x + x, r->origin.y + y);
+    bd.velocity = rng_vec(-3, 3);
+    bd.bullet = rng_unit() < 0.1;
+    bd.filter.category = 1u << rng_int(0, 3);
+    bd.filter.mask = rng_next() | 1u;
+    r->ids[r->count] = ledge_body_create(r->w, &bd);
+    assert_true(ledge_body_is_valid(r->w, r->ids[r->count]));
+    r->count++;
+}
+
 static void make_world(rworld *r) {
     memset(r, 0, sizeof *r);
     ledge_world_def wd = ledge_default_world_def();
@@ -54,25 +69,13 @@ static void make_world(rworld *r) {
                 assert_true(ledge_tilemap_set(map, x, y, (ledge_tile)rng_int(1, 33)));
         }
     }
-    r->count = rng_int(0, MAX_BODIES);
-    for (int k = 0; k < r->count; ++k) {
-        ledge_body_def bd = ledge_default_body_def();
-        bd.type = (ledge_body_type)rng_int(0, 2);
-        bd.shape = small_shape(rng_int(0, KIND_COUNT - 1));
-        float x = rng_range(0, r->width * r->ts), y = rng_range(0, r->height * r->ts);
-        bd.position = v(r->origin.x + x, r->origin.y + y);
-        bd.velocity = rng_vec(-3, 3);
-        bd.bullet = rng_unit() < 0.1;
-        bd.filter.category = 1u << rng_int(0, 3);
-        bd.filter.mask = rng_next() | 1u;
-        r->ids[k] = ledge_body_create(r->w, &bd);
-        assert_true(ledge_body_is_valid(r->w, r->ids[k]));
-    }
+    int n = rng_int(0, MAX_BODIES);
+    for (int k = 0; k < n; ++k) add_random_body(r);
 }
 
 // Random changes between queries: steps, teleports, destroys, creates.
 static void churn(rworld *r) {
-    int what = rng_int(0, 3);
+    int what = rng_int(0, 4);
     if (what == 0) {
         int steps = rng_int(1, 3);
         for (int k = 0; k < steps; ++k) ledge_world_step(r->w, 1.0f / 60.0f);
@@ -85,6 +88,12 @@ static void churn(rworld *r) {
         int k = rng_int(0, r->count - 1);
         ledge_body_destroy(r->w, r->ids[k]);
         r->ids[k] = r->ids[--r->count];
+    } else if (what == 3 && r->count < MAX_BODIES) {
+        add_random_body(r);
+    } else if (r->count > 0) { // the mover refiles its body too
+        int k = rng_int(0, r->count - 1);
+        ledge_move_result mr;
+        assert_true(ledge_body_move(r->w, r->ids[k], rng_vec(-2, 2), NULL, &mr));
     }
 }
 
@@ -492,6 +501,142 @@ static void test_queries_follow_moves(void **state) {
     ledge_world_destroy(w);
 }
 
+// --- the incremental index -------------------------------------------------
+
+enum { CROWD = 60, CROWD_BOXES = 40, CROWD_FRAMES = 600 };
+
+typedef struct crowd {
+    ledge_world *w;
+    ledge_body_id chars[CROWD];
+    vec2s vel[CROWD];
+    bool ground[CROWD];
+} crowd;
+
+// A level with floors, slopes, a shelf, crates falling on it and characters
+// walking and jumping among them.
+static void crowd_make(crowd *c) {
+    ledge_world_def wd = ledge_default_world_def();
+    wd.gravity = v(0, -20);
+    wd.map_width = 64;
+    wd.map_height = 24;
+    c->w = ledge_world_create(&wd);
+    ledge_tilemap *map = ledge_world_tilemap(c->w);
+    for (int x = 0; x < 64; ++x) {
+        ledge_tilemap_set(map, x, 0, LEDGE_TILE_FULL);
+        if (x % 9 == 3) ledge_tilemap_set(map, x, 1, LEDGE_TILE_45DEG_NP);
+        if (x % 9 == 4) ledge_tilemap_set(map, x, 1, LEDGE_TILE_FULL);
+        if (x % 9 == 5) ledge_tilemap_set(map, x, 1, LEDGE_TILE_45DEG_PP);
+        if (x > 20 && x < 40) ledge_tilemap_set(map, x, 6, LEDGE_TILE_HALF_U);
+    }
+    g_rng = 0xc0ffee;
+    for (int k = 0; k < CROWD; ++k) {
+        ledge_body_def bd = ledge_default_body_def();
+        bd.type = LEDGE_BODY_KINEMATIC;
+        bd.shape = ledge_make_box(v(0, 0), v(0.3, 0.45));
+        bd.position = v(1.5 + k, k % 2 ? 3.0 : 8.0);
+        c->chars[k] = ledge_body_create(c->w, &bd);
+        c->vel[k] = v(k % 3 == 0 ? -4 : 4, 0);
+        c->ground[k] = false;
+    }
+    for (int k = 0; k < CROWD_BOXES; ++k) {
+        ledge_body_def bd = ledge_default_body_def();
+        bd.shape = ledge_make_box(v(0, 0), v(0.25, 0.25));
+        bd.position = v(rng_range(2, 62), rng_range(4, 20));
+        ledge_body_create(c->w, &bd);
+    }
+}
+
+// One frame: each character moves, then casts a ray ahead (a wall probe);
+// `rebuild` marks the index stale before each call, so that every query
+// and move rebuilds it from all the bodies.
+static uint64_t crowd_frame(crowd *c, int frame, bool rebuild) {
+    const float dt = 1.0f / 60.0f;
+    uint64_t h = 1469598103934665603ull;
+    for (int k = 0; k < CROWD; ++k) {
+        vec2s *vel = &c->vel[k];
+        vel->y -= 20.0f * dt;
+        if (c->ground[k] && (frame + k) % 50 == 0) vel->y = 8.0f;
+        if ((frame + 3 * k) % 240 == 0) vel->x = -vel->x;
+        if (rebuild) c->w->query_dirty = true;
+        ledge_move_result r;
+        assert_true(ledge_body_move(c->w, c->chars[k], v(vel->x * dt, vel->y * dt), NULL, &r));
+        *vel = ledge_move_clip_velocity(&r, *vel);
+        c->ground[k] = r.on_ground;
+        if (rebuild) c->w->query_dirty = true;
+        ledge_raycast_result ray;
+        ledge_query_filter f = ledge_default_query_filter();
+        f.ignore = c->chars[k];
+        ledge_world_raycast(c->w, r.position, v(vel->x > 0 ? 2 : -2, -0.2), &f, &ray);
+        uint32_t bits[4];
+        memcpy(bits, &r.position, 8);
+        memcpy(bits + 2, &ray.fraction, 4);
+        bits[3] = ray.body.index1 * 3u + (uint32_t)ray.kind;
+        for (int b = 0; b < 4; ++b) h = (h ^ bits[b]) * 1099511628211ull;
+    }
+    if (rebuild) c->w->query_dirty = true;
+    ledge_world_step(c->w, dt);
+    return h;
+}
+
+// The crowd scenario with the index kept up to date body by body gives the
+// same bits, frame by frame, as with the index rebuilt before every call.
+static void test_incremental_index_equals_rebuild(void **state) {
+    (void)state;
+    crowd a, b;
+    crowd_make(&a);
+    crowd_make(&b);
+    int grounded = 0;
+    for (int f = 0; f < CROWD_FRAMES; ++f) {
+        uint64_t ha = crowd_frame(&a, f, false), hb = crowd_frame(&b, f, true);
+        assert_true(ha == hb);
+        assert_true(ledge_world_hash(a.w) == ledge_world_hash(b.w));
+        for (int k = 0; k < CROWD; ++k) grounded += a.ground[k];
+    }
+    // The scenario does something: characters stand, jump and walk.
+    assert_true(grounded > CROWD * CROWD_FRAMES / 5 && grounded < CROWD * CROWD_FRAMES);
+    print_message("%d frames of %d characters: same bits; on the ground %d of %d\n", CROWD_FRAMES,
+                  CROWD, grounded, CROWD * CROWD_FRAMES);
+    ledge_world_destroy(a.w);
+    ledge_world_destroy(b.w);
+}
+
+// Many bodies created one by one after the index exists (its slots and its
+// big list outgrow it), bodies much larger than its cells, and teleports far
+// away: the AABB queries still match brute force.
+static void test_index_growth_matches_brute_force(void **state) {
+    (void)state;
+    g_rng = 0x5eed0777;
+    rworld r;
+    make_world(&r);
+    int checks = 0;
+    for (int round = 0; round < 400; ++round) {
+        if (r.count < MAX_BODIES - 1) {
+            add_random_body(&r);
+            if (round % 3 == 0) { // a body larger than the index's cells
+                ledge_body_def bd = ledge_default_body_def();
+                bd.type = LEDGE_BODY_STATIC;
+                bd.shape = ledge_make_box(v(0, 0), rng_box(2, 6, 2, 6));
+                bd.position = rng_vec(-10, 30);
+                r.ids[r.count++] = ledge_body_create(r.w, &bd);
+            }
+        } else {
+            churn(&r);
+        }
+        if (r.count > 0 && rng_unit() < 0.2) {
+            assert_true(
+                ledge_body_set_position(r.w, r.ids[rng_int(0, r.count - 1)], rng_vec(-5000, 5000)));
+        }
+        ledge_query_filter f = ledge_default_query_filter();
+        f.mask = f.category = ~(uint64_t)0;
+        vec2s c = rng_vec(-20, 40), h = rng_vec(0, 8);
+        check_aabb_query(&r, (ledge_aabb){v(c.x - h.x, c.y - h.y), v(c.x + h.x, c.y + h.y)}, &f);
+        check_rays(&r, c, rng_vec(-60, 60), &f);
+        ++checks;
+    }
+    assert_int_equal(checks, 400);
+    ledge_world_destroy(r.w);
+}
+
 static float keep_going(const ledge_raycast_result *hit, void *ctx) {
     (void)hit;
     (void)ctx;
@@ -612,6 +757,8 @@ int main(void) {
         cmocka_unit_test(test_queries_follow_moves),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_wall_probe_idiom),
+        cmocka_unit_test(test_incremental_index_equals_rebuild),
+        cmocka_unit_test(test_index_growth_matches_brute_force),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

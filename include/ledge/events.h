@@ -61,8 +61,11 @@ typedef struct ledge_ground {
     int ground_cell_y;         ///< Its y (with ground_cell_x).
 } ledge_ground;
 
-/// The body's ground, wall and ceiling state after the last step (all
-/// false, logged, for an invalid id).
+/// The body's ground, wall and ceiling state: for a character
+/// (character.h) its state after its last move, exactly; for a dynamic
+/// body, from its contacts of the last step. All false, logged, for an
+/// invalid id and for static and kinematic bodies that are not characters
+/// (the step keeps no ground state for them).
 LEDGE_API ledge_ground ledge_body_ground(ledge_world *world, ledge_body_id id);
 
 /// A touch between two bodies (or a body and a tile cell) that began or

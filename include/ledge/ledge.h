@@ -14,5 +14,6 @@
 #include "draw.h"
 #include "move.h"
 #include "distance.h"
+#include "character.h"
 
 #endif // LEDGE_H

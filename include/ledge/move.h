@@ -43,8 +43,8 @@
 /// else of the world changes); its velocity is left alone unless
 /// `set_velocity` asks for it to be clipped. Use a kinematic body with zero
 /// velocity in the world (the step then never moves it) and keep the
-/// character's velocity in the game. Steps up onto HALF tiles are not taken
-/// (a half-tile step is a wall): jump, or use a 26.57 degree ramp.
+/// character's velocity in the game. Steps up onto ledges (HALF tiles) are
+/// taken only with step_height.
 ///
 /// Sensors and bodies whose response is to cross are passed through;
 /// one-way platforms hold the mover only from their allowed side, as in the
@@ -83,6 +83,13 @@ typedef struct ledge_move_def {
                            ///< false.
     vec2s up;              ///< "Up": (0, 0) means opposite to the world's gravity ((0, 1) without
                            ///< gravity); else a nonzero vector (normalized). Default (0, 0).
+    bool slide_on_steep;   ///< Off the ground, a surface facing up but steeper than
+                           ///< max_floor_slope pushes along its normal: the body slides down it
+                           ///< (and ledge_move_clip_velocity keeps the speed along it) instead of
+                           ///< falling past it. On the ground it still blocks. Default false.
+    float step_height;     ///< A grounded move blocked by a wall steps up onto a ledge up to this
+                           ///< high (along up) when it then stands on a floor further on, e.g.
+                           ///< 0.55 for HALF tiles. 0..LEDGE_MAX_COORDINATE; default 0 (none).
 } ledge_move_def;
 
 /// One obstacle a move met.

@@ -287,6 +287,57 @@ static void op_query(model *m, reader *r) {
     (void)ledge_body_filter(m->w, id);
 }
 
+static bool found_it(ledge_body_id id, void *ctx) {
+    ledge_body_id *want = ctx;
+    if (same_id(id, *want)) want->index1 = 0; // found
+    return true;
+}
+
+// The mover and characters: a move or a character move of any body with
+// any displacement; a refused one changes nothing, an accepted one leaves a
+// finite position that the queries' index (refiled by the move) reports.
+static void op_move(model *m, reader *r) {
+    int which;
+    ledge_body_id id = pick_id(m, r, &which);
+    uint8_t what = rd_u8(r);
+    vec2s d = rd_vec(r);
+    if (what & 1) d = (vec2s){{d.x * 1e-3f, d.y * 1e-3f}}; // mostly short moves too
+    vec2s before = ledge_body_position(m->w, id);
+    bool ok;
+    if (what & 2) {
+        if (what & 4) (void)ledge_character_create(m->w, id, NULL);
+        if (what & 8) (void)ledge_body_drop_through(m->w, id);
+        ledge_character_state st;
+        ok = ledge_character_move(m->w, id, d, 1.0f / 60.0f, &st);
+        if (ok) {
+            ledge_ground g = ledge_body_ground(m->w, id);
+            CHECK(g.on_ground == st.on_floor, "ledge_body_ground disagrees with the state");
+        }
+    } else {
+        ledge_move_result res;
+        ok = ledge_body_move(m->w, id, d, NULL, &res);
+    }
+    vec2s after = ledge_body_position(m->w, id);
+    if (!ok) {
+        CHECK(!memcmp(&before, &after, sizeof before), "a refused move moved the body");
+        return;
+    }
+    CHECK(vec_finite(after), "a move left the body at (%g, %g)", (double)after.x, (double)after.y);
+    ledge_filter f = ledge_body_filter(m->w, id);
+    if (f.category == 0 || f.mask == 0) return;
+    ledge_query_filter qf = ledge_default_query_filter();
+    qf.category = qf.mask = ~(uint64_t)0;
+    qf.include_tiles = false;
+    ledge_aabb box = ledge_shape_aabb(ledge_body_shape(m->w, id), after);
+    if (!(fabsf(box.lower.x) <= 1e6f && fabsf(box.lower.y) <= 1e6f && fabsf(box.upper.x) <= 1e6f &&
+          fabsf(box.upper.y) <= 1e6f)) {
+        return; // beyond the queries' range
+    }
+    ledge_body_id want = id;
+    CHECK(ledge_world_query_aabb(m->w, box, &qf, found_it, &want) >= 0, "query refused");
+    CHECK(want.index1 == 0, "the query index lost a moved body");
+}
+
 static bool make_world(model *m, reader *r) {
     memset(m, 0, sizeof *m);
     ledge_world_def wd = ledge_default_world_def();
@@ -333,7 +384,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static model m;
     if (!make_world(&m, &r)) return 0;
     for (int ops = 0; rd_more(&r) && ops < 256; ++ops) {
-        switch (rd_u8(&r) % 8) {
+        switch (rd_u8(&r) % 9) {
         case 0:
         case 1:
             op_create(&m, &r);
@@ -352,6 +403,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             break;
         case 6:
             op_floor(&m, &r);
+            break;
+        case 7:
+            op_move(&m, &r);
             break;
         default:
             op_query(&m, &r);

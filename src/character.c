@@ -1,0 +1,369 @@
+// Characters (character.h): the mover plus the state a platformer keeps,
+// kept by ledge in a table indexed by body slot, and the carry by the body
+// stood on, done inside ledge_world_step.
+//
+// Why the carry is in the step: a platform moves during the step, after
+// the game's move (frame order 1) or before it (order 2). Carrying inside
+// the move would have to guess whether a step follows (order 1: it does,
+// and the move must not resolve against the platform where it stood before
+// the step, which is what made vertical platforms lag by v * dt). In the
+// step the platform's displacement is known exactly, whatever the order,
+// and a rigid teleport by it keeps the relative position to rounding.
+#include "world.h"
+
+#include "ledge/character.h"
+#include "ledge/events.h"
+
+#include <string.h>
+
+typedef struct ledge__character {
+    ledge_body_id id; ///< The body; index1 0 when the entry holds no character.
+    ledge_character_def def;
+    ledge_character_state state;
+    vec2s last_position; ///< Where the previous move ended (real velocity).
+    int floor_slot;      ///< The body stood on when the step began, or -1.
+    vec2s floor_before;  ///< Its position then.
+} ledge__character;
+
+typedef struct ledge__characters {
+    ledge__character *c; ///< By body slot.
+    int cap;             ///< Entries in c.
+    int *list;           ///< Slots holding characters, in creation order (cap entries).
+    int count;           ///< Entries in list.
+} ledge__characters;
+
+ledge_character_def ledge_default_character_def(void) {
+    ledge_character_def d;
+    memset(&d, 0, sizeof d);
+    d.move = ledge_default_move_def();
+    d.platform_on_leave = LEDGE_PLATFORM_LEAVE_ADD_VELOCITY;
+    d.ride_platforms = true;
+    return d;
+}
+
+void ledge__characters_free(ledge_world *w) {
+    ledge__characters *t = w->characters;
+    if (t == NULL) return;
+    ledge__free(t->c);
+    ledge__free(t->list);
+    ledge__free(t);
+    w->characters = NULL;
+}
+
+// --- the table --------------------------------------------------------------
+
+static bool same_id(ledge_body_id a, ledge_body_id b) {
+    return a.index1 == b.index1 && a.generation == b.generation && a.world == b.world;
+}
+
+// The character of living body slot i, or NULL.
+static ledge__character *at_slot(const ledge_world *w, int i) {
+    const ledge__characters *t = w->characters;
+    if (t == NULL || i < 0 || i >= t->cap) return NULL;
+    ledge__character *c = &t->c[i];
+    return c->id.index1 != 0 && same_id(c->id, ledge__body_id(w, i)) && w->alive[i] ? c : NULL;
+}
+
+// The character named by id, or NULL (logged as `fn` refusing it).
+static ledge__character *find(const ledge_world *w, ledge_body_id id, const char *fn) {
+    int i = ledge__world_slot(w, id, fn);
+    if (i < 0) return NULL;
+    ledge__character *c = at_slot(w, i);
+    if (c == NULL) {
+        LEDGE_ERROR("%s: body {%u, %u} is not a character (ledge_character_create)", fn, id.index1,
+                    id.generation);
+    }
+    return c;
+}
+
+// Room for slot i; all arrays allocated before the old ones are released.
+static bool reserve(ledge_world *w, int i, const char *fn) {
+    ledge__characters *t = w->characters;
+    if (t == NULL) {
+        t = ledge__alloc(sizeof *t);
+        if (t == NULL) {
+            LEDGE_ERROR("%s: allocation of the character table failed", fn);
+            return false;
+        }
+        memset(t, 0, sizeof *t);
+        w->characters = t;
+    }
+    if (i < t->cap) return true;
+    int cap = 2 * (i + 1) > 16 ? 2 * (i + 1) : 16;
+    ledge__character *c = ledge__alloc(sizeof *c * (size_t)cap);
+    int *list = ledge__alloc(sizeof *list * (size_t)cap);
+    if (c == NULL || list == NULL) {
+        ledge__free(c);
+        ledge__free(list);
+        LEDGE_ERROR("%s: allocation of the character table for %d bodies failed", fn, cap);
+        return false;
+    }
+    memset(c, 0, sizeof *c * (size_t)cap);
+    if (t->cap > 0) {
+        memcpy(c, t->c, sizeof *c * (size_t)t->cap);
+        memcpy(list, t->list, sizeof *list * (size_t)t->count);
+    }
+    ledge__free(t->c);
+    ledge__free(t->list);
+    t->c = c;
+    t->list = list;
+    t->cap = cap;
+    return true;
+}
+
+static bool check_def(const char *fn, const ledge_character_def *d) {
+    if ((unsigned)d->platform_on_leave > (unsigned)LEDGE_PLATFORM_LEAVE_NOTHING) {
+        LEDGE_ERROR("%s: def->platform_on_leave is %d (not a ledge_platform_leave)", fn,
+                    (int)d->platform_on_leave);
+        return false;
+    }
+    // The mover checks its own def; a zero move checks it without moving.
+    if (d->move.max_slides < 1 || d->move.max_slides > 16 ||
+        !(d->move.max_floor_slope >= 0.0f &&
+          d->move.max_floor_slope <= LEDGE_MOVE_MAX_FLOOR_SLOPE) ||
+        !(d->move.snap_length >= 0.0f && d->move.snap_length <= LEDGE_MAX_COORDINATE) ||
+        !(d->move.skin > 0.0f && d->move.skin <= LEDGE_MAX_COORDINATE) ||
+        !ledge__vec_within(d->move.up, LEDGE_MAX_COORDINATE)) {
+        LEDGE_ERROR("%s: def->move is invalid (see ledge_move_def's ranges)", fn);
+        return false;
+    }
+    return true;
+}
+
+static bool writable(const ledge_world *w, const char *fn) {
+    if (!w->stepping) return true;
+    LEDGE_ERROR("%s: the world is stepping", fn);
+    return false;
+}
+
+bool ledge_character_create(ledge_world *world, ledge_body_id id, const ledge_character_def *def) {
+    const char *fn = "ledge_character_create";
+    int i = ledge__world_slot(world, id, fn);
+    if (i < 0 || !writable(world, fn)) return false;
+    ledge_character_def d = def ? *def : ledge_default_character_def();
+    if (!check_def(fn, &d)) return false;
+    if (world->type[i] != LEDGE_BODY_KINEMATIC) {
+        LEDGE_ERROR("%s: body {%u, %u} is not kinematic (the step would move it itself)", fn,
+                    id.index1, id.generation);
+        return false;
+    }
+    if (at_slot(world, i) != NULL) {
+        LEDGE_ERROR("%s: body {%u, %u} is already a character", fn, id.index1, id.generation);
+        return false;
+    }
+    if (!reserve(world, i, fn)) return false;
+    ledge__characters *t = world->characters;
+    ledge__character *c = &t->c[i];
+    if (c->id.index1 == 0) t->list[t->count++] = i; // else a dead body's entry, still listed
+    memset(c, 0, sizeof *c);
+    c->id = id;
+    c->def = d;
+    c->floor_slot = -1;
+    c->last_position = c->state.position = world->position[i];
+    c->state.last_move.ground_hit = -1;
+    return true;
+}
+
+static void unlist(ledge__characters *t, int i) {
+    for (int k = 0; k < t->count; ++k) {
+        if (t->list[k] != i) continue;
+        memmove(&t->list[k], &t->list[k + 1], sizeof(int) * (size_t)(t->count - k - 1));
+        t->count--;
+        break;
+    }
+    memset(&t->c[i], 0, sizeof t->c[i]);
+}
+
+void ledge_character_destroy(ledge_world *world, ledge_body_id id) {
+    const char *fn = "ledge_character_destroy";
+    if (find(world, id, fn) == NULL || !writable(world, fn)) return;
+    unlist(world->characters, (int)id.index1 - 1);
+}
+
+bool ledge_character_is_valid(const ledge_world *world, ledge_body_id id) {
+    return ledge_body_is_valid(world, id) && at_slot(world, (int)id.index1 - 1) != NULL;
+}
+
+bool ledge_character_set_def(ledge_world *world, ledge_body_id id, const ledge_character_def *def) {
+    const char *fn = "ledge_character_set_def";
+    ledge__character *c = find(world, id, fn);
+    if (c == NULL) return false;
+    if (def == NULL) {
+        LEDGE_ERROR("%s: def is NULL", fn);
+        return false;
+    }
+    if (!check_def(fn, def)) return false;
+    c->def = *def;
+    return true;
+}
+
+bool ledge_character_get_state(const ledge_world *world, ledge_body_id id,
+                               ledge_character_state *out) {
+    const char *fn = "ledge_character_get_state";
+    if (out == NULL) {
+        LEDGE_ERROR("%s: out is NULL", fn);
+        return false;
+    }
+    memset(out, 0, sizeof *out);
+    out->last_move.ground_hit = -1;
+    const ledge__character *c = find(world, id, fn);
+    if (c == NULL) return false;
+    *out = c->state;
+    return true;
+}
+
+bool ledge_character_set_velocity(ledge_world *world, ledge_body_id id, vec2s velocity) {
+    const char *fn = "ledge_character_set_velocity";
+    ledge__character *c = find(world, id, fn);
+    if (c == NULL || !ledge__check_vec(fn, "velocity", velocity, LEDGE_MAX_COORDINATE)) {
+        return false;
+    }
+    c->state.velocity = velocity;
+    return true;
+}
+
+// --- the move ---------------------------------------------------------------
+
+// The floor of the move's result into the state.
+static void take_floor(const ledge_world *w, ledge_character_state *s, const ledge_move_result *r) {
+    s->floor_body = LEDGE_NULL_BODY_ID;
+    s->floor_is_tile = false;
+    s->floor_cell_x = s->floor_cell_y = 0;
+    s->floor_tile = LEDGE_TILE_EMPTY;
+    s->platform_velocity = v2(0.0f, 0.0f);
+    if (!r->on_ground || r->ground_hit < 0) return;
+    const ledge_move_hit *h = &r->hits[r->ground_hit];
+    if (h->kind == LEDGE_HIT_BODY) {
+        s->floor_body = h->body;
+        s->platform_velocity = w->velocity[h->body.index1 - 1u];
+    } else {
+        s->floor_is_tile = true;
+        s->floor_cell_x = h->cell_x;
+        s->floor_cell_y = h->cell_y;
+        s->floor_tile = h->tile;
+    }
+}
+
+// platform_on_leave: the velocity of the body just left, as the def asks.
+static vec2s leave_velocity(const ledge__character *c, vec2s up) {
+    vec2s pv = c->state.platform_velocity;
+    switch (c->def.platform_on_leave) {
+    case LEDGE_PLATFORM_LEAVE_ADD_VELOCITY:
+        return pv;
+    case LEDGE_PLATFORM_LEAVE_ADD_UPWARD: {
+        float u = v2_dot(pv, up);
+        return u > 0.0f ? v2_scale(up, u) : v2(0.0f, 0.0f);
+    }
+    default:
+        return v2(0.0f, 0.0f);
+    }
+}
+
+static bool check_move(ledge_world *w, ledge_body_id id, vec2s velocity, float dt,
+                       ledge__character **c) {
+    const char *fn = "ledge_character_move";
+    *c = find(w, id, fn);
+    if (*c == NULL || !writable(w, fn) ||
+        !ledge__check_vec(fn, "velocity", velocity, LEDGE_MAX_COORDINATE)) {
+        return false;
+    }
+    if (!(dt > 0.0f && dt <= LEDGE_MAX_STEP)) {
+        LEDGE_ERROR("%s: dt is %g (must be > 0 and at most %g s)", fn, (double)dt,
+                    (double)LEDGE_MAX_STEP);
+        return false;
+    }
+    return true;
+}
+
+bool ledge_character_move(ledge_world *world, ledge_body_id id, vec2s velocity, float dt,
+                          ledge_character_state *out) {
+    ledge__character *c;
+    if (out != NULL) {
+        memset(out, 0, sizeof *out);
+        out->last_move.ground_hit = -1;
+    }
+    if (!check_move(world, id, velocity, dt, &c)) return false;
+    int i = (int)id.index1 - 1;
+    ledge_move_def md = c->def.move;
+    md.set_velocity = false;
+    // The mover marks in_one_way while it overlaps a one-way platform: a
+    // drop-through ends as soon as a move is clear of them all.
+    world->in_one_way[i] = 0;
+    ledge_move_result r;
+    if (!ledge_body_move(world, id, v2_scale(velocity, dt), &md, &r)) return false;
+    if (world->dropping[i] && !world->in_one_way[i]) world->dropping[i] = 0;
+    ledge_character_state *s = &c->state;
+    bool left = s->on_floor && s->floor_body.index1 != 0 && !r.on_ground;
+    vec2s v = ledge_move_clip_velocity(&r, velocity);
+    if (left) v = v2_add(v, leave_velocity(c, r.up));
+    s->position = r.position;
+    s->velocity = v;
+    s->real_velocity = v2_scale(v2_sub(r.position, c->last_position), 1.0f / dt);
+    c->last_position = r.position;
+    s->on_floor = r.on_ground;
+    s->on_wall = r.on_wall;
+    s->on_ceiling = r.on_ceiling;
+    s->wall_side = r.wall_side;
+    s->floor_normal = r.ground_normal;
+    s->wall_normal = r.wall_normal;
+    s->ceiling_normal = r.ceiling_normal;
+    take_floor(world, s, &r);
+    s->time_since_floor = r.on_ground ? 0.0f : s->time_since_floor + dt;
+    s->last_move = r;
+    if (out != NULL) *out = *s;
+    return true;
+}
+
+// --- the step ---------------------------------------------------------------
+
+void ledge__characters_before_step(ledge_world *w) {
+    ledge__characters *t = w->characters;
+    if (t == NULL) return;
+    for (int k = 0; k < t->count; ++k) {
+        ledge__character *c = &t->c[t->list[k]];
+        c->floor_slot = -1;
+        vec2s p = w->position[t->list[k]], was = c->state.position;
+        if (at_slot(w, t->list[k]) == NULL || !c->def.ride_platforms || !c->state.on_floor ||
+            p.x != was.x || p.y != was.y) {
+            continue; // not riding, or placed elsewhere since its last move
+        }
+        ledge_body_id f = c->state.floor_body;
+        if (!ledge_body_is_valid(w, f)) continue;
+        c->floor_slot = (int)f.index1 - 1;
+        c->floor_before = w->position[c->floor_slot];
+    }
+}
+
+void ledge__characters_carry(ledge_world *w) {
+    ledge__characters *t = w->characters;
+    if (t == NULL) return;
+    for (int k = 0; k < t->count; ++k) {
+        int i = t->list[k];
+        ledge__character *c = &t->c[i];
+        if (c->floor_slot < 0 || at_slot(w, i) == NULL) continue;
+        vec2s d = v2_sub(w->position[c->floor_slot], c->floor_before);
+        vec2s p = v2_add(w->position[i], d);
+        c->floor_slot = -1;
+        if ((d.x == 0.0f && d.y == 0.0f) || !ledge__vec_within(p, LEDGE_MAX_COORDINATE)) continue;
+        w->position[i] = p;
+        c->state.position = p;
+        c->state.platform_velocity = w->velocity[(int)c->state.floor_body.index1 - 1];
+    }
+}
+
+bool ledge__character_ground(const ledge_world *w, int i, ledge_ground *g) {
+    const ledge__character *c = at_slot(w, i);
+    if (c == NULL) return false;
+    const ledge_character_state *s = &c->state;
+    memset(g, 0, sizeof *g);
+    g->on_ground = s->on_floor;
+    g->on_ceiling = s->on_ceiling;
+    g->on_wall_left = s->on_wall && s->wall_side < 0;
+    g->on_wall_right = s->on_wall && s->wall_side > 0;
+    g->ground_normal = s->floor_normal;
+    g->wall_normal = s->wall_normal;
+    g->ground_body = s->floor_body;
+    g->ground_cell_x = s->floor_cell_x;
+    g->ground_cell_y = s->floor_cell_y;
+    return true;
+}
