@@ -296,8 +296,10 @@ check_fuzz() {
 # and the page in headless Chromium. Each node test counts as one; a build
 # that fails counts as one failure.
 check_web() {
-    local log p f
-    echo "== web (emscripten $(emcc --version | head -n 1 | grep -o '[0-9][0-9.]*' | head -n 1), node $(node --version))"
+    local log p f version
+    version=$(emcc --version 2>/dev/null || true)
+    version=$(echo "$version" | head -n 1 | grep -o '[0-9][0-9.]*' | head -n 1)
+    echo "== web (emscripten $version, node $(node --version))"
     if ! { src/bindings/js/build.sh test build/wasm && src/bindings/js/build.sh package \
         src/bindings/js/dist && samples/web/build.sh build/web; } >build/web-build.log 2>&1; then
         cat build/web-build.log

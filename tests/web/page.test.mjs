@@ -74,7 +74,9 @@ test('the page plays the sample level in Chromium', { timeout: 120000 }, async (
   await page.locator('#stage').screenshot({ path: screenshot });
   assert.ok(fs.statSync(screenshot).size > 10000, 'the screenshot has content');
 
-  // A click drops a box, a shift-click a ball, into the sky above the player.
+  // A click drops a box, a shift-click a ball, into the sky above the
+  // player; after frame 160, when the game's three scripted bullets are out.
+  await page.waitForFunction(() => window.ledgeDemo.frame() > 170, null, { timeout: 20000 });
   const count = () => page.evaluate(() => window.ledgeDemo.world.bodyCount);
   const bodies = await count();
   const box = await page.locator('#view').boundingBox();
