@@ -246,7 +246,7 @@ bool ledge_body_set_position(ledge_world *world, ledge_body_id id, vec2s positio
     if (i < 0 || !ledge__check_vec(fn, "position", position, LEDGE_MAX_COORDINATE)) return false;
     world->position[i] = position;
     world->frozen[i] = 0;
-    world->query_dirty = true;
+    ledge__query_moved(world, i);
     return true;
 }
 

@@ -147,8 +147,7 @@ static bool collect_body(ledge_body_id id, void *ctx) {
     return m->body_count < MAX_BODIES;
 }
 
-// Brute force over the slots: cheaper than rebuilding the queries' index
-// (O(bodies + cells)), which every move makes stale by placing its body.
+// Brute force over the slots, for a box beyond the range queries accept.
 static void scan_bodies(mover *m, ledge_aabb b) {
     const ledge_world *w = m->w;
     vec2s c = v2_scale(v2_add(b.lower, b.upper), 0.5f),
@@ -164,8 +163,9 @@ static void scan_bodies(mover *m, ledge_aabb b) {
 
 // The bodies the move may meet, in index order: those whose boxes come
 // near the box swept by the largest move the floor-following and snapping
-// can make. Through the world's query index when it is fresh (the first
-// mover after a step), else by a scan.
+// can make, through the world's query index: placing a mover keeps it
+// fresh (query.c), so a crowd of movers rebuilds it about once per step,
+// not once per move.
 static void find_bodies(mover *m, vec2s start, vec2s d) {
     ledge_aabb b = ledge_shape_aabb(m->shape, start);
     float reach = v2_len(d) * (1.0f + 1.0f / maxf(m->cos_floor, 0.1f)) + m->def.snap_length +
@@ -173,8 +173,7 @@ static void find_bodies(mover *m, vec2s start, vec2s d) {
     b.lower = v2_sub(b.lower, v2(reach, reach));
     b.upper = v2_add(b.upper, v2(reach, reach));
     m->body_count = 0;
-    if (m->w->query == NULL || m->w->query_dirty || !ledge__vec_within(b.lower, 1e6f) ||
-        !ledge__vec_within(b.upper, 1e6f)) {
+    if (!ledge__vec_within(b.lower, 1e6f) || !ledge__vec_within(b.upper, 1e6f)) {
         scan_bodies(m, b);
         return;
     }

@@ -10,6 +10,12 @@
 // create, destroy and set_position), so it always holds the current
 // positions.
 //
+// Moving one body (ledge_body_set_position, the character mover) does not
+// make the index stale while the body stays within half a cell of the
+// centre it was filed by: queries grow their box by the largest such drift
+// (`drift`) and test every candidate at its current position, so a crowd of
+// movers costs O(1) per move instead of a rebuild (O(bodies)) per move.
+//
 // Each body is filed by the centre of its bounding box in cells of twice the
 // bodies' mean extent; a body no larger than a cell lies within half a cell
 // of its centre, so a box grown by half a cell (plus a rounding margin)
@@ -30,6 +36,7 @@ typedef struct ledge__query_index {
     uint8_t *include;           ///< Filed in the grid (alive and not larger than a cell).
     uint32_t *stamp;            ///< Last query that tested the slot.
     uint32_t stamp_now;         ///< This query's stamp.
+    float drift;                ///< Largest distance (max norm) a filed body moved since the build.
     int *big;                   ///< Living bodies larger than a cell, in slot order.
     int big_count;              ///< Entries in big.
     int *found;                 ///< Scratch: slots found by this query.
@@ -159,8 +166,26 @@ static bool refresh(ledge_world *w, const char *fn) {
     classify(w, cell, &lower, &upper);
     ledge__grid_fit(&q->grid, lower, upper, cell);
     ledge__grid_build(&q->grid, q->center, q->include, w->slot_count);
+    q->drift = 0.0f;
     w->query_dirty = false;
     return true;
+}
+
+void ledge__query_moved(ledge_world *w, int i) {
+    ledge__query_index *q = w->query;
+    if (q == NULL || w->query_dirty) return;
+    if (i >= q->cap) {
+        w->query_dirty = true;
+        return;
+    }
+    if (!q->include[i]) return; // big bodies are tested at their current box by every query
+    vec2s c = v2_add(w->position[i], w->box_offset[i]);
+    float d = maxf(fabsf(c.x - q->center[i].x), fabsf(c.y - q->center[i].y));
+    if (!(d <= 0.5f * q->grid.cell)) { // also NaN: refile everything on the next query
+        w->query_dirty = true;
+        return;
+    }
+    q->drift = maxf(q->drift, d);
 }
 
 // A new stamp for this query (clearing the marks when the counter wraps).
@@ -242,7 +267,7 @@ static void visit_cells(query *qu, ledge_aabb b, uint32_t stamp, visit_fn *visit
     float scale =
         maxf(maxf(fabsf(b.lower.x), fabsf(b.upper.x)), maxf(fabsf(b.lower.y), fabsf(b.upper.y)));
     scale = maxf(scale, maxf(fabsf(g->origin.x), fabsf(g->origin.y)));
-    float grow = 0.51f * g->cell + 1e-5f * scale;
+    float grow = 0.51f * g->cell + q->drift + 1e-5f * scale;
     int x0 = ledge__grid_index((b.lower.x - grow - g->origin.x) * g->inv_cell, g->nx);
     int x1 = ledge__grid_index((b.upper.x + grow - g->origin.x) * g->inv_cell, g->nx);
     int y0 = ledge__grid_index((b.lower.y - grow - g->origin.y) * g->inv_cell, g->ny);
@@ -307,6 +332,41 @@ static bool check_fn(const char *fn, bool present) {
 }
 
 // --- AABB and point queries -------------------------------------------------
+
+// Collects ids for the *_ids variants.
+typedef struct id_sink {
+    ledge_body_id *out;
+    int capacity;
+    int count;
+} id_sink;
+
+static bool sink_id(ledge_body_id id, void *context) {
+    id_sink *s = context;
+    if (s->count < s->capacity) s->out[s->count] = id;
+    s->count++;
+    return true;
+}
+
+static bool check_out(const char *fn, const ledge_body_id *out, int capacity) {
+    if (capacity >= 0 && (out != NULL || capacity == 0)) return true;
+    LEDGE_ERROR("%s: capacity is %d with out %s (must be >= 0, out non-NULL when > 0)", fn,
+                capacity, out ? "set" : "NULL");
+    return false;
+}
+
+int ledge_world_query_aabb_ids(ledge_world *world, ledge_aabb aabb,
+                               const ledge_query_filter *filter, ledge_body_id *out, int capacity) {
+    if (!check_out("ledge_world_query_aabb_ids", out, capacity)) return -1;
+    id_sink s = {out, capacity, 0};
+    return ledge_world_query_aabb(world, aabb, filter, sink_id, &s) < 0 ? -1 : s.count;
+}
+
+int ledge_world_query_point_ids(ledge_world *world, vec2s point, const ledge_query_filter *filter,
+                                ledge_body_id *out, int capacity) {
+    if (!check_out("ledge_world_query_point_ids", out, capacity)) return -1;
+    id_sink s = {out, capacity, 0};
+    return ledge_world_query_point(world, point, filter, sink_id, &s) < 0 ? -1 : s.count;
+}
 
 int ledge_world_query_aabb(ledge_world *world, ledge_aabb aabb, const ledge_query_filter *filter,
                            ledge_body_query_fn *fn, void *context) {

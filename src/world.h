@@ -160,6 +160,11 @@ struct ledge_world {
 /// Frees the queries' index (query.c); the world's destructor calls it.
 void ledge__query_free(ledge_world *world);
 
+/// Body slot i was placed (set_position): keeps the query index fresh when
+/// the body stays within half a cell of where it was filed, else marks it
+/// stale (query.c).
+void ledge__query_moved(ledge_world *world, int i);
+
 /// The slot of a living body named by `id`, or -1. Logs the refusal as
 /// "<fn>: id ... is stale / not a body of this world".
 int ledge__world_slot(const ledge_world *world, ledge_body_id id, const char *fn);

@@ -153,6 +153,10 @@ static void check_aabb_query(const rworld *r, ledge_aabb box, const ledge_query_
     assert_int_equal(ledge_world_query_aabb(r->w, box, f, record_body, &rec), m);
     assert_int_equal(rec.n, m);
     for (int k = 0; k < m; ++k) assert_true(same_id(rec.ids[k], want[k]));
+    ledge_body_id ids[MAX_BODIES];
+    assert_int_equal(ledge_world_query_aabb_ids(r->w, box, f, ids, MAX_BODIES), m);
+    for (int k = 0; k < m; ++k) assert_true(same_id(ids[k], want[k]));
+    assert_int_equal(ledge_world_query_aabb_ids(r->w, box, f, NULL, 0), m); // count only
     if (m >= 2) { // stopping early delivers a prefix
         recorder early = {.n = 0, .stop_after = 2};
         assert_int_equal(ledge_world_query_aabb(r->w, box, f, record_body, &early), 2);
@@ -173,6 +177,9 @@ static void check_point_query(const rworld *r, vec2s p, const ledge_query_filter
     recorder rec = {.n = 0, .stop_after = -1};
     assert_int_equal(ledge_world_query_point(r->w, p, f, record_body, &rec), m);
     for (int k = 0; k < m; ++k) assert_true(same_id(rec.ids[k], want[k]));
+    ledge_body_id ids[MAX_BODIES];
+    assert_int_equal(ledge_world_query_point_ids(r->w, p, f, ids, MAX_BODIES), m);
+    for (int k = 0; k < m; ++k) assert_true(same_id(ids[k], want[k]));
 }
 
 // Every hit of a ray by brute force, sorted by (fraction, tile first, index).
@@ -492,6 +499,56 @@ static void test_queries_follow_moves(void **state) {
     ledge_world_destroy(w);
 }
 
+// Moving bodies one at a time (as a crowd of character movers does) keeps
+// the query index fresh while they drift less than half a cell: every
+// query still equals brute force over the current boxes, for small drifts,
+// large jumps (refiled) and all sizes, on thousands of seeded cases.
+static void test_queries_follow_small_moves(void **state) {
+    (void)state;
+    enum { N = 120, ROUNDS = 4000 };
+    ledge_world_def wd = ledge_default_world_def();
+    wd.gravity = v(0, 0);
+    ledge_world *w = ledge_world_create(&wd);
+    ledge_body_id ids[N];
+    for (int k = 0; k < N; ++k) {
+        ledge_body_def bd = ledge_default_body_def();
+        bd.type = LEDGE_BODY_KINEMATIC;
+        float h = k % 17 == 0 ? rng_range(3, 8) : rng_range(0.1, 0.6); // some big ones
+        bd.shape = ledge_make_box(v(0, 0), v(h, rng_range(0.1, 0.6)));
+        bd.position = v(rng_range(2, 60), rng_range(2, 60));
+        ids[k] = ledge_body_create(w, &bd);
+    }
+    for (int round = 0; round < ROUNDS; ++round) {
+        ledge_body_id id = ids[rng_int(0, N - 1)];
+        vec2s p = ledge_body_position(w, id);
+        double reach = round % 50 == 0 ? 20.0 : 0.3; // mostly small steps
+        vec2s q = v(p.x + rng_range(-reach, reach), p.y + rng_range(-reach, reach));
+        assert_true(ledge_body_set_position(w, id, q));
+        vec2s c = v(rng_range(0, 62), rng_range(0, 62));
+        ledge_aabb box = {c, v(c.x + rng_range(0, 4), c.y + rng_range(0, 4))};
+        ledge_body_id want[N], got[N];
+        int m = 0;
+        for (int k = 0; k < N; ++k) {
+            ledge_aabb b =
+                ledge_shape_aabb(ledge_body_shape(w, ids[k]), ledge_body_position(w, ids[k]));
+            if (b.lower.x <= box.upper.x && b.upper.x >= box.lower.x && b.lower.y <= box.upper.y &&
+                b.upper.y >= box.lower.y) {
+                want[m++] = ids[k];
+            }
+        }
+        assert_int_equal(ledge_world_query_aabb_ids(w, box, NULL, got, N), m);
+        for (int k = 0; k < m; ++k) assert_true(same_id(got[k], want[k]));
+    }
+    log_capture_start();
+    ledge_aabb box = {v(0, 0), v(1, 1)};
+    assert_int_equal(ledge_world_query_aabb_ids(w, box, NULL, NULL, 3), -1);
+    assert_true(log_capture_says("ledge_world_query_aabb_ids", "capacity"));
+    assert_int_equal(ledge_world_query_point_ids(w, v(1, 1), NULL, ids, -1), -1);
+    assert_true(log_capture_says("ledge_world_query_point_ids", "capacity"));
+    ledge_set_log_hook(NULL, NULL);
+    ledge_world_destroy(w);
+}
+
 static float keep_going(const ledge_raycast_result *hit, void *ctx) {
     (void)hit;
     (void)ctx;
@@ -610,6 +667,7 @@ int main(void) {
         cmocka_unit_test(test_shape_cast_matches_sampling),
         cmocka_unit_test(test_shape_cast_known_answers),
         cmocka_unit_test(test_queries_follow_moves),
+        cmocka_unit_test(test_queries_follow_small_moves),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_wall_probe_idiom),
     };
