@@ -333,41 +333,6 @@ static bool check_fn(const char *fn, bool present) {
 
 // --- AABB and point queries -------------------------------------------------
 
-// Collects ids for the *_ids variants.
-typedef struct id_sink {
-    ledge_body_id *out;
-    int capacity;
-    int count;
-} id_sink;
-
-static bool sink_id(ledge_body_id id, void *context) {
-    id_sink *s = context;
-    if (s->count < s->capacity) s->out[s->count] = id;
-    s->count++;
-    return true;
-}
-
-static bool check_out(const char *fn, const ledge_body_id *out, int capacity) {
-    if (capacity >= 0 && (out != NULL || capacity == 0)) return true;
-    LEDGE_ERROR("%s: capacity is %d with out %s (must be >= 0, out non-NULL when > 0)", fn,
-                capacity, out ? "set" : "NULL");
-    return false;
-}
-
-int ledge_world_query_aabb_ids(ledge_world *world, ledge_aabb aabb,
-                               const ledge_query_filter *filter, ledge_body_id *out, int capacity) {
-    if (!check_out("ledge_world_query_aabb_ids", out, capacity)) return -1;
-    id_sink s = {out, capacity, 0};
-    return ledge_world_query_aabb(world, aabb, filter, sink_id, &s) < 0 ? -1 : s.count;
-}
-
-int ledge_world_query_point_ids(ledge_world *world, vec2s point, const ledge_query_filter *filter,
-                                ledge_body_id *out, int capacity) {
-    if (!check_out("ledge_world_query_point_ids", out, capacity)) return -1;
-    id_sink s = {out, capacity, 0};
-    return ledge_world_query_point(world, point, filter, sink_id, &s) < 0 ? -1 : s.count;
-}
-
 int ledge_world_query_aabb(ledge_world *world, ledge_aabb aabb, const ledge_query_filter *filter,
                            ledge_body_query_fn *fn, void *context) {
     const char *name = "ledge_world_query_aabb";

@@ -13,5 +13,6 @@
 #include "query.h"
 #include "draw.h"
 #include "move.h"
+#include "ffi.h"
 
 #endif // LEDGE_H

@@ -115,22 +115,6 @@ LEDGE_API int ledge_world_query_point(ledge_world *world, vec2s point,
                                       const ledge_query_filter *filter, ledge_body_query_fn *fn,
                                       void *context);
 
-/// ledge_world_query_aabb without a callback, for bindings that cannot pass
-/// one (a LuaJIT callback cannot take a struct by value): writes up to
-/// `capacity` ids to `out` (may be NULL when capacity is 0), in increasing
-/// body index, and returns how many bodies there are in all; -1 (logged)
-/// when refused, as ledge_world_query_aabb, or for a negative capacity or
-/// a NULL out with capacity > 0.
-LEDGE_API int ledge_world_query_aabb_ids(ledge_world *world, ledge_aabb aabb,
-                                         const ledge_query_filter *filter, ledge_body_id *out,
-                                         int capacity);
-
-/// ledge_world_query_point without a callback; the same contract as
-/// ledge_world_query_aabb_ids.
-LEDGE_API int ledge_world_query_point_ids(ledge_world *world, vec2s point,
-                                          const ledge_query_filter *filter, ledge_body_id *out,
-                                          int capacity);
-
 /// Distance tolerance of shape casts against round tiles (CONVEX and
 /// CONCAVE), in units of the tile size: the first contact is found to
 /// within this distance along the path, and a graze shallower than it may

@@ -407,12 +407,6 @@ int ledge_world_query_aabb(ledge_world *world, ledge_aabb aabb,
 int ledge_world_query_point(ledge_world *world, vec2s point,
                                       const ledge_query_filter *filter, ledge_body_query_fn *fn,
                                       void *context);
-int ledge_world_query_aabb_ids(ledge_world *world, ledge_aabb aabb,
-                                         const ledge_query_filter *filter, ledge_body_id *out,
-                                         int capacity);
-int ledge_world_query_point_ids(ledge_world *world, vec2s point,
-                                          const ledge_query_filter *filter, ledge_body_id *out,
-                                          int capacity);
 bool ledge_world_shape_cast(ledge_world *world, const ledge_shape *shape, vec2s position,
                                       vec2s translation, const ledge_query_filter *filter,
                                       ledge_raycast_result *out);
@@ -477,6 +471,19 @@ ledge_move_def ledge_default_move_def(void);
 bool ledge_body_move(ledge_world *world, ledge_body_id id, vec2s displacement,
                                const ledge_move_def *def, ledge_move_result *out);
 vec2s ledge_move_clip_velocity(const ledge_move_result *result, vec2s velocity);
+bool ledge_body_set_position_ref(ledge_world *world, const ledge_body_id *id,
+                                           const vec2s *position);
+bool ledge_body_position_ref(const ledge_world *world, const ledge_body_id *id,
+                                       vec2s *out);
+bool ledge_body_move_ref(ledge_world *world, const ledge_body_id *id,
+                                   const vec2s *displacement, const ledge_move_def *def,
+                                   ledge_move_result *out);
+int ledge_world_query_aabb_ids(ledge_world *world, const ledge_aabb *aabb,
+                                         const ledge_query_filter *filter, ledge_body_id *out,
+                                         int capacity);
+int ledge_world_query_point_ids(ledge_world *world, const vec2s *point,
+                                          const ledge_query_filter *filter, ledge_body_id *out,
+                                          int capacity);
 typedef const char *ledge_tiled_resolve_fn(const char *source, size_t *len, void *user);
 typedef struct ledge_tiled_def {
     ledge_world_def world;
