@@ -574,7 +574,8 @@ local move_def_fields = { 'max_slides', 'max_floor_slope', 'snap_length', 'skin'
 --- max_floor_slope, snap_length, skin, stop_on_slope, set_velocity, up =
 --- {x, y}). Returns {x, y, dx, dy, onGround, onWall, onCeiling, wallSide,
 --- snapped, stuck, groundNormal = {x, y}, hits = {{kind, body, cellX, cellY,
---- tile, nx, ny, fraction}}} and keeps the C result as result.c.
+--- tile, nx, ny, fraction}}, groundHit = the hit stood on or nil} and keeps
+--- the C result as result.c.
 function Body:move(dx, dy, opts)
     local md = C.ledge_default_move_def()
     if opts then
@@ -597,7 +598,8 @@ function Body:move(dx, dy, opts)
     return { x = r.position.x, y = r.position.y, dx = r.displacement.x, dy = r.displacement.y,
         onGround = r.on_ground, onWall = r.on_wall, onCeiling = r.on_ceiling,
         wallSide = r.wall_side, snapped = r.snapped, stuck = r.stuck,
-        groundNormal = { x = r.ground_normal.x, y = r.ground_normal.y }, hits = hits, c = r }
+        groundNormal = { x = r.ground_normal.x, y = r.ground_normal.y }, hits = hits,
+        groundHit = r.ground_hit >= 0 and hits[r.ground_hit + 1] or nil, c = r }
 end
 
 --- velocity (vx, vy) without its parts into the surfaces a move met.
