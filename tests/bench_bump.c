@@ -323,5 +323,28 @@ int main(void) {
                    mode == 0 ? "same work" : "mover", sizes[i], t[RUNS / 2], RUNS, sum);
         }
     }
+    // The other side of the FFI crossing measured by tests/lua/bench_bump.lua:
+    // the same cheap call from C.
+    ledge_world_def wd = ledge_default_world_def();
+    wd.map_width = wd.map_height = 4;
+    ledge_world *w = ledge_world_create(&wd);
+    ledge_body_def bd = ledge_default_body_def();
+    bd.shape = ledge_make_circle(v(0, 0), 0.3f);
+    bd.position = v(1, 1);
+    ledge_body_id id = ledge_body_create(w, &bd);
+    double t[RUNS];
+    volatile float sink = 0;
+    for (int run = 0; run < RUNS; ++run) {
+        double t0 = cpu_ns();
+        for (int k = 0; k < 1000000; ++k) {
+            vec2s out;
+            ledge_body_position_ref(w, &id, &out);
+            sink += out.x;
+        }
+        t[run] = (cpu_ns() - t0) / 1e6;
+    }
+    qsort(t, RUNS, sizeof t[0], cmp_double);
+    printf("C call (ledge_body_position_ref): %.1f ns per call\n", t[RUNS / 2]);
+    ledge_world_destroy(w);
     return 0;
 }

@@ -62,3 +62,22 @@ for _, n in ipairs(os.getenv("BUMP_SIZES") and loadstring("return {" .. os.geten
     print(string.format('bump crowd Lua (%s) N=%d: %.3f ms/frame (median of 5), checksum %.3f',
         arg[1] or 'bump', n, t[3], sum))
 end
+
+-- The FFI crossing alone: a million calls of a cheap ledge function
+-- (ledge_body_position_ref: checks the id, copies two floats) from a
+-- compiled Lua loop, ns per call.
+do
+    local ledge = require('ledge')
+    local C = ledge.C
+    local w = ledge.newWorld({ width = 4, height = 4 })
+    local b = w:newBody({ shape = { circle = 0.3 }, x = 1, y = 1 })
+    local out = ffi.new('vec2s')
+    local t = {}
+    for r = 1, 5 do
+        local t0 = now()
+        for _ = 1, 1000000 do C.ledge_body_position_ref(w.ptr, b.id, out) end
+        t[r] = (now() - t0) * 1e3
+    end
+    table.sort(t)
+    print(string.format('FFI call from compiled Lua (ledge_body_position_ref): %.1f ns per call', t[3]))
+end
