@@ -22,10 +22,12 @@ cd "$(dirname "$0")"
 # doxygen: the API reference, whose `doxygen` test fails on any warning;
 # libsdl2-dev: the interactive sample (samples/platformer.c), so that it is built too;
 # cmake: the CMake consumer of the installed package (check_cmake);
-# emscripten and chromium: the WebAssembly build and its browser test (docs/web.md).
+# emscripten and chromium: the WebAssembly build and its browser test (docs/web.md);
+# luajit, love, xvfb and xauth: the Lua binding's tests and the LÖVE sample's
+# autopilot under a virtual X server (check_lua).
 PACKAGES=(meson ninja-build pkg-config gcc g++ python3 binutils libcglm-dev libcmocka-dev
     libjansson-dev zlib1g-dev valgrind clang libclang-rt-14-dev libchipmunk-dev libbox2d-dev
-    libcairo2-dev doxygen libsdl2-dev cmake emscripten chromium)
+    libcairo2-dev doxygen libsdl2-dev cmake emscripten chromium luajit love xvfb xauth)
 
 install_missing() {
     local missing=() p
@@ -326,6 +328,35 @@ check_web() {
     TOTAL_F=$((TOTAL_F + f))
 }
 
+# The LuaJIT binding and the bump.lua-compatible module (src/bindings/lua):
+# each tests/lua/test_*.lua file prints "N passed, N failed", summed here;
+# then the LÖVE sample's autopilot under Xvfb (samples/love), one test,
+# skipped with a message where LÖVE or Xvfb cannot start.
+check_lua() {
+    local lib=$PWD/build/release/libledge.so f out p q
+    echo "== Lua binding and bump module (LuaJIT, $lib)"
+    for f in tests/lua/test_*.lua; do
+        out=$(LEDGE_LIB=$lib luajit "$f" 2>&1 || true)
+        echo "$f: $(echo "$out" | tail -n 1)"
+        echo "$out" | grep -E "^FAILED" || true
+        if read -r p q < <(echo "$out" | tail -n 1 | sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\1 \2/p'); then
+            TOTAL_P=$((TOTAL_P + p))
+            TOTAL_F=$((TOTAL_F + q))
+        else
+            TOTAL_F=$((TOTAL_F + 1))
+        fi
+    done
+    if [ -f samples/love/test_autopilot.sh ]; then
+        out=$(samples/love/test_autopilot.sh "$lib" 2>&1 || true)
+        echo "$out" | tail -n 3
+        case "$out" in
+        *"love autopilot: ok"*) TOTAL_P=$((TOTAL_P + 1)) ;;
+        *"love autopilot: skipped"*) ;;
+        *) TOTAL_F=$((TOTAL_F + 1)) ;;
+        esac
+    fi
+}
+
 cmd=${1:-}
 case "$cmd" in
 demo)
@@ -358,6 +389,7 @@ test)
     run_suite sanitized build/asan --buildtype=debug --werror -Db_sanitize=address,undefined
     run_suite release build/release --buildtype=release --werror -Dtests=enabled
     check_cross_build_hash
+    check_lua
     check_packaging
     check_valgrind
     check_fuzz

@@ -162,6 +162,10 @@ static void check_aabb_query(const rworld *r, ledge_aabb box, const ledge_query_
     assert_int_equal(ledge_world_query_aabb(r->w, box, f, record_body, &rec), m);
     assert_int_equal(rec.n, m);
     for (int k = 0; k < m; ++k) assert_true(same_id(rec.ids[k], want[k]));
+    ledge_body_id ids[MAX_BODIES];
+    assert_int_equal(ledge_world_query_aabb_ids(r->w, &box, f, ids, MAX_BODIES), m);
+    for (int k = 0; k < m; ++k) assert_true(same_id(ids[k], want[k]));
+    assert_int_equal(ledge_world_query_aabb_ids(r->w, &box, f, NULL, 0), m); // count only
     if (m >= 2) { // stopping early delivers a prefix
         recorder early = {.n = 0, .stop_after = 2};
         assert_int_equal(ledge_world_query_aabb(r->w, box, f, record_body, &early), 2);
@@ -182,6 +186,9 @@ static void check_point_query(const rworld *r, vec2s p, const ledge_query_filter
     recorder rec = {.n = 0, .stop_after = -1};
     assert_int_equal(ledge_world_query_point(r->w, p, f, record_body, &rec), m);
     for (int k = 0; k < m; ++k) assert_true(same_id(rec.ids[k], want[k]));
+    ledge_body_id ids[MAX_BODIES];
+    assert_int_equal(ledge_world_query_point_ids(r->w, &p, f, ids, MAX_BODIES), m);
+    for (int k = 0; k < m; ++k) assert_true(same_id(ids[k], want[k]));
 }
 
 // Every hit of a ray by brute force, sorted by (fraction, tile first, index).
@@ -637,6 +644,104 @@ static void test_index_growth_matches_brute_force(void **state) {
     ledge_world_destroy(r.w);
 }
 
+// Moving bodies one at a time (as a crowd of character movers does) keeps
+// the query index fresh while they drift less than half a cell: every
+// query still equals brute force over the current boxes, for small drifts,
+// large jumps (refiled) and all sizes, on thousands of seeded cases.
+static void test_queries_follow_small_moves(void **state) {
+    (void)state;
+    enum { N = 120, ROUNDS = 4000 };
+    ledge_world_def wd = ledge_default_world_def();
+    wd.gravity = v(0, 0);
+    ledge_world *w = ledge_world_create(&wd);
+    ledge_body_id ids[N];
+    for (int k = 0; k < N; ++k) {
+        ledge_body_def bd = ledge_default_body_def();
+        bd.type = LEDGE_BODY_KINEMATIC;
+        float h = k % 17 == 0 ? rng_range(3, 8) : rng_range(0.1, 0.6); // some big ones
+        bd.shape = ledge_make_box(v(0, 0), v(h, rng_range(0.1, 0.6)));
+        bd.position = v(rng_range(2, 60), rng_range(2, 60));
+        ids[k] = ledge_body_create(w, &bd);
+    }
+    for (int round = 0; round < ROUNDS; ++round) {
+        ledge_body_id id = ids[rng_int(0, N - 1)];
+        vec2s p = ledge_body_position(w, id);
+        double reach = round % 50 == 0 ? 20.0 : 0.3; // mostly small steps
+        vec2s q = v(p.x + rng_range(-reach, reach), p.y + rng_range(-reach, reach));
+        assert_true(ledge_body_set_position(w, id, q));
+        vec2s c = v(rng_range(0, 62), rng_range(0, 62));
+        ledge_aabb box = {c, v(c.x + rng_range(0, 4), c.y + rng_range(0, 4))};
+        ledge_body_id want[N], got[N];
+        int m = 0;
+        for (int k = 0; k < N; ++k) {
+            ledge_aabb b =
+                ledge_shape_aabb(ledge_body_shape(w, ids[k]), ledge_body_position(w, ids[k]));
+            if (b.lower.x <= box.upper.x && b.upper.x >= box.lower.x && b.lower.y <= box.upper.y &&
+                b.upper.y >= box.lower.y) {
+                want[m++] = ids[k];
+            }
+        }
+        assert_int_equal(ledge_world_query_aabb_ids(w, &box, NULL, got, N), m);
+        for (int k = 0; k < m; ++k) assert_true(same_id(got[k], want[k]));
+    }
+    log_capture_start();
+    ledge_aabb box = {v(0, 0), v(1, 1)};
+    assert_int_equal(ledge_world_query_aabb_ids(w, &box, NULL, NULL, 3), -1);
+    assert_true(log_capture_says("ledge_world_query_aabb_ids", "capacity"));
+    vec2s pt = v(1, 1);
+    assert_int_equal(ledge_world_query_point_ids(w, &pt, NULL, ids, -1), -1);
+    assert_true(log_capture_says("ledge_world_query_point_ids", "capacity"));
+    ledge_set_log_hook(NULL, NULL);
+    ledge_world_destroy(w);
+}
+
+// ffi.h: the by-pointer forms do what the functions they name do, and
+// refuse NULL pointers with a message.
+static void test_ffi_ref_forms(void **state) {
+    (void)state;
+    ledge_world_def wd = ledge_default_world_def();
+    wd.gravity = v(0, 0);
+    ledge_world *w = ledge_world_create(&wd);
+    for (int x = 0; x < 16; ++x) ledge_tilemap_set(ledge_world_tilemap(w), x, 0, LEDGE_TILE_FULL);
+    ledge_body_def bd = ledge_default_body_def();
+    bd.type = LEDGE_BODY_KINEMATIC;
+    bd.shape = ledge_make_box(v(0, 0), v(0.3f, 0.45f));
+    bd.position = v(3, 2);
+    ledge_body_id a = ledge_body_create(w, &bd), b = ledge_body_create(w, &bd);
+    for (int k = 0; k < 200; ++k) { // random moves: a by value, b by pointer, same results
+        vec2s p = v(rng_range(1, 14), rng_range(1.5, 6)), d = v(rng_range(-1, 1), rng_range(-1, 1));
+        assert_true(ledge_body_set_position(w, a, p));
+        assert_true(ledge_body_set_position_ref(w, &b, &p));
+        vec2s pb;
+        assert_true(ledge_body_position_ref(w, &b, &pb));
+        assert_true(pb.x == p.x && pb.y == p.y);
+        ledge_move_result ra, rb;
+        ledge_body_set_filter(w, b, (ledge_filter){1, 0, 0}); // neither sees the other
+        ledge_body_set_filter(w, a, (ledge_filter){1, 0, 0});
+        assert_true(ledge_body_move(w, a, d, NULL, &ra));
+        assert_true(ledge_body_move_ref(w, &b, &d, NULL, &rb));
+        assert_true(ra.position.x == rb.position.x && ra.position.y == rb.position.y);
+        assert_int_equal(ra.on_ground, rb.on_ground);
+    }
+    log_capture_start();
+    vec2s p = v(1, 1), out = v(5, 5);
+    assert_false(ledge_body_set_position_ref(w, NULL, &p));
+    assert_true(log_capture_says("ledge_body_set_position_ref", "id is NULL"));
+    assert_false(ledge_body_set_position_ref(w, &a, NULL));
+    assert_true(log_capture_says("ledge_body_set_position_ref", "position is NULL"));
+    ledge_move_result r;
+    assert_false(ledge_body_move_ref(w, &a, NULL, NULL, &r));
+    assert_true(log_capture_says("ledge_body_move_ref", "displacement is NULL"));
+    ledge_body_destroy(w, b);
+    assert_false(ledge_body_position_ref(w, &b, &out));
+    assert_true(out.x == 0 && out.y == 0);
+    assert_true(log_capture_says("ledge_body_position", "stale"));
+    assert_int_equal(ledge_world_query_aabb_ids(w, NULL, NULL, NULL, 0), -1);
+    assert_true(log_capture_says("ledge_world_query_aabb_ids", "aabb is NULL"));
+    ledge_set_log_hook(NULL, NULL);
+    ledge_world_destroy(w);
+}
+
 static float keep_going(const ledge_raycast_result *hit, void *ctx) {
     (void)hit;
     (void)ctx;
@@ -755,6 +860,8 @@ int main(void) {
         cmocka_unit_test(test_shape_cast_matches_sampling),
         cmocka_unit_test(test_shape_cast_known_answers),
         cmocka_unit_test(test_queries_follow_moves),
+        cmocka_unit_test(test_queries_follow_small_moves),
+        cmocka_unit_test(test_ffi_ref_forms),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_wall_probe_idiom),
         cmocka_unit_test(test_incremental_index_equals_rebuild),

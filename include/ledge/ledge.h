@@ -15,5 +15,6 @@
 #include "move.h"
 #include "distance.h"
 #include "character.h"
+#include "ffi.h"
 
 #endif // LEDGE_H

@@ -1,0 +1,1 @@
+/* empty: LuaJIT knows the standard types */

@@ -1,0 +1,631 @@
+-- ledge for LuaJIT: an FFI binding of ledge's public API (README "ledge for
+-- LÖVE"). Idiomatic Lua on top of the generated ffi.cdef (ledge_cdef.lua):
+-- objects with methods, positions as two numbers (x, y) in and out, tables
+-- for results, and every refusal of the C library raised as a Lua error
+-- carrying ledge's own message.
+--
+-- The shared library is found through the LEDGE_LIB environment variable (a
+-- path, e.g. build/libledge.so) or else the system's library path
+-- ("libledge.so"); the optional Tiled loader through LEDGE_TILED_LIB or
+-- "libledge_tiled.so". Call ledge.load(path) before anything else to choose
+-- one from Lua instead.
+--
+-- Ownership: a World owns its C world (freed when the World is collected or
+-- on world:destroy()); bodies and the tilemap hold a reference to their
+-- World, so the C world lives as long as anything of it is reachable.
+local ffi = require('ffi')
+
+local here = (...) and (...):match('^(.-)[^%.]*$') or ''
+ffi.cdef(require(here .. 'ledge_cdef'))
+
+local ledge = {}
+local C -- the loaded library (ledge.load)
+
+-- Errors: ledge reports refusals through its log hook. The hook keeps the
+-- last error message; a wrapper that sees the error counter change raises
+-- it. The callback is created once and never freed (ledge keeps it).
+local errors, last_error = 0, nil
+local log_cb = ffi.cast('ledge_log_fn *', function(level, message)
+    if level == 0 then
+        errors = errors + 1
+        last_error = ffi.string(message)
+    end
+end)
+
+-- Raises ledge's last message at the caller's caller (level: of the
+-- function that called the public method; 3 when a method raises).
+local function raise(fallback, level)
+    error(last_error or fallback, level or 3)
+end
+
+-- Runs f(...) and raises ledge's message when it logged an error.
+local function checked(f, ...)
+    local before = errors
+    local a, b = f(...)
+    if errors ~= before then raise('ledge refused the call', 4) end
+    return a, b
+end
+
+-- Tile ids by name (ledge_tile_name): ledge.tiles.FULL == 1, ...
+ledge.tiles = {}
+
+local function tile_names()
+    for id = 0, 33 do
+        local name = ffi.string(C.ledge_tile_name(id))
+        ledge.tiles[name] = id
+    end
+end
+
+--- Loads the shared library (path, LEDGE_LIB, or the system's "ledge").
+function ledge.load(path)
+    if C then return ledge end
+    C = ffi.load(path or os.getenv('LEDGE_LIB') or 'ledge')
+    C.ledge_set_log_hook(log_cb, nil)
+    ledge.C = C
+    tile_names()
+    return ledge
+end
+
+local vec2_t = ffi.typeof('vec2s')
+-- vec2s is a union whose first member is the raw array: build it by fields.
+local function vec2(x, y)
+    local v = vec2_t()
+    v.x, v.y = x, y
+    return v
+end
+local aabb_t = ffi.typeof('ledge_aabb')
+local move_result_t = ffi.typeof('ledge_move_result')
+local raycast_result_t = ffi.typeof('ledge_raycast_result')
+local ground_t = ffi.typeof('ledge_ground')
+
+ledge.body_types = { static = 0, kinematic = 1, dynamic = 2 }
+ledge.responses = { slide = 0, touch = 1, bounce = 2, cross = 3 }
+ledge.one_way = { none = 0, up = 1, down = 2, left = 3, right = 4 }
+local response_names = { [0] = 'slide', 'touch', 'bounce', 'cross' }
+
+local function xy(t, dx, dy)
+    if t == nil then return dx, dy end
+    return t.x or t[1] or dx, t.y or t[2] or dy
+end
+
+-- --- shapes -------------------------------------------------------------
+
+--- A shape from a table: {circle = r, x =, y =} (centre), {box = {hw, hh},
+--- x =, y =} (half extents, centre), or {polygon = {x1, y1, x2, y2, ...}}.
+function ledge.shape(t)
+    local s
+    if t.circle then
+        s = C.ledge_make_circle(vec2(t.x or 0, t.y or 0), t.circle)
+    elseif t.box then
+        s = C.ledge_make_box(vec2(t.x or 0, t.y or 0), vec2(t.box[1], t.box[2]))
+    elseif t.polygon then
+        local n = #t.polygon / 2
+        local pts = ffi.new('vec2s[?]', n)
+        for i = 0, n - 1 do pts[i].x, pts[i].y = t.polygon[2 * i + 1], t.polygon[2 * i + 2] end
+        s = ffi.new('ledge_shape')
+        local before = errors
+        C.ledge_make_polygon(pts, n, s)
+        if errors ~= before then raise('bad polygon') end
+        return s
+    else
+        error('ledge.shape: give circle, box or polygon', 2)
+    end
+    if s.type == 0 then raise('bad shape') end
+    return s
+end
+
+-- --- world --------------------------------------------------------------
+
+local World = {}
+World.__index = World
+local Body = {}
+Body.__index = Body
+local Tilemap = {}
+Tilemap.__index = Tilemap
+
+ledge.World, ledge.Body, ledge.Tilemap = World, Body, Tilemap
+
+local function fill_world_def(wd, t)
+    t = t or {}
+    if t.gravity then wd.gravity.x, wd.gravity.y = xy(t.gravity, 0, 0) end
+    if t.tile_size then wd.tile_size = t.tile_size end
+    if t.width then wd.map_width = t.width end
+    if t.height then wd.map_height = t.height end
+    if t.origin then wd.map_origin.x, wd.map_origin.y = xy(t.origin, 0, 0) end
+    for _, k in ipairs({ 'body_capacity', 'iterations', 'substeps', 'linear_slop',
+        'bounce_threshold', 'cell_size' }) do
+        if t[k] ~= nil then wd[k] = t[k] end
+    end
+end
+
+local function wrap_world(ptr)
+    local self = setmetatable({ ptr = ffi.gc(ptr, C.ledge_world_destroy), users = {} }, World)
+    self.tilemap = setmetatable({ ptr = C.ledge_world_tilemap(ptr), owner = self }, Tilemap)
+    return self
+end
+
+--- A new world from a table of ledge_world_def fields (gravity = {x, y},
+--- tile_size, width, height, origin = {x, y}, iterations, substeps, ...);
+--- missing fields keep ledge_default_world_def's values.
+function ledge.newWorld(t)
+    ledge.load()
+    local wd = C.ledge_default_world_def()
+    fill_world_def(wd, t)
+    local ptr = checked(C.ledge_world_create, wd)
+    if ptr == nil then raise('ledge_world_create failed') end
+    return wrap_world(ptr)
+end
+
+--- Frees the C world now (the World and its bodies become unusable).
+function World:destroy()
+    if self.ptr ~= nil then
+        C.ledge_world_destroy(ffi.gc(self.ptr, nil))
+        self.ptr = nil
+    end
+end
+
+local function wptr(self)
+    local p = self.ptr
+    if p == nil then error('this world was destroyed', 3) end
+    return p
+end
+
+function World:step(dt) checked(C.ledge_world_step, wptr(self), dt) end
+function World:bodyCount() return C.ledge_world_body_count(wptr(self)) end
+--- The replay hash as a 16-digit hexadecimal string.
+function World:hash()
+    local h = C.ledge_world_hash(wptr(self))
+    return string.format('%08x%08x', tonumber(h / 0x100000000ULL), tonumber(h % 0x100000000ULL))
+end
+
+local function fill_body_def(bd, t)
+    bd.shape = t.shape and (ffi.istype('ledge_shape', t.shape) and t.shape or ledge.shape(t.shape))
+        or error('body needs a shape', 3)
+    bd.type = ledge.body_types[t.type or 'dynamic'] or error('bad body type ' .. tostring(t.type), 3)
+    bd.position.x, bd.position.y = t.x or 0, t.y or 0
+    if t.vx or t.vy then bd.velocity.x, bd.velocity.y = t.vx or 0, t.vy or 0 end
+    for _, k in ipairs({ 'density', 'friction', 'bounce', 'gravity_scale', 'drag', 'bullet',
+        'sensor', 'enable_events', 'max_floor_angle' }) do
+        if t[k] ~= nil then bd[k] = t[k] end
+    end
+    if t.one_way then bd.one_way = ledge.one_way[t.one_way] or error('bad one_way', 3) end
+    if t.response then bd.response = ledge.responses[t.response] or error('bad response', 3) end
+    if t.category then bd.filter.category = t.category end
+    if t.mask then bd.filter.mask = t.mask end
+    if t.group then bd.filter.group = t.group end
+end
+
+local function key(id) return id.index1 * 4294967296 + id.generation end
+
+local function wrap_body(world, id)
+    local k = key(id)
+    local b = world.users[k]
+    if b then return b end
+    b = setmetatable({ world = world, id = id, data = nil }, Body)
+    world.users[k] = b
+    return b
+end
+
+--- A new body: {shape = ledge.shape{...} or its table, type = 'dynamic' |
+--- 'kinematic' | 'static', x, y, vx, vy, density, friction, bounce,
+--- gravity_scale, drag, bullet, sensor, enable_events, one_way = 'up' ...,
+--- response = 'slide' | 'touch' | 'bounce' | 'cross', category, mask,
+--- group, data = anything of yours}.
+function World:newBody(t)
+    local bd = C.ledge_default_body_def()
+    fill_body_def(bd, t)
+    local id = checked(C.ledge_body_create, wptr(self), bd)
+    if id.index1 == 0 then raise('ledge_body_create failed') end
+    local b = wrap_body(self, id)
+    b.data = t.data
+    return b
+end
+
+--- The Body object of a C ledge_body_id (nil for the null id).
+function World:body(id)
+    if id.index1 == 0 then return nil end
+    return wrap_body(self, ffi.new('ledge_body_id', id))
+end
+
+local function filter_of(t)
+    if t == nil then return nil end
+    local f = C.ledge_default_query_filter()
+    if t.category then f.category = t.category end
+    if t.mask then f.mask = t.mask end
+    if t.tiles ~= nil then f.include_tiles = t.tiles end
+    if t.ignore then f.ignore = t.ignore.id end
+    return f
+end
+
+local kinds = { [0] = 'none', 'tile', 'body' }
+
+local function cast_result(world, r)
+    return {
+        kind = kinds[tonumber(r.kind)], body = world:body(r.body), x = r.point.x, y = r.point.y,
+        nx = r.normal.x, ny = r.normal.y, fraction = r.fraction,
+        cell_x = r.cell_x, cell_y = r.cell_y, tile = r.tile,
+    }
+end
+
+--- The closest hit of the segment (x, y) -> (x + dx, y + dy) or nil;
+--- filter = {category, mask, tiles = bool, ignore = body}.
+function World:raycast(x, y, dx, dy, filter)
+    local r = raycast_result_t()
+    local hit = checked(C.ledge_world_raycast, wptr(self), vec2(x, y), vec2(dx, dy),
+        filter_of(filter), r)
+    if not hit then return nil end
+    return cast_result(self, r)
+end
+
+--- The first hit of `shape` at (x, y) moved by (dx, dy), or nil.
+function World:shapeCast(shape, x, y, dx, dy, filter)
+    local r = raycast_result_t()
+    local hit = checked(C.ledge_world_shape_cast, wptr(self), shape, vec2(x, y), vec2(dx, dy),
+        filter_of(filter), r)
+    if not hit then return nil end
+    return cast_result(self, r)
+end
+
+local id_buf, id_cap = nil, 0
+local function ids_to_bodies(self, fn, a, filter)
+    local n = fn(wptr(self), a, filter_of(filter), id_buf, id_cap)
+    if n > id_cap then
+        id_cap = n * 2
+        id_buf = ffi.new('ledge_body_id[?]', id_cap)
+        n = fn(wptr(self), a, filter_of(filter), id_buf, id_cap)
+    end
+    local out = {}
+    for i = 0, n - 1 do out[i + 1] = wrap_body(self, ffi.new('ledge_body_id', id_buf[i])) end
+    return out
+end
+
+--- Bodies whose bounding boxes overlap the box (x0, y0)..(x1, y1), in body
+--- index order.
+function World:queryAABB(x0, y0, x1, y1, filter)
+    local before = errors
+    local out = ids_to_bodies(self, C.ledge_world_query_aabb_ids, aabb_t(vec2(x0, y0),
+        vec2(x1, y1)), filter)
+    if errors ~= before then raise('query refused') end
+    return out
+end
+
+--- Bodies whose shapes contain the point (x, y).
+function World:queryPoint(x, y, filter)
+    local before = errors
+    local out = ids_to_bodies(self, C.ledge_world_query_point_ids, vec2(x, y), filter)
+    if errors ~= before then raise('query refused') end
+    return out
+end
+
+local function events_list(world, arr, n, f)
+    local out = {}
+    for i = 0, n - 1 do out[i + 1] = f(world, arr[i]) end
+    return out
+end
+
+--- The last step's touch events: {began = {{a =, b =, cell_x =, cell_y =}},
+--- ended = {...}} (b nil for a tile).
+function World:touchEvents()
+    local e = C.ledge_world_touch_events(wptr(self))
+    local f = function(w, t)
+        return { a = w:body(t.a), b = w:body(t.b), cell_x = t.cell_x, cell_y = t.cell_y }
+    end
+    return { began = events_list(self, e.begin, e.begin_count, f),
+        ended = events_list(self, e['end'], e.end_count, f) }
+end
+
+--- The last step's sensor events: {began = {{sensor =, visitor =}}, ended}.
+function World:sensorEvents()
+    local e = C.ledge_world_sensor_events(wptr(self))
+    local f = function(w, t) return { sensor = w:body(t.sensor), visitor = w:body(t.visitor) } end
+    return { began = events_list(self, e.begin, e.begin_count, f),
+        ended = events_list(self, e['end'], e.end_count, f) }
+end
+
+--- The last step's crush events: {{body =, crusher =, depth =}}.
+function World:crushEvents()
+    local e = C.ledge_world_crush_events(wptr(self))
+    return events_list(self, e.events, e.count, function(w, t)
+        return { body = w:body(t.body), crusher = w:body(t.crusher), depth = t.depth }
+    end)
+end
+
+--- Debug draw through Lua functions: handlers = {polygon = f(verts, color),
+--- solidPolygon = f(verts, color)} where verts is {x1, y1, x2, y2, ...} and
+--- color 0xRRGGBB; options = {tiles, bodies, contacts, normals, bounds}.
+--- Circles, segments and points are not drawn through it: LuaJIT callbacks
+--- cannot take vec2s by value (draw them from body positions instead).
+function World:draw(handlers, x0, y0, x1, y1, options)
+    local dd = C.ledge_default_debug_draw()
+    local cbs = {}
+    local function poly(h)
+        local cb = ffi.cast('void (*)(const vec2s *, int, ledge_color, void *)',
+            function(v, n, color)
+                local t = {}
+                for i = 0, n - 1 do t[2 * i + 1], t[2 * i + 2] = v[i].x, v[i].y end
+                h(t, color)
+            end)
+        cbs[#cbs + 1] = cb
+        return cb
+    end
+    if handlers.polygon then dd.draw_polygon = poly(handlers.polygon) end
+    if handlers.solidPolygon then dd.draw_solid_polygon = poly(handlers.solidPolygon) end
+    options = options or {}
+    for _, k in ipairs({ 'tiles', 'bodies', 'contacts', 'normals', 'bounds' }) do
+        if options[k] ~= nil then dd['draw_' .. k] = options[k] end
+    end
+    local ok, err = pcall(checked, C.ledge_world_draw, wptr(self), dd,
+        aabb_t(vec2(x0, y0), vec2(x1, y1)))
+    for _, cb in ipairs(cbs) do cb:free() end
+    if not ok then error(err, 2) end
+end
+
+-- --- tilemap ------------------------------------------------------------
+
+local function mptr(self)
+    if self.owner and self.owner.ptr == nil then error('this world was destroyed', 3) end
+    return self.ptr
+end
+
+--- A standalone tilemap {width, height, tile_size, origin = {x, y}}.
+function ledge.newTilemap(t)
+    ledge.load()
+    t = t or {}
+    local d = C.ledge_default_tilemap_def()
+    d.width, d.height = t.width or d.width, t.height or d.height
+    d.tile_size = t.tile_size or d.tile_size
+    if t.origin then d.origin.x, d.origin.y = xy(t.origin, 0, 0) end
+    local p = checked(C.ledge_tilemap_create, d)
+    if p == nil then raise('ledge_tilemap_create failed') end
+    return setmetatable({ ptr = ffi.gc(p, C.ledge_tilemap_destroy) }, Tilemap)
+end
+
+local function tile_id(tile)
+    if type(tile) == 'string' then
+        return ledge.tiles[tile] or error('unknown tile name ' .. tile, 3)
+    end
+    return tile
+end
+
+--- Sets cell (x, y) to a tile id or name ('FULL', '45DEG_PN', ...).
+function Tilemap:set(x, y, tile)
+    local ok = checked(C.ledge_tilemap_set, mptr(self), x, y, tile_id(tile))
+    if not ok then raise('ledge_tilemap_set refused') end
+end
+
+function Tilemap:get(x, y) return C.ledge_tilemap_get(mptr(self), x, y) end
+
+--- Makes cell (x, y) one-way: 'up', 'down', 'left', 'right' or 'none'.
+function Tilemap:setOneWay(x, y, way)
+    if not checked(C.ledge_tilemap_set_one_way, mptr(self), x, y,
+            ledge.one_way[way] or error('bad one-way direction ' .. tostring(way), 2)) then
+        raise('ledge_tilemap_set_one_way refused')
+    end
+end
+
+--- width, height, tile_size, origin x, origin y.
+function Tilemap:dimensions()
+    local d = C.ledge_tilemap_get_def(mptr(self))
+    return d.width, d.height, d.tile_size, d.origin.x, d.origin.y
+end
+
+--- Fills the map from ledge's ASCII form (docs/tilemap.md).
+function Tilemap:loadAscii(text)
+    if not checked(C.ledge_tilemap_load_ascii, mptr(self), text) then raise('bad level') end
+end
+
+--- Fills the map from N's level string (column by column, y down).
+function Tilemap:loadN(text)
+    if not checked(C.ledge_tilemap_load_n, mptr(self), text) then raise('bad level') end
+end
+
+--- Whether (x, y) is solid; also the cell and tile.
+function Tilemap:queryPoint(x, y)
+    local h = ffi.new('ledge_tile_hit')
+    local solid = checked(C.ledge_tilemap_query_point, mptr(self), vec2(x, y), h)
+    return solid, h.x, h.y, h.tile
+end
+
+--- The closest tile hit of a segment, as World:raycast, or nil.
+function Tilemap:raycast(x, y, dx, dy)
+    local r = ffi.new('ledge_ray_hit')
+    if not checked(C.ledge_tilemap_raycast, mptr(self), vec2(x, y), vec2(dx, dy), r) then
+        return nil
+    end
+    return { x = r.point.x, y = r.point.y, nx = r.normal.x, ny = r.normal.y,
+        fraction = r.fraction, cell_x = r.cell_x, cell_y = r.cell_y, tile = r.tile }
+end
+
+-- --- Tiled maps ---------------------------------------------------------
+
+local T -- libledge_tiled, loaded on first use
+
+--- A world from a Tiled JSON map file (ledge_tiled_create_world_file):
+--- returns the World and a list of its objects {name, type, layer, x, y,
+--- bodies = {...}}. t: {y_down = bool, tile_layer = name, gravity = ...}.
+function ledge.loadTiledWorld(path, t)
+    ledge.load()
+    T = T or ffi.load(os.getenv('LEDGE_TILED_LIB') or 'ledge_tiled')
+    t = t or {}
+    local d = T.ledge_default_tiled_def()
+    fill_world_def(d.world, t)
+    d.y_down = t.y_down or false
+    if t.tile_layer then d.tile_layer = t.tile_layer end
+    local res = ffi.new('ledge_tiled_result *[1]')
+    local p = checked(T.ledge_tiled_create_world_file, path, d, res)
+    if p == nil then raise('ledge_tiled_create_world_file failed') end
+    local world = wrap_world(p)
+    local r, objects = res[0], {}
+    for i = 0, r.object_count - 1 do
+        local o = r.objects[i]
+        local bodies = {}
+        for k = 0, o.body_count - 1 do bodies[k + 1] = world:body(r.bodies[o.first_body + k]) end
+        objects[i + 1] = { name = ffi.string(o.name), type = ffi.string(o.type),
+            layer = ffi.string(o.layer), x = o.position.x, y = o.position.y, bodies = bodies }
+    end
+    T.ledge_tiled_result_destroy(r)
+    return world, objects
+end
+
+-- --- bodies -------------------------------------------------------------
+
+local function bw(self)
+    local w = self.world.ptr
+    if w == nil then error('the world of this body was destroyed', 3) end
+    return w
+end
+
+--- Removes the body; the Body object is then invalid.
+function Body:destroy()
+    checked(C.ledge_body_destroy, bw(self), self.id)
+    self.world.users[key(self.id)] = nil
+end
+
+function Body:isValid() return self.world.ptr ~= nil and C.ledge_body_is_valid(self.world.ptr, self.id) end
+
+function Body:position()
+    local p = checked(C.ledge_body_position, bw(self), self.id)
+    return p.x, p.y
+end
+
+function Body:velocity()
+    local p = checked(C.ledge_body_velocity, bw(self), self.id)
+    return p.x, p.y
+end
+
+local function setter(cfn)
+    return function(self, x, y)
+        if not checked(cfn, bw(self), self.id, vec2(x, y)) then raise('refused') end
+    end
+end
+Body.setPosition = setter(function(...) return C.ledge_body_set_position(...) end)
+Body.setVelocity = setter(function(...) return C.ledge_body_set_velocity(...) end)
+Body.applyImpulse = setter(function(...) return C.ledge_body_apply_impulse(...) end)
+
+--- Moves a kinematic body to (x, y) over the next step of dt seconds.
+function Body:setTarget(x, y, dt)
+    if not checked(C.ledge_body_set_target, bw(self), self.id, vec2(x, y), dt) then
+        raise('refused')
+    end
+end
+
+local function scalar_setter(cfn)
+    return function(self, v)
+        if not checked(cfn, bw(self), self.id, v) then raise('refused') end
+    end
+end
+Body.setGravityScale = scalar_setter(function(...) return C.ledge_body_set_gravity_scale(...) end)
+Body.setFriction = scalar_setter(function(...) return C.ledge_body_set_friction(...) end)
+Body.setBounce = scalar_setter(function(...) return C.ledge_body_set_bounce(...) end)
+Body.setDrag = scalar_setter(function(...) return C.ledge_body_set_drag(...) end)
+
+function Body:mass() return checked(C.ledge_body_mass, bw(self), self.id) end
+
+function Body:type()
+    local t = checked(C.ledge_body_get_type, bw(self), self.id)
+    return ({ [0] = 'static', 'kinematic', 'dynamic' })[tonumber(t)]
+end
+
+--- The shape's world bounding box: x0, y0, x1, y1.
+function Body:bounds()
+    local s = checked(C.ledge_body_shape, bw(self), self.id)
+    local x, y = self:position()
+    local b = C.ledge_shape_aabb(s, vec2(x, y))
+    return b.lower.x, b.lower.y, b.upper.x, b.upper.y
+end
+
+function Body:isFrozen() return checked(C.ledge_body_is_frozen, bw(self), self.id) end
+function Body:dropThrough() checked(C.ledge_body_drop_through, bw(self), self.id) end
+
+--- Ground state after the last step: {onGround, onCeiling, onWallLeft,
+--- onWallRight, groundNormal = {x, y}, wallNormal, groundBody, cellX, cellY}.
+function Body:ground()
+    local g = checked(C.ledge_body_ground, bw(self), self.id)
+    return { onGround = g.on_ground, onCeiling = g.on_ceiling, onWallLeft = g.on_wall_left,
+        onWallRight = g.on_wall_right,
+        groundNormal = { x = g.ground_normal.x, y = g.ground_normal.y },
+        wallNormal = { x = g.wall_normal.x, y = g.wall_normal.y },
+        groundBody = self.world:body(g.ground_body), cellX = g.ground_cell_x,
+        cellY = g.ground_cell_y }
+end
+
+--- The last step's contacts: {{other = body or nil (a tile), cellX, cellY,
+--- nx, ny, x, y, depth, response = 'slide' ...}}.
+function Body:contacts()
+    local n = checked(C.ledge_body_contacts, bw(self), self.id, nil, 0)
+    local buf = ffi.new('ledge_contact_data[?]', math.max(n, 1))
+    n = C.ledge_body_contacts(self.world.ptr, self.id, buf, n)
+    local out = {}
+    for i = 0, n - 1 do
+        local c = buf[i]
+        out[i + 1] = { other = self.world:body(c.other), cellX = c.cell_x, cellY = c.cell_y,
+            nx = c.normal.x, ny = c.normal.y, x = c.point.x, y = c.point.y, depth = c.depth,
+            response = response_names[tonumber(c.response)] }
+    end
+    return out
+end
+
+-- The character mover (move.h): one reusable def and result per world.
+local move_def_fields = { 'max_slides', 'max_floor_slope', 'snap_length', 'skin',
+    'stop_on_slope', 'set_velocity' }
+
+--- A character move (ledge_body_move): moves the body by (dx, dy) sliding
+--- along tiles and bodies. opts: ledge_move_def fields (max_slides,
+--- max_floor_slope, snap_length, skin, stop_on_slope, set_velocity, up =
+--- {x, y}). Returns {x, y, dx, dy, onGround, onWall, onCeiling, wallSide,
+--- snapped, stuck, groundNormal = {x, y}, hits = {{kind, body, cellX, cellY,
+--- tile, nx, ny, fraction}}, groundHit = the hit stood on or nil} and keeps
+--- the C result as result.c.
+function Body:move(dx, dy, opts)
+    local md = C.ledge_default_move_def()
+    if opts then
+        for _, k in ipairs(move_def_fields) do
+            if opts[k] ~= nil then md[k] = opts[k] end
+        end
+        if opts.up then md.up.x, md.up.y = xy(opts.up, 0, 0) end
+    end
+    local r = move_result_t()
+    if not checked(C.ledge_body_move, bw(self), self.id, vec2(dx, dy), md, r) then
+        raise('ledge_body_move refused')
+    end
+    local hits = {}
+    for i = 0, r.hit_count - 1 do
+        local h = r.hits[i]
+        hits[i + 1] = { kind = kinds[tonumber(h.kind)], body = self.world:body(h.body),
+            cellX = h.cell_x, cellY = h.cell_y, tile = h.tile, nx = h.normal.x, ny = h.normal.y,
+            fraction = h.fraction }
+    end
+    return { x = r.position.x, y = r.position.y, dx = r.displacement.x, dy = r.displacement.y,
+        onGround = r.on_ground, onWall = r.on_wall, onCeiling = r.on_ceiling,
+        wallSide = r.wall_side, snapped = r.snapped, stuck = r.stuck,
+        groundNormal = { x = r.ground_normal.x, y = r.ground_normal.y }, hits = hits,
+        groundHit = r.ground_hit >= 0 and hits[r.ground_hit + 1] or nil, c = r }
+end
+
+--- velocity (vx, vy) without its parts into the surfaces a move met.
+function ledge.clipVelocity(result, vx, vy)
+    local v = C.ledge_move_clip_velocity(result.c, vec2(vx, vy))
+    return v.x, v.y
+end
+
+function ledge.version()
+    ledge.load()
+    return ffi.string(C.ledge_version_string())
+end
+
+--- The last error message ledge logged (nil when none).
+function ledge.lastError() return last_error end
+
+ledge.load_library = ledge.load
+setmetatable(ledge, { __index = function(_, k)
+    if k == 'tiles_loaded' then return nil end
+end })
+
+local load = ledge.load
+function ledge.load(path)
+    load(path)
+    if next(ledge.tiles) == nil then tile_names() end
+    return ledge
+end
+
+return ledge

@@ -1,0 +1,83 @@
+-- The scene "bump crowd" (docs/benchmarks.md) through the bump-compatible
+-- module under LuaJIT: N moving 16 x 16 items, each moved once per frame
+-- with world:move and the default filter (slide), velocity negated when
+-- the move collided; 60 frames; ms per frame, median of 5 runs.
+--   LEDGE_LIB=build/libledge.so luajit tests/lua/bench_bump.lua [module]
+-- `module` defaults to "bump" (this project's src/bindings/lua/bump.lua);
+-- any module with bump's API can be timed the same way.
+local root = (arg[0]:match('^(.*)tests/lua/[^/]*$') or './')
+package.path = root .. 'src/bindings/lua/?.lua;' .. package.path
+local bump = require(arg[1] or 'bump')
+local ffi = require('ffi')
+ffi.cdef('int clock_gettime(int, void *);')
+local ts = ffi.new('int64_t[2]')
+local function now()
+    ffi.C.clock_gettime(2, ts) -- CLOCK_PROCESS_CPUTIME_ID: CPU time, steadier on a shared machine
+    return tonumber(ts[0]) + tonumber(ts[1]) * 1e-9
+end
+
+-- Park-Miller, as tests/bench_bump.c draws the same velocities.
+local state
+local function pm()
+    state = (state * 16807) % 2147483647
+    return state / 2147483647
+end
+
+local function run(n)
+    local cols = 2 * math.ceil(math.sqrt(n))
+    local W, H = cols * 24, math.ceil(n / cols) * 24 * 2 + 48
+    local world = bump.newWorld(64)
+    world:add({}, -16, 0, 16, H)
+    world:add({}, W, 0, 16, H)
+    world:add({}, 0, -16, W, 16)
+    world:add({}, 0, H, W, 16)
+    local items = {}
+    state = 42
+    for k = 0, n - 1 do
+        local it = { x = (k % cols) * 24 + 4, y = math.floor(k / cols) * 24 + 4 }
+        it.vx, it.vy = pm() * 200 - 100, pm() * 200 - 100
+        world:add(it, it.x, it.y, 16, 16)
+        items[k + 1] = it
+    end
+    local dt = 1 / 60
+    local t0 = now()
+    for _ = 1, 60 do
+        for k = 1, n do
+            local it = items[k]
+            local ax, ay, _, len = world:move(it, it.x + it.vx * dt, it.y + it.vy * dt)
+            it.x, it.y = ax, ay
+            if len > 0 then it.vx, it.vy = -it.vx, -it.vy end
+        end
+    end
+    local ms = (now() - t0) * 1000 / 60
+    local sum = 0
+    for k = 1, n do sum = sum + items[k].x + 3 * items[k].y end
+    return ms, sum
+end
+
+for _, n in ipairs(os.getenv("BUMP_SIZES") and loadstring("return {" .. os.getenv("BUMP_SIZES") .. "}")() or { 100, 1000, 10000 }) do
+    local t, sum = {}, 0
+    for r = 1, 5 do t[r], sum = run(n) end
+    table.sort(t)
+    print(string.format('bump crowd Lua (%s) N=%d: %.3f ms/frame (median of 5), checksum %.3f',
+        arg[1] or 'bump', n, t[3], sum))
+end
+
+-- The FFI crossing alone: a million calls of a cheap ledge function
+-- (ledge_body_position_ref: checks the id, copies two floats) from a
+-- compiled Lua loop, ns per call.
+do
+    local ledge = require('ledge')
+    local C = ledge.C
+    local w = ledge.newWorld({ width = 4, height = 4 })
+    local b = w:newBody({ shape = { circle = 0.3 }, x = 1, y = 1 })
+    local out = ffi.new('vec2s')
+    local t = {}
+    for r = 1, 5 do
+        local t0 = now()
+        for _ = 1, 1000000 do C.ledge_body_position_ref(w.ptr, b.id, out) end
+        t[r] = (now() - t0) * 1e3
+    end
+    table.sort(t)
+    print(string.format('FFI call from compiled Lua (ledge_body_position_ref): %.1f ns per call', t[3]))
+end

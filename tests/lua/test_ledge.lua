@@ -1,0 +1,197 @@
+-- The LuaJIT binding (src/bindings/lua/ledge.lua): that it marshals every
+-- kind of call correctly (checked against closed forms and brute force in
+-- Lua), raises ledge's own messages, and keeps C objects alive as long as
+-- Lua can reach them. Run: LEDGE_LIB=build/libledge.so luajit tests/lua/test_ledge.lua
+local H = dofile((arg[0]:match('^(.*/)') or './') .. 'harness.lua')
+local ledge = require('ledge').load()
+local test, eq, near, truthy, raises = H.test, H.eq, H.near, H.truthy, H.raises
+
+test('version is the headers\' version', function()
+    local f = assert(io.open(H.root .. 'include/ledge/base.h'))
+    local s = f:read('*a')
+    f:close()
+    local v = s:match('MAJOR (%d+)') .. '.' .. s:match('MINOR (%d+)') .. '.' .. s:match('PATCH (%d+)')
+    eq(ledge.version(), v, 'version')
+end)
+
+test('every tile name round-trips', function()
+    local n = 0
+    for name, id in pairs(ledge.tiles) do
+        eq(ledge.tiles[name], id)
+        n = n + 1
+    end
+    eq(n, 34, 'tile count')
+    local m = ledge.newTilemap({ width = 40, height = 2 })
+    for name, id in pairs(ledge.tiles) do m:set(id, 1, name) end
+    for name, id in pairs(ledge.tiles) do eq(m:get(id, 1), id, name) end
+    eq(m:get(-1, 0), ledge.tiles.FULL, 'outside is FULL')
+end)
+
+test('a circle comes to rest on a FULL tile', function()
+    local w = ledge.newWorld({ width = 8, height = 8 })
+    w.tilemap:set(3, 0, 'FULL')
+    local b = w:newBody({ shape = { circle = 0.4 }, x = 3.5, y = 3 })
+    for _ = 1, 180 do w:step(1 / 60) end
+    local x, y = b:position()
+    near(x, 3.5, 1e-6, 'x')
+    near(y, 1.4, 0.01, 'y (radius above the tile top, less the slop)')
+    truthy(b:ground().onGround, 'on ground')
+    local vx, vy = b:velocity()
+    near(vy, 0, 0.2, 'vy')
+    eq(b:type(), 'dynamic')
+    near(b:mass(), math.pi * 0.16, 1e-5, 'mass = density * area')
+end)
+
+test('refusals raise ledge\'s message', function()
+    local w = ledge.newWorld({ width = 4, height = 4 })
+    raises('ledge_world_step: dt is -1', w.step, w, -1)
+    raises('radius', ledge.shape, { circle = -1 })
+    raises('ledge_tilemap_set', w.tilemap.set, w.tilemap, 99, 0, 1)
+    raises('width is -3', ledge.newWorld, { width = -3 })
+    local b = w:newBody({ shape = { box = { 0.5, 0.5 } }, x = 2, y = 2 })
+    raises('velocity', b.setVelocity, b, 0 / 0, 0)
+    b:destroy()
+    truthy(not b:isValid(), 'destroyed body is invalid')
+    raises('stale', b.position, b)
+    w:destroy()
+    raises('destroyed', w.step, w, 1 / 60)
+end)
+
+-- Seeded draws (Park-Miller) for the brute-force comparisons.
+local seed = 12345
+local function rnd(lo, hi)
+    seed = (seed * 16807) % 2147483647
+    return lo + (hi - lo) * seed / 2147483647
+end
+
+test('AABB and point queries equal brute force (2,000 queries)', function()
+    local w = ledge.newWorld({ width = 64, height = 64, gravity = { 0, 0 } })
+    local bodies = {}
+    for i = 1, 300 do
+        local hw, hh = rnd(0.1, 1.5), rnd(0.1, 1.5)
+        bodies[i] = w:newBody({ shape = { box = { hw, hh } }, type = 'kinematic',
+            x = rnd(2, 62), y = rnd(2, 62) })
+    end
+    for q = 1, 2000 do
+        if q % 3 == 0 then -- move one body a little between queries
+            local b = bodies[1 + (q % #bodies)]
+            local x, y = b:position()
+            b:setPosition(x + rnd(-0.5, 0.5), y + rnd(-0.5, 0.5))
+        end
+        local x0, y0 = rnd(0, 60), rnd(0, 60)
+        local x1, y1 = x0 + rnd(0, 5), y0 + rnd(0, 5)
+        local want = {}
+        for _, b in ipairs(bodies) do
+            local a, c, d, e = b:bounds()
+            if a <= x1 and d >= x0 and c <= y1 and e >= y0 then want[#want + 1] = b end
+        end
+        local got = w:queryAABB(x0, y0, x1, y1)
+        eq(#got, #want, 'count')
+        for i = 1, #want do eq(got[i], want[i], 'body ' .. i) end
+        local pg = w:queryPoint(x0, y0)
+        local pw = {}
+        for _, b in ipairs(bodies) do
+            local a, c, d, e = b:bounds() -- boxes: the shape is its bounding box
+            if a <= x0 and d >= x0 and c <= y0 and e >= y0 then pw[#pw + 1] = b end
+        end
+        eq(#pg, #pw, 'point count')
+        for i = 1, #pw do eq(pg[i], pw[i], 'point body ' .. i) end
+    end
+end)
+
+test('ray casts hit a box top at the closed-form point', function()
+    local w = ledge.newWorld({ width = 16, height = 16, gravity = { 0, 0 } })
+    local b = w:newBody({ shape = { box = { 1, 0.5 } }, type = 'static', x = 8, y = 8 })
+    for i = 1, 200 do
+        local x = rnd(7.01, 8.99)
+        local h = w:raycast(x, 12, 0, -6)
+        eq(h.kind, 'body')
+        eq(h.body, b)
+        near(h.y, 8.5, 1e-5, 'hit y')
+        near(h.fraction, 3.5 / 6, 1e-5, 'fraction')
+        near(h.ny, 1, 1e-6, 'normal')
+    end
+    local t = w:raycast(8, 5, 0, -10) -- down to the map's bottom edge: the solid outside
+    eq(t.kind, 'tile')
+    near(t.y, 0, 1e-5, 'tile hit y')
+    eq(w:raycast(8, 12, 0, 1), nil, 'miss')
+end)
+
+test('the character mover walks and stops at a wall', function()
+    local w = ledge.newWorld({ width = 16, height = 8, gravity = { 0, -20 } })
+    for x = 0, 15 do w.tilemap:set(x, 0, 'FULL') end
+    w.tilemap:set(10, 1, 'FULL')
+    local p = w:newBody({ shape = { box = { 0.3, 0.45 } }, type = 'kinematic', x = 4, y = 1.46 })
+    local r
+    for _ = 1, 120 do r = p:move(0.1, -0.05) end
+    local x, y = p:position()
+    near(x, 10 - 0.3, 0.02, 'stopped at the wall')
+    near(y, 1.45, 0.02, 'on the floor')
+    truthy(r.onGround and r.onWall, 'flags')
+    eq(r.wallSide, 1, 'wall on the right')
+    local vx, vy = ledge.clipVelocity(r, 5, -3)
+    near(vx, 0, 1e-6, 'clipped into the wall')
+    near(vy, 0, 1e-6, 'clipped into the floor')
+end)
+
+test('touch events and contacts come through', function()
+    local w = ledge.newWorld({ width = 8, height = 8 })
+    for x = 0, 7 do w.tilemap:set(x, 0, 'FULL') end
+    local b = w:newBody({ shape = { box = { 0.5, 0.5 } }, x = 4, y = 1.6, enable_events = true })
+    local began = 0
+    for _ = 1, 60 do
+        w:step(1 / 60)
+        began = began + #w:touchEvents().began
+    end
+    truthy(began >= 1, 'a touch began')
+    local c = b:contacts()
+    truthy(#c >= 1, 'contacts')
+    eq(c[1].other, nil, 'a tile')
+    near(c[1].ny, 1, 1e-5, 'normal up')
+    eq(c[1].response, 'slide')
+end)
+
+test('bodies keep their world alive; worlds are collected', function()
+    local b
+    do
+        local w = ledge.newWorld({ width = 4, height = 4 })
+        b = w:newBody({ shape = { circle = 0.3 }, x = 2, y = 2 })
+    end
+    collectgarbage()
+    collectgarbage()
+    local x = b:position()
+    near(x, 2, 0, 'still there')
+    for _ = 1, 300 do ledge.newWorld({ width = 32, height = 32 }) end
+    collectgarbage()
+    truthy(b:isValid(), 'valid')
+end)
+
+test('debug draw hands tile outlines and bodies to Lua', function()
+    local w = ledge.newWorld({ width = 8, height = 8 })
+    w.tilemap:set(1, 1, 'FULL')
+    w.tilemap:set(2, 1, '45DEG_PN')
+    w:newBody({ shape = { box = { 0.5, 0.5 } }, x = 5, y = 5, type = 'static' })
+    local outlines, solids = {}, 0
+    w:draw({ polygon = function(v, color) outlines[#outlines + 1] = #v / 2 end,
+        solidPolygon = function(v, color) solids = solids + 1 end }, 0, 0, 8, 8)
+    eq(#outlines, 2, 'two tiles')
+    eq(outlines[1], 4, 'square')
+    eq(outlines[2], 3, 'triangle')
+    eq(solids, 1, 'one box')
+end)
+
+test('same inputs, same hash', function()
+    local function run()
+        local w = ledge.newWorld({ width = 16, height = 16 })
+        w.tilemap:loadAscii(string.rep('.', 16) .. '\n' .. string.rep(string.rep('.', 16) .. '\n', 14)
+            .. string.rep('#', 16) .. '\n')
+        for i = 1, 20 do w:newBody({ shape = { circle = 0.3 }, x = 2 + i * 0.5, y = 5 + i * 0.3 }) end
+        for _ = 1, 120 do w:step(1 / 60) end
+        return w:hash()
+    end
+    local a, b = run(), run()
+    eq(#a, 16, 'hex digits')
+    eq(a, b, 'hash')
+end)
+
+H.done()
