@@ -291,6 +291,10 @@ bool ledge_body_is_frozen(const ledge_world *world, ledge_body_id id);
 bool ledge_body_drop_through(ledge_world *world, ledge_body_id id);
 bool ledge_body_set_target(ledge_world *world, ledge_body_id id, vec2s target, float dt);
 void *ledge_body_user_data(const ledge_world *world, ledge_body_id id);
+typedef enum ledge_response_model {
+    LEDGE_RESPONSE_MODEL_N = 0,
+    LEDGE_RESPONSE_MODEL_STACKING = 1,
+} ledge_response_model;
 typedef struct ledge_world_def {
     vec2s gravity;
     float tile_size;
@@ -303,6 +307,7 @@ typedef struct ledge_world_def {
     float linear_slop;
     float bounce_threshold;
     float cell_size;
+    ledge_response_model response_model;
 } ledge_world_def;
 typedef ledge_response ledge_pre_solve_fn(ledge_body_id body, ledge_body_id other, int cell_x,
                                           int cell_y, vec2s normal, ledge_response proposed,
@@ -437,6 +442,8 @@ typedef struct ledge_move_def {
     bool stop_on_slope;
     bool set_velocity;
     vec2s up;
+    bool slide_on_steep;
+    float step_height;
 } ledge_move_def;
 typedef struct ledge_move_hit {
     ledge_hit_kind kind;
@@ -471,6 +478,84 @@ ledge_move_def ledge_default_move_def(void);
 bool ledge_body_move(ledge_world *world, ledge_body_id id, vec2s displacement,
                                const ledge_move_def *def, ledge_move_result *out);
 vec2s ledge_move_clip_velocity(const ledge_move_result *result, vec2s velocity);
+typedef struct ledge_distance_result {
+    float distance;
+    vec2s point_a;
+    vec2s point_b;
+    vec2s normal;
+    int iterations;
+} ledge_distance_result;
+ledge_distance_result ledge_shape_distance(const ledge_shape *a, vec2s pa,
+                                                     const ledge_shape *b, vec2s pb);
+ledge_distance_result ledge_tile_distance(ledge_tile tile, vec2s cell_min, float size,
+                                                    unsigned blocked, const ledge_shape *shape,
+                                                    vec2s pos);
+typedef struct ledge_tilemap_distance_result {
+    ledge_distance_result distance;
+    int cell_x;
+    int cell_y;
+    ledge_tile tile;
+} ledge_tilemap_distance_result;
+bool ledge_tilemap_distance(const ledge_tilemap *map, const ledge_shape *shape, vec2s pos,
+                                      float max_distance, ledge_tilemap_distance_result *out);
+typedef struct ledge_nearest_result {
+    ledge_hit_kind kind;
+    ledge_body_id body;
+    int cell_x;
+    int cell_y;
+    ledge_tile tile;
+    ledge_distance_result distance;
+} ledge_nearest_result;
+bool ledge_world_nearest(ledge_world *world, const ledge_shape *shape, vec2s position,
+                                   float max_distance, const ledge_query_filter *filter,
+                                   ledge_nearest_result *out);
+bool ledge_world_nearest_point(ledge_world *world, vec2s point, float max_distance,
+                                         const ledge_query_filter *filter,
+                                         ledge_nearest_result *out);
+void ledge_distance_draw(const ledge_distance_result *result,
+                                   const ledge_debug_draw *draw);
+typedef enum ledge_platform_leave {
+    LEDGE_PLATFORM_LEAVE_ADD_VELOCITY = 0,
+    LEDGE_PLATFORM_LEAVE_ADD_UPWARD,
+    LEDGE_PLATFORM_LEAVE_NOTHING
+} ledge_platform_leave;
+typedef struct ledge_character_def {
+    ledge_move_def move;
+    ledge_platform_leave platform_on_leave;
+    bool ride_platforms;
+} ledge_character_def;
+typedef struct ledge_character_state {
+    vec2s position;
+    vec2s velocity;
+    vec2s real_velocity;
+    bool on_floor;
+    bool on_wall;
+    bool on_ceiling;
+    int wall_side;
+    vec2s floor_normal;
+    vec2s wall_normal;
+    vec2s ceiling_normal;
+    ledge_body_id floor_body;
+    bool floor_is_tile;
+    int floor_cell_x;
+    int floor_cell_y;
+    ledge_tile floor_tile;
+    vec2s platform_velocity;
+    float time_since_floor;
+    ledge_move_result last_move;
+} ledge_character_state;
+ledge_character_def ledge_default_character_def(void);
+bool ledge_character_create(ledge_world *world, ledge_body_id id,
+                                      const ledge_character_def *def);
+void ledge_character_destroy(ledge_world *world, ledge_body_id id);
+bool ledge_character_is_valid(const ledge_world *world, ledge_body_id id);
+bool ledge_character_set_def(ledge_world *world, ledge_body_id id,
+                                       const ledge_character_def *def);
+bool ledge_character_move(ledge_world *world, ledge_body_id id, vec2s velocity, float dt,
+                                    ledge_character_state *out);
+bool ledge_character_get_state(const ledge_world *world, ledge_body_id id,
+                                         ledge_character_state *out);
+bool ledge_character_set_velocity(ledge_world *world, ledge_body_id id, vec2s velocity);
 bool ledge_body_set_position_ref(ledge_world *world, const ledge_body_id *id,
                                            const vec2s *position);
 bool ledge_body_position_ref(const ledge_world *world, const ledge_body_id *id,
