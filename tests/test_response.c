@@ -670,6 +670,68 @@ static void test_teleport_forgets_contacts(void **state) {
     }
 }
 
+// A kinematic wall given a target far away in one step (ledge_body_set_target,
+// teleport-style): the contacts of the bodies touching it are not replayed
+// with its new velocity. A box pressed into the wall's side and the floor
+// by a slanted gravity (5, -10), f = 0.8 (the wall's side is no floor for
+// it, so the wall does not carry it); the wall jumps 6 m up in one step
+// (300 m/s). A stale replay would answer the box's small approach into the
+// wall with friction against 300 m/s of sliding and kick it up (288 m/s
+// measured with the forget removed from set_target); forgotten, the box
+// only rests against the floor: its speed stays under 1 m/s (measured
+// 0.017), in both models, y up and y down. The wall's friction is set too:
+// the pair's is sqrt(fa fb).
+static void test_set_target_forgets_contacts(void **state) {
+    (void)state;
+    for (int m = 0; m < 2; ++m) {
+        for (int flip = 0; flip < 2; ++flip) {
+            double sy = flip ? -1.0 : 1.0; // y down: the mirror image
+            ledge_world_def wd = ledge_default_world_def();
+            wd.response_model = (ledge_response_model)m;
+            wd.gravity = v(5.0f, (float)(-10.0 * sy));
+            ledge_world *w = ledge_world_create(&wd);
+            assert_non_null(w);
+            int floor_row = flip ? 20 : 0;
+            for (int x = 0; x < 64; ++x)
+                ledge_tilemap_set(ledge_world_tilemap(w), x, floor_row, LEDGE_TILE_FULL);
+            double top = flip ? 20.0 : 1.0; // the floor's surface
+            ledge_body_def wall = ledge_default_body_def();
+            wall.type = LEDGE_BODY_KINEMATIC;
+            wall.shape = ledge_make_box(v(0, 0), v(0.5f, 0.5f));
+            wall.friction = 0.8f; // the pair's friction: sqrt(0.8 * 0.8)
+            wall.position = v(11.0f, (float)(top + sy * 0.55));
+            ledge_body_id wid = ledge_body_create(w, &wall);
+            ledge_body_def bd = ledge_default_body_def();
+            bd.shape = ledge_make_box(v(0, 0), v(0.25f, 0.25f));
+            bd.position = v(10.25f, (float)(top + sy * 0.25));
+            bd.friction = 0.8f;
+            ledge_body_id box = ledge_body_create(w, &bd);
+            for (int s = 0; s < 60; ++s) ledge_world_step(w, DT);
+            ledge_contact_data cd[4];
+            int n = ledge_body_contacts(w, box, cd, 4);
+            bool on_wall = false;
+            for (int k = 0; k < n; ++k)
+                on_wall |=
+                    cd[k].other.index1 == wid.index1 && cd[k].other.generation == wid.generation;
+            assert_true(on_wall); // pressed into the wall's side
+            vec2s before = ledge_body_velocity(w, box);
+            assert_true(fabsf(before.x) + fabsf(before.y) < 0.5f); // at rest
+            vec2s wp = ledge_body_position(w, wid);
+            assert_true(ledge_body_set_target(w, wid, v(wp.x, (float)(wp.y + sy * 6.0)), DT));
+            ledge_world_step(w, DT);
+            vec2s after = ledge_body_velocity(w, box);
+            double speed = hypot(after.x, after.y);
+            if (!(speed < 1.0)) {
+                fail_msg("%s model, %s: the box left at (%.3f, %.3f) (a stale replay kicks it to "
+                         "288 m/s)",
+                         model_name((ledge_response_model)m), flip ? "y down" : "y up",
+                         (double)after.x, (double)after.y);
+            }
+            ledge_world_destroy(w);
+        }
+    }
+}
+
 // A box resting on a tile that the game removes falls freely from the next
 // step: the removed tile's contact is not answered.
 static void test_tile_edit_forgets_contacts(void **state) {
@@ -769,6 +831,7 @@ int main(void) {
         cmocka_unit_test(test_ramp_slides_stacking),
         cmocka_unit_test(test_teleport_forgets_contacts),
         cmocka_unit_test(test_tile_edit_forgets_contacts),
+        cmocka_unit_test(test_set_target_forgets_contacts),
         cmocka_unit_test(test_stacked_bounce),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
