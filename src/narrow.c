@@ -361,19 +361,59 @@ static sat_result circle_any(const ledge_shape *a, vec2s pa, const ledge_shape *
     return polygon_circle(a, pa, b, pb);
 }
 
-// Whether the cached axis still separates the pair (projections disjoint).
-LEDGE_NOINLINE static bool cached_axis_separates(const ledge_shape *a, vec2s pa,
+// Whether face i of ref (at the origin) separates inc (at off), computed
+// with exactly face_pass's arithmetic: the same closed form, else the
+// smallest of the same vertex projections. face_pass's walk returns one of
+// those projections, so its lo is never smaller and (rounding is monotone)
+// its depth never larger: a face this calls separating is separating (or an
+// earlier face is) in the full test too, so the cache can never answer
+// differently from ledge_collide. A NaN depth proves nothing: full test.
+static bool face_separates(const ledge_shape *ref, const ledge_shape *inc, vec2s off, int i) {
+    vec2s n = ref->normals[i];
+    float lo;
+    if (!closed_form_min(inc, n, &lo)) support_min_scan(inc, n, &lo);
+    float depth = v2_dot(n, ref->vertices[i]) - (lo + v2_dot(off, n));
+    return depth <= 0.0f;
+}
+
+// The index of the face of s whose stored normal is bit for bit u, or -1.
+static int face_with_normal(const ledge_shape *s, vec2s u) {
+    for (int i = 0; i < s->count; ++i) {
+        if (memcmp(&s->normals[i], &u, sizeof u) == 0) return i;
+    }
+    return -1;
+}
+
+// The cache check for two polygons (boxes count). A polygon pair's miss
+// remembers the separating face's own normal, so the check re-runs that one
+// face test. An axis along no face of either shape (a cache filled by
+// another pair) goes to the full test: testing an arbitrary axis in other
+// arithmetic than the full test's can disagree with it when the shapes
+// touch to within rounding (two triangles sharing a vertex: the old
+// projection test saw a gap where the full test saw a 1.5e-8 overlap).
+LEDGE_NOINLINE static bool cached_face_separates(const ledge_shape *a, vec2s pa,
                                                  const ledge_shape *b, vec2s pb, vec2s u) {
-    float alo, ahi, blo, bhi;
-    ledge__shape_project(a, u, &alo, &ahi);
-    ledge__shape_project(b, u, &blo, &bhi);
-    float off = v2_dot(v2_sub(pb, pa), u);
-    // Strictly apart only: shapes that merely touch along the remembered
-    // axis (after rounding) go to the full test, so that the cache never
-    // answers differently from it (a circle of radius 1e-38 centred on a
-    // box corner: the projection rounds its radius away, the full test
-    // does not).
-    return ahi - (blo + off) < 0.0f || (bhi + off) - alo < 0.0f;
+    vec2s d = v2_sub(pb, pa);
+    int fa = face_with_normal(a, u);
+    if (fa >= 0 && face_separates(a, b, d, fa)) return true;
+    int fb = face_with_normal(b, u);
+    return fb >= 0 && face_separates(b, a, v2_neg(d), fb);
+}
+
+// The cache check for a polygon and a circle: the remembered axis is the
+// polygon's face normal (negated when the circle is a, as circle_any flips
+// it); that face alone is re-tested exactly as polygon_circle's loop does,
+// which returns a miss at the first face farther than the radius. Any other
+// axis (a Voronoi direction, another pair's) goes to the full test.
+LEDGE_NOINLINE static bool cached_face_separates_circle(const ledge_shape *a, vec2s pa,
+                                                        const ledge_shape *b, vec2s pb, vec2s u) {
+    bool circle_a = a->type == LEDGE_SHAPE_CIRCLE;
+    const ledge_shape *poly = circle_a ? b : a, *circle = circle_a ? a : b;
+    vec2s ppoly = circle_a ? pb : pa, pcircle = circle_a ? pa : pb;
+    int i = face_with_normal(poly, circle_a ? v2_neg(u) : u);
+    if (i < 0) return false;
+    vec2s c = v2_sub(v2_add(pcircle, circle->center), ppoly);
+    return v2_dot(poly->normals[i], v2_sub(c, poly->vertices[i])) > circle->radius;
 }
 
 // Kept out of line so that the hot path carries no logging code.
@@ -387,10 +427,12 @@ LEDGE_NOINLINE static void refuse(const ledge_shape *a, vec2s pa, const ledge_sh
     }
 }
 
+// The separating axis is kept as the test gave it (not renormalized): a
+// face's stored normal, which the cache checks find again bit for bit.
 static inline void remember(ledge_sat_cache *cache, sat_result r) {
     if (cache) {
         cache->valid = !r.hit;
-        cache->axis = r.hit ? v2(0.0f, 0.0f) : v2_normalize(r.normal);
+        cache->axis = r.hit ? v2(0.0f, 0.0f) : r.normal;
     }
 }
 
@@ -444,14 +486,22 @@ static inline ledge_manifold collide(const ledge_shape *a, vec2s pa, const ledge
         refuse(a, pa, b, pb);
         return m;
     }
-    // Circle-circle and box-box tests cost less than the cache check itself:
-    // the cache serves the other pair kinds only.
-    bool cheap = a->type == b->type && a->type != LEDGE_SHAPE_POLYGON;
+    // Circle-circle, box-box and box-circle tests cost less than a cache
+    // check: the cache serves polygon pairs only (a box with a polygon
+    // counts as one).
+    bool circle_a = a->type == LEDGE_SHAPE_CIRCLE, circle_b = b->type == LEDGE_SHAPE_CIRCLE;
+    bool box_circle_pair =
+        (circle_a && b->type == LEDGE_SHAPE_BOX) || (circle_b && a->type == LEDGE_SHAPE_BOX);
+    bool cheap = (a->type == b->type && a->type != LEDGE_SHAPE_POLYGON) || box_circle_pair;
     if (cheap) {
         cache = NULL;
-    } else if (cache && cache->valid && cached_axis_separates(a, pa, b, pb, cache->axis)) {
-        cache->early_outs++;
-        return m;
+    } else if (cache && cache->valid) {
+        bool apart = circle_a || circle_b ? cached_face_separates_circle(a, pa, b, pb, cache->axis)
+                                          : cached_face_separates(a, pa, b, pb, cache->axis);
+        if (apart) {
+            cache->early_outs++;
+            return m;
+        }
     }
     sat_result r;
     if (a->type == LEDGE_SHAPE_CIRCLE && b->type == LEDGE_SHAPE_CIRCLE) {

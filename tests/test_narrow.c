@@ -995,6 +995,124 @@ static void test_circle_centre_on_vertex(void **state) {
     }
 }
 
+// Regression (found by tests/fuzz/fuzz_collide.c, kept as
+// tests/fuzz/crashes/collide/cached-triangles-sharing-a-vertex): two
+// triangles that share a vertex exactly and touch only there. With the
+// cache holding an axis left by another pair, the cached test projected
+// both shapes on it and saw a gap while ledge_collide, rounding the other
+// way, found a 1.5e-8 overlap: the two disagreed.
+static void test_cached_shared_vertex_repro(void **state) {
+    (void)state;
+    const vec2s ta[3] = {
+        {{0.5f, -0.400390625f}}, {{0, 0.599609375f}}, {{0.005859375f, 0.498046875f}}};
+    const vec2s tb[3] = {{{0.5f, -0.400390625f}}, {{0, 0.599609375f}}, {{0, -0.001953125f}}};
+    ledge_shape a, b;
+    assert_true(ledge_make_polygon(ta, 3, &a) && ledge_make_polygon(tb, 3, &b));
+    vec2s pa = fv(0.5, -0.400390625), pb = fv(0, 0.599609375);
+    ledge_sat_cache cache = {.axis = {{0.99957037f, -0.0293115713f}}, .valid = true};
+    ledge_manifold m = ledge_collide(&a, pa, &b, pb);
+    ledge_manifold c1 = ledge_collide_cached(&a, pa, &b, pb, &cache);
+    ledge_manifold c2 = ledge_collide_cached(&a, pa, &b, pb, &cache);
+    assert_true(same_manifold(&m, &c1) && same_manifold(&m, &c2));
+}
+
+// A world-space point on a 1/1024 grid (sums and differences stay exact).
+static double grid(rng *r, double lo, double hi) {
+    return floor(rng_range(r, lo, hi) * 1024.0) / 1024.0;
+}
+
+// A triangle with one vertex on the world point v, spanning the wedge from
+// angle t0 to t0 + w; placed at a grid point, local vertices exact.
+static bool wedge_triangle(rng *r, odvec v, double t0, double w, ledge_shape *s, vec2s *pos) {
+    double r1 = rng_log(r, 0.01, 4), r2 = rng_log(r, 0.01, 4);
+    odvec p = odv(grid(r, -8, 8), grid(r, -8, 8));
+    double wx[3] = {v.x, v.x + r1 * cos(t0), v.x + r2 * cos(t0 + w)};
+    double wy[3] = {v.y, v.y + r1 * sin(t0), v.y + r2 * sin(t0 + w)};
+    vec2s pts[3];
+    for (int k = 0; k < 3; ++k) {
+        pts[k] = fv(floor(wx[k] * 1024) / 1024 - p.x, floor(wy[k] * 1024) / 1024 - p.y);
+    }
+    *pos = fv(p.x, p.y);
+    return ledge_make_polygon(pts, 3, s);
+}
+
+// ledge_collide_cached equals ledge_collide whatever axis the cache holds
+// (a face normal of either shape, its reverse, any direction, one left by
+// another pair), on pairs that touch to within rounding: triangles sharing
+// a vertex exactly, their wedges apart, touching along an edge or
+// overlapping, or a triangle and a circle (radius down to 2.4e-38) centred
+// on its vertex, some nudged by a few float steps. Asserts every case.
+static void test_cached_any_axis_near_touching(void **state) {
+    (void)state;
+    rng r = {0x5a4edull};
+    long cases = 0, hits = 0, early = 0, mismatches = 0;
+    ledge_sat_cache carried = {{{0}}, 0, false}; // filled by the previous pair
+    for (int i = 0; i < test_cases(40000); ++i) {
+        odvec v = odv(grid(&r, -4, 4), grid(&r, -4, 4));
+        double ta = rng_range(&r, 0, 2 * 3.14159265358979), wa = rng_range(&r, 0.001, 3.1);
+        // b's wedge: opposite (apart), sharing an edge's direction, or random.
+        int how = rng_int(&r, 0, 2);
+        double tb = how == 0   ? ta + wa + rng_range(&r, 0, 2 * 3.14159265358979 - wa)
+                    : how == 1 ? ta + wa
+                               : rng_range(&r, 0, 2 * 3.14159265358979);
+        double wb = how == 0 ? rng_range(&r, 0.001, 2 * 3.14159265358979 - (tb - ta))
+                             : rng_range(&r, 0.001, 3.1);
+        wb = fmin(wb, 3.1);
+        ledge_shape a, b;
+        vec2s pa, pb;
+        if (!wedge_triangle(&r, v, ta, wa, &a, &pa) || !wedge_triangle(&r, v, tb, wb, &b, &pb))
+            continue;
+        if (rng_int(&r, 0, 3) == 0) { // or a circle centred on the shared vertex
+            double rad = rng_int(&r, 0, 1) ? 2.35098856e-38 : rng_log(&r, 1e-6, 0.5);
+            b = ledge_make_circle(fv(v.x - pb.x, v.y - pb.y), (float)rad);
+            if (rng_int(&r, 0, 1)) { // the circle as a
+                ledge_shape t = a;
+                vec2s tp = pa;
+                a = b, pa = pb, b = t, pb = tp;
+            }
+        }
+        if (rng_int(&r, 0, 3) == 0) { // a few float steps off the shared vertex
+            int steps = rng_int(&r, -4, 4);
+            pb.x = nextafterf(pb.x, steps > 0 ? INFINITY : -INFINITY);
+            for (int k = 1; k < abs(steps); ++k)
+                pb.y = nextafterf(pb.y, steps > 0 ? INFINITY : -INFINITY);
+        }
+        ledge_sat_cache cache = {{{0}}, 0, true};
+        int pick = rng_int(&r, 0, 4);
+        const ledge_shape *src = rng_int(&r, 0, 1) ? &a : &b;
+        if (src->type == LEDGE_SHAPE_CIRCLE) src = src == &a ? &b : &a;
+        vec2s n = src->normals[rng_int(&r, 0, src->count - 1)];
+        odvec d = rng_dir(&r);
+        cache.axis = pick == 0   ? n
+                     : pick == 1 ? fv(-n.x, -n.y)
+                     : pick == 2 ? fv(d.x, d.y)
+                                 : carried.axis;
+        cache.valid = pick == 3 ? carried.valid : true;
+        ledge_manifold m = ledge_collide(&a, pa, &b, pb);
+        ledge_manifold c1 = ledge_collide_cached(&a, pa, &b, pb, &cache);
+        early += (long)cache.early_outs;
+        ledge_manifold c2 = ledge_collide_cached(&a, pa, &b, pb, &cache);
+        if (!same_manifold(&m, &c1) || !same_manifold(&m, &c2)) {
+            if (mismatches++ < 5) {
+                print_error("[cached any axis] case %d: collide hit=%d depth=%.9g, cached hit=%d "
+                            "depth=%.9g (axis %.9g %.9g)\n",
+                            i, (int)m.hit, (double)m.depth, (int)c1.hit, (double)c1.depth,
+                            (double)cache.axis.x, (double)cache.axis.y);
+            }
+        }
+        carried = cache;
+        cases++;
+        hits += m.hit;
+    }
+    print_message("[cached any axis] %ld near-touching pairs (%ld hits), %ld answered by the "
+                  "cached axis, %ld mismatches\n",
+                  cases, hits, early, mismatches);
+    assert_int_equal(mismatches, 0);
+    // The sweep must cover both answers and the early-out path.
+    assert_true(cases > test_cases(30000) && hits > cases / 10 && cases - hits > cases / 10);
+    assert_true(early > cases / 100);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_oracle_hand_cases),
@@ -1014,6 +1132,8 @@ int main(void) {
         cmocka_unit_test(test_shape_contains),
         cmocka_unit_test(test_axis_aligned_faces),
         cmocka_unit_test(test_circle_centre_on_vertex),
+        cmocka_unit_test(test_cached_shared_vertex_repro),
+        cmocka_unit_test(test_cached_any_axis_near_touching),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

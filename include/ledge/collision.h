@@ -100,10 +100,10 @@ typedef struct ledge_manifold {
 
 /// Per-pair memory of the last separating axis. Zero-initialise it, keep one
 /// per pair of shapes, and pass it to ledge_collide_cached every frame: while
-/// the pair stays apart the test usually ends after one axis. Circle-circle
-/// and box-box pairs ignore it (their whole test is cheaper than the check).
+/// the pair stays apart the test usually ends after one face. Circle-circle,
+/// box-box and box-circle pairs ignore it (their whole test is cheaper than the check).
 typedef struct ledge_sat_cache {
-    vec2s axis;          ///< The last separating direction (valid when `valid`).
+    vec2s axis; ///< The last separating direction, as the test gave it (valid when `valid`).
     uint32_t early_outs; ///< How many calls the cached axis alone answered.
     bool valid;          ///< Whether `axis` holds a separating axis.
 } ledge_sat_cache;
