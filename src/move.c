@@ -74,6 +74,8 @@ ledge_move_def ledge_default_move_def(void) {
     d.snap_length = 0.25f;
     d.skin = 0.01f;
     d.stop_on_slope = true;
+    d.constant_speed_on_slopes = true;
+    d.block_on_wall = true;
     return d;
 }
 
@@ -284,7 +286,7 @@ static vec2s push_dir(const mover *m, vec2s n) {
     // A steep slope slid down (off the ground only: on it, it blocks).
     if (s == SURF_WALL && m->def.slide_on_steep && !m->grounded && v2_dot(n, m->up) > 0.0f)
         return n;
-    if (s == SURF_WALL) {
+    if (s == SURF_WALL && m->def.block_on_wall) {
         vec2s h = v2_sub(n, v2_scale(m->up, v2_dot(n, m->up)));
         float l = v2_len(h);
         if (l >= 0.5f) return v2_scale(h, 1.0f / l);
@@ -472,12 +474,15 @@ static int floor_below(mover *m, vec2s pos, vec2s dir) {
 }
 
 // The move along the floor of normal n: the sideways part kept (constant
-// horizontal speed), the height following the floor; the downward part
+// horizontal speed) or projected onto the floor (without
+// constant_speed_on_slopes), the height following the floor; the downward part
 // absorbed, or slid along the floor without stop_on_slope.
 static vec2s follow_floor(const mover *m, vec2s d, vec2s n) {
     float down = v2_dot(d, m->up);
     vec2s side = v2_sub(d, v2_scale(m->up, down));
-    vec2s move = v2_sub(side, v2_scale(m->up, v2_dot(side, n) / v2_dot(n, m->up)));
+    vec2s move = m->def.constant_speed_on_slopes
+                     ? v2_sub(side, v2_scale(m->up, v2_dot(side, n) / v2_dot(n, m->up)))
+                     : v2_sub(side, v2_scale(n, v2_dot(side, n))); // projected: |side| cos a
     if (!m->def.stop_on_slope && down < 0.0f) {
         vec2s fall = v2_scale(m->up, down);
         move = v2_add(move, v2_sub(fall, v2_scale(n, v2_dot(fall, n))));
@@ -593,8 +598,9 @@ static vec2s go(mover *m, vec2s start, vec2s move, vec2s d) {
 // The whole move of displacement d from start. A grounded move follows its
 // floor; when following it climbed onto a wall and lost the floor (a
 // quarter pipe steepening past max_floor_slope), the rise is cancelled as
-// Godot's floor_block_on_wall does: the move is made again sideways only,
-// and when even that leaves no floor the body stays where it was.
+// Godot's floor_block_on_wall does (block_on_wall): the move is made again
+// sideways only, and when even that leaves no floor the body stays where
+// it was.
 // A grounded move that met a wall, made again lifted by step_height,
 // sideways, then lowered onto a floor: taken when it stands on a floor no
 // higher than step_height and got further along `side` than `pos` (the
@@ -624,7 +630,8 @@ static vec2s travel(mover *m, vec2s start, vec2s d) {
     if (!m->grounded) return go(m, start, d, d);
     vec2s pos = go(m, start, follow_floor(m, d, m->c[g].m.normal), d);
     if (m->out->on_wall) pos = step_up(m, start, side, pos);
-    if (!m->out->on_wall || floor_below(m, pos, v2(0.0f, 0.0f)) >= 0) return pos;
+    if (!m->def.block_on_wall || !m->out->on_wall || floor_below(m, pos, v2(0.0f, 0.0f)) >= 0)
+        return pos;
     pos = go(m, start, side, d);
     return floor_below(m, pos, v2(0.0f, 0.0f)) >= 0 ? pos : start;
 }

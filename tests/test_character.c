@@ -553,6 +553,115 @@ static void test_teleported_not_carried(void **state) {
     ledge_world_destroy(w);
 }
 
+// constant_speed_on_slopes: a grounded move of s across up on a 45 degree
+// slope goes (s, s) up it (horizontal speed kept) by default, and is
+// projected onto it without: s cos^2(a) across, s sin(a) cos(a) along up
+// (|s| cos(a) along the slope). Uphill and downhill, gravity down and up.
+static void test_constant_speed_on_slopes(void **state) {
+    (void)state;
+    for (int gi = 0; gi < 2; ++gi) {
+        float g = gi == 0 ? -20.0f : 20.0f;
+        int dir = g < 0 ? 1 : -1, floor_y = g < 0 ? 2 : 37;
+        float top = (float)floor_y + (g < 0 ? 1.0f : 0.0f);
+        for (int constant = 0; constant < 2; ++constant) {
+            for (int sign = -1; sign <= 1; sign += 2) {
+                ledge_world *w = make_world(g);
+                ledge_tilemap *map = ledge_world_tilemap(w);
+                for (int x = 0; x < 40; ++x) ledge_tilemap_set(map, x, floor_y, LEDGE_TILE_FULL);
+                for (int k = 0; k < 10; ++k) { // a ramp rising to the right, 1 per cell
+                    ledge_tilemap_set(map, 10 + k, floor_y + dir * (1 + k),
+                                      g < 0 ? LEDGE_TILE_45DEG_NP : LEDGE_TILE_45DEG_NN);
+                    for (int j = 1; j <= k; ++j) {
+                        ledge_tilemap_set(map, 10 + k, floor_y + dir * j, LEDGE_TILE_FULL);
+                    }
+                }
+                // The box's lower left corner above x 14.2, where the ramp is 4.2 high.
+                ledge_body_id ch = add_character(w, v(14.5, top + dir * (4.2 + 0.45 + 0.3)));
+                ledge_character_state st;
+                for (int f = 0; f < 30; ++f) { // land and settle
+                    ledge_character_get_state(w, ch, &st);
+                    assert_true(ledge_character_move(w, ch, v(0, st.velocity.y + g * DT), DT, &st));
+                }
+                assert_true(st.on_floor && st.floor_is_tile);
+                ledge_move_def md = ledge_default_move_def();
+                assert_true(md.constant_speed_on_slopes);
+                md.constant_speed_on_slopes = constant == 1;
+                double s = 0.3 * sign, a = 0.78539816339744831;
+                double ex = constant ? s : s * cos(a) * cos(a);
+                double ey = dir * (constant ? s * tan(a) : s * sin(a) * cos(a));
+                ledge_move_result r;
+                assert_true(ledge_body_move(w, ch, v(s, 0), &md, &r));
+                assert_true(r.on_ground && !r.on_wall && !r.stuck);
+                assert_float_equal(r.displacement.x, ex, 1e-4);
+                assert_float_equal(r.displacement.y, ey, 1e-4);
+                double along = hypot(r.displacement.x, r.displacement.y);
+                assert_float_equal(along, constant ? fabs(s) / cos(a) : fabs(s) * cos(a), 1e-4);
+                ledge_world_destroy(w);
+            }
+        }
+    }
+}
+
+// block_on_wall: a grounded character walking by s into a 63.43 degree
+// face (a static triangle, normal (2, +-1) / sqrt 5) from a gap of delta
+// across stops against it by default (moved by delta, no rise, on the
+// floor); without it the part of the move into the face is projected out
+// along the normal: (s - delta) (4/5, 2/5) back along it, so it rises up
+// the face. Gravity down and up.
+static void test_block_on_wall(void **state) {
+    (void)state;
+    for (int gi = 0; gi < 2; ++gi) {
+        float g = gi == 0 ? -20.0f : 20.0f;
+        int dir = g < 0 ? 1 : -1, floor_y = g < 0 ? 2 : 37;
+        double top = floor_y + (g < 0 ? 1.0 : 0.0);
+        for (int block = 0; block < 2; ++block) {
+            ledge_world *w = make_world(g);
+            ledge_tilemap *map = ledge_world_tilemap(w);
+            for (int x = 0; x < 40; ++x) ledge_tilemap_set(map, x, floor_y, LEDGE_TILE_FULL);
+            vec2s tri[3] = {v(20, top), v(24, top), v(20, top + dir * 8)};
+            if (dir < 0) { // keep the winding counter-clockwise
+                vec2s t = tri[1];
+                tri[1] = tri[2];
+                tri[2] = t;
+            }
+            ledge_body_def bd = ledge_default_body_def();
+            bd.type = LEDGE_BODY_STATIC;
+            assert_true(ledge_make_polygon(tri, 3, &bd.shape));
+            ledge_body_create(w, &bd);
+            ledge_body_id ch = add_character(w, v(24.45, top + dir * 0.46));
+            ledge_character_state st;
+            for (int f = 0; f < 10; ++f) { // settle on the floor
+                ledge_character_get_state(w, ch, &st);
+                assert_true(ledge_character_move(w, ch, v(0, st.velocity.y + g * DT), DT, &st));
+            }
+            assert_true(st.on_floor && st.floor_is_tile && !st.on_wall);
+            vec2s p = ledge_body_position(w, ch);
+            // The face: x = 24 - h / 2 at height h above the floor; the
+            // box's lower left corner is h = dir * (y - top) - 0.45 up.
+            double h = dir * (p.y - top) - 0.45;
+            double delta = (p.x - 0.3) - (24.0 - h / 2.0);
+            assert_true(delta > 0.1 && delta < 0.2);
+            ledge_move_def md = ledge_default_move_def();
+            assert_true(md.block_on_wall);
+            md.block_on_wall = block == 1;
+            double s = 0.5;
+            ledge_move_result r;
+            assert_true(ledge_body_move(w, ch, v(-s, 0), &md, &r));
+            assert_true(r.on_wall && r.wall_side == -1 && !r.stuck);
+            if (block) {
+                assert_float_equal(r.displacement.x, -delta, 1e-4);
+                assert_true(fabsf(r.displacement.y) < 1e-5f);
+                assert_true(r.on_ground);
+            } else {
+                assert_float_equal(r.displacement.x, -s + (s - delta) * 0.8, 1e-4);
+                assert_float_equal(r.displacement.y, dir * (s - delta) * 0.4, 1e-4);
+                assert_false(r.on_ground);
+            }
+            ledge_world_destroy(w);
+        }
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_platforms_carry),
@@ -565,6 +674,8 @@ int main(void) {
         cmocka_unit_test(test_slide_on_steep),
         cmocka_unit_test(test_slope_and_snap_options),
         cmocka_unit_test(test_teleported_not_carried),
+        cmocka_unit_test(test_constant_speed_on_slopes),
+        cmocka_unit_test(test_block_on_wall),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
