@@ -334,20 +334,52 @@ void ledge__characters_before_step(ledge_world *w) {
     }
 }
 
+// Moves character slot i by what its floor body moved in the step.
+static void carry_one(ledge_world *w, int i) {
+    ledge__character *c = &w->characters->c[i];
+    vec2s d = v2_sub(w->position[c->floor_slot], c->floor_before);
+    vec2s p = v2_add(w->position[i], d);
+    c->floor_slot = -1;
+    if ((d.x == 0.0f && d.y == 0.0f) || !ledge__vec_within(p, LEDGE_MAX_COORDINATE)) return;
+    w->position[i] = p;
+    c->state.position = p;
+    c->state.platform_velocity = w->velocity[(int)c->state.floor_body.index1 - 1];
+}
+
+// Whether character c stands on a character not carried yet.
+static bool floor_waits(const ledge_world *w, const ledge__character *c) {
+    const ledge__character *f = at_slot(w, c->floor_slot);
+    return f != NULL && f->floor_slot >= 0;
+}
+
+// Floors before what stands on them: a character standing on a character
+// is carried after it (by what it really moved), whatever the creation
+// order. Each pass carries, in creation order, every character whose floor
+// is carried; a stack n high takes n passes. A pass that carries none (a
+// cycle, which standing cannot make but a teleport can) carries the rest
+// in creation order, so at most count passes run.
 void ledge__characters_carry(ledge_world *w) {
     ledge__characters *t = w->characters;
     if (t == NULL) return;
-    for (int k = 0; k < t->count; ++k) {
-        int i = t->list[k];
-        ledge__character *c = &t->c[i];
-        if (c->floor_slot < 0 || at_slot(w, i) == NULL) continue;
-        vec2s d = v2_sub(w->position[c->floor_slot], c->floor_before);
-        vec2s p = v2_add(w->position[i], d);
-        c->floor_slot = -1;
-        if ((d.x == 0.0f && d.y == 0.0f) || !ledge__vec_within(p, LEDGE_MAX_COORDINATE)) continue;
-        w->position[i] = p;
-        c->state.position = p;
-        c->state.platform_velocity = w->velocity[(int)c->state.floor_body.index1 - 1];
+    for (bool left = true, force = false; left;) {
+        bool progress = false;
+        left = false;
+        for (int k = 0; k < t->count; ++k) {
+            int i = t->list[k];
+            ledge__character *c = &t->c[i];
+            if (c->floor_slot < 0) continue;
+            if (at_slot(w, i) == NULL) {
+                c->floor_slot = -1;
+                continue;
+            }
+            if (!force && floor_waits(w, c)) {
+                left = true;
+                continue;
+            }
+            carry_one(w, i);
+            progress = true;
+        }
+        force = !progress;
     }
 }
 

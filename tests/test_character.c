@@ -662,6 +662,83 @@ static void test_block_on_wall(void **state) {
     }
 }
 
+// Three characters stacked on a platform (up/down, diagonal, circle at 3
+// units/s; frame orders 1 and 2), created bottom first, top first and
+// middle first: after every frame each stands on the body below it, and
+// every relative position (platform to bottom, bottom to middle, middle
+// to top) is what it was after landing, within 1e-5. Gravity down and up.
+static void test_stacked_carry_any_creation_order(void **state) {
+    (void)state;
+    static const int orders[3][3] = {{0, 1, 2}, {2, 1, 0}, {1, 2, 0}}; // creation order, 0 bottom
+    static const path paths[3] = {PATH_UP_DOWN, PATH_DIAGONAL, PATH_CIRCLE};
+    int rides = 0;
+    for (int gi = 0; gi < 2; ++gi) {
+        float g = gi == 0 ? -20.0f : 20.0f;
+        double up = g < 0 ? 1.0 : -1.0, s = 3.0;
+        for (int oi = 0; oi < 3; ++oi) {
+            for (int pi = 0; pi < 3; ++pi) {
+                for (int order = 1; order <= 2; ++order) {
+                    ledge_world *w = make_world(g);
+                    ledge_body_def pd = ledge_default_body_def();
+                    pd.type = LEDGE_BODY_KINEMATIC;
+                    pd.shape = ledge_make_box(v(0, 0), v(1.5, 0.25));
+                    pd.position = path_at(paths[pi], s, 0.0, up);
+                    ledge_body_id plat = ledge_body_create(w, &pd);
+                    ledge_body_id ch[3];
+                    for (int k = 0; k < 3; ++k) {
+                        int level = orders[oi][k];
+                        ch[level] = add_character(
+                            w, v(pd.position.x + 0.2 * level,
+                                 pd.position.y + up * (0.25 + 0.45 + 0.005 + 0.905 * level)));
+                    }
+                    ledge_character_state st;
+                    for (int level = 0; level < 3; ++level) { // land, bottom first
+                        assert_true(ledge_character_move(w, ch[level], v(0, g * DT), DT, &st));
+                        assert_true(st.on_floor);
+                    }
+                    ledge_body_id below[3] = {plat, ch[0], ch[1]};
+                    vec2s rel0[3];
+                    for (int level = 0; level < 3; ++level) {
+                        vec2s a = ledge_body_position(w, ch[level]);
+                        vec2s b = ledge_body_position(w, below[level]);
+                        rel0[level] = v(a.x - b.x, a.y - b.y);
+                    }
+                    int frames = (int)lround(period(paths[pi], s) / DT);
+                    for (int f = 0; f < frames; ++f) {
+                        assert_true(ledge_body_set_target(
+                            w, plat, path_at(paths[pi], s, (f + 1) * (double)DT, up), DT));
+                        if (order == 2) ledge_world_step(w, DT);
+                        for (int k = 0; k < 3; ++k) { // the game moves them in creation order
+                            ledge_body_id id = ch[orders[oi][k]];
+                            ledge_character_get_state(w, id, &st);
+                            vec2s vel = v(st.velocity.x, st.velocity.y + g * DT);
+                            assert_true(ledge_character_move(w, id, vel, DT, &st));
+                        }
+                        if (order == 1) ledge_world_step(w, DT);
+                        for (int level = 0; level < 3; ++level) {
+                            ledge_character_get_state(w, ch[level], &st);
+                            vec2s a = ledge_body_position(w, ch[level]);
+                            vec2s b = ledge_body_position(w, below[level]);
+                            double drift =
+                                hypot(a.x - b.x - rel0[level].x, a.y - b.y - rel0[level].y);
+                            if (!(st.on_floor && st.floor_body.index1 == below[level].index1 &&
+                                  drift < 1e-5)) {
+                                fail_msg("g %g creation %d path %s frame order %d frame %d level "
+                                         "%d: on_floor %d floor %u drift %g",
+                                         (double)g, oi, path_name[paths[pi]], order, f, level,
+                                         st.on_floor, st.floor_body.index1, drift);
+                            }
+                        }
+                    }
+                    rides++;
+                    ledge_world_destroy(w);
+                }
+            }
+        }
+    }
+    assert_int_equal(rides, 36);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_platforms_carry),
@@ -676,6 +753,7 @@ int main(void) {
         cmocka_unit_test(test_teleported_not_carried),
         cmocka_unit_test(test_constant_speed_on_slopes),
         cmocka_unit_test(test_block_on_wall),
+        cmocka_unit_test(test_stacked_carry_any_creation_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -39,6 +39,8 @@
 /// (ledge_body_set_position) since that move. The documented frame orders, (1) set
 /// platform targets, move characters, step, and (2) step, then move
 /// characters, both keep the character on the platform every frame. A
+/// character standing on another character is carried after it (by what
+/// it really moved), whatever order they were created in. A
 /// carry that pushes the character into a wall or ceiling is resolved by
 /// its next move. When a move leaves a body it stood on (a jump, walking
 /// off), platform_on_leave adds the body's velocity to the character's.
