@@ -22,6 +22,7 @@
 // normal), ceilings along their normal. The pushes of all contacts are solved together
 // (projected Gauss-Seidel on the push lengths, as Box2D v3's b2SolvePlanes),
 // so two floor cells under a seam push once, not twice.
+#include "carry.h"
 #include "world.h"
 
 #include "ledge/move.h"
@@ -651,6 +652,52 @@ static void init_mover(mover *m, ledge_world *w, int slot, const ledge_move_def 
     ledge_aabb b = m->shape->bounds;
     m->reach = w->map->tile_size + 2.0f * ((b.upper.x - b.lower.x) + (b.upper.y - b.lower.y));
     memset(m->have_poly, 0, sizeof m->have_poly);
+}
+
+// Drops the body `floor` and the slots skip() names from the bodies met.
+static void drop_bodies(mover *m, int floor, bool (*skip)(const ledge_world *, int)) {
+    int n = 0;
+    for (int k = 0; k < m->body_count; ++k) {
+        int i = m->bodies[k];
+        if (i != floor && !skip(m->w, i)) m->bodies[n++] = i;
+    }
+    m->body_count = n;
+}
+
+// Why a carry is solved by moving again from where it began rather than by
+// projection where it ended: a wall crossed by more than half the body's
+// thickness would push it out through the far side. The carrying body is
+// no obstacle (it moved under the character), nor are the characters
+// carried in the same step (they move with their own floors).
+bool ledge__move_carry(ledge_world *w, int slot, vec2s from, int floor,
+                       bool (*skip)(const ledge_world *, int), const ledge_move_def *def,
+                       ledge_move_result *out) {
+    memset(out, 0, sizeof *out);
+    out->ground_hit = -1;
+    mover m;
+    init_mover(&m, w, slot, def, out);
+    vec2s to = w->position[slot], d = v2_sub(to, from);
+    uint8_t in_one_way = w->in_one_way[slot]; // the probe must not change drop-through
+    m.start = m.from = from;
+    find_bodies(&m, from, d);
+    drop_bodies(&m, floor, skip);
+    m.step = piece_length(&m);
+    vec2s dir[MAX_CONTACTS];
+    float depth[MAX_CONTACTS];
+    bool deep = gather(&m, to) > 0 && depths(&m, to, dir, depth) > def->skin;
+    w->in_one_way[slot] = in_one_way;
+    if (!deep) return false;
+    vec2s pos = run_pieces(&m, from, d);
+    w->in_one_way[slot] = in_one_way;
+    find_bodies(&m, pos, v2(0.0f, 0.0f)); // the floor again, for the flags
+    ground_flags(&m, pos);
+    w->in_one_way[slot] = in_one_way;
+    w->position[slot] = pos;
+    ledge__query_refile(w, slot);
+    out->up = m.up;
+    out->position = pos;
+    out->displacement = v2_sub(pos, from);
+    return true;
 }
 
 bool ledge_body_move(ledge_world *world, ledge_body_id id, vec2s displacement,

@@ -739,6 +739,72 @@ static void test_stacked_carry_any_creation_order(void **state) {
     assert_int_equal(rides, 36);
 }
 
+// A platform carrying a character into a wall (sideways at 3 units/s) or a
+// ceiling (up at 3 units/s): the step's carry stops the character against
+// it, at exactly wall x - 0.3 (its half width) or ceiling - 0.45 along up,
+// with on_wall (wall_side +1) or on_ceiling set right after the step, not
+// only after its next move. Gravity down and up.
+static void test_carry_stops_at_wall_and_ceiling(void **state) {
+    (void)state;
+    for (int gi = 0; gi < 2; ++gi) {
+        float g = gi == 0 ? -20.0f : 20.0f;
+        int dir = g < 0 ? 1 : -1, py = g < 0 ? 10 : 30;
+        for (int ceiling = 0; ceiling < 2; ++ceiling) {
+            ledge_world *w = make_world(g);
+            ledge_tilemap *map = ledge_world_tilemap(w);
+            if (ceiling) { // a ceiling face 3 above the platform's centre, along up
+                for (int x = 15; x < 28; ++x)
+                    ledge_tilemap_set(map, x, dir > 0 ? py + 3 : py - 4, LEDGE_TILE_FULL);
+            } else { // a wall face at x 23, beside the character's upper part only
+                for (int k = 1; k < 10; ++k)
+                    ledge_tilemap_set(map, 23, dir > 0 ? py + k : py - 1 - k, LEDGE_TILE_FULL);
+            }
+            ledge_body_def pd = ledge_default_body_def();
+            pd.type = LEDGE_BODY_KINEMATIC;
+            pd.shape = ledge_make_box(v(0, 0), v(1.5, 0.25));
+            pd.position = v(21, py);
+            ledge_body_id plat = ledge_body_create(w, &pd);
+            ledge_body_id ch = add_character(w, v(22, py + dir * (0.25 + 0.45 + 0.005)));
+            ledge_character_state st;
+            assert_true(ledge_character_move(w, ch, v(0, g * DT), DT, &st) && st.on_floor);
+            double limit = ceiling ? py + dir * (3.0 - 0.45) : 23.0 - 0.3;
+            int hit = -1;
+            for (int f = 0; f < 60 && hit < 0; ++f) {
+                vec2s to =
+                    ceiling ? v(21, py + dir * 3.0 * DT * (f + 1)) : v(21 + 3.0 * DT * (f + 1), py);
+                assert_true(ledge_body_set_target(w, plat, to, DT));
+                ledge_character_get_state(w, ch, &st);
+                assert_true(
+                    ledge_character_move(w, ch, v(st.velocity.x, st.velocity.y + g * DT), DT, &st));
+                vec2s before = ledge_body_position(w, ch);
+                ledge_world_step(w, DT);
+                ledge_character_get_state(w, ch, &st);
+                vec2s p = ledge_body_position(w, ch);
+                assert_true(p.x == st.position.x && p.y == st.position.y);
+                double would = ceiling ? before.y + dir * 3.0 * DT : before.x + 3.0 * DT;
+                bool into = ceiling ? dir * (would - limit) > 1e-4 : would - limit > 1e-4;
+                if (!into) { // carried whole
+                    assert_float_equal(ceiling ? p.y : p.x, would, 1e-5);
+                    continue;
+                }
+                hit = f;
+                assert_float_equal(ceiling ? p.y : p.x, limit, 1e-5);
+                assert_float_equal(ceiling ? p.x : p.y, ceiling ? before.x : before.y, 1e-5);
+                if (ceiling) {
+                    assert_true(st.on_ceiling);
+                    assert_float_equal(st.ceiling_normal.y, -dir, 1e-5);
+                } else {
+                    assert_true(st.on_wall && st.wall_side == 1);
+                    assert_float_equal(st.wall_normal.x, -1.0, 1e-5);
+                    assert_true(st.on_floor && st.floor_body.index1 == plat.index1);
+                }
+            }
+            assert_true(hit > 5); // it was carried whole before meeting it
+            ledge_world_destroy(w);
+        }
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_platforms_carry),
@@ -754,6 +820,7 @@ int main(void) {
         cmocka_unit_test(test_constant_speed_on_slopes),
         cmocka_unit_test(test_block_on_wall),
         cmocka_unit_test(test_stacked_carry_any_creation_order),
+        cmocka_unit_test(test_carry_stops_at_wall_and_ceiling),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
