@@ -9,6 +9,7 @@
 // the step, which is what made vertical platforms lag by v * dt). In the
 // step the platform's displacement is known exactly, whatever the order,
 // and a rigid teleport by it keeps the relative position to rounding.
+#include "carry.h"
 #include "world.h"
 
 #include "ledge/character.h"
@@ -22,6 +23,7 @@ typedef struct ledge__character {
     ledge_character_state state;
     vec2s last_position; ///< Where the previous move ended (real velocity).
     int floor_slot;      ///< The body stood on when the step began, or -1.
+    bool riding;         ///< Carried in this step (no obstacle to other carries).
     vec2s floor_before;  ///< Its position then.
 } ledge__character;
 
@@ -322,6 +324,7 @@ void ledge__characters_before_step(ledge_world *w) {
     for (int k = 0; k < t->count; ++k) {
         ledge__character *c = &t->c[t->list[k]];
         c->floor_slot = -1;
+        c->riding = false;
         vec2s p = w->position[t->list[k]], was = c->state.position;
         if (at_slot(w, t->list[k]) == NULL || !c->def.ride_platforms || !c->state.on_floor ||
             p.x != was.x || p.y != was.y) {
@@ -331,23 +334,84 @@ void ledge__characters_before_step(ledge_world *w) {
         if (!ledge_body_is_valid(w, f)) continue;
         c->floor_slot = (int)f.index1 - 1;
         c->floor_before = w->position[c->floor_slot];
+        c->riding = true;
     }
 }
 
+static bool riding(const ledge_world *w, int slot) {
+    const ledge__character *c = at_slot(w, slot);
+    return c != NULL && c->riding;
+}
+
+// The flags of a carry stopped against a wall or ceiling into the state.
+static void take_carry(const ledge_world *w, ledge_character_state *s, const ledge_move_result *r) {
+    s->on_floor = r->on_ground;
+    s->on_wall = r->on_wall;
+    s->on_ceiling = r->on_ceiling;
+    s->wall_side = r->wall_side;
+    s->floor_normal = r->ground_normal;
+    s->wall_normal = r->wall_normal;
+    s->ceiling_normal = r->ceiling_normal;
+    take_floor(w, s, r);
+}
+
+// Moves character slot i by what its floor body moved in the step; a carry
+// into a wall or ceiling stops against it (ledge__move_carry), the flags
+// updated. *synced: the query index is up to date (the bodies the step
+// moved refiled), which the resolution's body search needs.
+static void carry_one(ledge_world *w, int i, bool *synced) {
+    ledge__character *c = &w->characters->c[i];
+    int floor = c->floor_slot;
+    vec2s d = v2_sub(w->position[floor], c->floor_before);
+    vec2s from = w->position[i], p = v2_add(from, d);
+    c->floor_slot = -1;
+    if ((d.x == 0.0f && d.y == 0.0f) || !ledge__vec_within(p, LEDGE_MAX_COORDINATE)) return;
+    if (!*synced) ledge__query_sync(w);
+    *synced = true;
+    w->position[i] = p;
+    ledge__query_refile(w, i);
+    ledge_move_def md = c->def.move;
+    ledge_move_result r;
+    if (ledge__move_carry(w, i, from, floor, riding, &md, &r)) take_carry(w, &c->state, &r);
+    c->state.position = w->position[i];
+    c->state.platform_velocity = w->velocity[floor];
+}
+
+// Whether character c stands on a character not carried yet.
+static bool floor_waits(const ledge_world *w, const ledge__character *c) {
+    const ledge__character *f = at_slot(w, c->floor_slot);
+    return f != NULL && f->floor_slot >= 0;
+}
+
+// Floors before what stands on them: a character standing on a character
+// is carried after it (by what it really moved), whatever the creation
+// order. Each pass carries, in creation order, every character whose floor
+// is carried; a stack n high takes n passes. A pass that carries none (a
+// cycle, which standing cannot make but a teleport can) carries the rest
+// in creation order, so at most count passes run.
 void ledge__characters_carry(ledge_world *w) {
     ledge__characters *t = w->characters;
     if (t == NULL) return;
-    for (int k = 0; k < t->count; ++k) {
-        int i = t->list[k];
-        ledge__character *c = &t->c[i];
-        if (c->floor_slot < 0 || at_slot(w, i) == NULL) continue;
-        vec2s d = v2_sub(w->position[c->floor_slot], c->floor_before);
-        vec2s p = v2_add(w->position[i], d);
-        c->floor_slot = -1;
-        if ((d.x == 0.0f && d.y == 0.0f) || !ledge__vec_within(p, LEDGE_MAX_COORDINATE)) continue;
-        w->position[i] = p;
-        c->state.position = p;
-        c->state.platform_velocity = w->velocity[(int)c->state.floor_body.index1 - 1];
+    bool synced = false;
+    for (bool left = true, force = false; left;) {
+        bool progress = false;
+        left = false;
+        for (int k = 0; k < t->count; ++k) {
+            int i = t->list[k];
+            ledge__character *c = &t->c[i];
+            if (c->floor_slot < 0) continue;
+            if (at_slot(w, i) == NULL) {
+                c->floor_slot = -1;
+                continue;
+            }
+            if (!force && floor_waits(w, c)) {
+                left = true;
+                continue;
+            }
+            carry_one(w, i, &synced);
+            progress = true;
+        }
+        force = !progress;
     }
 }
 

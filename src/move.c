@@ -22,6 +22,7 @@
 // normal), ceilings along their normal. The pushes of all contacts are solved together
 // (projected Gauss-Seidel on the push lengths, as Box2D v3's b2SolvePlanes),
 // so two floor cells under a seam push once, not twice.
+#include "carry.h"
 #include "world.h"
 
 #include "ledge/move.h"
@@ -74,6 +75,8 @@ ledge_move_def ledge_default_move_def(void) {
     d.snap_length = 0.25f;
     d.skin = 0.01f;
     d.stop_on_slope = true;
+    d.constant_speed_on_slopes = true;
+    d.block_on_wall = true;
     return d;
 }
 
@@ -284,7 +287,7 @@ static vec2s push_dir(const mover *m, vec2s n) {
     // A steep slope slid down (off the ground only: on it, it blocks).
     if (s == SURF_WALL && m->def.slide_on_steep && !m->grounded && v2_dot(n, m->up) > 0.0f)
         return n;
-    if (s == SURF_WALL) {
+    if (s == SURF_WALL && m->def.block_on_wall) {
         vec2s h = v2_sub(n, v2_scale(m->up, v2_dot(n, m->up)));
         float l = v2_len(h);
         if (l >= 0.5f) return v2_scale(h, 1.0f / l);
@@ -472,12 +475,15 @@ static int floor_below(mover *m, vec2s pos, vec2s dir) {
 }
 
 // The move along the floor of normal n: the sideways part kept (constant
-// horizontal speed), the height following the floor; the downward part
+// horizontal speed) or projected onto the floor (without
+// constant_speed_on_slopes), the height following the floor; the downward part
 // absorbed, or slid along the floor without stop_on_slope.
 static vec2s follow_floor(const mover *m, vec2s d, vec2s n) {
     float down = v2_dot(d, m->up);
     vec2s side = v2_sub(d, v2_scale(m->up, down));
-    vec2s move = v2_sub(side, v2_scale(m->up, v2_dot(side, n) / v2_dot(n, m->up)));
+    vec2s move = m->def.constant_speed_on_slopes
+                     ? v2_sub(side, v2_scale(m->up, v2_dot(side, n) / v2_dot(n, m->up)))
+                     : v2_sub(side, v2_scale(n, v2_dot(side, n))); // projected: |side| cos a
     if (!m->def.stop_on_slope && down < 0.0f) {
         vec2s fall = v2_scale(m->up, down);
         move = v2_add(move, v2_sub(fall, v2_scale(n, v2_dot(fall, n))));
@@ -593,8 +599,9 @@ static vec2s go(mover *m, vec2s start, vec2s move, vec2s d) {
 // The whole move of displacement d from start. A grounded move follows its
 // floor; when following it climbed onto a wall and lost the floor (a
 // quarter pipe steepening past max_floor_slope), the rise is cancelled as
-// Godot's floor_block_on_wall does: the move is made again sideways only,
-// and when even that leaves no floor the body stays where it was.
+// Godot's floor_block_on_wall does (block_on_wall): the move is made again
+// sideways only, and when even that leaves no floor the body stays where
+// it was.
 // A grounded move that met a wall, made again lifted by step_height,
 // sideways, then lowered onto a floor: taken when it stands on a floor no
 // higher than step_height and got further along `side` than `pos` (the
@@ -624,7 +631,8 @@ static vec2s travel(mover *m, vec2s start, vec2s d) {
     if (!m->grounded) return go(m, start, d, d);
     vec2s pos = go(m, start, follow_floor(m, d, m->c[g].m.normal), d);
     if (m->out->on_wall) pos = step_up(m, start, side, pos);
-    if (!m->out->on_wall || floor_below(m, pos, v2(0.0f, 0.0f)) >= 0) return pos;
+    if (!m->def.block_on_wall || !m->out->on_wall || floor_below(m, pos, v2(0.0f, 0.0f)) >= 0)
+        return pos;
     pos = go(m, start, side, d);
     return floor_below(m, pos, v2(0.0f, 0.0f)) >= 0 ? pos : start;
 }
@@ -644,6 +652,52 @@ static void init_mover(mover *m, ledge_world *w, int slot, const ledge_move_def 
     ledge_aabb b = m->shape->bounds;
     m->reach = w->map->tile_size + 2.0f * ((b.upper.x - b.lower.x) + (b.upper.y - b.lower.y));
     memset(m->have_poly, 0, sizeof m->have_poly);
+}
+
+// Drops the body `floor` and the slots skip() names from the bodies met.
+static void drop_bodies(mover *m, int floor, bool (*skip)(const ledge_world *, int)) {
+    int n = 0;
+    for (int k = 0; k < m->body_count; ++k) {
+        int i = m->bodies[k];
+        if (i != floor && !skip(m->w, i)) m->bodies[n++] = i;
+    }
+    m->body_count = n;
+}
+
+// Why a carry is solved by moving again from where it began rather than by
+// projection where it ended: a wall crossed by more than half the body's
+// thickness would push it out through the far side. The carrying body is
+// no obstacle (it moved under the character), nor are the characters
+// carried in the same step (they move with their own floors).
+bool ledge__move_carry(ledge_world *w, int slot, vec2s from, int floor,
+                       bool (*skip)(const ledge_world *, int), const ledge_move_def *def,
+                       ledge_move_result *out) {
+    memset(out, 0, sizeof *out);
+    out->ground_hit = -1;
+    mover m;
+    init_mover(&m, w, slot, def, out);
+    vec2s to = w->position[slot], d = v2_sub(to, from);
+    uint8_t in_one_way = w->in_one_way[slot]; // the probe must not change drop-through
+    m.start = m.from = from;
+    find_bodies(&m, from, d);
+    drop_bodies(&m, floor, skip);
+    m.step = piece_length(&m);
+    vec2s dir[MAX_CONTACTS];
+    float depth[MAX_CONTACTS];
+    bool deep = gather(&m, to) > 0 && depths(&m, to, dir, depth) > def->skin;
+    w->in_one_way[slot] = in_one_way;
+    if (!deep) return false;
+    vec2s pos = run_pieces(&m, from, d);
+    w->in_one_way[slot] = in_one_way;
+    find_bodies(&m, pos, v2(0.0f, 0.0f)); // the floor again, for the flags
+    ground_flags(&m, pos);
+    w->in_one_way[slot] = in_one_way;
+    w->position[slot] = pos;
+    ledge__query_refile(w, slot);
+    out->up = m.up;
+    out->position = pos;
+    out->displacement = v2_sub(pos, from);
+    return true;
 }
 
 bool ledge_body_move(ledge_world *world, ledge_body_id id, vec2s displacement,

@@ -553,6 +553,258 @@ static void test_teleported_not_carried(void **state) {
     ledge_world_destroy(w);
 }
 
+// constant_speed_on_slopes: a grounded move of s across up on a 45 degree
+// slope goes (s, s) up it (horizontal speed kept) by default, and is
+// projected onto it without: s cos^2(a) across, s sin(a) cos(a) along up
+// (|s| cos(a) along the slope). Uphill and downhill, gravity down and up.
+static void test_constant_speed_on_slopes(void **state) {
+    (void)state;
+    for (int gi = 0; gi < 2; ++gi) {
+        float g = gi == 0 ? -20.0f : 20.0f;
+        int dir = g < 0 ? 1 : -1, floor_y = g < 0 ? 2 : 37;
+        float top = (float)floor_y + (g < 0 ? 1.0f : 0.0f);
+        for (int constant = 0; constant < 2; ++constant) {
+            for (int sign = -1; sign <= 1; sign += 2) {
+                ledge_world *w = make_world(g);
+                ledge_tilemap *map = ledge_world_tilemap(w);
+                for (int x = 0; x < 40; ++x) ledge_tilemap_set(map, x, floor_y, LEDGE_TILE_FULL);
+                for (int k = 0; k < 10; ++k) { // a ramp rising to the right, 1 per cell
+                    ledge_tilemap_set(map, 10 + k, floor_y + dir * (1 + k),
+                                      g < 0 ? LEDGE_TILE_45DEG_NP : LEDGE_TILE_45DEG_NN);
+                    for (int j = 1; j <= k; ++j) {
+                        ledge_tilemap_set(map, 10 + k, floor_y + dir * j, LEDGE_TILE_FULL);
+                    }
+                }
+                // The box's lower left corner above x 14.2, where the ramp is 4.2 high.
+                ledge_body_id ch = add_character(w, v(14.5, top + dir * (4.2 + 0.45 + 0.3)));
+                ledge_character_state st;
+                for (int f = 0; f < 30; ++f) { // land and settle
+                    ledge_character_get_state(w, ch, &st);
+                    assert_true(ledge_character_move(w, ch, v(0, st.velocity.y + g * DT), DT, &st));
+                }
+                assert_true(st.on_floor && st.floor_is_tile);
+                ledge_move_def md = ledge_default_move_def();
+                assert_true(md.constant_speed_on_slopes);
+                md.constant_speed_on_slopes = constant == 1;
+                double s = 0.3 * sign, a = 0.78539816339744831;
+                double ex = constant ? s : s * cos(a) * cos(a);
+                double ey = dir * (constant ? s * tan(a) : s * sin(a) * cos(a));
+                ledge_move_result r;
+                assert_true(ledge_body_move(w, ch, v(s, 0), &md, &r));
+                assert_true(r.on_ground && !r.on_wall && !r.stuck);
+                assert_float_equal(r.displacement.x, ex, 1e-4);
+                assert_float_equal(r.displacement.y, ey, 1e-4);
+                double along = hypot(r.displacement.x, r.displacement.y);
+                assert_float_equal(along, constant ? fabs(s) / cos(a) : fabs(s) * cos(a), 1e-4);
+                ledge_world_destroy(w);
+            }
+        }
+    }
+}
+
+// block_on_wall: a grounded character walking by s into a 63.43 degree
+// face (a static triangle, normal (2, +-1) / sqrt 5) from a gap of delta
+// across stops against it by default (moved by delta, no rise, on the
+// floor); without it the part of the move into the face is projected out
+// along the normal: (s - delta) (4/5, 2/5) back along it, so it rises up
+// the face. Gravity down and up.
+static void test_block_on_wall(void **state) {
+    (void)state;
+    for (int gi = 0; gi < 2; ++gi) {
+        float g = gi == 0 ? -20.0f : 20.0f;
+        int dir = g < 0 ? 1 : -1, floor_y = g < 0 ? 2 : 37;
+        double top = floor_y + (g < 0 ? 1.0 : 0.0);
+        for (int block = 0; block < 2; ++block) {
+            ledge_world *w = make_world(g);
+            ledge_tilemap *map = ledge_world_tilemap(w);
+            for (int x = 0; x < 40; ++x) ledge_tilemap_set(map, x, floor_y, LEDGE_TILE_FULL);
+            vec2s tri[3] = {v(20, top), v(24, top), v(20, top + dir * 8)};
+            if (dir < 0) { // keep the winding counter-clockwise
+                vec2s t = tri[1];
+                tri[1] = tri[2];
+                tri[2] = t;
+            }
+            ledge_body_def bd = ledge_default_body_def();
+            bd.type = LEDGE_BODY_STATIC;
+            assert_true(ledge_make_polygon(tri, 3, &bd.shape));
+            ledge_body_create(w, &bd);
+            ledge_body_id ch = add_character(w, v(24.45, top + dir * 0.46));
+            ledge_character_state st;
+            for (int f = 0; f < 10; ++f) { // settle on the floor
+                ledge_character_get_state(w, ch, &st);
+                assert_true(ledge_character_move(w, ch, v(0, st.velocity.y + g * DT), DT, &st));
+            }
+            assert_true(st.on_floor && st.floor_is_tile && !st.on_wall);
+            vec2s p = ledge_body_position(w, ch);
+            // The face: x = 24 - h / 2 at height h above the floor; the
+            // box's lower left corner is h = dir * (y - top) - 0.45 up.
+            double h = dir * (p.y - top) - 0.45;
+            double delta = (p.x - 0.3) - (24.0 - h / 2.0);
+            assert_true(delta > 0.1 && delta < 0.2);
+            ledge_move_def md = ledge_default_move_def();
+            assert_true(md.block_on_wall);
+            md.block_on_wall = block == 1;
+            double s = 0.5;
+            ledge_move_result r;
+            assert_true(ledge_body_move(w, ch, v(-s, 0), &md, &r));
+            assert_true(r.on_wall && r.wall_side == -1 && !r.stuck);
+            if (block) {
+                assert_float_equal(r.displacement.x, -delta, 1e-4);
+                assert_true(fabsf(r.displacement.y) < 1e-5f);
+                assert_true(r.on_ground);
+            } else {
+                assert_float_equal(r.displacement.x, -s + (s - delta) * 0.8, 1e-4);
+                assert_float_equal(r.displacement.y, dir * (s - delta) * 0.4, 1e-4);
+                assert_false(r.on_ground);
+            }
+            ledge_world_destroy(w);
+        }
+    }
+}
+
+// Three characters stacked on a platform (up/down, diagonal, circle at 3
+// units/s; frame orders 1 and 2), created bottom first, top first and
+// middle first: after every frame each stands on the body below it, and
+// every relative position (platform to bottom, bottom to middle, middle
+// to top) is what it was after landing, within 1e-5. Gravity down and up.
+static void test_stacked_carry_any_creation_order(void **state) {
+    (void)state;
+    static const int orders[3][3] = {{0, 1, 2}, {2, 1, 0}, {1, 2, 0}}; // creation order, 0 bottom
+    static const path paths[3] = {PATH_UP_DOWN, PATH_DIAGONAL, PATH_CIRCLE};
+    int rides = 0;
+    for (int gi = 0; gi < 2; ++gi) {
+        float g = gi == 0 ? -20.0f : 20.0f;
+        double up = g < 0 ? 1.0 : -1.0, s = 3.0;
+        for (int oi = 0; oi < 3; ++oi) {
+            for (int pi = 0; pi < 3; ++pi) {
+                for (int order = 1; order <= 2; ++order) {
+                    ledge_world *w = make_world(g);
+                    ledge_body_def pd = ledge_default_body_def();
+                    pd.type = LEDGE_BODY_KINEMATIC;
+                    pd.shape = ledge_make_box(v(0, 0), v(1.5, 0.25));
+                    pd.position = path_at(paths[pi], s, 0.0, up);
+                    ledge_body_id plat = ledge_body_create(w, &pd);
+                    ledge_body_id ch[3];
+                    for (int k = 0; k < 3; ++k) {
+                        int level = orders[oi][k];
+                        ch[level] = add_character(
+                            w, v(pd.position.x + 0.2 * level,
+                                 pd.position.y + up * (0.25 + 0.45 + 0.005 + 0.905 * level)));
+                    }
+                    ledge_character_state st;
+                    for (int level = 0; level < 3; ++level) { // land, bottom first
+                        assert_true(ledge_character_move(w, ch[level], v(0, g * DT), DT, &st));
+                        assert_true(st.on_floor);
+                    }
+                    ledge_body_id below[3] = {plat, ch[0], ch[1]};
+                    vec2s rel0[3];
+                    for (int level = 0; level < 3; ++level) {
+                        vec2s a = ledge_body_position(w, ch[level]);
+                        vec2s b = ledge_body_position(w, below[level]);
+                        rel0[level] = v(a.x - b.x, a.y - b.y);
+                    }
+                    int frames = (int)lround(period(paths[pi], s) / DT);
+                    for (int f = 0; f < frames; ++f) {
+                        assert_true(ledge_body_set_target(
+                            w, plat, path_at(paths[pi], s, (f + 1) * (double)DT, up), DT));
+                        if (order == 2) ledge_world_step(w, DT);
+                        for (int k = 0; k < 3; ++k) { // the game moves them in creation order
+                            ledge_body_id id = ch[orders[oi][k]];
+                            ledge_character_get_state(w, id, &st);
+                            vec2s vel = v(st.velocity.x, st.velocity.y + g * DT);
+                            assert_true(ledge_character_move(w, id, vel, DT, &st));
+                        }
+                        if (order == 1) ledge_world_step(w, DT);
+                        for (int level = 0; level < 3; ++level) {
+                            ledge_character_get_state(w, ch[level], &st);
+                            vec2s a = ledge_body_position(w, ch[level]);
+                            vec2s b = ledge_body_position(w, below[level]);
+                            double drift =
+                                hypot(a.x - b.x - rel0[level].x, a.y - b.y - rel0[level].y);
+                            if (!(st.on_floor && st.floor_body.index1 == below[level].index1 &&
+                                  drift < 1e-5)) {
+                                fail_msg("g %g creation %d path %s frame order %d frame %d level "
+                                         "%d: on_floor %d floor %u drift %g",
+                                         (double)g, oi, path_name[paths[pi]], order, f, level,
+                                         st.on_floor, st.floor_body.index1, drift);
+                            }
+                        }
+                    }
+                    rides++;
+                    ledge_world_destroy(w);
+                }
+            }
+        }
+    }
+    assert_int_equal(rides, 36);
+}
+
+// A platform carrying a character into a wall (sideways at 3 units/s) or a
+// ceiling (up at 3 units/s): the step's carry stops the character against
+// it, at exactly wall x - 0.3 (its half width) or ceiling - 0.45 along up,
+// with on_wall (wall_side +1) or on_ceiling set right after the step, not
+// only after its next move. Gravity down and up.
+static void test_carry_stops_at_wall_and_ceiling(void **state) {
+    (void)state;
+    for (int gi = 0; gi < 2; ++gi) {
+        float g = gi == 0 ? -20.0f : 20.0f;
+        int dir = g < 0 ? 1 : -1, py = g < 0 ? 10 : 30;
+        for (int ceiling = 0; ceiling < 2; ++ceiling) {
+            ledge_world *w = make_world(g);
+            ledge_tilemap *map = ledge_world_tilemap(w);
+            if (ceiling) { // a ceiling face 3 above the platform's centre, along up
+                for (int x = 15; x < 28; ++x)
+                    ledge_tilemap_set(map, x, dir > 0 ? py + 3 : py - 4, LEDGE_TILE_FULL);
+            } else { // a wall face at x 23, beside the character's upper part only
+                for (int k = 1; k < 10; ++k)
+                    ledge_tilemap_set(map, 23, dir > 0 ? py + k : py - 1 - k, LEDGE_TILE_FULL);
+            }
+            ledge_body_def pd = ledge_default_body_def();
+            pd.type = LEDGE_BODY_KINEMATIC;
+            pd.shape = ledge_make_box(v(0, 0), v(1.5, 0.25));
+            pd.position = v(21, py);
+            ledge_body_id plat = ledge_body_create(w, &pd);
+            ledge_body_id ch = add_character(w, v(22, py + dir * (0.25 + 0.45 + 0.005)));
+            ledge_character_state st;
+            assert_true(ledge_character_move(w, ch, v(0, g * DT), DT, &st) && st.on_floor);
+            double limit = ceiling ? py + dir * (3.0 - 0.45) : 23.0 - 0.3;
+            int hit = -1;
+            for (int f = 0; f < 60 && hit < 0; ++f) {
+                vec2s to =
+                    ceiling ? v(21, py + dir * 3.0 * DT * (f + 1)) : v(21 + 3.0 * DT * (f + 1), py);
+                assert_true(ledge_body_set_target(w, plat, to, DT));
+                ledge_character_get_state(w, ch, &st);
+                assert_true(
+                    ledge_character_move(w, ch, v(st.velocity.x, st.velocity.y + g * DT), DT, &st));
+                vec2s before = ledge_body_position(w, ch);
+                ledge_world_step(w, DT);
+                ledge_character_get_state(w, ch, &st);
+                vec2s p = ledge_body_position(w, ch);
+                assert_true(p.x == st.position.x && p.y == st.position.y);
+                double would = ceiling ? before.y + dir * 3.0 * DT : before.x + 3.0 * DT;
+                bool into = ceiling ? dir * (would - limit) > 1e-4 : would - limit > 1e-4;
+                if (!into) { // carried whole
+                    assert_float_equal(ceiling ? p.y : p.x, would, 1e-5);
+                    continue;
+                }
+                hit = f;
+                assert_float_equal(ceiling ? p.y : p.x, limit, 1e-5);
+                assert_float_equal(ceiling ? p.x : p.y, ceiling ? before.x : before.y, 1e-5);
+                if (ceiling) {
+                    assert_true(st.on_ceiling);
+                    assert_float_equal(st.ceiling_normal.y, -dir, 1e-5);
+                } else {
+                    assert_true(st.on_wall && st.wall_side == 1);
+                    assert_float_equal(st.wall_normal.x, -1.0, 1e-5);
+                    assert_true(st.on_floor && st.floor_body.index1 == plat.index1);
+                }
+            }
+            assert_true(hit > 5); // it was carried whole before meeting it
+            ledge_world_destroy(w);
+        }
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_platforms_carry),
@@ -565,6 +817,10 @@ int main(void) {
         cmocka_unit_test(test_slide_on_steep),
         cmocka_unit_test(test_slope_and_snap_options),
         cmocka_unit_test(test_teleported_not_carried),
+        cmocka_unit_test(test_constant_speed_on_slopes),
+        cmocka_unit_test(test_block_on_wall),
+        cmocka_unit_test(test_stacked_carry_any_creation_order),
+        cmocka_unit_test(test_carry_stops_at_wall_and_ceiling),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

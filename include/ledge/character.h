@@ -39,9 +39,14 @@
 /// (ledge_body_set_position) since that move. The documented frame orders, (1) set
 /// platform targets, move characters, step, and (2) step, then move
 /// characters, both keep the character on the platform every frame. A
-/// carry that pushes the character into a wall or ceiling is resolved by
-/// its next move. When a move leaves a body it stood on (a jump, walking
-/// off), platform_on_leave adds the body's velocity to the character's.
+/// character standing on another character is carried after it (by what
+/// it really moved), whatever order they were created in. A
+/// carry that would push the character into a wall or ceiling stops it
+/// against it inside the step (moved again from where it stood, the body
+/// carrying it and the characters carried in the same step no obstacles),
+/// and on_wall / on_ceiling, their normals and the floor are updated then. When a move leaves a
+/// body it stood on (a jump, walking off), platform_on_leave adds the body's velocity to the
+/// character's.
 ///
 /// Everything is deterministic and allocation-free after
 /// ledge_character_create (which may grow the world's character table).

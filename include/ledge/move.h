@@ -20,18 +20,19 @@
 ///    meets a floor (a surface whose normal is within max_floor_slope of
 ///    up). When it does and the move does not go up, the move follows that
 ///    floor: its sideways part is kept (constant horizontal speed up and
-///    down slopes) and its downward part is absorbed (stop_on_slope) or
-///    slid along the floor.
+///    down slopes; projected onto the floor without
+///    constant_speed_on_slopes) and its downward part is absorbed
+///    (stop_on_slope) or slid along the floor.
 /// 2. **Sub-moves and projection**: the move is cut into pieces no longer
 ///    than half the thinnest of the mover, the bodies near its path and a
 ///    quarter tile, so nothing is tunnelled. After each piece the overlaps
 ///    with the tiles (per cell, with edge states: the contacts the world
 ///    uses) and with the bodies are solved together, up to max_slides
 ///    rounds: floors push along up (no sliding down, x kept exactly), walls
-///    along their normal, or across "up" only when the body started on the
-///    ground (a 63 degree wall blocks instead of being climbed), ceilings
-///    along their normal. A piece that cannot be solved to within skin is
-///    undone (the body stays where it was, `stuck` is set).
+///    straight across "up" with block_on_wall (a 63 degree wall blocks
+///    instead of being climbed; slide_on_steep slides down it off the
+///    ground), else along their normal, ceilings along their normal. A piece that cannot be solved
+///    to within skin is undone (the body stays where it was, `stuck` is set).
 /// 3. **Ground snapping**: a body that started on the ground, did not move
 ///    up and has lost the floor is lowered by up to snap_length until it
 ///    meets one again (walking down slopes, over convex arcs and off
@@ -90,6 +91,20 @@ typedef struct ledge_move_def {
     float step_height;     ///< A grounded move blocked by a wall steps up onto a ledge up to this
                            ///< high (along up) when it then stands on a floor further on, e.g.
                            ///< 0.55 for HALF tiles. 0..LEDGE_MAX_COORDINATE; default 0 (none).
+    bool constant_speed_on_slopes; ///< On a floor, the move's part across up is kept whole and the
+                                   ///< height follows the floor: the speed across up (horizontal)
+                                   ///< is the same on every slope, |v| / cos(slope) along it.
+                                   ///< False: that part is projected onto the floor, so the speed
+                                   ///< along a slope of angle a is |v| cos(a) (|v| cos^2(a) across
+                                   ///< up). Default true. (Godot's floor_constant_speed keeps |v|
+                                   ///< along the slope instead.)
+    bool block_on_wall;            ///< A wall (neither floor nor ceiling) pushes the body straight
+                                   ///< across up: walking or falling into a steep face stops
+                                   ///< against it, never climbs it nor is lifted along it, and a
+                                   ///< grounded move whose floor-following climbed onto a wall is
+                                   ///< made again sideways (Godot's floor_block_on_wall). False: a
+                                   ///< wall pushes along its normal, so the body slides along it
+                                   ///< (up a steep face it walks into). Default true.
 } ledge_move_def;
 
 /// One obstacle a move met.
@@ -133,7 +148,8 @@ typedef struct ledge_move_result {
 } ledge_move_result;
 
 /// max_slides 4, max_floor_slope 50 degrees, snap_length 0.25, skin 0.01,
-/// stop_on_slope, velocity left alone, up from gravity.
+/// stop_on_slope, velocity left alone, up from gravity, constant speed on
+/// slopes, block on wall.
 LEDGE_API ledge_move_def ledge_default_move_def(void);
 
 /// Moves body `id` by `displacement` (world units, this frame), sliding

@@ -1,0 +1,18 @@
+// The mover's part of a carry (move.c), used by character.c.
+#ifndef LEDGE_CARRY_H
+#define LEDGE_CARRY_H
+
+#include "world.h"
+
+#include "ledge/move.h"
+
+/// A carry's resolution: slot, carried from `from` to where it is, moved
+/// again from `from`, stopping against what it overlaps there (the body
+/// `floor` and the slots for which skip() is true excepted), the result in
+/// *out; false, nothing changed, when it overlaps nothing else deeper than
+/// def->skin.
+bool ledge__move_carry(ledge_world *world, int slot, vec2s from, int floor,
+                       bool (*skip)(const ledge_world *world, int slot), const ledge_move_def *def,
+                       ledge_move_result *out);
+
+#endif // LEDGE_CARRY_H
