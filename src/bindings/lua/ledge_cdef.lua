@@ -444,6 +444,8 @@ typedef struct ledge_move_def {
     vec2s up;
     bool slide_on_steep;
     float step_height;
+    bool constant_speed_on_slopes;
+    bool block_on_wall;
 } ledge_move_def;
 typedef struct ledge_move_hit {
     ledge_hit_kind kind;
