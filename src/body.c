@@ -1,5 +1,7 @@
 // Bodies: definitions, creation and destruction in generation-checked
 // slots, and the per-body getters and setters.
+#include "query_index.h"
+#include "resolve.h"
 #include "world.h"
 
 #include <limits.h>
@@ -28,14 +30,14 @@ int ledge__world_slot(const ledge_world *world, ledge_body_id id, const char *fn
         LEDGE_ERROR("%s: world is NULL", fn);
         return -1;
     }
-    uint32_t slot = id.index1 - 1u; // the null id wraps to a huge index
     if (id.index1 != 0 && id.world != world->serial) {
         LEDGE_ERROR("%s: body id {%u, %u} is not a body of this world (made by world %u, "
                     "this is world %u)",
                     fn, id.index1, id.generation, id.world, world->serial);
         return -1;
     }
-    if (id.index1 == 0 || slot >= (uint32_t)world->slot_count) {
+    int slot = ledge__slot_of(world, id);
+    if (slot < 0) {
         LEDGE_ERROR("%s: body id {%u, %u} is not a body of this world", fn, id.index1,
                     id.generation);
         return -1;
@@ -45,7 +47,7 @@ int ledge__world_slot(const ledge_world *world, ledge_body_id id, const char *fn
                     id.generation);
         return -1;
     }
-    return (int)slot;
+    return slot;
 }
 
 // A unit interval check for friction and bounce.
@@ -123,7 +125,7 @@ ledge_body_id ledge_body_create(ledge_world *world, const ledge_body_def *def) {
         return none;
     }
     if (!body_def_ok(def)) return none;
-    int i = ledge__world_take_slot(world);
+    int i = ledge__store_take_slot(world);
     if (i < 0) return none;
     world->alive[i] = 1;
     world->type[i] = (uint8_t)def->type;
@@ -161,16 +163,6 @@ ledge_body_id ledge_body_create(ledge_world *world, const ledge_body_def *def) {
     return ledge__body_id(world, i);
 }
 
-ledge_body_id ledge__body_id(const ledge_world *world, int i) {
-    ledge_body_id id = LEDGE_NULL_BODY_ID;
-    if (i >= 0) {
-        id.index1 = (uint32_t)i + 1u;
-        id.generation = world->generation[i];
-        id.world = world->serial;
-    }
-    return id;
-}
-
 void ledge_body_destroy(ledge_world *world, ledge_body_id id) {
     int i = ledge__world_slot(world, id, "ledge_body_destroy");
     if (i < 0) return;
@@ -178,21 +170,15 @@ void ledge_body_destroy(ledge_world *world, ledge_body_id id) {
         LEDGE_ERROR("ledge_body_destroy: the world is stepping");
         return;
     }
-    world->alive[i] = 0;
-    world->generation[i]++;
     ledge__forget_contacts(world, i);
-    world->free_slots[world->free_count++] = i;
-    world->live_count--;
+    ledge__store_release(world, i);
     ledge__query_refile(world, i);
 }
 
 bool ledge_body_is_valid(const ledge_world *world, ledge_body_id id) {
-    if (world == NULL || id.index1 == 0 || id.index1 > (uint32_t)world->slot_count ||
-        id.world != world->serial) {
-        return false;
-    }
-    uint32_t i = id.index1 - 1u;
-    return world->alive[i] && world->generation[i] == id.generation;
+    if (world == NULL) return false;
+    int i = ledge__slot_of(world, id);
+    return i >= 0 && world->alive[i] && world->generation[i] == id.generation;
 }
 
 vec2s ledge_body_position(const ledge_world *world, ledge_body_id id) {

@@ -14,6 +14,7 @@
 // or the world def's cell_size) are kept out of the grid: each scans the
 // grid cells its own grown box reaches, and those bodies test each other
 // directly. A level with a few big static or kinematic bodies stays fast.
+#include "broad.h"
 #include "world.h"
 
 #include "tilemap.h"
@@ -44,28 +45,21 @@ static inline vec2s half_to_grid(int up_axis, vec2s h) {
 
 // --- lists ------------------------------------------------------------------
 
-// Grows a pair list (the candidates, or the sensor pairs) by doubling.
+// Makes room for one more pair in a pair list (the candidates, or the
+// sensor pairs).
 static bool grow_pairs(ledge__pair **pairs, int *cap, int count) {
-    if (count < *cap) return true;
-    int want = *cap < 256 ? 256 : *cap * 2;
-    ledge__pair *fresh = ledge__alloc(sizeof *fresh * (size_t)want);
-    if (fresh == NULL) {
-        LEDGE_ERROR("ledge_world_step: allocation of %d candidate pairs failed (pairs beyond %d "
-                    "are skipped this step)",
-                    want, *cap);
-        return false;
-    }
-    if (count) memcpy(fresh, *pairs, sizeof *fresh * (size_t)count);
-    ledge__free(*pairs);
-    *pairs = fresh;
-    *cap = want;
-    return true;
+    if (LEDGE__RESERVE(*pairs, *cap, count + 1, count, 256)) return true;
+    LEDGE_ERROR("ledge_world_step: allocation of %d candidate pairs failed (pairs beyond %d "
+                "are skipped this step)",
+                2 * *cap, *cap);
+    return false;
 }
 
 // A sensor and a body it may report (sensors.c tests them after the step).
 static bool push_sensor_pair(ledge_world *w, int a, int b) {
-    if (!grow_pairs(&w->sensor_pairs, &w->sensor_pair_cap, w->sensor_pair_count)) return false;
-    ledge__pair *p = &w->sensor_pairs[w->sensor_pair_count++];
+    if (!grow_pairs(&w->step.sensor_pairs, &w->step.sensor_pair_cap, w->step.sensor_pair_count))
+        return false;
+    ledge__pair *p = &w->step.sensor_pairs[w->step.sensor_pair_count++];
     memset(p, 0, sizeof *p);
     p->a = w->sensor[a] ? a : b;
     p->b = w->sensor[a] ? b : a;
@@ -73,8 +67,8 @@ static bool push_sensor_pair(ledge_world *w, int a, int b) {
 }
 
 static bool push_pair(ledge_world *w, int a, int b) {
-    if (!grow_pairs(&w->pairs, &w->pair_cap, w->pair_count)) return false;
-    ledge__pair *p = &w->pairs[w->pair_count++];
+    if (!grow_pairs(&w->step.pairs, &w->step.pair_cap, w->step.pair_count)) return false;
+    ledge__pair *p = &w->step.pairs[w->step.pair_count++];
     p->a = a;
     p->b = b;
     p->friction = sqrtf(w->friction[a] * w->friction[b]);
@@ -88,9 +82,9 @@ static bool push_pair(ledge_world *w, int a, int b) {
 
 // Tests a and b as candidates; false only when the pair list cannot grow.
 static inline bool consider(ledge_world *w, int a, int b) {
-    vec2s d = v2_sub(w->box_center[a], w->box_center[b]);
+    vec2s d = v2_sub(w->step.box_center[a], w->step.box_center[b]);
     vec2s r = v2_add(w->box_half[a], w->box_half[b]);
-    if (fabsf(d.x) >= r.x + w->margin || fabsf(d.y) >= r.y + w->margin) return true;
+    if (fabsf(d.x) >= r.x + w->step.margin || fabsf(d.y) >= r.y + w->step.margin) return true;
     if (!ledge__filters_allow(&w->filter[a], &w->filter[b])) return true;
     if (w->sensor[a] | w->sensor[b]) {
         // A sensor reports bodies that move (not other sensors, not the level).
@@ -137,9 +131,9 @@ void ledge__grid_rect(const ledge_world *w, vec2s c, vec2s h, float reach, vec2s
 }
 
 bool ledge__boxes_near(const ledge_world *w, vec2s c, vec2s h, int o) {
-    vec2s d = v2_sub(c, w->box_center[o]);
+    vec2s d = v2_sub(c, w->step.box_center[o]);
     vec2s r = v2_add(h, w->box_half[o]);
-    return fabsf(d.x) < r.x + w->margin && fabsf(d.y) < r.y + w->margin;
+    return fabsf(d.x) < r.x + w->step.margin && fabsf(d.y) < r.y + w->step.margin;
 }
 
 // A big body against the grid bodies whose cells its grown box reaches
@@ -147,10 +141,11 @@ bool ledge__boxes_near(const ledge_world *w, vec2s c, vec2s h, int o) {
 // the big bodies after it.
 static void big_pairs(ledge_world *w) {
     const ledge__grid *g = &w->grid;
-    for (int k = 0; k < w->big_count; ++k) {
-        int a = w->big_list[k];
+    for (int k = 0; k < w->step.big_count; ++k) {
+        int a = w->step.big_list[k];
         vec2s lo, hi;
-        ledge__grid_rect(w, w->box_center[a], w->box_half[a], 0.5f * g->cell + w->margin, &lo, &hi);
+        ledge__grid_rect(w, w->step.box_center[a], w->box_half[a], 0.5f * g->cell + w->step.margin,
+                         &lo, &hi);
         for (int y = (int)lo.y; y <= (int)hi.y; ++y) {
             for (int x = (int)lo.x; x <= (int)hi.x; ++x) {
                 int d = y * g->nx + x;
@@ -159,8 +154,8 @@ static void big_pairs(ledge_world *w) {
                 }
             }
         }
-        for (int j = k + 1; j < w->big_count; ++j) {
-            if (!consider(w, a, w->big_list[j])) return;
+        for (int j = k + 1; j < w->step.big_count; ++j) {
+            if (!consider(w, a, w->step.big_list[j])) return;
         }
     }
 }
@@ -176,7 +171,7 @@ static inline int floor_int(float f) {
 // outside the map (cells outside count as FULL, so one is enough).
 static ledge__range tile_range(const ledge_world *w, vec2s c, vec2s h) {
     const ledge_tilemap *map = w->map;
-    float m = w->margin, inv = map->inv_tile_size;
+    float m = w->step.margin, inv = map->inv_tile_size;
     float lo_x = (c.x - h.x - m - map->origin.x) * inv,
           hi_x = (c.x + h.x + m - map->origin.x) * inv;
     float lo_y = (c.y - h.y - m - map->origin.y) * inv,
@@ -209,7 +204,7 @@ bool ledge__tiles_near(const ledge_world *w, vec2s c, vec2s h) {
 // body that stays over the same cells (a resting one) skips the lookups
 // until it moves to other cells or a tile changes.
 static bool body_near_tiles(ledge_world *w, int i) {
-    ledge__range r = tile_range(w, w->box_center[i], w->box_half[i]);
+    ledge__range r = tile_range(w, w->step.box_center[i], w->box_half[i]);
     ledge__range *seen = &w->tile_seen[i];
     if (r.x0 == seen->x0 && r.y0 == seen->y0 && r.x1 == seen->x1 && r.y1 == seen->y1) {
         return w->tile_seen_near[i];
@@ -234,17 +229,17 @@ static void classify(ledge_world *w, float cell, vec2s *lower, vec2s *upper) {
     bool any = false;
     *lower = v2(0.0f, 0.0f);
     *upper = v2(0.0f, 0.0f);
-    w->big_count = 0;
+    w->step.big_count = 0;
     for (int i = 0; i < w->slot_count; ++i) {
-        w->in_grid[i] = 0;
+        w->step.in_grid[i] = 0;
         if (!w->alive[i] || w->frozen[i]) continue;
-        w->box_center[i] = v2_add(w->position[i], w->box_offset[i]);
-        vec2s gc = w->grid_center[i] = to_grid(w->up_axis, w->box_center[i]);
-        if (2.0f * maxf(w->box_half[i].x, w->box_half[i].y) + w->margin > cell) {
-            w->big_list[w->big_count++] = i;
+        w->step.box_center[i] = v2_add(w->position[i], w->box_offset[i]);
+        vec2s gc = w->step.grid_center[i] = to_grid(w->up_axis, w->step.box_center[i]);
+        if (2.0f * maxf(w->box_half[i].x, w->box_half[i].y) + w->step.margin > cell) {
+            w->step.big_list[w->step.big_count++] = i;
             continue;
         }
-        w->in_grid[i] = 1;
+        w->step.in_grid[i] = 1;
         if (!any) *lower = *upper = gc;
         any = true;
         *lower = v2(minf(lower->x, gc.x), minf(lower->y, gc.y));
@@ -253,36 +248,36 @@ static void classify(ledge_world *w, float cell, vec2s *lower, vec2s *upper) {
 }
 
 void ledge__broad_build(ledge_world *w) {
-    float cell = w->cell_size > 0.0f ? w->cell_size : w->max_extent + w->margin;
+    float cell = w->cell_size > 0.0f ? w->cell_size : w->max_extent + w->step.margin;
     if (!(cell > 0.0f)) cell = ledge_tilemap_get_def(w->map).tile_size;
     vec2s lower, upper;
     classify(w, cell, &lower, &upper);
     ledge__grid_fit(&w->grid, lower, upper, cell);
-    ledge__grid_build(&w->grid, w->grid_center, w->in_grid, w->slot_count);
+    ledge__grid_build(&w->grid, w->step.grid_center, w->step.in_grid, w->slot_count);
 }
 
 void ledge__broad_pairs(ledge_world *w) {
-    w->pair_count = 0;
-    w->sensor_pair_count = 0;
+    w->step.pair_count = 0;
+    w->step.sensor_pair_count = 0;
     grid_pairs(w);
     big_pairs(w);
-    w->tile_count = 0;
+    w->step.tile_count = 0;
     check_map_version(w);
     for (int i = 0; i < w->slot_count; ++i) {
-        w->tile_listed[i] = w->alive[i] && !w->frozen[i] && !w->sensor[i] &&
-                            w->type[i] == LEDGE_BODY_DYNAMIC && body_near_tiles(w, i);
-        w->tile_anchor[i] = w->box_center[i];
-        if (w->tile_listed[i]) w->tile_list[w->tile_count++] = i;
+        w->step.tile_listed[i] = w->alive[i] && !w->frozen[i] && !w->sensor[i] &&
+                                 w->type[i] == LEDGE_BODY_DYNAMIC && body_near_tiles(w, i);
+        w->tile_anchor[i] = w->step.box_center[i];
+        if (w->step.tile_listed[i]) w->step.tile_list[w->step.tile_count++] = i;
     }
 }
 
 void ledge__recheck_tiles(ledge_world *w, int i) {
-    if (w->tile_listed[i] || w->type[i] != LEDGE_BODY_DYNAMIC || w->sensor[i]) return;
+    if (w->step.tile_listed[i] || w->type[i] != LEDGE_BODY_DYNAMIC || w->sensor[i]) return;
     // Within the margin of where the broad phase saw it, its box is still
     // inside the grown box that was found free of tiles.
-    vec2s d = v2_sub(w->box_center[i], w->tile_anchor[i]);
-    if (fabsf(d.x) < w->margin && fabsf(d.y) < w->margin) return;
+    vec2s d = v2_sub(w->step.box_center[i], w->tile_anchor[i]);
+    if (fabsf(d.x) < w->step.margin && fabsf(d.y) < w->step.margin) return;
     if (!body_near_tiles(w, i)) return;
-    w->tile_listed[i] = 1;
-    w->tile_list[w->tile_count++] = i;
+    w->step.tile_listed[i] = 1;
+    w->step.tile_list[w->step.tile_count++] = i;
 }

@@ -10,6 +10,8 @@
 // step the platform's displacement is known exactly, whatever the order,
 // and a rigid teleport by it keeps the relative position to rounding.
 #include "carry.h"
+#include "characters.h"
+#include "query_index.h"
 #include "world.h"
 
 #include "ledge/character.h"
@@ -58,11 +60,13 @@ static bool same_id(ledge_body_id a, ledge_body_id b) {
     return a.index1 == b.index1 && a.generation == b.generation && a.world == b.world;
 }
 
-// The character of living body slot i, or NULL.
+// The character of living body slot i, or NULL. The table is indexed by
+// the bodies' handles (an id's index1 - 1), which stay put when the world
+// reorders its slots (world.c), so the table never needs remapping.
 static ledge__character *at_slot(const ledge_world *w, int i) {
     const ledge__characters *t = w->characters;
-    if (t == NULL || i < 0 || i >= t->cap) return NULL;
-    ledge__character *c = &t->c[i];
+    if (t == NULL || i < 0 || w->handle[i] >= t->cap) return NULL;
+    ledge__character *c = &t->c[w->handle[i]];
     return c->id.index1 != 0 && same_id(c->id, ledge__body_id(w, i)) && w->alive[i] ? c : NULL;
 }
 
@@ -78,7 +82,7 @@ static ledge__character *find(const ledge_world *w, ledge_body_id id, const char
     return c;
 }
 
-// Room for slot i; all arrays allocated before the old ones are released.
+// Room for handle i; all arrays allocated before the old ones are released.
 static bool reserve(ledge_world *w, int i, const char *fn) {
     ledge__characters *t = w->characters;
     if (t == NULL) {
@@ -153,10 +157,11 @@ bool ledge_character_create(ledge_world *world, ledge_body_id id, const ledge_ch
         LEDGE_ERROR("%s: body {%u, %u} is already a character", fn, id.index1, id.generation);
         return false;
     }
-    if (!reserve(world, i, fn)) return false;
+    int h = world->handle[i];
+    if (!reserve(world, h, fn)) return false;
     ledge__characters *t = world->characters;
-    ledge__character *c = &t->c[i];
-    if (c->id.index1 == 0) t->list[t->count++] = i; // else a dead body's entry, still listed
+    ledge__character *c = &t->c[h];
+    if (c->id.index1 == 0) t->list[t->count++] = h; // else a dead body's entry, still listed
     memset(c, 0, sizeof *c);
     c->id = id;
     c->def = d;
@@ -183,7 +188,7 @@ void ledge_character_destroy(ledge_world *world, ledge_body_id id) {
 }
 
 bool ledge_character_is_valid(const ledge_world *world, ledge_body_id id) {
-    return ledge_body_is_valid(world, id) && at_slot(world, (int)id.index1 - 1) != NULL;
+    return ledge_body_is_valid(world, id) && at_slot(world, ledge__slot_of(world, id)) != NULL;
 }
 
 bool ledge_character_set_def(ledge_world *world, ledge_body_id id, const ledge_character_def *def) {
@@ -237,7 +242,7 @@ static void take_floor(const ledge_world *w, ledge_character_state *s, const led
     const ledge_move_hit *h = &r->hits[r->ground_hit];
     if (h->kind == LEDGE_HIT_BODY) {
         s->floor_body = h->body;
-        s->platform_velocity = w->velocity[h->body.index1 - 1u];
+        s->platform_velocity = w->velocity[ledge__slot_of(w, h->body)];
     } else {
         s->floor_is_tile = true;
         s->floor_cell_x = h->cell_x;
@@ -285,7 +290,7 @@ bool ledge_character_move(ledge_world *world, ledge_body_id id, vec2s velocity, 
         out->last_move.ground_hit = -1;
     }
     if (!check_move(world, id, velocity, dt, &c)) return false;
-    int i = (int)id.index1 - 1;
+    int i = ledge__slot_of(world, id);
     ledge_move_def md = c->def.move;
     md.set_velocity = false;
     // The mover marks in_one_way while it overlaps a one-way platform: a
@@ -325,14 +330,15 @@ void ledge__characters_before_step(ledge_world *w) {
         ledge__character *c = &t->c[t->list[k]];
         c->floor_slot = -1;
         c->riding = false;
-        vec2s p = w->position[t->list[k]], was = c->state.position;
-        if (at_slot(w, t->list[k]) == NULL || !c->def.ride_platforms || !c->state.on_floor ||
-            p.x != was.x || p.y != was.y) {
+        int i = w->slot_of[t->list[k]];
+        vec2s p = w->position[i], was = c->state.position;
+        if (at_slot(w, i) == NULL || !c->def.ride_platforms || !c->state.on_floor || p.x != was.x ||
+            p.y != was.y) {
             continue; // not riding, or placed elsewhere since its last move
         }
         ledge_body_id f = c->state.floor_body;
         if (!ledge_body_is_valid(w, f)) continue;
-        c->floor_slot = (int)f.index1 - 1;
+        c->floor_slot = ledge__slot_of(w, f);
         c->floor_before = w->position[c->floor_slot];
         c->riding = true;
     }
@@ -360,7 +366,7 @@ static void take_carry(const ledge_world *w, ledge_character_state *s, const led
 // updated. *synced: the query index is up to date (the bodies the step
 // moved refiled), which the resolution's body search needs.
 static void carry_one(ledge_world *w, int i, bool *synced) {
-    ledge__character *c = &w->characters->c[i];
+    ledge__character *c = &w->characters->c[w->handle[i]];
     int floor = c->floor_slot;
     vec2s d = v2_sub(w->position[floor], c->floor_before);
     vec2s from = w->position[i], p = v2_add(from, d);
@@ -397,8 +403,8 @@ void ledge__characters_carry(ledge_world *w) {
         bool progress = false;
         left = false;
         for (int k = 0; k < t->count; ++k) {
-            int i = t->list[k];
-            ledge__character *c = &t->c[i];
+            ledge__character *c = &t->c[t->list[k]];
+            int i = w->slot_of[t->list[k]];
             if (c->floor_slot < 0) continue;
             if (at_slot(w, i) == NULL) {
                 c->floor_slot = -1;

@@ -9,6 +9,8 @@
 //   the step, compared the same way;
 // - crush events: a dynamic body still overlapping a kinematic (or static)
 //   body after the step while a tile pushes it back.
+#include "characters.h"
+#include "step_events.h"
 #include "world.h"
 
 #include "ledge/events.h"
@@ -31,20 +33,11 @@ static int key_cmp(const void *x, const void *y) {
 }
 
 static bool grow(void **array, int *cap, int count, size_t size) {
-    if (count < *cap) return true;
-    int want = *cap < 64 ? 64 : *cap * 2;
-    void *fresh = ledge__alloc(size * (size_t)want);
-    if (fresh == NULL) {
-        LEDGE_ERROR("ledge_world_step: allocation of %d event entries failed (events beyond %d "
-                    "are lost this step)",
-                    want, *cap);
-        return false;
-    }
-    if (count) memcpy(fresh, *array, size * (size_t)count);
-    ledge__free(*array);
-    *array = fresh;
-    *cap = want;
-    return true;
+    if (ledge__array_reserve(array, cap, count + 1, count, size, 64)) return true;
+    LEDGE_ERROR("ledge_world_step: allocation of %d event entries failed (events beyond %d "
+                "are lost this step)",
+                2 * *cap, *cap);
+    return false;
 }
 
 static void push_key(ledge__key_list *l, ledge__key k) {
@@ -62,12 +55,14 @@ static void sort_keys(ledge__key_list *l) {
     l->count = n;
 }
 
-// The id slot had with generation gen (kept by an event whose body may have
-// died since).
-static inline ledge_body_id id_from(const ledge_world *w, int32_t slot, int32_t gen) {
+// The id of handle h with generation gen (kept by an event whose body may
+// have died since). Keys hold handles, not slots: they outlive a step, and
+// handles stay put when the world reorders its slots (world.c), so the
+// keys, and the order of the events they make, never need remapping.
+static inline ledge_body_id id_from(const ledge_world *w, int32_t h, int32_t gen) {
     ledge_body_id id = LEDGE_NULL_BODY_ID;
-    if (slot >= 0) {
-        id.index1 = (uint32_t)slot + 1u;
+    if (h >= 0) {
+        id.index1 = (uint32_t)h + 1u;
         id.generation = (uint32_t)gen;
         id.world = w->serial;
     }
@@ -78,14 +73,14 @@ static inline ledge_body_id id_from(const ledge_world *w, int32_t slot, int32_t 
 
 static ledge__key pair_key(const ledge_world *w, int a, int b, int cx, int cy) {
     ledge__key k;
-    if (b >= 0 && b < a) {
+    if (b >= 0 && w->handle[b] < w->handle[a]) {
         int t = a;
         a = b;
         b = t;
     }
-    k.a = a;
+    k.a = w->handle[a];
     k.ga = (int32_t)w->generation[a];
-    k.b = b;
+    k.b = b >= 0 ? w->handle[b] : -1;
     k.gb = b >= 0 ? (int32_t)w->generation[b] : 0;
     k.cx = b >= 0 ? 0 : cx;
     k.cy = b >= 0 ? 0 : cy;
@@ -158,13 +153,14 @@ static void sensor_events(ledge_world *w) {
     w->ev.sensor_old = w->ev.sensor_now;
     w->ev.sensor_now = t;
     w->ev.sensor_now.count = 0;
-    for (int k = 0; k < w->sensor_pair_count; ++k) {
-        int s = w->sensor_pairs[k].a, o = w->sensor_pairs[k].b;
+    for (int k = 0; k < w->step.sensor_pair_count; ++k) {
+        int s = w->step.sensor_pairs[k].a, o = w->step.sensor_pairs[k].b;
         if (!w->alive[s] || !w->alive[o]) continue;
         ledge_manifold m =
             ledge_collide(&w->shape[s], w->position[s], &w->shape[o], w->position[o]);
         if (!m.hit) continue;
-        ledge__key key = {s, (int32_t)w->generation[s], o, (int32_t)w->generation[o], 0, 0};
+        ledge__key key = {
+            w->handle[s], (int32_t)w->generation[s], w->handle[o], (int32_t)w->generation[o], 0, 0};
         push_key(&w->ev.sensor_now, key);
     }
     sort_keys(&w->ev.sensor_now);
@@ -195,8 +191,7 @@ static void crush_events(ledge_world *w) {
         float limit = 0.2f * minf(w->box_half[d].x, w->box_half[d].y);
         if (!m.hit || m.depth <= maxf(limit, 4.0f * w->slop) || !tile_pushes_back(w, d, n))
             continue;
-        ledge_crush_event e = {id_from(w, d, (int32_t)w->generation[d]),
-                               id_from(w, p, (int32_t)w->generation[p]), m.depth};
+        ledge_crush_event e = {ledge__body_id(w, d), ledge__body_id(w, p), m.depth};
         if (grow((void **)&ev->crush, &ev->crush_cap, ev->crush_count, sizeof e)) {
             ev->crush[ev->crush_count++] = e;
         }
@@ -243,19 +238,9 @@ void ledge__events_free(ledge_world *w) {
 static bool index_contacts(ledge_world *w) {
     if (!w->contact_index_dirty && w->contact_first_cap > w->slot_count) return true;
     int slots = w->slot_count, entries = 2 * w->contact_count;
-    if (w->contact_first_cap < slots + 1) {
-        int *fresh = ledge__alloc(sizeof(int) * (size_t)(slots + 1));
-        if (fresh == NULL) return false;
-        ledge__free(w->contact_first);
-        w->contact_first = fresh;
-        w->contact_first_cap = slots + 1;
-    }
-    if (w->contact_order_cap < entries) {
-        int *fresh = ledge__alloc(sizeof(int) * (size_t)entries);
-        if (fresh == NULL) return false;
-        ledge__free(w->contact_order);
-        w->contact_order = fresh;
-        w->contact_order_cap = entries;
+    if (!LEDGE__RESERVE(w->contact_first, w->contact_first_cap, slots + 1, 0, 16) ||
+        !LEDGE__RESERVE(w->contact_order, w->contact_order_cap, entries, 0, 16)) {
+        return false;
     }
     int *first = w->contact_first;
     memset(first, 0, sizeof(int) * (size_t)(slots + 1));
@@ -281,7 +266,7 @@ static ledge_contact_data seen_from(const ledge_world *w, int k, int i) {
     memset(&d, 0, sizeof d);
     bool mine = c->a == i;
     int other = mine ? c->b : c->a;
-    d.other = id_from(w, other, other >= 0 ? (int32_t)w->generation[other] : 0);
+    d.other = ledge__body_id(w, other);
     d.cell_x = c->cell_x;
     d.cell_y = c->cell_y;
     d.normal = mine ? c->normal : v2_neg(c->normal);

@@ -18,6 +18,9 @@
 //   speed. (Its edge may still graze past a tile corner its centre misses.)
 // Fast bodies do not test each other here: two fast bodies meet only where
 // they end, as ordinary bodies do.
+#include "broad.h"
+#include "fast.h"
+#include "resolve.h"
 #include "world.h"
 
 #include "tilemap.h"
@@ -36,8 +39,8 @@ static float min_half(const ledge_world *w, int i) {
 bool ledge__fast_begin(ledge_world *w, int i, vec2s move) {
     float limit = FAST_FRACTION * min_half(w, i);
     bool fast = !w->sensor[i] && (w->bullet[i] || v2_len2(move) > limit * limit);
-    w->fast[i] = fast;
-    if (fast) w->path[i] = move;
+    w->step.fast[i] = fast;
+    if (fast) w->step.path[i] = move;
     return fast;
 }
 
@@ -45,19 +48,19 @@ bool ledge__fast_begin(ledge_world *w, int i, vec2s move) {
 
 // Whether o may stop fast body i: not fast itself, and the filters agree.
 static inline bool obstacle(const ledge_world *w, int i, int o) {
-    return o != i && !w->fast[o] && !w->sensor[o] && !w->one_way[o] &&
+    return o != i && !w->step.fast[o] && !w->sensor[o] && !w->one_way[o] &&
            w->response[o] != LEDGE_RESPONSE_CROSS &&
            ledge__filters_allow(&w->filter[i], &w->filter[o]);
 }
 
 // The box swept by body i over its path.
 static void swept_box(const ledge_world *w, int i, vec2s *c, vec2s *h) {
-    vec2s half_path = v2_scale(w->path[i], 0.5f);
+    vec2s half_path = v2_scale(w->step.path[i], 0.5f);
     *c = v2_add(v2_add(w->position[i], w->box_offset[i]), half_path);
     *h = v2_add(w->box_half[i], v2(fabsf(half_path.x), fabsf(half_path.y)));
 }
 
-// Fills w->near with the non-fast bodies whose boxes come within the margin
+// Fills w->step.near with the non-fast bodies whose boxes come within the margin
 // of the swept box (c, h) of body i: grid bodies from the cells that box
 // reaches (their centres lie within half a cell of their boxes), and the
 // big bodies. Returns how many.
@@ -65,19 +68,19 @@ static int gather(ledge_world *w, int i, vec2s c, vec2s h) {
     const ledge__grid *g = &w->grid;
     int n = 0;
     vec2s lo, hi;
-    ledge__grid_rect(w, c, h, 0.5f * g->cell + w->margin, &lo, &hi);
+    ledge__grid_rect(w, c, h, 0.5f * g->cell + w->step.margin, &lo, &hi);
     for (int y = (int)lo.y; y <= (int)hi.y; ++y) {
         for (int x = (int)lo.x; x <= (int)hi.x; ++x) {
             int d = y * g->nx + x;
             for (int q = g->cell_start[d]; q < g->cell_start[d + 1]; ++q) {
                 int o = g->sorted[q];
-                if (obstacle(w, i, o) && ledge__boxes_near(w, c, h, o)) w->near[n++] = o;
+                if (obstacle(w, i, o) && ledge__boxes_near(w, c, h, o)) w->step.near[n++] = o;
             }
         }
     }
-    for (int k = 0; k < w->big_count; ++k) {
-        int o = w->big_list[k];
-        if (obstacle(w, i, o) && ledge__boxes_near(w, c, h, o)) w->near[n++] = o;
+    for (int k = 0; k < w->step.big_count; ++k) {
+        int o = w->step.big_list[k];
+        if (obstacle(w, i, o) && ledge__boxes_near(w, c, h, o)) w->step.near[n++] = o;
     }
     return n;
 }
@@ -119,7 +122,7 @@ static bool hits_tiles(ledge_world *w, int i, vec2s p, vec2s start) {
 // gathered bodies.
 static bool hits_bodies(const ledge_world *w, int i, vec2s p, vec2s start, int n) {
     for (int k = 0; k < n; ++k) {
-        int o = w->near[k];
+        int o = w->step.near[k];
         ledge_manifold m = ledge_collide(&w->shape[i], p, &w->shape[o], w->position[o]);
         if (!m.hit || m.depth <= w->slop) continue;
         ledge_manifold then = ledge_collide(&w->shape[i], start, &w->shape[o], w->position[o]);
@@ -143,7 +146,7 @@ typedef struct cut {
 
 // A bullet's path, cut at the first tile or gathered body it would reach.
 static cut bullet_cut(const ledge_world *w, int i, int n) {
-    vec2s start = w->position[i], move = w->path[i];
+    vec2s start = w->position[i], move = w->step.path[i];
     float len = v2_len(move);
     cut c = {1.0f, -2, v2(0.0f, 0.0f), v2(0.0f, 0.0f), 0, 0};
     ledge_ray_hit hit;
@@ -161,7 +164,7 @@ static cut bullet_cut(const ledge_world *w, int i, int n) {
         c.cell_y = hit.cell_y;
     }
     for (int k = 0; k < n; ++k) {
-        int o = w->near[k];
+        int o = w->step.near[k];
         ledge_toi toi;
         if (ledge_sweep(&w->shape[i], start, move, &w->shape[o], w->position[o], v2(0.0f, 0.0f),
                         &toi) &&
@@ -203,7 +206,7 @@ static void move_fast(ledge_world *w, int i) {
     bool tiles = ledge__tiles_near(w, bc, bh);
     vec2s start = w->position[i];
     if (near == 0 && !tiles) {
-        w->position[i] = v2_add(start, w->path[i]);
+        w->position[i] = v2_add(start, w->step.path[i]);
         return;
     }
     cut c = {1.0f, -2, v2(0.0f, 0.0f), v2(0.0f, 0.0f), 0, 0};
@@ -211,7 +214,7 @@ static void move_fast(ledge_world *w, int i) {
         c = bullet_cut(w, i, near);
         record_cut(w, i, &c);
     }
-    vec2s move = v2_scale(w->path[i], c.fraction);
+    vec2s move = v2_scale(w->step.path[i], c.fraction);
     // A bullet's cut path is clear for its centre: it goes straight there.
     float spacing = FAST_FRACTION * min_half(w, i);
     float samples = w->bullet[i] ? 1.0f : ceilf(v2_len(move) / spacing);
@@ -229,6 +232,6 @@ static void move_fast(ledge_world *w, int i) {
 
 void ledge__fast_move(ledge_world *w) {
     for (int i = 0; i < w->slot_count; ++i) {
-        if (w->alive[i] && w->fast[i]) move_fast(w, i);
+        if (w->alive[i] && w->step.fast[i]) move_fast(w, i);
     }
 }

@@ -3,21 +3,16 @@
 // a cell stay in slot order).
 #include "grid.h"
 
+#include "array.h"
+
 #include <string.h>
 
-// Grows *array to hold n ints; keeps the old array when allocation fails.
+// Grows *array to hold n ints (contents not kept: the grid is rebuilt);
+// keeps the old array when allocation fails.
 static bool grow_ints(int **array, int *cap, int n) {
-    if (n <= *cap) return true;
-    int want = n > *cap * 2 ? n : *cap * 2;
-    int *fresh = ledge__alloc(sizeof(int) * (size_t)want);
-    if (fresh == NULL) {
-        LEDGE_ERROR("ledge_world_step: broad phase allocation of %d entries failed", want);
-        return false;
-    }
-    ledge__free(*array);
-    *array = fresh;
-    *cap = want;
-    return true;
+    if (LEDGE__RESERVE(*array, *cap, n, 0, 16)) return true;
+    LEDGE_ERROR("ledge_world_step: broad phase allocation of %d entries failed", n);
+    return false;
 }
 
 bool ledge__grid_reserve(ledge__grid *g, int bodies, int cells) {
@@ -67,6 +62,7 @@ void ledge__grid_build(ledge__grid *g, const vec2s *centers, const uint8_t *incl
     }
     for (int c = 0; c < cells; ++c) g->cell_start[c + 1] += g->cell_start[c];
     g->count = g->cell_start[cells];
+    g->slots = slot_count;
     // Place each body at its cell's next free position; cell_start[c] is
     // used as the cursor and restored afterwards by shifting back.
     for (int i = 0; i < slot_count; ++i) {

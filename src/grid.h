@@ -21,6 +21,7 @@ typedef struct ledge__grid {
     int *cell_of;    ///< Cell of each body slot (-1 for slots not in the grid).
     int *sorted;     ///< Body slots, by cell, then by slot (a stable counting sort).
     int count;       ///< Bodies in `sorted`.
+    int slots;       ///< Slots filed by the last build (cell_of is valid below it; 0: none).
 } ledge__grid;
 
 /// Makes room for `bodies` slots and `cells` cells. Allocates only when the

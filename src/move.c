@@ -23,6 +23,7 @@
 // (projected Gauss-Seidel on the push lengths, as Box2D v3's b2SolvePlanes),
 // so two floor cells under a seam push once, not twice.
 #include "carry.h"
+#include "query_index.h"
 #include "world.h"
 
 #include "ledge/move.h"
@@ -151,7 +152,7 @@ static bool blocks(const mover *m, int i) {
 
 static bool collect_body(ledge_body_id id, void *ctx) {
     mover *m = ctx;
-    int i = (int)id.index1 - 1;
+    int i = ledge__slot_of(m->w, id);
     if (blocks(m, i)) m->bodies[m->body_count++] = i;
     return m->body_count < MAX_BODIES;
 }
@@ -297,8 +298,10 @@ static vec2s push_dir(const mover *m, vec2s n) {
 
 // --- hits and flags ---------------------------------------------------------
 
-static bool same_obstacle(const ledge_move_hit *h, const contact *c) {
-    if (c->slot >= 0) return h->kind == LEDGE_HIT_BODY && h->body.index1 == (uint32_t)c->slot + 1u;
+static bool same_obstacle(const ledge_world *w, const ledge_move_hit *h, const contact *c) {
+    if (c->slot >= 0) {
+        return h->kind == LEDGE_HIT_BODY && h->body.index1 == (uint32_t)w->handle[c->slot] + 1u;
+    }
     return h->kind == LEDGE_HIT_TILE && h->cell_x == c->cx && h->cell_y == c->cy;
 }
 
@@ -307,7 +310,7 @@ static bool same_obstacle(const ledge_move_hit *h, const contact *c) {
 static int record_hit(mover *m, const contact *c, vec2s push, float fraction) {
     ledge_move_result *r = m->out;
     for (int k = 0; k < r->hit_count; ++k) {
-        if (same_obstacle(&r->hits[k], c)) return k;
+        if (same_obstacle(m->w, &r->hits[k], c)) return k;
     }
     if (r->hit_count >= LEDGE_MOVE_MAX_HITS) return -1;
     ledge_move_hit *h = &r->hits[r->hit_count];

@@ -26,6 +26,7 @@
 // cost nothing. Candidates are marked with a stamp so that each is tested
 // once; results are reported in body index order (or by fraction, then
 // index), so the order cells are visited in never shows.
+#include "query_index.h"
 #include "world.h"
 
 #include "ledge/query.h"
@@ -299,7 +300,7 @@ static bool begin(ledge_world *w, const ledge_query_filter *filter, const char *
                         id.index1, id.generation);
             return false;
         }
-        qu->ignore = (int)id.index1 - 1;
+        qu->ignore = ledge__slot_of(w, id);
     }
     return refresh(w, fn);
 }

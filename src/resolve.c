@@ -4,6 +4,8 @@
 // less the slop, shared by inverse mass; kinematic and static bodies have
 // none and never move. Velocities are left alone here: the velocity pass
 // (response.c) answers the contacts of the last pass.
+#include "broad.h"
+#include "resolve.h"
 #include "world.h"
 
 #include "tilemap.h"
@@ -12,23 +14,15 @@
 
 bool ledge__record_contact(ledge_world *w, const ledge__contact *c) {
     if (w->contact_count == w->contact_cap) {
-        int want = w->contact_cap < 256 ? 256 : w->contact_cap * 2;
-        ledge__contact *fresh = ledge__alloc(sizeof *fresh * (size_t)want);
-        ledge__contact *scratch = ledge__alloc(sizeof *scratch * (size_t)want);
-        if (fresh == NULL || scratch == NULL) {
-            ledge__free(fresh);
-            ledge__free(scratch);
+        // The sort's output first: the two arrays keep one capacity.
+        int scratch_cap = w->contact_cap, n = w->contact_count;
+        if (!LEDGE__RESERVE(w->contacts_scratch, scratch_cap, n + 1, 0, 256) ||
+            !LEDGE__RESERVE(w->contacts, w->contact_cap, scratch_cap, n, 256)) {
             LEDGE_ERROR("ledge_world_step: allocation of %d contacts failed (their response is "
                         "skipped this step)",
-                        want);
+                        2 * w->contact_cap);
             return false;
         }
-        if (w->contact_count) memcpy(fresh, w->contacts, sizeof *fresh * (size_t)w->contact_count);
-        ledge__free(w->contacts);
-        ledge__free(w->contacts_scratch);
-        w->contacts = fresh;
-        w->contacts_scratch = scratch;
-        w->contact_cap = want;
     }
     w->contacts[w->contact_count++] = *c;
     return true;
@@ -45,7 +39,7 @@ void ledge__forget_contacts(ledge_world *w, int slot) {
 // --- body pairs -------------------------------------------------------------
 
 static inline bool boxes_overlap(const ledge_world *w, int a, int b) {
-    vec2s d = v2_sub(w->box_center[a], w->box_center[b]);
+    vec2s d = v2_sub(w->step.box_center[a], w->step.box_center[b]);
     vec2s r = v2_add(w->box_half[a], w->box_half[b]);
     return fabsf(d.x) < r.x && fabsf(d.y) < r.y;
 }
@@ -55,13 +49,13 @@ static inline bool boxes_overlap(const ledge_world *w, int a, int b) {
 // same closed form as ledge_collide's, without contact points).
 static inline bool circles_overlap(const ledge_world *w, int a, int b, vec2s *n, float *depth,
                                    vec2s *point) {
-    vec2s d = v2_sub(w->box_center[b], w->box_center[a]);
+    vec2s d = v2_sub(w->step.box_center[b], w->step.box_center[a]);
     float ra = w->box_half[a].x, r = ra + w->box_half[b].x, d2 = v2_len2(d);
     if (d2 >= r * r) return false;
     float dist = sqrtf(d2);
     *n = v2_unit(d, dist);
     *depth = r - dist;
-    *point = v2_add(w->box_center[a], v2_scale(*n, ra - 0.5f * *depth));
+    *point = v2_add(w->step.box_center[a], v2_scale(*n, ra - 0.5f * *depth));
     return true;
 }
 
@@ -148,11 +142,11 @@ static void project_pair(ledge_world *w, ledge__pair *p) {
     float ima = w->inv_mass[a], imb = w->inv_mass[b], sum = ima + imb;
     float push = depth - w->slop;
     if (push > 0.0f) {
-        w->pushes++;
+        w->step.pushes++;
         w->position[a] = v2_sub(w->position[a], v2_scale(n, push * ima / sum));
         w->position[b] = v2_add(w->position[b], v2_scale(n, push * imb / sum));
-        w->box_center[a] = v2_add(w->position[a], w->box_offset[a]);
-        w->box_center[b] = v2_add(w->position[b], w->box_offset[b]);
+        w->step.box_center[a] = v2_add(w->position[a], w->box_offset[a]);
+        w->step.box_center[b] = v2_add(w->position[b], w->box_offset[b]);
         ledge__recheck_tiles(w, a);
         ledge__recheck_tiles(w, b);
     }
@@ -197,7 +191,7 @@ static void project_tiles(ledge_world *w, int a, bool record) {
                                                               : (uint8_t)LEDGE_RESPONSE_SLIDE;
             float push = m.depth - w->slop;
             if (push > 0.0f && policy != LEDGE_RESPONSE_CROSS) {
-                w->pushes++;
+                w->step.pushes++;
                 w->position[a] = v2_add(w->position[a], v2_scale(m.normal, push));
             }
             if (record) {
@@ -207,18 +201,18 @@ static void project_tiles(ledge_world *w, int a, bool record) {
             }
         }
     }
-    w->box_center[a] = v2_add(w->position[a], w->box_offset[a]);
+    w->step.box_center[a] = v2_add(w->position[a], w->box_offset[a]);
 }
 
 // A pair that touched in any pass keeps its contact, even when a later
 // pass left it a hair apart: a body resting in a pile is supported whether
 // or not the last push happened to separate it by a rounding error.
 void ledge__resolve_pass(ledge_world *w, bool record) {
-    for (int k = 0; k < w->pair_count; ++k) project_pair(w, &w->pairs[k]);
-    for (int k = 0; k < w->tile_count; ++k) project_tiles(w, w->tile_list[k], record);
+    for (int k = 0; k < w->step.pair_count; ++k) project_pair(w, &w->step.pairs[k]);
+    for (int k = 0; k < w->step.tile_count; ++k) project_tiles(w, w->step.tile_list[k], record);
     if (!record) return;
-    for (int k = 0; k < w->pair_count; ++k) {
-        const ledge__pair *p = &w->pairs[k];
+    for (int k = 0; k < w->step.pair_count; ++k) {
+        const ledge__pair *p = &w->step.pairs[k];
         if (!p->touched) continue;
         ledge__contact c = {p->b,     p->a, p->normal, p->friction, p->bounce, 0.0f, p->depth,
                             p->point, 0,    0,         p->policy,   0.0f,      0};

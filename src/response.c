@@ -36,6 +36,7 @@
 // the floor rebounds, the floor holding the lower one). It answers only a
 // contact the pass left short of that speed, which is a new normal impulse
 // and gets its friction; a shortfall within rounding gets none.
+#include "response.h"
 #include "world.h"
 
 #include <string.h>
@@ -96,7 +97,7 @@ static inline vec2s answer(const ledge_world *w, const ledge__contact *c, vec2s 
         return v2_add(vt, v2_scale(n, maxf(goal, -vn))); // BOUNCE
     }
     float out = sweep ? goal : bounced(vn, c->bounce, w->bounce_threshold);
-    vec2s t = rub(vt, c->friction, vn, out, w->stacking, c->cap * w->cap_dt);
+    vec2s t = rub(vt, c->friction, vn, out, w->stacking, c->cap * w->step.cap_dt);
     return v2_add(t, v2_scale(n, out));
 }
 
@@ -175,7 +176,7 @@ static inline bool stacked_weights(const ledge_world *w, const ledge__contact *c
 // normal load the vertical share times the cosine. (Kept per second in the
 // contact, so that the next substep's replay can use it at its own dt.)
 void ledge__contact_loads(ledge_world *w) {
-    float *W = w->load, *S = w->support;
+    float *W = w->step.load, *S = w->step.support;
     for (int i = 0; i < w->slot_count; ++i) {
         W[i] = w->inv_mass[i] > 0.0f ? w->gravity_scale[i] / w->inv_mass[i] : 0.0f;
         S[i] = 0.0f;
@@ -212,14 +213,7 @@ static float contact_height(const ledge_world *w, const ledge__contact *c) {
 }
 
 static bool reserve_buckets(ledge_world *w, int n) {
-    if (n <= w->bucket_cap) return true;
-    int want = n > 2 * w->bucket_cap ? n : 2 * w->bucket_cap;
-    int *fresh = ledge__alloc(sizeof *fresh * (size_t)want);
-    if (fresh == NULL) return false; // logged by the caller
-    ledge__free(w->buckets);
-    w->buckets = fresh;
-    w->bucket_cap = want;
-    return true;
+    return LEDGE__RESERVE(w->step.buckets, w->step.bucket_cap, n, 0, 16); // logged by the caller
 }
 
 void ledge__sort_contacts(ledge_world *w) {
@@ -250,7 +244,7 @@ void ledge__sort_contacts(ledge_world *w) {
                     buckets + 1);
         return;
     }
-    int *count = w->buckets;
+    int *count = w->step.buckets;
     memset(count, 0, sizeof *count * (size_t)(buckets + 1));
     float inv = 1.0f / slice;
     for (int k = 0; k < w->contact_count; ++k) {
@@ -297,7 +291,7 @@ static void aim(ledge_world *w, float resting) {
 void ledge__velocity_pass(ledge_world *w, float resting, float dt) {
     float wa, wb;
     bool sweep = w->stacking && !(w->up.x == 0.0f && w->up.y == 0.0f);
-    w->cap_dt = dt;
+    w->step.cap_dt = dt;
     if (sweep) aim(w, resting);
     for (int k = 0; k < w->contact_count; ++k) {
         const ledge__contact *c = &w->contacts[k];

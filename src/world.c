@@ -1,4 +1,12 @@
 // The world: lifecycle, body storage growth, the step and the replay hash.
+#include "broad.h"
+#include "characters.h"
+#include "fast.h"
+#include "order.h"
+#include "query_index.h"
+#include "resolve.h"
+#include "response.h"
+#include "step_events.h"
 #include "world.h"
 
 #include <string.h>
@@ -19,113 +27,6 @@ ledge_world_def ledge_default_world_def(void) {
     def.cell_size = 0.0f;
     def.response_model = LEDGE_RESPONSE_MODEL_N;
     return def;
-}
-
-// --- body arrays ------------------------------------------------------------
-
-// Every per-slot array, with its element size, so that growth and release
-// treat them alike.
-#define WORLD_ARRAYS(X)                                                                            \
-    X(free_slots)                                                                                  \
-    X(generation)                                                                                  \
-    X(alive)                                                                                       \
-    X(type)                                                                                        \
-    X(bullet)                                                                                      \
-    X(circle)                                                                                      \
-    X(position)                                                                                    \
-    X(velocity)                                                                                    \
-    X(inv_mass)                                                                                    \
-    X(friction)                                                                                    \
-    X(bounce)                                                                                      \
-    X(gravity_scale)                                                                               \
-    X(drag)                                                                                        \
-    X(filter)                                                                                      \
-    X(user_data)                                                                                   \
-    X(shape)                                                                                       \
-    X(box_offset)                                                                                  \
-    X(box_half)                                                                                    \
-    X(box_center)                                                                                  \
-    X(grid_center)                                                                                 \
-    X(in_grid)                                                                                     \
-    X(tile_list)                                                                                   \
-    X(big_list)                                                                                    \
-    X(load)                                                                                        \
-    X(support)                                                                                     \
-    X(fast)                                                                                        \
-    X(path)                                                                                        \
-    X(near)                                                                                        \
-    X(tile_seen)                                                                                   \
-    X(tile_seen_near)                                                                              \
-    X(frozen)                                                                                      \
-    X(moved)                                                                                       \
-    X(last_position)                                                                               \
-    X(sensor)                                                                                      \
-    X(events)                                                                                      \
-    X(one_way)                                                                                     \
-    X(floor_cos)                                                                                   \
-    X(response)                                                                                    \
-    X(dropping)                                                                                    \
-    X(in_one_way)                                                                                  \
-    X(prev_velocity)                                                                               \
-    X(carried)                                                                                     \
-    X(tile_listed)                                                                                 \
-    X(tile_anchor)
-
-enum { WORLD_ARRAY_COUNT = 44 };
-
-static void world_arrays(ledge_world *w, void ***slots, size_t *sizes) {
-    int k = 0;
-#define LIST(field)                                                                                \
-    slots[k] = (void **)&w->field;                                                                 \
-    sizes[k] = sizeof *w->field;                                                                   \
-    ++k;
-    WORLD_ARRAYS(LIST)
-#undef LIST
-}
-
-static void free_arrays(ledge_world *w) {
-    void **slots[WORLD_ARRAY_COUNT];
-    size_t sizes[WORLD_ARRAY_COUNT];
-    world_arrays(w, slots, sizes);
-    for (int k = 0; k < WORLD_ARRAY_COUNT; ++k) {
-        ledge__free(*slots[k]);
-        *slots[k] = NULL;
-    }
-}
-
-/// Grows every array to `capacity` slots. All new arrays are allocated
-/// before any old one is released, so a failed allocation leaves the world
-/// exactly as it was.
-static bool grow(ledge_world *w, int capacity) {
-    void **slots[WORLD_ARRAY_COUNT];
-    size_t sizes[WORLD_ARRAY_COUNT];
-    void *fresh[WORLD_ARRAY_COUNT] = {0};
-    world_arrays(w, slots, sizes);
-    for (int k = 0; k < WORLD_ARRAY_COUNT; ++k) {
-        fresh[k] = ledge__alloc(sizes[k] * (size_t)capacity);
-        if (fresh[k] == NULL) {
-            for (int j = 0; j < k; ++j) ledge__free(fresh[j]);
-            LEDGE_ERROR("ledge_body_create: allocation of %d body slots failed", capacity);
-            return false;
-        }
-        memset(fresh[k], 0, sizes[k] * (size_t)capacity);
-        if (*slots[k]) memcpy(fresh[k], *slots[k], sizes[k] * (size_t)w->capacity);
-    }
-    for (int k = 0; k < WORLD_ARRAY_COUNT; ++k) {
-        ledge__free(*slots[k]);
-        *slots[k] = fresh[k];
-    }
-    w->capacity = capacity;
-    return true;
-}
-
-int ledge__world_take_slot(ledge_world *w) {
-    if (w->free_count > 0) return w->free_slots[--w->free_count];
-    if (w->slot_count == w->capacity) {
-        int want = w->capacity < 16 ? 16 : w->capacity * 2;
-        if (want <= w->capacity || !grow(w, want)) return -1;
-    }
-    return w->slot_count++;
 }
 
 // --- lifecycle --------------------------------------------------------------
@@ -196,6 +97,7 @@ ledge_world *ledge_world_create(const ledge_world_def *def) {
     w->slop = def->linear_slop;
     w->bounce_threshold = def->bounce_threshold;
     w->cell_size = def->cell_size;
+    w->order_period = LEDGE__ORDER_PERIOD;
     w->stacking = def->response_model == LEDGE_RESPONSE_MODEL_STACKING;
     ledge_tilemap_def md = ledge_default_tilemap_def();
     md.width = def->map_width;
@@ -203,7 +105,8 @@ ledge_world *ledge_world_create(const ledge_world_def *def) {
     md.tile_size = def->tile_size;
     md.origin = def->map_origin;
     w->map = ledge_tilemap_create(&md); // validates and logs the map fields
-    if (w->map == NULL || (def->body_capacity > 0 && !grow(w, def->body_capacity))) {
+    if (w->map == NULL || (def->body_capacity > 0 &&
+                           !ledge__store_grow(w, def->body_capacity, "ledge_world_create"))) {
         ledge_world_destroy(w);
         return NULL;
     }
@@ -213,16 +116,16 @@ ledge_world *ledge_world_create(const ledge_world_def *def) {
 void ledge_world_destroy(ledge_world *world) {
     if (world == NULL) return;
     ledge_tilemap_destroy(world->map);
-    free_arrays(world);
+    ledge__store_free(world);
     ledge__grid_free(&world->grid);
     ledge__query_free(world);
     ledge__characters_free(world);
-    ledge__free(world->pairs);
+    ledge__free(world->step.pairs);
     ledge__free(world->contacts);
     ledge__free(world->contacts_scratch);
-    ledge__free(world->sensor_pairs);
+    ledge__free(world->step.sensor_pairs);
     ledge__events_free(world);
-    ledge__free(world->buckets);
+    ledge__free(world->step.buckets);
     ledge__free(world);
 }
 
@@ -308,7 +211,7 @@ static void check_positions(ledge_world *w) {
 static bool integrate_position(ledge_world *w, float dt) {
     bool any = false;
     for (int i = 0; i < w->slot_count; ++i) {
-        w->fast[i] = 0;
+        w->step.fast[i] = 0;
         if (!moving(w, i)) continue;
         w->last_position[i] = w->position[i];
         vec2s move = v2_scale(w->velocity[i], dt);
@@ -332,9 +235,9 @@ static bool integrate_position(ledge_world *w, float dt) {
 static void relax(ledge_world *w) {
     for (int it = 0; it < w->iterations; ++it) {
         bool last = it == w->iterations - 1;
-        w->pushes = 0;
+        w->step.pushes = 0;
         ledge__resolve_pass(w, last);
-        if (!last && w->pushes == 0) it = w->iterations - 2;
+        if (!last && w->step.pushes == 0) it = w->iterations - 2;
     }
 }
 
@@ -364,14 +267,14 @@ static void carry(ledge_world *w) {
         vec2s n; // from p toward d
         if (!ledge__dynamic_against_fixed(w, c, &d, &p, &n) || w->type[p] != LEDGE_BODY_KINEMATIC)
             continue;
-        if (w->carried[d] || v2_dot(n, w->up) < w->floor_cos[d]) continue;
-        w->carried[d] = 1;
+        if (w->step.carried[d] || v2_dot(n, w->up) < w->floor_cos[d]) continue;
+        w->step.carried[d] = 1;
         vec2s change = v2_sub(w->velocity[p], w->prev_velocity[p]);
         w->velocity[d] = v2_add(w->velocity[d], change);
     }
     for (int k = 0; k < w->contact_count; ++k) {
-        w->carried[w->contacts[k].a] = 0;
-        if (w->contacts[k].b >= 0) w->carried[w->contacts[k].b] = 0;
+        w->step.carried[w->contacts[k].a] = 0;
+        if (w->contacts[k].b >= 0) w->step.carried[w->contacts[k].b] = 0;
     }
     for (int i = 0; i < w->slot_count; ++i) {
         if (w->type[i] == LEDGE_BODY_KINEMATIC) w->prev_velocity[i] = w->velocity[i];
@@ -432,7 +335,7 @@ static bool prepare(ledge_world *w) {
     w->up = g > 0.0f ? v2_scale(w->gravity, -1.0f / g) : v2(0.0f, 0.0f);
     w->up_axis = fabsf(w->gravity.y) >= fabsf(w->gravity.x) ? (w->gravity.y <= 0.0f ? 0 : 1)
                                                             : (w->gravity.x <= 0.0f ? 2 : 3);
-    w->margin = maxf(4.0f * w->slop, 0.05f * w->max_extent);
+    w->step.margin = maxf(4.0f * w->slop, 0.05f * w->max_extent);
     return true;
 }
 
@@ -450,6 +353,7 @@ void ledge_world_step(ledge_world *world, float dt) {
         LEDGE_ERROR("ledge_world_step: the world is already stepping");
         return;
     }
+    ledge__order_bodies(world);           // every order_period steps: slots by space
     if (!prepare(world)) return;          // logged; the world is unchanged
     ledge__characters_before_step(world); // where the platforms stood on start
     world->stepping = true;
@@ -479,9 +383,13 @@ uint64_t ledge_world_hash(const ledge_world *world) {
         LEDGE_ERROR("ledge_world_hash: world is NULL");
         return h;
     }
-    for (int i = 0; i < world->slot_count; ++i) {
+    // By handle (an id's index1 - 1), which the slots' order by space
+    // (order.c) does not change: the hash is that of the bodies, not of
+    // where the store keeps them.
+    for (int k = 0; k < world->slot_count; ++k) {
+        int i = world->slot_of[k];
         if (!world->alive[i]) continue;
-        uint32_t slot = (uint32_t)i;
+        uint32_t slot = (uint32_t)k;
         h = fnv(h, &slot, sizeof slot);
         h = fnv(h, &world->generation[i], sizeof world->generation[i]);
         h = fnv(h, &world->type[i], sizeof world->type[i]);

@@ -1,9 +1,12 @@
-// Internal layout of a world: bodies stored as parallel arrays (one per
-// field, indexed by slot) so that each stage of the step streams only the
-// fields it reads.
+// Internal layout of a world: the body store (body_store.h: parallel
+// arrays, one per field, indexed by slot, so that each stage of the step
+// streams only the fields it reads), the contacts, the grid, the event
+// arrays and the step context (per-substep scratch).
 #ifndef LEDGE_WORLD_INTERNAL_H
 #define LEDGE_WORLD_INTERNAL_H
 
+#include "array.h"
+#include "body_store.h"
 #include "core.h"
 #include "grid.h"
 #include "ledge/events.h"
@@ -38,11 +41,6 @@ static inline int ledge__cell_stamp(const ledge_tilemap *map, int x, int y) {
     return (int)map->tiles[k] | (int)map->one_way[k] << 8;
 }
 
-/// A rectangle of tile cells, inclusive.
-typedef struct ledge__range {
-    int x0, y0, x1, y1;
-} ledge__range;
-
 /// A candidate pair from the broad phase: the bounding boxes, grown by the
 /// world's margin, overlap and the filters let the bodies touch. The
 /// relaxation passes of the substep test only these.
@@ -58,8 +56,9 @@ typedef struct ledge__pair {
     uint8_t policy; ///< A ledge_response for the pair.
 } ledge__pair;
 
-/// A touch or sensor overlap as a sortable key: body slots and
-/// generations, then the tile cell (b = -1 for a tile) (events.c).
+/// A touch or sensor overlap as a sortable key: body handles (an id's
+/// index1 - 1, stable when slots are reordered) and generations, then the
+/// tile cell (b = -1 for a tile) (events.c).
 typedef struct ledge__key {
     int32_t a, ga, b, gb, cx, cy;
 } ledge__key;
@@ -81,6 +80,23 @@ typedef struct ledge__event_arrays {
     int crush_count, crush_cap;
 } ledge__event_arrays;
 
+/// Per-substep scratch: rewritten by each substep before it is read, so
+/// never reordered with the bodies and never part of the world's state.
+typedef struct ledge__step {
+    LEDGE__BODY_SCRATCH_MEMBERS // the per-body scratch arrays (body_store.h)
+        ledge__pair *pairs;     ///< Candidate pairs of this substep (broad.c).
+    int pair_count, pair_cap;
+    ledge__pair *sensor_pairs; ///< A sensor (a) and a body near it (b) (broad.c).
+    int sensor_pair_count, sensor_pair_cap;
+    int tile_count; ///< Entries in tile_list (dynamic bodies near non-empty cells).
+    int big_count;  ///< Entries in big_list (bodies larger than a grid cell).
+    int pushes;     ///< Projections made by the current relaxation pass.
+    float margin;   ///< Broad-phase growth of the boxes (this step).
+    float cap_dt;   ///< The velocity pass's dt (response.c).
+    int *buckets;   ///< The contact sort's counters.
+    int bucket_cap;
+} ledge__step;
+
 struct ledge_world {
     uint32_t serial; ///< This world's serial number, carried by its ids (never 0).
     vec2s gravity;
@@ -94,17 +110,10 @@ struct ledge_world {
     uint32_t contact_map_version; ///< The tilemap version the recorded contacts were found at.
     bool any_moved;               ///< Some body's `moved` is set.
     float max_extent;             ///< Largest dynamic body's extent seen (grows only).
-    float margin;                 ///< Broad-phase growth of the boxes (this step).
-    float cap_dt;                 ///< The velocity pass's dt (response.c).
-    int pushes;                   ///< Projections made by the current relaxation pass.
     uint32_t map_version;         ///< The tilemap version tile_seen was found for (broad.c).
     vec2s up;                     ///< Unit vector against gravity ((0, 0) without gravity).
     int up_axis;                  ///< Grid rows run along: 0 +y, 1 -y, 2 +x, 3 -x (closest to up).
     ledge__grid grid;
-    ledge__pair *pairs; ///< Candidate pairs of this substep (broad.c).
-    int pair_count, pair_cap;
-    ledge__pair *sensor_pairs; ///< A sensor (a) and a body near it (b) (broad.c).
-    int sensor_pair_count, sensor_pair_cap;
     ledge__event_arrays ev; ///< The last step's events (events.c).
     int *contact_first;     ///< Contact index: each slot's contacts (events.c), built lazily.
     int *contact_order;
@@ -112,153 +121,44 @@ struct ledge_world {
     bool contact_index_dirty;
     ledge_pre_solve_fn *pre_solve; ///< The game's contact filter, or NULL.
     void *pre_solve_context;
-    int tile_count; ///< Entries in tile_list (dynamic bodies near non-empty cells).
-    int big_count;  ///< Entries in big_list (bodies larger than a grid cell).
     ledge__contact *contacts;
     ledge__contact *contacts_scratch; ///< Same capacity: the sort's output.
     int contact_count, contact_cap;
-    int *buckets; ///< The contact sort's counters.
-    int bucket_cap;
     bool stepping;    ///< Set during ledge_world_step: API calls that change the world are refused.
     bool query_dirty; ///< The query index must be rebuilt before the next query (query.c).
     struct ledge__query_index *query;     ///< The queries' own grid (query.c); NULL until asked.
     struct ledge__characters *characters; ///< Character states (character.c); NULL until one.
+    ledge__step step;                     ///< Per-substep scratch.
+    int order_period;  ///< Steps between reorderings of the slots by space (0: never; order.c).
+    int order_clock;   ///< Steps since the last reordering.
+    uint32_t reorders; ///< Reorderings that moved bodies (order.c; tests read it).
 
-    int capacity;   ///< Slots allocated in every array below.
-    int slot_count; ///< Slots ever used: slots >= slot_count are untouched.
-    int live_count; ///< Living bodies.
-    int free_count; ///< Entries in free_slots (LIFO: deterministic reuse).
-    int *free_slots;
-
-    uint32_t *generation; ///< Bumped when a slot's body dies.
-    uint8_t *alive;
-    uint8_t *type; ///< ledge_body_type
-    uint8_t *bullet;
-    uint8_t *circle; ///< The shape is a circle (fast path in resolve.c).
-    vec2s *position;
-    vec2s *velocity;
-    float *inv_mass; ///< 0 for static and kinematic bodies.
-    float *friction;
-    float *bounce;
-    float *gravity_scale;
-    float *drag;
-    ledge_filter *filter;
-    void **user_data;
-    ledge_shape *shape;
-    vec2s *box_offset;       ///< Centre of the shape's local bounds.
-    vec2s *box_half;         ///< Half extents of the shape's local bounds.
-    vec2s *box_center;       ///< World centre of the bounds (scratch, per pass).
-    vec2s *grid_center;      ///< box_center in grid coordinates (rows along up).
-    uint8_t *in_grid;        ///< Filed in the grid (alive and not larger than a cell).
-    int *tile_list;          ///< Scratch: see tile_count.
-    int *big_list;           ///< Scratch: see big_count.
-    uint8_t *fast;           ///< Moving far this substep (fast.c).
-    vec2s *path;             ///< The substep's displacement of a fast body.
-    int *near;               ///< Scratch: bodies near a fast body's path (fast.c).
-    uint8_t *sensor;         ///< Reports overlaps, never collides (events.c).
-    uint8_t *events;         ///< Touch begin/end events wanted (events.c).
-    uint8_t *one_way;        ///< A ledge_one_way: a one-way platform body.
-    float *floor_cos;        ///< cos(max_floor_angle): ground when normal . up >= it.
-    uint8_t *response;       ///< A ledge_response.
-    uint8_t *dropping;       ///< Ignoring one-way platforms until clear of them.
-    uint8_t *in_one_way;     ///< Overlapped a one-way platform this step.
-    vec2s *prev_velocity;    ///< Kinematic: velocity of the last substep (platform carry).
-    uint8_t *carried;        ///< Scratch: got its platform's velocity change this substep.
-    uint8_t *frozen;         ///< Left the finite range: kept still, out of the step (world.c).
-    uint8_t *moved;          ///< Position or velocity set by the game since the last step: its
-                             ///< contacts are not replayed (world.c).
-    vec2s *last_position;    ///< Position before the substep moved it.
-    ledge__range *tile_seen; ///< The tile cells last looked at near each body (broad.c).
-    uint8_t *tile_seen_near; ///< Whether one of them held a tile.
-    uint8_t *tile_listed;    ///< In tile_list this substep.
-    vec2s *tile_anchor;      ///< Box centre when the broad phase looked for tiles.
-    float *load;             ///< Scratch: weight carried by each body (response.c).
-    float *support;          ///< Scratch: sum of the up-cosines of its supports.
+    // The body store (body_store.h): its arrays, named directly (w->position[i]).
+    LEDGE__BODY_STORE_MEMBERS
 };
-
-/// Frees the queries' index (query.c); the world's destructor calls it.
-void ledge__query_free(ledge_world *world);
-/// Refiles body slot i in the queries' index after it was created, placed
-/// or destroyed (query.c): that body alone, O(1).
-void ledge__query_refile(ledge_world *world, int i);
-/// Refiles the bodies whose cell changed in the step (query.c).
-void ledge__query_sync(ledge_world *world);
-
-/// Frees the character table (character.c).
-void ledge__characters_free(ledge_world *world);
-/// Notes where the body each riding character stands on is (character.c).
-void ledge__characters_before_step(ledge_world *world);
-/// Moves each riding character by what its floor body moved in the step.
-void ledge__characters_carry(ledge_world *world);
-/// Fills *g from the state of slot i's character; false when it is none.
-bool ledge__character_ground(const ledge_world *world, int i, ledge_ground *g);
 
 /// The slot of a living body named by `id`, or -1. Logs the refusal as
 /// "<fn>: id ... is stale / not a body of this world".
 int ledge__world_slot(const ledge_world *world, ledge_body_id id, const char *fn);
+
 /// The id of slot i's body (i < 0: the null id).
-ledge_body_id ledge__body_id(const ledge_world *world, int i);
+static inline ledge_body_id ledge__body_id(const ledge_world *w, int i) {
+    ledge_body_id id = LEDGE_NULL_BODY_ID;
+    if (i >= 0) {
+        id.index1 = (uint32_t)w->handle[i] + 1u;
+        id.generation = w->generation[i];
+        id.world = w->serial;
+    }
+    return id;
+}
 
-/// A slot for a new body: the most recently freed one, else the next unused
-/// one (growing the arrays), or -1 (logged) when allocation fails.
-int ledge__world_take_slot(ledge_world *world);
-
-/// Marks body i fast when `move` (its displacement this substep) is long
-/// for its size, or it is a bullet, and keeps the move (fast.c). Returns
-/// whether it is.
-bool ledge__fast_begin(ledge_world *world, int i, vec2s move);
-
-/// Moves the fast bodies along their paths (multisampling, bullet sweeps),
-/// finding what their paths meet through the grid, and records the contacts
-/// where a bullet's path was cut (fast.c).
-void ledge__fast_move(ledge_world *world);
-
-/// The broad phase, first half (broad.c): files the bodies in the loose
-/// grid (bodies larger than a cell go to the big list instead).
-void ledge__broad_build(ledge_world *world);
-
-/// The broad phase, second half (broad.c): lists the candidate body pairs
-/// and the bodies near non-empty tiles, for the relaxation passes.
-void ledge__broad_pairs(ledge_world *world);
-
-/// A body pushed by a pair beyond what the broad phase saw (a crowd can
-/// push one further than the margin in a substep) joins the tile list if
-/// it now reaches a tile, so that tiles always have the last word (broad.c).
-void ledge__recheck_tiles(ledge_world *world, int i);
-
-/// The grid cells (as floats: column, row) that the box (centre c, half
-/// extents h, world coordinates) grown by `reach` covers (broad.c).
-void ledge__grid_rect(const ledge_world *world, vec2s c, vec2s h, float reach, vec2s *lo,
-                      vec2s *hi);
-
-/// Whether any tile cell within the margin of the box (c, h) is non-empty
-/// (cells outside the map count as FULL, as in the tilemap's queries).
-bool ledge__tiles_near(const ledge_world *world, vec2s c, vec2s h);
-
-/// Whether the box (c, h) comes within the margin of body o's box.
-bool ledge__boxes_near(const ledge_world *world, vec2s c, vec2s h, int o);
-
-/// One relaxation pass (resolve.c): every candidate pair, then every body
-/// near tiles (one cell at a time, in N's order), projected out of overlap.
-/// Pairs remember whether they touched in any pass; with `record` (the last
-/// pass) the tile contacts found are recorded, and then every pair that
-/// touched. Counts its projections in world->pushes.
-void ledge__resolve_pass(ledge_world *world, bool record);
-
-/// The velocity pass (response.c): N's response for the recorded contacts,
-/// in contact order, then once more from the bottom of each pile up with
-/// the lower body held still (shock propagation). Contacts approaching
-/// slower than `resting` are left alone.
-void ledge__velocity_pass(ledge_world *world, float resting, float dt);
-
-/// Orders the recorded contacts from the bottom of each pile up: tile
-/// contacts first, then pairs by the height of their lower body (along up),
-/// a stable counting sort over slices of a tenth of a grid cell.
-void ledge__sort_contacts(ledge_world *world);
-
-/// The load each recorded contact carries and its Coulomb cap (response.c):
-/// once per substep, after the contacts are sorted.
-void ledge__contact_loads(ledge_world *world);
+/// The slot an id names, unchecked but in range (-1 when it names no slot
+/// of this world): for ids the library made itself from a living body.
+static inline int ledge__slot_of(const ledge_world *w, ledge_body_id id) {
+    uint32_t h = id.index1 - 1u; // the null id wraps to a huge handle
+    if (id.index1 == 0 || id.world != w->serial || h >= (uint32_t)w->slot_count) return -1;
+    return w->slot_of[h];
+}
 
 /// For a body-body contact answered between a dynamic body and a static or
 /// kinematic one: the dynamic body d, the other p and the normal n from p
@@ -280,39 +180,11 @@ static inline bool ledge__filters_allow(const ledge_filter *a, const ledge_filte
     return (a->category & b->mask) != 0 && (b->category & a->mask) != 0;
 }
 
-/// After the last substep: touch, sensor and crush events, drop-through
-/// flags, and the contact index marked stale (events.c).
-void ledge__after_step(ledge_world *world);
-
-/// Frees the event arrays and the contact index (events.c).
-void ledge__events_free(ledge_world *world);
-
-/// Orders two keys (events.c).
-int ledge__key_compare(const ledge__key *x, const ledge__key *y);
-
-/// Drops the recorded contacts of a slot (its body died), keeping the order
-/// of the others.
-void ledge__forget_contacts(ledge_world *world, int slot);
-
 /// The game set body i's position or velocity: the next substep does not
 /// replay its contacts (a teleport is a teleport).
 static inline void ledge__forget_replay(ledge_world *w, int i) {
     w->moved[i] = 1;
     w->any_moved = true;
 }
-
-/// Appends a contact; returns false (the contact still resolved, only its
-/// response is lost) when the array cannot grow.
-bool ledge__record_contact(ledge_world *world, const ledge__contact *contact);
-
-/// Whether one-way tile cell (x, y) (inside the map) meets body a with
-/// manifold m: pushed out toward its allowed side, a not dropping through,
-/// and not already inside it at the start of the substep. Marks a as having
-/// overlapped a one-way platform (resolve.c).
-bool ledge__one_way_tile_allows(ledge_world *world, int a, int x, int y, const ledge_manifold *m);
-
-/// A contact of body a with tile cell (x, y), its friction and bounce.
-ledge__contact ledge__tile_contact(const ledge_world *world, int a, int x, int y,
-                                   const ledge_manifold *m);
 
 #endif // LEDGE_WORLD_INTERNAL_H

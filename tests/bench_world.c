@@ -19,16 +19,18 @@
 // n or both; default both: the stacking model is the one issue 16's
 // targets are measured in, N's the scenes' default). Each table names its
 // model. The memory the rain world holds (through the allocator hook) is
-// printed per body.
+// printed per body. With --order both (the default) each rain row is run
+// with the slots ordered by space (src/order.c) and without, in the same
+// run, and the ratio printed; --order on / off runs one of them.
 //
 // Run: meson test -C <release build> --benchmark world -v
 //  or: <build>/tests/bench_world [--model stacking|n|both] [--runs R]
-//      [--rain-only] [N ...]   (default 1000 10000; e.g. add 100000, or
-//      1000000 where it fits in memory; --rain-only skips the floor and the
-//      open scene)
+//      [--order on|off|both] [--period P] [--rain-only] [N ...]   (default 1000 10000; e.g. add
+//      100000, or 1000000 where it fits in memory; --rain-only skips the floor and the open scene)
 #define _POSIX_C_SOURCE 199309L
 #define RUNS            9 // room for --runs; the spec's "at least 3 runs, quote the median"
 #include "bench_timing.h"
+#include "order.h" // the slots' order by space, switched off for the comparison
 #include "scenes.h"
 
 #include <math.h>
@@ -71,6 +73,10 @@ static void count_free(void *ptr, void *user) {
 typedef struct timing {
     double all, last;
 } timing;
+
+/// Steps between reorderings of the rain worlds' slots (0: never), and
+/// the period of the "on" rows (--period; default the library's).
+static int order_period = LEDGE__ORDER_PERIOD, period_on = LEDGE__ORDER_PERIOD;
 
 /// Runs per figure (--runs, default 3), at most RUNS.
 static int run_count = 3;
@@ -117,6 +123,7 @@ static bool time_world(int n, bool open, timing *out, scene_figures *q, scene *k
             fprintf(stderr, "bench_world: cannot build the scene for N = %d\n", n);
             exit(1);
         }
+        ledge__order_set_period(s.world, order_period);
         TIME_STEPS(runs[r], ledge_world_step(s.world, DT));
         scene_figures f = scene_quality(&s);
         if (r > 0 && f.hash != q->hash) same = false;
@@ -166,10 +173,10 @@ static bool same_as_floor(const scene *s, const scene_floor *f) {
     return true;
 }
 
-static void print_quality(int n, const scene_figures *q) {
+static void print_quality(int n, const char *order, const scene_figures *q) {
     double r = RAIN_RADIUS;
-    printf("%8d %8d %9d %9.5f m %5.1f%% r %9.5f m %5.1f%% r %8d %5.1f%% %9.4f\n", n, q->escaped,
-           q->inside_solid, q->max_body_overlap, 100.0 * q->max_body_overlap / r,
+    printf("%8d %5s %8d %9d %9.5f m %5.1f%% r %9.5f m %5.1f%% r %8d %5.1f%% %9.4f\n", n, order,
+           q->escaped, q->inside_solid, q->max_body_overlap, 100.0 * q->max_body_overlap / r,
            q->max_tile_overlap, 100.0 * q->max_tile_overlap / r, q->moving,
            100.0 * q->moving / q->count, q->max_speed);
 }
@@ -178,6 +185,7 @@ int main(int argc, char **argv) {
     int sizes[16] = {1000, 10000}, count = 0;
     bool models[2] = {true, true}; // stacking, N
     bool rain_only = false;
+    bool orders[2] = {true, true}; // on, off
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--model") == 0 && i + 1 < argc) {
             const char *m = argv[++i];
@@ -189,6 +197,18 @@ int main(int argc, char **argv) {
         if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) {
             run_count = atoi(argv[++i]);
             if (run_count < 1 || run_count > RUNS) goto usage;
+            continue;
+        }
+        if (strcmp(argv[i], "--order") == 0 && i + 1 < argc) {
+            const char *o = argv[++i];
+            orders[0] = strcmp(o, "on") == 0 || strcmp(o, "both") == 0;
+            orders[1] = strcmp(o, "off") == 0 || strcmp(o, "both") == 0;
+            if (!orders[0] && !orders[1]) goto usage;
+            continue;
+        }
+        if (strcmp(argv[i], "--period") == 0 && i + 1 < argc) {
+            period_on = atoi(argv[++i]);
+            if (period_on < 1) goto usage;
             continue;
         }
         if (strcmp(argv[i], "--rain-only") == 0) {
@@ -236,31 +256,48 @@ int main(int argc, char **argv) {
     for (int m = 0; m < 2; ++m) {
         if (!models[m]) continue;
         scene_model = model_of[m];
-        scene_figures quality[16];
-        printf("\nrain, response model %s\n", names[m]);
-        printf("%8s | %9s %9s | %11s %9s | %s\n", "N", "step", "last 100", "time/t(N0)", "N/N0",
-               "bytes/body held");
-        double first = 0.0;
+        scene_figures quality[2][16];
+        printf("\nrain, response model %s; slots ordered by space every %d steps (on) or never "
+               "(off)\n",
+               names[m], period_on);
+        printf("%8s %5s | %9s %9s | %11s %9s | %9s | %s\n", "N", "order", "step", "last 100",
+               "time/t(N0)", "N/N0", "on/off", "bytes/body held");
+        double first[2] = {0.0, 0.0};
         for (int i = 0; i < count; ++i) {
             int n = sizes[i];
-            timing step;
-            bool same = time_world(n, false, &step, &quality[i], NULL);
-            if (i == 0) first = step.all;
-            printf("%8d | %9.3f %9.3f | %11.2f %9.1f | %.0f%s\n", n, step.all, step.last,
-                   step.all / first, (double)n / sizes[0], (double)held_bytes / n,
-                   same ? "" : "  WARNING: runs ended in different states (world hash)");
-            fflush(stdout);
+            timing step[2];
+            for (int o = 0; o < 2; ++o) {
+                if (!orders[o]) continue;
+                order_period = o == 0 ? period_on : 0;
+                bool same = time_world(n, false, &step[o], &quality[o][i], NULL);
+                if (i == 0) first[o] = step[o].all;
+                printf("%8d %5s | %9.3f %9.3f | %11.2f %9.1f | ", n, o == 0 ? "on" : "off",
+                       step[o].all, step[o].last, step[o].all / first[o], (double)n / sizes[0]);
+                if (o == 1 && orders[0]) {
+                    printf("%9.2f | ", step[0].all / step[1].all);
+                } else {
+                    printf("%9s | ", "");
+                }
+                printf("%.0f%s\n", (double)held_bytes / n,
+                       same ? "" : "  WARNING: runs ended in different states (world hash)");
+                fflush(stdout);
+            }
         }
         printf("quality after the last step (must be 0: escaped or non-finite, centre in solid)\n");
-        printf("%8s %8s %9s %20s %20s %14s %9s\n", "N", "escaped", "in solid", "max circle-circle",
-               "max circle-tile", "moving >0.1", "max m/s");
-        for (int i = 0; i < count; ++i) print_quality(sizes[i], &quality[i]);
+        printf("%8s %5s %8s %9s %20s %20s %14s %9s\n", "N", "order", "escaped", "in solid",
+               "max circle-circle", "max circle-tile", "moving >0.1", "max m/s");
+        for (int o = 0; o < 2; ++o) {
+            if (!orders[o]) continue;
+            for (int i = 0; i < count; ++i)
+                print_quality(sizes[i], o == 0 ? "on" : "off", &quality[o][i]);
+        }
     }
     scene_model = LEDGE_RESPONSE_MODEL_N;
     return 0;
 usage:
     fprintf(stderr,
-            "usage: bench_world [--model stacking|n|both] [--runs 1..%d] [--rain-only] "
+            "usage: bench_world [--model stacking|n|both] [--runs 1..%d] [--order on|off|both] "
+            "[--period P] [--rain-only] "
             "[N ...]   (2 <= N <= 10000000)\n",
             RUNS);
     return 2;

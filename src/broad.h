@@ -1,0 +1,34 @@
+// Internal: the broad phase (broad.c): the grid filed, candidate pairs, bodies near tiles.
+// Imports the world's types (world.h) only; the modules layer as
+// docs/design.md ("Modules") says.
+#ifndef LEDGE_BROAD_H
+#define LEDGE_BROAD_H
+
+#include "world.h"
+
+/// The broad phase, first half (broad.c): files the bodies in the loose
+/// grid (bodies larger than a cell go to the big list instead).
+void ledge__broad_build(ledge_world *world);
+
+/// The broad phase, second half (broad.c): lists the candidate body pairs
+/// and the bodies near non-empty tiles, for the relaxation passes.
+void ledge__broad_pairs(ledge_world *world);
+
+/// A body pushed by a pair beyond what the broad phase saw (a crowd can
+/// push one further than the margin in a substep) joins the tile list if
+/// it now reaches a tile, so that tiles always have the last word (broad.c).
+void ledge__recheck_tiles(ledge_world *world, int i);
+
+/// The grid cells (as floats: column, row) that the box (centre c, half
+/// extents h, world coordinates) grown by `reach` covers (broad.c).
+void ledge__grid_rect(const ledge_world *world, vec2s c, vec2s h, float reach, vec2s *lo,
+                      vec2s *hi);
+
+/// Whether any tile cell within the margin of the box (c, h) is non-empty
+/// (cells outside the map count as FULL, as in the tilemap's queries).
+bool ledge__tiles_near(const ledge_world *world, vec2s c, vec2s h);
+
+/// Whether the box (c, h) comes within the margin of body o's box.
+bool ledge__boxes_near(const ledge_world *world, vec2s c, vec2s h, int o);
+
+#endif // LEDGE_BROAD_H

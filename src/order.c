@@ -1,0 +1,82 @@
+// The bodies ordered by space. Bodies are made in whatever order the game
+// makes them (the rain: row by row of a wide grid), so the neighbours a
+// stage of the step reads together can be far apart in memory: at 100,000
+// bodies each pair test then misses the cache. Every few steps the slots
+// are renumbered in the order of the grid cells the last substep filed
+// them in (rows along up, as the broad phase reads them), and by id within
+// a cell, so that the broad phase, the relaxation and the velocity pass
+// walk memory nearly in order. Ids do not change: each names a handle,
+// whose slot the store keeps (body_store.h).
+//
+// What the world keeps by slot across steps is remapped here: the recorded
+// contacts (replayed by the next substep). The event keys and the
+// character table are kept by handle, and so never move; the query index
+// and the contact index are rebuilt when next asked; the grid and the
+// step's scratch are rebuilt by every substep.
+#include "order.h"
+#include "world.h"
+
+#include <string.h>
+
+void ledge__order_set_period(ledge_world *w, int period) {
+    w->order_period = period > 0 ? period : 0;
+    w->order_clock = 0;
+}
+
+// order_key[i]: the grid cell slot i was filed in by the last build, or
+// `cells` (after every cell) for a slot filed nowhere (dead, too large for
+// the grid, made since). Counting sort by key, slots visited in handle
+// order: order[k] is the old slot of new slot k, by cell then by id.
+// Returns whether that moves any body.
+static bool sort_by_cell(ledge_world *w) {
+    const ledge__grid *g = &w->grid;
+    int n = w->slot_count, cells = g->nx * g->ny;
+    int *key = w->step.order_key, *order = w->step.order;
+    int *start = g->cell_start; // cells + 1 counters: the next substep refiles the grid
+    memset(start, 0, sizeof(int) * (size_t)(cells + 1));
+    for (int i = 0; i < n; ++i) {
+        int c = i < g->slots ? g->cell_of[i] : -1;
+        key[i] = c >= 0 && c < cells ? c : cells;
+        start[key[i]]++;
+    }
+    for (int c = 0, sum = 0; c <= cells; ++c) {
+        int here = start[c];
+        start[c] = sum;
+        sum += here;
+    }
+    bool moved = false;
+    for (int h = 0; h < n; ++h) {
+        int i = w->slot_of[h];
+        int k = start[key[i]]++;
+        order[k] = i;
+        moved |= k != i;
+    }
+    return moved;
+}
+
+// Old slot -> new slot in order_key, and the contacts follow.
+static void remap(ledge_world *w) {
+    int n = w->slot_count;
+    int *new_of = w->step.order_key;
+    for (int k = 0; k < n; ++k) new_of[w->step.order[k]] = k;
+    for (int k = 0; k < w->contact_count; ++k) {
+        ledge__contact *c = &w->contacts[k];
+        c->a = new_of[c->a];
+        if (c->b >= 0) c->b = new_of[c->b];
+    }
+    w->contact_index_dirty = true;
+    if (w->query != NULL) w->query_dirty = true;
+}
+
+void ledge__order_bodies(ledge_world *w) {
+    if (w->order_period <= 0 || ++w->order_clock < w->order_period) return;
+    w->order_clock = 0;
+    const ledge__grid *g = &w->grid;
+    if (g->slots == 0 || g->slots > w->slot_count || g->nx * g->ny + 1 > g->cell_cap) return;
+    if (sort_by_cell(w)) {
+        ledge__store_permute(w, w->step.order);
+        remap(w);
+        w->reorders++;
+    }
+    w->grid.slots = 0; // its cell_of and cell_start name the old slots now
+}

@@ -1,0 +1,34 @@
+// Internal: the relaxation passes (resolve.c) and the recorded contacts.
+// Imports the world's types (world.h) only; the modules layer as
+// docs/design.md ("Modules") says.
+#ifndef LEDGE_RESOLVE_H
+#define LEDGE_RESOLVE_H
+
+#include "world.h"
+
+/// One relaxation pass (resolve.c): every candidate pair, then every body
+/// near tiles (one cell at a time, in N's order), projected out of overlap.
+/// Pairs remember whether they touched in any pass; with `record` (the last
+/// pass) the tile contacts found are recorded, and then every pair that
+/// touched. Counts its projections in world->step.pushes.
+void ledge__resolve_pass(ledge_world *world, bool record);
+
+/// Drops the recorded contacts of a slot (its body died), keeping the order
+/// of the others.
+void ledge__forget_contacts(ledge_world *world, int slot);
+
+/// Appends a contact; returns false (the contact still resolved, only its
+/// response is lost) when the array cannot grow.
+bool ledge__record_contact(ledge_world *world, const ledge__contact *contact);
+
+/// Whether one-way tile cell (x, y) (inside the map) meets body a with
+/// manifold m: pushed out toward its allowed side, a not dropping through,
+/// and not already inside it at the start of the substep. Marks a as having
+/// overlapped a one-way platform (resolve.c).
+bool ledge__one_way_tile_allows(ledge_world *world, int a, int x, int y, const ledge_manifold *m);
+
+/// A contact of body a with tile cell (x, y), its friction and bounce.
+ledge__contact ledge__tile_contact(const ledge_world *world, int a, int x, int y,
+                                   const ledge_manifold *m);
+
+#endif // LEDGE_RESOLVE_H

@@ -1,0 +1,24 @@
+// Internal: the velocity pass (response.c): N's response, the contact order and the loads.
+// Imports the world's types (world.h) only; the modules layer as
+// docs/design.md ("Modules") says.
+#ifndef LEDGE_RESPONSE_H
+#define LEDGE_RESPONSE_H
+
+#include "world.h"
+
+/// The velocity pass (response.c): N's response for the recorded contacts,
+/// in contact order, then once more from the bottom of each pile up with
+/// the lower body held still (shock propagation). Contacts approaching
+/// slower than `resting` are left alone.
+void ledge__velocity_pass(ledge_world *world, float resting, float dt);
+
+/// Orders the recorded contacts from the bottom of each pile up: tile
+/// contacts first, then pairs by the height of their lower body (along up),
+/// a stable counting sort over slices of a tenth of a grid cell.
+void ledge__sort_contacts(ledge_world *world);
+
+/// The load each recorded contact carries and its Coulomb cap (response.c):
+/// once per substep, after the contacts are sorted.
+void ledge__contact_loads(ledge_world *world);
+
+#endif // LEDGE_RESPONSE_H

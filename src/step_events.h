@@ -1,0 +1,19 @@
+// Internal: what the step reports (events.c): touch, sensor and crush events, the contact index.
+// Imports the world's types (world.h) only; the modules layer as
+// docs/design.md ("Modules") says.
+#ifndef LEDGE_STEP_EVENTS_H
+#define LEDGE_STEP_EVENTS_H
+
+#include "world.h"
+
+/// After the last substep: touch, sensor and crush events, drop-through
+/// flags, and the contact index marked stale (events.c).
+void ledge__after_step(ledge_world *world);
+
+/// Frees the event arrays and the contact index (events.c).
+void ledge__events_free(ledge_world *world);
+
+/// Orders two keys (events.c).
+int ledge__key_compare(const ledge__key *x, const ledge__key *y);
+
+#endif // LEDGE_STEP_EVENTS_H
