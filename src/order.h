@@ -7,7 +7,7 @@
 #include "world.h"
 
 /// Steps between reorderings unless set (ledge__order_set_period).
-#define LEDGE__ORDER_PERIOD 0
+#define LEDGE__ORDER_PERIOD 16
 
 /// At the start of a step, every order_period steps: renumbers the slots by
 /// the grid cell each body was filed in by the last substep (then by id),

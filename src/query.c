@@ -62,7 +62,7 @@ typedef struct ledge__query_index {
     int *found;                 ///< Scratch: slots found by this query.
     int found_count;            ///< Entries in found.
     ledge_raycast_result *hits; ///< Scratch of raycast_all (cap + 1 entries).
-    int *hit_slot;              ///< The slot of each hit (-1 for the tile).
+    int *hit_slot;              ///< The body handle of each hit (-1 for the tile), for ties.
 } ledge__query_index;
 
 ledge_query_filter ledge_default_query_filter(void) {
@@ -400,15 +400,18 @@ static void collect_overlap(query *qu, int i, void *data) {
     }
 }
 
-// The bodies the filter sees whose boxes overlap `box`, sorted by slot,
-// into q->found.
+// The bodies the filter sees whose boxes overlap `box`, sorted by id
+// (handle: the slots' order by space must not show), into q->found.
 static void find_overlaps(query *qu, ledge_aabb box) {
     ledge__query_index *q = qu->w->query;
     q->found_count = 0;
     uint32_t stamp = next_stamp(q);
     visit_cells(qu, box, stamp, collect_overlap, &box);
     visit_big(qu, stamp, collect_overlap, &box);
+    const ledge_world *w = qu->w;
+    for (int k = 0; k < q->found_count; ++k) q->found[k] = w->handle[q->found[k]];
     qsort(q->found, (size_t)q->found_count, sizeof(int), cmp_int);
+    for (int k = 0; k < q->found_count; ++k) q->found[k] = w->slot_of[q->found[k]];
 }
 
 static bool check_box(const char *fn, ledge_aabb b) {
@@ -485,7 +488,8 @@ static bool check_ray(const char *fn, vec2s origin, vec2s translation) {
 }
 
 // The closest of two hits: smaller fraction, then tiles before bodies, then
-// the lower slot (-1 stands for the tile).
+// the lower handle (an id's index1 - 1, -1 standing for the tile): never the
+// slot, which the order by space changes (order.c).
 static bool before(float fa, int sa, float fb, int sb) {
     return fa < fb || (fa == fb && sa < sb);
 }
@@ -494,7 +498,7 @@ typedef struct ray {
     vec2s o, d;
     bool all;                  ///< Collect every hit (raycast_all) rather than the closest.
     float best;                ///< Closest fraction so far (closest mode).
-    int best_slot;             ///< Its slot (-1: the tile).
+    int best_slot;             ///< Its body's handle (-1: the tile).
     ledge_raycast_result *out; ///< The closest hit (closest mode).
     int count;                 ///< Hits collected (all mode).
 } ray;
@@ -517,10 +521,10 @@ static void ray_body(query *qu, int i, void *data) {
     if (r->all) {
         ledge__query_index *q = qu->w->query;
         fill_body(qu->w, i, &h, &q->hits[r->count]);
-        q->hit_slot[r->count++] = i;
-    } else if (before(h.fraction, i, r->best, r->best_slot)) {
+        q->hit_slot[r->count++] = qu->w->handle[i];
+    } else if (before(h.fraction, qu->w->handle[i], r->best, r->best_slot)) {
         r->best = h.fraction;
-        r->best_slot = i;
+        r->best_slot = qu->w->handle[i];
         fill_body(qu->w, i, &h, r->out);
     }
 }
@@ -618,7 +622,7 @@ bool ledge_world_raycast(ledge_world *world, vec2s origin, vec2s translation,
     return out->kind != LEDGE_HIT_NONE;
 }
 
-// Insertion order of raycast_all's hits: (fraction, slot), the tile's slot
+// Insertion order of raycast_all's hits: (fraction, handle), the tile's handle
 // being -1. A merge of two sorted runs would do; hits are few.
 static void sort_hits(ledge__query_index *q, int n) {
     for (int i = 1; i < n; ++i) {
@@ -671,7 +675,7 @@ typedef struct cast {
     const ledge_shape *shape;
     vec2s pos, d;
     float best;
-    int best_slot; ///< -1 for a tile, else the body's slot.
+    int best_slot; ///< -1 for a tile, else the body's handle.
     ledge_raycast_result *out;
 } cast;
 
@@ -691,8 +695,8 @@ static void cast_body(query *qu, int i, void *data) {
                      &toi)) {
         return;
     }
-    if (!before(toi.fraction, i, c->best, c->best_slot)) return;
-    take(c, toi.fraction, i, toi.normal, toi.point);
+    if (!before(toi.fraction, qu->w->handle[i], c->best, c->best_slot)) return;
+    take(c, toi.fraction, qu->w->handle[i], toi.normal, toi.point);
     c->out->kind = LEDGE_HIT_BODY;
     c->out->body = ledge__body_id(qu->w, i);
 }

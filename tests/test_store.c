@@ -41,7 +41,7 @@ static ledge_body_def def_of(int k) {
     bd.bounce = (float)(k % 7) / 7.0f;
     bd.gravity_scale = 1.0f + (float)k;
     bd.drag = 0.01f * (float)k;
-    bd.filter.category = 1u << (k % 60);
+    bd.filter.category = (uint64_t)1 << (k % 60);
     bd.filter.group = k % 5 - 2;
     bd.user_data = (void *)(uintptr_t)(1000 + k);
     bd.bullet = k % 4 == 0;
