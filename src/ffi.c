@@ -4,6 +4,7 @@
 
 #include "ledge/ffi.h"
 
+#include <math.h>
 #include <string.h>
 
 static bool present(const char *fn, const char *arg, const void *p) {
@@ -77,4 +78,211 @@ int ledge_world_query_point_ids(ledge_world *world, const vec2s *point,
     if (!present(fn, "point", point) || !check_out(fn, out, capacity)) return -1;
     id_sink s = {out, capacity, 0};
     return ledge_world_query_point(world, *point, filter, sink_id, &s) < 0 ? -1 : s.count;
+}
+
+// --- ledge_bump_move: bump.lua's check with the default slide, in C --------
+// The same arithmetic as src/bindings/lua/bump.lua (rect.detectCollision):
+// the Minkowski difference of the two rectangles and a Liang-Barsky clip
+// of the move against it, in doubles.
+
+#define BUMP_DELTA 1e-10 // bump's tolerance for touching versus overlapping
+
+// One slab of the clip: the inside is p * t <= q. Narrows [*t1, *t2] and
+// records the entry side's normal; false when the range becomes empty.
+static bool bump_slab(double p, double q, double sx, double sy, double *t1, double *t2, double *nx,
+                      double *ny) {
+    if (p == 0) return q > 0;
+    double r = q / p;
+    if (p < 0) {
+        if (r > *t2) return false;
+        if (r > *t1) *t1 = r, *nx = sx, *ny = sy;
+    } else {
+        if (r < *t1) return false;
+        if (r < *t2) *t2 = r;
+    }
+    return true;
+}
+
+// The segment (0, 0) + t (dx, dy) clipped against d within [*t1, *t2].
+static bool bump_clip(ledge_bump_rect d, double dx, double dy, double *t1, double *t2, double *nx,
+                      double *ny) {
+    *nx = *ny = 0;
+    return bump_slab(-dx, -d.x, -1, 0, t1, t2, nx, ny) &&
+           bump_slab(dx, d.x + d.w, 1, 0, t1, t2, nx, ny) &&
+           bump_slab(-dy, -d.y, 0, -1, t1, t2, nx, ny) &&
+           bump_slab(dy, d.y + d.h, 0, 1, t1, t2, nx, ny);
+}
+
+static double bump_sign(double v) {
+    return v > 0 ? 1 : v < 0 ? -1 : 0;
+}
+
+static double bump_nearest(double x, double a, double b) {
+    return fabs(a - x) < fabs(b - x) ? a : b;
+}
+
+// Item rectangle a moving to (gx, gy) against b: bump's detectCollision.
+static bool bump_detect(ledge_bump_rect a, ledge_bump_rect b, double gx, double gy,
+                        ledge_bump_col *c) {
+    double dx = gx - a.x, dy = gy - a.y;
+    ledge_bump_rect d = {b.x - a.x - a.w, b.y - a.y - a.h, a.w + b.w, a.h + b.h};
+    double t1, t2;
+    c->overlaps =
+        -d.x > BUMP_DELTA && -d.y > BUMP_DELTA && d.x + d.w > BUMP_DELTA && d.y + d.h > BUMP_DELTA;
+    if (c->overlaps) {
+        double px = bump_nearest(0, d.x, d.x + d.w), py = bump_nearest(0, d.y, d.y + d.h);
+        c->ti = -fmin(a.w, fabs(px)) * fmin(a.h, fabs(py)); // deeper first
+        if (dx == 0 && dy == 0) { // out along the shorter axis of the nearest corner
+            if (fabs(px) < fabs(py))
+                py = 0;
+            else
+                px = 0;
+            c->normal_x = bump_sign(px), c->normal_y = bump_sign(py);
+            c->touch_x = a.x + px, c->touch_y = a.y + py;
+        } else { // back along the move until out
+            t1 = -INFINITY, t2 = 1;
+            if (!bump_clip(d, dx, dy, &t1, &t2, &c->normal_x, &c->normal_y)) return false;
+            c->touch_x = a.x + dx * t1, c->touch_y = a.y + dy * t1;
+        }
+    } else {
+        t1 = -INFINITY, t2 = INFINITY;
+        if (!bump_clip(d, dx, dy, &t1, &t2, &c->normal_x, &c->normal_y)) return false;
+        // A hit enters within the move and is not a graze along a side.
+        if (!(t1 < 1 && fabs(t1 - t2) >= BUMP_DELTA &&
+              (0 < t1 + BUMP_DELTA || (t1 == 0 && t2 > 0))))
+            return false;
+        c->ti = t1;
+        c->touch_x = a.x + dx * t1, c->touch_y = a.y + dy * t1;
+    }
+    c->move_x = dx, c->move_y = dy;
+    c->item_rect = a;
+    return true;
+}
+
+// Squared distance between the centres: bump's tie-break of equal ti.
+static double bump_sq_dist(ledge_bump_rect a, ledge_bump_rect b) {
+    double dx = a.x - b.x + (a.w - b.w) / 2, dy = a.y - b.y + (a.h - b.h) / 2;
+    return dx * dx + dy * dy;
+}
+
+// One projection: the nearest collision of `item` moving from r to the
+// goal, skipping itself and the collisions found so far (bump's visited
+// filter). Only the first of bump's sorted list is ever used by a slide.
+typedef struct bump_projection {
+    const ledge_bump_rect *rects;
+    int rect_count;
+    uint32_t self;
+    const ledge_bump_col *found; // the visited items
+    int found_count;
+    ledge_bump_rect r;
+    double gx, gy;
+    bool any, bad_slot;
+    double best_dist;
+    ledge_bump_col best;
+} bump_projection;
+
+static bool bump_visit(ledge_body_id id, void *context) {
+    bump_projection *p = context;
+    if (id.index1 == p->self) return true;
+    if (id.index1 >= (uint32_t)p->rect_count) {
+        p->bad_slot = true;
+        return false;
+    }
+    for (int v = 0; v < p->found_count; ++v)
+        if (p->found[v].other == id.index1) return true;
+    ledge_bump_col c;
+    ledge_bump_rect o = p->rects[id.index1];
+    if (!bump_detect(p->r, o, p->gx, p->gy, &c)) return true;
+    double dist = bump_sq_dist(p->r, o);
+    // Strictly nearer only: among full ties the lowest slot wins (the
+    // query reports bodies in increasing index).
+    if (!p->any || c.ti < p->best.ti || (c.ti == p->best.ti && dist < p->best_dist)) {
+        c.other = id.index1;
+        p->best = c, p->best_dist = dist, p->any = true;
+    }
+    return true;
+}
+
+static int bump_project(ledge_world *world, bump_projection *p) {
+    ledge_bump_rect r = p->r;
+    double x0 = fmin(r.x, p->gx), y0 = fmin(r.y, p->gy);
+    double x1 = fmax(r.x, p->gx) + r.w, y1 = fmax(r.y, p->gy) + r.h;
+    // ledge's index holds floats: grown so that rounding never loses one.
+    double pad = 1e-3 + 1e-6 * fmax(fmax(fabs(x0), fabs(y0)), fmax(fabs(x1), fabs(y1)));
+    ledge_aabb box = {{{(float)(x0 - pad), (float)(y0 - pad)}},
+                      {{(float)(x1 + pad), (float)(y1 + pad)}}};
+    p->any = false;
+    if (ledge_world_query_aabb(world, box, NULL, bump_visit, p) < 0) return -1;
+    if (p->bad_slot) {
+        LEDGE_ERROR("ledge_bump_move: a body's slot is >= rect_count %d", p->rect_count);
+        return -1;
+    }
+    return p->any ? 1 : 0;
+}
+
+static bool bump_args_ok(const ledge_world *world, const ledge_bump_rect *rects, int rect_count,
+                         const ledge_body_id *item, double gx, double gy,
+                         const ledge_bump_col *cols, int capacity, const double *ax,
+                         const double *ay) {
+    const char *fn = "ledge_bump_move";
+    if (!present(fn, "rects", rects) || !present(fn, "item", item) ||
+        !present(fn, "actual_x", ax) || !present(fn, "actual_y", ay))
+        return false;
+    if (capacity < 0 || (cols == NULL && capacity > 0)) {
+        LEDGE_ERROR("%s: capacity is %d with cols %s (must be >= 0, cols non-NULL when > 0)", fn,
+                    capacity, cols ? "set" : "NULL");
+        return false;
+    }
+    if (!isfinite(gx) || !isfinite(gy)) {
+        LEDGE_ERROR("%s: goal (%g, %g) is not finite", fn, gx, gy);
+        return false;
+    }
+    if (!ledge_body_is_valid(world, *item)) {
+        ledge_body_position(world, *item); // logs why the id is refused
+        return false;
+    }
+    if (item->index1 >= (uint32_t)(rect_count > 0 ? rect_count : 0)) {
+        LEDGE_ERROR("%s: item slot %u is >= rect_count %d", fn, (unsigned)item->index1, rect_count);
+        return false;
+    }
+    return true;
+}
+
+int ledge_bump_move(ledge_world *world, ledge_bump_rect *rects, int rect_count,
+                    const ledge_body_id *item, double goal_x, double goal_y, bool update,
+                    ledge_bump_col *cols, int capacity, double *actual_x, double *actual_y) {
+    if (!bump_args_ok(world, rects, rect_count, item, goal_x, goal_y, cols, capacity, actual_x,
+                      actual_y))
+        return -1;
+    bump_projection p = {.rects = rects,
+                         .rect_count = rect_count,
+                         .self = item->index1,
+                         .found = cols,
+                         .r = rects[item->index1],
+                         .gx = goal_x,
+                         .gy = goal_y};
+    int len = 0, got;
+    while ((got = bump_project(world, &p)) > 0) {
+        if (len == capacity) return capacity + 1;
+        ledge_bump_col c = p.best;
+        if (c.move_x != 0 || c.move_y != 0) { // slide: keep the goal along the side hit
+            if (c.normal_x != 0)
+                p.gx = c.touch_x;
+            else
+                p.gy = c.touch_y;
+        }
+        c.slide_x = p.gx, c.slide_y = p.gy;
+        cols[len++] = c;
+        p.found_count = len;
+        p.r.x = c.touch_x, p.r.y = c.touch_y;
+    }
+    if (got < 0) return -1;
+    *actual_x = p.gx, *actual_y = p.gy;
+    if (update) {
+        ledge_bump_rect *r = &rects[item->index1];
+        r->x = p.gx, r->y = p.gy;
+        vec2s centre = {{(float)(p.gx + r->w / 2), (float)(p.gy + r->h / 2)}};
+        if (!ledge_body_set_position(world, *item, centre)) return -1;
+    }
+    return len;
 }

@@ -204,7 +204,11 @@ static void file(const ledge_world *w, ledge__query_index *q, int i) {
 // Files every living body afresh.
 static void rebuild(ledge_world *w) {
     ledge__query_index *q = w->query;
+    // A world's cell_size smaller than a quarter tile is its bodies' scale
+    // (the bump module's items on a map of a few huge tiles): the finest
+    // level starts there, or every body would share one cell.
     float cell = 0.25f * w->map->tile_size;
+    if (w->cell_size > 0.0f && w->cell_size < cell) cell = w->cell_size;
     for (int l = 0; l < LEVELS; ++l, cell *= 2.0f) {
         memset(&q->lv[l], 0, sizeof q->lv[l]);
         q->lv[l].cell = cell;

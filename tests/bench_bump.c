@@ -1,13 +1,15 @@
 // The scene "bump crowd" (docs/benchmarks.md, "ledge for LÖVE"): N moving
 // 16 x 16 pixel boxes in a walled box, y down, each moved once per frame
 // with bump's default slide, its velocity negated when the move collided.
-// Two C versions:
+// Three C versions:
 // - "same work": what src/bindings/lua/bump.lua does for world:move, in C:
 //   the rectangles in doubles, ledge's query index as the broad phase
 //   (ledge_world_query_aabb_ids over the swept box, ledge_body_set_position
 //   after the move), bump's sweep and slide. Its checksum must equal the
 //   Lua module's (tests/lua/bench_bump.lua): the difference in time is the
 //   cost of Lua and of the FFI crossings;
+// - "ledge_bump_move": the library's one-call form of the same move, which
+//   the Lua module calls (once per world:move);
 // - "mover": ledge's own character mover (ledge_body_move) per item, for
 //   scale (sub-moves and projection instead of bump's sweep).
 // Prints CPU ms per frame (median of RUNS runs) for N = 100, 1,000, 10,000.
@@ -61,7 +63,8 @@ static ledge_body_id add_box(ledge_world *w, double x, double y, double wd, doub
 }
 
 // The module's world: no gravity, a 2 x 2 map of empty 1e6 tiles centred
-// on the origin (the tilemap is solid outside), loose grid cells of 64.
+// on the origin (the tilemap is solid outside), the query index's finest cells of 4 (bump's 64 /
+// 16).
 static scene make_scene(int n) {
     scene s = {0};
     int cols = 2 * (int)ceil(sqrt((double)n));
@@ -72,7 +75,7 @@ static scene make_scene(int n) {
     wd.map_height = 2;
     wd.tile_size = 1e6f;
     wd.map_origin = v(-1e6, -1e6);
-    wd.cell_size = 64;
+    wd.cell_size = 64.0f / 16; // bump.newWorld(64): its query cells are a sixteenth
     s.world = ledge_world_create(&wd);
     add_box(s.world, -16, 0, 16, H, LEDGE_BODY_STATIC);
     add_box(s.world, W, 0, 16, H, LEDGE_BODY_STATIC);
@@ -261,6 +264,23 @@ static void frame_same_work(scene *s) {
     }
 }
 
+// The same move through the library's one-call form, ledge_bump_move (what
+// the Lua module calls once per world:move): Lua's time minus this one is
+// the cost of the FFI crossing and of building bump's `cols` tables.
+static void frame_library(scene *s, ledge_bump_rect *by_index1, ledge_bump_col *cols) {
+    const double dt = 1.0 / 60.0;
+    for (int k = 0; k < s->n; ++k) {
+        ledge_bump_rect r = by_index1[s->ids[k].index1];
+        double ax, ay;
+        int len = ledge_bump_move(s->world, by_index1, s->n + 5, &s->ids[k], r.x + s->dvx[k] * dt,
+                                  r.y + s->dvy[k] * dt, true, cols, MAX_COLS, &ax, &ay);
+        if (len > 0) {
+            s->dvx[k] = -s->dvx[k];
+            s->dvy[k] = -s->dvy[k];
+        }
+    }
+}
+
 static double checksum_rects(scene *s) {
     double sum = 0;
     for (int k = 0; k < s->n; ++k) {
@@ -303,24 +323,40 @@ int main(void) {
     static const int sizes[] = {100, 1000, 10000};
     ledge_move_def md = bump_move_def();
     for (int i = 0; i < 3; ++i) {
-        for (int mode = 0; mode < 2; ++mode) {
+        for (int mode = 0; mode < 3; ++mode) {
+            static const char *names[] = {"same work", "ledge_bump_move", "mover"};
             double t[RUNS], sum = 0;
             for (int run = 0; run < RUNS; ++run) {
                 scene s = make_scene(sizes[i]);
+                ledge_bump_rect *by_index1 = calloc((size_t)s.n + 5, sizeof *by_index1);
+                ledge_bump_col cols[MAX_COLS];
+                for (int slot = 0; slot < s.n + 4; ++slot) {
+                    rect r = s.rects[slot];
+                    by_index1[slot + 1] = (ledge_bump_rect){r.x, r.y, r.w, r.h};
+                }
                 double t0 = cpu_ns();
                 for (int f = 0; f < FRAMES; ++f) {
                     if (mode == 0)
                         frame_same_work(&s);
+                    else if (mode == 1)
+                        frame_library(&s, by_index1, cols);
                     else
                         frame(&s, &md);
                 }
                 t[run] = (cpu_ns() - t0) / 1e6 / FRAMES;
-                sum = mode == 0 ? checksum_rects(&s) : checksum(&s);
+                if (mode == 1) {
+                    for (int slot = 0; slot < s.n + 4; ++slot) {
+                        ledge_bump_rect r = by_index1[slot + 1];
+                        s.rects[slot] = (rect){r.x, r.y, r.w, r.h};
+                    }
+                }
+                sum = mode < 2 ? checksum_rects(&s) : checksum(&s);
+                free(by_index1);
                 free_scene(&s);
             }
             qsort(t, RUNS, sizeof t[0], cmp_double);
             printf("bump crowd C (%s) N=%d: %.3f ms/frame (median of %d), checksum %.3f\n",
-                   mode == 0 ? "same work" : "mover", sizes[i], t[RUNS / 2], RUNS, sum);
+                   names[mode], sizes[i], t[RUNS / 2], RUNS, sum);
         }
     }
     // The other side of the FFI crossing measured by tests/lua/bench_bump.lua:

@@ -742,6 +742,75 @@ static void test_ffi_ref_forms(void **state) {
     ledge_world_destroy(w);
 }
 
+// ledge_bump_move (ffi.h): known answers of bump's slide, and refusals
+// that change nothing. Its agreement with bump's loop in Lua on thousands
+// of seeded moves is tests/lua/test_bump.lua's.
+static ledge_body_id bump_box(ledge_world *w, ledge_bump_rect *rects, ledge_bump_rect r) {
+    ledge_body_def bd = ledge_default_body_def();
+    bd.type = LEDGE_BODY_KINEMATIC;
+    bd.shape = ledge_make_box(v(0, 0), v((float)r.w / 2, (float)r.h / 2));
+    bd.position = v((float)(r.x + r.w / 2), (float)(r.y + r.h / 2));
+    ledge_body_id id = ledge_body_create(w, &bd);
+    rects[id.index1] = r;
+    return id;
+}
+
+static void test_bump_move(void **state) {
+    (void)state;
+    ledge_world_def wd = ledge_default_world_def(); // the bump module's world
+    wd.gravity = v(0, 0);
+    wd.map_width = wd.map_height = 2;
+    wd.tile_size = 1e6f;
+    wd.map_origin = v(-1e6f, -1e6f);
+    wd.cell_size = 64;
+    ledge_world *w = ledge_world_create(&wd);
+    ledge_bump_rect rects[8] = {{0}};
+    ledge_body_id p = bump_box(w, rects, (ledge_bump_rect){0, 0, 10, 10});
+    ledge_body_id wall = bump_box(w, rects, (ledge_bump_rect){20, -50, 10, 100});
+    ledge_bump_col cols[4];
+    double ax = -1, ay = -1;
+    // Right and down into the wall: touches at ti 0.5, slides down to y 8.
+    assert_int_equal(ledge_bump_move(w, rects, 8, &p, 20, 8, false, cols, 4, &ax, &ay), 1);
+    assert_true(ax == 10 && ay == 8);
+    assert_true(cols[0].other == wall.index1 && !cols[0].overlaps && cols[0].ti == 0.5);
+    assert_true(cols[0].normal_x == -1 && cols[0].normal_y == 0);
+    assert_true(cols[0].touch_x == 10 && cols[0].touch_y == 4);
+    assert_true(cols[0].move_x == 20 && cols[0].move_y == 8);
+    assert_true(cols[0].slide_x == 10 && cols[0].slide_y == 8);
+    assert_true(rects[p.index1].x == 0 && rects[p.index1].y == 0); // a check moves nothing
+    // The move itself: the rectangle and the body follow.
+    assert_int_equal(ledge_bump_move(w, rects, 8, &p, 20, 8, true, cols, 4, &ax, &ay), 1);
+    assert_true(rects[p.index1].x == 10 && rects[p.index1].y == 8);
+    vec2s c = ledge_body_position(w, p);
+    assert_true(c.x == 15 && c.y == 13);
+    // Nothing in the way: the goal, no collision.
+    assert_int_equal(ledge_bump_move(w, rects, 8, &p, 10, -30, true, NULL, 0, &ax, &ay), 0);
+    assert_true(ax == 10 && ay == -30);
+    // A buffer too small: capacity + 1, nothing changed.
+    assert_int_equal(ledge_bump_move(w, rects, 8, &p, 40, -30, true, NULL, 0, &ax, &ay), 1);
+    assert_true(rects[p.index1].x == 10 && rects[p.index1].y == -30);
+    // Refusals, logged, nothing changed.
+    log_capture_start();
+    assert_int_equal(ledge_bump_move(w, NULL, 8, &p, 0, 0, true, cols, 4, &ax, &ay), -1);
+    assert_true(log_capture_says("ledge_bump_move", "rects is NULL"));
+    assert_int_equal(ledge_bump_move(w, rects, 8, &p, NAN, 0, true, cols, 4, &ax, &ay), -1);
+    assert_true(log_capture_says("ledge_bump_move", "not finite"));
+    assert_int_equal(ledge_bump_move(w, rects, 8, &p, 0, 0, true, cols, -1, &ax, &ay), -1);
+    assert_true(log_capture_says("ledge_bump_move", "capacity"));
+    assert_int_equal(ledge_bump_move(w, rects, 1, &p, 0, 0, true, cols, 4, &ax, &ay), -1);
+    assert_true(log_capture_says("ledge_bump_move", "rect_count"));
+    assert_int_equal(ledge_bump_move(w, rects, 2, &p, 40, -30, true, cols, 4, &ax, &ay), -1);
+    assert_true(log_capture_says("ledge_bump_move", "rect_count 2")); // the wall's slot is 2
+    assert_true(rects[p.index1].x == 10 && rects[p.index1].y == -30);
+    ledge_body_id gone = bump_box(w, rects, (ledge_bump_rect){200, 200, 4, 4});
+    ledge_body_destroy(w, gone);
+    assert_int_equal(ledge_bump_move(w, rects, 8, &gone, 0, 0, true, cols, 4, &ax, &ay), -1);
+    assert_true(log_capture_says("ledge_body_position", "stale"));
+    ledge_set_log_hook(NULL, NULL);
+    assert_true(ledge_body_is_valid(w, p) && ledge_body_is_valid(w, wall));
+    ledge_world_destroy(w);
+}
+
 static float keep_going(const ledge_raycast_result *hit, void *ctx) {
     (void)hit;
     (void)ctx;
@@ -862,6 +931,7 @@ int main(void) {
         cmocka_unit_test(test_queries_follow_moves),
         cmocka_unit_test(test_queries_follow_small_moves),
         cmocka_unit_test(test_ffi_ref_forms),
+        cmocka_unit_test(test_bump_move),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_wall_probe_idiom),
         cmocka_unit_test(test_incremental_index_equals_rebuild),

@@ -46,6 +46,57 @@ LEDGE_API int ledge_world_query_point_ids(ledge_world *world, const vec2s *point
                                           const ledge_query_filter *filter, ledge_body_id *out,
                                           int capacity);
 
+/// A rectangle of the bump-compatible module (src/bindings/lua/bump.lua):
+/// top-left corner and size in doubles, y down (bump's exact arithmetic;
+/// the body under it stores floats).
+typedef struct ledge_bump_rect {
+    double x; ///< left
+    double y; ///< top
+    double w; ///< width (> 0)
+    double h; ///< height (> 0)
+} ledge_bump_rect;
+
+/// One collision of ledge_bump_move: bump.lua's `col` table without its
+/// Lua-only fields (item, type: always "slide"), in the order bump's
+/// world:check reports them.
+typedef struct ledge_bump_col {
+    uint32_t other; ///< the other item's body slot (its id's index1)
+    bool overlaps;  ///< the item overlapped the other before moving
+    double ti;      ///< fraction of the move at the touch (minus the overlap area when overlapping)
+    double move_x;  ///< the move being resolved: goal minus item_rect's corner
+    double move_y;  ///< see move_x
+    double normal_x;           ///< the other's side that was hit (-1, 0 or 1)
+    double normal_y;           ///< see normal_x
+    double touch_x;            ///< where the item's corner touches the other
+    double touch_y;            ///< see touch_x
+    double slide_x;            ///< the goal after sliding along the other
+    double slide_y;            ///< see slide_x
+    ledge_bump_rect item_rect; ///< the item's rectangle when this collision was found
+} ledge_bump_col;
+
+/// bump.lua's world:check (`update` false) or world:move (`update` true)
+/// of the item whose body is `*item`, toward the corner (goal_x, goal_y),
+/// with the default filter and bump's "slide" response for every other
+/// item, done in one call: project, take the nearest collision (smallest
+/// ti, then centre distance, then lowest slot), slide, project again
+/// without the items met so far, until nothing is in the way.
+///
+/// `rects[s]` is the rectangle of the body in slot s (id index1, so
+/// rects[0] is unused) for every body of the world: the query index finds
+/// the candidates and `rects` gives their exact rectangles; a candidate
+/// slot >= rect_count is an error. The collisions go to `cols` in order
+/// and `*actual_x`, `*actual_y` receive where the item ends; when
+/// `update`, `rects[item->index1]` and the body's position (its centre)
+/// are moved there too. Returns the number of collisions; capacity + 1
+/// (nothing changed, nothing logged) when `cols` is too small: call again
+/// with a larger one. Returns -1 (logged, nothing changed) for a NULL
+/// pointer, an invalid id, a non-finite goal, a negative capacity or an
+/// item slot >= rect_count.
+LEDGE_API int ledge_bump_move(ledge_world *world, ledge_bump_rect *rects, int rect_count,
+                              const ledge_body_id *item, double goal_x, double goal_y, bool update,
+                              ledge_bump_col *cols, int capacity, double *actual_x,
+                              double *actual_y);
+
 #ifdef __cplusplus
 }
 #endif

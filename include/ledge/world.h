@@ -111,7 +111,8 @@ typedef struct ledge_world_def {
     float bounce_threshold; ///< Approach speed (|v . n|) at or below which b counts as 0, so
                             ///< that resting bodies do not jitter. Default 0.5.
     float cell_size;        ///< Broad-phase cell side: 0 follows the largest dynamic body's extent,
-                            ///< else LEDGE_MIN_CELL_SIZE..1e6 (larger bodies are handled apart).
+                            ///< else LEDGE_MIN_CELL_SIZE..1e6 (larger bodies are handled apart);
+                            ///< below a quarter tile it is also the query index's finest cell.
                             ///< Default 0.
     ledge_response_model response_model; ///< Default LEDGE_RESPONSE_MODEL_N.
 } ledge_world_def;

@@ -29,8 +29,10 @@ function game.new(level)
     local px, py = platform_target(0)
     g.platform = g.world:newBody({ type = 'kinematic', shape = { box = { PLAT_HX, PLAT_HY } },
         x = px, y = py })
-    g.player = g.world:newBody({ type = 'kinematic', shape = { box = { PHX, PHY } },
-        x = 3, y = 4 + PHY + 0.01 })
+    -- The player is a ledge character (character.h): the world keeps its
+    -- state and carries it on the moving platform inside the step.
+    g.player = g.world:newCharacter({ shape = { box = { PHX, PHY } }, x = 3, y = 4 + PHY + 0.01 },
+        { platformOnLeave = 'nothing' })
     g.pile = {}
     for row = 0, 3 do
         for col = 0, 8 do
@@ -44,34 +46,34 @@ function game.new(level)
             end
         end
     end
+    g.state = g.player:state()
     g.move = { onGround = false }
     return g
 end
 
 function game:onPlatform()
-    local h = self.move.groundHit
-    return h ~= nil and h.body == self.platform
+    return self.state.floorBody == self.platform
 end
 
 function game:onOneWay()
-    local h = self.move.groundHit
-    return h ~= nil and h.kind == 'tile' and h.cellX >= ONE_WAY_X0 and h.cellX <= ONE_WAY_X1 and
-        h.cellY == ONE_WAY_Y
+    local s = self.state
+    return s.onFloor and s.floorIsTile and s.floorCellX >= ONE_WAY_X0 and
+        s.floorCellX <= ONE_WAY_X1 and s.floorCellY == ONE_WAY_Y
 end
 
 --- One fixed step with input {run = -1..1, jump = bool, drop = bool}.
 function game:update(input)
-    local bx, by = self.platform:position()
+    -- character.h's frame order: platform targets, characters, step.
     local tx, ty = platform_target(self.frame + 1)
     self.platform:setTarget(tx, ty, DT)
-    local cx, cy = 0, 0
-    if self:onPlatform() then cx, cy = tx - bx, ty - by end
+    local s = self.state
     self.vx = input.run * RUN
-    self.vy = self.vy + GRAVITY * DT
-    if input.jump and self.move.onGround then self.vy = JUMP end
-    if input.drop and self.move.onGround then self.player:dropThrough() end
-    self.move = self.player:move(self.vx * DT + cx, self.vy * DT + cy)
-    self.vx, self.vy = ledge.clipVelocity(self.move, self.vx, self.vy)
+    self.vy = s.vy + GRAVITY * DT
+    if input.jump and s.onFloor then self.vy = JUMP end
+    if input.drop and s.onFloor then self.player.body:dropThrough() end
+    s = self.player:move(self.vx, self.vy, DT)
+    self.state = s
+    self.move = { onGround = s.onFloor, onWall = s.onWall, onCeiling = s.onCeiling }
     self.world:step(DT)
     self.frame = self.frame + 1
     self.phaseFrames = self.phaseFrames + 1

@@ -334,6 +334,109 @@ test('slide never ends inside an item it did not meet (2,000 seeded moves)', fun
     end
 end)
 
+
+-- world:move and world:check with the default filter run in one C call
+-- (ledge_bump_move); with a filter they run bump's loop in Lua. The Lua
+-- loop is the oracle: two worlds with the same items, one moved each way,
+-- must agree on every returned value and every col field, bit for bit.
+local function same_cols(a, b, what)
+    eq(#a, #b, what .. ' count')
+    for i = 1, #a do
+        local x, y = a[i], b[i]
+        eq(x.other, y.other, what .. ' other')
+        eq(x.item, y.item, what .. ' item')
+        eq(x.type, y.type, what .. ' type')
+        eq(x.overlaps, y.overlaps, what .. ' overlaps')
+        eq(x.ti, y.ti, what .. ' ti')
+        for _, f in ipairs({ 'move', 'normal', 'touch', 'slide' }) do
+            eq(x[f].x, y[f].x, what .. ' ' .. f .. '.x')
+            eq(x[f].y, y[f].y, what .. ' ' .. f .. '.y')
+        end
+        for _, f in ipairs({ 'itemRect', 'otherRect' }) do
+            for _, k in ipairs({ 'x', 'y', 'w', 'h' }) do
+                eq(x[f][k], y[f][k], what .. ' ' .. f .. '.' .. k)
+            end
+        end
+    end
+end
+
+local function slide_filter() return 'slide' end
+
+local function c_equals_lua(cap)
+    local wc, wl = bump.newWorld(32), bump.newWorld(32)
+    if cap then -- a small C buffer: moves with more collisions grow it and call again
+        wc.ccolCap, wc.ccols = cap, require('ffi').new('ledge_bump_col[?]', cap)
+    end
+    local ic, il = {}, {}
+    for i = 1, 120 do -- overlapping starts included
+        local x, y, w, h = rnd(0, 400), rnd(0, 400), rnd(2, 40), rnd(2, 40)
+        ic[i] = wc:add({ id = i }, x, y, w, h)
+        il[i] = wl:add({ id = i }, x, y, w, h)
+    end
+    local function key(c) return c.other.id end
+    local collided, most = 0, 0
+    for k = 1, 4000 do
+        local i = 1 + k % #ic
+        local x, y = wc:getRect(ic[i])
+        local dx, dy = rnd(-60, 60), rnd(-60, 60)
+        if k % 7 == 0 then dx = 0 end
+        if k % 11 == 0 then dx, dy = 0, 0 end
+        local fn = k % 5 == 0 and 'check' or 'move'
+        local ax, ay, cc, lc = wc[fn](wc, ic[i], x + dx, y + dy)
+        local bx, by, cl, ll = wl[fn](wl, il[i], x + dx, y + dy, slide_filter)
+        eq(ax, bx, 'actual x')
+        eq(ay, by, 'actual y')
+        eq(lc, ll, 'len')
+        for j = 1, #cc do -- the items are different tables in the two worlds
+            eq(key(cc[j]), key(cl[j]), 'other')
+            cc[j].other, cl[j].other, cc[j].item, cl[j].item = 0, 0, 0, 0
+        end
+        same_cols(cc, cl, fn)
+        if lc > 0 then collided = collided + 1 end
+        most = math.max(most, lc)
+        same({ wc:getRect(ic[i]) }, { wl:getRect(il[i]) }, 'rect after ' .. fn)
+    end
+    truthy(collided > 500, 'moves that collided: ' .. collided)
+    -- the bodies under the items follow too: queries see the C moves
+    for i = 1, #ic do
+        local x, y, w, h = wc:getRect(ic[i])
+        local hit = false
+        for _, o in ipairs(wc:queryPoint(x + w / 2, y + h / 2)) do hit = hit or o == ic[i] end
+        truthy(hit, 'item ' .. i .. ' found at its rectangle')
+    end
+    return most
+end
+
+test('move and check in C equal bump\'s loop in Lua (4,000 seeded moves)', function()
+    c_equals_lua()
+end)
+
+test('the same with a C buffer of 1 collision, grown as moves need', function()
+    local most = c_equals_lua(1)
+    truthy(most >= 3, 'most collisions in a move: ' .. most)
+end)
+
+test('the C path: a game\'s own slide response is still called; bad goals raise', function()
+    local world = bump.newWorld()
+    local wall = world:add({}, 20, 0, 10, 40)
+    local p = world:add({}, 0, 10, 10, 10)
+    local calls = 0
+    local builtin = bump.responses.slide
+    world:addResponse('slide', function(...)
+        calls = calls + 1
+        return builtin(...)
+    end)
+    local ax, _, cols = world:move(p, 30, 20)
+    eq(calls, 1, 'own slide called')
+    eq(ax, 10, 'stopped at the wall')
+    eq(cols[1].other, wall, 'other')
+    world:addResponse('slide', builtin)
+    raises('goalX', world.move, world, p, 0 / 0, 0)
+    raises('goalY', world.check, world, p, 0, 0 / 0)
+    raises('must be added', world.move, world, {}, 0, 0)
+    same({ world:getRect(p) }, { 10, 20, 10, 10 }, 'unchanged by the refused moves')
+end)
+
 -- --- beyond bump -----------------------------------------------------------
 
 -- A 12 x 6 level, 16-pixel tiles, y down: a floor (top at y 80), a 45

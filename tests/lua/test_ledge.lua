@@ -194,4 +194,119 @@ test('same inputs, same hash', function()
     eq(a, b, 'hash')
 end)
 
+-- --- characters -------------------------------------------------------------
+
+local ffi = require('ffi')
+
+-- A floor of FULL tiles along row 0 (its top at y = 1), a 2-tile step up
+-- at x >= 10 and a kinematic platform body.
+local function char_world()
+    local w = ledge.newWorld({ width = 16, height = 10, gravity = { 0, -20 } })
+    for x = 0, 15 do w.tilemap:set(x, 0, 'FULL') end
+    for x = 10, 15 do w.tilemap:set(x, 1, 'FULL') end
+    return w
+end
+
+test('Character: its state equals the C calls made directly, frame by frame', function()
+    local w = char_world()
+    local box = ledge.shape({ box = { 0.3, 0.45 } })
+    -- the other body of the pair: the character made with raw FFI calls;
+    -- neither sees the other
+    local p = w:newCharacter({ shape = box, x = 3, y = 4, category = 4, mask = 1 })
+    local raw = w:newBody({ shape = box, type = 'kinematic', x = 3, y = 4, category = 2, mask = 1 })
+    local C = ledge.C
+    local rid = raw.id
+    truthy(C.ledge_character_create(w.ptr, rid, nil), 'raw create')
+    local st = ffi.new('ledge_character_state')
+    local vx, vy, rvx, rvy = 0, 0, 0, 0
+    local dt = 1 / 60
+    local landed, fell_off = false, false
+    for f = 1, 240 do
+        local input = (f > 60 and f < 200) and 3 or 0
+        vx, vy = input, vy - 20 * dt
+        rvx, rvy = input, rvy - 20 * dt
+        local s = p:move(vx, vy, dt)
+        truthy(C.ledge_character_move(w.ptr, rid, ffi.new('vec2s', { { rvx, rvy } }), dt, st), 'raw move')
+        vx, vy, rvx, rvy = s.vx, s.vy, st.velocity.x, st.velocity.y
+        eq(s.x, st.position.x, 'x')
+        eq(s.y, st.position.y, 'y')
+        eq(s.vx, st.velocity.x, 'vx')
+        eq(s.vy, st.velocity.y, 'vy')
+        eq(s.realVx, st.real_velocity.x, 'realVx')
+        eq(s.onFloor, st.on_floor, 'onFloor')
+        eq(s.onWall, st.on_wall, 'onWall')
+        eq(s.wallSide, st.wall_side, 'wallSide')
+        eq(s.floorNormal.y, st.floor_normal.y, 'floorNormal')
+        eq(s.wallNormal.x, st.wall_normal.x, 'wallNormal')
+        eq(s.floorIsTile, st.floor_is_tile, 'floorIsTile')
+        eq(s.timeSinceFloor, st.time_since_floor, 'timeSinceFloor')
+        eq(s.hitCount, st.last_move.hit_count, 'hitCount')
+        if s.onFloor then
+            landed = true
+            eq(s.floorIsTile, true, 'stands on a tile')
+            eq(s.floorTile, ledge.tiles.FULL, 'a FULL tile')
+            near(s.y, (s.floorCellY + 1) + 0.45, 0.05, 'stands on its top')
+            eq(s.floorBody, nil, 'no floor body')
+        end
+        if f == 199 then
+            truthy(s.onWall and s.wallSide == 1, 'against the step on the right')
+            near(s.x, 10 - 0.3, 0.05, 'stopped at the step')
+            near(s.wallNormal.x, -1, 1e-6, 'wall normal')
+        end
+        if landed and not s.onFloor then fell_off = true end
+    end
+    truthy(landed, 'landed')
+    eq(fell_off, false, 'never left the floor')
+    local s2 = p:state()
+    eq(s2.x, st.position.x, 'state() x')
+    eq(p.body.character, p, 'the body knows its character')
+end)
+
+test('Character: stands on a body, is carried by it, knows it', function()
+    local w = char_world()
+    local plat = w:newBody({ shape = ledge.shape({ box = { 1, 0.1 } }), type = 'kinematic',
+        x = 5, y = 3 })
+    local p = w:newCharacter({ shape = ledge.shape({ box = { 0.3, 0.45 } }), x = 5, y = 3.6 })
+    local s
+    for _ = 1, 30 do s = p:move(0, (s and s.vy or 0) - 20 / 60, 1 / 60) end
+    truthy(s.onFloor, 'on the platform')
+    eq(s.floorBody, plat, 'floorBody is the platform\'s Body')
+    eq(s.floorIsTile, false, 'not a tile')
+    near(s.y, 3.1 + 0.45, 0.05, 'on its top')
+    local x0 = p:state().x
+    plat:setVelocity(1, 0)
+    w:step(0.5)
+    near(p:state().x - x0, 0.5, 1e-3, 'carried by the step')
+    p:setVelocity(7, 1)
+    local st = p:state()
+    eq(st.vx, 7, 'setVelocity vx')
+    eq(st.vy, 1, 'setVelocity vy')
+end)
+
+test('Character: options and refusals raise ledge\'s messages', function()
+    local w = char_world()
+    local box = ledge.shape({ box = { 0.3, 0.45 } })
+    local dyn = w:newBody({ shape = box, x = 3, y = 4 })
+    raises('not kinematic', dyn.makeCharacter, dyn)
+    local p = w:newCharacter({ shape = box, x = 3, y = 4 },
+        { snap_length = 0.5, platformOnLeave = 'nothing', ridePlatforms = false })
+    raises('already a character', p.body.makeCharacter, p.body)
+    raises('platformOnLeave', p.setDef, p, { platformOnLeave = 'fly' })
+    raises('dt is 0', p.move, p, 1, 0, 0)
+    raises('velocity', p.move, p, 0 / 0, 0, 1 / 60)
+    raises('def->move is invalid', p.setDef, p, { max_slides = -3 })
+    p:setDef({ up = { 0, 1 } })
+    truthy(p:isValid(), 'still valid after refusals')
+    near(p:state().y, 4, 1e-6, 'refused moves changed nothing')
+    p:destroy()
+    eq(p:isValid(), false, 'ended')
+    eq(p.body.character, nil, 'the body forgets it')
+    truthy(p.body:isValid(), 'the body stays')
+    raises('is not a character', p.move, p, 1, 0, 1 / 60)
+    local q = p.body:makeCharacter() -- again, after the end
+    truthy(q:isValid(), 'made again')
+    q.body:destroy()
+    eq(q:isValid(), false, 'ends with its body')
+end)
+
 H.done()

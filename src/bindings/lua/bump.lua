@@ -223,7 +223,11 @@ end
 -- tilemap is 2 x 2 empty cells of 1e6 pixels around the origin (ledge's
 -- map is solid outside, so items live within +-1e6 pixels).
 local function make_ledge_world(cellSize, tiles)
-    local t = { gravity = { 0, 0 }, cell_size = cellSize }
+    -- ledge's query index files each body in the finest of its grids
+    -- (cells of cell_size times a power of two) that holds it: a sixteenth
+    -- of bump's cell lets 16-pixel items sit in 16-pixel cells (a move then
+    -- meets a handful of candidates, not the 60 of a 64-pixel cell).
+    local t = { gravity = { 0, 0 }, cell_size = cellSize / 16 }
     if tiles then
         t.tile_size, t.width, t.height, t.origin = tiles.size, tiles.width, tiles.height,
             { tiles.x or 0, tiles.y or 0 }
@@ -233,7 +237,8 @@ local function make_ledge_world(cellSize, tiles)
     return ledge.newWorld(t)
 end
 
---- A new world; cellSize (default 64) sizes ledge's broad-phase cells.
+--- A new world; cellSize (default 64) sizes ledge's query index (its finest cells are
+--- cellSize / 16).
 function bump.newWorld(cellSize)
     cellSize = cellSize or 64
     check_number(cellSize, 'cellSize', 'bump.newWorld')
@@ -248,6 +253,10 @@ function bump.newWorld(cellSize)
         ids = ffi.new('ledge_body_id[?]', 64),
         idCap = 64,
         state = {},     -- item -> last moveCharacter state (beyond bump)
+        crects = ffi.new('ledge_bump_rect[?]', 64), -- by body slot, for ledge_bump_move
+        crectCap = 64,
+        ccols = ffi.new('ledge_bump_col[?]', 16),
+        ccolCap = 16,
     }, World)
     for name, fn in pairs(responses) do self.responses[name] = fn end
     self._visited, self._stamps, self._first = {}, 0, {}
@@ -272,9 +281,24 @@ local function body_def(r, opts)
     return t
 end
 
+-- The C copy of r (ledge_bump_move reads the others' rectangles there).
+local function sync(self, r)
+    local c = self.crects[r.slot]
+    c.x, c.y, c.w, c.h = r.x, r.y, r.w, r.h
+end
+
 local function attach(self, item, r)
     r.body = self.lw:newBody(body_def(r, r.opts))
-    self.bySlot[r.body.id.index1] = item
+    r.slot = r.body.id.index1
+    self.bySlot[r.slot] = item
+    if r.slot >= self.crectCap then
+        local cap = self.crectCap
+        while cap <= r.slot do cap = cap * 2 end
+        local grown = ffi.new('ledge_bump_rect[?]', cap)
+        ffi.copy(grown, self.crects, ffi.sizeof('ledge_bump_rect') * self.crectCap)
+        self.crects, self.crectCap = grown, cap
+    end
+    sync(self, r)
 end
 
 --- Adds item with its rectangle (left, top, width, height). Beyond bump,
@@ -300,7 +324,7 @@ end
 
 function World:remove(item)
     local r = get(self, item, 'World:remove')
-    self.bySlot[r.body.id.index1] = nil
+    self.bySlot[r.slot] = nil
     r.body:destroy()
     self.rects[item] = nil
     self.state[item] = nil
@@ -329,6 +353,7 @@ function World:update(item, x, y, w, h)
         attach(self, item, r)
     elseif x ~= r.x or y ~= r.y then
         r.x, r.y = x, y
+        sync(self, r)
         place(self, r)
     end
 end
@@ -401,10 +426,54 @@ function World:project(item, x, y, w, h, goalX, goalY, filter)
     return cols, len
 end
 
+local actual_x, actual_y = ffi.new('double[1]'), ffi.new('double[1]')
+
+-- One of ledge_bump_move's collisions as bump's col table.
+local function col_table(self, item, c, w, h)
+    local o = self.crects[c.other]
+    local ir = c.item_rect
+    return {
+        item = item, other = self.bySlot[c.other], type = 'slide', overlaps = c.overlaps,
+        ti = c.ti,
+        move = { x = c.move_x, y = c.move_y },
+        normal = { x = c.normal_x, y = c.normal_y },
+        touch = { x = c.touch_x, y = c.touch_y },
+        itemRect = { x = ir.x, y = ir.y, w = w, h = h },
+        otherRect = { x = o.x, y = o.y, w = o.w, h = o.h },
+        slide = { x = c.slide_x, y = c.slide_y },
+    }
+end
+
+-- check (and with `update`, move) with the default filter and bump's own
+-- slide: the whole loop in one C call (ledge_bump_move), the same
+-- arithmetic as the Lua path below.
+local function check_in_c(self, item, r, goalX, goalY, update)
+    check_number(goalX, 'goalX', 'World:check')
+    check_number(goalY, 'goalY', 'World:check')
+    local n = C.ledge_bump_move(self.lw.ptr, self.crects, self.crectCap, r.body.id, goalX,
+        goalY, update, self.ccols, self.ccolCap, actual_x, actual_y)
+    while n > self.ccolCap do -- more collisions than the buffer holds: nothing was changed
+        self.ccolCap = self.ccolCap * 4
+        self.ccols = ffi.new('ledge_bump_col[?]', self.ccolCap)
+        n = C.ledge_bump_move(self.lw.ptr, self.crects, self.crectCap, r.body.id, goalX, goalY,
+            update, self.ccols, self.ccolCap, actual_x, actual_y)
+    end
+    if n < 0 then error('World: ' .. tostring(ledge.lastError()), 3) end
+    local ax, ay = actual_x[0], actual_y[0]
+    if update then r.x, r.y = ax, ay end
+    local cols = {}
+    local ccols = self.ccols
+    for i = 0, n - 1 do cols[i + 1] = col_table(self, item, ccols[i], r.w, r.h) end
+    return ax, ay, cols, n
+end
+
 --- Where item would end up moving to (goalX, goalY), and its collisions,
 --- without moving it. Returns actualX, actualY, cols, len.
 function World:check(item, goalX, goalY, filter)
     local r = get(self, item, 'World:check')
+    if filter == nil and self.responses.slide == responses.slide then
+        return check_in_c(self, item, r, goalX, goalY, false)
+    end
     -- The items met so far are marked with this check's stamp, and one
     -- filter closure per world reads the stamp and the game's filter from
     -- fields (saved and restored, so that a filter or a response may call
@@ -452,6 +521,9 @@ end
 --- Moves item toward (goalX, goalY), resolving collisions (check, then
 --- update). Returns actualX, actualY, cols, len.
 function World:move(item, goalX, goalY, filter)
+    if filter == nil and self.responses.slide == responses.slide then
+        return check_in_c(self, item, get(self, item, 'World:move'), goalX, goalY, true)
+    end
     local ax, ay, cols, len = self:check(item, goalX, goalY, filter)
     self:update(item, ax, ay)
     return ax, ay, cols, len
@@ -635,6 +707,7 @@ function World:setTiles(level, tileSize, x, y)
     end
     self.lw = lw
     self.bySlot = {}
+    self.crects, self.crectCap = ffi.new('ledge_bump_rect[?]', 64), 64
     for item, r in pairs(self.rects) do attach(self, item, r) end
     self.tiles = { size = tileSize, width = width, height = height, x = x or 0, y = y or 0,
         rows = rows }
@@ -684,6 +757,7 @@ function World:moveCharacter(item, goalX, goalY, opts)
     end
     local res = char_result
     r.x, r.y = res.position.x - r.w / 2, res.position.y - r.h / 2
+    sync(self, r)
     local cols = {}
     local groundItem
     for i = 0, res.hit_count - 1 do

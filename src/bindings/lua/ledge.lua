@@ -602,6 +602,144 @@ function Body:move(dx, dy, opts)
         groundHit = r.ground_hit >= 0 and hits[r.ground_hit + 1] or nil, c = r }
 end
 
+-- --- characters (character.h) -------------------------------------------------
+
+local Character = {}
+Character.__index = Character
+ledge.Character = Character
+
+local leave_names = { add_velocity = 0, add_upward = 1, nothing = 2 }
+local character_state_t = ffi.typeof('ledge_character_state')
+
+-- A ledge_character_def from opts: the mover's fields (as Body:move takes
+-- them, plus up = {x, y}), platformOnLeave = 'add_velocity' | 'add_upward'
+-- | 'nothing', ridePlatforms = boolean.
+local function character_def(opts)
+    local cd = C.ledge_default_character_def()
+    if not opts then return cd end
+    for _, k in ipairs(move_def_fields) do
+        if opts[k] ~= nil then cd.move[k] = opts[k] end
+    end
+    if opts.up then cd.move.up.x, cd.move.up.y = xy(opts.up, 0, 0) end
+    if opts.platformOnLeave ~= nil then
+        local v = leave_names[opts.platformOnLeave]
+        if not v then
+            error('platformOnLeave must be add_velocity, add_upward or nothing, got ' ..
+                tostring(opts.platformOnLeave), 3)
+        end
+        cd.platform_on_leave = v
+    end
+    if opts.ridePlatforms ~= nil then cd.ride_platforms = opts.ridePlatforms and true or false end
+    return cd
+end
+
+-- The state as a Lua table (C's fields in camelCase, vectors as {x, y}).
+local function state_table(world, st)
+    local function v(p) return { x = p.x, y = p.y } end
+    local floor_body = nil
+    if st.floor_body.index1 ~= 0 then floor_body = world:body(st.floor_body) end
+    local r = st.last_move
+    return {
+        x = st.position.x, y = st.position.y,
+        vx = st.velocity.x, vy = st.velocity.y,
+        realVx = st.real_velocity.x, realVy = st.real_velocity.y,
+        onFloor = st.on_floor, onWall = st.on_wall, onCeiling = st.on_ceiling,
+        wallSide = st.wall_side,
+        floorNormal = v(st.floor_normal), wallNormal = v(st.wall_normal),
+        ceilingNormal = v(st.ceiling_normal),
+        floorBody = floor_body, floorIsTile = st.floor_is_tile,
+        floorCellX = st.floor_is_tile and st.floor_cell_x or nil,
+        floorCellY = st.floor_is_tile and st.floor_cell_y or nil,
+        floorTile = st.floor_is_tile and st.floor_tile or nil,
+        platformVx = st.platform_velocity.x, platformVy = st.platform_velocity.y,
+        timeSinceFloor = st.time_since_floor,
+        hitCount = r.hit_count, snapped = r.snapped, stuck = r.stuck,
+    }
+end
+
+--- Makes this living kinematic body a character (ledge_character_create)
+--- and returns its Character object (the same one each time it is asked
+--- for, until it ends). opts: the mover's options as Body:move takes them
+--- (max_slides, max_floor_slope, snap_length, skin, stop_on_slope, up =
+--- {x, y}), platformOnLeave = 'add_velocity' (default) | 'add_upward' |
+--- 'nothing', ridePlatforms (default true). Raises ledge's message when
+--- refused (a dynamic body, already a character, ...).
+function Body:makeCharacter(opts)
+    local cd = character_def(opts)
+    if not checked(C.ledge_character_create, bw(self), self.id, cd) then
+        raise('ledge_character_create refused')
+    end
+    self.character = setmetatable({ body = self, world = self.world, id = self.id,
+        st = character_state_t() }, Character)
+    return self.character
+end
+
+--- A kinematic body of table t (as World:newBody takes it; type is
+--- forced to 'kinematic') made a character with opts (Body:makeCharacter).
+function World:newCharacter(t, opts)
+    local bt = {}
+    for k, v in pairs(t) do bt[k] = v end
+    bt.type = 'kinematic'
+    return self:newBody(bt):makeCharacter(opts)
+end
+
+local function cw(self)
+    if not self.world.ptr then error('the world was destroyed', 3) end
+    return self.world.ptr
+end
+
+--- Moves the character by (vx, vy) * dt with the mover and returns its
+--- state (Character:state). Raises ledge's message when refused (a
+--- non-finite velocity, dt out of range, an ended character).
+function Character:move(vx, vy, dt)
+    if not checked(C.ledge_character_move, cw(self), self.id, vec2(vx, vy), dt, self.st) then
+        raise('ledge_character_move refused')
+    end
+    return state_table(self.world, self.st)
+end
+
+--- The character's state: {x, y, vx, vy (the velocity the last move left),
+--- realVx, realVy, onFloor, onWall, onCeiling, wallSide (+1 right, -1
+--- left, 0), floorNormal, wallNormal, ceilingNormal (each {x, y}),
+--- floorBody (a Body, or nil for a tile or no floor), floorIsTile,
+--- floorCellX, floorCellY, floorTile (when floorIsTile), platformVx,
+--- platformVy, timeSinceFloor (coyote time), hitCount, snapped, stuck}.
+function Character:state()
+    if not checked(C.ledge_character_get_state, cw(self), self.id, self.st) then
+        raise('ledge_character_get_state refused')
+    end
+    return state_table(self.world, self.st)
+end
+
+--- Sets the velocity kept in the state (a knock-back).
+function Character:setVelocity(vx, vy)
+    if not checked(C.ledge_character_set_velocity, cw(self), self.id, vec2(vx, vy)) then
+        raise('ledge_character_set_velocity refused')
+    end
+end
+
+--- Replaces the character's options (as Body:makeCharacter takes them).
+function Character:setDef(opts)
+    if not checked(C.ledge_character_set_def, cw(self), self.id, character_def(opts)) then
+        raise('ledge_character_set_def refused')
+    end
+end
+
+--- Whether the character is alive (its body alive and still a character).
+function Character:isValid()
+    return self.world.ptr ~= nil and C.ledge_character_is_valid(self.world.ptr, self.id)
+end
+
+--- Ends the character; the body stays (Body:destroy ends both).
+function Character:destroy()
+    checked(C.ledge_character_destroy, cw(self), self.id)
+    if self.body.character == self then self.body.character = nil end
+end
+
+function Character:position()
+    return self.body:position()
+end
+
 --- velocity (vx, vy) without its parts into the surfaces a move met.
 function ledge.clipVelocity(result, vx, vy)
     local v = C.ledge_move_clip_velocity(result.c, vec2(vx, vy))

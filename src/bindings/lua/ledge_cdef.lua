@@ -571,6 +571,30 @@ int ledge_world_query_aabb_ids(ledge_world *world, const ledge_aabb *aabb,
 int ledge_world_query_point_ids(ledge_world *world, const vec2s *point,
                                           const ledge_query_filter *filter, ledge_body_id *out,
                                           int capacity);
+typedef struct ledge_bump_rect {
+    double x;
+    double y;
+    double w;
+    double h;
+} ledge_bump_rect;
+typedef struct ledge_bump_col {
+    uint32_t other;
+    bool overlaps;
+    double ti;
+    double move_x;
+    double move_y;
+    double normal_x;
+    double normal_y;
+    double touch_x;
+    double touch_y;
+    double slide_x;
+    double slide_y;
+    ledge_bump_rect item_rect;
+} ledge_bump_col;
+int ledge_bump_move(ledge_world *world, ledge_bump_rect *rects, int rect_count,
+                              const ledge_body_id *item, double goal_x, double goal_y, bool update,
+                              ledge_bump_col *cols, int capacity, double *actual_x,
+                              double *actual_y);
 typedef const char *ledge_tiled_resolve_fn(const char *source, size_t *len, void *user);
 typedef struct ledge_tiled_def {
     ledge_world_def world;
