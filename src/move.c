@@ -748,8 +748,19 @@ bool ledge__move_carry(ledge_world *w, int slot, vec2s from, int floor,
     return true;
 }
 
+static bool never(const ledge_world *w, int slot) {
+    (void)w;
+    (void)slot;
+    return false;
+}
+
 bool ledge_body_move(ledge_world *world, ledge_body_id id, vec2s displacement,
                      const ledge_move_def *def, ledge_move_result *out) {
+    return ledge__move_ignoring(world, id, displacement, def, out, -1);
+}
+
+bool ledge__move_ignoring(ledge_world *world, ledge_body_id id, vec2s displacement,
+                          const ledge_move_def *def, ledge_move_result *out, int ignore) {
     const char *fn = "ledge_body_move";
     if (out == NULL) {
         LEDGE_ERROR("%s: out is NULL", fn);
@@ -765,6 +776,7 @@ bool ledge_body_move(ledge_world *world, ledge_body_id id, vec2s displacement,
     init_mover(&m, world, slot, def, out);
     vec2s start = m.start = world->position[slot];
     find_bodies(&m, start, displacement);
+    if (ignore >= 0) drop_bodies(&m, ignore, never);
     m.step = piece_length(&m);
     vec2s pos = travel(&m, start, displacement);
     ground_flags(&m, pos);
