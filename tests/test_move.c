@@ -844,8 +844,8 @@ static void expect_refused(ledge_world *w, ledge_body_id id, vec2s d, const ledg
 // lands when that leaves it within 2 * skin, else hangs g - 0.005 above.
 // Its gap to the floor (measured in double from the floor's known top)
 // must be that within 1e-3 * skin (the creep rule's tolerance) plus
-// rounding. Then walking 200 moves back and forth on the floor keeps its
-// height to the bit (no creep).
+// rounding. Then walking 100 moves back and forth on the floor keeps its
+// height to the bit (no creep; a quarter of the landed cases, every kind).
 static void test_rest_gap_closed_form(void **state) {
     (void)state;
     g_rng = 0x5eed1e55ull;
@@ -887,10 +887,10 @@ static void test_rest_gap_closed_form(void **state) {
                      g0, gap, want, r.on_ground);
         }
         if (grounded) assert_true(p.x == x0 + dx);
-        if (want == 0.0) {
-            landed++;
+        if (want == 0.0) landed++;
+        if (want == 0.0 && (c / 8) % 4 == 0) { // a quarter of the landings, every kind
             float y = p.y;
-            for (int k = 0; k < 200; ++k) {
+            for (int k = 0; k < 100; ++k) {
                 float vx = (k / 10) % 2 ? -0.05f : 0.05f;
                 assert_true(ledge_body_move(w, id, v(vx, (float)(-up * 20.0 / 3600.0)), NULL, &r));
                 if (!(r.on_ground && ledge_body_position(w, id).y == y)) {
@@ -898,12 +898,12 @@ static void test_rest_gap_closed_form(void **state) {
                              (double)(ledge_body_position(w, id).y - y), k);
                 }
             }
-        } else {
-            hung++;
         }
+        hung += want != 0.0;
         ledge_world_destroy(w);
     }
-    print_message("rest rule: %d landed and walked without creep, %d hung above\n", landed, hung);
+    print_message("rest rule: %d landed (a quarter walked without creep), %d hung above\n", landed,
+                  hung);
     assert_true(landed > 2000 && hung > 300);
 }
 
