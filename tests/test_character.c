@@ -828,6 +828,7 @@ static void test_carry_stops_at_wall_and_ceiling(void **state) {
                     assert_true(st.on_wall && st.wall_side == 1);
                     assert_float_equal(st.wall_normal.x, -1.0, 1e-5);
                     assert_true(st.on_floor && st.floor_body.index1 == plat.index1);
+                    assert_false(st.crushed); // the platform slides on under it: no crush
                 }
             }
             assert_true(hit > 5); // it was carried whole before meeting it
