@@ -15,4 +15,9 @@ bool ledge__move_carry(ledge_world *world, int slot, vec2s from, int floor,
                        bool (*skip)(const ledge_world *world, int slot), const ledge_move_def *def,
                        ledge_move_result *out);
 
+/// ledge_body_move with body slot `ignore` no obstacle (-1: none): a
+/// character crushed into a body by a carry moves out of it.
+bool ledge__move_ignoring(ledge_world *world, ledge_body_id id, vec2s displacement,
+                          const ledge_move_def *def, ledge_move_result *out, int ignore);
+
 #endif // LEDGE_CARRY_H

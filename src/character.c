@@ -266,6 +266,20 @@ static vec2s leave_velocity(const ledge__character *c, vec2s up) {
     }
 }
 
+// Whether body slot `by` overlaps character slot i by more than its skin.
+static bool overlaps(const ledge_world *w, int i, int by, float skin) {
+    ledge_manifold m = ledge_collide(&w->shape[by], w->position[by], &w->shape[i], w->position[i]);
+    return m.hit && m.depth > skin;
+}
+
+// The crush by body slot `by` (-1: none) into the state: kept while that
+// body still overlaps the character, cleared once it is clear.
+static void take_crush(const ledge_world *w, int i, int by, ledge_character_state *s) {
+    const ledge__character *c = &w->characters->c[i];
+    s->crushed = by >= 0 && overlaps(w, i, by, c->def.move.skin);
+    if (!s->crushed) s->crushed_by = LEDGE_NULL_BODY_ID;
+}
+
 static bool check_move(ledge_world *w, ledge_body_id id, vec2s velocity, float dt,
                        ledge__character **c) {
     const char *fn = "ledge_character_move";
@@ -297,9 +311,13 @@ bool ledge_character_move(ledge_world *world, ledge_body_id id, vec2s velocity, 
     // drop-through ends as soon as a move is clear of them all.
     world->in_one_way[i] = 0;
     ledge_move_result r;
-    if (!ledge_body_move(world, id, v2_scale(velocity, dt), &md, &r)) return false;
-    if (world->dropping[i] && !world->in_one_way[i]) world->dropping[i] = 0;
     ledge_character_state *s = &c->state;
+    int crusher = s->crushed && ledge_body_is_valid(world, s->crushed_by)
+                      ? (int)s->crushed_by.index1 - 1
+                      : -1;
+    if (!ledge__move_ignoring(world, id, v2_scale(velocity, dt), &md, &r, crusher)) return false;
+    if (world->dropping[i] && !world->in_one_way[i]) world->dropping[i] = 0;
+    take_crush(world, i, crusher, s);
     bool left = s->on_floor && s->floor_body.index1 != 0 && !r.on_ground;
     vec2s v = ledge_move_clip_velocity(&r, velocity);
     if (left) v = v2_add(v, leave_velocity(c, r.up));
@@ -378,7 +396,14 @@ static void carry_one(ledge_world *w, int i, bool *synced) {
     ledge__query_refile(w, i);
     ledge_move_def md = c->def.move;
     ledge_move_result r;
-    if (ledge__move_carry(w, i, from, floor, riding, &md, &r)) take_carry(w, &c->state, &r);
+    if (ledge__move_carry(w, i, from, floor, riding, &md, &r)) {
+        take_carry(w, &c->state, &r);
+        // Stopped short, the platform went on into it: crushed.
+        if (overlaps(w, i, floor, md.skin)) {
+            c->state.crushed = true;
+            c->state.crushed_by = ledge__body_id(w, floor);
+        }
+    }
     c->state.position = w->position[i];
     c->state.platform_velocity = w->velocity[floor];
 }

@@ -54,8 +54,11 @@ typedef struct mover {
     ledge_move_def def;
     vec2s up, right;
     float cos_floor;
-    float step;    ///< Longest piece.
-    bool grounded; ///< Started on a floor and not moving up.
+    float step;       ///< Longest piece.
+    bool grounded;    ///< Started on a floor and not moving up.
+    unsigned gathers; ///< Gathers so far (which one m->c holds).
+    unsigned rest;    ///< The gather that ended a resolve in resting contact, else 0.
+    vec2s rest_pos;   ///< Where that gather was.
     int bodies[MAX_BODIES];
     int body_count;
     contact c[MAX_CONTACTS];
@@ -266,6 +269,7 @@ static void body_contact(mover *m, int i, vec2s pos) {
 static int gather(mover *m, vec2s pos) {
     int x0, y0, x1, y1;
     m->count = 0;
+    ++m->gathers;
     ledge__tilemap_scan_range(m->w->map, m->shape, pos, &x0, &y0, &x1, &y1);
     for (int y = y0; y <= y1; ++y) {
         for (int x = x0; x <= x1; ++x) tile_contact(m, x, y, pos);
@@ -421,6 +425,13 @@ static vec2s solve(const mover *m, const vec2s *dir, const float *depth) {
     return c;
 }
 
+// The deepest gathered contact, as reported (an upper bound of depths()).
+static float raw_depth(const mover *m) {
+    float deepest = 0.0f;
+    for (int i = 0; i < m->count; ++i) deepest = maxf(deepest, m->c[i].m.depth);
+    return deepest;
+}
+
 // The push direction and depth of every gathered contact at pos (floors
 // measured against the tile itself); returns the deepest.
 static float depths(mover *m, vec2s pos, vec2s *dir, float *depth) {
@@ -442,9 +453,19 @@ static float depths(mover *m, vec2s pos, vec2s *dir, float *depth) {
 static bool resolve(mover *m, vec2s base, vec2s *corr, vec2s piece, float lo, float hi) {
     vec2s dir[MAX_CONTACTS];
     float depth[MAX_CONTACTS];
+    m->rest = 0;
     for (int round = 0;; ++round) {
         vec2s pos = v2_add(base, *corr);
         if (gather(m, pos) == 0) return true;
+        // A floor's depth measured against its tile is never more than the
+        // contact's (floor_depth): shallow contacts are at rest without the
+        // sweeps that measure it (a walk on flat ground ends every piece so).
+        float shallow = raw_depth(m);
+        if (shallow <= 1.0e-3f * m->def.skin) {
+            m->rest = m->gathers;
+            m->rest_pos = pos;
+            return true;
+        }
         float deepest = depths(m, pos, dir, depth);
         if (round == m->def.max_slides) return deepest <= m->def.skin;
         if (deepest <= 1.0e-3f * m->def.skin) return true; // resting contact
@@ -511,12 +532,38 @@ static float first_touch(mover *m, vec2s pos, float lo, float hi, int halvings) 
     return hi;
 }
 
+// Whether the mover at pos rests on a floor: touching one there (the last
+// gather, when it ended a resolve at pos) or within 1e-3 * skin above one
+// (float rounding leaves a walker an ulp above the floor). Snapping would
+// lower it onto the floor and lift it back, which leaves a body this close
+// where it was (the creep rule in snap), at the cost of a dozen gathers and
+// sweeps on every step of a walk; the floors touched are its hits, taken
+// here.
+static bool resting_on_floor(mover *m, vec2s pos) {
+    bool here =
+        m->rest != 0 && m->rest == m->gathers && m->rest_pos.x == pos.x && m->rest_pos.y == pos.y;
+    if (!here) {
+        m->from = pos;
+        if (gather(m, v2_sub(pos, v2_scale(m->up, 1.0e-3f * m->def.skin))) == 0) return false;
+    }
+    bool floor = false, only = true;
+    for (int i = 0; i < m->count; ++i) {
+        bool f = classify(m, m->c[i].m.normal) == SURF_FLOOR;
+        floor |= f;
+        only &= f;
+    }
+    if (!floor) return false;
+    for (int i = 0; only && i < m->count; ++i) record_hit(m, &m->c[i], m->up, 1.0f);
+    return true;
+}
+
 // Lowers the mover by up to `reach` until it meets a floor: first by
 // 2 * skin (closing the gap a grounded move that absorbed its downward part,
 // or a fall that ended just short of the floor, leaves), then in pieces,
 // to the first touch. Meeting anything but floors there (a wall, a
 // ceiling, an arc steeper than a floor) leaves it where it was.
 static void snap(mover *m, vec2s *pos, float reach) {
+    if (resting_on_floor(m, *pos)) return;
     float done = 0.0f;
     m->from = *pos;
     while (done < reach) {
@@ -651,6 +698,7 @@ static void init_mover(mover *m, ledge_world *w, int slot, const ledge_move_def 
     m->cos_floor = cosf(def->max_floor_slope);
     m->out = out;
     m->grounded = false;
+    m->gathers = m->rest = 0;
     m->from = w->position[slot];
     ledge_aabb b = m->shape->bounds;
     m->reach = w->map->tile_size + 2.0f * ((b.upper.x - b.lower.x) + (b.upper.y - b.lower.y));
@@ -703,8 +751,19 @@ bool ledge__move_carry(ledge_world *w, int slot, vec2s from, int floor,
     return true;
 }
 
+static bool never(const ledge_world *w, int slot) {
+    (void)w;
+    (void)slot;
+    return false;
+}
+
 bool ledge_body_move(ledge_world *world, ledge_body_id id, vec2s displacement,
                      const ledge_move_def *def, ledge_move_result *out) {
+    return ledge__move_ignoring(world, id, displacement, def, out, -1);
+}
+
+bool ledge__move_ignoring(ledge_world *world, ledge_body_id id, vec2s displacement,
+                          const ledge_move_def *def, ledge_move_result *out, int ignore) {
     const char *fn = "ledge_body_move";
     if (out == NULL) {
         LEDGE_ERROR("%s: out is NULL", fn);
@@ -720,6 +779,7 @@ bool ledge_body_move(ledge_world *world, ledge_body_id id, vec2s displacement,
     init_mover(&m, world, slot, def, out);
     vec2s start = m.start = world->position[slot];
     find_bodies(&m, start, displacement);
+    if (ignore >= 0) drop_bodies(&m, ignore, never);
     m.step = piece_length(&m);
     vec2s pos = travel(&m, start, displacement);
     ground_flags(&m, pos);

@@ -16,6 +16,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#ifdef LEDGE_HAVE_CALLGRIND
+#include <valgrind/callgrind.h>
+#endif
+
 // CPU time of this thread, not wall time: the shared machine the figures
 // are taken on runs many jobs at once, and wall time then measures them.
 static double cpu_ns(void) {
@@ -71,32 +75,40 @@ static void make(crowd *c, int width, int height, int chars, double span, int ot
     }
 }
 
+// Frame fr of the crowd: a move and a ray per character; returns how many
+// stood on the ground after their move.
+static int frame(crowd *c, int fr) {
+    const float dt = 1.0f / 60.0f;
+    ledge_move_def md = ledge_default_move_def();
+    ledge_query_filter f = ledge_default_query_filter();
+    int grounded = 0;
+    for (int k = 0; k < c->count; ++k) {
+        vec2s *vel = &c->vel[k];
+        if ((fr + k) % 120 == 0) vel->x = -vel->x;
+        vel->y -= 20.0f * dt;
+        ledge_move_result res;
+        ledge_body_move(c->w, c->ids[k], v(vel->x * dt, vel->y * dt), &md, &res);
+        *vel = ledge_move_clip_velocity(&res, *vel);
+        grounded += res.on_ground;
+        ledge_raycast_result hit;
+        f.ignore = c->ids[k];
+        ledge_world_raycast(c->w, res.position, v(vel->x > 0 ? 1.0 : -1.0, 0), &f, &hit);
+        sink += hit.fraction;
+    }
+    return grounded;
+}
+
 // ns per character per frame (move + ray), the median of RUNS runs.
 static double run(int width, int height, int chars, double span, int others, int *grounded) {
     double t[RUNS];
-    const float dt = 1.0f / 60.0f;
     for (int r = 0; r < RUNS; ++r) {
         crowd c;
         make(&c, width, height, chars, span, others);
-        ledge_move_def md = ledge_default_move_def();
-        ledge_query_filter f = ledge_default_query_filter();
         double total = 0.0;
         *grounded = 0;
         for (int fr = 0; fr < FRAMES; ++fr) {
             double t0 = cpu_ns();
-            for (int k = 0; k < chars; ++k) {
-                vec2s *vel = &c.vel[k];
-                if ((fr + k) % 120 == 0) vel->x = -vel->x;
-                vel->y -= 20.0f * dt;
-                ledge_move_result res;
-                ledge_body_move(c.w, c.ids[k], v(vel->x * dt, vel->y * dt), &md, &res);
-                *vel = ledge_move_clip_velocity(&res, *vel);
-                *grounded += res.on_ground;
-                ledge_raycast_result hit;
-                f.ignore = c.ids[k];
-                ledge_world_raycast(c.w, res.position, v(vel->x > 0 ? 1.0 : -1.0, 0), &f, &hit);
-                sink += hit.fraction;
-            }
+            *grounded += frame(&c, fr);
             total += cpu_ns() - t0;
         }
         t[r] = total / ((double)FRAMES * chars);
@@ -106,40 +118,95 @@ static double run(int width, int height, int chars, double span, int others, int
     return t[RUNS / 2];
 }
 
+// One character landed on a FULL floor (no hills), 64 x 8 cells.
+static ledge_world *flat_world(ledge_body_id *id) {
+    ledge_world_def wd = ledge_default_world_def();
+    wd.gravity = v(0, -20);
+    wd.map_width = 64;
+    wd.map_height = 8;
+    ledge_world *w = ledge_world_create(&wd);
+    for (int x = 0; x < 64; ++x) ledge_tilemap_set(ledge_world_tilemap(w), x, 0, LEDGE_TILE_FULL);
+    ledge_body_def bd = ledge_default_body_def();
+    bd.type = LEDGE_BODY_KINEMATIC;
+    bd.shape = ledge_make_box(v(0, 0), v(0.3, 0.45));
+    bd.position = v(10, 1.45);
+    *id = ledge_body_create(w, &bd);
+    ledge_move_result res;
+    ledge_body_move(w, *id, v(0, -0.1), NULL, &res); // land
+    return w;
+}
+
+// Moves k0..k1-1 of the walk on flat ground (0.1 a frame, turning every
+// 500); false when a move ended off the ground.
+static bool flat_walk(ledge_world *w, ledge_body_id id, int k0, int k1) {
+    ledge_move_result res;
+    bool ground = true;
+    for (int k = k0; k < k1; ++k) {
+        float vx = (k / 500) % 2 ? -0.1f : 0.1f;
+        ledge_body_move(w, id, v(vx, -20.0 / 3600.0), NULL, &res);
+        sink += res.position.x;
+        ground &= res.on_ground;
+    }
+    return ground;
+}
+
 // ns per move of one character walking on a FULL floor (no hills).
 static double flat_move(void) {
     double t[RUNS];
     for (int r = 0; r < RUNS; ++r) {
-        ledge_world_def wd = ledge_default_world_def();
-        wd.gravity = v(0, -20);
-        wd.map_width = 64;
-        wd.map_height = 8;
-        ledge_world *w = ledge_world_create(&wd);
-        for (int x = 0; x < 64; ++x)
-            ledge_tilemap_set(ledge_world_tilemap(w), x, 0, LEDGE_TILE_FULL);
-        ledge_body_def bd = ledge_default_body_def();
-        bd.type = LEDGE_BODY_KINEMATIC;
-        bd.shape = ledge_make_box(v(0, 0), v(0.3, 0.45));
-        bd.position = v(10, 1.45);
-        ledge_body_id id = ledge_body_create(w, &bd);
-        ledge_move_result res;
-        ledge_body_move(w, id, v(0, -0.1), NULL, &res); // land
+        ledge_body_id id;
+        ledge_world *w = flat_world(&id);
         const int n = 5000;
         double t0 = cpu_ns();
-        for (int k = 0; k < n; ++k) {
-            float vx = (k / 500) % 2 ? -0.1f : 0.1f;
-            ledge_body_move(w, id, v(vx, -20.0 / 3600.0), NULL, &res);
-            sink += res.position.x;
-        }
+        bool ground = flat_walk(w, id, 0, n);
         t[r] = (cpu_ns() - t0) / n;
-        if (!res.on_ground) printf("flat move: not on the ground!\n");
+        if (!ground) printf("flat move: not on the ground!\n");
         ledge_world_destroy(w);
     }
     qsort(t, RUNS, sizeof t[0], cmp_double);
     return t[RUNS / 2];
 }
 
-int main(void) {
+// --callgrind flat|crowd: the instructions of 1,000 flat-ground moves (after
+// 1,000 untimed), or of one frame of the 1,000-character crowd (after 60
+// untimed), with callgrind's instrumentation on for them alone
+// (tests/bench_callgrind_move.sh divides).
+static int run_callgrind(const char *what) {
+#ifdef LEDGE_HAVE_CALLGRIND
+    if (strcmp(what, "flat") == 0) {
+        ledge_body_id id;
+        ledge_world *w = flat_world(&id);
+        flat_walk(w, id, 0, 1000);
+        CALLGRIND_START_INSTRUMENTATION;
+        CALLGRIND_TOGGLE_COLLECT;
+        bool ground = flat_walk(w, id, 1000, 2000);
+        CALLGRIND_TOGGLE_COLLECT;
+        CALLGRIND_STOP_INSTRUMENTATION;
+        ledge_world_destroy(w);
+        return ground ? 0 : 1;
+    }
+    if (strcmp(what, "crowd") == 0) {
+        crowd c;
+        make(&c, 512, 128, 1000, 256.0, 0);
+        for (int fr = 0; fr < 60; ++fr) frame(&c, fr);
+        CALLGRIND_START_INSTRUMENTATION;
+        CALLGRIND_TOGGLE_COLLECT;
+        frame(&c, 60);
+        CALLGRIND_TOGGLE_COLLECT;
+        CALLGRIND_STOP_INSTRUMENTATION;
+        ledge_world_destroy(c.w);
+        return 0;
+    }
+#endif
+    fprintf(stderr,
+            "bench_crowd --callgrind %s: built without valgrind/callgrind.h or unknown "
+            "case (flat, crowd)\n",
+            what);
+    return 2;
+}
+
+int main(int argc, char **argv) {
+    if (argc == 3 && strcmp(argv[1], "--callgrind") == 0) return run_callgrind(argv[2]);
     int g0, g1, g2;
     printf("characters: one ledge_body_move + one ledge_world_raycast each per frame (thread CPU "
            "time, median of %d runs)\n",

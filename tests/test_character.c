@@ -46,6 +46,31 @@ static ledge_body_id add_character(ledge_world *w, vec2s p) {
 
 // --- platforms --------------------------------------------------------------
 
+// A kinematic platform, a box of half size (half_w, 0.25), at p.
+static ledge_body_id add_platform(ledge_world *w, vec2s p, double half_w) {
+    ledge_body_def pd = ledge_default_body_def();
+    pd.type = LEDGE_BODY_KINEMATIC;
+    pd.shape = ledge_make_box(v(0, 0), v(half_w, 0.25));
+    pd.position = p;
+    ledge_body_id id = ledge_body_create(w, &pd);
+    assert_true(ledge_body_is_valid(w, id));
+    return id;
+}
+
+// The ride set-up: a platform (half width half_w) at p and a character
+// dropped on it dx from its centre, 0.005 above it along up (+1 y up, -1 y
+// down), landed by one move under gravity g: it stands on the platform.
+static ledge_body_id ride_setup(ledge_world *w, vec2s p, double half_w, double dx, float g,
+                                ledge_body_id *plat) {
+    double up = g < 0 ? 1.0 : -1.0;
+    *plat = add_platform(w, p, half_w);
+    ledge_body_id ch = add_character(w, v(p.x + dx, p.y + up * (0.25 + 0.45 + 0.005)));
+    ledge_character_state st;
+    assert_true(ledge_character_move(w, ch, v(0, g * DT), DT, &st)); // land
+    assert_true(st.on_floor && st.floor_body.index1 == plat->index1);
+    return ch;
+}
+
 typedef enum path { PATH_UP_DOWN, PATH_SIDEWAYS, PATH_DIAGONAL, PATH_CIRCLE, PATH_COUNT } path;
 static const char *path_name[] = {"up/down", "sideways", "diagonal", "circle"};
 
@@ -81,17 +106,9 @@ typedef struct ride {
 static ride ride_platform(path p, double s, int order, float g) {
     ledge_world *w = make_world(g);
     double up = g < 0 ? 1.0 : -1.0;
-    ledge_body_def pd = ledge_default_body_def();
-    pd.type = LEDGE_BODY_KINEMATIC;
-    pd.shape = ledge_make_box(v(0, 0), v(1.5, 0.25));
-    pd.position = path_at(p, s, 0.0, up);
-    ledge_body_id plat = ledge_body_create(w, &pd);
-    vec2s c0 = v(pd.position.x + 0.4, pd.position.y + up * (0.25 + 0.45 + 0.005));
-    ledge_body_id ch = add_character(w, c0);
+    ledge_body_id plat;
+    ledge_body_id ch = ride_setup(w, path_at(p, s, 0.0, up), 1.5, 0.4, g, &plat);
     ledge_character_state st;
-    assert_true(ledge_character_move(w, ch, v(0, g * DT), DT, &st)); // land
-    assert_true(st.on_floor);
-    assert_true(ledge_body_is_valid(w, st.floor_body) && st.floor_body.index1 == plat.index1);
     ride r = {0.0, 0, 0};
     int per_frames = (int)lround(period(p, s) / DT);
     int frames = 3 * per_frames;
@@ -151,37 +168,60 @@ static void test_platforms_carry(void **state) {
                   cases, worst);
 }
 
-// Jumping off a platform that rises at 3 units/s and moves sideways at 2:
-// the platform's velocity is added as platform_on_leave asks.
+// Leaving a platform that rises at 3 units/s (along up) and moves sideways
+// at 2, by jumping (9 units/s along up) or by walking off its end: the
+// platform's velocity is added as platform_on_leave asks (all of it, its
+// part along up, or nothing), once, on the move that leaves it. Gravity
+// down and up.
 static void test_platform_on_leave(void **state) {
     (void)state;
-    for (int mode = 0; mode < 3; ++mode) {
-        ledge_world *w = make_world(-20.0f);
-        ledge_body_def pd = ledge_default_body_def();
-        pd.type = LEDGE_BODY_KINEMATIC;
-        pd.shape = ledge_make_box(v(0, 0), v(1.5, 0.25));
-        pd.position = v(20, 10);
-        ledge_body_id plat = ledge_body_create(w, &pd);
-        ledge_body_id ch = add_character(w, v(20, 10.705));
-        ledge_character_def cd = ledge_default_character_def();
-        cd.platform_on_leave = (ledge_platform_leave)mode;
-        assert_true(ledge_character_set_def(w, ch, &cd));
-        ledge_character_state st;
-        for (int f = 0; f < 10; ++f) {
-            vec2s pp = ledge_body_position(w, plat);
-            ledge_body_set_target(w, plat, v(pp.x + 2 * DT, pp.y + 3 * DT), DT);
-            ledge_character_move(w, ch, v(0, -20 * DT), DT, &st);
-            ledge_world_step(w, DT);
+    for (int gi = 0; gi < 2; ++gi) {
+        float g = gi == 0 ? -20.0f : 20.0f;
+        double up = g < 0 ? 1.0 : -1.0;
+        for (int walk = 0; walk < 2; ++walk) {
+            for (int mode = 0; mode < 3; ++mode) {
+                ledge_world *w = make_world(g);
+                ledge_body_id plat;
+                ledge_body_id ch = ride_setup(w, v(20, 20), 1.5, walk ? 1.1 : 0.0, g, &plat);
+                ledge_character_def cd = ledge_default_character_def();
+                cd.platform_on_leave = (ledge_platform_leave)mode;
+                assert_true(ledge_character_set_def(w, ch, &cd));
+                ledge_character_state st;
+                for (int f = 0; f < 10; ++f) {
+                    vec2s pp = ledge_body_position(w, plat);
+                    ledge_body_set_target(w, plat, v(pp.x + 2 * DT, pp.y + up * 3 * DT), DT);
+                    ledge_character_move(w, ch, v(0, g * DT), DT, &st);
+                    ledge_world_step(w, DT);
+                }
+                ledge_character_get_state(w, ch, &st);
+                if (!(st.on_floor && st.floor_body.index1 == plat.index1)) {
+                    fail_msg("gravity %g walk %d mode %d: off the platform (%g, %g)", (double)g,
+                             walk, mode, (double)st.position.x, (double)st.position.y);
+                }
+                assert_float_equal(st.platform_velocity.x, 2.0f, 1e-3);
+                assert_float_equal(st.platform_velocity.y, up * 3.0f, 1e-3);
+                // The jump: 9 along up. The walk: 1 unit right in one move,
+                // past the platform's end (1.5 - 1.1 + 0.3 = 0.7 from the box's
+                // left side), with gravity.
+                vec2s vel = walk ? v(60, g * DT) : v(0, up * 9);
+                assert_true(ledge_character_move(w, ch, vel, DT, &st));
+                if (st.on_floor)
+                    fail_msg("gravity %g walk %d: still on the floor", (double)g, walk);
+                double add_x = mode == 0 ? 2.0 : 0.0, add_y = mode <= 1 ? up * 3.0 : 0.0;
+                if (!(fabs(st.velocity.x - (vel.x + add_x)) < 1e-3 &&
+                      fabs(st.velocity.y - (vel.y + add_y)) < 1e-3)) {
+                    fail_msg("gravity %g, %s, mode %d: velocity (%g, %g), want (%g, %g)", (double)g,
+                             walk ? "walk off" : "jump", mode, (double)st.velocity.x,
+                             (double)st.velocity.y, vel.x + add_x, vel.y + add_y);
+                }
+                vec2s kept = st.velocity; // added once: the next move in the air adds nothing
+                assert_true(ledge_character_move(w, ch, kept, DT, &st));
+                assert_false(st.on_floor);
+                assert_float_equal(st.velocity.x, kept.x, 1e-5);
+                assert_float_equal(st.velocity.y, kept.y, 1e-5);
+                ledge_world_destroy(w);
+            }
         }
-        assert_true(st.on_floor);
-        assert_float_equal(st.platform_velocity.x, 2.0f, 1e-3);
-        assert_float_equal(st.platform_velocity.y, 3.0f, 1e-3);
-        assert_true(ledge_character_move(w, ch, v(0, 9), DT, &st)); // jump
-        assert_false(st.on_floor);
-        double want_x = mode == 0 ? 2.0 : 0.0, want_y = 9.0 + (mode <= 1 ? 3.0 : 0.0);
-        assert_float_equal(st.velocity.x, want_x, 1e-3);
-        assert_float_equal(st.velocity.y, want_y, 1e-3);
-        ledge_world_destroy(w);
     }
 }
 
@@ -534,14 +574,10 @@ static void test_slope_and_snap_options(void **state) {
 static void test_teleported_not_carried(void **state) {
     (void)state;
     ledge_world *w = make_world(-20.0f);
-    ledge_body_def pd = ledge_default_body_def();
-    pd.type = LEDGE_BODY_KINEMATIC;
-    pd.shape = ledge_make_box(v(0, 0), v(3, 0.25));
-    pd.position = v(20, 10);
-    ledge_body_id plat = ledge_body_create(w, &pd);
-    ledge_body_id a = add_character(w, v(19, 10.705)), b = add_character(w, v(21, 10.705));
+    ledge_body_id plat;
+    ledge_body_id a = ride_setup(w, v(20, 10), 3.0, -1.0, -20.0f, &plat);
+    ledge_body_id b = add_character(w, v(21, 10.705));
     ledge_character_state st;
-    assert_true(ledge_character_move(w, a, v(0, -20 * DT), DT, &st) && st.on_floor);
     assert_true(ledge_character_move(w, b, v(0, -20 * DT), DT, &st) && st.on_floor);
     vec2s pb = ledge_body_position(w, b);
     assert_true(ledge_body_set_position(w, a, v(5, 30)));
@@ -759,14 +795,9 @@ static void test_carry_stops_at_wall_and_ceiling(void **state) {
                 for (int k = 1; k < 10; ++k)
                     ledge_tilemap_set(map, 23, dir > 0 ? py + k : py - 1 - k, LEDGE_TILE_FULL);
             }
-            ledge_body_def pd = ledge_default_body_def();
-            pd.type = LEDGE_BODY_KINEMATIC;
-            pd.shape = ledge_make_box(v(0, 0), v(1.5, 0.25));
-            pd.position = v(21, py);
-            ledge_body_id plat = ledge_body_create(w, &pd);
-            ledge_body_id ch = add_character(w, v(22, py + dir * (0.25 + 0.45 + 0.005)));
+            ledge_body_id plat;
+            ledge_body_id ch = ride_setup(w, v(21, py), 1.5, 1.0, g, &plat);
             ledge_character_state st;
-            assert_true(ledge_character_move(w, ch, v(0, g * DT), DT, &st) && st.on_floor);
             double limit = ceiling ? py + dir * (3.0 - 0.45) : 23.0 - 0.3;
             int hit = -1;
             for (int f = 0; f < 60 && hit < 0; ++f) {
@@ -797,11 +828,147 @@ static void test_carry_stops_at_wall_and_ceiling(void **state) {
                     assert_true(st.on_wall && st.wall_side == 1);
                     assert_float_equal(st.wall_normal.x, -1.0, 1e-5);
                     assert_true(st.on_floor && st.floor_body.index1 == plat.index1);
+                    assert_false(st.crushed); // the platform slides on under it: no crush
                 }
             }
             assert_true(hit > 5); // it was carried whole before meeting it
             ledge_world_destroy(w);
         }
+    }
+}
+
+// A platform rising at 3 units/s (along up) into a ceiling and stopping
+// 0.55 under it (less than the character's 0.9): the carry stops the
+// character against the ceiling and the platform goes on into it, so the
+// state reports it crushed (crushed_by the platform) from that step, never
+// before; the character never enters the ceiling; its moves pass through
+// the platform while it overlaps it (crushed stays true exactly as long:
+// the box overlap along up, measured here, is above skin) and it falls out
+// below onto the floor, uncrushed. Both frame orders, gravity down and up.
+static void test_platform_crush(void **state) {
+    (void)state;
+    for (int gi = 0; gi < 2; ++gi) {
+        float g = gi == 0 ? -20.0f : 20.0f;
+        double up = g < 0 ? 1.0 : -1.0;
+        int py = g < 0 ? 10 : 30;
+        double ceil_face = py + up * 3.0, stop = py + up * 2.2, floor_face = g < 0 ? 3.0 : 37.0;
+        for (int order = 1; order <= 2; ++order) {
+            ledge_world *w = make_world(g);
+            ledge_tilemap *map = ledge_world_tilemap(w);
+            for (int x = 15; x < 28; ++x) {
+                ledge_tilemap_set(map, x, g < 0 ? py + 3 : py - 4, LEDGE_TILE_FULL); // ceiling
+                ledge_tilemap_set(map, x, g < 0 ? 2 : 37, LEDGE_TILE_FULL);          // floor
+            }
+            ledge_body_id plat;
+            ledge_body_id ch = ride_setup(w, v(21, py), 1.5, 1.0, g, &plat);
+            ledge_character_state st;
+            int crushed_at = -1, crushed_frames = 0;
+            for (int f = 0; f < 150; ++f) {
+                double y = py + up * 3.0 * DT * (f + 1);
+                if (up * (y - stop) > 0) y = stop;
+                assert_true(ledge_body_set_target(w, plat, v(21, y), DT));
+                ledge_character_get_state(w, ch, &st);
+                vec2s vel = v(0, st.velocity.y + g * DT);
+                if (order == 1) assert_true(ledge_character_move(w, ch, vel, DT, &st));
+                ledge_world_step(w, DT);
+                ledge_character_get_state(w, ch, &st);
+                vec2s c = ledge_body_position(w, ch);
+                // Along up: the character's top below the ceiling face.
+                double top = up * (c.y - ceil_face) + 0.45;
+                if (st.crushed && crushed_at < 0) { // in this step's carry
+                    crushed_at = f;
+                    assert_true(st.crushed_by.index1 == plat.index1 &&
+                                st.crushed_by.generation == plat.generation);
+                    assert_float_equal(top, 0.0, 1e-4); // stopped against the ceiling
+                    assert_true(st.on_ceiling);
+                }
+                if (order == 2) assert_true(ledge_character_move(w, ch, vel, DT, &st));
+                ledge_character_get_state(w, ch, &st);
+                c = ledge_body_position(w, ch);
+                vec2s p = ledge_body_position(w, plat);
+                top = up * (c.y - ceil_face) + 0.45;
+                // The depth of the platform's and the character's boxes along up.
+                double overlap = fmin(up * (p.y - c.y), up * (c.y - p.y)) + 0.25 + 0.45;
+                if (top > 1e-4)
+                    fail_msg("g %g order %d frame %d: %g into the ceiling", (double)g, order, f,
+                             top);
+                crushed_frames += st.crushed;
+                if (crushed_at >= 0 && st.crushed != (overlap > 0.01)) {
+                    fail_msg("g %g order %d frame %d: crushed %d with overlap %g", (double)g, order,
+                             f, st.crushed, overlap);
+                }
+                if (crushed_at < 0) assert_true(overlap < 0.01); // carried whole before
+                if (!st.crushed) assert_true(st.crushed_by.index1 == 0);
+            }
+            // The platform's top reaches 2.45 above its start: the character
+            // (0.9 tall under a ceiling 3 up) was crushed at 2.1 + skin.
+            if (!(crushed_at > 30 && crushed_at < 40 && crushed_frames > 1)) {
+                fail_msg("g %g order %d: crushed at frame %d for %d frames", (double)g, order,
+                         crushed_at, crushed_frames);
+            }
+            assert_false(st.crushed);
+            assert_true(st.on_floor && st.floor_is_tile);
+            assert_float_equal(st.position.y, floor_face + up * 0.45, 1e-3);
+            ledge_world_destroy(w);
+        }
+    }
+}
+
+// ledge_body_ground answers for a character riding a platform what its
+// state says (the body stood on included) after every move and step, and
+// refuses, with a message, static bodies and kinematic bodies that are not
+// characters (the step keeps no ground state for them) and stale ids.
+static void test_body_ground_on_platform(void **state) {
+    (void)state;
+    for (int gi = 0; gi < 2; ++gi) {
+        float g = gi == 0 ? -20.0f : 20.0f;
+        double up = g < 0 ? 1.0 : -1.0;
+        ledge_world *w = make_world(g);
+        ledge_body_id plat;
+        ledge_body_id ch = ride_setup(w, v(20, 20), 1.5, 0.0, g, &plat);
+        ledge_character_state st;
+        int on_platform = 0;
+        for (int f = 0; f < 240; ++f) {
+            vec2s pp = ledge_body_position(w, plat);
+            double dx = (f / 60) % 2 ? -2.0 : 2.0, dy = (f / 30) % 2 ? -3.0 : 3.0;
+            ledge_body_set_target(w, plat, v(pp.x + dx * DT, pp.y + up * dy * DT), DT);
+            ledge_character_get_state(w, ch, &st);
+            vec2s vel = v(f >= 200 ? 6.0 : 0.0, st.velocity.y + g * DT); // walks off at the end
+            for (int phase = 0; phase < 2; ++phase) {
+                if (phase == 0) {
+                    assert_true(ledge_character_move(w, ch, vel, DT, &st));
+                } else {
+                    ledge_world_step(w, DT);
+                    ledge_character_get_state(w, ch, &st);
+                }
+                ledge_ground gr = ledge_body_ground(w, ch);
+                assert_int_equal(gr.on_ground, st.on_floor);
+                assert_true(gr.ground_body.index1 == st.floor_body.index1 &&
+                            gr.ground_body.generation == st.floor_body.generation &&
+                            gr.ground_body.world == st.floor_body.world);
+                assert_true(gr.ground_normal.x == st.floor_normal.x &&
+                            gr.ground_normal.y == st.floor_normal.y);
+                on_platform += gr.on_ground && gr.ground_body.index1 == plat.index1;
+            }
+        }
+        assert_true(on_platform >= 2 * 200); // rode it until walking off
+        assert_false(st.on_floor);           // walked off into the air
+        ledge_body_def bd = ledge_default_body_def();
+        bd.type = LEDGE_BODY_STATIC;
+        bd.shape = ledge_make_box(v(0, 0), v(1, 1));
+        bd.position = v(5, 5);
+        ledge_body_id stat = ledge_body_create(w, &bd);
+        log_capture_start();
+        ledge_ground gr = ledge_body_ground(w, stat);
+        assert_false(gr.on_ground);
+        assert_true(log_capture_says("ledge_body_ground", "static"));
+        ledge_body_destroy(w, stat);
+        log_capture_start();
+        gr = ledge_body_ground(w, stat);
+        assert_false(gr.on_ground);
+        assert_true(log_capture_says("ledge_body_ground", NULL));
+        ledge_set_log_hook(NULL, NULL);
+        ledge_world_destroy(w);
     }
 }
 
@@ -821,6 +988,8 @@ int main(void) {
         cmocka_unit_test(test_block_on_wall),
         cmocka_unit_test(test_stacked_carry_any_creation_order),
         cmocka_unit_test(test_carry_stops_at_wall_and_ceiling),
+        cmocka_unit_test(test_platform_crush),
+        cmocka_unit_test(test_body_ground_on_platform),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

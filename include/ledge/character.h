@@ -44,7 +44,14 @@
 /// carry that would push the character into a wall or ceiling stops it
 /// against it inside the step (moved again from where it stood, the body
 /// carrying it and the characters carried in the same step no obstacles),
-/// and on_wall / on_ceiling, their normals and the floor are updated then. When a move leaves a
+/// and on_wall / on_ceiling, their normals and the floor are updated then.
+/// A platform is never blocked by what it carries (it follows its target):
+/// when it goes on into a character stopped against a ceiling or wall, the
+/// character is crushed, which the state reports (crushed, crushed_by, as
+/// Box2D's mover reports a crush and Celeste-like games squash); the game
+/// decides (a platformer usually kills), and otherwise the character's
+/// moves pass through the crushing body until it is clear of it (it falls
+/// out below or walks out), never through the ceiling. When a move leaves a
 /// body it stood on (a jump, walking off), platform_on_leave adds the body's velocity to the
 /// character's.
 ///
@@ -101,6 +108,11 @@ typedef struct ledge_character_state {
     float time_since_floor;   ///< Seconds since a move last ended on a floor (0 while on one;
                               ///< counts the dt of the moves off it): coyote time.
     ledge_move_result last_move; ///< The last move's full result (hits, flags, displacement).
+    bool crushed;                ///< The body it rode (crushed_by) was carried into it by more
+                                 ///< than skin: the carry stopped it against a wall or ceiling
+                                 ///< and the body moved on. Stays true while that body overlaps
+                                 ///< it; its moves pass through that body meanwhile.
+    ledge_body_id crushed_by;    ///< The body that crushed it, or the null id.
 } ledge_character_state;
 
 /// The move's defaults (ledge_default_move_def), platform_on_leave

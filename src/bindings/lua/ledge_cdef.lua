@@ -545,6 +545,8 @@ typedef struct ledge_character_state {
     vec2s platform_velocity;
     float time_since_floor;
     ledge_move_result last_move;
+    bool crushed;
+    ledge_body_id crushed_by;
 } ledge_character_state;
 ledge_character_def ledge_default_character_def(void);
 bool ledge_character_create(ledge_world *world, ledge_body_id id,
