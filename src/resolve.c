@@ -121,7 +121,7 @@ static uint8_t tile_policy(ledge_world *w, int a, int x, int y, vec2s n) {
                                                                             : LEDGE_RESPONSE_SLIDE);
 }
 
-static void project_pair(ledge_world *w, ledge__pair *p) {
+static void project_pair(ledge_world *w, ledge__pair *p, int worker) {
     int a = p->a, b = p->b;
     // n points from a toward b: b moves along n, a against it.
     vec2s n, point;
@@ -148,13 +148,13 @@ static void project_pair(ledge_world *w, ledge__pair *p) {
     float ima = w->inv_mass[a], imb = w->inv_mass[b], sum = ima + imb;
     float push = depth - w->slop;
     if (push > 0.0f) {
-        w->pushes++;
+        w->par.counter[worker].pushes++;
         w->position[a] = v2_sub(w->position[a], v2_scale(n, push * ima / sum));
         w->position[b] = v2_add(w->position[b], v2_scale(n, push * imb / sum));
         w->box_center[a] = v2_add(w->position[a], w->box_offset[a]);
         w->box_center[b] = v2_add(w->position[b], w->box_offset[b]);
-        ledge__recheck_tiles(w, a);
-        ledge__recheck_tiles(w, b);
+        ledge__recheck_tiles(w, a, worker);
+        ledge__recheck_tiles(w, b, worker);
     }
 }
 
@@ -197,7 +197,7 @@ static void project_tiles(ledge_world *w, int a, bool record) {
                                                               : (uint8_t)LEDGE_RESPONSE_SLIDE;
             float push = m.depth - w->slop;
             if (push > 0.0f && policy != LEDGE_RESPONSE_CROSS) {
-                w->pushes++;
+                w->par.counter[0].pushes++;
                 w->position[a] = v2_add(w->position[a], v2_scale(m.normal, push));
             }
             if (record) {
@@ -210,12 +210,51 @@ static void project_tiles(ledge_world *w, int a, bool record) {
     w->box_center[a] = v2_add(w->position[a], w->box_offset[a]);
 }
 
+// The grid's pairs in two colours, by the parity of their grid row: a pair
+// listed under row r (its first body's) joins bodies of rows r and r + 1,
+// so the rows of one parity share no body and their pairs can be projected
+// at the same time, each row's in list order. The order depends on the
+// bodies alone, never on the workers: every worker count gives the same
+// bits. (The game's pre-solve callback is called on the calling thread.)
+typedef struct rows_task {
+    ledge_world *w;
+    int parity;
+} rows_task;
+
+static void rows_run(int start, int end, int worker, void *context) {
+    const rows_task *t = context;
+    ledge_world *w = t->w;
+    const int *row_start = w->par.row_start;
+    for (int j = start; j < end; ++j) {
+        int r = 2 * j + t->parity;
+        for (int k = row_start[r]; k < row_start[r + 1]; ++k) project_pair(w, &w->pairs[k], worker);
+    }
+}
+
+static void project_grid_pairs(ledge_world *w) {
+    int rows = w->grid.ny;
+    for (int parity = 0; parity < 2; ++parity) {
+        rows_task t = {w, parity};
+        int items = (rows - parity + 1) / 2;
+        if (w->pre_solve != NULL) {
+            rows_run(0, items, 0, &t);
+        } else {
+            ledge__run(w, rows_run, items, 2, &t);
+        }
+    }
+}
+
 // A pair that touched in any pass keeps its contact, even when a later
 // pass left it a hair apart: a body resting in a pile is supported whether
 // or not the last push happened to separate it by a rounding error.
 void ledge__resolve_pass(ledge_world *w, bool record) {
-    for (int k = 0; k < w->pair_count; ++k) project_pair(w, &w->pairs[k]);
+    project_grid_pairs(w);
+    for (int k = w->par.grid_pair_count; k < w->pair_count; ++k) {
+        project_pair(w, &w->pairs[k], 0);
+    }
+    ledge__append_rechecked(w);
     for (int k = 0; k < w->tile_count; ++k) project_tiles(w, w->tile_list[k], record);
+    w->pushes = ledge__take_pushes(w);
     if (!record) return;
     for (int k = 0; k < w->pair_count; ++k) {
         const ledge__pair *p = &w->pairs[k];

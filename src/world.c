@@ -18,6 +18,7 @@ ledge_world_def ledge_default_world_def(void) {
     def.bounce_threshold = 0.5f;
     def.cell_size = 0.0f;
     def.response_model = LEDGE_RESPONSE_MODEL_N;
+    def.worker_count = 1;
     return def;
 }
 
@@ -159,6 +160,7 @@ static bool def_ok(const ledge_world_def *def) {
                     (int)def->response_model);
         return false;
     }
+    if (!ledge__workers_def_ok(def, "ledge_world_create")) return false;
     if (def->body_capacity < 0 || def->body_capacity > (1 << 26)) {
         LEDGE_ERROR("ledge_world_create: body_capacity is %d (must be 0..%d)", def->body_capacity,
                     1 << 26);
@@ -203,7 +205,9 @@ ledge_world *ledge_world_create(const ledge_world_def *def) {
     md.tile_size = def->tile_size;
     md.origin = def->map_origin;
     w->map = ledge_tilemap_create(&md); // validates and logs the map fields
-    if (w->map == NULL || (def->body_capacity > 0 && !grow(w, def->body_capacity))) {
+    bool workers_ok = false;
+    if (w->map != NULL) w->par.workers = ledge__workers_create(def, &workers_ok);
+    if (w->map == NULL || !workers_ok || (def->body_capacity > 0 && !grow(w, def->body_capacity))) {
         ledge_world_destroy(w);
         return NULL;
     }
@@ -223,6 +227,7 @@ void ledge_world_destroy(ledge_world *world) {
     ledge__free(world->sensor_pairs);
     ledge__events_free(world);
     ledge__free(world->buckets);
+    ledge__par_free(&world->par);
     ledge__free(world);
 }
 
@@ -284,40 +289,103 @@ static inline bool in_range(vec2s p) {
            ledge__finite_within(p.y, LEDGE_MAX_COORDINATE);
 }
 
+// The integration stages run on the workers, a block of slots per item;
+// what must happen in slot order on one thread (freezing a body logs and
+// edits the contact list) is flagged per block and done afterwards.
+typedef struct integrate_task {
+    ledge_world *w;
+    float dt;
+} integrate_task;
+
+static inline int block_end(const ledge_world *w, int b) {
+    int end = (b + 1) * LEDGE__BLOCK;
+    return end < w->slot_count ? end : w->slot_count;
+}
+
+static void velocity_task(int start, int end, int worker, void *context) {
+    (void)worker;
+    const integrate_task *t = context;
+    ledge_world *w = t->w;
+    for (int b = start; b < end; ++b) {
+        bool bad = false;
+        for (int i = b * LEDGE__BLOCK; i < block_end(w, b); ++i) {
+            if (!moving(w, i) || w->type[i] != LEDGE_BODY_DYNAMIC) continue;
+            vec2s v = v2_add(w->velocity[i], v2_scale(w->gravity, w->gravity_scale[i] * t->dt));
+            w->velocity[i] = v2_scale(v, 1.0f / (1.0f + t->dt * w->drag[i]));
+            bad |= !in_range(w->velocity[i]);
+        }
+        w->par.block_flag[b] = bad;
+    }
+}
+
 static void integrate_velocity(ledge_world *w, float dt) {
-    for (int i = 0; i < w->slot_count; ++i) {
-        if (!moving(w, i) || w->type[i] != LEDGE_BODY_DYNAMIC) continue;
-        vec2s v = v2_add(w->velocity[i], v2_scale(w->gravity, w->gravity_scale[i] * dt));
-        w->velocity[i] = v2_scale(v, 1.0f / (1.0f + dt * w->drag[i]));
-        if (!in_range(w->velocity[i])) {
+    integrate_task t = {w, dt};
+    int blocks = ledge__blocks(w->slot_count);
+    ledge__run(w, velocity_task, blocks, 1, &t);
+    for (int b = 0; b < blocks; ++b) {
+        if (!w->par.block_flag[b]) continue;
+        for (int i = b * LEDGE__BLOCK; i < block_end(w, b); ++i) {
+            if (!moving(w, i) || w->type[i] != LEDGE_BODY_DYNAMIC || in_range(w->velocity[i]))
+                continue;
             w->last_position[i] = w->position[i];
             freeze(w, i, "velocity");
         }
     }
 }
 
+static void check_positions_task(int start, int end, int worker, void *context) {
+    (void)worker;
+    ledge_world *w = context;
+    for (int b = start; b < end; ++b) {
+        bool bad = false;
+        for (int i = b * LEDGE__BLOCK; i < block_end(w, b); ++i) {
+            bad |= moving(w, i) && !in_range(w->position[i]);
+        }
+        w->par.block_flag[b] = bad;
+    }
+}
+
 // After the substep: positions out of range go back to where they were.
 static void check_positions(ledge_world *w) {
-    for (int i = 0; i < w->slot_count; ++i) {
-        if (moving(w, i) && !in_range(w->position[i])) freeze(w, i, "position");
+    int blocks = ledge__blocks(w->slot_count);
+    ledge__run(w, check_positions_task, blocks, 1, w);
+    for (int b = 0; b < blocks; ++b) {
+        if (!w->par.block_flag[b]) continue;
+        for (int i = b * LEDGE__BLOCK; i < block_end(w, b); ++i) {
+            if (moving(w, i) && !in_range(w->position[i])) freeze(w, i, "position");
+        }
+    }
+}
+
+static void position_task(int start, int end, int worker, void *context) {
+    (void)worker;
+    const integrate_task *t = context;
+    ledge_world *w = t->w;
+    for (int b = start; b < end; ++b) {
+        bool any = false;
+        for (int i = b * LEDGE__BLOCK; i < block_end(w, b); ++i) {
+            w->fast[i] = 0;
+            if (!moving(w, i)) continue;
+            w->last_position[i] = w->position[i];
+            vec2s move = v2_scale(w->velocity[i], t->dt);
+            if (w->type[i] == LEDGE_BODY_DYNAMIC && ledge__fast_begin(w, i, move)) {
+                any = true;
+                continue;
+            }
+            w->position[i] = v2_add(w->position[i], move);
+        }
+        w->par.block_flag[b] = any;
     }
 }
 
 // Fast dynamic bodies stay where they are until the grid can tell what
 // their paths meet (fast.c). Returns whether there are any.
 static bool integrate_position(ledge_world *w, float dt) {
+    integrate_task t = {w, dt};
+    int blocks = ledge__blocks(w->slot_count);
+    ledge__run(w, position_task, blocks, 1, &t);
     bool any = false;
-    for (int i = 0; i < w->slot_count; ++i) {
-        w->fast[i] = 0;
-        if (!moving(w, i)) continue;
-        w->last_position[i] = w->position[i];
-        vec2s move = v2_scale(w->velocity[i], dt);
-        if (w->type[i] == LEDGE_BODY_DYNAMIC && ledge__fast_begin(w, i, move)) {
-            any = true;
-            continue;
-        }
-        w->position[i] = v2_add(w->position[i], move);
-    }
+    for (int b = 0; b < blocks; ++b) any |= w->par.block_flag[b];
     return any;
 }
 
@@ -332,7 +400,6 @@ static bool integrate_position(ledge_world *w, float dt) {
 static void relax(ledge_world *w) {
     for (int it = 0; it < w->iterations; ++it) {
         bool last = it == w->iterations - 1;
-        w->pushes = 0;
         ledge__resolve_pass(w, last);
         if (!last && w->pushes == 0) it = w->iterations - 2;
     }
@@ -428,6 +495,7 @@ static void substep(ledge_world *w, float h) {
 static bool prepare(ledge_world *w) {
     int cells = w->slot_count < 256 ? 1024 : 4 * w->slot_count;
     if (!ledge__grid_reserve(&w->grid, w->slot_count, cells)) return false;
+    if (!ledge__par_reserve(w, w->slot_count, w->grid.cell_cap)) return false;
     float g = v2_len(w->gravity);
     w->up = g > 0.0f ? v2_scale(w->gravity, -1.0f / g) : v2(0.0f, 0.0f);
     w->up_axis = fabsf(w->gravity.y) >= fabsf(w->gravity.x) ? (w->gravity.y <= 0.0f ? 0 : 1)

@@ -9,6 +9,7 @@
 #include "ledge/events.h"
 #include "ledge/world.h"
 #include "tilemap.h"
+#include "workers.h"
 
 /// A contact found by the last relaxation pass of a substep. The substep's
 /// velocity pass responds to it, and the next substep replays it before its
@@ -81,6 +82,55 @@ typedef struct ledge__event_arrays {
     int crush_count, crush_cap;
 } ledge__event_arrays;
 
+/// Bodies per block: the fixed unit of the step's parallel work over body
+/// slots (and over the grid's sorted bodies). Fixed, so that the work's
+/// decomposition, and with it every result, never depends on the workers.
+#define LEDGE__BLOCK 512
+
+/// A list of pairs written by one block of the broad phase (broad.c). A
+/// worker never allocates: a block that runs out of room counts what it
+/// missed and is run again by the calling thread after growing the list.
+typedef struct ledge__pair_list {
+    ledge__pair *pairs;
+    int count, cap;
+    bool overflow; ///< Pairs were left out for want of room.
+} ledge__pair_list;
+
+/// The step's parallel scratch (workers.h): per-block outputs, concatenated
+/// in block order by the calling thread.
+typedef struct ledge__par {
+    ledge__workers *workers;   ///< NULL: one worker.
+    int block_cap;             ///< Entries in each per-block array below.
+    ledge__pair_list *pairs;   ///< Per block of sorted grid bodies: its candidate pairs.
+    ledge__pair_list *sensors; ///< Per block: its sensor pairs.
+    int *block_count;          ///< Per block: entries it wrote to `items`.
+    uint8_t *block_flag;       ///< Per block: a body needs the calling thread's follow-up.
+    vec2s *block_lower;        ///< Per block: bounds of its grid bodies' centres (classify).
+    vec2s *block_upper;
+    int items_cap;  ///< Entries in `items`.
+    int *items;     ///< Per slot: each block's output at its own offset.
+    int *row_start; ///< Grid row r's pairs: row_start[r] .. row_start[r + 1].
+    int row_cap;
+    int grid_pair_count; ///< Pairs found through the grid (before the big bodies').
+    struct {
+        int pushes;    ///< Projections made (resolve.c).
+        int rechecked; ///< Bodies that joined the tile list (broad.c).
+        char pad[56];  ///< One cache line per worker.
+    } counter[LEDGE_MAX_WORKERS];
+} ledge__par;
+
+/// Makes room in the scratch for `slots` body slots and `rows` grid rows
+/// (par.c); false (logged) when an allocation fails.
+bool ledge__par_reserve(ledge_world *world, int slots, int rows);
+
+/// Stops the workers and frees the scratch (par.c).
+void ledge__par_free(ledge__par *par);
+
+/// Blocks of LEDGE__BLOCK covering n items.
+static inline int ledge__blocks(int n) {
+    return (n + LEDGE__BLOCK - 1) / LEDGE__BLOCK;
+}
+
 struct ledge_world {
     uint32_t serial; ///< This world's serial number, carried by its ids (never 0).
     vec2s gravity;
@@ -123,6 +173,7 @@ struct ledge_world {
     bool query_dirty; ///< The query index must be rebuilt before the next query (query.c).
     struct ledge__query_index *query;     ///< The queries' own grid (query.c); NULL until asked.
     struct ledge__characters *characters; ///< Character states (character.c); NULL until one.
+    ledge__par par;                       ///< The workers and their scratch (workers.h).
 
     int capacity;   ///< Slots allocated in every array below.
     int slot_count; ///< Slots ever used: slots >= slot_count are untouched.
@@ -224,7 +275,7 @@ void ledge__broad_pairs(ledge_world *world);
 /// A body pushed by a pair beyond what the broad phase saw (a crowd can
 /// push one further than the margin in a substep) joins the tile list if
 /// it now reaches a tile, so that tiles always have the last word (broad.c).
-void ledge__recheck_tiles(ledge_world *world, int i);
+void ledge__recheck_tiles(ledge_world *world, int i, int worker);
 
 /// The grid cells (as floats: column, row) that the box (centre c, half
 /// extents h, world coordinates) grown by `reach` covers (broad.c).
@@ -300,6 +351,20 @@ static inline void ledge__forget_replay(ledge_world *w, int i) {
     w->moved[i] = 1;
     w->any_moved = true;
 }
+
+/// Runs `task` over `items` items on the world's workers (workers.h).
+static inline void ledge__run(ledge_world *w, ledge_task_fn *task, int items, int min_range,
+                              void *context) {
+    ledge__workers_run(w->par.workers, task, items, min_range, context);
+}
+
+/// The sum of the workers' counters of one kind, zeroing them.
+int ledge__take_pushes(ledge_world *world);
+int ledge__take_rechecked(ledge_world *world);
+
+/// Appends the bodies that joined the tile list during the pass (marked 2
+/// by ledge__recheck_tiles), in slot order (broad.c).
+void ledge__append_rechecked(ledge_world *world);
 
 /// Appends a contact; returns false (the contact still resolved, only its
 /// response is lost) when the array cannot grow.

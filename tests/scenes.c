@@ -4,10 +4,12 @@
 #include "scenes.h"
 
 ledge_response_model scene_model = LEDGE_RESPONSE_MODEL_N;
+int scene_worker_count = 1;
 
 ledge_world_def scene_world_def(void) {
     ledge_world_def wd = ledge_default_world_def();
     wd.response_model = scene_model;
+    wd.worker_count = scene_worker_count;
     return wd;
 }
 

@@ -67,7 +67,10 @@ ledge_tilemap *rain_map_create(const rain_layout *l);
 /// the library's default).
 extern ledge_response_model scene_model;
 
-/// ledge_default_world_def with scene_model.
+/// The worker count of the worlds the scene builders make (default 1).
+extern int scene_worker_count;
+
+/// ledge_default_world_def with scene_model and scene_worker_count.
 ledge_world_def scene_world_def(void);
 
 /// Builds the rain scene for `n` >= 2 circles (two, so that the two slope
