@@ -8,11 +8,15 @@
 // (the step publishes a dozen tasks per substep, a sleep and wake-up
 // costs more than most of them) and then sleeps on a condition variable.
 // Nothing here allocates after the world is made.
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L // clock_gettime's per-thread clock (the profile)
+#endif
 #include "workers.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <time.h>
 
 // Polls of an atomic before a waiting thread sleeps: some microseconds.
 #define SPINS 4000
@@ -23,7 +27,8 @@
 
 typedef struct worker_arg {
     struct ledge__workers *pool;
-    int index; ///< 1..count-1 (the caller is 0).
+    int index;   ///< 1..count-1 (the caller is 0).
+    long ranges; ///< Ranges this thread ran (written by it alone; tests read it).
 } worker_arg;
 
 struct ledge__workers {
@@ -63,12 +68,15 @@ bool ledge__workers_def_ok(const ledge_world_def *def, const char *fn) {
     return true;
 }
 
-static void run_ranges(ledge__workers *p, int index) {
+// Runs ranges of the current task until none is left; returns how many.
+static long run_ranges(ledge__workers *p, int index) {
+    long ran = 0;
     for (;;) {
         int start = atomic_fetch_add_explicit(&p->next, p->range, memory_order_relaxed);
-        if (start >= p->items) return;
+        if (start >= p->items) return ran;
         int end = p->items - start < p->range ? p->items : start + p->range;
         p->task(start, end, index, p->context);
+        ran++;
     }
 }
 
@@ -97,7 +105,7 @@ static void *worker_main(void *arg) {
     for (;;) {
         seen = wait_epoch(p, seen);
         if (atomic_load_explicit(&p->quit, memory_order_acquire)) return NULL;
-        run_ranges(p, a->index);
+        a->ranges += run_ranges(p, a->index);
         // Sequentially consistent with the caller's caller_sleeping and
         // pending: one of the two sees the other, so no wake-up is lost.
         if (atomic_fetch_sub(&p->pending, 1) == 1 && atomic_load(&p->caller_sleeping)) {
@@ -228,4 +236,23 @@ void ledge__workers_run(ledge__workers *p, ledge_task_fn *task, int items, int m
     }
     run_ranges(p, 0);
     wait_pending(p);
+}
+
+long ledge__workers_ranges(const ledge__workers *p, int worker) {
+    if (p == NULL || p->enqueue_task != NULL || worker < 1 || worker > p->threads_started) return 0;
+    return p->args[worker - 1].ranges;
+}
+
+// The calling thread's CPU time where POSIX offers it: the profile then
+// measures the work done, not the time other processes took the core.
+// (The process's CPU time elsewhere, e.g. in a single-file build whose
+// includes came before the feature macro above.)
+double ledge__seconds(void) {
+#if defined(CLOCK_THREAD_CPUTIME_ID)
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+#else
+    return (double)clock() / CLOCKS_PER_SEC; // the process's CPU time
+#endif
 }

@@ -32,4 +32,8 @@ void ledge__workers_destroy(ledge__workers *workers);
 void ledge__workers_run(ledge__workers *workers, ledge_task_fn *task, int items, int min_range,
                         void *context);
 
+/// Ranges of tasks the pool's thread `worker` (1..count-1) has run: a test
+/// checks that the threads do take part. 0 for anything else.
+long ledge__workers_ranges(const ledge__workers *workers, int worker);
+
 #endif // LEDGE_WORKERS_H

@@ -467,25 +467,48 @@ static void drop_stale_contacts(ledge_world *w) {
     w->any_moved = false;
 }
 
+const char *const ledge__stage_names[LEDGE__STAGE_COUNT] = {
+    "integrate", "move", "grid", "pairs", "relax", "sort", "response", "check", "events"};
+
+// The profile's clock (only when the benchmark asked for a profile): the
+// stage running gets the time since `since` (unless 0), and `next` starts.
+static double stage_mark(ledge_world *w, ledge__stage next, double since) {
+    ledge__profile *p = &w->par.profile;
+    if (!LEDGE_UNLIKELY(p->on)) return 0.0;
+    double now = ledge__seconds();
+    if (since > 0.0) p->total[p->stage] += now - since;
+    p->stage = (int)next;
+    return now;
+}
+
 static void substep(ledge_world *w, float h) {
+    double t = stage_mark(w, LEDGE__STAGE_INTEGRATE, 0.0);
     carry(w);
     integrate_velocity(w, h);
     drop_stale_contacts(w);
     ledge__velocity_pass(w, 0.0f, h);
+    t = stage_mark(w, LEDGE__STAGE_MOVE, t);
     bool fast = integrate_position(w, h);
     w->contact_count = 0;
+    t = stage_mark(w, LEDGE__STAGE_GRID, t);
     ledge__broad_build(w);
     if (fast) {
         ledge__fast_move(w);
         ledge__broad_build(w);
     }
+    t = stage_mark(w, LEDGE__STAGE_PAIRS, t);
     ledge__broad_pairs(w);
+    t = stage_mark(w, LEDGE__STAGE_RELAX, t);
     relax(w);
+    t = stage_mark(w, LEDGE__STAGE_SORT, t);
     ledge__sort_contacts(w);
     if (w->stacking) ledge__contact_loads(w);
+    t = stage_mark(w, LEDGE__STAGE_RESPONSE, t);
     ledge__velocity_pass(w, RESTING_SPEED, h);
     w->contact_map_version = w->map->version;
+    t = stage_mark(w, LEDGE__STAGE_CHECK, t);
     check_positions(w);
+    stage_mark(w, LEDGE__STAGE_CHECK, t);
 }
 
 // Everything the step may need to allocate, before anything moves: a
@@ -523,10 +546,12 @@ void ledge_world_step(ledge_world *world, float dt) {
     world->stepping = true;
     float h = dt / (float)world->substeps;
     for (int k = 0; k < world->substeps; ++k) substep(world, h);
+    double t = stage_mark(world, LEDGE__STAGE_EVENTS, 0.0);
     ledge__after_step(world);
     world->stepping = false;
     ledge__characters_carry(world); // characters follow the bodies they stand on
     ledge__query_sync(world);       // the queries' index refiles the bodies that changed cell
+    stage_mark(world, LEDGE__STAGE_EVENTS, t);
 }
 
 // --- replay hash ------------------------------------------------------------

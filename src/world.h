@@ -96,6 +96,39 @@ typedef struct ledge__pair_list {
     bool overflow; ///< Pairs were left out for want of room.
 } ledge__pair_list;
 
+/// The stages of the step, as the benchmark's profile names them
+/// (tests/bench_workers.c prints ledge__stage_names).
+typedef enum ledge__stage {
+    LEDGE__STAGE_INTEGRATE, ///< Carry, gravity and drag, the replayed contacts' response.
+    LEDGE__STAGE_MOVE,      ///< Positions integrate.
+    LEDGE__STAGE_GRID,      ///< Boxes, the grid filed, fast bodies moved.
+    LEDGE__STAGE_PAIRS,     ///< Candidate pairs, the tile list.
+    LEDGE__STAGE_RELAX,     ///< The relaxation passes (narrow phase, projection).
+    LEDGE__STAGE_SORT,      ///< The contacts sorted, their loads.
+    LEDGE__STAGE_RESPONSE,  ///< The velocity pass.
+    LEDGE__STAGE_CHECK,     ///< Positions out of range frozen.
+    LEDGE__STAGE_EVENTS,    ///< After the step: events, contact index, queries, characters.
+    LEDGE__STAGE_COUNT
+} ledge__stage;
+
+/// Stage names, for the profile.
+extern const char *const ledge__stage_names[LEDGE__STAGE_COUNT];
+
+/// Where the step's time goes, when asked for (`on`): seconds per stage on
+/// the calling thread's CPU clock (ledge__seconds), and of those the part
+/// spent in tasks the workers share. Meant for one worker: it gives each
+/// stage's parallel fraction whatever else runs on the machine.
+typedef struct ledge__profile {
+    bool on;
+    int stage; ///< The stage running now.
+    double total[LEDGE__STAGE_COUNT];
+    double parallel[LEDGE__STAGE_COUNT];
+} ledge__profile;
+
+/// Seconds of the calling thread's CPU time (the process's where the
+/// platform has no such clock); only differences matter (workers.c).
+double ledge__seconds(void);
+
 /// The step's parallel scratch (workers.h): per-block outputs, concatenated
 /// in block order by the calling thread.
 typedef struct ledge__par {
@@ -111,7 +144,8 @@ typedef struct ledge__par {
     int *items;     ///< Per slot: each block's output at its own offset.
     int *row_start; ///< Grid row r's pairs: row_start[r] .. row_start[r + 1].
     int row_cap;
-    int grid_pair_count; ///< Pairs found through the grid (before the big bodies').
+    int grid_pair_count;    ///< Pairs found through the grid (before the big bodies').
+    ledge__profile profile; ///< Stage times, for the benchmark.
     struct {
         int pushes;    ///< Projections made (resolve.c).
         int rechecked; ///< Bodies that joined the tile list (broad.c).
@@ -355,6 +389,12 @@ static inline void ledge__forget_replay(ledge_world *w, int i) {
 /// Runs `task` over `items` items on the world's workers (workers.h).
 static inline void ledge__run(ledge_world *w, ledge_task_fn *task, int items, int min_range,
                               void *context) {
+    if (LEDGE_UNLIKELY(w->par.profile.on)) {
+        double t0 = ledge__seconds();
+        ledge__workers_run(w->par.workers, task, items, min_range, context);
+        w->par.profile.parallel[w->par.profile.stage] += ledge__seconds() - t0;
+        return;
+    }
     ledge__workers_run(w->par.workers, task, items, min_range, context);
 }
 
