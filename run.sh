@@ -307,7 +307,8 @@ check_tsan() {
     setup "$dir" --buildtype=debugoptimized --werror -Db_sanitize=thread -Dtests=enabled
     ninja -C "$dir" tests/test_workers tests/test_alloc tests/test_soak >/dev/null
     LEDGE_SOAK_STEPS=5000 LEDGE_UNDER_VALGRIND=1 TSAN_OPTIONS="halt_on_error=1" \
-        meson test -C "$dir" --no-rebuild --print-errorlogs --num-processes 2 --suite workers ||
+        meson test -C "$dir" --no-rebuild --print-errorlogs --num-processes 2 --suite workers \
+            --timeout-multiplier 2 ||
         true
     read -r p f < <(count_results "$dir/meson-logs/testlog.json")
     echo "== thread sanitizer: $p passed, $f failed"
