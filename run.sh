@@ -8,7 +8,9 @@
 #                   --werror, and release), run the test suite in both, run
 #                   it again under valgrind memcheck (release build), fuzz
 #                   each libFuzzer harness for LEDGE_FUZZ_SECONDS (60) under
-#                   ASan+UBSan, and print the summed "N passed, N failed" line
+#                   ASan+UBSan, run the multi-worker tests (meson suite
+#                   'workers') under ThreadSanitizer (build/tsan), and print
+#                   the summed "N passed, N failed" line
 # Works on a fresh Debian 12 machine as root; elsewhere it tells you which
 # packages to install.
 set -euo pipefail
@@ -292,6 +294,28 @@ check_fuzz() {
     fi
 }
 
+# ThreadSanitizer over the multi-worker tests (meson suite 'workers':
+# test_workers, and the allocation and soak tests with 2 workers), in a
+# third build that compiles only those programs. TSan costs some 5-15
+# times the time, and starting threads far more: the allocation test runs
+# its reduced valgrind set of cases (LEDGE_UNDER_VALGRIND: every 8th
+# failing allocation), the soak 5,000 steps (its allocation check still
+# starts after its 2,000-step warm-up).
+check_tsan() {
+    local dir=build/tsan p f
+    echo "== thread sanitizer build ($dir, suite workers)"
+    setup "$dir" --buildtype=debugoptimized --werror -Db_sanitize=thread -Dtests=enabled
+    ninja -C "$dir" tests/test_workers tests/test_alloc tests/test_soak >/dev/null
+    LEDGE_SOAK_STEPS=5000 LEDGE_UNDER_VALGRIND=1 TSAN_OPTIONS="halt_on_error=1" \
+        meson test -C "$dir" --no-rebuild --print-errorlogs --num-processes 2 --suite workers \
+            --timeout-multiplier 2 ||
+        true
+    read -r p f < <(count_results "$dir/meson-logs/testlog.json")
+    echo "== thread sanitizer: $p passed, $f failed"
+    TOTAL_P=$((TOTAL_P + p))
+    TOTAL_F=$((TOTAL_F + f))
+}
+
 # The WebAssembly build (docs/web.md): the wasm replay module, the binding's
 # package module and the page, then node's test runner over tests/web: the
 # replay hashes against the native release build's, the binding, npm pack,
@@ -389,6 +413,7 @@ test)
     run_suite sanitized build/asan --buildtype=debug --werror -Db_sanitize=address,undefined
     run_suite release build/release --buildtype=release --werror -Dtests=enabled
     check_cross_build_hash
+    check_tsan
     check_lua
     check_packaging
     check_valgrind

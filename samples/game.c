@@ -111,9 +111,13 @@ bool game_create(game *g) {
 }
 
 bool game_create_with(game *g, ledge_response_model model) {
-    memset(g, 0, sizeof *g);
     ledge_world_def wd = ledge_default_world_def();
     wd.response_model = model;
+    return game_create_from(g, wd);
+}
+
+bool game_create_from(game *g, ledge_world_def wd) {
+    memset(g, 0, sizeof *g);
     wd.gravity = v2(0, GAME_GRAVITY);
     wd.map_width = GAME_WIDTH;
     wd.map_height = GAME_HEIGHT;

@@ -76,6 +76,10 @@ bool game_create(game *g);
 /// game_create with another response model (tests/bench_models.c measures
 /// the bowl in both).
 bool game_create_with(game *g, ledge_response_model model);
+/// game_create from a def whose response model and workers are kept (the
+/// level sets gravity, map size and capacity; tests/test_workers.c runs
+/// the level on several workers).
+bool game_create_from(game *g, ledge_world_def wd);
 void game_destroy(game *g);
 
 /// One fixed frame: the player's move, the platform, the scripted bullets,

@@ -45,30 +45,50 @@ static inline vec2s half_to_grid(int up_axis, vec2s h) {
 
 // --- lists ------------------------------------------------------------------
 
-// Makes room for one more pair in a pair list (the candidates, or the
-// sensor pairs).
-static bool grow_pairs(ledge__pair **pairs, int *cap, int count) {
-    if (LEDGE__RESERVE(*pairs, *cap, count + 1, count, 256)) return true;
+// Grows a pair list (the candidates, or the sensor pairs) holding `count`
+// pairs by doubling, or to `need` when that is more.
+static bool reserve_pairs(ledge__pair **pairs, int *cap, int count, int need) {
+    if (LEDGE__RESERVE(*pairs, *cap, need, count, 256)) return true;
     LEDGE_ERROR("ledge_world_step: allocation of %d candidate pairs failed (pairs beyond %d "
                 "are skipped this step)",
-                2 * *cap, *cap);
+                need > 2 * *cap ? need : 2 * *cap, *cap);
     return false;
 }
 
+// Where a pair goes: a list of fixed room on a worker (a full one counts
+// the pairs it misses and is run again, grown, on the calling thread), or
+// one that may grow on the calling thread.
+static ledge__pair *next_pair(ledge__pair_list *list, bool may_grow) {
+    if (list->count >= list->cap) {
+        if (!may_grow) {
+            list->overflow = true;
+            list->count++;
+            return NULL;
+        }
+        if (!reserve_pairs(&list->pairs, &list->cap, list->count, list->count + 1)) return NULL;
+    }
+    return &list->pairs[list->count++];
+}
+
+// The lists a pair test writes to.
+typedef struct pair_out {
+    ledge__pair_list *pairs, *sensors;
+    bool may_grow;
+} pair_out;
+
 // A sensor and a body it may report (sensors.c tests them after the step).
-static bool push_sensor_pair(ledge_world *w, int a, int b) {
-    if (!grow_pairs(&w->step.sensor_pairs, &w->step.sensor_pair_cap, w->step.sensor_pair_count))
-        return false;
-    ledge__pair *p = &w->step.sensor_pairs[w->step.sensor_pair_count++];
+static bool push_sensor_pair(ledge_world *w, pair_out *out, int a, int b) {
+    ledge__pair *p = next_pair(out->sensors, out->may_grow);
+    if (p == NULL) return !out->may_grow;
     memset(p, 0, sizeof *p);
     p->a = w->sensor[a] ? a : b;
     p->b = w->sensor[a] ? b : a;
     return true;
 }
 
-static bool push_pair(ledge_world *w, int a, int b) {
-    if (!grow_pairs(&w->step.pairs, &w->step.pair_cap, w->step.pair_count)) return false;
-    ledge__pair *p = &w->step.pairs[w->step.pair_count++];
+static bool push_pair(ledge_world *w, pair_out *out, int a, int b) {
+    ledge__pair *p = next_pair(out->pairs, out->may_grow);
+    if (p == NULL) return !out->may_grow;
     p->a = a;
     p->b = b;
     p->friction = sqrtf(w->friction[a] * w->friction[b]);
@@ -81,7 +101,7 @@ static bool push_pair(ledge_world *w, int a, int b) {
 }
 
 // Tests a and b as candidates; false only when the pair list cannot grow.
-static inline bool consider(ledge_world *w, int a, int b) {
+static inline bool consider(ledge_world *w, pair_out *out, int a, int b) {
     vec2s d = v2_sub(w->step.box_center[a], w->step.box_center[b]);
     vec2s r = v2_add(w->box_half[a], w->box_half[b]);
     if (fabsf(d.x) >= r.x + w->step.margin || fabsf(d.y) >= r.y + w->step.margin) return true;
@@ -91,34 +111,86 @@ static inline bool consider(ledge_world *w, int a, int b) {
         if ((w->sensor[a] & w->sensor[b]) || w->type[w->sensor[a] ? b : a] == LEDGE_BODY_STATIC) {
             return true;
         }
-        return push_sensor_pair(w, a, b);
+        return push_sensor_pair(w, out, a, b);
     }
     if (w->inv_mass[a] + w->inv_mass[b] <= 0.0f) return true; // neither can move
-    return push_pair(w, a, b);
+    return push_pair(w, out, a, b);
 }
 
 // Each cell against itself and four of its neighbours (east, north-west,
 // north, north-east): every adjacent pair of cells is visited once. Driven
 // by the bodies (in cell order), not by the cells, so empty cells cost only
-// the grid build's clear.
-static void grid_pairs(ledge_world *w) {
+// the grid build's clear. The sorted bodies p0 .. p1 - 1 (one block).
+static void grid_pairs(ledge_world *w, pair_out *out, int p0, int p1) {
     const ledge__grid *g = &w->grid;
     static const int dx[4] = {1, -1, 0, 1}, dy[4] = {0, 1, 1, 1};
-    for (int p = 0; p < g->count; ++p) {
+    for (int p = p0; p < p1; ++p) {
         int a = g->sorted[p], c = g->cell_of[a];
         int cx = c % g->nx, cy = c / g->nx;
         for (int q = p + 1; q < g->cell_start[c + 1]; ++q) {
-            if (!consider(w, a, g->sorted[q])) return;
+            if (!consider(w, out, a, g->sorted[q])) return;
         }
         for (int k = 0; k < 4; ++k) {
             int nx = cx + dx[k], ny = cy + dy[k];
             if (nx < 0 || nx >= g->nx || ny >= g->ny) continue;
             int d = ny * g->nx + nx;
             for (int q = g->cell_start[d]; q < g->cell_start[d + 1]; ++q) {
-                if (!consider(w, a, g->sorted[q])) return;
+                if (!consider(w, out, a, g->sorted[q])) return;
             }
         }
     }
+}
+
+// One block of sorted grid bodies into its own lists (a worker's item).
+static void grid_block(ledge_world *w, int b, bool may_grow) {
+    ledge__pair_list *pairs = &w->par.pairs[b], *sensors = &w->par.sensors[b];
+    pairs->count = sensors->count = 0;
+    pairs->overflow = sensors->overflow = false;
+    pair_out out = {pairs, sensors, may_grow};
+    int p1 = (b + 1) * LEDGE__BLOCK < w->grid.count ? (b + 1) * LEDGE__BLOCK : w->grid.count;
+    grid_pairs(w, &out, b * LEDGE__BLOCK, p1);
+}
+
+static void grid_pairs_task(int start, int end, int worker, void *context) {
+    (void)worker;
+    for (int b = start; b < end; ++b) grid_block(context, b, false);
+}
+
+// Appends the pairs of `from` to the world's list `to` (growing it).
+static void append_pairs(ledge__pair **to, int *count, int *cap, const ledge__pair_list *from) {
+    if (from->count == 0) return;
+    if (!reserve_pairs(to, cap, *count, *count + from->count)) return;
+    memcpy(*to + *count, from->pairs, sizeof **to * (size_t)from->count);
+    *count += from->count;
+}
+
+// Grid row r's pairs are pairs[row_start[r] .. row_start[r + 1]): the pairs
+// come in the cell order of their first body, so each row's are together.
+static void find_rows(ledge_world *w) {
+    const ledge__grid *g = &w->grid;
+    int *start = w->par.row_start, row = 0;
+    start[0] = 0;
+    for (int k = 0; k < w->step.pair_count; ++k) {
+        int r = g->cell_of[w->step.pairs[k].a] / g->nx;
+        while (row < r) start[++row] = k;
+    }
+    while (row < g->ny) start[++row] = w->step.pair_count;
+}
+
+// The grid's pairs: the blocks on the workers, then (on this thread) the
+// blocks that ran out of room again with room to grow, and the blocks'
+// lists concatenated in block order.
+static void all_grid_pairs(ledge_world *w) {
+    int blocks = ledge__blocks(w->grid.count);
+    ledge__run(w, grid_pairs_task, blocks, 1, w);
+    for (int b = 0; b < blocks; ++b) {
+        if (w->par.pairs[b].overflow || w->par.sensors[b].overflow) grid_block(w, b, true);
+        append_pairs(&w->step.pairs, &w->step.pair_count, &w->step.pair_cap, &w->par.pairs[b]);
+        append_pairs(&w->step.sensor_pairs, &w->step.sensor_pair_count, &w->step.sensor_pair_cap,
+                     &w->par.sensors[b]);
+    }
+    w->par.grid_pair_count = w->step.pair_count;
+    find_rows(w);
 }
 
 void ledge__grid_rect(const ledge_world *w, vec2s c, vec2s h, float reach, vec2s *lo, vec2s *hi) {
@@ -139,7 +211,7 @@ bool ledge__boxes_near(const ledge_world *w, vec2s c, vec2s h, int o) {
 // A big body against the grid bodies whose cells its grown box reaches
 // (their centres lie within half a cell of their own boxes), then against
 // the big bodies after it.
-static void big_pairs(ledge_world *w) {
+static void big_pairs_into(ledge_world *w, pair_out *out) {
     const ledge__grid *g = &w->grid;
     for (int k = 0; k < w->step.big_count; ++k) {
         int a = w->step.big_list[k];
@@ -150,14 +222,29 @@ static void big_pairs(ledge_world *w) {
             for (int x = (int)lo.x; x <= (int)hi.x; ++x) {
                 int d = y * g->nx + x;
                 for (int q = g->cell_start[d]; q < g->cell_start[d + 1]; ++q) {
-                    if (!consider(w, a, g->sorted[q])) return;
+                    if (!consider(w, out, a, g->sorted[q])) return;
                 }
             }
         }
         for (int j = k + 1; j < w->step.big_count; ++j) {
-            if (!consider(w, a, w->step.big_list[j])) return;
+            if (!consider(w, out, a, w->step.big_list[j])) return;
         }
     }
+}
+
+// The big bodies' pairs, after the grid's, on this thread.
+static void big_pairs(ledge_world *w) {
+    ledge__pair_list pairs = {w->step.pairs, w->step.pair_count, w->step.pair_cap, false};
+    ledge__pair_list sensors = {w->step.sensor_pairs, w->step.sensor_pair_count,
+                                w->step.sensor_pair_cap, false};
+    pair_out out = {&pairs, &sensors, true};
+    big_pairs_into(w, &out);
+    w->step.pairs = pairs.pairs;
+    w->step.pair_count = pairs.count;
+    w->step.pair_cap = pairs.cap;
+    w->step.sensor_pairs = sensors.pairs;
+    w->step.sensor_pair_count = sensors.count;
+    w->step.sensor_pair_cap = sensors.cap;
 }
 
 // floorf without a libm call (x86-64's baseline has no rounding
@@ -223,27 +310,66 @@ static void check_map_version(ledge_world *w) {
 
 // --- the broad phase --------------------------------------------------------
 
-// Boxes, grid coordinates, the big list, and the bounds of the grid
-// bodies' centres.
-static void classify(ledge_world *w, float cell, vec2s *lower, vec2s *upper) {
+// Boxes, grid coordinates, and per block (a worker's item) its big bodies
+// (in par.items at the block's offset) and the bounds of its grid bodies'
+// centres.
+typedef struct classify_task {
+    ledge_world *w;
+    float cell;
+} classify_task;
+
+static void classify_block(ledge_world *w, float cell, int b) {
     bool any = false;
-    *lower = v2(0.0f, 0.0f);
-    *upper = v2(0.0f, 0.0f);
-    w->step.big_count = 0;
-    for (int i = 0; i < w->slot_count; ++i) {
+    vec2s lower = v2(0.0f, 0.0f), upper = v2(0.0f, 0.0f);
+    int *big = w->par.items + b * LEDGE__BLOCK, big_count = 0;
+    int end = (b + 1) * LEDGE__BLOCK < w->slot_count ? (b + 1) * LEDGE__BLOCK : w->slot_count;
+    for (int i = b * LEDGE__BLOCK; i < end; ++i) {
         w->step.in_grid[i] = 0;
         if (!w->alive[i] || w->frozen[i]) continue;
         w->step.box_center[i] = v2_add(w->position[i], w->box_offset[i]);
         vec2s gc = w->step.grid_center[i] = to_grid(w->up_axis, w->step.box_center[i]);
         if (2.0f * maxf(w->box_half[i].x, w->box_half[i].y) + w->step.margin > cell) {
-            w->step.big_list[w->step.big_count++] = i;
+            big[big_count++] = i;
             continue;
         }
         w->step.in_grid[i] = 1;
-        if (!any) *lower = *upper = gc;
+        if (!any) lower = upper = gc;
         any = true;
-        *lower = v2(minf(lower->x, gc.x), minf(lower->y, gc.y));
-        *upper = v2(maxf(upper->x, gc.x), maxf(upper->y, gc.y));
+        lower = v2(minf(lower.x, gc.x), minf(lower.y, gc.y));
+        upper = v2(maxf(upper.x, gc.x), maxf(upper.y, gc.y));
+    }
+    w->par.block_count[b] = big_count;
+    w->par.block_flag[b] = any;
+    w->par.block_lower[b] = lower;
+    w->par.block_upper[b] = upper;
+}
+
+static void classify_run(int start, int end, int worker, void *context) {
+    (void)worker;
+    const classify_task *t = context;
+    for (int b = start; b < end; ++b) classify_block(t->w, t->cell, b);
+}
+
+// The blocks on the workers, then their big lists and bounds joined in
+// block order.
+static void classify(ledge_world *w, float cell, vec2s *lower, vec2s *upper) {
+    classify_task t = {w, cell};
+    int blocks = ledge__blocks(w->slot_count);
+    ledge__run(w, classify_run, blocks, 1, &t);
+    bool any = false;
+    *lower = v2(0.0f, 0.0f);
+    *upper = v2(0.0f, 0.0f);
+    w->step.big_count = 0;
+    for (int b = 0; b < blocks; ++b) {
+        const int *big = w->par.items + b * LEDGE__BLOCK;
+        for (int k = 0; k < w->par.block_count[b]; ++k)
+            w->step.big_list[w->step.big_count++] = big[k];
+        if (!w->par.block_flag[b]) continue;
+        vec2s lo = w->par.block_lower[b], hi = w->par.block_upper[b];
+        if (!any) *lower = lo, *upper = hi;
+        any = true;
+        *lower = v2(minf(lower->x, lo.x), minf(lower->y, lo.y));
+        *upper = v2(maxf(upper->x, hi.x), maxf(upper->y, hi.y));
     }
 }
 
@@ -256,28 +382,61 @@ void ledge__broad_build(ledge_world *w) {
     ledge__grid_build(&w->grid, w->step.grid_center, w->step.in_grid, w->slot_count);
 }
 
-void ledge__broad_pairs(ledge_world *w) {
-    w->step.pair_count = 0;
-    w->step.sensor_pair_count = 0;
-    grid_pairs(w);
-    big_pairs(w);
-    w->step.tile_count = 0;
-    check_map_version(w);
-    for (int i = 0; i < w->slot_count; ++i) {
+// Which bodies of a block of slots are near tiles (a worker's item): its
+// part of the tile list, in par.items at the block's offset.
+static void tile_block(ledge_world *w, int b) {
+    int *list = w->par.items + b * LEDGE__BLOCK, count = 0;
+    int end = (b + 1) * LEDGE__BLOCK < w->slot_count ? (b + 1) * LEDGE__BLOCK : w->slot_count;
+    for (int i = b * LEDGE__BLOCK; i < end; ++i) {
         w->step.tile_listed[i] = w->alive[i] && !w->frozen[i] && !w->sensor[i] &&
                                  w->type[i] == LEDGE_BODY_DYNAMIC && body_near_tiles(w, i);
         w->tile_anchor[i] = w->step.box_center[i];
-        if (w->step.tile_listed[i]) w->step.tile_list[w->step.tile_count++] = i;
+        if (w->step.tile_listed[i]) list[count++] = i;
     }
+    w->par.block_count[b] = count;
 }
 
-void ledge__recheck_tiles(ledge_world *w, int i) {
+static void tile_task(int start, int end, int worker, void *context) {
+    (void)worker;
+    for (int b = start; b < end; ++b) tile_block(context, b);
+}
+
+void ledge__broad_pairs(ledge_world *w) {
+    w->step.pair_count = 0;
+    w->step.sensor_pair_count = 0;
+    all_grid_pairs(w);
+    big_pairs(w);
+    w->step.tile_count = 0;
+    check_map_version(w);
+    int blocks = ledge__blocks(w->slot_count);
+    ledge__run(w, tile_task, blocks, 1, w);
+    for (int b = 0; b < blocks; ++b) {
+        const int *list = w->par.items + b * LEDGE__BLOCK;
+        for (int k = 0; k < w->par.block_count[b]; ++k)
+            w->step.tile_list[w->step.tile_count++] = list[k];
+    }
+    ledge__take_rechecked(w);
+}
+
+// Safe on a worker: it writes only body i's own entries, marking it 2 (to
+// be appended to the tile list in slot order after the pass) and counting
+// it on the worker's counter.
+void ledge__recheck_tiles(ledge_world *w, int i, int worker) {
     if (w->step.tile_listed[i] || w->type[i] != LEDGE_BODY_DYNAMIC || w->sensor[i]) return;
     // Within the margin of where the broad phase saw it, its box is still
     // inside the grown box that was found free of tiles.
     vec2s d = v2_sub(w->step.box_center[i], w->tile_anchor[i]);
     if (fabsf(d.x) < w->step.margin && fabsf(d.y) < w->step.margin) return;
     if (!body_near_tiles(w, i)) return;
-    w->step.tile_listed[i] = 1;
-    w->step.tile_list[w->step.tile_count++] = i;
+    w->step.tile_listed[i] = 2;
+    w->par.counter[worker].rechecked++;
+}
+
+void ledge__append_rechecked(ledge_world *w) {
+    if (ledge__take_rechecked(w) == 0) return;
+    for (int i = 0; i < w->slot_count; ++i) {
+        if (w->step.tile_listed[i] != 2) continue;
+        w->step.tile_listed[i] = 1;
+        w->step.tile_list[w->step.tile_count++] = i;
+    }
 }

@@ -17,7 +17,7 @@ void ledge__broad_pairs(ledge_world *world);
 /// A body pushed by a pair beyond what the broad phase saw (a crowd can
 /// push one further than the margin in a substep) joins the tile list if
 /// it now reaches a tile, so that tiles always have the last word (broad.c).
-void ledge__recheck_tiles(ledge_world *world, int i);
+void ledge__recheck_tiles(ledge_world *world, int i, int worker);
 
 /// The grid cells (as floats: column, row) that the box (centre c, half
 /// extents h, world coordinates) grown by `reach` covers (broad.c).

@@ -275,7 +275,7 @@ static bool overlaps(const ledge_world *w, int i, int by, float skin) {
 // The crush by body slot `by` (-1: none) into the state: kept while that
 // body still overlaps the character, cleared once it is clear.
 static void take_crush(const ledge_world *w, int i, int by, ledge_character_state *s) {
-    const ledge__character *c = &w->characters->c[i];
+    const ledge__character *c = &w->characters->c[w->handle[i]];
     s->crushed = by >= 0 && overlaps(w, i, by, c->def.move.skin);
     if (!s->crushed) s->crushed_by = LEDGE_NULL_BODY_ID;
 }
@@ -313,7 +313,7 @@ bool ledge_character_move(ledge_world *world, ledge_body_id id, vec2s velocity, 
     ledge_move_result r;
     ledge_character_state *s = &c->state;
     int crusher = s->crushed && ledge_body_is_valid(world, s->crushed_by)
-                      ? (int)s->crushed_by.index1 - 1
+                      ? ledge__slot_of(world, s->crushed_by)
                       : -1;
     if (!ledge__move_ignoring(world, id, v2_scale(velocity, dt), &md, &r, crusher)) return false;
     if (world->dropping[i] && !world->in_one_way[i]) world->dropping[i] = 0;

@@ -115,7 +115,7 @@ static uint8_t tile_policy(ledge_world *w, int a, int x, int y, vec2s n) {
                                                                             : LEDGE_RESPONSE_SLIDE);
 }
 
-static void project_pair(ledge_world *w, ledge__pair *p) {
+static void project_pair(ledge_world *w, ledge__pair *p, int worker) {
     int a = p->a, b = p->b;
     // n points from a toward b: b moves along n, a against it.
     vec2s n, point;
@@ -142,13 +142,13 @@ static void project_pair(ledge_world *w, ledge__pair *p) {
     float ima = w->inv_mass[a], imb = w->inv_mass[b], sum = ima + imb;
     float push = depth - w->slop;
     if (push > 0.0f) {
-        w->step.pushes++;
+        w->par.counter[worker].pushes++;
         w->position[a] = v2_sub(w->position[a], v2_scale(n, push * ima / sum));
         w->position[b] = v2_add(w->position[b], v2_scale(n, push * imb / sum));
         w->step.box_center[a] = v2_add(w->position[a], w->box_offset[a]);
         w->step.box_center[b] = v2_add(w->position[b], w->box_offset[b]);
-        ledge__recheck_tiles(w, a);
-        ledge__recheck_tiles(w, b);
+        ledge__recheck_tiles(w, a, worker);
+        ledge__recheck_tiles(w, b, worker);
     }
 }
 
@@ -191,7 +191,7 @@ static void project_tiles(ledge_world *w, int a, bool record) {
                                                               : (uint8_t)LEDGE_RESPONSE_SLIDE;
             float push = m.depth - w->slop;
             if (push > 0.0f && policy != LEDGE_RESPONSE_CROSS) {
-                w->step.pushes++;
+                w->par.counter[0].pushes++;
                 w->position[a] = v2_add(w->position[a], v2_scale(m.normal, push));
             }
             if (record) {
@@ -204,12 +204,58 @@ static void project_tiles(ledge_world *w, int a, bool record) {
     w->step.box_center[a] = v2_add(w->position[a], w->box_offset[a]);
 }
 
+// The grid's pairs in two colours, by the parity of their band of
+// BAND_ROWS grid rows: a pair listed under row r (its first body's) joins
+// bodies of rows r and r + 1, so a band's pairs reach one row past it, and
+// the bands of one parity share no body: their pairs can be projected at
+// the same time, each band's bottom up in list order. The order depends on
+// the bodies alone, never on the workers: every worker count gives the
+// same bits. (The game's pre-solve callback is called on the calling
+// thread.) Bands rather than single rows keep most of the serial order's
+// bottom-up sweep, which settles a pile in fewer passes.
+#define BAND_ROWS 4
+typedef struct rows_task {
+    ledge_world *w;
+    int parity;
+} rows_task;
+
+static void rows_run(int start, int end, int worker, void *context) {
+    const rows_task *t = context;
+    ledge_world *w = t->w;
+    const int *row_start = w->par.row_start;
+    int rows = w->grid.ny;
+    for (int j = start; j < end; ++j) {
+        int r0 = (2 * j + t->parity) * BAND_ROWS;
+        int r1 = r0 + BAND_ROWS < rows ? r0 + BAND_ROWS : rows;
+        for (int k = row_start[r0]; k < row_start[r1]; ++k)
+            project_pair(w, &w->step.pairs[k], worker);
+    }
+}
+
+static void project_grid_pairs(ledge_world *w) {
+    int bands = (w->grid.ny + BAND_ROWS - 1) / BAND_ROWS;
+    for (int parity = 0; parity < 2; ++parity) {
+        rows_task t = {w, parity};
+        int items = (bands - parity + 1) / 2;
+        if (w->pre_solve != NULL) {
+            rows_run(0, items, 0, &t);
+        } else {
+            ledge__run(w, rows_run, items, 1, &t);
+        }
+    }
+}
+
 // A pair that touched in any pass keeps its contact, even when a later
 // pass left it a hair apart: a body resting in a pile is supported whether
 // or not the last push happened to separate it by a rounding error.
 void ledge__resolve_pass(ledge_world *w, bool record) {
-    for (int k = 0; k < w->step.pair_count; ++k) project_pair(w, &w->step.pairs[k]);
+    project_grid_pairs(w);
+    for (int k = w->par.grid_pair_count; k < w->step.pair_count; ++k) {
+        project_pair(w, &w->step.pairs[k], 0);
+    }
+    ledge__append_rechecked(w);
     for (int k = 0; k < w->step.tile_count; ++k) project_tiles(w, w->step.tile_list[k], record);
+    w->step.pushes = ledge__take_pushes(w);
     if (!record) return;
     for (int k = 0; k < w->step.pair_count; ++k) {
         const ledge__pair *p = &w->step.pairs[k];

@@ -26,6 +26,7 @@ ledge_world_def ledge_default_world_def(void) {
     def.bounce_threshold = 0.5f;
     def.cell_size = 0.0f;
     def.response_model = LEDGE_RESPONSE_MODEL_N;
+    def.worker_count = 1;
     return def;
 }
 
@@ -60,6 +61,7 @@ static bool def_ok(const ledge_world_def *def) {
                     (int)def->response_model);
         return false;
     }
+    if (!ledge__workers_def_ok(def, "ledge_world_create")) return false;
     if (def->body_capacity < 0 || def->body_capacity > (1 << 26)) {
         LEDGE_ERROR("ledge_world_create: body_capacity is %d (must be 0..%d)", def->body_capacity,
                     1 << 26);
@@ -105,8 +107,11 @@ ledge_world *ledge_world_create(const ledge_world_def *def) {
     md.tile_size = def->tile_size;
     md.origin = def->map_origin;
     w->map = ledge_tilemap_create(&md); // validates and logs the map fields
-    if (w->map == NULL || (def->body_capacity > 0 &&
-                           !ledge__store_grow(w, def->body_capacity, "ledge_world_create"))) {
+    bool workers_ok = false;
+    if (w->map != NULL) w->par.workers = ledge__workers_create(def, &workers_ok);
+    if (w->map == NULL || !workers_ok ||
+        (def->body_capacity > 0 &&
+         !ledge__store_grow(w, def->body_capacity, "ledge_world_create"))) {
         ledge_world_destroy(w);
         return NULL;
     }
@@ -126,6 +131,7 @@ void ledge_world_destroy(ledge_world *world) {
     ledge__free(world->step.sensor_pairs);
     ledge__events_free(world);
     ledge__free(world->step.buckets);
+    ledge__par_free(&world->par);
     ledge__free(world);
 }
 
@@ -187,40 +193,103 @@ static inline bool in_range(vec2s p) {
            ledge__finite_within(p.y, LEDGE_MAX_COORDINATE);
 }
 
+// The integration stages run on the workers, a block of slots per item;
+// what must happen in slot order on one thread (freezing a body logs and
+// edits the contact list) is flagged per block and done afterwards.
+typedef struct integrate_task {
+    ledge_world *w;
+    float dt;
+} integrate_task;
+
+static inline int block_end(const ledge_world *w, int b) {
+    int end = (b + 1) * LEDGE__BLOCK;
+    return end < w->slot_count ? end : w->slot_count;
+}
+
+static void velocity_task(int start, int end, int worker, void *context) {
+    (void)worker;
+    const integrate_task *t = context;
+    ledge_world *w = t->w;
+    for (int b = start; b < end; ++b) {
+        bool bad = false;
+        for (int i = b * LEDGE__BLOCK; i < block_end(w, b); ++i) {
+            if (!moving(w, i) || w->type[i] != LEDGE_BODY_DYNAMIC) continue;
+            vec2s v = v2_add(w->velocity[i], v2_scale(w->gravity, w->gravity_scale[i] * t->dt));
+            w->velocity[i] = v2_scale(v, 1.0f / (1.0f + t->dt * w->drag[i]));
+            bad |= !in_range(w->velocity[i]);
+        }
+        w->par.block_flag[b] = bad;
+    }
+}
+
 static void integrate_velocity(ledge_world *w, float dt) {
-    for (int i = 0; i < w->slot_count; ++i) {
-        if (!moving(w, i) || w->type[i] != LEDGE_BODY_DYNAMIC) continue;
-        vec2s v = v2_add(w->velocity[i], v2_scale(w->gravity, w->gravity_scale[i] * dt));
-        w->velocity[i] = v2_scale(v, 1.0f / (1.0f + dt * w->drag[i]));
-        if (!in_range(w->velocity[i])) {
+    integrate_task t = {w, dt};
+    int blocks = ledge__blocks(w->slot_count);
+    ledge__run(w, velocity_task, blocks, 1, &t);
+    for (int b = 0; b < blocks; ++b) {
+        if (!w->par.block_flag[b]) continue;
+        for (int i = b * LEDGE__BLOCK; i < block_end(w, b); ++i) {
+            if (!moving(w, i) || w->type[i] != LEDGE_BODY_DYNAMIC || in_range(w->velocity[i]))
+                continue;
             w->last_position[i] = w->position[i];
             freeze(w, i, "velocity");
         }
     }
 }
 
+static void check_positions_task(int start, int end, int worker, void *context) {
+    (void)worker;
+    ledge_world *w = context;
+    for (int b = start; b < end; ++b) {
+        bool bad = false;
+        for (int i = b * LEDGE__BLOCK; i < block_end(w, b); ++i) {
+            bad |= moving(w, i) && !in_range(w->position[i]);
+        }
+        w->par.block_flag[b] = bad;
+    }
+}
+
 // After the substep: positions out of range go back to where they were.
 static void check_positions(ledge_world *w) {
-    for (int i = 0; i < w->slot_count; ++i) {
-        if (moving(w, i) && !in_range(w->position[i])) freeze(w, i, "position");
+    int blocks = ledge__blocks(w->slot_count);
+    ledge__run(w, check_positions_task, blocks, 1, w);
+    for (int b = 0; b < blocks; ++b) {
+        if (!w->par.block_flag[b]) continue;
+        for (int i = b * LEDGE__BLOCK; i < block_end(w, b); ++i) {
+            if (moving(w, i) && !in_range(w->position[i])) freeze(w, i, "position");
+        }
+    }
+}
+
+static void position_task(int start, int end, int worker, void *context) {
+    (void)worker;
+    const integrate_task *t = context;
+    ledge_world *w = t->w;
+    for (int b = start; b < end; ++b) {
+        bool any = false;
+        for (int i = b * LEDGE__BLOCK; i < block_end(w, b); ++i) {
+            w->step.fast[i] = 0;
+            if (!moving(w, i)) continue;
+            w->last_position[i] = w->position[i];
+            vec2s move = v2_scale(w->velocity[i], t->dt);
+            if (w->type[i] == LEDGE_BODY_DYNAMIC && ledge__fast_begin(w, i, move)) {
+                any = true;
+                continue;
+            }
+            w->position[i] = v2_add(w->position[i], move);
+        }
+        w->par.block_flag[b] = any;
     }
 }
 
 // Fast dynamic bodies stay where they are until the grid can tell what
 // their paths meet (fast.c). Returns whether there are any.
 static bool integrate_position(ledge_world *w, float dt) {
+    integrate_task t = {w, dt};
+    int blocks = ledge__blocks(w->slot_count);
+    ledge__run(w, position_task, blocks, 1, &t);
     bool any = false;
-    for (int i = 0; i < w->slot_count; ++i) {
-        w->step.fast[i] = 0;
-        if (!moving(w, i)) continue;
-        w->last_position[i] = w->position[i];
-        vec2s move = v2_scale(w->velocity[i], dt);
-        if (w->type[i] == LEDGE_BODY_DYNAMIC && ledge__fast_begin(w, i, move)) {
-            any = true;
-            continue;
-        }
-        w->position[i] = v2_add(w->position[i], move);
-    }
+    for (int b = 0; b < blocks; ++b) any |= w->par.block_flag[b];
     return any;
 }
 
@@ -235,7 +304,6 @@ static bool integrate_position(ledge_world *w, float dt) {
 static void relax(ledge_world *w) {
     for (int it = 0; it < w->iterations; ++it) {
         bool last = it == w->iterations - 1;
-        w->step.pushes = 0;
         ledge__resolve_pass(w, last);
         if (!last && w->step.pushes == 0) it = w->iterations - 2;
     }
@@ -303,25 +371,48 @@ static void drop_stale_contacts(ledge_world *w) {
     w->any_moved = false;
 }
 
+const char *const ledge__stage_names[LEDGE__STAGE_COUNT] = {
+    "integrate", "move", "grid", "pairs", "relax", "sort", "response", "check", "events"};
+
+// The profile's clock (only when the benchmark asked for a profile): the
+// stage running gets the time since `since` (unless 0), and `next` starts.
+static double stage_mark(ledge_world *w, ledge__stage next, double since) {
+    ledge__profile *p = &w->par.profile;
+    if (!LEDGE_UNLIKELY(p->on)) return 0.0;
+    double now = ledge__seconds();
+    if (since > 0.0) p->total[p->stage] += now - since;
+    p->stage = (int)next;
+    return now;
+}
+
 static void substep(ledge_world *w, float h) {
+    double t = stage_mark(w, LEDGE__STAGE_INTEGRATE, 0.0);
     carry(w);
     integrate_velocity(w, h);
     drop_stale_contacts(w);
     ledge__velocity_pass(w, 0.0f, h);
+    t = stage_mark(w, LEDGE__STAGE_MOVE, t);
     bool fast = integrate_position(w, h);
     w->contact_count = 0;
+    t = stage_mark(w, LEDGE__STAGE_GRID, t);
     ledge__broad_build(w);
     if (fast) {
         ledge__fast_move(w);
         ledge__broad_build(w);
     }
+    t = stage_mark(w, LEDGE__STAGE_PAIRS, t);
     ledge__broad_pairs(w);
+    t = stage_mark(w, LEDGE__STAGE_RELAX, t);
     relax(w);
+    t = stage_mark(w, LEDGE__STAGE_SORT, t);
     ledge__sort_contacts(w);
     if (w->stacking) ledge__contact_loads(w);
+    t = stage_mark(w, LEDGE__STAGE_RESPONSE, t);
     ledge__velocity_pass(w, RESTING_SPEED, h);
     w->contact_map_version = w->map->version;
+    t = stage_mark(w, LEDGE__STAGE_CHECK, t);
     check_positions(w);
+    stage_mark(w, LEDGE__STAGE_CHECK, t);
 }
 
 // Everything the step may need to allocate, before anything moves: a
@@ -331,6 +422,7 @@ static void substep(ledge_world *w, float h) {
 static bool prepare(ledge_world *w) {
     int cells = w->slot_count < 256 ? 1024 : 4 * w->slot_count;
     if (!ledge__grid_reserve(&w->grid, w->slot_count, cells)) return false;
+    if (!ledge__par_reserve(w, w->slot_count, w->grid.cell_cap)) return false;
     float g = v2_len(w->gravity);
     w->up = g > 0.0f ? v2_scale(w->gravity, -1.0f / g) : v2(0.0f, 0.0f);
     w->up_axis = fabsf(w->gravity.y) >= fabsf(w->gravity.x) ? (w->gravity.y <= 0.0f ? 0 : 1)
@@ -359,10 +451,12 @@ void ledge_world_step(ledge_world *world, float dt) {
     world->stepping = true;
     float h = dt / (float)world->substeps;
     for (int k = 0; k < world->substeps; ++k) substep(world, h);
+    double t = stage_mark(world, LEDGE__STAGE_EVENTS, 0.0);
     ledge__after_step(world);
     world->stepping = false;
     ledge__characters_carry(world); // characters follow the bodies they stand on
     ledge__query_sync(world);       // the queries' index refiles the bodies that changed cell
+    stage_mark(world, LEDGE__STAGE_EVENTS, t);
 }
 
 // --- replay hash ------------------------------------------------------------

@@ -12,6 +12,7 @@
 #include "ledge/events.h"
 #include "ledge/world.h"
 #include "tilemap.h"
+#include "workers.h"
 
 /// A contact found by the last relaxation pass of a substep. The substep's
 /// velocity pass responds to it, and the next substep replays it before its
@@ -97,6 +98,89 @@ typedef struct ledge__step {
     int bucket_cap;
 } ledge__step;
 
+/// Bodies per block: the fixed unit of the step's parallel work over body
+/// slots (and over the grid's sorted bodies). Fixed, so that the work's
+/// decomposition, and with it every result, never depends on the workers.
+#define LEDGE__BLOCK 512
+
+/// A list of pairs written by one block of the broad phase (broad.c). A
+/// worker never allocates: a block that runs out of room counts what it
+/// missed and is run again by the calling thread after growing the list.
+typedef struct ledge__pair_list {
+    ledge__pair *pairs;
+    int count, cap;
+    bool overflow; ///< Pairs were left out for want of room.
+} ledge__pair_list;
+
+/// The stages of the step, as the benchmark's profile names them
+/// (tests/bench_workers.c prints ledge__stage_names).
+typedef enum ledge__stage {
+    LEDGE__STAGE_INTEGRATE, ///< Carry, gravity and drag, the replayed contacts' response.
+    LEDGE__STAGE_MOVE,      ///< Positions integrate.
+    LEDGE__STAGE_GRID,      ///< Boxes, the grid filed, fast bodies moved.
+    LEDGE__STAGE_PAIRS,     ///< Candidate pairs, the tile list.
+    LEDGE__STAGE_RELAX,     ///< The relaxation passes (narrow phase, projection).
+    LEDGE__STAGE_SORT,      ///< The contacts sorted, their loads.
+    LEDGE__STAGE_RESPONSE,  ///< The velocity pass.
+    LEDGE__STAGE_CHECK,     ///< Positions out of range frozen.
+    LEDGE__STAGE_EVENTS,    ///< After the step: events, contact index, queries, characters.
+    LEDGE__STAGE_COUNT
+} ledge__stage;
+
+/// Stage names, for the profile.
+extern const char *const ledge__stage_names[LEDGE__STAGE_COUNT];
+
+/// Where the step's time goes, when asked for (`on`): seconds per stage on
+/// the calling thread's CPU clock (ledge__seconds), and of those the part
+/// spent in tasks the workers share. Meant for one worker: it gives each
+/// stage's parallel fraction whatever else runs on the machine.
+typedef struct ledge__profile {
+    bool on;
+    int stage; ///< The stage running now.
+    double total[LEDGE__STAGE_COUNT];
+    double parallel[LEDGE__STAGE_COUNT];
+} ledge__profile;
+
+/// Seconds of the calling thread's CPU time (the process's where the
+/// platform has no such clock); only differences matter (workers.c).
+double ledge__seconds(void);
+
+/// The step's parallel scratch (workers.h): per-block outputs, concatenated
+/// in block order by the calling thread.
+typedef struct ledge__par {
+    ledge__workers *workers;   ///< NULL: one worker.
+    int block_cap;             ///< Entries in each per-block array below.
+    ledge__pair_list *pairs;   ///< Per block of sorted grid bodies: its candidate pairs.
+    ledge__pair_list *sensors; ///< Per block: its sensor pairs.
+    int *block_count;          ///< Per block: entries it wrote to `items`.
+    uint8_t *block_flag;       ///< Per block: a body needs the calling thread's follow-up.
+    vec2s *block_lower;        ///< Per block: bounds of its grid bodies' centres (classify).
+    vec2s *block_upper;
+    int items_cap;  ///< Entries in `items`.
+    int *items;     ///< Per slot: each block's output at its own offset.
+    int *row_start; ///< Grid row r's pairs: row_start[r] .. row_start[r + 1].
+    int row_cap;
+    int grid_pair_count;    ///< Pairs found through the grid (before the big bodies').
+    ledge__profile profile; ///< Stage times, for the benchmark.
+    struct {
+        int pushes;    ///< Projections made (resolve.c).
+        int rechecked; ///< Bodies that joined the tile list (broad.c).
+        char pad[56];  ///< One cache line per worker.
+    } counter[LEDGE_MAX_WORKERS];
+} ledge__par;
+
+/// Makes room in the scratch for `slots` body slots and `rows` grid rows
+/// (par.c); false (logged) when an allocation fails.
+bool ledge__par_reserve(ledge_world *world, int slots, int rows);
+
+/// Stops the workers and frees the scratch (par.c).
+void ledge__par_free(ledge__par *par);
+
+/// Blocks of LEDGE__BLOCK covering n items.
+static inline int ledge__blocks(int n) {
+    return (n + LEDGE__BLOCK - 1) / LEDGE__BLOCK;
+}
+
 struct ledge_world {
     uint32_t serial; ///< This world's serial number, carried by its ids (never 0).
     vec2s gravity;
@@ -132,6 +216,7 @@ struct ledge_world {
     int order_period;  ///< Steps between reorderings of the slots by space (0: never; order.c).
     int order_clock;   ///< Steps since the last reordering.
     uint32_t reorders; ///< Reorderings that moved bodies (order.c; tests read it).
+    ledge__par par;    ///< The workers and their scratch (workers.h).
 
     // The body store (body_store.h): its arrays, named directly (w->position[i]).
     LEDGE__BODY_STORE_MEMBERS
@@ -186,5 +271,25 @@ static inline void ledge__forget_replay(ledge_world *w, int i) {
     w->moved[i] = 1;
     w->any_moved = true;
 }
+
+/// Runs `task` over `items` items on the world's workers (workers.h).
+static inline void ledge__run(ledge_world *w, ledge_task_fn *task, int items, int min_range,
+                              void *context) {
+    if (LEDGE_UNLIKELY(w->par.profile.on)) {
+        double t0 = ledge__seconds();
+        ledge__workers_run(w->par.workers, task, items, min_range, context);
+        w->par.profile.parallel[w->par.profile.stage] += ledge__seconds() - t0;
+        return;
+    }
+    ledge__workers_run(w->par.workers, task, items, min_range, context);
+}
+
+/// The sum of the workers' counters of one kind, zeroing them.
+int ledge__take_pushes(ledge_world *world);
+int ledge__take_rechecked(ledge_world *world);
+
+/// Appends the bodies that joined the tile list during the pass (marked 2
+/// by ledge__recheck_tiles), in slot order (broad.c).
+void ledge__append_rechecked(ledge_world *world);
 
 #endif // LEDGE_WORLD_INTERNAL_H

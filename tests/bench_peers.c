@@ -220,10 +220,10 @@ static void print_row(const row *r, const row *floor_row, const row *ledge_row, 
 
 static const peer_engine *const peers[] = {
 #ifdef LEDGE_HAVE_CHIPMUNK
-    &peer_chipmunk,
+    &peer_chipmunk, &peer_chipmunk_locked,
 #endif
 #ifdef LEDGE_HAVE_BOX2D
-    &peer_box2d,
+    &peer_box2d,    &peer_box2d_locked,
 #endif
     NULL,
 };

@@ -36,7 +36,8 @@ void add_tile(void *user, const double *xy, int count) {
     ground->CreateFixture(&fd);
 }
 
-void *create(const rain_layout *l, const ledge_tilemap *map) {
+// Rotation locked (ledge's model): b2BodyDef.fixedRotation.
+void *create_rain(const rain_layout *l, const ledge_tilemap *map, bool locked) {
     b2_rain *w = new (std::nothrow) b2_rain;
     if (!w) return nullptr;
     b2BodyDef gd;
@@ -57,12 +58,21 @@ void *create(const rain_layout *l, const ledge_tilemap *map) {
         vec2s p = rain_start(l->cols, k);
         b2BodyDef bd;
         bd.type = b2_dynamicBody;
+        bd.fixedRotation = locked;
         bd.position.Set(p.raw[0], p.raw[1]); // C++ sees no anonymous x, y
         b2Body *b = w->world.CreateBody(&bd);
         b->CreateFixture(&fd);
         w->bodies.push_back(b);
     }
     return w;
+}
+
+void *create(const rain_layout *l, const ledge_tilemap *map) {
+    return create_rain(l, map, false);
+}
+
+void *create_locked(const rain_layout *l, const ledge_tilemap *map) {
+    return create_rain(l, map, true);
 }
 
 void step(void *world, float dt) {
@@ -100,5 +110,12 @@ extern "C" const peer_engine peer_box2d = {
     step,
     read,
     destroy,
+    awake,
+};
+
+extern "C" const peer_engine peer_box2d_locked = {
+    "box2d-locked", "Box2D 2.4.1 as above, rotation locked (b2BodyDef.fixedRotation)",
+    create_locked,  step,
+    read,           destroy,
     awake,
 };

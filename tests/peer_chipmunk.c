@@ -67,7 +67,10 @@ static void cm_destroy(void *world) {
     free(w);
 }
 
-static void *cm_create(const rain_layout *l, const ledge_tilemap *map) {
+// Rotation locked (ledge's model): the circles get an infinite moment
+// (cpBodySetMoment after the shape's density set the mass, which would
+// otherwise set the moment from the area too).
+static void *create(const rain_layout *l, const ledge_tilemap *map, bool locked) {
     cm_world *w = calloc(1, sizeof *w);
     if (!w) return NULL;
     w->space = cpSpaceNew();
@@ -95,12 +98,21 @@ static void *cm_create(const rain_layout *l, const ledge_tilemap *map) {
         cpShapeSetFriction(s, sqrt(RAIN_FRICTION));
         cpShapeSetElasticity(s, sqrt(RAIN_BOUNCE));
         cpSpaceAddShape(w->space, s);
+        if (locked) cpBodySetMoment(b, INFINITY); // after the shape: it sets the moment too
         if (!keep_shape(w, s)) {
             cm_destroy(w);
             return NULL;
         }
     }
     return w;
+}
+
+static void *cm_create(const rain_layout *l, const ledge_tilemap *map) {
+    return create(l, map, false);
+}
+
+static void *cm_create_locked(const rain_layout *l, const ledge_tilemap *map) {
+    return create(l, map, true);
 }
 
 static void cm_step(void *world, float dt) {
@@ -127,4 +139,14 @@ const peer_engine peer_chipmunk = {
     cm_read,
     cm_destroy,
     NULL, // sleeping is off by default in Chipmunk
+};
+
+const peer_engine peer_chipmunk_locked = {
+    "chipmunk-locked",
+    "Chipmunk2D 7.0.3 as above, rotation locked (infinite moment of inertia)",
+    cm_create_locked,
+    cm_step,
+    cm_read,
+    cm_destroy,
+    NULL,
 };

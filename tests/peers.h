@@ -27,11 +27,16 @@ typedef struct peer_engine {
     int (*awake)(void *world);
 } peer_engine;
 
+// Each engine twice: its circles rotating (the engine's own model), and
+// with rotation locked (ledge's model: infinite moment in Chipmunk,
+// fixedRotation in Box2D), printed beside each other.
 #ifdef LEDGE_HAVE_CHIPMUNK
 extern const peer_engine peer_chipmunk;
+extern const peer_engine peer_chipmunk_locked;
 #endif
 #ifdef LEDGE_HAVE_BOX2D
 extern const peer_engine peer_box2d;
+extern const peer_engine peer_box2d_locked;
 #endif
 
 /// The solid cells of a rain map that a peer turns into static shapes: a

@@ -14,4 +14,12 @@ static inline int test_cases(int n) {
     return n / 10 > 1 ? n / 10 : 1;
 }
 
+/// The worker count a test's worlds use: LEDGE_TEST_WORKERS (meson runs
+/// the allocation and soak tests again with 2), else 1.
+static inline int test_workers(void) {
+    const char *v = getenv("LEDGE_TEST_WORKERS");
+    int n = v != NULL ? atoi(v) : 1;
+    return n >= 1 ? n : 1;
+}
+
 #endif

@@ -4,10 +4,18 @@
 #include "scenes.h"
 
 ledge_response_model scene_model = LEDGE_RESPONSE_MODEL_N;
+int scene_worker_count = 1;
+ledge_enqueue_task_fn *scene_enqueue_task;
+ledge_finish_task_fn *scene_finish_task;
+void *scene_task_context;
 
 ledge_world_def scene_world_def(void) {
     ledge_world_def wd = ledge_default_world_def();
     wd.response_model = scene_model;
+    wd.worker_count = scene_worker_count;
+    wd.enqueue_task = scene_enqueue_task;
+    wd.finish_task = scene_finish_task;
+    wd.user_task_context = scene_task_context;
     return wd;
 }
 

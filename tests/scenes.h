@@ -67,7 +67,15 @@ ledge_tilemap *rain_map_create(const rain_layout *l);
 /// the library's default).
 extern ledge_response_model scene_model;
 
-/// ledge_default_world_def with scene_model.
+/// The worker count of the worlds the scene builders make (default 1), and
+/// the game's job system they use (default none: the world's own threads).
+extern int scene_worker_count;
+extern ledge_enqueue_task_fn *scene_enqueue_task;
+extern ledge_finish_task_fn *scene_finish_task;
+extern void *scene_task_context;
+
+/// ledge_default_world_def with scene_model, scene_worker_count and the
+/// scene_*task* callbacks.
 ledge_world_def scene_world_def(void);
 
 /// Builds the rain scene for `n` >= 2 circles (two, so that the two slope

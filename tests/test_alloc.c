@@ -169,6 +169,7 @@ static long run_scenario(long fail_at, bool fail_rest, run_record *r) {
     alloc_hook_start(fail_at, fail_rest);
     log_capture_start();
     ledge_world_def wd = ledge_default_world_def();
+    wd.worker_count = test_workers();
     wd.map_width = 32;
     wd.map_height = 24;
     call_begin();
@@ -260,6 +261,7 @@ static void rain_allocations(ledge_response_model model, int warmup) {
     alloc_hook_start(0, false);
     scene s;
     scene_model = model;
+    scene_worker_count = test_workers();
     bool made = scene_rain(RAIN_N, &s);
     scene_model = LEDGE_RESPONSE_MODEL_N;
     assert_true(made);
@@ -267,9 +269,10 @@ static void rain_allocations(ledge_response_model model, int warmup) {
     long before = g_alloc.calls;
     for (int i = 0; i < RAIN_STEPS; ++i) ledge_world_step(s.world, 1.0f / 60.0f);
     long during = g_alloc.calls - before;
-    print_message("rain N=%d (%s model): %ld allocations during %d steps after %d warm-up steps\n",
-                  RAIN_N, model == LEDGE_RESPONSE_MODEL_N ? "N" : "stacking", during, RAIN_STEPS,
-                  warmup);
+    print_message("rain N=%d (%s model, %d workers): %ld allocations during %d steps after %d "
+                  "warm-up steps\n",
+                  RAIN_N, model == LEDGE_RESPONSE_MODEL_N ? "N" : "stacking", test_workers(),
+                  during, RAIN_STEPS, warmup);
     scene_destroy(&s);
     assert_int_equal(g_alloc.live, 0);
     alloc_hook_stop();

@@ -19,6 +19,7 @@
 
 #include "alloc_hook.h"
 #include "rng.h"
+#include "scale.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -177,6 +178,7 @@ static void test_soak(void **state) {
     static soak s;
     memset(&s, 0, sizeof s);
     ledge_world_def wd = ledge_default_world_def();
+    wd.worker_count = test_workers();
     wd.map_width = W;
     wd.map_height = H;
     s.w = ledge_world_create(&wd);
@@ -202,9 +204,10 @@ static void test_soak(void **state) {
         check_bodies(&s, k);
     }
     long after = steps > WARMUP ? g_alloc.calls - calls_at_warmup : -1;
-    print_message("soak: %ld steps, %ld bodies destroyed and created, %ld allocations in all, "
-                  "%ld after the %d-step warm-up, %ld blocks live\n",
-                  steps, s.buried, g_alloc.calls, after, WARMUP, g_alloc.live);
+    print_message(
+        "soak (%d workers): %ld steps, %ld bodies destroyed and created, %ld allocations in all, "
+        "%ld after the %d-step warm-up, %ld blocks live\n",
+        test_workers(), steps, s.buried, g_alloc.calls, after, WARMUP, g_alloc.live);
     if (steps > WARMUP) {
         assert_int_equal(after, 0);
         assert_int_equal(g_alloc.live, live_at_warmup);

@@ -67,7 +67,8 @@
 /// from step to step.
 ///
 /// Determinism: the same world, inputs and step sequence give bit-identical
-/// states (ledge_world_hash), across runs and builds.
+/// states (ledge_world_hash), across runs, builds and worker counts
+/// (ledge_world_def.worker_count).
 #ifndef LEDGE_WORLD_H
 #define LEDGE_WORLD_H
 
@@ -95,6 +96,28 @@ typedef enum ledge_response_model {
     LEDGE_RESPONSE_MODEL_STACKING = 1,
 } ledge_response_model;
 
+/// The largest ledge_world_def.worker_count a world accepts.
+#define LEDGE_MAX_WORKERS 64
+
+/// A piece of the step's work, handed to the game's job system through
+/// ledge_world_def.enqueue_task: run it over the items [start, end) on the
+/// worker numbered `worker_index` (0 .. worker_count - 1; no two ranges
+/// running at the same time may share a worker index). Items may be split
+/// into ranges in any way: the result does not depend on the split.
+typedef void ledge_task_fn(int start, int end, int worker_index, void *task_context);
+
+/// Hands a task over `item_count` items to the game's job system (as Box2D
+/// v3's b2EnqueueTaskCallback): split them into ranges of at least
+/// `min_range` items (except the last), run `task` over every range on up
+/// to worker_count workers, and return a handle that finish_task waits on.
+/// It may instead run `task(0, item_count, 0, task_context)` itself and
+/// return NULL (then finish_task is not called).
+typedef void *ledge_enqueue_task_fn(ledge_task_fn *task, int item_count, int min_range,
+                                    void *task_context, void *user_context);
+
+/// Waits until every range of the task enqueue_task returned has run.
+typedef void ledge_finish_task_fn(void *user_task, void *user_context);
+
 /// What a world is made from. Fill with ledge_default_world_def.
 typedef struct ledge_world_def {
     vec2s gravity;     ///< Acceleration of dynamic bodies. Default (0, -10).
@@ -115,6 +138,19 @@ typedef struct ledge_world_def {
                             ///< below a quarter tile it is also the query index's finest cell.
                             ///< Default 0.
     ledge_response_model response_model; ///< Default LEDGE_RESPONSE_MODEL_N.
+    /// Threads that run the step, 1..LEDGE_MAX_WORKERS. Default 1: the
+    /// calling thread alone. More: the world starts worker_count - 1
+    /// threads of its own (joined by ledge_world_destroy), unless
+    /// enqueue_task and finish_task are set. Results are bit-identical for
+    /// every worker count: the step splits its work by the bodies and the
+    /// grid, never by the workers (docs/design.md, "The multi-core step").
+    int worker_count;
+    /// The game's job system (both set, or neither): the step hands its
+    /// parallel parts to it instead of the world's own threads, with
+    /// worker indices below worker_count. NULL: the world's threads.
+    ledge_enqueue_task_fn *enqueue_task;
+    ledge_finish_task_fn *finish_task; ///< Waits for a task of enqueue_task (see there).
+    void *user_task_context;           ///< Passed to enqueue_task and finish_task.
 } ledge_world_def;
 
 /// The optional contact filter called inside the step (the only callback

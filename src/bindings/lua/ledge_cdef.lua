@@ -295,6 +295,10 @@ typedef enum ledge_response_model {
     LEDGE_RESPONSE_MODEL_N = 0,
     LEDGE_RESPONSE_MODEL_STACKING = 1,
 } ledge_response_model;
+typedef void ledge_task_fn(int start, int end, int worker_index, void *task_context);
+typedef void *ledge_enqueue_task_fn(ledge_task_fn *task, int item_count, int min_range,
+                                    void *task_context, void *user_context);
+typedef void ledge_finish_task_fn(void *user_task, void *user_context);
 typedef struct ledge_world_def {
     vec2s gravity;
     float tile_size;
@@ -308,6 +312,10 @@ typedef struct ledge_world_def {
     float bounce_threshold;
     float cell_size;
     ledge_response_model response_model;
+    int worker_count;
+    ledge_enqueue_task_fn *enqueue_task;
+    ledge_finish_task_fn *finish_task;
+    void *user_task_context;
 } ledge_world_def;
 typedef ledge_response ledge_pre_solve_fn(ledge_body_id body, ledge_body_id other, int cell_x,
                                           int cell_y, vec2s normal, ledge_response proposed,

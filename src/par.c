@@ -1,0 +1,98 @@
+// The step's parallel scratch (ledge__par, world.h): per-block outputs of
+// the stages the workers share, reserved before the step moves anything so
+// that no worker allocates (a pair list may still grow while the world warms
+// up, on the calling thread: broad.c).
+#include "world.h"
+
+#include <string.h>
+
+// Replaces *array (count `used` elements of `size` bytes) by one of `cap`
+// elements, the rest zeroed (array.h). False when the allocation fails.
+static bool regrow(void **array, size_t size, int used, int cap) {
+    void *fresh = ledge__array_copy(*array, *array != NULL ? used : 0, cap, size);
+    if (fresh == NULL) return false;
+    ledge__free(*array);
+    *array = fresh;
+    return true;
+}
+
+static bool reserve_blocks(ledge__par *p, int blocks) {
+    if (blocks <= p->block_cap) return true;
+    int want = blocks < 8 ? 8 : blocks + blocks / 2;
+    int used = p->block_cap;
+    // The pair lists move with their contents (a block keeps its room).
+    if (!regrow((void **)&p->pairs, sizeof *p->pairs, used, want) ||
+        !regrow((void **)&p->sensors, sizeof *p->sensors, used, want) ||
+        !regrow((void **)&p->block_count, sizeof *p->block_count, 0, want) ||
+        !regrow((void **)&p->block_flag, sizeof *p->block_flag, 0, want) ||
+        !regrow((void **)&p->block_lower, sizeof *p->block_lower, 0, want) ||
+        !regrow((void **)&p->block_upper, sizeof *p->block_upper, 0, want)) {
+        // The arrays grown so far keep their contents; block_cap stays the
+        // smallest of them, so the next attempt grows them all again.
+        LEDGE_ERROR("ledge_world_step: allocation of the workers' scratch for %d blocks failed",
+                    want);
+        return false;
+    }
+    p->block_cap = want;
+    return true;
+}
+
+bool ledge__par_reserve(ledge_world *w, int slots, int rows) {
+    ledge__par *p = &w->par;
+    if (!reserve_blocks(p, ledge__blocks(slots))) return false;
+    if (slots > p->items_cap) {
+        int want = slots + slots / 2;
+        if (!regrow((void **)&p->items, sizeof *p->items, 0, want)) {
+            LEDGE_ERROR("ledge_world_step: allocation of the workers' scratch for %d bodies failed",
+                        want);
+            return false;
+        }
+        p->items_cap = want;
+    }
+    if (rows + 2 > p->row_cap) {
+        int want = rows + 2 + (rows + 2) / 2;
+        if (!regrow((void **)&p->row_start, sizeof *p->row_start, 0, want)) {
+            LEDGE_ERROR("ledge_world_step: allocation of the workers' scratch for %d grid rows "
+                        "failed",
+                        want);
+            return false;
+        }
+        p->row_cap = want;
+    }
+    return true;
+}
+
+void ledge__par_free(ledge__par *p) {
+    ledge__workers_destroy(p->workers);
+    for (int b = 0; b < p->block_cap; ++b) {
+        ledge__free(p->pairs[b].pairs);
+        ledge__free(p->sensors[b].pairs);
+    }
+    ledge__free(p->pairs);
+    ledge__free(p->sensors);
+    ledge__free(p->block_count);
+    ledge__free(p->block_flag);
+    ledge__free(p->block_lower);
+    ledge__free(p->block_upper);
+    ledge__free(p->items);
+    ledge__free(p->row_start);
+    memset(p, 0, sizeof *p);
+}
+
+int ledge__take_pushes(ledge_world *w) {
+    int sum = 0;
+    for (int k = 0; k < LEDGE_MAX_WORKERS; ++k) {
+        sum += w->par.counter[k].pushes;
+        w->par.counter[k].pushes = 0;
+    }
+    return sum;
+}
+
+int ledge__take_rechecked(ledge_world *w) {
+    int sum = 0;
+    for (int k = 0; k < LEDGE_MAX_WORKERS; ++k) {
+        sum += w->par.counter[k].rechecked;
+        w->par.counter[k].rechecked = 0;
+    }
+    return sum;
+}

@@ -1,0 +1,258 @@
+// The step's workers (workers.h): the game's job system when it gave one,
+// else a pool of worker_count - 1 threads started with the world; the
+// thread that calls ledge_world_step is worker 0 and takes part.
+//
+// A task is published by bumping `epoch` (release); each thread takes
+// ranges of items from the shared counter `next` until none are left, then
+// reports through `pending`. Between tasks a thread spins a short while
+// (the step publishes a dozen tasks per substep, a sleep and wake-up
+// costs more than most of them) and then sleeps on a condition variable.
+// Nothing here allocates after the world is made.
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L // clock_gettime's per-thread clock (the profile)
+#endif
+#include "workers.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <time.h>
+
+// Polls of an atomic before a waiting thread sleeps: some microseconds.
+#define SPINS 4000
+
+// Each thread takes about this many ranges of a task (more: better balance,
+// fewer: less contention on `next`).
+#define RANGES_PER_THREAD 4
+
+typedef struct worker_arg {
+    struct ledge__workers *pool;
+    int index;   ///< 1..count-1 (the caller is 0).
+    long ranges; ///< Ranges this thread ran (written by it alone; tests read it).
+} worker_arg;
+
+struct ledge__workers {
+    int count; ///< worker_count.
+    ledge_enqueue_task_fn *enqueue_task;
+    ledge_finish_task_fn *finish_task;
+    void *user_context;
+
+    int threads_started;
+    pthread_t *threads;
+    worker_arg *args;
+    pthread_mutex_t mutex;
+    pthread_cond_t wake; ///< A new epoch, or quit.
+    pthread_cond_t done; ///< pending reached 0.
+    atomic_uint epoch;   ///< Bumped for every task.
+    atomic_int next;     ///< First item not yet taken.
+    atomic_int pending;  ///< Threads not yet through the current task.
+    atomic_int sleepers; ///< Threads about to sleep or asleep on `wake`.
+    atomic_int caller_sleeping;
+    atomic_bool quit;
+    // The current task: written before epoch is bumped, read after.
+    ledge_task_fn *task;
+    void *context;
+    int items, range;
+};
+
+bool ledge__workers_def_ok(const ledge_world_def *def, const char *fn) {
+    if (def->worker_count < 1 || def->worker_count > LEDGE_MAX_WORKERS) {
+        LEDGE_ERROR("%s: worker_count is %d (must be 1..%d)", fn, def->worker_count,
+                    LEDGE_MAX_WORKERS);
+        return false;
+    }
+    if ((def->enqueue_task == NULL) != (def->finish_task == NULL)) {
+        LEDGE_ERROR("%s: enqueue_task and finish_task must be set together (one is NULL)", fn);
+        return false;
+    }
+    return true;
+}
+
+// Runs ranges of the current task until none is left; returns how many.
+static long run_ranges(ledge__workers *p, int index) {
+    long ran = 0;
+    for (;;) {
+        int start = atomic_fetch_add_explicit(&p->next, p->range, memory_order_relaxed);
+        if (start >= p->items) return ran;
+        int end = p->items - start < p->range ? p->items : start + p->range;
+        p->task(start, end, index, p->context);
+        ran++;
+    }
+}
+
+// Waits until the epoch differs from `seen` (or quit); returns it.
+static unsigned wait_epoch(ledge__workers *p, unsigned seen) {
+    for (int k = 0; k < SPINS; ++k) {
+        unsigned e = atomic_load_explicit(&p->epoch, memory_order_acquire);
+        if (e != seen || atomic_load_explicit(&p->quit, memory_order_acquire)) return e;
+    }
+    pthread_mutex_lock(&p->mutex);
+    // Counted before the epoch is read again: the caller bumps the epoch
+    // and then reads `sleepers`, so one of the two sees the other.
+    atomic_fetch_add(&p->sleepers, 1);
+    while (atomic_load(&p->epoch) == seen && !atomic_load(&p->quit)) {
+        pthread_cond_wait(&p->wake, &p->mutex);
+    }
+    atomic_fetch_sub(&p->sleepers, 1);
+    pthread_mutex_unlock(&p->mutex);
+    return atomic_load_explicit(&p->epoch, memory_order_acquire);
+}
+
+static void *worker_main(void *arg) {
+    worker_arg *a = arg;
+    ledge__workers *p = a->pool;
+    unsigned seen = 0;
+    for (;;) {
+        seen = wait_epoch(p, seen);
+        if (atomic_load_explicit(&p->quit, memory_order_acquire)) return NULL;
+        a->ranges += run_ranges(p, a->index);
+        // Sequentially consistent with the caller's caller_sleeping and
+        // pending: one of the two sees the other, so no wake-up is lost.
+        if (atomic_fetch_sub(&p->pending, 1) == 1 && atomic_load(&p->caller_sleeping)) {
+            pthread_mutex_lock(&p->mutex);
+            pthread_cond_signal(&p->done);
+            pthread_mutex_unlock(&p->mutex);
+        }
+    }
+}
+
+// The caller waits for the other threads to finish the task.
+static void wait_pending(ledge__workers *p) {
+    for (int k = 0; k < SPINS; ++k) {
+        if (atomic_load_explicit(&p->pending, memory_order_acquire) == 0) return;
+    }
+    pthread_mutex_lock(&p->mutex);
+    atomic_store(&p->caller_sleeping, 1);
+    while (atomic_load(&p->pending) != 0) {
+        pthread_cond_wait(&p->done, &p->mutex);
+    }
+    atomic_store(&p->caller_sleeping, 0);
+    pthread_mutex_unlock(&p->mutex);
+}
+
+static void stop_threads(ledge__workers *p) {
+    pthread_mutex_lock(&p->mutex);
+    atomic_store(&p->quit, true);
+    pthread_cond_broadcast(&p->wake);
+    pthread_mutex_unlock(&p->mutex);
+    for (int k = 0; k < p->threads_started; ++k) pthread_join(p->threads[k], NULL);
+    p->threads_started = 0;
+}
+
+static bool start_threads(ledge__workers *p) {
+    int n = p->count - 1;
+    p->threads = ledge__alloc(sizeof *p->threads * (size_t)n);
+    p->args = ledge__alloc(sizeof *p->args * (size_t)n);
+    if (p->threads == NULL || p->args == NULL) {
+        LEDGE_ERROR("ledge_world_create: allocation of %d worker threads failed", n);
+        return false;
+    }
+    for (int k = 0; k < n; ++k) {
+        p->args[k].pool = p;
+        p->args[k].index = k + 1;
+        int err = pthread_create(&p->threads[k], NULL, worker_main, &p->args[k]);
+        if (err != 0) {
+            LEDGE_ERROR("ledge_world_create: starting worker thread %d of %d failed (error %d)",
+                        k + 1, n, err);
+            return false;
+        }
+        p->threads_started = k + 1;
+    }
+    return true;
+}
+
+ledge__workers *ledge__workers_create(const ledge_world_def *def, bool *ok) {
+    *ok = true;
+    if (def->worker_count <= 1) return NULL;
+    ledge__workers *p = ledge__alloc(sizeof *p);
+    if (p == NULL) {
+        LEDGE_ERROR("ledge_world_create: allocation of the worker pool failed");
+        *ok = false;
+        return NULL;
+    }
+    memset(p, 0, sizeof *p);
+    p->count = def->worker_count;
+    atomic_init(&p->epoch, 0u);
+    atomic_init(&p->next, 0);
+    atomic_init(&p->pending, 0);
+    atomic_init(&p->sleepers, 0);
+    atomic_init(&p->caller_sleeping, 0);
+    atomic_init(&p->quit, false);
+    if (def->enqueue_task != NULL) {
+        p->enqueue_task = def->enqueue_task;
+        p->finish_task = def->finish_task;
+        p->user_context = def->user_task_context;
+        return p;
+    }
+    pthread_mutex_init(&p->mutex, NULL);
+    pthread_cond_init(&p->wake, NULL);
+    pthread_cond_init(&p->done, NULL);
+    if (!start_threads(p)) {
+        ledge__workers_destroy(p);
+        *ok = false;
+        return NULL;
+    }
+    return p;
+}
+
+void ledge__workers_destroy(ledge__workers *p) {
+    if (p == NULL) return;
+    if (p->enqueue_task == NULL) {
+        stop_threads(p);
+        pthread_cond_destroy(&p->done);
+        pthread_cond_destroy(&p->wake);
+        pthread_mutex_destroy(&p->mutex);
+    }
+    ledge__free(p->threads);
+    ledge__free(p->args);
+    ledge__free(p);
+}
+
+void ledge__workers_run(ledge__workers *p, ledge_task_fn *task, int items, int min_range,
+                        void *context) {
+    if (items <= 0) return;
+    if (min_range < 1) min_range = 1;
+    if (p == NULL || items <= min_range) {
+        task(0, items, 0, context);
+        return;
+    }
+    if (p->enqueue_task != NULL) {
+        void *handle = p->enqueue_task(task, items, min_range, context, p->user_context);
+        if (handle != NULL) p->finish_task(handle, p->user_context);
+        return;
+    }
+    int share = (items + p->count * RANGES_PER_THREAD - 1) / (p->count * RANGES_PER_THREAD);
+    p->task = task;
+    p->context = context;
+    p->items = items;
+    p->range = share > min_range ? share : min_range;
+    atomic_store_explicit(&p->next, 0, memory_order_relaxed);
+    atomic_store_explicit(&p->pending, p->threads_started, memory_order_relaxed);
+    atomic_fetch_add(&p->epoch, 1u); // publishes the task (sequentially consistent)
+    if (atomic_load(&p->sleepers) > 0) {
+        pthread_mutex_lock(&p->mutex);
+        pthread_cond_broadcast(&p->wake);
+        pthread_mutex_unlock(&p->mutex);
+    }
+    run_ranges(p, 0);
+    wait_pending(p);
+}
+
+long ledge__workers_ranges(const ledge__workers *p, int worker) {
+    if (p == NULL || p->enqueue_task != NULL || worker < 1 || worker > p->threads_started) return 0;
+    return p->args[worker - 1].ranges;
+}
+
+// The calling thread's CPU time where POSIX offers it: the profile then
+// measures the work done, not the time other processes took the core.
+// (The process's CPU time elsewhere, e.g. in a single-file build whose
+// includes came before the feature macro above.)
+double ledge__seconds(void) {
+#if defined(CLOCK_THREAD_CPUTIME_ID)
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+#else
+    return (double)clock() / CLOCKS_PER_SEC; // the process's CPU time
+#endif
+}

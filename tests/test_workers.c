@@ -1,0 +1,290 @@
+// The multi-core step (ledge_world_def.worker_count): the same world hash,
+// after every step, for 1, 2, 3, 4 and 8 workers and for a game's own job
+// system (enqueue_task / finish_task, splitting the work in odd ways), on
+// the rain scene (both response models, with bodies destroyed and created
+// on the way), the crowd scene and the demo's level (its bowl pile, moving
+// platform, one-way platform, bullets and character); and the refusals of
+// bad worker fields. Run also under ThreadSanitizer (run.sh, build/tsan).
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <ledge/ledge.h>
+
+#include "game.h"
+#include "world.h" // the pool's counts of ranges run (ledge__workers_ranges)
+#include "log_capture.h"
+#include "scale.h"
+#include "scenes.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const int counts[] = {1, 2, 3, 4, 8};
+#define COUNTS     ((int)(sizeof counts / sizeof counts[0]))
+#define CONFIGS    (COUNTS + 1) // the last: the game's job system
+#define JOB_SYSTEM COUNTS
+
+// --- a game's job system ---------------------------------------------------------
+
+// A toy job system for the callbacks: it runs the ranges at once, on the
+// calling thread, but split in a way the built-in pool never would
+// (ranges of min_range items, last range first, worker indices cycling),
+// so that a result depending on the split would show.
+typedef struct job_system {
+    int workers;
+    long tasks;  ///< Tasks enqueued.
+    long ranges; ///< Ranges run.
+    int handle;  ///< What enqueue returns (its address).
+    int finished;
+} job_system;
+
+static void *enqueue(ledge_task_fn *task, int items, int min_range, void *task_context,
+                     void *user) {
+    job_system *js = user;
+    assert_true(items > 0 && min_range >= 1);
+    js->tasks++;
+    int ranges = (items + min_range - 1) / min_range;
+    for (int r = ranges - 1; r >= 0; --r) {
+        int start = r * min_range, end = start + min_range < items ? start + min_range : items;
+        task(start, end, r % js->workers, task_context);
+        js->ranges++;
+    }
+    // Every other task is "still running": finish_task must be called.
+    return js->tasks % 2 ? &js->handle : NULL;
+}
+
+static void finish(void *user_task, void *user) {
+    job_system *js = user;
+    assert_ptr_equal(user_task, &js->handle);
+    js->finished++;
+}
+
+static job_system g_jobs;
+
+// Sets the scene builders' worker fields for a configuration.
+static void use_config(int config) {
+    memset(&g_jobs, 0, sizeof g_jobs);
+    bool jobs = config == JOB_SYSTEM;
+    g_jobs.workers = 3;
+    scene_worker_count = jobs ? 3 : counts[config];
+    scene_enqueue_task = jobs ? enqueue : NULL;
+    scene_finish_task = jobs ? finish : NULL;
+    scene_task_context = jobs ? &g_jobs : NULL;
+}
+
+static void use_default(void) {
+    use_config(0);
+    scene_model = LEDGE_RESPONSE_MODEL_N;
+}
+
+// The job system was used (when it was the configuration), and every task
+// it was told is running was finished.
+static void check_jobs(int config) {
+    if (config != JOB_SYSTEM) return;
+    assert_true(g_jobs.tasks > 0 && g_jobs.ranges >= g_jobs.tasks);
+    assert_int_equal(g_jobs.finished, (g_jobs.tasks + 1) / 2);
+}
+
+static const char *config_name(int config) {
+    static char name[32];
+    if (config == JOB_SYSTEM) return "job system";
+    snprintf(name, sizeof name, "%d workers", counts[config]);
+    return name;
+}
+
+// Compares each configuration's hashes (`steps` each) with 1 worker's.
+static void compare(const char *scene_name, uint64_t (*hashes)[CONFIGS], int steps) {
+    for (int c = 1; c < CONFIGS; ++c) {
+        for (int k = 0; k < steps; ++k) {
+            if (hashes[k][c] != hashes[k][0]) {
+                fail_msg("%s: %s differ from 1 worker after step %d (%016llx, %016llx)", scene_name,
+                         config_name(c), k + 1, (unsigned long long)hashes[k][c],
+                         (unsigned long long)hashes[k][0]);
+            }
+        }
+    }
+    // The hash sees the state: the scene does change from step to step.
+    assert_true(hashes[steps - 1][0] != hashes[steps / 2][0]);
+    print_message("%s: %d steps, the same hash after every step for 1, 2, 3, 4, 8 workers and "
+                  "a job system (last %016llx)\n",
+                  scene_name, steps, (unsigned long long)hashes[steps - 1][0]);
+}
+
+// --- rain ----------------------------------------------------------------------
+
+// Steps and frames: the full counts, or under a slow tool (ThreadSanitizer
+// in run.sh, which sets LEDGE_UNDER_VALGRIND) a quarter of them.
+static int scaled(int n) {
+    return test_cases(10) == 10 ? n : n / 4;
+}
+
+#define RAIN_N     2500 // five blocks of bodies, dozens of grid rows
+#define RAIN_STEPS scaled(240)
+#define MAX_STEPS  1320
+
+static uint64_t g_hash[MAX_STEPS][CONFIGS];
+
+static void rain_run(int config) {
+    use_config(config);
+    scene s;
+    assert_true(scene_rain(RAIN_N, &s));
+    ledge_body_def bd = ledge_default_body_def();
+    bd.shape = ledge_make_circle((vec2s){{0, 0}}, 0.4f);
+    for (int k = 0; k < RAIN_STEPS; ++k) {
+        // Churn, as test_determinism: a body destroyed and another made.
+        if (k % 40 == 20) {
+            int victim = (k / 40) * 37 % s.count;
+            ledge_body_destroy(s.world, s.bodies[victim]);
+            bd.position = (vec2s){{1.5f + (float)(k % 7), (float)s.height - 2.0f}};
+            s.bodies[victim] = ledge_body_create(s.world, &bd);
+            assert_true(ledge_body_is_valid(s.world, s.bodies[victim]));
+        }
+        ledge_world_step(s.world, 1.0f / 60.0f);
+        g_hash[k][config] = ledge_world_hash(s.world);
+    }
+    check_jobs(config);
+    // The pool's threads took part (else equal hashes would prove nothing).
+    if (config != JOB_SYSTEM) {
+        for (int t = 1; t < counts[config]; ++t) {
+            if (ledge__workers_ranges(s.world->par.workers, t) == 0)
+                fail_msg("%s: thread %d ran no range of any task", config_name(config), t);
+        }
+    }
+    scene_destroy(&s);
+}
+
+static void rain_model(ledge_response_model model, const char *name) {
+    scene_model = model;
+    for (int c = 0; c < CONFIGS; ++c) rain_run(c);
+    use_default();
+    compare(name, g_hash, RAIN_STEPS);
+}
+
+static void test_rain_stacking(void **state) {
+    (void)state;
+    rain_model(LEDGE_RESPONSE_MODEL_STACKING, "rain 2500, stacking");
+}
+
+static void test_rain_n(void **state) {
+    (void)state;
+    rain_model(LEDGE_RESPONSE_MODEL_N, "rain 2500, N's model");
+}
+
+// --- crowd ---------------------------------------------------------------------
+
+#define CROWD_N     1500
+#define CROWD_STEPS scaled(200)
+
+static char *read_text(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) return NULL;
+    static char buf[1 << 16];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    return buf;
+}
+
+static void test_crowd(void **state) {
+    (void)state;
+    const char *path = getenv("LEDGE_CROWD_MAP");
+    const char *text = read_text(path ? path : "tests/data/crowd.txt");
+    if (text == NULL) fail_msg("cannot read the crowd map (LEDGE_CROWD_MAP)");
+    for (int c = 0; c < CONFIGS; ++c) {
+        use_config(c);
+        scene s;
+        assert_true(scene_crowd(CROWD_N, text, 256, 64, &s));
+        for (int k = 0; k < CROWD_STEPS; ++k) {
+            scene_crowd_control(&s);
+            ledge_world_step(s.world, 1.0f / 60.0f);
+            g_hash[k][c] = ledge_world_hash(s.world);
+        }
+        check_jobs(c);
+        scene_destroy(&s);
+    }
+    use_default();
+    compare("crowd 1500", g_hash, CROWD_STEPS);
+}
+
+// --- the demo's level ------------------------------------------------------------
+
+#define DEMO_FRAMES scaled(1320) // as samples/demo.c: the autopilot reaches the goal
+
+static void test_demo_level(void **state) {
+    (void)state;
+    for (int model = 0; model < 2; ++model) {
+        for (int c = 0; c < CONFIGS; ++c) {
+            use_config(c);
+            scene_model = (ledge_response_model)model;
+            static game g;
+            assert_true(game_create_from(&g, scene_world_def()));
+            for (int f = 0; f < DEMO_FRAMES; ++f) {
+                game_input in = game_autopilot(&g);
+                game_update(&g, &in);
+                g_hash[f][c] = ledge_world_hash(g.world);
+            }
+            // As test_demo (when the run is long enough to get there).
+            if (model == 0 && DEMO_FRAMES == 1320) assert_true(g.phase == PHASE_GOAL);
+            check_jobs(c);
+            game_destroy(&g);
+        }
+        use_default();
+        compare(model == 0 ? "demo level (bowl), N's model" : "demo level (bowl), stacking", g_hash,
+                DEMO_FRAMES);
+    }
+}
+
+// --- refusals ------------------------------------------------------------------
+
+static void refused(ledge_world_def wd, const char *w1, const char *w2) {
+    log_capture_start();
+    ledge_world *w = ledge_world_create(&wd);
+    assert_null(w);
+    if (!log_capture_says(w1, w2))
+        fail_msg("expected an error naming %s, got '%s'", w1, g_log.last);
+    ledge_set_log_hook(NULL, NULL);
+}
+
+static void test_refusals(void **state) {
+    (void)state;
+    int bad[] = {0, -1, LEDGE_MAX_WORKERS + 1, 1000000, -2147483647 - 1};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; ++k) {
+        ledge_world_def wd = ledge_default_world_def();
+        wd.worker_count = bad[k];
+        refused(wd, "ledge_world_create", "worker_count");
+    }
+    ledge_world_def wd = ledge_default_world_def();
+    wd.worker_count = 2;
+    wd.enqueue_task = enqueue;
+    refused(wd, "enqueue_task", "finish_task");
+    wd.enqueue_task = NULL;
+    wd.finish_task = finish;
+    refused(wd, "enqueue_task", "finish_task");
+    // The default is one worker, and the largest count is accepted.
+    assert_int_equal(ledge_default_world_def().worker_count, 1);
+    wd = ledge_default_world_def();
+    wd.worker_count = LEDGE_MAX_WORKERS;
+    ledge_world *w = ledge_world_create(&wd);
+    assert_non_null(w);
+    ledge_body_def bd = ledge_default_body_def();
+    bd.shape = ledge_make_circle((vec2s){{0, 0}}, 0.4f);
+    bd.position = (vec2s){{5.5f, 5.0f}};
+    ledge_body_id b = ledge_body_create(w, &bd);
+    for (int k = 0; k < 10; ++k) ledge_world_step(w, 1.0f / 60.0f);
+    assert_true(ledge_body_position(w, b).y < 5.0f);
+    ledge_world_destroy(w);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_refusals),   cmocka_unit_test(test_rain_stacking),
+        cmocka_unit_test(test_rain_n),     cmocka_unit_test(test_crowd),
+        cmocka_unit_test(test_demo_level),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
