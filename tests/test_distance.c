@@ -339,6 +339,107 @@ static void test_pairs_at_scales(void **state) {
     assert_true(counts[0] > per_scale && counts[1] > per_scale);
 }
 
+// Polygons that make the closed forms and GJK's shortcuts work hardest:
+// needles (a thin triangle 0.01 to 0.05 of its length across), fine
+// 8-gons (near circles, short edges) and the usual random ones.
+static ledge_shape hard_polygon(int which) {
+    if (which == 0) {
+        double len = rng_range(0.5, 4.0), h = len * rng_range(0.01, 0.05),
+               rot = rng_range(0, 2 * PI);
+        double px[3] = {0, len, rng_range(0.1, 0.9) * len}, py[3] = {0, 0, h};
+        vec2s p[3];
+        for (int i = 0; i < 3; ++i) {
+            p[i] = v((float)(px[i] * cos(rot) - py[i] * sin(rot)),
+                     (float)(px[i] * sin(rot) + py[i] * cos(rot)));
+        }
+        ledge_shape s;
+        assert_true(ledge_make_polygon(p, 3, &s));
+        return s;
+    }
+    if (which == 1) {
+        double r = rng_range(0.3, 2.0), phase = rng_range(0, 2 * PI);
+        vec2s p[8];
+        for (int i = 0; i < 8; ++i) {
+            double a = phase + 2 * PI * i / 8 + rng_range(-0.1, 0.1);
+            p[i] = v((float)(r * cos(a)), (float)(r * sin(a)));
+        }
+        ledge_shape s;
+        assert_true(ledge_make_polygon(p, 8, &s));
+        return s;
+    }
+    return any_shape(which == 2 ? KIND_POLYGON : KIND_TRIANGLE);
+}
+
+// A point of the polygon's boundary (a vertex or a point of a face) and a
+// unit direction in its normal cone (a face's normal; at a vertex, between
+// its two faces' normals, ends included): the point is then the nearest
+// point of the polygon to every point along the direction.
+static void boundary_feature(const ledge_shape *s, vec2s *point, vec2s *dir) {
+    int i = rng_int(0, s->count - 1), prev = i == 0 ? s->count - 1 : i - 1;
+    if (rng_int(0, 1) == 0) { // a face, sometimes exactly at its ends
+        int j = i + 1 == s->count ? 0 : i + 1, e = rng_int(0, 4);
+        double t = e == 0 ? 0.0 : e == 1 ? 1.0 : rng_unit();
+        *point = v((float)(s->vertices[i].x + t * (s->vertices[j].x - s->vertices[i].x)),
+                   (float)(s->vertices[i].y + t * (s->vertices[j].y - s->vertices[i].y)));
+        *dir = s->normals[i];
+        return;
+    }
+    vec2s n0 = s->normals[prev], n1 = s->normals[i];
+    double a0 = atan2(n0.y, n0.x), a1 = atan2(n1.y, n1.x);
+    if (a1 < a0) a1 += 2 * PI;
+    int e = rng_int(0, 4);
+    double a = e == 0 ? a0 : e == 1 ? a1 : rng_range(a0, a1);
+    *point = s->vertices[i];
+    *dir = v((float)cos(a), (float)sin(a));
+}
+
+// Circles and polygons placed by feature: the circle's centre in a chosen
+// vertex's or face's region at gaps from -radius (overlap) through 0
+// (touching) to apart, tiny circles on the boundary and inside, and
+// circles swallowing the polygon; polygon pairs with b's support point put
+// on a's chosen feature at such gaps (vertex on vertex, vertex on face,
+// face on face). Both orders of every pair, against the oracle.
+static void test_features_match_oracle(void **state) {
+    (void)state;
+    g_failures_reported = 0;
+    g_rng = 0xFEA7u;
+    int fails = 0, counts[3] = {0, 0, 0};
+    int n = getenv("LEDGE_UNDER_VALGRIND") ? 400 : 4000;
+    for (int i = 0; i < n; ++i) {
+        ledge_shape a = hard_polygon(rng_int(0, 3));
+        vec2s pa = rng_vec(-20, 20), point, dir;
+        boundary_feature(&a, &point, &dir);
+        int g = rng_int(0, 5);
+        double size = a.bounds.upper.x - a.bounds.lower.x;
+        double gap = g == 0 ? 0.0 : g == 1 ? 1e-3 * size : rng_range(-0.5, 3.0) * size;
+        // A circle (some nearly points) whose nearest point of a is `point`.
+        double rad = (rng_int(0, 3) == 0 ? 1e-3 : rng_range(0.05, 2.0)) * size;
+        if (rng_int(0, 9) == 0) rad = 3.0 * size; // swallows a
+        ledge_shape c = ledge_make_circle(v(0, 0), (float)rad);
+        double off = rad + gap < 0 ? 0.0 : rad + gap;
+        vec2s pc = v((float)(pa.x + point.x + dir.x * off), (float)(pa.y + point.y + dir.y * off));
+        if (rng_int(0, 7) == 0) pc = v(pa.x + a.center.x, pa.y + a.center.y); // inside
+        counts[check_pair(&a, pa, &c, pc, KIND_POLYGON, KIND_CIRCLE, i, &fails)]++;
+        counts[check_pair(&c, pc, &a, pa, KIND_CIRCLE, KIND_POLYGON, i, &fails)]++;
+        // A polygon b whose support point against dir lands at the gap.
+        ledge_shape b = hard_polygon(rng_int(0, 3));
+        int k = 0;
+        for (int j = 1; j < b.count; ++j) {
+            if (b.vertices[j].x * -dir.x + b.vertices[j].y * -dir.y >
+                b.vertices[k].x * -dir.x + b.vertices[k].y * -dir.y)
+                k = j;
+        }
+        vec2s pb = v((float)(pa.x + point.x + dir.x * gap - b.vertices[k].x),
+                     (float)(pa.y + point.y + dir.y * gap - b.vertices[k].y));
+        counts[check_pair(&a, pa, &b, pb, KIND_POLYGON, KIND_POLYGON, i, &fails)]++;
+        counts[check_pair(&b, pb, &a, pa, KIND_POLYGON, KIND_POLYGON, i, &fails)]++;
+    }
+    print_message("features: %d apart, %d overlapping, %d touching within tolerance\n", counts[0],
+                  counts[1], counts[2]);
+    assert_int_equal(fails, 0);
+    assert_true(counts[0] > n && counts[1] > n / 2 && counts[2] > n / 4); // every regime
+}
+
 // Exactly touching pairs (faces, corners, a circle on a face): distance 0
 // exactly and the normal of the touching faces.
 static void test_touching_is_exact(void **state) {
@@ -930,6 +1031,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pairs_match_oracle),
         cmocka_unit_test(test_pairs_at_scales),
+        cmocka_unit_test(test_features_match_oracle),
         cmocka_unit_test(test_touching_is_exact),
         cmocka_unit_test(test_known_answers_and_symmetry),
         cmocka_unit_test(test_refusals),
