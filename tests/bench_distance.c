@@ -22,40 +22,14 @@
 #define PAIRS  512
 #define REPEAT 400
 
-typedef struct pair {
-    ledge_shape a, b;
-    vec2s pa, pb;
-} pair;
-
-// 0 circle, 1 box, 2 polygon of 3..8 vertices, 3 an 8-gon (as bench_narrow).
-static ledge_shape make(int t) {
-    double s = rnd(0.3, 1.5);
-    if (t == 0) return ledge_make_circle(v(rnd(-0.2, 0.2), rnd(-0.2, 0.2)), (float)s);
-    if (t == 1) return ledge_make_box(v(rnd(-0.2, 0.2), rnd(-0.2, 0.2)), v(s, rnd(0.3, 1.5)));
-    ledge_shape p;
-    for (;;) {
-        int n = t == 3 ? 8 : 3 + (int)rnd(0, 5.999);
-        vec2s pts[8];
-        double phase = rnd(0, 6.283), squash = rnd(0.6, 1.0);
-        for (int i = 0; i < n; ++i) {
-            double a = phase + 6.283185307 * i / n + rnd(-0.15, 0.15) * 6.283185307 / n;
-            pts[i] = v(s * cos(a), s * squash * sin(a));
-        }
-        if (ledge_make_polygon(pts, n, &p)) return p;
-    }
-}
-
-static void quiet(ledge_log_level level, const char *message, void *user) {
-    (void)level;
-    (void)message;
-    (void)user;
-}
+typedef bench_pair pair;
 
 // PAIRS apart and PAIRS overlapping pairs, b within 6 units of a.
 static void fill(int ta, int tb, pair *apart, pair *over) {
     int na = 0, no = 0;
     while (na < PAIRS || no < PAIRS) {
-        pair p = {make(ta), make(tb), v(rnd(-50, 50), rnd(-50, 50)), v(0, 0)};
+        pair p = {bench_make_shape(ta), bench_make_shape(tb), v(rnd(-50, 50), rnd(-50, 50)),
+                  v(0, 0)};
         p.pb = v(p.pa.x + rnd(-6, 6), p.pa.y + rnd(-6, 6));
         bool hit = ledge_collide(&p.a, p.pa, &p.b, p.pb).hit;
         if (!hit && na < PAIRS) apart[na++] = p;
@@ -71,9 +45,7 @@ static double time_distance(const pair *p) {
 }
 
 static double time_collide(const pair *p) {
-    double t;
-    TIME_LOOP(t, PAIRS, REPEAT, acc += ledge_collide(&p[i].a, p[i].pa, &p[i].b, p[i].pb).depth);
-    return t;
+    return bench_time_collide(p, PAIRS, REPEAT);
 }
 
 // One pass over the pairs, for callgrind (bench_distance_ir.sh counts the
@@ -144,7 +116,7 @@ static void bench_floor(void) {
 
 int main(int argc, char **argv) {
     bench_rng = 0x853C49E6748FEA9Bull;
-    ledge_set_log_hook(quiet, NULL);
+    ledge_set_log_hook(bench_quiet_log, NULL);
     static const struct {
         const char *name;
         int ta, tb;
