@@ -7,6 +7,10 @@
 // closest to the origin is refined by support points until a support point
 // repeats. The proxies are placed in a's frame (a at the origin) so that the
 // numbers stay the size of the shapes, not of their world coordinates.
+// Shape pairs start from the vertices facing each other along the line
+// between the centres (usually one end of the closest features), and each
+// later support point is found by climbing from the last one (2 to 4
+// vertices read instead of all).
 #include "distance_core.h"
 
 #include "shape.h"
