@@ -7,7 +7,9 @@
 // 20 ns, polygon8-polygon8 under 120 ns (apart pairs).
 //
 // Run: meson test -C <release build> --benchmark distance -v
-//  or: <build>/tests/bench_distance
+//  or: <build>/tests/bench_distance [--min]
+// --min reports the fastest of 400 short runs instead of the median of 5
+// long ones: an estimate of the quiet machine's figures on a loaded one.
 // Instruction counts per call (stable on a busy machine): tests/bench_distance_ir.sh,
 // which runs `bench_distance --ir KIND` under callgrind.
 #define _POSIX_C_SOURCE 199309L
@@ -22,40 +24,14 @@
 #define PAIRS  512
 #define REPEAT 400
 
-typedef struct pair {
-    ledge_shape a, b;
-    vec2s pa, pb;
-} pair;
-
-// 0 circle, 1 box, 2 polygon of 3..8 vertices, 3 an 8-gon (as bench_narrow).
-static ledge_shape make(int t) {
-    double s = rnd(0.3, 1.5);
-    if (t == 0) return ledge_make_circle(v(rnd(-0.2, 0.2), rnd(-0.2, 0.2)), (float)s);
-    if (t == 1) return ledge_make_box(v(rnd(-0.2, 0.2), rnd(-0.2, 0.2)), v(s, rnd(0.3, 1.5)));
-    ledge_shape p;
-    for (;;) {
-        int n = t == 3 ? 8 : 3 + (int)rnd(0, 5.999);
-        vec2s pts[8];
-        double phase = rnd(0, 6.283), squash = rnd(0.6, 1.0);
-        for (int i = 0; i < n; ++i) {
-            double a = phase + 6.283185307 * i / n + rnd(-0.15, 0.15) * 6.283185307 / n;
-            pts[i] = v(s * cos(a), s * squash * sin(a));
-        }
-        if (ledge_make_polygon(pts, n, &p)) return p;
-    }
-}
-
-static void quiet(ledge_log_level level, const char *message, void *user) {
-    (void)level;
-    (void)message;
-    (void)user;
-}
+typedef bench_pair pair;
 
 // PAIRS apart and PAIRS overlapping pairs, b within 6 units of a.
 static void fill(int ta, int tb, pair *apart, pair *over) {
     int na = 0, no = 0;
     while (na < PAIRS || no < PAIRS) {
-        pair p = {make(ta), make(tb), v(rnd(-50, 50), rnd(-50, 50)), v(0, 0)};
+        pair p = {bench_make_shape(ta), bench_make_shape(tb), v(rnd(-50, 50), rnd(-50, 50)),
+                  v(0, 0)};
         p.pb = v(p.pa.x + rnd(-6, 6), p.pa.y + rnd(-6, 6));
         bool hit = ledge_collide(&p.a, p.pa, &p.b, p.pb).hit;
         if (!hit && na < PAIRS) apart[na++] = p;
@@ -63,17 +39,29 @@ static void fill(int ta, int tb, pair *apart, pair *over) {
     }
 }
 
+/// `--min`: each figure the fastest of many short runs (bench_timing.h).
+static bool g_min;
+
 static double time_distance(const pair *p) {
     double t;
+    if (g_min) {
+        TIME_LOOP_MIN(t, PAIRS, 8, 400,
+                      acc += ledge_shape_distance(&p[i].a, p[i].pa, &p[i].b, p[i].pb).distance);
+        return t;
+    }
     TIME_LOOP(t, PAIRS, REPEAT,
               acc += ledge_shape_distance(&p[i].a, p[i].pa, &p[i].b, p[i].pb).distance);
     return t;
 }
 
 static double time_collide(const pair *p) {
-    double t;
-    TIME_LOOP(t, PAIRS, REPEAT, acc += ledge_collide(&p[i].a, p[i].pa, &p[i].b, p[i].pb).depth);
-    return t;
+    if (g_min) {
+        double t;
+        TIME_LOOP_MIN(t, PAIRS, 8, 400,
+                      acc += ledge_collide(&p[i].a, p[i].pa, &p[i].b, p[i].pb).depth);
+        return t;
+    }
+    return bench_time_collide(p, PAIRS, REPEAT);
 }
 
 // One pass over the pairs, for callgrind (bench_distance_ir.sh counts the
@@ -144,7 +132,7 @@ static void bench_floor(void) {
 
 int main(int argc, char **argv) {
     bench_rng = 0x853C49E6748FEA9Bull;
-    ledge_set_log_hook(quiet, NULL);
+    ledge_set_log_hook(bench_quiet_log, NULL);
     static const struct {
         const char *name;
         int ta, tb;
@@ -173,8 +161,15 @@ int main(int argc, char **argv) {
         }
         return 1;
     }
-    printf("scene distance: ns per ledge_shape_distance, median of %d runs of %d x %d pairs\n",
-           RUNS, REPEAT, PAIRS);
+    g_min = argc == 2 && strcmp(argv[1], "--min") == 0;
+    if (g_min) {
+        printf("scene distance: ns per ledge_shape_distance, fastest of 400 runs of 8 x %d pairs "
+               "(--min: an estimate for a loaded machine)\n",
+               PAIRS);
+    } else {
+        printf("scene distance: ns per ledge_shape_distance, median of %d runs of %d x %d pairs\n",
+               RUNS, REPEAT, PAIRS);
+    }
     printf("baseline: ledge_collide over the same pairs, same run\n\n");
     printf("%-20s %10s %8s %11s %10s %11s %8s %8s\n", "pair", "apart ns", "target", "collide ns",
            "ratio", "overlap ns", "ratio", "GJK its");

@@ -20,44 +20,15 @@
 #define PAIRS  512
 #define REPEAT 400
 
-typedef struct pair {
-    ledge_shape a, b;
-    vec2s pa, pb;
-} pair;
+typedef bench_pair pair;
 
 typedef struct kind {
     const char *name;
     int ta, tb; // 0 circle, 1 box, 2 polygon 3..8, 3 octagon-like 8-gon
 } kind;
 
-static ledge_shape make(int t) {
-    double s = rnd(0.3, 1.5);
-    if (t == 0) return ledge_make_circle(v(rnd(-0.2, 0.2), rnd(-0.2, 0.2)), (float)s);
-    if (t == 1) return ledge_make_box(v(rnd(-0.2, 0.2), rnd(-0.2, 0.2)), v(s, rnd(0.3, 1.5)));
-    ledge_shape p;
-    for (;;) {
-        int n = t == 3 ? 8 : 3 + (int)rnd(0, 5.999);
-        vec2s pts[8];
-        double phase = rnd(0, 6.283), squash = rnd(0.6, 1.0);
-        for (int i = 0; i < n; ++i) {
-            double a = phase + 6.283185307 * i / n + rnd(-0.15, 0.15) * 6.283185307 / n;
-            pts[i] = v(s * cos(a), s * squash * sin(a));
-        }
-        if (ledge_make_polygon(pts, n, &p)) return p;
-    }
-}
-
-// Random polygons are retried until convex; their refusals are not news.
-static void quiet(ledge_log_level level, const char *message, void *user) {
-    (void)level;
-    (void)message;
-    (void)user;
-}
-
 static double time_collide(const pair *p, int n) {
-    double t;
-    TIME_LOOP(t, n, REPEAT, acc += ledge_collide(&p[i].a, p[i].pa, &p[i].b, p[i].pb).depth);
-    return t;
+    return bench_time_collide(p, n, REPEAT);
 }
 
 // Misses with a warm separating-axis cache per pair (frame coherence: the
@@ -92,8 +63,8 @@ static void fill(const kind *k, pair *hits, pair *misses) {
     int nh = 0, nm = 0;
     while (nh < PAIRS || nm < PAIRS) {
         pair p;
-        p.a = make(k->ta);
-        p.b = make(k->tb);
+        p.a = bench_make_shape(k->ta);
+        p.b = bench_make_shape(k->tb);
         p.pa = v(rnd(-50, 50), rnd(-50, 50));
         double reach = 3.2;
         p.pb = v(p.pa.x + rnd(-reach, reach), p.pa.y + rnd(-reach, reach));
@@ -124,7 +95,7 @@ static void fill_tiles(int kind, ledge_tile_group group, tile_pair *hits, tile_p
     while (nh < PAIRS || nm < PAIRS) {
         tile_pair p;
         p.tile = ids[(nh + nm) % n_ids];
-        p.s = make(kind);
+        p.s = bench_make_shape(kind);
         p.pos = v(rnd(-1.2, 2.2), rnd(-1.2, 2.2));
         bool hit = ledge_collide_tile(p.tile, v(0, 0), 1.0f, 0, &p.s, p.pos).hit;
         if (hit && nh < PAIRS) hits[nh++] = p;
@@ -170,7 +141,7 @@ int main(int argc, char **argv) {
         {"polygon8-polygon8", 3, 3},
     };
     static pair hits[PAIRS], misses[PAIRS];
-    ledge_set_log_hook(quiet, NULL);
+    ledge_set_log_hook(bench_quiet_log, NULL);
     printf("scene narrow: ns per ledge_collide, median of %d runs of %d x %d pairs\n", RUNS, REPEAT,
            PAIRS);
     printf("floor: a world-AABB overlap test over the same pairs, same run\n\n");

@@ -339,6 +339,107 @@ static void test_pairs_at_scales(void **state) {
     assert_true(counts[0] > per_scale && counts[1] > per_scale);
 }
 
+// Polygons that make the closed forms and GJK's shortcuts work hardest:
+// needles (a thin triangle 0.01 to 0.05 of its length across), fine
+// 8-gons (near circles, short edges) and the usual random ones.
+static ledge_shape hard_polygon(int which) {
+    if (which == 0) {
+        double len = rng_range(0.5, 4.0), h = len * rng_range(0.01, 0.05),
+               rot = rng_range(0, 2 * PI);
+        double px[3] = {0, len, rng_range(0.1, 0.9) * len}, py[3] = {0, 0, h};
+        vec2s p[3];
+        for (int i = 0; i < 3; ++i) {
+            p[i] = v((float)(px[i] * cos(rot) - py[i] * sin(rot)),
+                     (float)(px[i] * sin(rot) + py[i] * cos(rot)));
+        }
+        ledge_shape s;
+        assert_true(ledge_make_polygon(p, 3, &s));
+        return s;
+    }
+    if (which == 1) {
+        double r = rng_range(0.3, 2.0), phase = rng_range(0, 2 * PI);
+        vec2s p[8];
+        for (int i = 0; i < 8; ++i) {
+            double a = phase + 2 * PI * i / 8 + rng_range(-0.1, 0.1);
+            p[i] = v((float)(r * cos(a)), (float)(r * sin(a)));
+        }
+        ledge_shape s;
+        assert_true(ledge_make_polygon(p, 8, &s));
+        return s;
+    }
+    return any_shape(which == 2 ? KIND_POLYGON : KIND_TRIANGLE);
+}
+
+// A point of the polygon's boundary (a vertex or a point of a face) and a
+// unit direction in its normal cone (a face's normal; at a vertex, between
+// its two faces' normals, ends included): the point is then the nearest
+// point of the polygon to every point along the direction.
+static void boundary_feature(const ledge_shape *s, vec2s *point, vec2s *dir) {
+    int i = rng_int(0, s->count - 1), prev = i == 0 ? s->count - 1 : i - 1;
+    if (rng_int(0, 1) == 0) { // a face, sometimes exactly at its ends
+        int j = i + 1 == s->count ? 0 : i + 1, e = rng_int(0, 4);
+        double t = e == 0 ? 0.0 : e == 1 ? 1.0 : rng_unit();
+        *point = v((float)(s->vertices[i].x + t * (s->vertices[j].x - s->vertices[i].x)),
+                   (float)(s->vertices[i].y + t * (s->vertices[j].y - s->vertices[i].y)));
+        *dir = s->normals[i];
+        return;
+    }
+    vec2s n0 = s->normals[prev], n1 = s->normals[i];
+    double a0 = atan2(n0.y, n0.x), a1 = atan2(n1.y, n1.x);
+    if (a1 < a0) a1 += 2 * PI;
+    int e = rng_int(0, 4);
+    double a = e == 0 ? a0 : e == 1 ? a1 : rng_range(a0, a1);
+    *point = s->vertices[i];
+    *dir = v((float)cos(a), (float)sin(a));
+}
+
+// Circles and polygons placed by feature: the circle's centre in a chosen
+// vertex's or face's region at gaps from -radius (overlap) through 0
+// (touching) to apart, tiny circles on the boundary and inside, and
+// circles swallowing the polygon; polygon pairs with b's support point put
+// on a's chosen feature at such gaps (vertex on vertex, vertex on face,
+// face on face). Both orders of every pair, against the oracle.
+static void test_features_match_oracle(void **state) {
+    (void)state;
+    g_failures_reported = 0;
+    g_rng = 0xFEA7u;
+    int fails = 0, counts[3] = {0, 0, 0};
+    int n = getenv("LEDGE_UNDER_VALGRIND") ? 400 : 4000;
+    for (int i = 0; i < n; ++i) {
+        ledge_shape a = hard_polygon(rng_int(0, 3));
+        vec2s pa = rng_vec(-20, 20), point, dir;
+        boundary_feature(&a, &point, &dir);
+        int g = rng_int(0, 5);
+        double size = a.bounds.upper.x - a.bounds.lower.x;
+        double gap = g == 0 ? 0.0 : g == 1 ? 1e-3 * size : rng_range(-0.5, 3.0) * size;
+        // A circle (some nearly points) whose nearest point of a is `point`.
+        double rad = (rng_int(0, 3) == 0 ? 1e-3 : rng_range(0.05, 2.0)) * size;
+        if (rng_int(0, 9) == 0) rad = 3.0 * size; // swallows a
+        ledge_shape c = ledge_make_circle(v(0, 0), (float)rad);
+        double off = rad + gap < 0 ? 0.0 : rad + gap;
+        vec2s pc = v((float)(pa.x + point.x + dir.x * off), (float)(pa.y + point.y + dir.y * off));
+        if (rng_int(0, 7) == 0) pc = v(pa.x + a.center.x, pa.y + a.center.y); // inside
+        counts[check_pair(&a, pa, &c, pc, KIND_POLYGON, KIND_CIRCLE, i, &fails)]++;
+        counts[check_pair(&c, pc, &a, pa, KIND_CIRCLE, KIND_POLYGON, i, &fails)]++;
+        // A polygon b whose support point against dir lands at the gap.
+        ledge_shape b = hard_polygon(rng_int(0, 3));
+        int k = 0;
+        for (int j = 1; j < b.count; ++j) {
+            if (b.vertices[j].x * -dir.x + b.vertices[j].y * -dir.y >
+                b.vertices[k].x * -dir.x + b.vertices[k].y * -dir.y)
+                k = j;
+        }
+        vec2s pb = v((float)(pa.x + point.x + dir.x * gap - b.vertices[k].x),
+                     (float)(pa.y + point.y + dir.y * gap - b.vertices[k].y));
+        counts[check_pair(&a, pa, &b, pb, KIND_POLYGON, KIND_POLYGON, i, &fails)]++;
+        counts[check_pair(&b, pb, &a, pa, KIND_POLYGON, KIND_POLYGON, i, &fails)]++;
+    }
+    print_message("features: %d apart, %d overlapping, %d touching within tolerance\n", counts[0],
+                  counts[1], counts[2]);
+    assert_int_equal(fails, 0);
+    assert_true(counts[0] > n && counts[1] > n / 2 && counts[2] > n / 4); // every regime
+}
+
 // Exactly touching pairs (faces, corners, a circle on a face): distance 0
 // exactly and the normal of the touching faces.
 static void test_touching_is_exact(void **state) {
@@ -539,6 +640,7 @@ static void test_tiles_match_oracle(void **state) {
     g_failures_reported = 0;
     g_rng = 0x7113D157ull;
     int fails = 0, apart = 0, overlaps = 0;
+    int tile_apart[LEDGE_TILE_COUNT] = {0}, tile_over[LEDGE_TILE_COUNT] = {0};
     bool valgrind = getenv("LEDGE_UNDER_VALGRIND") != NULL;
     int per_tile = valgrind ? 20 : 160;
     static otile t;
@@ -573,11 +675,13 @@ static void test_tiles_match_oracle(void **state) {
                         !near((double)d.x * r.normal.x + (double)d.y * r.normal.y, r.distance, tol);
                     bad |= memcmp(&r, &first, sizeof r) != 0; // seams change nothing apart
                     apart += blocked == 0;
+                    tile_apart[tile] += blocked == 0;
                 } else if (overlap) {
                     ledge_manifold m =
                         ledge_collide_tile((ledge_tile)tile, cmin, size, blocked, &s, pos);
                     if (m.hit) {
                         overlaps += blocked == 0;
+                        tile_over[tile] += blocked == 0;
                         bad |= r.distance != 0.0f;
                         bad |= r.normal.x != m.normal.x || r.normal.y != m.normal.y;
                         vec2s d = v(r.point_a.x - r.point_b.x, r.point_a.y - r.point_b.y);
@@ -606,6 +710,13 @@ static void test_tiles_match_oracle(void **state) {
     print_message("tiles: %d apart, %d overlapping (x 16 blocked sets)\n", apart, overlaps);
     assert_int_equal(fails, 0);
     assert_true(apart > 33 * per_tile / 4 && overlaps > 33 * per_tile / 8);
+    for (int tile = 1; tile < LEDGE_TILE_COUNT; ++tile) { // every tile both ways
+        if (tile_apart[tile] < 1 || tile_over[tile] < 1) {
+            print_error("tile %s: %d apart, %d overlapping cases\n",
+                        ledge_tile_name((ledge_tile)tile), tile_apart[tile], tile_over[tile]);
+        }
+        assert_true(tile_apart[tile] >= 1 && tile_over[tile] >= 1);
+    }
 }
 
 // EMPTY is nowhere; a lone point-like query works from every side.
@@ -871,6 +982,185 @@ static void test_world_matches_brute_force(void **state) {
     assert_true(tiles > 50 && bodies > 50 && nothing > 5);
 }
 
+// The brute force of ledge_world_nearest: the tilemap (unless left out),
+// then every live body the filter sees.
+static ledge_nearest_result brute_nearest(ledge_world *w, const ledge_body_id *ids, int n,
+                                          const ledge_shape *qs, vec2s pos, float reach,
+                                          const ledge_query_filter *f) {
+    ledge_nearest_result want;
+    memset(&want, 0, sizeof want);
+    want.distance.distance = INFINITY;
+    ledge_tilemap_distance_result td;
+    if (f->include_tiles && ledge_tilemap_distance(ledge_world_tilemap(w), qs, pos, reach, &td)) {
+        want.kind = LEDGE_HIT_TILE;
+        want.distance = td.distance;
+        want.cell_x = td.cell_x;
+        want.cell_y = td.cell_y;
+        want.tile = td.tile;
+    }
+    for (int k = 0; k < n; ++k) {
+        if (!ledge_body_is_valid(w, ids[k]) || f->ignore.index1 == ids[k].index1) continue;
+        ledge_filter bf = ledge_body_filter(w, ids[k]);
+        if (!((f->category & bf.mask) && (bf.category & f->mask))) continue;
+        ledge_distance_result r = ledge_shape_distance(ledge_body_shape(w, ids[k]),
+                                                       ledge_body_position(w, ids[k]), qs, pos);
+        // Ties: the tile, then the lower body index (ids[] is not in index
+        // order once slots are reused).
+        bool tie = r.distance == want.distance.distance && want.kind == LEDGE_HIT_BODY &&
+                   ids[k].index1 < want.body.index1;
+        if (r.distance <= reach && (r.distance < want.distance.distance || tie)) {
+            want.kind = LEDGE_HIT_BODY;
+            want.body = ids[k];
+            want.distance = r;
+        }
+    }
+    return want;
+}
+
+// The query grid must follow what happens between steps: bodies teleported
+// across the map, destroyed, created. Every answer equals the brute
+// force's exactly (the same body or cell and tile id, the same distance,
+// points and normal), and a body that left the query's reach is not found.
+static void test_world_nearest_follows_changes(void **state) {
+    (void)state;
+    g_failures_reported = 0;
+    g_rng = 0xC4A26E5ull;
+    ledge_world_def wd = ledge_default_world_def();
+    wd.map_width = 24;
+    wd.map_height = 16;
+    ledge_world *w = ledge_world_create(&wd);
+    assert_non_null(w);
+    ledge_tilemap *map = ledge_world_tilemap(w);
+    for (int y = 0; y < wd.map_height; ++y) {
+        for (int x = 0; x < wd.map_width; ++x) {
+            if (rng_unit() < 0.08) ledge_tilemap_set(map, x, y, (ledge_tile)rng_int(1, 33));
+        }
+    }
+    enum { N = 80 };
+    ledge_body_id ids[N];
+    for (int k = 0; k < N; ++k) {
+        ledge_body_def bd = ledge_default_body_def();
+        bd.type = LEDGE_BODY_STATIC;
+        bd.shape = any_shape(rng_int(0, KIND_ALL - 1));
+        bd.position = v(rng_range(0, 24), rng_range(0, 16));
+        ids[k] = ledge_body_create(w, &bd);
+    }
+    ledge_world_step(w, 1.0f / 60.0f);
+    int fails = 0, found_bodies = 0, found_tiles = 0;
+    for (int round = 0; round < 6; ++round) {
+        // Between steps: teleports, destructions and new bodies.
+        for (int k = 0; k < N; ++k) {
+            double u = rng_unit();
+            if (u < 0.3 && ledge_body_is_valid(w, ids[k])) {
+                assert_true(
+                    ledge_body_set_position(w, ids[k], v(rng_range(0, 24), rng_range(0, 16))));
+            } else if (u < 0.35 && ledge_body_is_valid(w, ids[k])) {
+                ledge_body_destroy(w, ids[k]);
+            } else if (u < 0.4 && !ledge_body_is_valid(w, ids[k])) {
+                ledge_body_def bd = ledge_default_body_def();
+                bd.type = LEDGE_BODY_STATIC;
+                bd.shape = any_shape(rng_int(0, KIND_ALL - 1));
+                bd.position = v(rng_range(0, 24), rng_range(0, 16));
+                ids[k] = ledge_body_create(w, &bd);
+            }
+        }
+        for (int i = 0; i < 100; ++i) {
+            ledge_query_filter f = ledge_default_query_filter();
+            f.include_tiles = rng_unit() < 0.5;
+            bool point = rng_unit() < 0.3;
+            ledge_shape q = any_shape(rng_int(0, KIND_ALL - 1));
+            ledge_shape pt = ledge_make_circle(v(0, 0), 1e-30f);
+            vec2s pos = v(rng_range(0, 24), rng_range(0, 16));
+            float reach = rng_range(0, 3);
+            ledge_nearest_result got;
+            bool found = point ? ledge_world_nearest_point(w, pos, reach, &f, &got)
+                               : ledge_world_nearest(w, &q, pos, reach, &f, &got);
+            ledge_nearest_result want = brute_nearest(w, ids, N, point ? &pt : &q, pos, reach, &f);
+            bool bad = found != (want.kind != LEDGE_HIT_NONE) || got.kind != want.kind;
+            if (!bad && want.kind == LEDGE_HIT_BODY) {
+                found_bodies++;
+                bad |= got.body.index1 != want.body.index1 ||
+                       got.body.generation != want.body.generation;
+                if (!point) bad |= memcmp(&got.distance, &want.distance, sizeof want.distance) != 0;
+                if (point) bad |= !near(got.distance.distance, want.distance.distance, 1e-5);
+            } else if (!bad && want.kind == LEDGE_HIT_TILE) {
+                found_tiles++;
+                bad |= got.cell_x != want.cell_x || got.cell_y != want.cell_y;
+                bad |= got.tile != want.tile ||
+                       got.tile != ledge_tilemap_get(map, got.cell_x, got.cell_y);
+                bad |= !near(got.distance.distance, want.distance.distance, 1e-5);
+            }
+            if (bad && g_failures_reported++ < 10) {
+                print_error("round %d query %d: got kind %d body %u cell (%d, %d) d=%.9g; want "
+                            "kind %d body %u cell (%d, %d) d=%.9g\n",
+                            round, i, got.kind, got.body.index1, got.cell_x, got.cell_y,
+                            (double)got.distance.distance, want.kind, want.body.index1, want.cell_x,
+                            want.cell_y, (double)want.distance.distance);
+            }
+            fails += bad;
+        }
+    }
+    print_message("world after changes: %d bodies, %d tiles found\n", found_bodies, found_tiles);
+    assert_int_equal(fails, 0);
+    assert_true(found_bodies > 100 && found_tiles > 50);
+    ledge_world_destroy(w);
+}
+
+// Refused world queries say why and leave `out` at nothing found.
+static void test_world_nearest_refusals(void **state) {
+    (void)state;
+    ledge_world_def wd = ledge_default_world_def();
+    ledge_world *w = ledge_world_create(&wd);
+    assert_non_null(w);
+    ledge_shape box = ledge_make_box(v(0, 0), v(1, 1)), bad = box;
+    bad.count = 99;
+    ledge_nearest_result out;
+    struct {
+        bool ok;
+        const char *w1, *w2;
+    } cases[8];
+    int n = 0;
+    log_capture_start();
+#define REFUSED(call, a1, a2)                                                                      \
+    do {                                                                                           \
+        log_capture_start();                                                                       \
+        out.kind = LEDGE_HIT_BODY;                                                                 \
+        out.distance.distance = 1.0f;                                                              \
+        cases[n].ok = !(call) && log_capture_says(a1, a2) && out.kind == LEDGE_HIT_NONE &&         \
+                      isinf(out.distance.distance);                                                \
+        cases[n].w1 = a1;                                                                          \
+        cases[n++].w2 = a2;                                                                        \
+    } while (0)
+    REFUSED(ledge_world_nearest(NULL, &box, v(0, 0), 1, NULL, &out), "ledge_world_nearest",
+            "world");
+    REFUSED(ledge_world_nearest(w, &bad, v(0, 0), 1, NULL, &out), "ledge_world_nearest", "shape");
+    REFUSED(ledge_world_nearest(w, &box, v(NAN, 0), 1, NULL, &out), "ledge_world_nearest",
+            "position");
+    REFUSED(ledge_world_nearest(w, &box, v(0, 0), -1, NULL, &out), "ledge_world_nearest",
+            "max_distance");
+    REFUSED(ledge_world_nearest(w, &box, v(0, 0), INFINITY, NULL, &out), "ledge_world_nearest",
+            "max_distance");
+    REFUSED(ledge_world_nearest_point(NULL, v(0, 0), 1, NULL, &out), "ledge_world_nearest_point",
+            "world");
+    REFUSED(ledge_world_nearest_point(w, v(0, INFINITY), 1, NULL, &out),
+            "ledge_world_nearest_point", "point");
+    REFUSED(ledge_world_nearest_point(w, v(0, 0), NAN, NULL, &out), "ledge_world_nearest_point",
+            "max_distance");
+#undef REFUSED
+    ledge_set_log_hook(NULL, NULL);
+    for (int i = 0; i < n; ++i) {
+        if (!cases[i].ok)
+            print_error("case %d (%s, %s) not refused as said\n", i, cases[i].w1, cases[i].w2);
+        assert_true(cases[i].ok);
+    }
+    // NULL out is refused too (nothing to write to).
+    log_capture_start();
+    assert_false(ledge_world_nearest(w, &box, v(0, 0), 1, NULL, NULL));
+    assert_true(log_capture_says("ledge_world_nearest", "out"));
+    ledge_set_log_hook(NULL, NULL);
+    ledge_world_destroy(w);
+}
+
 // The debug draw of a result: the segment, both points, the normal.
 typedef struct drawn {
     int segments, points;
@@ -930,6 +1220,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pairs_match_oracle),
         cmocka_unit_test(test_pairs_at_scales),
+        cmocka_unit_test(test_features_match_oracle),
         cmocka_unit_test(test_touching_is_exact),
         cmocka_unit_test(test_known_answers_and_symmetry),
         cmocka_unit_test(test_refusals),
@@ -938,6 +1229,8 @@ int main(void) {
         cmocka_unit_test(test_tilemap_matches_oracle),
         cmocka_unit_test(test_floor_seams),
         cmocka_unit_test(test_world_matches_brute_force),
+        cmocka_unit_test(test_world_nearest_follows_changes),
+        cmocka_unit_test(test_world_nearest_refusals),
         cmocka_unit_test(test_draw),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
