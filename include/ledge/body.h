@@ -130,8 +130,10 @@ LEDGE_API vec2s ledge_body_velocity(const ledge_world *world, ledge_body_id id);
 /// The body's type (LEDGE_BODY_STATIC, logged, for an invalid id).
 LEDGE_API ledge_body_type ledge_body_get_type(const ledge_world *world, ledge_body_id id);
 
-/// The body's shape (NULL, logged, for an invalid id). Valid until the body
-/// is destroyed.
+/// The body's shape (NULL, logged, for an invalid id). The pointer is valid
+/// until the world's bodies next change: the next ledge_world_step (which
+/// may reorder the bodies in memory), or a body's creation or destruction.
+/// Copy the shape to keep it longer.
 LEDGE_API const ledge_shape *ledge_body_shape(const ledge_world *world, ledge_body_id id);
 
 /// Moves the body to `position` (a teleport: no velocity change). The

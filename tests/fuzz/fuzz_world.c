@@ -226,7 +226,9 @@ static void op_floor(model *m, reader *r) {
     float d = ts * (0.01f + 0.15f * (float)rd_u8(r) / 255.0f);
     if (which < 0 || !m->alive[which] || m->extreme) return;
     if (ledge_body_get_type(m->w, id) != LEDGE_BODY_DYNAMIC) return;
-    const ledge_shape *s = ledge_body_shape(m->w, id);
+    // A copy: the step below may reorder the bodies, which moves the shape
+    // ledge_body_shape points to (body.h).
+    const ledge_shape shape = *ledge_body_shape(m->w, id), *s = &shape;
     float floor_top = m->md.origin.y + (float)(fy + 1) * ts;
     float cx = m->md.origin.x + ((float)fx + 0.5f) * ts;
     vec2s pos = {
