@@ -279,10 +279,12 @@ int ledge_bump_move(ledge_world *world, ledge_bump_rect *rects, int rect_count,
     if (got < 0) return -1;
     *actual_x = p.gx, *actual_y = p.gy;
     if (update) {
+        // The body first: a refused update (logged) leaves the rectangle
+        // where it was too, so the two never disagree.
         ledge_bump_rect *r = &rects[item->index1];
-        r->x = p.gx, r->y = p.gy;
         vec2s centre = {{(float)(p.gx + r->w / 2), (float)(p.gy + r->h / 2)}};
         if (!ledge_body_set_position(world, *item, centre)) return -1;
+        r->x = p.gx, r->y = p.gy;
     }
     return len;
 }
