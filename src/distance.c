@@ -15,6 +15,7 @@
 
 #include "shape.h"
 
+#include <stdint.h>
 #include <string.h>
 
 /// GJK never needs more steps than this for 8-vertex polygons (each step
@@ -456,6 +457,27 @@ static ledge_distance_result box_box(const ledge_shape *a, vec2s pa, const ledge
     return r;
 }
 
+// The face of a (3 to 8 vertices) of largest separation from c, the first
+// of equals, and that separation. The three faces every polygon has are
+// taken without a count test; selects rather than branches (which face wins
+// is a coin toss for the branch predictor).
+static inline int best_face(const ledge_shape *a, vec2s c, float *sep) {
+    const vec2s *v = a->vertices, *n = a->normals;
+    float best = v2_dot(n[0], v2_sub(c, v[0]));
+    float s1 = v2_dot(n[1], v2_sub(c, v[1])), s2 = v2_dot(n[2], v2_sub(c, v[2]));
+    int face = s1 > best ? 1 : 0;
+    best = s1 > best ? s1 : best;
+    face = s2 > best ? 2 : face;
+    best = s2 > best ? s2 : best;
+    for (int i = 3; i < a->count; ++i) {
+        float s = v2_dot(n[i], v2_sub(c, v[i]));
+        face = s > best ? i : face;
+        best = s > best ? s : best;
+    }
+    *sep = best;
+    return face;
+}
+
 // Polygon a and circle b, in closed form. The face of largest separation
 // from the centre decides: inside (separation <= 0) it is the MTV's face;
 // outside, the nearest point of the polygon lies on that face or at one of
@@ -467,24 +489,20 @@ static ledge_distance_result box_box(const ledge_shape *a, vec2s pa, const ledge
 static inline ledge_distance_result polygon_circle(const ledge_shape *a, vec2s pa,
                                                    const ledge_shape *b, vec2s pb, bool flip) {
     vec2s c = v2_sub(v2_add(pb, b->center), pa);
-    float rad = b->radius, sep = v2_dot(a->normals[0], v2_sub(c, a->vertices[0]));
-    int face = 0, cnt = a->count;
-    for (int i = 1; i < cnt; ++i) {
-        // Branch-free (a mask, not a ternary the compiler turns into a
-        // jump): which face wins is a coin toss for the branch predictor.
-        float s = v2_dot(a->normals[i], v2_sub(c, a->vertices[i]));
-        int take = -(int)(s > sep);
-        face = (face & ~take) | (i & take);
-        sep = s > sep ? s : sep;
-    }
+    float rad = b->radius, sep;
+    int face = best_face(a, c, &sep), cnt = a->count;
     vec2s f0 = a->vertices[face], f1 = a->vertices[face + 1 == cnt ? 0 : face + 1];
+    // Where c projects on the face, measured from each end (from f1, not as
+    // the length less the part from f0: near f1 that difference would be
+    // rounding, and a centre a rounding away from f1 could then take a
+    // direction outside f1's normal cone).
     vec2s fe = v2_sub(f1, f0), normal = a->normals[face], q;
-    float ft = v2_dot(v2_sub(c, f0), fe), dist;
-    if (sep <= 0.0f || (ft >= 0.0f && ft <= v2_len2(fe))) { // inside, or facing the face
+    float t0 = v2_dot(v2_sub(c, f0), fe), t1 = v2_dot(v2_sub(c, f1), fe), dist;
+    if (sep <= 0.0f || (t0 >= 0.0f && t1 <= 0.0f)) { // inside, or facing the face
         dist = maxf(sep - rad, 0.0f);
         q = v2_sub(c, v2_scale(normal, sep));
     } else { // in the region of the face's nearer end
-        q = ft < 0.0f ? f0 : f1;
+        q = t0 < 0.0f ? f0 : f1;
         vec2s d = v2_sub(c, q);
         float len = v2_len(d);
         if (len > 0.0f) normal = v2_unit(d, len);
@@ -579,45 +597,71 @@ LEDGE_NOINLINE static ledge_distance_result polygons(const ledge_shape *a, vec2s
     return r;
 }
 
-// The cheap closed forms are inlined into both entry points; the rest stay
-// out of line so that their register pressure does not burden the others.
-static inline ledge_distance_result dispatch(const ledge_shape *a, vec2s pa, const ledge_shape *b,
-                                             vec2s pb) {
-    ledge_shape_type ta = a->type, tb = b->type;
-    if (ta == LEDGE_SHAPE_CIRCLE && tb == LEDGE_SHAPE_CIRCLE) return circle_circle(a, pa, b, pb);
-    if (ta == LEDGE_SHAPE_BOX && tb == LEDGE_SHAPE_BOX) return box_box(a, pa, b, pb);
-    if (tb == LEDGE_SHAPE_CIRCLE) {
-        return ta == LEDGE_SHAPE_BOX ? box_and_circle(a, pa, b, pb)
-                                     : polygon_and_circle(a, pa, b, pb);
-    }
-    if (ta == LEDGE_SHAPE_CIRCLE) {
-        return tb == LEDGE_SHAPE_BOX ? circle_and_box(a, pa, b, pb)
-                                     : circle_and_polygon(a, pa, b, pb);
-    }
-    return polygons(a, pa, b, pb);
+LEDGE_NOINLINE static ledge_distance_result circles(const ledge_shape *a, vec2s pa,
+                                                    const ledge_shape *b, vec2s pb) {
+    return circle_circle(a, pa, b, pb);
 }
+LEDGE_NOINLINE static ledge_distance_result boxes(const ledge_shape *a, vec2s pa,
+                                                  const ledge_shape *b, vec2s pb) {
+    return box_box(a, pa, b, pb);
+}
+
+typedef ledge_distance_result (*pair_fn)(const ledge_shape *a, vec2s pa, const ledge_shape *b,
+                                         vec2s pb);
+
+/// The pair's routine by [a->type][b->type] (1 circle, 2 box, 3 polygon;
+/// type 0 never gets here, ledge__shape_type_ok refuses it): one indirect
+/// jump instead of a chain of type tests.
+static const pair_fn pair_fns[4][4] = {
+    {NULL, NULL, NULL, NULL},
+    {NULL, circles, circle_and_box, circle_and_polygon},
+    {NULL, box_and_circle, boxes, polygons},
+    {NULL, polygon_and_circle, polygons, polygons},
+};
 
 ledge_distance_result ledge__shape_distance(const ledge_shape *a, vec2s pa, const ledge_shape *b,
                                             vec2s pb) {
-    return dispatch(a, pa, b, pb);
+    return pair_fns[a->type][b->type](a, pa, b, pb);
+}
+
+// The refusal of a call the checks below failed, out of line so that the
+// accepted call needs no stack frame: logs what is wrong.
+LEDGE_NOINLINE static ledge_distance_result refused(const ledge_shape *a, vec2s pa,
+                                                    const ledge_shape *b, vec2s pb) {
+    const char *fn = "ledge_shape_distance";
+    const float lim = LEDGE_MAX_COORDINATE;
+    if (!ledge__shape_type_ok(a) || !ledge__shape_type_ok(b)) {
+        LEDGE_ERROR("%s: shape %s is NULL or invalid", fn, ledge__shape_type_ok(a) ? "b" : "a");
+    } else if (ledge__check_vec(fn, "pa", pa, lim)) {
+        ledge__check_vec(fn, "pb", pb, lim);
+    }
+    return ledge__distance_none(-1);
+}
+
+// Whether the four coordinates are within LEDGE_MAX_COORDINATE (NaN and
+// infinities are not), tested on their bits two at a time: a float's
+// magnitude bits order like the integers, and adding `room` to a lane's
+// magnitude carries into its bit 31 exactly when the magnitude exceeds the
+// limit's (no lane carries into the next). 8 integer operations instead of
+// 4 loads, masks, compares and branches.
+static inline bool positions_ok(vec2s pa, vec2s pb) {
+    const uint32_t lim_bits = 0x49742400u; // LEDGE_MAX_COORDINATE, 1.0e6f
+    const uint64_t mag = 0x7fffffff7fffffffull, sign = 0x8000000080000000ull;
+    const uint64_t room = (uint64_t)(0x7fffffffu - lim_bits) * 0x100000001ull;
+    uint64_t ua, ub;
+    memcpy(&ua, &pa, sizeof ua);
+    memcpy(&ub, &pb, sizeof ub);
+    return ((((ua & mag) + room) | ((ub & mag) + room)) & sign) == 0;
 }
 
 ledge_distance_result ledge_shape_distance(const ledge_shape *a, vec2s pa, const ledge_shape *b,
                                            vec2s pb) {
-    const char *fn = "ledge_shape_distance";
-    // The structural check of ledge_collide: a full ledge_shape_is_valid
-    // scan would cost as much as a box pair's whole answer.
-    if (LEDGE_UNLIKELY(!ledge__shape_type_ok(a) || !ledge__shape_type_ok(b))) {
-        LEDGE_ERROR("%s: shape %s is NULL or invalid", fn, ledge__shape_type_ok(a) ? "b" : "a");
-        return ledge__distance_none(-1);
+    // The structural check of ledge_collide (a full ledge_shape_is_valid
+    // scan would cost as much as a box pair's whole answer), and the
+    // positions' range.
+    if (LEDGE_UNLIKELY(!ledge__shape_type_ok(a) || !ledge__shape_type_ok(b) ||
+                       !positions_ok(pa, pb))) {
+        return refused(a, pa, b, pb);
     }
-    // Inline range test first (NaN fails every comparison); the logging
-    // check runs only for a bad position.
-    const float lim = LEDGE_MAX_COORDINATE;
-    if (LEDGE_UNLIKELY(!(fabsf(pa.x) <= lim && fabsf(pa.y) <= lim && fabsf(pb.x) <= lim &&
-                         fabsf(pb.y) <= lim))) {
-        if (ledge__check_vec(fn, "pa", pa, lim)) ledge__check_vec(fn, "pb", pb, lim);
-        return ledge__distance_none(-1);
-    }
-    return dispatch(a, pa, b, pb);
+    return pair_fns[a->type][b->type](a, pa, b, pb);
 }

@@ -440,6 +440,150 @@ static void test_features_match_oracle(void **state) {
     assert_true(counts[0] > n && counts[1] > n / 2 && counts[2] > n / 4); // every regime
 }
 
+// Circle-polygon's closed form, region by region: for polygons of every
+// vertex count 3 to 8 (and boxes made as polygons), built from the same
+// points with y up and y down (mirrored, which ledge_make_polygon turns
+// counter-clockwise again), a circle centred in the region of every face
+// (at its middle and near both ends) and of every vertex (both ends of its
+// normal cone and between), at gaps from overlapping through touching to
+// far; both orders of the pair, against the oracle.
+static void test_circle_polygon_regions(void **state) {
+    (void)state;
+    g_failures_reported = 0;
+    g_rng = 0xC1BC7Eu;
+    int fails = 0, cases = 0, counts[3] = {0, 0, 0};
+    static const double gaps[] = {-0.4, -1e-3, 0.0, 1e-4, 0.02, 0.7, 6.0};
+    for (int count = 3; count <= 9; ++count) { // 9: a box as a 4-gon
+        for (int rep = 0; rep < 6; ++rep) {
+            int n = count == 9 ? 4 : count;
+            double r = rng_range(0.3, 2.0), phase = rng_range(0, 2 * PI);
+            double squash = count == 9 ? 1.0 : rng_range(0.4, 1.0);
+            vec2s p[8];
+            for (int i = 0; i < n; ++i) {
+                double t = count == 9 ? PI / 4 + PI / 2 * i // an axis-aligned square
+                                      : phase + 2 * PI * i / n + rng_range(-0.2, 0.2) * 2 * PI / n;
+                p[i] = v((float)(r * cos(t)), (float)(r * squash * sin(t)));
+            }
+            for (int flipy = 0; flipy < 2; ++flipy) {
+                vec2s q[8];
+                for (int i = 0; i < n; ++i) q[i] = v(p[i].x, flipy ? -p[i].y : p[i].y);
+                ledge_shape a;
+                if (!ledge_make_polygon(q, n, &a)) continue;
+                vec2s pa = rng_vec(-30, 30);
+                double size = a.bounds.upper.x - a.bounds.lower.x;
+                for (int f = 0; f < a.count; ++f) {
+                    int g = f + 1 == a.count ? 0 : f + 1, prev = f == 0 ? a.count - 1 : f - 1;
+                    vec2s n0 = a.normals[prev], n1 = a.normals[f];
+                    double a0 = atan2(n0.y, n0.x), a1 = atan2(n1.y, n1.x);
+                    if (a1 < a0) a1 += 2 * PI;
+                    for (int k = 0; k < 6; ++k) {
+                        // k < 3: face f at t = 0.5, 0.02, 0.98; else vertex f.
+                        vec2s point = a.vertices[f], dir;
+                        if (k < 3) {
+                            double t = k == 0 ? 0.5 : k == 1 ? 0.02 : 0.98;
+                            point = v(
+                                (float)(a.vertices[f].x + t * (a.vertices[g].x - a.vertices[f].x)),
+                                (float)(a.vertices[f].y + t * (a.vertices[g].y - a.vertices[f].y)));
+                            dir = n1;
+                        } else {
+                            double t = k == 3 ? a0 + 1e-3 : k == 4 ? a1 - 1e-3 : 0.5 * (a0 + a1);
+                            dir = v((float)cos(t), (float)sin(t));
+                        }
+                        for (size_t gi = 0; gi < sizeof gaps / sizeof gaps[0]; ++gi) {
+                            double rad = 0.25 * size, gap = gaps[gi] * size;
+                            double off = rad + gap < 0 ? 0.0 : rad + gap;
+                            ledge_shape c = ledge_make_circle(v(0, 0), (float)rad);
+                            vec2s pc = v((float)(pa.x + point.x + dir.x * off),
+                                         (float)(pa.y + point.y + dir.y * off));
+                            counts[check_pair(&a, pa, &c, pc, KIND_POLYGON, KIND_CIRCLE, cases,
+                                              &fails)]++;
+                            counts[check_pair(&c, pc, &a, pa, KIND_CIRCLE, KIND_POLYGON, cases,
+                                              &fails)]++;
+                            ++cases;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    print_message("circle-polygon regions: %d cases; %d apart, %d overlapping, %d touching\n",
+                  cases, counts[0], counts[1], counts[2]);
+    assert_int_equal(fails, 0);
+    assert_true(cases > 3000 && counts[0] > cases && counts[1] > cases / 4 && counts[2] > 0);
+}
+
+// Ties between faces go to the first, as in ledge_collide: a circle at the
+// centre of a square polygon (all four faces equally far) and on the
+// diagonals gets face 0's (or the first tying face's) push, the same
+// normal as ledge_collide's.
+static void test_circle_polygon_ties(void **state) {
+    (void)state;
+    vec2s sq[4] = {v(-1, -1), v(1, -1), v(1, 1), v(-1, 1)};
+    ledge_shape poly, c = ledge_make_circle(v(0, 0), 0.25f);
+    assert_true(ledge_make_polygon(sq, 4, &poly));
+    vec2s at[] = {v(0, 0), v(0.5f, 0.5f), v(-0.5f, 0.5f), v(-0.5f, -0.5f), v(0.5f, -0.5f)};
+    for (size_t i = 0; i < sizeof at / sizeof at[0]; ++i) {
+        ledge_manifold m = ledge_collide(&poly, v(0, 0), &c, at[i]);
+        ledge_distance_result r = ledge_shape_distance(&poly, v(0, 0), &c, at[i]);
+        assert_true(m.hit && r.distance == 0.0f);
+        assert_true(r.normal.x == m.normal.x && r.normal.y == m.normal.y);
+        r = ledge_shape_distance(&c, at[i], &poly, v(0, 0));
+        assert_true(r.normal.x == -m.normal.x && r.normal.y == -m.normal.y);
+    }
+    ledge_distance_result r = ledge_shape_distance(&poly, v(0, 0), &c, v(0, 0));
+    assert_true(r.normal.x == poly.normals[0].x && r.normal.y == poly.normals[0].y);
+}
+
+// The position check works on the coordinates' bits: every coordinate of
+// either position at the limit LEDGE_MAX_COORDINATE (and -0, and the
+// smallest subnormal) is accepted, one step beyond it, infinities and NaNs
+// of both signs are refused naming the position, for every pair of shape
+// types.
+static void test_position_limits(void **state) {
+    (void)state;
+    const float lim = LEDGE_MAX_COORDINATE;
+    ledge_shape shapes[3] = {ledge_make_circle(v(0, 0), 1), ledge_make_box(v(0, 0), v(1, 1))};
+    vec2s tri[3] = {v(0, 0), v(1, 0), v(0, 1)};
+    assert_true(ledge_make_polygon(tri, 3, &shapes[2]));
+    const float good[] = {lim, -lim, -0.0f, FLT_TRUE_MIN, nextafterf(lim, 0)};
+    const float bad[] = {nextafterf(lim, INFINITY),
+                         -nextafterf(lim, INFINITY),
+                         INFINITY,
+                         -INFINITY,
+                         NAN,
+                         -NAN,
+                         FLT_MAX};
+    int checked = 0;
+    for (int sa = 0; sa < 3; ++sa) {
+        for (int sb = 0; sb < 3; ++sb) {
+            for (int coord = 0; coord < 4; ++coord) {
+                for (size_t i = 0; i < sizeof good / sizeof good[0]; ++i) {
+                    float c[4] = {0, 0, 0, 0};
+                    c[coord] = good[i];
+                    log_capture_start();
+                    ledge_distance_result r = ledge_shape_distance(&shapes[sa], v(c[0], c[1]),
+                                                                   &shapes[sb], v(c[2], c[3]));
+                    assert_true(r.iterations >= 0 && isfinite(r.distance));
+                    assert_false(log_capture_says("ledge_shape_distance", ""));
+                    ++checked;
+                }
+                for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+                    float c[4] = {0, 0, 0, 0};
+                    c[coord] = bad[i];
+                    log_capture_start();
+                    ledge_distance_result r = ledge_shape_distance(&shapes[sa], v(c[0], c[1]),
+                                                                   &shapes[sb], v(c[2], c[3]));
+                    assert_true(r.iterations == -1 && isinf(r.distance));
+                    assert_true(log_capture_says("ledge_shape_distance", coord < 2 ? "pa" : "pb"));
+                    ++checked;
+                }
+            }
+        }
+    }
+    ledge_set_log_hook(NULL, NULL);
+    assert_int_equal(checked, 9 * 4 * 12);
+}
+
 // Exactly touching pairs (faces, corners, a circle on a face): distance 0
 // exactly and the normal of the touching faces.
 static void test_touching_is_exact(void **state) {
@@ -1221,6 +1365,9 @@ int main(void) {
         cmocka_unit_test(test_pairs_match_oracle),
         cmocka_unit_test(test_pairs_at_scales),
         cmocka_unit_test(test_features_match_oracle),
+        cmocka_unit_test(test_circle_polygon_regions),
+        cmocka_unit_test(test_circle_polygon_ties),
+        cmocka_unit_test(test_position_limits),
         cmocka_unit_test(test_touching_is_exact),
         cmocka_unit_test(test_known_answers_and_symmetry),
         cmocka_unit_test(test_refusals),
