@@ -492,18 +492,20 @@ static inline ledge_distance_result polygon_circle(const ledge_shape *a, vec2s p
     float rad = b->radius, sep;
     int face = best_face(a, c, &sep), cnt = a->count;
     vec2s f0 = a->vertices[face], f1 = a->vertices[face + 1 == cnt ? 0 : face + 1];
-    // Where c projects on the face, measured from each end (from f1, not as
-    // the length less the part from f0: near f1 that difference would be
-    // rounding, and a centre a rounding away from f1 could then take a
-    // direction outside f1's normal cone).
-    vec2s fe = v2_sub(f1, f0), normal = a->normals[face], q;
-    float t0 = v2_dot(v2_sub(c, f0), fe), t1 = v2_dot(v2_sub(c, f1), fe), dist;
-    if (sep <= 0.0f || (t0 >= 0.0f && t1 <= 0.0f)) { // inside, or facing the face
+    vec2s fe = v2_sub(f1, f0), normal = a->normals[face], q = f1, d;
+    float ft = v2_dot(v2_sub(c, f0), fe), dist;
+    bool at_end = sep > 0.0f && (ft < 0.0f || ft > v2_len2(fe));
+    if (ft < 0.0f) q = f0;
+    d = v2_sub(c, q);
+    // Near f1 the test ft > |fe|^2 is a difference of near-equal numbers:
+    // for a centre a rounding away from f1 it may say "past f1" when c - f1
+    // points back along the face, outside f1's normal cone (a wrong normal).
+    // The sign of (c - f1).fe, from the small c - f1, is accurate there.
+    at_end = at_end && (ft < 0.0f || v2_dot(d, fe) > 0.0f);
+    if (!at_end) { // inside, or facing the face
         dist = maxf(sep - rad, 0.0f);
         q = v2_sub(c, v2_scale(normal, sep));
     } else { // in the region of the face's nearer end
-        q = t0 < 0.0f ? f0 : f1;
-        vec2s d = v2_sub(c, q);
         float len = v2_len(d);
         if (len > 0.0f) normal = v2_unit(d, len);
         dist = maxf(len - rad, 0.0f);
