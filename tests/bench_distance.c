@@ -3,8 +3,11 @@
 // question: how far) and overlapping ones timed apart, with ledge_collide
 // over the same pairs measured in the same run as the baseline. Then
 // ledge_tilemap_distance, the "how far is the floor" probe. Each figure is
-// the median of 5 runs. Targets (issue 18): box-box and circle-polygon under
-// 20 ns, polygon8-polygon8 under 120 ns (apart pairs).
+// the median of 5 runs. A second same-run baseline is the empty call: an
+// out-of-line function of the same signature that returns its arguments
+// (the loop, the call and the 32-byte result without any geometry), so that
+// "x call" says how many calls' worth a query costs on any day. Targets (issue 18): box-box and
+// circle-polygon under 20 ns, polygon8-polygon8 under 120 ns (apart pairs).
 //
 // Run: meson test -C <release build> --benchmark distance -v
 //  or: <build>/tests/bench_distance [--min]
@@ -54,6 +57,36 @@ static double time_distance(const pair *p) {
     return t;
 }
 
+// The empty call: the signature of ledge_shape_distance, no geometry (a
+// constant result, copied as a query's is written; a result assembled in
+// fields is built on the stack by gcc and copied, a store-forwarding stall
+// that the queries do not pay). Read
+// through a volatile pointer so that the compiler can neither inline it nor
+// see what it does.
+__attribute__((noinline)) static ledge_distance_result empty_call(const ledge_shape *a, vec2s pa,
+                                                                  const ledge_shape *b, vec2s pb) {
+    static const ledge_distance_result none = {1.0f, {{0, 0}}, {{0, 0}}, {{0, 1}}, 0};
+    (void)a;
+    (void)pa;
+    (void)b;
+    (void)pb;
+    return none;
+}
+typedef ledge_distance_result (*distance_fn)(const ledge_shape *, vec2s, const ledge_shape *,
+                                             vec2s);
+static distance_fn volatile g_empty = empty_call;
+
+static double time_empty(const pair *p) {
+    distance_fn f = g_empty;
+    double t;
+    if (g_min) {
+        TIME_LOOP_MIN(t, PAIRS, 8, 400, acc += f(&p[i].a, p[i].pa, &p[i].b, p[i].pb).distance);
+        return t;
+    }
+    TIME_LOOP(t, PAIRS, REPEAT, acc += f(&p[i].a, p[i].pa, &p[i].b, p[i].pb).distance);
+    return t;
+}
+
 static double time_collide(const pair *p) {
     if (g_min) {
         double t;
@@ -71,6 +104,12 @@ __attribute__((noinline)) float ir_distance(const pair *p) {
     for (int i = 0; i < PAIRS; ++i) {
         acc += ledge_shape_distance(&p[i].a, p[i].pa, &p[i].b, p[i].pb).distance;
     }
+    return acc;
+}
+__attribute__((noinline)) float ir_empty(const pair *p) {
+    distance_fn f = g_empty;
+    float acc = 0.0f;
+    for (int i = 0; i < PAIRS; ++i) acc += f(&p[i].a, p[i].pa, &p[i].b, p[i].pb).distance;
     return acc;
 }
 __attribute__((noinline)) float ir_collide(const pair *p) {
@@ -155,7 +194,7 @@ int main(int argc, char **argv) {
         for (unsigned k = 0; k < sizeof kinds / sizeof kinds[0]; ++k) {
             if (strcmp(argv[2], kinds[k].name) != 0) continue;
             fill(kinds[k].ta, kinds[k].tb, apart, over);
-            sink = ir_distance(apart) + ir_collide(apart);
+            sink = ir_distance(apart) + ir_collide(apart) + ir_empty(apart);
             printf("%d\n", PAIRS);
             return 0;
         }
@@ -170,18 +209,20 @@ int main(int argc, char **argv) {
         printf("scene distance: ns per ledge_shape_distance, median of %d runs of %d x %d pairs\n",
                RUNS, REPEAT, PAIRS);
     }
-    printf("baseline: ledge_collide over the same pairs, same run\n\n");
-    printf("%-20s %10s %8s %11s %10s %11s %8s %8s\n", "pair", "apart ns", "target", "collide ns",
-           "ratio", "overlap ns", "ratio", "GJK its");
+    printf("baselines, same run: an empty call of the same signature (\"x call\"), and\n"
+           "ledge_collide over the same pairs (\"x collide\")\n\n");
+    printf("%-18s %9s %7s %8s %7s %11s %9s %10s %9s %7s\n", "pair", "apart ns", "target", "call ns",
+           "x call", "collide ns", "x collide", "overlap ns", "x collide", "GJK its");
     for (unsigned k = 0; k < sizeof kinds / sizeof kinds[0]; ++k) {
         fill(kinds[k].ta, kinds[k].tb, apart, over);
-        double da = time_distance(apart), ca = time_collide(apart);
+        double da = time_distance(apart), ea = time_empty(apart), ca = time_collide(apart);
         double dover = time_distance(over), cover = time_collide(over);
         char target[16] = "-";
         if (kinds[k].target > 0) snprintf(target, sizeof target, "< %.0f", kinds[k].target);
-        printf("%-20s %10.2f %8s %11.2f %10.2f %11.2f %8.2f %8.2f\n", kinds[k].name, da, target, ca,
-               da / ca, dover, dover / cover, mean_iterations(apart));
+        printf("%-18s %9.2f %7s %8.2f %7.2f %11.2f %9.2f %10.2f %9.2f %7.2f\n", kinds[k].name, da,
+               target, ea, da / ea, ca, da / ca, dover, dover / cover, mean_iterations(apart));
     }
+    printf("\ninstructions per call (steady under load): tests/bench_distance_ir.sh <build dir>\n");
     bench_floor();
     return 0;
 }
