@@ -140,6 +140,14 @@ static void set_vertex(gjk_vertex *s, const gjk_pair *p, int ia, int ib) {
     s->a = 1.0f;
 }
 
+// The weights of the closest point to the origin inside the segment x-y,
+// from its two unnormalised parts (each the other end's projection).
+static void segment_weights(gjk_vertex *x, gjk_vertex *y, float dx, float dy) {
+    float inv = 1.0f / (dx + dy);
+    x->a = dx * inv;
+    y->a = dy * inv;
+}
+
 // Closest point of segment w1-w2 to the origin, as barycentric weights.
 static int solve2(gjk_vertex *s) {
     vec2s w1 = s[0].w, w2 = s[1].w, e12 = v2_sub(w2, w1);
@@ -154,9 +162,7 @@ static int solve2(gjk_vertex *s) {
         s[0].a = 1.0f;
         return 1;
     }
-    float inv = 1.0f / (d12_1 + d12_2);
-    s[0].a = d12_1 * inv;
-    s[1].a = d12_2 * inv;
+    segment_weights(&s[0], &s[1], d12_1, d12_2);
     return 2;
 }
 
@@ -177,15 +183,11 @@ static int solve3(gjk_vertex *s) {
         return 1;
     }
     if (d12_1 > 0.0f && d12_2 > 0.0f && d123_3 <= 0.0f) {
-        float inv = 1.0f / (d12_1 + d12_2);
-        s[0].a = d12_1 * inv;
-        s[1].a = d12_2 * inv;
+        segment_weights(&s[0], &s[1], d12_1, d12_2);
         return 2;
     }
     if (d13_1 > 0.0f && d13_2 > 0.0f && d123_2 <= 0.0f) {
-        float inv = 1.0f / (d13_1 + d13_2);
-        s[0].a = d13_1 * inv;
-        s[2].a = d13_2 * inv;
+        segment_weights(&s[0], &s[2], d13_1, d13_2);
         s[1] = s[2];
         return 2;
     }
@@ -200,9 +202,7 @@ static int solve3(gjk_vertex *s) {
         return 1;
     }
     if (d23_1 > 0.0f && d23_2 > 0.0f && d123_1 <= 0.0f) {
-        float inv = 1.0f / (d23_1 + d23_2);
-        s[1].a = d23_1 * inv;
-        s[2].a = d23_2 * inv;
+        segment_weights(&s[1], &s[2], d23_1, d23_2);
         s[0] = s[2];
         return 2;
     }
