@@ -254,6 +254,7 @@ function bump.newWorld(cellSize)
         idCap = 64,
         state = {},     -- item -> last moveCharacter state (beyond bump)
         crects = ffi.new('ledge_bump_rect[?]', 64), -- by body slot, for ledge_bump_move
+        cids = ffi.new('ledge_body_id[?]', 64),     -- by body slot: its id, for the same
         crectCap = 64,
         ccols = ffi.new('ledge_bump_col[?]', 16),
         ccolCap = 16,
@@ -296,8 +297,11 @@ local function attach(self, item, r)
         while cap <= r.slot do cap = cap * 2 end
         local grown = ffi.new('ledge_bump_rect[?]', cap)
         ffi.copy(grown, self.crects, ffi.sizeof('ledge_bump_rect') * self.crectCap)
-        self.crects, self.crectCap = grown, cap
+        local ids = ffi.new('ledge_body_id[?]', cap)
+        ffi.copy(ids, self.cids, ffi.sizeof('ledge_body_id') * self.crectCap)
+        self.crects, self.cids, self.crectCap = grown, ids, cap
     end
+    self.cids[r.slot] = r.body.id
     sync(self, r)
 end
 
@@ -450,12 +454,15 @@ end
 local function check_in_c(self, item, r, goalX, goalY, update)
     check_number(goalX, 'goalX', 'World:check')
     check_number(goalY, 'goalY', 'World:check')
-    local n = C.ledge_bump_move(self.lw.ptr, self.crects, self.crectCap, r.body.id, goalX,
+    -- The id from the FFI array by slot: r.body.id would touch two more
+    -- objects per move (the Body table and the id's cdata).
+    local id = self.cids + r.slot
+    local n = C.ledge_bump_move(self.lw.ptr, self.crects, self.crectCap, id, goalX,
         goalY, update, self.ccols, self.ccolCap, actual_x, actual_y)
     while n > self.ccolCap do -- more collisions than the buffer holds: nothing was changed
         self.ccolCap = self.ccolCap * 4
         self.ccols = ffi.new('ledge_bump_col[?]', self.ccolCap)
-        n = C.ledge_bump_move(self.lw.ptr, self.crects, self.crectCap, r.body.id, goalX, goalY,
+        n = C.ledge_bump_move(self.lw.ptr, self.crects, self.crectCap, id, goalX, goalY,
             update, self.ccols, self.ccolCap, actual_x, actual_y)
     end
     if n < 0 then error('World: ' .. tostring(ledge.lastError()), 3) end
@@ -708,6 +715,7 @@ function World:setTiles(level, tileSize, x, y)
     self.lw = lw
     self.bySlot = {}
     self.crects, self.crectCap = ffi.new('ledge_bump_rect[?]', 64), 64
+    self.cids = ffi.new('ledge_body_id[?]', 64)
     for item, r in pairs(self.rects) do attach(self, item, r) end
     self.tiles = { size = tileSize, width = width, height = height, x = x or 0, y = y or 0,
         rows = rows }
