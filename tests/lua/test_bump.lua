@@ -362,14 +362,23 @@ end
 
 local function slide_filter() return 'slide' end
 
-local function c_equals_lua(cap)
+-- A draw for c_equals_lua: reals, or on a lattice (positions and moves in
+-- multiples of 4, 16 x 16 items) where equal ti and equal distances are
+-- common, so that the tie-break between full ties is exercised.
+local function draw(lattice, lo, hi)
+    if lattice then return 4 * math.floor(rnd(lo, hi) / 4) end
+    return rnd(lo, hi)
+end
+
+local function c_equals_lua(cap, lattice)
     local wc, wl = bump.newWorld(32), bump.newWorld(32)
     if cap then -- a small C buffer: moves with more collisions grow it and call again
         wc.ccolCap, wc.ccols = cap, require('ffi').new('ledge_bump_col[?]', cap)
     end
     local ic, il = {}, {}
     for i = 1, 120 do -- overlapping starts included
-        local x, y, w, h = rnd(0, 400), rnd(0, 400), rnd(2, 40), rnd(2, 40)
+        local x, y, w, h = draw(lattice, 0, 400), draw(lattice, 0, 400), rnd(2, 40), rnd(2, 40)
+        if lattice then w, h = 16, 16 end
         ic[i] = wc:add({ id = i }, x, y, w, h)
         il[i] = wl:add({ id = i }, x, y, w, h)
     end
@@ -378,7 +387,7 @@ local function c_equals_lua(cap)
     for k = 1, 4000 do
         local i = 1 + k % #ic
         local x, y = wc:getRect(ic[i])
-        local dx, dy = rnd(-60, 60), rnd(-60, 60)
+        local dx, dy = draw(lattice, -60, 60), draw(lattice, -60, 60)
         if k % 7 == 0 then dx = 0 end
         if k % 11 == 0 then dx, dy = 0, 0 end
         local fn = k % 5 == 0 and 'check' or 'move'
@@ -409,6 +418,10 @@ end
 
 test('move and check in C equal bump\'s loop in Lua (4,000 seeded moves)', function()
     c_equals_lua()
+end)
+
+test('the same on a lattice, where full ties (equal ti and distance) are common', function()
+    c_equals_lua(nil, true)
 end)
 
 test('the same with a C buffer of 1 collision, grown as moves need', function()

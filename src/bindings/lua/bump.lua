@@ -381,11 +381,19 @@ local function candidates(self, x0, y0, x1, y1, out)
     return n
 end
 
+-- The world whose cols table.sort is ordering (sort_cols reads its slots).
+local sorting_rects
+
+-- bump's order: ti, then distance; full ties (same ti and distance, common
+-- on a grid of equal items) by the other's body slot, as ledge_bump_move
+-- breaks them, so that the C and Lua paths agree and table.sort, which is
+-- not stable, gets a total order.
 local function sort_cols(a, b)
     if a.ti == b.ti then
         local ir, ar, br = a.itemRect, a.otherRect, b.otherRect
         local da = rect.getSquareDistance(ir.x, ir.y, ir.w, ir.h, ar.x, ar.y, ar.w, ar.h)
         local db = rect.getSquareDistance(ir.x, ir.y, ir.w, ir.h, br.x, br.y, br.w, br.h)
+        if da == db then return sorting_rects[a.other].slot < sorting_rects[b.other].slot end
         return da < db
     end
     return a.ti < b.ti
@@ -415,7 +423,10 @@ local function project_into(self, item, x, y, w, h, goalX, goalY, filter, cols)
             end
         end
     end
-    if len > 1 then table.sort(cols, sort_cols) end
+    if len > 1 then
+        sorting_rects = rects
+        table.sort(cols, sort_cols)
+    end
     return len
 end
 
