@@ -101,28 +101,26 @@ test('move without collisions goes to the goal', function()
     same({ x, y, #cols, len }, { 1, 1, 0, 0 })
 end)
 
-test('touch stops at the first item met', function()
-    local world = bump.newWorld()
-    local a = world:add('a', 0, 0, 1, 1)
-    world:add('b', 0, 2, 1, 1)
-    world:add('c', 0, 3, 1, 1)
-    local x, y, cols, len = world:move(a, 0, 5, function() return 'touch' end)
-    same({ x, y, len }, { 0, 1, 1 })
-    eq(collect(cols, 'other'), 'b')
-    eq(collect(cols, 'type'), 'touch')
-    same({ world:getRect(a) }, { 0, 1, 1, 1 })
-end)
-
-test('cross reports every item crossed and goes on', function()
-    local world = bump.newWorld()
-    local a = world:add('a', 0, 0, 1, 1)
-    world:add('b', 0, 2, 1, 1)
-    world:add('c', 0, 3, 1, 1)
-    local x, y, cols, len = world:move(a, 0, 5, function() return 'cross' end)
-    same({ x, y, len }, { 0, 5, 2 })
-    eq(collect(cols, 'other'), 'b,c')
-    eq(collect(cols, 'type'), 'cross,cross')
-end)
+-- Item 'a' at the top of a column of 1 x 1 items ('b' at y 2, 'c' at y 3)
+-- moved down to y 5 with each response: touch stops at the first item met,
+-- cross reports every item crossed and goes on.
+for _, case in ipairs({
+    { 'touch', { 0, 1, 1 }, 'b', 'touch' },
+    { 'cross', { 0, 5, 2 }, 'b,c', 'cross,cross' },
+}) do
+    local response, stop, others, types = case[1], case[2], case[3], case[4]
+    test(response .. ' down a column of items', function()
+        local world = bump.newWorld()
+        local a = world:add('a', 0, 0, 1, 1)
+        world:add('b', 0, 2, 1, 1)
+        world:add('c', 0, 3, 1, 1)
+        local x, y, cols, len = world:move(a, 0, 5, function() return response end)
+        same({ x, y, len }, stop)
+        eq(collect(cols, 'other'), others)
+        eq(collect(cols, 'type'), types)
+        same({ world:getRect(a) }, { stop[1], stop[2], 1, 1 })
+    end)
+end
 
 test('slide keeps the part of the move along the surface', function()
     -- a moves diagonally from (0,0) to (5,5): it meets c's left side at
@@ -267,12 +265,7 @@ test('addResponse: a response of the game\'s own', function()
         bump.responses.bounce, 'bump.responses')
 end)
 
--- Seeded draws.
-local seed = 777
-local function rnd(lo, hi)
-    seed = (seed * 16807) % 2147483647
-    return lo + (hi - lo) * seed / 2147483647
-end
+local rnd = H.draws(777)
 
 test('project equals brute force over every item (3,000 seeded moves)', function()
     local world = bump.newWorld(32)
