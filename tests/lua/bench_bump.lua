@@ -30,16 +30,21 @@ end
 local C = require('ledge').C
 local actual = ffi.new('double[2]')
 
+-- Item `it` moved to (x, y) with `len` collisions: bounces when it collided.
+local function moved(it, x, y, len, count)
+    it.x, it.y = x, y
+    if len > 0 then
+        it.vx, it.vy = -it.vx, -it.vy
+        count.cols = count.cols + len
+    end
+end
+
 -- One frame of the module's own moves (world:move).
 local function frame_module(world, items, n, dt, count)
     for k = 1, n do
         local it = items[k]
         local ax, ay, _, len = world:move(it, it.x + it.vx * dt, it.y + it.vy * dt)
-        it.x, it.y = ax, ay
-        if len > 0 then
-            it.vx, it.vy = -it.vx, -it.vy
-            count.cols = count.cols + len
-        end
+        moved(it, ax, ay, len, count)
     end
 end
 
@@ -52,11 +57,7 @@ local function frame_raw(world, items, n, dt, count, slots)
         local len = C.ledge_bump_move(ptr, rects, cap, ids + slots[k], it.x + it.vx * dt,
             it.y + it.vy * dt, true, world.ccols, world.ccolCap, actual, actual + 1)
         assert(len >= 0 and len <= world.ccolCap, 'ledge_bump_move refused or overflowed')
-        it.x, it.y = actual[0], actual[1]
-        if len > 0 then
-            it.vx, it.vy = -it.vx, -it.vy
-            count.cols = count.cols + len
-        end
+        moved(it, actual[0], actual[1], len, count)
     end
 end
 
