@@ -1,6 +1,7 @@
 // Entry points for foreign-function interfaces (ffi.h): the by-pointer
 // forms of hot calls, and the queries without callbacks.
 #include "core.h"
+#include "query_index.h"
 
 #include "ledge/ffi.h"
 
@@ -181,23 +182,32 @@ typedef struct bump_projection {
     ledge_bump_col best;
 } bump_projection;
 
-static bool bump_visit(ledge_body_id id, void *context) {
+// Whether c (at squared distance dist, body index1) comes before the best
+// so far in bump's order: ti, then distance, then (full ties) the lowest
+// index1, which bump's sort by the query's order of ids picks.
+static bool bump_before(const bump_projection *p, const ledge_bump_col *c, double dist,
+                        uint32_t index1) {
+    if (!p->any || c->ti < p->best.ti) return true;
+    if (c->ti != p->best.ti) return false;
+    return dist < p->best_dist || (dist == p->best_dist && index1 < p->best.other);
+}
+
+static bool bump_visit(const ledge_world *world, int slot, void *context) {
     bump_projection *p = context;
-    if (id.index1 == p->self) return true;
-    if (id.index1 >= (uint32_t)p->rect_count) {
+    uint32_t index1 = (uint32_t)world->handle[slot] + 1u; // as ledge__body_id
+    if (index1 == p->self) return true;
+    if (index1 >= (uint32_t)p->rect_count) {
         p->bad_slot = true;
         return false;
     }
     for (int v = 0; v < p->found_count; ++v)
-        if (p->found[v].other == id.index1) return true;
+        if (p->found[v].other == index1) return true;
     ledge_bump_col c;
-    ledge_bump_rect o = p->rects[id.index1];
+    ledge_bump_rect o = p->rects[index1];
     if (!bump_detect(p->r, o, p->gx, p->gy, &c)) return true;
     double dist = bump_sq_dist(p->r, o);
-    // Strictly nearer only: among full ties the lowest slot wins (the
-    // query reports bodies in increasing index).
-    if (!p->any || c.ti < p->best.ti || (c.ti == p->best.ti && dist < p->best_dist)) {
-        c.other = id.index1;
+    if (bump_before(p, &c, dist, index1)) {
+        c.other = index1;
         p->best = c, p->best_dist = dist, p->any = true;
     }
     return true;
@@ -212,7 +222,8 @@ static int bump_project(ledge_world *world, bump_projection *p) {
     ledge_aabb box = {{{(float)(x0 - pad), (float)(y0 - pad)}},
                       {{(float)(x1 + pad), (float)(y1 + pad)}}};
     p->any = false;
-    if (ledge_world_query_aabb(world, box, NULL, bump_visit, p) < 0) return -1;
+    // Unordered: bump_before orders the candidates as the sorted query would.
+    if (ledge__query_aabb_unordered(world, box, "ledge_bump_move", bump_visit, p) < 0) return -1;
     if (p->bad_slot) {
         LEDGE_ERROR("ledge_bump_move: a body's slot is >= rect_count %d", p->rect_count);
         return -1;

@@ -16,4 +16,14 @@ void ledge__query_refile(ledge_world *world, int i);
 /// Refiles the bodies whose cell changed in the step (query.c).
 void ledge__query_sync(ledge_world *world);
 
+/// Called with each body slot a query finds; false stops the query.
+typedef bool ledge__slot_visit_fn(const ledge_world *world, int slot, void *context);
+
+/// ledge_world_query_aabb with the default filter, for callers that order
+/// the results themselves (the bump module's nearest collision): the slots
+/// in no defined order, without the sort by id. Refusals are logged as
+/// "<fn>: ..."; returns the bodies visited, or -1.
+int ledge__query_aabb_unordered(ledge_world *world, ledge_aabb aabb, const char *fn,
+                                ledge__slot_visit_fn *visit, void *context);
+
 #endif // LEDGE_QUERY_INDEX_H

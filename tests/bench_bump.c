@@ -13,6 +13,9 @@
 // - "mover": ledge's own character mover (ledge_body_move) per item, for
 //   scale (sub-moves and projection instead of bump's sweep).
 // Prints CPU ms per frame (median of RUNS runs) for N = 100, 1,000, 10,000.
+//   bench_bump --callgrind N   59 untimed frames of ledge_bump_move, then the
+//                              60th with callgrind's instrumentation on
+//                              (tests/bench_callgrind_bump.sh)
 #define _POSIX_C_SOURCE 199309L // clock_gettime
 
 #include <ledge/ledge.h>
@@ -21,7 +24,12 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#ifdef LEDGE_HAVE_CALLGRIND
+#include <valgrind/callgrind.h>
+#endif
 
 enum { FRAMES = 60, MAX_COLS = 64 };
 
@@ -319,7 +327,40 @@ static double checksum(scene *s) {
     return sum;
 }
 
-int main(void) {
+// Rectangles by index1 (what the Lua module keeps) from the scene's.
+static ledge_bump_rect *rects_by_index1(const scene *s) {
+    ledge_bump_rect *by_index1 = calloc((size_t)s->n + 5, sizeof *by_index1);
+    for (int slot = 0; slot < s->n + 4; ++slot) {
+        rect r = s->rects[slot];
+        by_index1[slot + 1] = (ledge_bump_rect){r.x, r.y, r.w, r.h};
+    }
+    return by_index1;
+}
+
+// One frame of ledge_bump_move under callgrind after FRAMES - 1 untimed ones.
+static int run_callgrind(int n) {
+#ifndef LEDGE_HAVE_CALLGRIND
+    fprintf(stderr, "bench_bump: built without valgrind/callgrind.h (N %d)\n", n);
+    return 1;
+#else
+    scene s = make_scene(n);
+    ledge_bump_rect *by_index1 = rects_by_index1(&s);
+    ledge_bump_col cols[MAX_COLS];
+    for (int f = 0; f < FRAMES - 1; ++f) frame_library(&s, by_index1, cols);
+    CALLGRIND_START_INSTRUMENTATION;
+    CALLGRIND_TOGGLE_COLLECT;
+    frame_library(&s, by_index1, cols);
+    CALLGRIND_TOGGLE_COLLECT;
+    CALLGRIND_STOP_INSTRUMENTATION;
+    printf("bump crowd N=%d: frame %d of ledge_bump_move measured\n", n, FRAMES);
+    free(by_index1);
+    free_scene(&s);
+    return 0;
+#endif
+}
+
+int main(int argc, char **argv) {
+    if (argc == 3 && strcmp(argv[1], "--callgrind") == 0) return run_callgrind(atoi(argv[2]));
     static const int sizes[] = {100, 1000, 10000};
     ledge_move_def md = bump_move_def();
     for (int i = 0; i < 3; ++i) {
@@ -328,12 +369,8 @@ int main(void) {
             double t[RUNS], sum = 0;
             for (int run = 0; run < RUNS; ++run) {
                 scene s = make_scene(sizes[i]);
-                ledge_bump_rect *by_index1 = calloc((size_t)s.n + 5, sizeof *by_index1);
+                ledge_bump_rect *by_index1 = rects_by_index1(&s);
                 ledge_bump_col cols[MAX_COLS];
-                for (int slot = 0; slot < s.n + 4; ++slot) {
-                    rect r = s.rects[slot];
-                    by_index1[slot + 1] = (ledge_bump_rect){r.x, r.y, r.w, r.h};
-                }
                 double t0 = cpu_ns();
                 for (int f = 0; f < FRAMES; ++f) {
                     if (mode == 0)

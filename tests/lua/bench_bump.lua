@@ -2,6 +2,10 @@
 -- module under LuaJIT: N moving 16 x 16 items, each moved once per frame
 -- with world:move and the default filter (slide), velocity negated when
 -- the move collided; 60 frames; ms per frame, median of 5 runs.
+-- With this project's module it also times the same moves as raw FFI calls
+-- of ledge_bump_move from the same Lua loop, without bump's `cols` tables
+-- (the module's cost above that is building them, and their garbage), and
+-- prints the collisions per move.
 --   LEDGE_LIB=build/libledge.so luajit tests/lua/bench_bump.lua [module]
 -- `module` defaults to "bump" (this project's src/bindings/lua/bump.lua);
 -- any module with bump's API can be timed the same way.
@@ -23,7 +27,41 @@ local function pm()
     return state / 2147483647
 end
 
-local function run(n)
+local C = require('ledge').C
+local actual = ffi.new('double[2]')
+
+-- Item `it` moved to (x, y) with `len` collisions: bounces when it collided.
+local function moved(it, x, y, len, count)
+    it.x, it.y = x, y
+    if len > 0 then
+        it.vx, it.vy = -it.vx, -it.vy
+        count.cols = count.cols + len
+    end
+end
+
+-- One frame of the module's own moves (world:move).
+local function frame_module(world, items, n, dt, count)
+    for k = 1, n do
+        local it = items[k]
+        local ax, ay, _, len = world:move(it, it.x + it.vx * dt, it.y + it.vy * dt)
+        moved(it, ax, ay, len, count)
+    end
+end
+
+-- The same moves as raw calls of ledge_bump_move on the module's own C
+-- arrays (src/bindings/lua/bump.lua keeps them by body slot), no cols.
+local function frame_raw(world, items, n, dt, count, slots)
+    local ptr, rects, cap, ids = world.lw.ptr, world.crects, world.crectCap, world.cids
+    for k = 1, n do
+        local it = items[k]
+        local len = C.ledge_bump_move(ptr, rects, cap, ids + slots[k], it.x + it.vx * dt,
+            it.y + it.vy * dt, true, world.ccols, world.ccolCap, actual, actual + 1)
+        assert(len >= 0 and len <= world.ccolCap, 'ledge_bump_move refused or overflowed')
+        moved(it, actual[0], actual[1], len, count)
+    end
+end
+
+local function run(n, raw)
     local cols = 2 * math.ceil(math.sqrt(n))
     local W, H = cols * 24, math.ceil(n / cols) * 24 * 2 + 48
     local world = bump.newWorld(64)
@@ -40,27 +78,36 @@ local function run(n)
         items[k + 1] = it
     end
     local dt = 1 / 60
+    local slots, count = {}, { cols = 0 }
+    if raw then
+        for k = 1, n do slots[k] = world.rects[items[k]].slot end
+    end
     local t0 = now()
     for _ = 1, 60 do
-        for k = 1, n do
-            local it = items[k]
-            local ax, ay, _, len = world:move(it, it.x + it.vx * dt, it.y + it.vy * dt)
-            it.x, it.y = ax, ay
-            if len > 0 then it.vx, it.vy = -it.vx, -it.vy end
+        if raw then
+            frame_raw(world, items, n, dt, count, slots)
+        else
+            frame_module(world, items, n, dt, count)
         end
     end
     local ms = (now() - t0) * 1000 / 60
     local sum = 0
     for k = 1, n do sum = sum + items[k].x + 3 * items[k].y end
-    return ms, sum
+    return ms, sum, count.cols / (60 * n)
 end
 
 for _, n in ipairs(os.getenv("BUMP_SIZES") and loadstring("return {" .. os.getenv("BUMP_SIZES") .. "}")() or { 100, 1000, 10000 }) do
-    local t, sum = {}, 0
-    for r = 1, 5 do t[r], sum = run(n) end
+    local t, sum, per = {}, 0, 0
+    for r = 1, 5 do t[r], sum, per = run(n) end
     table.sort(t)
-    print(string.format('bump crowd Lua (%s) N=%d: %.3f ms/frame (median of 5), checksum %.3f',
-        arg[1] or 'bump', n, t[3], sum))
+    print(string.format('bump crowd Lua (%s) N=%d: %.3f ms/frame (median of 5), checksum %.3f, %.3f collisions per move',
+        arg[1] or 'bump', n, t[3], sum, per))
+    if not arg[1] then
+        for r = 1, 5 do t[r], sum = run(n, true) end
+        table.sort(t)
+        print(string.format('bump crowd Lua (raw ledge_bump_move, no cols) N=%d: %.3f ms/frame (median of 5), checksum %.3f',
+            n, t[3], sum))
+    end
 end
 
 -- The FFI crossing alone: a million calls of a cheap ledge function

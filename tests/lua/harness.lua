@@ -38,6 +38,15 @@ function H.raises(text, fn, ...)
     end
 end
 
+-- Seeded draws (Park-Miller, exact in doubles): a function rnd(lo, hi)
+-- returning reals in [lo, hi), the same sequence for the same seed.
+function H.draws(seed)
+    return function(lo, hi)
+        seed = (seed * 16807) % 2147483647
+        return lo + (hi - lo) * seed / 2147483647
+    end
+end
+
 function H.done()
     print(string.format('%d passed, %d failed', H.passed, H.failed))
     os.exit(H.failed == 0 and 0 or 1)

@@ -101,28 +101,26 @@ test('move without collisions goes to the goal', function()
     same({ x, y, #cols, len }, { 1, 1, 0, 0 })
 end)
 
-test('touch stops at the first item met', function()
-    local world = bump.newWorld()
-    local a = world:add('a', 0, 0, 1, 1)
-    world:add('b', 0, 2, 1, 1)
-    world:add('c', 0, 3, 1, 1)
-    local x, y, cols, len = world:move(a, 0, 5, function() return 'touch' end)
-    same({ x, y, len }, { 0, 1, 1 })
-    eq(collect(cols, 'other'), 'b')
-    eq(collect(cols, 'type'), 'touch')
-    same({ world:getRect(a) }, { 0, 1, 1, 1 })
-end)
-
-test('cross reports every item crossed and goes on', function()
-    local world = bump.newWorld()
-    local a = world:add('a', 0, 0, 1, 1)
-    world:add('b', 0, 2, 1, 1)
-    world:add('c', 0, 3, 1, 1)
-    local x, y, cols, len = world:move(a, 0, 5, function() return 'cross' end)
-    same({ x, y, len }, { 0, 5, 2 })
-    eq(collect(cols, 'other'), 'b,c')
-    eq(collect(cols, 'type'), 'cross,cross')
-end)
+-- Item 'a' at the top of a column of 1 x 1 items ('b' at y 2, 'c' at y 3)
+-- moved down to y 5 with each response: touch stops at the first item met,
+-- cross reports every item crossed and goes on.
+for _, case in ipairs({
+    { 'touch', { 0, 1, 1 }, 'b', 'touch' },
+    { 'cross', { 0, 5, 2 }, 'b,c', 'cross,cross' },
+}) do
+    local response, stop, others, types = case[1], case[2], case[3], case[4]
+    test(response .. ' down a column of items', function()
+        local world = bump.newWorld()
+        local a = world:add('a', 0, 0, 1, 1)
+        world:add('b', 0, 2, 1, 1)
+        world:add('c', 0, 3, 1, 1)
+        local x, y, cols, len = world:move(a, 0, 5, function() return response end)
+        same({ x, y, len }, stop)
+        eq(collect(cols, 'other'), others)
+        eq(collect(cols, 'type'), types)
+        same({ world:getRect(a) }, { stop[1], stop[2], 1, 1 })
+    end)
+end
 
 test('slide keeps the part of the move along the surface', function()
     -- a moves diagonally from (0,0) to (5,5): it meets c's left side at
@@ -267,12 +265,7 @@ test('addResponse: a response of the game\'s own', function()
         bump.responses.bounce, 'bump.responses')
 end)
 
--- Seeded draws.
-local seed = 777
-local function rnd(lo, hi)
-    seed = (seed * 16807) % 2147483647
-    return lo + (hi - lo) * seed / 2147483647
-end
+local rnd = H.draws(777)
 
 test('project equals brute force over every item (3,000 seeded moves)', function()
     local world = bump.newWorld(32)
@@ -362,14 +355,23 @@ end
 
 local function slide_filter() return 'slide' end
 
-local function c_equals_lua(cap)
+-- A draw for c_equals_lua: reals, or on a lattice (positions and moves in
+-- multiples of 4, 16 x 16 items) where equal ti and equal distances are
+-- common, so that the tie-break between full ties is exercised.
+local function draw(lattice, lo, hi)
+    if lattice then return 4 * math.floor(rnd(lo, hi) / 4) end
+    return rnd(lo, hi)
+end
+
+local function c_equals_lua(cap, lattice)
     local wc, wl = bump.newWorld(32), bump.newWorld(32)
     if cap then -- a small C buffer: moves with more collisions grow it and call again
         wc.ccolCap, wc.ccols = cap, require('ffi').new('ledge_bump_col[?]', cap)
     end
     local ic, il = {}, {}
     for i = 1, 120 do -- overlapping starts included
-        local x, y, w, h = rnd(0, 400), rnd(0, 400), rnd(2, 40), rnd(2, 40)
+        local x, y, w, h = draw(lattice, 0, 400), draw(lattice, 0, 400), rnd(2, 40), rnd(2, 40)
+        if lattice then w, h = 16, 16 end
         ic[i] = wc:add({ id = i }, x, y, w, h)
         il[i] = wl:add({ id = i }, x, y, w, h)
     end
@@ -378,7 +380,7 @@ local function c_equals_lua(cap)
     for k = 1, 4000 do
         local i = 1 + k % #ic
         local x, y = wc:getRect(ic[i])
-        local dx, dy = rnd(-60, 60), rnd(-60, 60)
+        local dx, dy = draw(lattice, -60, 60), draw(lattice, -60, 60)
         if k % 7 == 0 then dx = 0 end
         if k % 11 == 0 then dx, dy = 0, 0 end
         local fn = k % 5 == 0 and 'check' or 'move'
@@ -409,6 +411,10 @@ end
 
 test('move and check in C equal bump\'s loop in Lua (4,000 seeded moves)', function()
     c_equals_lua()
+end)
+
+test('the same on a lattice, where full ties (equal ti and distance) are common', function()
+    c_equals_lua(nil, true)
 end)
 
 test('the same with a C buffer of 1 collision, grown as moves need', function()

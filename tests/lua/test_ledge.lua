@@ -57,12 +57,8 @@ test('refusals raise ledge\'s message', function()
     raises('destroyed', w.step, w, 1 / 60)
 end)
 
--- Seeded draws (Park-Miller) for the brute-force comparisons.
-local seed = 12345
-local function rnd(lo, hi)
-    seed = (seed * 16807) % 2147483647
-    return lo + (hi - lo) * seed / 2147483647
-end
+-- Seeded draws for the brute-force comparisons.
+local rnd = H.draws(12345)
 
 test('AABB and point queries equal brute force (2,000 queries)', function()
     local w = ledge.newWorld({ width = 64, height = 64, gravity = { 0, 0 } })

@@ -254,6 +254,7 @@ function bump.newWorld(cellSize)
         idCap = 64,
         state = {},     -- item -> last moveCharacter state (beyond bump)
         crects = ffi.new('ledge_bump_rect[?]', 64), -- by body slot, for ledge_bump_move
+        cids = ffi.new('ledge_body_id[?]', 64),     -- by body slot: its id, for the same
         crectCap = 64,
         ccols = ffi.new('ledge_bump_col[?]', 16),
         ccolCap = 16,
@@ -296,8 +297,11 @@ local function attach(self, item, r)
         while cap <= r.slot do cap = cap * 2 end
         local grown = ffi.new('ledge_bump_rect[?]', cap)
         ffi.copy(grown, self.crects, ffi.sizeof('ledge_bump_rect') * self.crectCap)
-        self.crects, self.crectCap = grown, cap
+        local ids = ffi.new('ledge_body_id[?]', cap)
+        ffi.copy(ids, self.cids, ffi.sizeof('ledge_body_id') * self.crectCap)
+        self.crects, self.cids, self.crectCap = grown, ids, cap
     end
+    self.cids[r.slot] = r.body.id
     sync(self, r)
 end
 
@@ -377,11 +381,19 @@ local function candidates(self, x0, y0, x1, y1, out)
     return n
 end
 
+-- The world whose cols table.sort is ordering (sort_cols reads its slots).
+local sorting_rects
+
+-- bump's order: ti, then distance; full ties (same ti and distance, common
+-- on a grid of equal items) by the other's body slot, as ledge_bump_move
+-- breaks them, so that the C and Lua paths agree and table.sort, which is
+-- not stable, gets a total order.
 local function sort_cols(a, b)
     if a.ti == b.ti then
         local ir, ar, br = a.itemRect, a.otherRect, b.otherRect
         local da = rect.getSquareDistance(ir.x, ir.y, ir.w, ir.h, ar.x, ar.y, ar.w, ar.h)
         local db = rect.getSquareDistance(ir.x, ir.y, ir.w, ir.h, br.x, br.y, br.w, br.h)
+        if da == db then return sorting_rects[a.other].slot < sorting_rects[b.other].slot end
         return da < db
     end
     return a.ti < b.ti
@@ -411,7 +423,10 @@ local function project_into(self, item, x, y, w, h, goalX, goalY, filter, cols)
             end
         end
     end
-    if len > 1 then table.sort(cols, sort_cols) end
+    if len > 1 then
+        sorting_rects = rects
+        table.sort(cols, sort_cols)
+    end
     return len
 end
 
@@ -450,12 +465,15 @@ end
 local function check_in_c(self, item, r, goalX, goalY, update)
     check_number(goalX, 'goalX', 'World:check')
     check_number(goalY, 'goalY', 'World:check')
-    local n = C.ledge_bump_move(self.lw.ptr, self.crects, self.crectCap, r.body.id, goalX,
+    -- The id from the FFI array by slot: r.body.id would touch two more
+    -- objects per move (the Body table and the id's cdata).
+    local id = self.cids + r.slot
+    local n = C.ledge_bump_move(self.lw.ptr, self.crects, self.crectCap, id, goalX,
         goalY, update, self.ccols, self.ccolCap, actual_x, actual_y)
     while n > self.ccolCap do -- more collisions than the buffer holds: nothing was changed
         self.ccolCap = self.ccolCap * 4
         self.ccols = ffi.new('ledge_bump_col[?]', self.ccolCap)
-        n = C.ledge_bump_move(self.lw.ptr, self.crects, self.crectCap, r.body.id, goalX, goalY,
+        n = C.ledge_bump_move(self.lw.ptr, self.crects, self.crectCap, id, goalX, goalY,
             update, self.ccols, self.ccolCap, actual_x, actual_y)
     end
     if n < 0 then error('World: ' .. tostring(ledge.lastError()), 3) end
@@ -708,6 +726,7 @@ function World:setTiles(level, tileSize, x, y)
     self.lw = lw
     self.bySlot = {}
     self.crects, self.crectCap = ffi.new('ledge_bump_rect[?]', 64), 64
+    self.cids = ffi.new('ledge_body_id[?]', 64)
     for item, r in pairs(self.rects) do attach(self, item, r) end
     self.tiles = { size = tileSize, width = width, height = height, x = x or 0, y = y or 0,
         rows = rows }
