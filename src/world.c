@@ -131,6 +131,10 @@ void ledge_world_destroy(ledge_world *world) {
     ledge__free(world->step.sensor_pairs);
     ledge__events_free(world);
     ledge__free(world->step.buckets);
+    ledge__free(world->step.sort_key);
+    ledge__free(world->step.sort_index);
+    ledge__free(world->step.sort_count);
+    ledge__free(world->step.sort_range);
     ledge__par_free(&world->par);
     ledge__free(world);
 }

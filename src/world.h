@@ -96,6 +96,11 @@ typedef struct ledge__step {
     float cap_dt;   ///< The velocity pass's dt (response.c).
     int *buckets;   ///< The contact sort's counters.
     int bucket_cap;
+    int *sort_key;     ///< Per contact: its bucket (the contact sort, response.c).
+    int *sort_index;   ///< The contacts' indices, by groups of buckets.
+    int *sort_count;   ///< Per block of contacts: its count, then its place, per group.
+    float *sort_range; ///< Per block of contacts: its lowest and highest pair height.
+    int sort_key_cap, sort_index_cap, sort_count_cap, sort_range_cap;
 } ledge__step;
 
 /// Bodies per block: the fixed unit of the step's parallel work over body
