@@ -165,6 +165,11 @@ typedef struct ledge__par {
     int *items;     ///< Per slot: each block's output at its own offset.
     int *row_start; ///< Grid row r's pairs: row_start[r] .. row_start[r + 1].
     int row_cap;
+    int *block_offset; ///< Per block: where its output starts (resolve.c's tile contacts).
+    ledge__contact *tile_contacts; ///< The tile list's blocks' contacts (resolve.c).
+    int tile_contact_cap;
+    int *record_offset; ///< Per block of pairs: where its contacts go (resolve.c).
+    int record_offset_cap;
     int grid_pair_count;    ///< Pairs found through the grid (before the big bodies').
     ledge__profile profile; ///< Stage times, for the benchmark.
     struct {
