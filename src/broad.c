@@ -373,13 +373,69 @@ static void classify(ledge_world *w, float cell, vec2s *lower, vec2s *upper) {
     }
 }
 
+// Filing the grid on the workers (grid.h): blocks of slots count by band,
+// the calling thread turns the counts into places, the blocks scatter
+// their slots by band (into par.items, free after classify), and each band
+// sorts its own. The same stable sort whatever the workers.
+static inline int block_end(const ledge_world *w, int b) {
+    int end = (b + 1) * LEDGE__BLOCK;
+    return end < w->slot_count ? end : w->slot_count;
+}
+
+typedef struct file_task {
+    ledge_world *w;
+    int shift;
+    int band_start[LEDGE__GRID_BANDS + 1];
+} file_task;
+
+static void count_run(int start, int end, int worker, void *context) {
+    (void)worker;
+    file_task *t = context;
+    ledge_world *w = t->w;
+    for (int b = start; b < end; ++b) {
+        ledge__grid_count(&w->grid, w->step.grid_center, w->step.in_grid, b * LEDGE__BLOCK,
+                          block_end(w, b), t->shift, w->par.grid_count + b * LEDGE__GRID_BANDS);
+    }
+}
+
+static void scatter_run(int start, int end, int worker, void *context) {
+    (void)worker;
+    file_task *t = context;
+    ledge_world *w = t->w;
+    for (int b = start; b < end; ++b) {
+        ledge__grid_scatter(&w->grid, b * LEDGE__BLOCK, block_end(w, b), t->shift,
+                            w->par.grid_count + b * LEDGE__GRID_BANDS, w->par.items);
+    }
+}
+
+static void band_run(int start, int end, int worker, void *context) {
+    (void)worker;
+    file_task *t = context;
+    for (int band = start; band < end; ++band) {
+        ledge__grid_sort_band(&t->w->grid, band, t->shift, t->band_start, t->w->par.items);
+    }
+}
+
+static void file_bodies(ledge_world *w) {
+    file_task t;
+    t.w = w;
+    t.shift = ledge__grid_band_shift(&w->grid);
+    int blocks = ledge__blocks(w->slot_count);
+    int bands = ((w->grid.nx * w->grid.ny - 1) >> t.shift) + 1;
+    ledge__run(w, count_run, blocks, 1, &t);
+    ledge__grid_band_places(&w->grid, w->par.grid_count, blocks, t.shift, w->slot_count,
+                            t.band_start);
+    ledge__run(w, scatter_run, blocks, 1, &t);
+    ledge__run(w, band_run, bands, 1, &t);
+}
+
 void ledge__broad_build(ledge_world *w) {
     float cell = w->cell_size > 0.0f ? w->cell_size : w->max_extent + w->step.margin;
     if (!(cell > 0.0f)) cell = ledge_tilemap_get_def(w->map).tile_size;
     vec2s lower, upper;
     classify(w, cell, &lower, &upper);
     ledge__grid_fit(&w->grid, lower, upper, cell);
-    ledge__grid_build(&w->grid, w->step.grid_center, w->step.in_grid, w->slot_count);
+    file_bodies(w);
 }
 
 // Which bodies of a block of slots are near tiles (a worker's item): its

@@ -166,6 +166,7 @@ typedef struct ledge__par {
     int *row_start; ///< Grid row r's pairs: row_start[r] .. row_start[r + 1].
     int row_cap;
     int *block_offset; ///< Per block: where its output starts (resolve.c's tile contacts).
+    int *grid_count;   ///< Per block: LEDGE__GRID_BANDS counts, then places (broad.c).
     ledge__contact *tile_contacts; ///< The tile list's blocks' contacts (resolve.c).
     int tile_contact_cap;
     int *record_offset; ///< Per block of pairs: where its contacts go (resolve.c).
