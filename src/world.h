@@ -101,6 +101,8 @@ typedef struct ledge__step {
     int *sort_count;   ///< Per block of contacts: its count, then its place, per group.
     float *sort_range; ///< Per block of contacts: its lowest and highest pair height.
     int sort_key_cap, sort_index_cap, sort_count_cap, sort_range_cap;
+    uint8_t *carry_block; ///< Per block of contacts: any against a kinematic body (world.c).
+    int carry_block_cap;
 } ledge__step;
 
 /// Bodies per block: the fixed unit of the step's parallel work over body
