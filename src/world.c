@@ -393,7 +393,13 @@ static void carry(ledge_world *w) {
     // Without room for the blocks' flags (an allocation failed) the calling
     // thread goes through every block.
     bool flags = LEDGE__RESERVE(w->step.carry_block, w->step.carry_block_cap, blocks, 0, 16);
-    if (flags) ledge__run(w, carry_find_task, blocks, 1, w);
+    if (flags) {
+        ledge__run(w, carry_find_task, blocks, 1, w);
+    } else {
+        LEDGE_ERROR("ledge_world_step: allocation of %d carry flags failed (the contacts are gone "
+                    "through on one thread)",
+                    blocks);
+    }
     for (int b = 0; b < blocks; ++b) {
         if (!flags || w->step.carry_block[b]) carry_block(w, b, false);
     }
