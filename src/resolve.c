@@ -366,7 +366,8 @@ static void record_pairs(ledge_world *w) {
         w->par.record_offset[b] = at;
         at += n;
     }
-    if (!reserve_contacts(w, at - w->contact_count)) return;
+    // Nothing touched: nothing to write (the list may not exist yet).
+    if (at == w->contact_count || !reserve_contacts(w, at - w->contact_count)) return;
     ledge__run(w, record_run, blocks, 1, w);
     w->contact_count = at;
 }
