@@ -166,15 +166,76 @@ static void append_pairs(ledge__pair **to, int *count, int *cap, const ledge__pa
 
 // Grid row r's pairs are pairs[row_start[r] .. row_start[r + 1]): the pairs
 // come in the cell order of their first body, so each row's are together.
-static void find_rows(ledge_world *w) {
-    const ledge__grid *g = &w->grid;
-    int *start = w->par.row_start, row = 0;
-    start[0] = 0;
-    for (int k = 0; k < w->step.pair_count; ++k) {
-        int r = g->cell_of[w->step.pairs[k].a] / g->nx;
-        while (row < r) start[++row] = k;
+// Each row's start is written by the one pair where the rows step past it
+// (a block of pairs per item); the rows before the first pair and after
+// the last are set on the calling thread.
+// Pairs per item of the row search.
+#define PAIR_BLOCK 2048
+
+static inline int pair_row(const ledge_world *w, int k) {
+    return w->grid.cell_of[w->step.pairs[k].a] / w->grid.nx;
+}
+
+static void rows_task(int start, int end, int worker, void *context) {
+    (void)worker;
+    ledge_world *w = context;
+    int *row_start = w->par.row_start;
+    for (int b = start; b < end; ++b) {
+        int last =
+            (b + 1) * PAIR_BLOCK < w->step.pair_count ? (b + 1) * PAIR_BLOCK : w->step.pair_count;
+        for (int k = b * PAIR_BLOCK > 0 ? b * PAIR_BLOCK : 1; k < last; ++k) {
+            for (int r = pair_row(w, k - 1) + 1; r <= pair_row(w, k); ++r) row_start[r] = k;
+        }
     }
-    while (row < g->ny) start[++row] = w->step.pair_count;
+}
+
+static void find_rows(ledge_world *w) {
+    int n = w->step.pair_count, ny = w->grid.ny, *start = w->par.row_start;
+    int first = n > 0 ? pair_row(w, 0) : ny, last = n > 0 ? pair_row(w, n - 1) : ny;
+    for (int r = 0; r <= first; ++r) start[r] = 0;
+    ledge__run(w, rows_task, (n + PAIR_BLOCK - 1) / PAIR_BLOCK, 1, w);
+    for (int r = last + 1; r <= ny; ++r) start[r] = n;
+}
+
+// A block's pairs and sensor pairs to their places in the step's lists
+// (par.block_offset and block_count hold where they go).
+static void copy_task(int start, int end, int worker, void *context) {
+    (void)worker;
+    ledge_world *w = context;
+    for (int b = start; b < end; ++b) {
+        const ledge__pair_list *p = &w->par.pairs[b], *s = &w->par.sensors[b];
+        if (p->count > 0)
+            memcpy(w->step.pairs + w->par.block_offset[b], p->pairs,
+                   sizeof *p->pairs * (size_t)p->count);
+        if (s->count > 0)
+            memcpy(w->step.sensor_pairs + w->par.block_count[b], s->pairs,
+                   sizeof *s->pairs * (size_t)s->count);
+    }
+}
+
+// The blocks' lists concatenated in block order: places by prefix sums and
+// the copies on the workers, or (when the lists cannot grow to the whole)
+// one block after another on this thread, as many as fit.
+static void concatenate(ledge_world *w, int blocks) {
+    int pairs = 0, sensors = 0;
+    for (int b = 0; b < blocks; ++b) {
+        w->par.block_offset[b] = pairs;
+        w->par.block_count[b] = sensors;
+        pairs += w->par.pairs[b].count;
+        sensors += w->par.sensors[b].count;
+    }
+    if (LEDGE__RESERVE(w->step.pairs, w->step.pair_cap, pairs, 0, 256) &&
+        LEDGE__RESERVE(w->step.sensor_pairs, w->step.sensor_pair_cap, sensors, 0, 256)) {
+        ledge__run(w, copy_task, blocks, 1, w);
+        w->step.pair_count = pairs;
+        w->step.sensor_pair_count = sensors;
+        return;
+    }
+    for (int b = 0; b < blocks; ++b) {
+        append_pairs(&w->step.pairs, &w->step.pair_count, &w->step.pair_cap, &w->par.pairs[b]);
+        append_pairs(&w->step.sensor_pairs, &w->step.sensor_pair_count, &w->step.sensor_pair_cap,
+                     &w->par.sensors[b]);
+    }
 }
 
 // The grid's pairs: the blocks on the workers, then (on this thread) the
@@ -185,10 +246,8 @@ static void all_grid_pairs(ledge_world *w) {
     ledge__run(w, grid_pairs_task, blocks, 1, w);
     for (int b = 0; b < blocks; ++b) {
         if (w->par.pairs[b].overflow || w->par.sensors[b].overflow) grid_block(w, b, true);
-        append_pairs(&w->step.pairs, &w->step.pair_count, &w->step.pair_cap, &w->par.pairs[b]);
-        append_pairs(&w->step.sensor_pairs, &w->step.sensor_pair_count, &w->step.sensor_pair_cap,
-                     &w->par.sensors[b]);
     }
+    concatenate(w, blocks);
     w->par.grid_pair_count = w->step.pair_count;
     find_rows(w);
 }
@@ -373,13 +432,69 @@ static void classify(ledge_world *w, float cell, vec2s *lower, vec2s *upper) {
     }
 }
 
+// Filing the grid on the workers (grid.h): blocks of slots count by band,
+// the calling thread turns the counts into places, the blocks scatter
+// their slots by band (into par.items, free after classify), and each band
+// sorts its own. The same stable sort whatever the workers.
+static inline int block_end(const ledge_world *w, int b) {
+    int end = (b + 1) * LEDGE__BLOCK;
+    return end < w->slot_count ? end : w->slot_count;
+}
+
+typedef struct file_task {
+    ledge_world *w;
+    int shift;
+    int band_start[LEDGE__GRID_BANDS + 1];
+} file_task;
+
+static void count_run(int start, int end, int worker, void *context) {
+    (void)worker;
+    file_task *t = context;
+    ledge_world *w = t->w;
+    for (int b = start; b < end; ++b) {
+        ledge__grid_count(&w->grid, w->step.grid_center, w->step.in_grid, b * LEDGE__BLOCK,
+                          block_end(w, b), t->shift, w->par.grid_count + b * LEDGE__GRID_BANDS);
+    }
+}
+
+static void scatter_run(int start, int end, int worker, void *context) {
+    (void)worker;
+    file_task *t = context;
+    ledge_world *w = t->w;
+    for (int b = start; b < end; ++b) {
+        ledge__grid_scatter(&w->grid, b * LEDGE__BLOCK, block_end(w, b), t->shift,
+                            w->par.grid_count + b * LEDGE__GRID_BANDS, w->par.items);
+    }
+}
+
+static void band_run(int start, int end, int worker, void *context) {
+    (void)worker;
+    file_task *t = context;
+    for (int band = start; band < end; ++band) {
+        ledge__grid_sort_band(&t->w->grid, band, t->shift, t->band_start, t->w->par.items);
+    }
+}
+
+static void file_bodies(ledge_world *w) {
+    file_task t;
+    t.w = w;
+    t.shift = ledge__grid_band_shift(&w->grid);
+    int blocks = ledge__blocks(w->slot_count);
+    int bands = ((w->grid.nx * w->grid.ny - 1) >> t.shift) + 1;
+    ledge__run(w, count_run, blocks, 1, &t);
+    ledge__grid_band_places(&w->grid, w->par.grid_count, blocks, t.shift, w->slot_count,
+                            t.band_start);
+    ledge__run(w, scatter_run, blocks, 1, &t);
+    ledge__run(w, band_run, bands, 1, &t);
+}
+
 void ledge__broad_build(ledge_world *w) {
     float cell = w->cell_size > 0.0f ? w->cell_size : w->max_extent + w->step.margin;
     if (!(cell > 0.0f)) cell = ledge_tilemap_get_def(w->map).tile_size;
     vec2s lower, upper;
     classify(w, cell, &lower, &upper);
     ledge__grid_fit(&w->grid, lower, upper, cell);
-    ledge__grid_build(&w->grid, w->step.grid_center, w->step.in_grid, w->slot_count);
+    file_bodies(w);
 }
 
 // Which bodies of a block of slots are near tiles (a worker's item): its

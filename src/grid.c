@@ -45,11 +45,16 @@ void ledge__grid_fit(ledge__grid *g, vec2s lower, vec2s upper, float cell) {
     g->ny = (int)ny;
 }
 
-void ledge__grid_build(ledge__grid *g, const vec2s *centers, const uint8_t *include,
-                       int slot_count) {
-    int cells = g->nx * g->ny;
-    memset(g->cell_start, 0, sizeof(int) * (size_t)(cells + 1));
-    for (int i = 0; i < slot_count; ++i) {
+int ledge__grid_band_shift(const ledge__grid *g) {
+    int cells = g->nx * g->ny, shift = 0;
+    while (((cells - 1) >> shift) >= LEDGE__GRID_BANDS) shift++;
+    return shift;
+}
+
+void ledge__grid_count(ledge__grid *g, const vec2s *centers, const uint8_t *include, int begin,
+                       int end, int shift, int *count) {
+    memset(count, 0, sizeof *count * LEDGE__GRID_BANDS);
+    for (int i = begin; i < end; ++i) {
         if (!include[i]) {
             g->cell_of[i] = -1;
             continue;
@@ -58,17 +63,54 @@ void ledge__grid_build(ledge__grid *g, const vec2s *centers, const uint8_t *incl
         int cy = ledge__grid_index((centers[i].y - g->origin.y) * g->inv_cell, g->ny);
         int c = cy * g->nx + cx;
         g->cell_of[i] = c;
-        g->cell_start[c + 1]++;
+        count[c >> shift]++;
     }
-    for (int c = 0; c < cells; ++c) g->cell_start[c + 1] += g->cell_start[c];
-    g->count = g->cell_start[cells];
+}
+
+void ledge__grid_band_places(ledge__grid *g, int *counts, int blocks, int shift, int slot_count,
+                             int *band_start) {
+    int bands = ((g->nx * g->ny - 1) >> shift) + 1, at = 0;
+    for (int band = 0; band < bands; ++band) {
+        band_start[band] = at;
+        for (int b = 0; b < blocks; ++b) {
+            int n = counts[b * LEDGE__GRID_BANDS + band];
+            counts[b * LEDGE__GRID_BANDS + band] = at;
+            at += n;
+        }
+    }
+    band_start[bands] = at;
+    g->cell_start[g->nx * g->ny] = at;
+    g->count = at;
     g->slots = slot_count;
-    // Place each body at its cell's next free position; cell_start[c] is
-    // used as the cursor and restored afterwards by shifting back.
-    for (int i = 0; i < slot_count; ++i) {
+}
+
+void ledge__grid_scatter(const ledge__grid *g, int begin, int end, int shift, int *place,
+                         int *by_band) {
+    for (int i = begin; i < end; ++i) {
         int c = g->cell_of[i];
-        if (c >= 0) g->sorted[g->cell_start[c]++] = i;
+        if (c >= 0) by_band[place[c >> shift]++] = i;
     }
-    for (int c = cells; c > 0; --c) g->cell_start[c] = g->cell_start[c - 1];
-    g->cell_start[0] = 0;
+}
+
+void ledge__grid_sort_band(ledge__grid *g, int band, int shift, const int *band_start,
+                           const int *by_band) {
+    int cells = g->nx * g->ny;
+    int first = band << shift, last = (band + 1) << shift;
+    if (last > cells) last = cells;
+    int *start = g->cell_start;
+    // Only the band's own entries start[first .. last - 1] are written (the
+    // band after it owns start[last]; start[cells] is set with the places):
+    // counts, then where each cell starts, then each start[c] is cell c's
+    // cursor (ending where cell c + 1 starts) and is shifted back.
+    for (int c = first; c < last; ++c) start[c] = 0;
+    int i0 = band_start[band], i1 = band_start[band + 1];
+    for (int i = i0; i < i1; ++i) start[g->cell_of[by_band[i]]]++;
+    for (int c = first, at = i0; c < last; ++c) {
+        int n = start[c];
+        start[c] = at;
+        at += n;
+    }
+    for (int i = i0; i < i1; ++i) g->sorted[start[g->cell_of[by_band[i]]]++] = by_band[i];
+    for (int c = last - 1; c > first; --c) start[c] = start[c - 1];
+    start[first] = i0;
 }

@@ -46,9 +46,35 @@ static inline int ledge__grid_index(float f, int n) {
     return (int)f;
 }
 
-/// Files the bodies whose `include` flag is set by the cells of `centers`
-/// (slots 0..slot_count-1). O(bodies + cells), no allocation.
-void ledge__grid_build(ledge__grid *g, const vec2s *centers, const uint8_t *include,
-                       int slot_count);
+/// Filing the bodies is a stable counting sort by cell (bodies of a cell in
+/// slot order) in three phases that split over workers: blocks of slots
+/// count their bodies per band of 1 << shift consecutive cells; prefix sums
+/// over (band, block) make those counts the blocks' places in each band
+/// (ledge__grid_band_places); the blocks scatter their slots by band into
+/// `by_band`; each band then sorts its own slots by cell. The result is the
+/// one stable sort for any split.
+
+/// The band shift for the grid's cells: at most LEDGE__GRID_BANDS bands.
+#define LEDGE__GRID_BANDS 64
+int ledge__grid_band_shift(const ledge__grid *g);
+
+/// Phase 1 for slots [begin, end): their cells (cell_of, -1 for those whose
+/// `include` flag is clear) and `count[band]` of the block (zeroed first).
+void ledge__grid_count(ledge__grid *g, const vec2s *centers, const uint8_t *include, int begin,
+                       int end, int shift, int *count);
+
+/// Phase 2, on one thread: the blocks' counts (`blocks` rows of
+/// LEDGE__GRID_BANDS) become their places; band_start[band] (bands + 1
+/// entries) where each band starts. Sets count and slots.
+void ledge__grid_band_places(ledge__grid *g, int *counts, int blocks, int shift, int slot_count,
+                             int *band_start);
+
+/// Phase 3 for slots [begin, end): each to its place in `by_band`.
+void ledge__grid_scatter(const ledge__grid *g, int begin, int end, int shift, int *place,
+                         int *by_band);
+
+/// Phase 4 for one band: its cells' starts and its slots into `sorted`.
+void ledge__grid_sort_band(ledge__grid *g, int band, int shift, const int *band_start,
+                           const int *by_band);
 
 #endif // LEDGE_GRID_H

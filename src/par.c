@@ -25,6 +25,8 @@ static bool reserve_blocks(ledge__par *p, int blocks) {
         !regrow((void **)&p->sensors, sizeof *p->sensors, used, want) ||
         !regrow((void **)&p->block_count, sizeof *p->block_count, 0, want) ||
         !regrow((void **)&p->block_flag, sizeof *p->block_flag, 0, want) ||
+        !regrow((void **)&p->block_offset, sizeof *p->block_offset, 0, want) ||
+        !regrow((void **)&p->grid_count, sizeof *p->grid_count * LEDGE__GRID_BANDS, 0, want) ||
         !regrow((void **)&p->block_lower, sizeof *p->block_lower, 0, want) ||
         !regrow((void **)&p->block_upper, sizeof *p->block_upper, 0, want)) {
         // The arrays grown so far keep their contents; block_cap stays the
@@ -72,6 +74,10 @@ void ledge__par_free(ledge__par *p) {
     ledge__free(p->sensors);
     ledge__free(p->block_count);
     ledge__free(p->block_flag);
+    ledge__free(p->block_offset);
+    ledge__free(p->grid_count);
+    ledge__free(p->tile_contacts);
+    ledge__free(p->record_offset);
     ledge__free(p->block_lower);
     ledge__free(p->block_upper);
     ledge__free(p->items);

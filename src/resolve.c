@@ -10,20 +10,27 @@
 
 #include "tilemap.h"
 
+#include <limits.h>
 #include <string.h>
 
-bool ledge__record_contact(ledge_world *w, const ledge__contact *c) {
-    if (w->contact_count == w->contact_cap) {
-        // The sort's output first: the two arrays keep one capacity.
-        int scratch_cap = w->contact_cap, n = w->contact_count;
-        if (!LEDGE__RESERVE(w->contacts_scratch, scratch_cap, n + 1, 0, 256) ||
-            !LEDGE__RESERVE(w->contacts, w->contact_cap, scratch_cap, n, 256)) {
-            LEDGE_ERROR("ledge_world_step: allocation of %d contacts failed (their response is "
-                        "skipped this step)",
-                        2 * w->contact_cap);
-            return false;
-        }
+// Room for `more` contacts after the recorded ones; the sort's output
+// keeps the same capacity. False (logged) when an allocation fails.
+static bool reserve_contacts(ledge_world *w, int more) {
+    int n = w->contact_count;
+    if (more <= w->contact_cap - n) return true;
+    int scratch_cap = w->contact_cap;
+    if (!LEDGE__RESERVE(w->contacts_scratch, scratch_cap, n + more, 0, 256) ||
+        !LEDGE__RESERVE(w->contacts, w->contact_cap, scratch_cap, n, 256)) {
+        LEDGE_ERROR("ledge_world_step: allocation of %d contacts failed (their response is "
+                    "skipped this step)",
+                    n + more);
+        return false;
     }
+    return true;
+}
+
+bool ledge__record_contact(ledge_world *w, const ledge__contact *c) {
+    if (!reserve_contacts(w, 1)) return false;
     w->contacts[w->contact_count++] = *c;
     return true;
 }
@@ -174,8 +181,12 @@ ledge__contact ledge__tile_contact(const ledge_world *w, int a, int x, int y,
 
 // One cell at a time, each contact projected before the next cell is tested
 // (N's order): two floor tiles under a seam then push once, not twice.
-static void project_tiles(ledge_world *w, int a, bool record) {
-    int x0, y0, x1, y1;
+// When recording, the contacts go to `out` (returns how many), or straight
+// to the world's list when `out` is NULL (the calling thread only). Writes
+// only body a's own entries, so the bodies of the tile list can be
+// projected on several workers at once.
+static int project_tiles(ledge_world *w, int a, bool record, int worker, ledge__contact *out) {
+    int x0, y0, x1, y1, n = 0;
     ledge__tilemap_scan_range(w->map, &w->shape[a], w->position[a], &x0, &y0, &x1, &y1);
     for (int y = y0; y <= y1; ++y) {
         for (int x = x0; x <= x1; ++x) {
@@ -191,17 +202,174 @@ static void project_tiles(ledge_world *w, int a, bool record) {
                                                               : (uint8_t)LEDGE_RESPONSE_SLIDE;
             float push = m.depth - w->slop;
             if (push > 0.0f && policy != LEDGE_RESPONSE_CROSS) {
-                w->par.counter[0].pushes++;
+                w->par.counter[worker].pushes++;
                 w->position[a] = v2_add(w->position[a], v2_scale(m.normal, push));
             }
             if (record) {
                 ledge__contact c = ledge__tile_contact(w, a, x, y, &m);
                 c.policy = policy;
-                ledge__record_contact(w, &c);
+                if (out != NULL) {
+                    out[n++] = c;
+                } else {
+                    ledge__record_contact(w, &c);
+                }
             }
         }
     }
     w->step.box_center[a] = v2_add(w->position[a], w->box_offset[a]);
+    return n;
+}
+
+// --- the tile list on the workers ---------------------------------------------
+
+// Items are blocks of LEDGE__BLOCK entries of the tile list. A recording
+// pass first bounds each block's contacts by the cells its bodies will
+// scan (their positions no longer change before their own projection), so
+// that each block writes its contacts at its own offset of one scratch
+// list; they are appended in block order afterwards: the list's order.
+typedef struct tiles_task {
+    ledge_world *w;
+    bool record;
+} tiles_task;
+
+static inline int tiles_end(const ledge_world *w, int b) {
+    int end = (b + 1) * LEDGE__BLOCK;
+    return end < w->step.tile_count ? end : w->step.tile_count;
+}
+
+static void tiles_bound_run(int start, int end, int worker, void *context) {
+    (void)worker;
+    ledge_world *w = context;
+    for (int b = start; b < end; ++b) {
+        long long bound = 0;
+        for (int k = b * LEDGE__BLOCK; k < tiles_end(w, b); ++k) {
+            int a = w->step.tile_list[k], x0, y0, x1, y1;
+            ledge__tilemap_scan_range(w->map, &w->shape[a], w->position[a], &x0, &y0, &x1, &y1);
+            if (x1 >= x0 && y1 >= y0) bound += (long long)(x1 - x0 + 1) * (long long)(y1 - y0 + 1);
+            if (bound > INT_MAX / 4) bound = INT_MAX / 4;
+        }
+        w->par.block_offset[b] = (int)bound;
+    }
+}
+
+static void tiles_run(int start, int end, int worker, void *context) {
+    const tiles_task *t = context;
+    ledge_world *w = t->w;
+    for (int b = start; b < end; ++b) {
+        ledge__contact *out = t->record ? w->par.tile_contacts + w->par.block_offset[b] : NULL;
+        int n = 0;
+        for (int k = b * LEDGE__BLOCK; k < tiles_end(w, b); ++k) {
+            n += project_tiles(w, w->step.tile_list[k], t->record, worker, out ? out + n : NULL);
+        }
+        w->par.block_count[b] = n;
+    }
+}
+
+// Runs the tile list's blocks on the workers, or on the calling thread when
+// the game's pre-solve callback may be called.
+static void run_tiles(ledge_world *w, tiles_task *t, int blocks) {
+    if (w->pre_solve != NULL) {
+        tiles_run(0, blocks, 0, t);
+    } else {
+        ledge__run(w, tiles_run, blocks, 1, t);
+    }
+}
+
+// The recording pass: the blocks' bounds become offsets into the scratch
+// list. False (the tiles then run one by one, recording directly) when the
+// bound is out of proportion (huge bodies over many cells) or the scratch
+// cannot grow.
+static bool tile_offsets(ledge_world *w, int blocks) {
+    ledge__run(w, tiles_bound_run, blocks, 1, w);
+    long long at = 0;
+    for (int b = 0; b < blocks; ++b) {
+        int n = w->par.block_offset[b];
+        w->par.block_offset[b] = (int)at;
+        at += n;
+    }
+    if (at > 64LL * w->step.tile_count + 65536) return false;
+    return LEDGE__RESERVE(w->par.tile_contacts, w->par.tile_contact_cap, (int)at + 1, 0, 256);
+}
+
+static void project_all_tiles(ledge_world *w, bool record) {
+    int blocks = ledge__blocks(w->step.tile_count);
+    tiles_task t = {w, record};
+    if (!record) {
+        run_tiles(w, &t, blocks);
+        return;
+    }
+    if (!tile_offsets(w, blocks)) {
+        for (int k = 0; k < w->step.tile_count; ++k)
+            project_tiles(w, w->step.tile_list[k], true, 0, NULL);
+        return;
+    }
+    run_tiles(w, &t, blocks);
+    for (int b = 0; b < blocks; ++b) {
+        int n = w->par.block_count[b];
+        if (n == 0 || !reserve_contacts(w, n)) continue;
+        memcpy(w->contacts + w->contact_count, w->par.tile_contacts + w->par.block_offset[b],
+               sizeof *w->contacts * (size_t)n);
+        w->contact_count += n;
+    }
+}
+
+// --- recording the pairs ------------------------------------------------------
+
+// Blocks of RECORD_BLOCK pairs: each counts its touched pairs, the counts
+// become offsets after the contacts already recorded, and each block then
+// writes its contacts there: the pairs' order, on any number of workers.
+#define RECORD_BLOCK 2048
+
+static inline int record_end(const ledge_world *w, int b) {
+    int end = (b + 1) * RECORD_BLOCK;
+    return end < w->step.pair_count ? end : w->step.pair_count;
+}
+
+static void touched_run(int start, int end, int worker, void *context) {
+    (void)worker;
+    ledge_world *w = context;
+    for (int b = start; b < end; ++b) {
+        int n = 0;
+        for (int k = b * RECORD_BLOCK; k < record_end(w, b); ++k) n += w->step.pairs[k].touched;
+        w->par.record_offset[b] = n;
+    }
+}
+
+static void record_run(int start, int end, int worker, void *context) {
+    (void)worker;
+    ledge_world *w = context;
+    for (int b = start; b < end; ++b) {
+        ledge__contact *out = w->contacts + w->par.record_offset[b];
+        for (int k = b * RECORD_BLOCK; k < record_end(w, b); ++k) {
+            const ledge__pair *p = &w->step.pairs[k];
+            if (!p->touched) continue;
+            ledge__contact c = {p->b,     p->a, p->normal, p->friction, p->bounce, 0.0f, p->depth,
+                                p->point, 0,    0,         p->policy,   0.0f,      0};
+            *out++ = c;
+        }
+    }
+}
+
+static void record_pairs(ledge_world *w) {
+    int blocks = (w->step.pair_count + RECORD_BLOCK - 1) / RECORD_BLOCK;
+    if (blocks == 0) return;
+    if (!LEDGE__RESERVE(w->par.record_offset, w->par.record_offset_cap, blocks, 0, 16)) {
+        LEDGE_ERROR("ledge_world_step: allocation of %d contact blocks failed (the pairs' "
+                    "response is skipped this step)",
+                    blocks);
+        return;
+    }
+    ledge__run(w, touched_run, blocks, 1, w);
+    int at = w->contact_count;
+    for (int b = 0; b < blocks; ++b) {
+        int n = w->par.record_offset[b];
+        w->par.record_offset[b] = at;
+        at += n;
+    }
+    // Nothing touched: nothing to write (the list may not exist yet).
+    if (at == w->contact_count || !reserve_contacts(w, at - w->contact_count)) return;
+    ledge__run(w, record_run, blocks, 1, w);
+    w->contact_count = at;
 }
 
 // The grid's pairs in two colours, by the parity of their band of
@@ -254,14 +422,7 @@ void ledge__resolve_pass(ledge_world *w, bool record) {
         project_pair(w, &w->step.pairs[k], 0);
     }
     ledge__append_rechecked(w);
-    for (int k = 0; k < w->step.tile_count; ++k) project_tiles(w, w->step.tile_list[k], record);
+    project_all_tiles(w, record);
     w->step.pushes = ledge__take_pushes(w);
-    if (!record) return;
-    for (int k = 0; k < w->step.pair_count; ++k) {
-        const ledge__pair *p = &w->step.pairs[k];
-        if (!p->touched) continue;
-        ledge__contact c = {p->b,     p->a, p->normal, p->friction, p->bounce, 0.0f, p->depth,
-                            p->point, 0,    0,         p->policy,   0.0f,      0};
-        ledge__record_contact(w, &c);
-    }
+    if (record) record_pairs(w);
 }

@@ -175,12 +175,47 @@ static inline bool stacked_weights(const ledge_world *w, const ledge__contact *c
 // is friction * g * dt * (normal load) / mass of the upper body, with the
 // normal load the vertical share times the cosine. (Kept per second in the
 // contact, so that the next substep's replay can use it at its own dt.)
+// Each body's own weight (a block of slots per item).
+static void weight_task(int start, int end, int worker, void *context) {
+    (void)worker;
+    ledge_world *w = context;
+    float *W = w->step.load, *S = w->step.support;
+    for (int b = start; b < end; ++b) {
+        int last = (b + 1) * LEDGE__BLOCK < w->slot_count ? (b + 1) * LEDGE__BLOCK : w->slot_count;
+        for (int i = b * LEDGE__BLOCK; i < last; ++i) {
+            W[i] = w->inv_mass[i] > 0.0f ? w->gravity_scale[i] / w->inv_mass[i] : 0.0f;
+            S[i] = 0.0f;
+        }
+    }
+}
+
+// Each contact's cap from the loads (a block of contacts per item).
+static void cap_task(int start, int end, int worker, void *context) {
+    (void)worker;
+    ledge_world *w = context;
+    const float *W = w->step.load, *S = w->step.support;
+    float g = v2_len(w->gravity);
+    for (int b = start; b < end; ++b) {
+        int last =
+            (b + 1) * LEDGE__BLOCK < w->contact_count ? (b + 1) * LEDGE__BLOCK : w->contact_count;
+        for (int k = b * LEDGE__BLOCK; k < last; ++k) {
+            ledge__contact *c = &w->contacts[k];
+            int lower;
+            float cosine;
+            int u = stacked(w, c, &lower, &cosine);
+            c->cap = u >= 0
+                         ? c->friction * g * fabsf(W[u]) * w->inv_mass[u] * cosine * cosine / S[u]
+                         : 0.0f;
+        }
+    }
+}
+
+// The supports' sums and the loads passed down are sums in contact order
+// (rounding depends on it) and stay on the calling thread; the weights and
+// the caps, one body or one contact each, run on the workers.
 void ledge__contact_loads(ledge_world *w) {
     float *W = w->step.load, *S = w->step.support;
-    for (int i = 0; i < w->slot_count; ++i) {
-        W[i] = w->inv_mass[i] > 0.0f ? w->gravity_scale[i] / w->inv_mass[i] : 0.0f;
-        S[i] = 0.0f;
-    }
+    ledge__run(w, weight_task, ledge__blocks(w->slot_count), 1, w);
     for (int k = 0; k < w->contact_count; ++k) {
         int lower;
         float cosine;
@@ -194,42 +229,170 @@ void ledge__contact_loads(ledge_world *w) {
         if (u >= 0 && lower >= 0) W[lower] += fabsf(W[u]) * cosine / S[u];
     }
     if (w->up.x == 0.0f && w->up.y == 0.0f) return; // no gravity, no loads (caps stay 0)
-    float g = v2_len(w->gravity);
-    for (int k = 0; k < w->contact_count; ++k) {
-        ledge__contact *c = &w->contacts[k];
-        int lower;
-        float cosine;
-        int u = stacked(w, c, &lower, &cosine);
-        c->cap =
-            u >= 0 ? c->friction * g * fabsf(W[u]) * w->inv_mass[u] * cosine * cosine / S[u] : 0.0f;
-    }
+    ledge__run(w, cap_task, ledge__blocks(w->contact_count), 1, w);
 }
 
 // --- order -----------------------------------------------------------------
+
+// The sort runs on the workers, over blocks of SORT_BLOCK contacts: each
+// block finds its range of heights, then the keys (buckets) of its contacts
+// and how many fall in each of at most SORT_GROUPS groups of consecutive
+// buckets; prefix sums over (group, block) give each block its place in
+// each group, so the blocks scatter their contacts' indices by group, in
+// contact order; each group then sorts its own indices by bucket. That is
+// the one stable counting sort, whatever the number of workers.
+#define SORT_BLOCK  1024
+#define SORT_GROUPS 64
+
+typedef struct sort_task {
+    ledge_world *w;
+    float lo, inv;
+    int buckets; ///< Keys are 0 (tile contacts) .. buckets - 1.
+    int shift;   ///< A key's group: key >> shift.
+    int groups;
+    int group_start[SORT_GROUPS + 1]; ///< Group g's indices: [group_start[g], group_start[g + 1]).
+} sort_task;
 
 static float contact_height(const ledge_world *w, const ledge__contact *c) {
     float ha = v2_dot(w->position[c->a], w->up), hb = v2_dot(w->position[c->b], w->up);
     return minf(ha, hb);
 }
 
-static bool reserve_buckets(ledge_world *w, int n) {
-    return LEDGE__RESERVE(w->step.buckets, w->step.bucket_cap, n, 0, 16); // logged by the caller
+static inline int sort_block_end(const ledge_world *w, int b) {
+    int end = (b + 1) * SORT_BLOCK;
+    return end < w->contact_count ? end : w->contact_count;
+}
+
+// A block's lowest and highest pair contact (lo > hi when it has none).
+static void range_task(int start, int end, int worker, void *context) {
+    (void)worker;
+    const sort_task *t = context;
+    ledge_world *w = t->w;
+    for (int b = start; b < end; ++b) {
+        float lo = INFINITY, hi = -INFINITY;
+        for (int k = b * SORT_BLOCK; k < sort_block_end(w, b); ++k) {
+            const ledge__contact *c = &w->contacts[k];
+            if (c->b < 0) continue;
+            float h = contact_height(w, c);
+            lo = minf(lo, h);
+            hi = maxf(hi, h);
+        }
+        w->step.sort_range[2 * b] = lo;
+        w->step.sort_range[2 * b + 1] = hi;
+    }
+}
+
+// A block's keys and its count per group.
+static void key_task(int start, int end, int worker, void *context) {
+    (void)worker;
+    const sort_task *t = context;
+    ledge_world *w = t->w;
+    for (int b = start; b < end; ++b) {
+        int *count = w->step.sort_count + b * SORT_GROUPS;
+        memset(count, 0, sizeof *count * SORT_GROUPS);
+        for (int k = b * SORT_BLOCK; k < sort_block_end(w, b); ++k) {
+            const ledge__contact *c = &w->contacts[k];
+            int key = c->b < 0 ? 0
+                               : 1 + ledge__grid_index((contact_height(w, c) - t->lo) * t->inv,
+                                                       t->buckets - 1);
+            w->step.sort_key[k] = key;
+            count[key >> t->shift]++;
+        }
+    }
+}
+
+// A block's indices to its places in the groups (its counts became offsets).
+static void scatter_task(int start, int end, int worker, void *context) {
+    (void)worker;
+    const sort_task *t = context;
+    ledge_world *w = t->w;
+    for (int b = start; b < end; ++b) {
+        int *place = w->step.sort_count + b * SORT_GROUPS;
+        for (int k = b * SORT_BLOCK; k < sort_block_end(w, b); ++k) {
+            w->step.sort_index[place[w->step.sort_key[k] >> t->shift]++] = k;
+        }
+    }
+}
+
+// A group's contacts, by bucket, into the scratch list (a counting sort
+// over the group's own buckets, which no other group touches).
+static void group_task(int start, int end, int worker, void *context) {
+    (void)worker;
+    const sort_task *t = context;
+    ledge_world *w = t->w;
+    const int *index = w->step.sort_index, *key = w->step.sort_key;
+    for (int g = start; g < end; ++g) {
+        int first = g << t->shift, width = 1 << t->shift;
+        int *place = w->step.buckets + first;
+        memset(place, 0, sizeof *place * (size_t)width);
+        int i0 = t->group_start[g], i1 = t->group_start[g + 1];
+        for (int i = i0; i < i1; ++i) place[key[index[i]] - first]++;
+        int at = i0;
+        for (int j = 0; j < width; ++j) {
+            int n = place[j];
+            place[j] = at;
+            at += n;
+        }
+        for (int i = i0; i < i1; ++i) {
+            int k = index[i];
+            w->contacts_scratch[place[key[k] - first]++] = w->contacts[k];
+        }
+    }
+}
+
+// The sort's scratch for the current contacts (on the calling thread).
+static bool reserve_sort(ledge_world *w, int blocks) {
+    ledge__step *s = &w->step;
+    int n = w->contact_count;
+    return LEDGE__RESERVE(s->sort_key, s->sort_key_cap, n, 0, 256) &&
+           LEDGE__RESERVE(s->sort_index, s->sort_index_cap, n, 0, 256) &&
+           LEDGE__RESERVE(s->sort_count, s->sort_count_cap, blocks * SORT_GROUPS, 0, 256) &&
+           LEDGE__RESERVE(s->sort_range, s->sort_range_cap, 2 * blocks, 0, 16);
+}
+
+// The pair contacts' range of heights, from the blocks' (false: none).
+static bool height_range(ledge_world *w, sort_task *t, int blocks, float *lo, float *hi) {
+    ledge__run(w, range_task, blocks, 1, t);
+    *lo = INFINITY;
+    *hi = -INFINITY;
+    for (int b = 0; b < blocks; ++b) {
+        *lo = minf(*lo, w->step.sort_range[2 * b]);
+        *hi = maxf(*hi, w->step.sort_range[2 * b + 1]);
+    }
+    return *lo <= *hi;
+}
+
+// The groups' starts, and each block's counts become its places in them.
+static void group_offsets(ledge_world *w, sort_task *t, int blocks) {
+    int at = 0;
+    for (int g = 0; g < t->groups; ++g) {
+        t->group_start[g] = at;
+        for (int b = 0; b < blocks; ++b) {
+            int *count = &w->step.sort_count[b * SORT_GROUPS + g];
+            int n = *count;
+            *count = at;
+            at += n;
+        }
+    }
+    t->group_start[t->groups] = at;
 }
 
 void ledge__sort_contacts(ledge_world *w) {
     if (w->contact_count < 2 || (w->up.x == 0.0f && w->up.y == 0.0f)) return;
-    float lo = 0.0f, hi = 0.0f;
-    bool any = false;
-    for (int k = 0; k < w->contact_count; ++k) {
-        const ledge__contact *c = &w->contacts[k];
-        if (c->b < 0) continue;
-        float h = contact_height(w, c);
-        lo = any ? minf(lo, h) : h;
-        hi = any ? maxf(hi, h) : h;
-        any = true;
-    }
     float slice = 0.1f * w->grid.cell;
     if (!(slice > 0.0f)) return;
+    int blocks = (w->contact_count + SORT_BLOCK - 1) / SORT_BLOCK;
+    if (!reserve_sort(w, blocks)) {
+        LEDGE_ERROR("ledge_world_step: allocation of the contact sort's scratch for %d contacts "
+                    "failed (contacts keep their order)",
+                    w->contact_count);
+        return;
+    }
+    sort_task t;
+    memset(&t, 0, sizeof t);
+    t.w = w;
+    float lo, hi;
+    if (!height_range(w, &t, blocks, &lo, &hi)) lo = hi = 0.0f;
     // Bucket 0 holds the tile contacts; pairs go to 1 + their slice. Very
     // tall worlds get thicker slices (still bottom-up, only coarser).
     double range = ((double)hi - (double)lo) / (double)slice;
@@ -237,32 +400,24 @@ void ledge__sort_contacts(ledge_world *w) {
         slice *= 2.0f;
         range *= 0.5;
     }
-    int buckets = (int)range + 3;
-    if (!reserve_buckets(w, buckets + 1)) {
+    t.buckets = (int)range + 3;
+    while (((t.buckets - 1) >> t.shift) >= SORT_GROUPS) t.shift++;
+    t.groups = ((t.buckets - 1) >> t.shift) + 1;
+    if (!LEDGE__RESERVE(w->step.buckets, w->step.bucket_cap, t.groups << t.shift, 0, 16)) {
         LEDGE_ERROR("ledge_world_step: allocation of %d contact buckets failed (contacts keep "
                     "their order)",
-                    buckets + 1);
+                    t.groups << t.shift);
         return;
     }
-    int *count = w->step.buckets;
-    memset(count, 0, sizeof *count * (size_t)(buckets + 1));
-    float inv = 1.0f / slice;
-    for (int k = 0; k < w->contact_count; ++k) {
-        const ledge__contact *c = &w->contacts[k];
-        int b =
-            c->b < 0 ? 0 : 1 + ledge__grid_index((contact_height(w, c) - lo) * inv, buckets - 1);
-        count[b + 1]++;
-    }
-    for (int b = 0; b < buckets; ++b) count[b + 1] += count[b];
-    for (int k = 0; k < w->contact_count; ++k) {
-        const ledge__contact *c = &w->contacts[k];
-        int b =
-            c->b < 0 ? 0 : 1 + ledge__grid_index((contact_height(w, c) - lo) * inv, buckets - 1);
-        w->contacts_scratch[count[b]++] = *c;
-    }
-    ledge__contact *t = w->contacts;
+    t.lo = lo;
+    t.inv = 1.0f / slice;
+    ledge__run(w, key_task, blocks, 1, &t);
+    group_offsets(w, &t, blocks);
+    ledge__run(w, scatter_task, blocks, 1, &t);
+    ledge__run(w, group_task, t.groups, 1, &t);
+    ledge__contact *swap = w->contacts;
     w->contacts = w->contacts_scratch;
-    w->contacts_scratch = t;
+    w->contacts_scratch = swap;
 }
 
 // --- the pass ---------------------------------------------------------------
@@ -271,21 +426,39 @@ static inline vec2s relative(const ledge_world *w, const ledge__contact *c) {
     return c->b < 0 ? w->velocity[c->a] : v2_sub(w->velocity[c->a], w->velocity[c->b]);
 }
 
+typedef struct aim_task {
+    ledge_world *w;
+    float resting;
+} aim_task;
+
 // Stacking: the normal speed each contact is to leave with, from the
-// velocities before the pass (what the first pass's bounce aims at).
-static void aim(ledge_world *w, float resting) {
-    for (int k = 0; k < w->contact_count; ++k) {
-        ledge__contact *c = &w->contacts[k];
-        vec2s v = relative(w, c);
-        float vn = v2_dot(v, c->normal);
-        c->target = 0.0f;
-        if (!(vn < -resting) || residue(v, -vn)) continue;
-        if (c->policy == LEDGE_RESPONSE_SLIDE) {
-            c->target = bounced(vn, c->bounce, w->bounce_threshold);
-        } else if (c->policy == LEDGE_RESPONSE_BOUNCE) {
-            c->target = -vn;
+// velocities before the pass (what the first pass's bounce aims at); a
+// block of contacts per item (each writes only its own contacts).
+static void aim_run(int start, int end, int worker, void *context) {
+    (void)worker;
+    const aim_task *t = context;
+    ledge_world *w = t->w;
+    for (int b = start; b < end; ++b) {
+        int last =
+            (b + 1) * LEDGE__BLOCK < w->contact_count ? (b + 1) * LEDGE__BLOCK : w->contact_count;
+        for (int k = b * LEDGE__BLOCK; k < last; ++k) {
+            ledge__contact *c = &w->contacts[k];
+            vec2s v = relative(w, c);
+            float vn = v2_dot(v, c->normal);
+            c->target = 0.0f;
+            if (!(vn < -t->resting) || residue(v, -vn)) continue;
+            if (c->policy == LEDGE_RESPONSE_SLIDE) {
+                c->target = bounced(vn, c->bounce, w->bounce_threshold);
+            } else if (c->policy == LEDGE_RESPONSE_BOUNCE) {
+                c->target = -vn;
+            }
         }
     }
+}
+
+static void aim(ledge_world *w, float resting) {
+    aim_task t = {w, resting};
+    ledge__run(w, aim_run, ledge__blocks(w->contact_count), 1, &t);
 }
 
 void ledge__velocity_pass(ledge_world *w, float resting, float dt) {

@@ -131,6 +131,11 @@ void ledge_world_destroy(ledge_world *world) {
     ledge__free(world->step.sensor_pairs);
     ledge__events_free(world);
     ledge__free(world->step.buckets);
+    ledge__free(world->step.sort_key);
+    ledge__free(world->step.sort_index);
+    ledge__free(world->step.sort_count);
+    ledge__free(world->step.sort_range);
+    ledge__free(world->step.carry_block);
     ledge__par_free(&world->par);
     ledge__free(world);
 }
@@ -328,25 +333,80 @@ static void relax(ledge_world *w) {
 // the platform when the platform turns or speeds up, instead of slipping
 // until friction catches up. (Friction still brings a body that lands on a
 // moving platform to its speed.)
-static void carry(ledge_world *w) {
-    for (int k = 0; k < w->contact_count; ++k) {
+//
+// Only contacts against a kinematic body can carry; the workers find the
+// blocks of contacts that hold any (and note the kinematic bodies'
+// velocities), and the calling thread goes through those blocks in contact
+// order, the first floor contact of a body carrying it.
+static inline bool carries(const ledge_world *w, const ledge__contact *c) {
+    int d, p;
+    vec2s n;
+    return ledge__dynamic_against_fixed(w, c, &d, &p, &n) && w->type[p] == LEDGE_BODY_KINEMATIC;
+}
+
+static void carry_find_task(int start, int end, int worker, void *context) {
+    (void)worker;
+    ledge_world *w = context;
+    for (int b = start; b < end; ++b) {
+        int last =
+            (b + 1) * LEDGE__BLOCK < w->contact_count ? (b + 1) * LEDGE__BLOCK : w->contact_count;
+        bool any = false;
+        for (int k = b * LEDGE__BLOCK; k < last && !any; ++k) any = carries(w, &w->contacts[k]);
+        w->step.carry_block[b] = any;
+    }
+}
+
+static void prev_velocity_task(int start, int end, int worker, void *context) {
+    (void)worker;
+    ledge_world *w = context;
+    for (int b = start; b < end; ++b) {
+        for (int i = b * LEDGE__BLOCK; i < block_end(w, b); ++i) {
+            if (w->type[i] == LEDGE_BODY_KINEMATIC) w->prev_velocity[i] = w->velocity[i];
+        }
+    }
+}
+
+// The contacts of block b that carry (on the calling thread, in order);
+// `undo` clears the marks they left instead.
+static void carry_block(ledge_world *w, int b, bool undo) {
+    int last =
+        (b + 1) * LEDGE__BLOCK < w->contact_count ? (b + 1) * LEDGE__BLOCK : w->contact_count;
+    for (int k = b * LEDGE__BLOCK; k < last; ++k) {
         const ledge__contact *c = &w->contacts[k];
         int d, p;
         vec2s n; // from p toward d
         if (!ledge__dynamic_against_fixed(w, c, &d, &p, &n) || w->type[p] != LEDGE_BODY_KINEMATIC)
             continue;
+        if (undo) {
+            w->step.carried[d] = 0;
+            continue;
+        }
         if (w->step.carried[d] || v2_dot(n, w->up) < w->floor_cos[d]) continue;
         w->step.carried[d] = 1;
         vec2s change = v2_sub(w->velocity[p], w->prev_velocity[p]);
         w->velocity[d] = v2_add(w->velocity[d], change);
     }
-    for (int k = 0; k < w->contact_count; ++k) {
-        w->step.carried[w->contacts[k].a] = 0;
-        if (w->contacts[k].b >= 0) w->step.carried[w->contacts[k].b] = 0;
+}
+
+static void carry(ledge_world *w) {
+    int blocks = ledge__blocks(w->contact_count);
+    // Without room for the blocks' flags (an allocation failed) the calling
+    // thread goes through every block.
+    bool flags = LEDGE__RESERVE(w->step.carry_block, w->step.carry_block_cap, blocks, 0, 16);
+    if (flags) {
+        ledge__run(w, carry_find_task, blocks, 1, w);
+    } else {
+        LEDGE_ERROR("ledge_world_step: allocation of %d carry flags failed (the contacts are gone "
+                    "through on one thread)",
+                    blocks);
     }
-    for (int i = 0; i < w->slot_count; ++i) {
-        if (w->type[i] == LEDGE_BODY_KINEMATIC) w->prev_velocity[i] = w->velocity[i];
+    for (int b = 0; b < blocks; ++b) {
+        if (!flags || w->step.carry_block[b]) carry_block(w, b, false);
     }
+    for (int b = 0; b < blocks; ++b) {
+        if (!flags || w->step.carry_block[b]) carry_block(w, b, true);
+    }
+    ledge__run(w, prev_velocity_task, ledge__blocks(w->slot_count), 1, w);
 }
 
 // What the replay must not answer: the contacts of a body the game moved

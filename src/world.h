@@ -96,6 +96,13 @@ typedef struct ledge__step {
     float cap_dt;   ///< The velocity pass's dt (response.c).
     int *buckets;   ///< The contact sort's counters.
     int bucket_cap;
+    int *sort_key;     ///< Per contact: its bucket (the contact sort, response.c).
+    int *sort_index;   ///< The contacts' indices, by groups of buckets.
+    int *sort_count;   ///< Per block of contacts: its count, then its place, per group.
+    float *sort_range; ///< Per block of contacts: its lowest and highest pair height.
+    int sort_key_cap, sort_index_cap, sort_count_cap, sort_range_cap;
+    uint8_t *carry_block; ///< Per block of contacts: any against a kinematic body (world.c).
+    int carry_block_cap;
 } ledge__step;
 
 /// Bodies per block: the fixed unit of the step's parallel work over body
@@ -160,6 +167,12 @@ typedef struct ledge__par {
     int *items;     ///< Per slot: each block's output at its own offset.
     int *row_start; ///< Grid row r's pairs: row_start[r] .. row_start[r + 1].
     int row_cap;
+    int *block_offset; ///< Per block: where its output starts (resolve.c's tile contacts).
+    int *grid_count;   ///< Per block: LEDGE__GRID_BANDS counts, then places (broad.c).
+    ledge__contact *tile_contacts; ///< The tile list's blocks' contacts (resolve.c).
+    int tile_contact_cap;
+    int *record_offset; ///< Per block of pairs: where its contacts go (resolve.c).
+    int record_offset_cap;
     int grid_pair_count;    ///< Pairs found through the grid (before the big bodies').
     ledge__profile profile; ///< Stage times, for the benchmark.
     struct {

@@ -13,7 +13,10 @@
 //   the world an extreme step, see STRESS below);
 // - a dynamic body placed overlapping a flat FULL floor by a small depth
 //   ends out of it (within the slop) after one step;
-// - the hash is a pure function of the state.
+// - the hash is a pure function of the state;
+// - the step's bits do not depend on the worker count: the input picks
+//   1..4 workers, and an input that picked more than one is run again with
+//   one worker, every step's hash compared with the first run's.
 //
 // STRESS: dt up to 1e30 and gravity scales of 1e6 make any body's numbers
 // overflow to infinity in one step. ledge does not yet report and freeze
@@ -28,6 +31,9 @@
 
 #define MAX_IDS 64
 
+// Steps recorded for the one-worker twin (an input holds at most 256 ops).
+#define MAX_STEPS 512
+
 typedef struct model {
     ledge_world *w;
     ledge_tilemap *map;
@@ -38,7 +44,15 @@ typedef struct model {
     bool alive[MAX_IDS];
     int count;    ///< Recorded ids (living or dead).
     bool extreme; ///< An extreme step or force was accepted: numbers may overflow.
+    int workers;  ///< The world's worker_count (the input's choice, or 1 for the twin).
+    uint64_t step_hash[MAX_STEPS]; ///< The hash after each step, in order.
+    int steps;                     ///< Steps recorded.
 } model;
+
+// The hash after a step, recorded for the comparison with the twin.
+static void record_step(model *m) {
+    if (m->steps < MAX_STEPS) m->step_hash[m->steps++] = ledge_world_hash(m->w);
+}
 
 static int live_count(const model *m) {
     int n = 0;
@@ -209,6 +223,7 @@ static void op_step(model *m, reader *r) {
     uint64_t h = ledge_world_hash(m->w);
     CHECK(h == ledge_world_hash(m->w), "hash not a function of the state");
     ledge_world_step(m->w, dt);
+    record_step(m);
     if (dt > 1.0f) m->extreme = true;
     check_finite(m);
 }
@@ -255,6 +270,7 @@ static void op_floor(model *m, reader *r) {
     CHECK(ledge_body_set_drag(m->w, id, 0.0f), "set_drag");
     const float dt = 1.0f / 60.0f;
     ledge_world_step(m->w, dt);
+    record_step(m);
     vec2s after = ledge_body_position(m->w, id);
     ledge_tile_contact c[32];
     int n = ledge_tilemap_collide(m->map, s, after, c, 32);
@@ -340,7 +356,8 @@ static void op_move(model *m, reader *r) {
     CHECK(want.index1 == 0, "the query index lost a moved body");
 }
 
-static bool make_world(model *m, reader *r) {
+// `one_worker`: the twin's world, whatever worker count the input picks.
+static bool make_world(model *m, reader *r, bool one_worker) {
     memset(m, 0, sizeof *m);
     ledge_world_def wd = ledge_default_world_def();
     wd.map_width = 4 + rd_u8(r) % 29;
@@ -367,7 +384,12 @@ static bool make_world(model *m, reader *r) {
     wd.response_model = (c >> 2) & 1 ? LEDGE_RESPONSE_MODEL_STACKING : LEDGE_RESPONSE_MODEL_N;
     if (FUZZ_WORLD_STRESS && c >= 0xE0) wd.cell_size = c >= 0xF0 ? rd_float(r) : 0.0f;
     if (FUZZ_WORLD_STRESS && c >= 0xF0) wd.cell_size = rd_float(r);
-    wd.body_capacity = rd_u8(r) % 8;
+    uint8_t cap = rd_u8(r);
+    wd.body_capacity = cap % 8;
+    // Workers from the next two bits (the seeds, made with bytes under 8,
+    // keep their meaning: one worker).
+    wd.worker_count = one_worker ? 1 : 1 + (cap >> 3) % 4;
+    m->workers = wd.worker_count;
     m->w = ledge_world_create(&wd);
     if (m->w == NULL) return false;
     if (fabsf(wd.gravity.x) + fabsf(wd.gravity.y) > 1e3f) m->extreme = true;
@@ -380,41 +402,58 @@ static bool make_world(model *m, reader *r) {
     return true;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    fuzz_init();
+// Runs the input's operations on a fresh world (the checks on the way);
+// false when the input's world def was refused.
+static bool run(model *m, const uint8_t *data, size_t size, bool one_worker) {
     reader r = {data, size, 0};
-    static model m;
-    if (!make_world(&m, &r)) return 0;
+    if (!make_world(m, &r, one_worker)) return false;
     for (int ops = 0; rd_more(&r) && ops < 256; ++ops) {
         switch (rd_u8(&r) % 9) {
         case 0:
         case 1:
-            op_create(&m, &r);
+            op_create(m, &r);
             break;
         case 2:
-            op_destroy(&m, &r);
+            op_destroy(m, &r);
             break;
         case 3:
-            op_set_tile(&m, &r);
+            op_set_tile(m, &r);
             break;
         case 4:
-            op_setter(&m, &r);
+            op_setter(m, &r);
             break;
         case 5:
-            op_step(&m, &r);
+            op_step(m, &r);
             break;
         case 6:
-            op_floor(&m, &r);
+            op_floor(m, &r);
             break;
         case 7:
-            op_move(&m, &r);
+            op_move(m, &r);
             break;
         default:
-            op_query(&m, &r);
+            op_query(m, &r);
             break;
         }
-        check_ids(&m);
+        check_ids(m);
     }
-    ledge_world_destroy(m.w);
+    ledge_world_destroy(m->w);
+    m->w = NULL;
+    return true;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    fuzz_init();
+    static model m, twin;
+    if (!run(&m, data, size, false) || m.workers == 1) return 0;
+    // The same operations with one worker: the same bits after every step.
+    CHECK(run(&twin, data, size, true), "the one-worker twin's world was refused");
+    CHECK(twin.steps == m.steps, "%d workers stepped %d times, one worker %d", m.workers, m.steps,
+          twin.steps);
+    for (int k = 0; k < m.steps; ++k) {
+        CHECK(m.step_hash[k] == twin.step_hash[k],
+              "step %d: hash %016llx with %d workers, %016llx with one", k,
+              (unsigned long long)m.step_hash[k], m.workers, (unsigned long long)twin.step_hash[k]);
+    }
     return 0;
 }
