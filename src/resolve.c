@@ -147,8 +147,8 @@ static void project_pair(ledge_world *w, ledge__pair *p, int worker) {
         w->position[b] = v2_add(w->position[b], v2_scale(n, push * imb / sum));
         w->step.box_center[a] = v2_add(w->position[a], w->box_offset[a]);
         w->step.box_center[b] = v2_add(w->position[b], w->box_offset[b]);
-        ledge__recheck_tiles(w, a, worker);
-        ledge__recheck_tiles(w, b, worker);
+        ledge__recheck_tiles_if_moved(w, a, worker);
+        ledge__recheck_tiles_if_moved(w, b, worker);
     }
 }
 
@@ -260,8 +260,11 @@ void ledge__resolve_pass(ledge_world *w, bool record) {
     for (int k = 0; k < w->step.pair_count; ++k) {
         const ledge__pair *p = &w->step.pairs[k];
         if (!p->touched) continue;
-        ledge__contact c = {p->b,     p->a, p->normal, p->friction, p->bounce, 0.0f, p->depth,
-                            p->point, 0,    0,         p->policy,   0.0f,      0};
+        // Combined here, for the pairs that touched, not for every candidate.
+        float friction = sqrtf(w->friction[p->a] * w->friction[p->b]);
+        float bounce = maxf(w->bounce[p->a], w->bounce[p->b]);
+        ledge__contact c = {p->b,     p->a, p->normal, friction,  bounce, 0.0f, p->depth,
+                            p->point, 0,    0,         p->policy, 0.0f,   0};
         ledge__record_contact(w, &c);
     }
 }

@@ -46,9 +46,7 @@ static inline int ledge__cell_stamp(const ledge_tilemap *map, int x, int y) {
 /// world's margin, overlap and the filters let the bodies touch. The
 /// relaxation passes of the substep test only these.
 typedef struct ledge__pair {
-    int a, b;       ///< Body slots.
-    float friction; ///< Combined: sqrt(fa * fb).
-    float bounce;   ///< Combined: max(ba, bb).
+    int a, b;       ///< Body slots (friction and bounce are combined when recorded).
     vec2s normal;   ///< Of the last overlap found this substep (from a toward b).
     vec2s point;    ///< Its contact point.
     float depth;    ///< Its depth.
