@@ -86,14 +86,26 @@ static bool push_sensor_pair(ledge_world *w, pair_out *out, int a, int b) {
     return true;
 }
 
-static bool push_pair(pair_out *out, int a, int b) {
+// What the relaxation passes need to know of a pair's bodies, read here
+// once per substep instead of once per pass: whether both are circles, and
+// whether it is plain (no one-way body, no policy, no callback: it slides,
+// decided now).
+static inline uint8_t pair_kind(const ledge_world *w, int a, int b) {
+    bool plain =
+        !(w->one_way[a] | w->one_way[b] | w->response[a] | w->response[b]) && w->pre_solve == NULL;
+    return (uint8_t)((w->circle[a] & w->circle[b] ? LEDGE__PAIR_CIRCLES : 0u) |
+                     (plain ? LEDGE__PAIR_PLAIN : 0u));
+}
+
+static bool push_pair(ledge_world *w, pair_out *out, int a, int b) {
     ledge__pair *p = next_pair(out->pairs, out->may_grow);
     if (p == NULL) return !out->may_grow;
     p->a = a;
     p->b = b;
     p->normal = v2(0.0f, 0.0f);
     p->touched = false;
-    p->decided = false;
+    p->kind = pair_kind(w, a, b);
+    p->decided = (p->kind & LEDGE__PAIR_PLAIN) != 0;
     p->policy = LEDGE_RESPONSE_SLIDE;
     return true;
 }
@@ -125,7 +137,7 @@ static bool consider_near(ledge_world *w, pair_out *out, int a, int b) {
         return push_sensor_pair(w, out, a, b);
     }
     if (w->inv_mass[a] + w->inv_mass[b] <= 0.0f) return true; // neither can move
-    return push_pair(out, a, b);
+    return push_pair(w, out, a, b);
 }
 
 // Tests probe a and b as candidates; false only when the pair list cannot

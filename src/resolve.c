@@ -59,9 +59,10 @@ static inline bool circles_overlap(const ledge_world *w, int a, int b, vec2s *n,
     return true;
 }
 
-static inline bool shapes_overlap(const ledge_world *w, int a, int b, vec2s *n, float *depth,
-                                  vec2s *point) {
-    if (w->circle[a] & w->circle[b]) return circles_overlap(w, a, b, n, depth, point);
+static inline bool shapes_overlap(const ledge_world *w, const ledge__pair *p, vec2s *n,
+                                  float *depth, vec2s *point) {
+    int a = p->a, b = p->b;
+    if (p->kind & LEDGE__PAIR_CIRCLES) return circles_overlap(w, a, b, n, depth, point);
     if (!boxes_overlap(w, a, b)) return false;
     ledge_manifold m = ledge_collide(&w->shape[a], w->position[a], &w->shape[b], w->position[b]);
     *n = m.normal;
@@ -120,8 +121,8 @@ static void project_pair(ledge_world *w, ledge__pair *p, int worker) {
     // n points from a toward b: b moves along n, a against it.
     vec2s n, point;
     float depth;
-    if (!shapes_overlap(w, a, b, &n, &depth, &point)) return;
-    if (LEDGE_UNLIKELY(w->one_way[a] | w->one_way[b])) {
+    if (!shapes_overlap(w, p, &n, &depth, &point)) return;
+    if (LEDGE_UNLIKELY(!(p->kind & LEDGE__PAIR_PLAIN) && (w->one_way[a] | w->one_way[b]))) {
         bool ok = w->one_way[a] ? one_way_body_allows(w, a, b, n)
                                 : one_way_body_allows(w, b, a, v2_neg(n));
         if (w->one_way[a]) w->in_one_way[b] = 1;

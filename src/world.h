@@ -53,7 +53,14 @@ typedef struct ledge__pair {
     bool touched;   ///< Whether any relaxation pass found them overlapping.
     bool decided;   ///< Whether `policy` was chosen this substep (at the first touch).
     uint8_t policy; ///< A ledge_response for the pair.
+    uint8_t kind;   ///< LEDGE__PAIR_CIRCLES, LEDGE__PAIR_PLAIN (broad.c, once per substep).
 } ledge__pair;
+
+/// ledge__pair.kind: both bodies are circles.
+#define LEDGE__PAIR_CIRCLES 1u
+/// ledge__pair.kind: no one-way body, no response policy, no pre-solve
+/// callback: the pair slides and its relaxation skips those rules.
+#define LEDGE__PAIR_PLAIN 2u
 
 /// A touch or sensor overlap as a sortable key: body handles (an id's
 /// index1 - 1, stable when slots are reordered) and generations, then the
