@@ -86,25 +86,48 @@ static bool push_sensor_pair(ledge_world *w, pair_out *out, int a, int b) {
     return true;
 }
 
+// What the relaxation passes need to know of a pair's bodies, read here
+// once per substep instead of once per pass: whether both are circles, and
+// whether it is plain (no one-way body, no policy, no callback: it slides,
+// decided now).
+static inline uint8_t pair_kind(const ledge_world *w, int a, int b) {
+    bool plain =
+        !(w->one_way[a] | w->one_way[b] | w->response[a] | w->response[b]) && w->pre_solve == NULL;
+    return (uint8_t)((w->circle[a] & w->circle[b] ? LEDGE__PAIR_CIRCLES : 0u) |
+                     (plain ? LEDGE__PAIR_PLAIN : 0u));
+}
+
 static bool push_pair(ledge_world *w, pair_out *out, int a, int b) {
     ledge__pair *p = next_pair(out->pairs, out->may_grow);
     if (p == NULL) return !out->may_grow;
     p->a = a;
     p->b = b;
-    p->friction = sqrtf(w->friction[a] * w->friction[b]);
-    p->bounce = maxf(w->bounce[a], w->bounce[b]);
     p->normal = v2(0.0f, 0.0f);
     p->touched = false;
-    p->decided = false;
+    p->kind = pair_kind(w, a, b);
+    p->decided = (p->kind & LEDGE__PAIR_PLAIN) != 0;
     p->policy = LEDGE_RESPONSE_SLIDE;
     return true;
 }
 
-// Tests a and b as candidates; false only when the pair list cannot grow.
-static inline bool consider(ledge_world *w, pair_out *out, int a, int b) {
-    vec2s d = v2_sub(w->step.box_center[a], w->step.box_center[b]);
-    vec2s r = v2_add(w->box_half[a], w->box_half[b]);
-    if (fabsf(d.x) >= r.x + w->step.margin || fabsf(d.y) >= r.y + w->step.margin) return true;
+// Body a as the grid's pair loop tests it against its neighbours: its box
+// read once per body, not once per neighbour (the stores to the pair list
+// could alias it, so the compiler would read it again each time).
+typedef struct probe {
+    int a;
+    vec2s center, half;
+    float margin;
+    const vec2s *centers, *halves;
+} probe;
+
+static inline probe probe_of(const ledge_world *w, int a) {
+    probe p = {
+        a, w->step.box_center[a], w->box_half[a], w->step.margin, w->step.box_center, w->box_half};
+    return p;
+}
+
+// The rest of a candidate test, for boxes within the margin of each other.
+static bool consider_near(ledge_world *w, pair_out *out, int a, int b) {
     if (!ledge__filters_allow(&w->filter[a], &w->filter[b])) return true;
     if (w->sensor[a] | w->sensor[b]) {
         // A sensor reports bodies that move (not other sensors, not the level).
@@ -117,6 +140,20 @@ static inline bool consider(ledge_world *w, pair_out *out, int a, int b) {
     return push_pair(w, out, a, b);
 }
 
+// Tests probe a and b as candidates; false only when the pair list cannot
+// grow.
+static inline bool consider_probe(ledge_world *w, pair_out *out, const probe *pa, int b) {
+    vec2s d = v2_sub(pa->center, pa->centers[b]);
+    vec2s r = v2_add(pa->half, pa->halves[b]);
+    if (fabsf(d.x) >= r.x + pa->margin || fabsf(d.y) >= r.y + pa->margin) return true;
+    return consider_near(w, out, pa->a, b);
+}
+
+static inline bool consider(ledge_world *w, pair_out *out, int a, int b) {
+    probe pa = probe_of(w, a);
+    return consider_probe(w, out, &pa, b);
+}
+
 // Each cell against itself and four of its neighbours (east, north-west,
 // north, north-east): every adjacent pair of cells is visited once. Driven
 // by the bodies (in cell order), not by the cells, so empty cells cost only
@@ -124,18 +161,21 @@ static inline bool consider(ledge_world *w, pair_out *out, int a, int b) {
 static void grid_pairs(ledge_world *w, pair_out *out, int p0, int p1) {
     const ledge__grid *g = &w->grid;
     static const int dx[4] = {1, -1, 0, 1}, dy[4] = {0, 1, 1, 1};
+    const int *sorted = g->sorted, *cell_start = g->cell_start;
+    int nx = g->nx, ny = g->ny;
     for (int p = p0; p < p1; ++p) {
-        int a = g->sorted[p], c = g->cell_of[a];
-        int cx = c % g->nx, cy = c / g->nx;
-        for (int q = p + 1; q < g->cell_start[c + 1]; ++q) {
-            if (!consider(w, out, a, g->sorted[q])) return;
+        int a = sorted[p], c = g->cell_of[a];
+        int cx = c % nx, cy = c / nx;
+        probe pa = probe_of(w, a);
+        for (int q = p + 1; q < cell_start[c + 1]; ++q) {
+            if (!consider_probe(w, out, &pa, sorted[q])) return;
         }
         for (int k = 0; k < 4; ++k) {
-            int nx = cx + dx[k], ny = cy + dy[k];
-            if (nx < 0 || nx >= g->nx || ny >= g->ny) continue;
-            int d = ny * g->nx + nx;
-            for (int q = g->cell_start[d]; q < g->cell_start[d + 1]; ++q) {
-                if (!consider(w, out, a, g->sorted[q])) return;
+            int x = cx + dx[k], y = cy + dy[k];
+            if (x < 0 || x >= nx || y >= ny) continue;
+            int d = y * nx + x;
+            for (int q = cell_start[d]; q < cell_start[d + 1]; ++q) {
+                if (!consider_probe(w, out, &pa, sorted[q])) return;
             }
         }
     }

@@ -19,6 +19,15 @@ void ledge__broad_pairs(ledge_world *world);
 /// it now reaches a tile, so that tiles always have the last word (broad.c).
 void ledge__recheck_tiles(ledge_world *world, int i, int worker);
 
+/// ledge__recheck_tiles without the call in the common case: a body still
+/// within the margin of where the broad phase looked for its tiles (most
+/// pushes in a pile) is inside the grown box found free of them.
+static inline void ledge__recheck_tiles_if_moved(ledge_world *w, int i, int worker) {
+    vec2s d = v2_sub(w->step.box_center[i], w->tile_anchor[i]);
+    if (fabsf(d.x) < w->step.margin && fabsf(d.y) < w->step.margin) return;
+    ledge__recheck_tiles(w, i, worker);
+}
+
 /// The grid cells (as floats: column, row) that the box (centre c, half
 /// extents h, world coordinates) grown by `reach` covers (broad.c).
 void ledge__grid_rect(const ledge_world *world, vec2s c, vec2s h, float reach, vec2s *lo,

@@ -66,9 +66,10 @@ static inline bool circles_overlap(const ledge_world *w, int a, int b, vec2s *n,
     return true;
 }
 
-static inline bool shapes_overlap(const ledge_world *w, int a, int b, vec2s *n, float *depth,
-                                  vec2s *point) {
-    if (w->circle[a] & w->circle[b]) return circles_overlap(w, a, b, n, depth, point);
+static inline bool shapes_overlap(const ledge_world *w, const ledge__pair *p, vec2s *n,
+                                  float *depth, vec2s *point) {
+    int a = p->a, b = p->b;
+    if (p->kind & LEDGE__PAIR_CIRCLES) return circles_overlap(w, a, b, n, depth, point);
     if (!boxes_overlap(w, a, b)) return false;
     ledge_manifold m = ledge_collide(&w->shape[a], w->position[a], &w->shape[b], w->position[b]);
     *n = m.normal;
@@ -127,8 +128,8 @@ static void project_pair(ledge_world *w, ledge__pair *p, int worker) {
     // n points from a toward b: b moves along n, a against it.
     vec2s n, point;
     float depth;
-    if (!shapes_overlap(w, a, b, &n, &depth, &point)) return;
-    if (LEDGE_UNLIKELY(w->one_way[a] | w->one_way[b])) {
+    if (!shapes_overlap(w, p, &n, &depth, &point)) return;
+    if (LEDGE_UNLIKELY(!(p->kind & LEDGE__PAIR_PLAIN) && (w->one_way[a] | w->one_way[b]))) {
         bool ok = w->one_way[a] ? one_way_body_allows(w, a, b, n)
                                 : one_way_body_allows(w, b, a, v2_neg(n));
         if (w->one_way[a]) w->in_one_way[b] = 1;
@@ -154,8 +155,8 @@ static void project_pair(ledge_world *w, ledge__pair *p, int worker) {
         w->position[b] = v2_add(w->position[b], v2_scale(n, push * imb / sum));
         w->step.box_center[a] = v2_add(w->position[a], w->box_offset[a]);
         w->step.box_center[b] = v2_add(w->position[b], w->box_offset[b]);
-        ledge__recheck_tiles(w, a, worker);
-        ledge__recheck_tiles(w, b, worker);
+        ledge__recheck_tiles_if_moved(w, a, worker);
+        ledge__recheck_tiles_if_moved(w, b, worker);
     }
 }
 
@@ -343,8 +344,11 @@ static void record_run(int start, int end, int worker, void *context) {
         for (int k = b * RECORD_BLOCK; k < record_end(w, b); ++k) {
             const ledge__pair *p = &w->step.pairs[k];
             if (!p->touched) continue;
-            ledge__contact c = {p->b,     p->a, p->normal, p->friction, p->bounce, 0.0f, p->depth,
-                                p->point, 0,    0,         p->policy,   0.0f,      0};
+            // Combined here, for the pairs that touched, not for every candidate.
+            float friction = sqrtf(w->friction[p->a] * w->friction[p->b]);
+            float bounce = maxf(w->bounce[p->a], w->bounce[p->b]);
+            ledge__contact c = {p->b,     p->a, p->normal, friction,  bounce, 0.0f, p->depth,
+                                p->point, 0,    0,         p->policy, 0.0f,   0};
             *out++ = c;
         }
     }

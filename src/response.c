@@ -426,6 +426,29 @@ static inline vec2s relative(const ledge_world *w, const ledge__contact *c) {
     return c->b < 0 ? w->velocity[c->a] : v2_sub(w->velocity[c->a], w->velocity[c->b]);
 }
 
+// Whether the sweep may bounce a stacked pair off its lower body: only
+// when that body rests before the pass (moves no faster than REST_FRACTION
+// of the bounce threshold: 0.1 m/s by default), as a ball resting on the
+// floor does. The sweep holds the lower body still, which conserves
+// momentum only if its own support holds it too. A lower body that still
+// moves (a row of rain landing on the row below it, a pile giving way
+// under it) would throw the upper one off at its own speed plus the
+// bounce; that one lands and throws the next, and a pile does not settle
+// (rain, 10,000 circles: 208 still moving after 600 steps, 1 with this
+// rule; 100,000: 522 at the full threshold, 189 at 0.2 of it, 176 when
+// only an exactly still body counts). The pass's bounce, shared by inverse
+// mass, still answers such a contact, and flat pairs, which the sweep
+// shares too, keep their aim.
+#define REST_FRACTION 0.2f
+
+static inline bool lower_at_rest(const ledge_world *w, const ledge__contact *c) {
+    int lower;
+    float cosine;
+    if (stacked(w, c, &lower, &cosine) < 0) return true;
+    float t = REST_FRACTION * w->bounce_threshold;
+    return v2_len2(w->velocity[lower]) <= t * t;
+}
+
 typedef struct aim_task {
     ledge_world *w;
     float resting;
@@ -448,6 +471,7 @@ static void aim_run(int start, int end, int worker, void *context) {
             c->target = 0.0f;
             if (!(vn < -t->resting) || residue(v, -vn)) continue;
             if (c->policy == LEDGE_RESPONSE_SLIDE) {
+                if (c->b >= 0 && !lower_at_rest(w, c)) continue;
                 c->target = bounced(vn, c->bounce, w->bounce_threshold);
             } else if (c->policy == LEDGE_RESPONSE_BOUNCE) {
                 c->target = -vn;

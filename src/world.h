@@ -46,16 +46,21 @@ static inline int ledge__cell_stamp(const ledge_tilemap *map, int x, int y) {
 /// world's margin, overlap and the filters let the bodies touch. The
 /// relaxation passes of the substep test only these.
 typedef struct ledge__pair {
-    int a, b;       ///< Body slots.
-    float friction; ///< Combined: sqrt(fa * fb).
-    float bounce;   ///< Combined: max(ba, bb).
+    int a, b;       ///< Body slots (friction and bounce are combined when recorded).
     vec2s normal;   ///< Of the last overlap found this substep (from a toward b).
     vec2s point;    ///< Its contact point.
     float depth;    ///< Its depth.
     bool touched;   ///< Whether any relaxation pass found them overlapping.
     bool decided;   ///< Whether `policy` was chosen this substep (at the first touch).
     uint8_t policy; ///< A ledge_response for the pair.
+    uint8_t kind;   ///< LEDGE__PAIR_CIRCLES, LEDGE__PAIR_PLAIN (broad.c, once per substep).
 } ledge__pair;
+
+/// ledge__pair.kind: both bodies are circles.
+#define LEDGE__PAIR_CIRCLES 1u
+/// ledge__pair.kind: no one-way body, no response policy, no pre-solve
+/// callback: the pair slides and its relaxation skips those rules.
+#define LEDGE__PAIR_PLAIN 2u
 
 /// A touch or sensor overlap as a sortable key: body handles (an id's
 /// index1 - 1, stable when slots are reordered) and generations, then the

@@ -19,9 +19,11 @@
 //   bench_peers --memory [N]         bytes per body and per tile cell, and
 //                                    allocations during stepping, counted
 //                                    through ledge's allocator hook
-//   bench_peers --callgrind N K [engine]   K untimed steps, then one step
-//                                    with callgrind's instrumentation on
-//                                    (tests/bench_callgrind.sh)
+//   bench_peers [--stacking] --callgrind N K [engine]   K untimed steps,
+//                                    then one step with callgrind's
+//                                    instrumentation on (tests/bench_callgrind.sh);
+//                                    --stacking: ledge's stacking model
+//                                    (LEDGE_RESPONSE_MODEL_STACKING)
 //
 // Times are printed, never asserted.
 #define _POSIX_C_SOURCE 199309L
@@ -514,7 +516,7 @@ static int usage(void) {
     fprintf(stderr, "usage: bench_peers [--big] [--runs R] [--steps S] [--peers-max N] "
                     "[--max ENGINE N] [--csv FILE] [--no-crowd] [N ...]\n"
                     "       bench_peers [--steps S] --memory [N]\n"
-                    "       bench_peers --callgrind N K [ledge|chipmunk|box2d]\n");
+                    "       bench_peers [--stacking] --callgrind N K [ledge|chipmunk|box2d]\n");
     return 2;
 }
 
@@ -566,6 +568,8 @@ int main(int argc, char **argv) {
             if (more && !parse_int(argv[++i], 2, 10000000, &n)) return usage();
             ledge_set_allocator(count_alloc, count_free, NULL); // before any ledge object
             return run_memory(n);
+        } else if (strcmp(a, "--stacking") == 0) {
+            scene_model = LEDGE_RESPONSE_MODEL_STACKING;
         } else if (strcmp(a, "--callgrind") == 0 && i + 2 < argc) {
             int n, warm;
             if (!parse_int(argv[i + 1], 2, 10000000, &n) ||

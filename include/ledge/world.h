@@ -54,7 +54,8 @@
 ///   times |g| h), whichever is more, never more than |vt|; and a second
 ///   pass from the bottom of each pile up holds each lower body still and
 ///   brings each contact's normal speed up to what it was to leave with
-///   before the passes (shock propagation: a bounce aimed for is kept),
+///   before the passes (shock propagation: a bounce aimed for is kept,
+///   off another body only if that body was at rest),
 ///   with friction only where that adds approach. Bodies then rest on
 ///   slopes no steeper than atan(f) and piles stand still: a deviation
 ///   from N for games that stack crates.
