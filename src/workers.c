@@ -14,12 +14,21 @@
 #include "workers.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <string.h>
 #include <time.h>
 
 // Polls of an atomic before a waiting thread sleeps: some microseconds.
 #define SPINS 4000
+
+// While a step runs (ledge__workers_awake), a waiting thread then yields
+// its core up to this many times before it sleeps: the step's serial parts
+// between two tasks last some 0.1 ms, and on a virtual machine a sleeping
+// thread takes tens of microseconds to wake, a dozen times a substep. A
+// yield returns at once on an idle core and lets other threads run on a
+// busy one; the bound caps what a step that stalls costs.
+#define AWAKE_YIELDS 1024
 
 // Each thread takes about this many ranges of a task (more: better balance,
 // fewer: less contention on `next`).
@@ -49,6 +58,7 @@ struct ledge__workers {
     atomic_int sleepers; ///< Threads about to sleep or asleep on `wake`.
     atomic_int caller_sleeping;
     atomic_bool quit;
+    atomic_bool awake; ///< A step is running: wait by yielding, not sleeping.
     // The current task: written before epoch is bumped, read after.
     ledge_task_fn *task;
     void *context;
@@ -81,10 +91,16 @@ static long run_ranges(ledge__workers *p, int index) {
 }
 
 // Waits until the epoch differs from `seen` (or quit); returns it.
-static unsigned wait_epoch(ledge__workers *p, unsigned seen) {
-    for (int k = 0; k < SPINS; ++k) {
+// A thread that came too late for any range of the last task (its core is
+// shared with other work) sleeps instead of yielding: a woken thread is
+// scheduled at once, a yielding one only in its turn.
+static unsigned wait_epoch(ledge__workers *p, unsigned seen, bool may_yield) {
+    for (int k = 0; k < SPINS + AWAKE_YIELDS; ++k) {
         unsigned e = atomic_load_explicit(&p->epoch, memory_order_acquire);
         if (e != seen || atomic_load_explicit(&p->quit, memory_order_acquire)) return e;
+        if (k < SPINS) continue;
+        if (!may_yield || !atomic_load_explicit(&p->awake, memory_order_relaxed)) break;
+        sched_yield();
     }
     pthread_mutex_lock(&p->mutex);
     // Counted before the epoch is read again: the caller bumps the epoch
@@ -102,10 +118,12 @@ static void *worker_main(void *arg) {
     worker_arg *a = arg;
     ledge__workers *p = a->pool;
     unsigned seen = 0;
+    long ran = 0;
     for (;;) {
-        seen = wait_epoch(p, seen);
+        seen = wait_epoch(p, seen, ran > 0);
         if (atomic_load_explicit(&p->quit, memory_order_acquire)) return NULL;
-        a->ranges += run_ranges(p, a->index);
+        ran = run_ranges(p, a->index);
+        a->ranges += ran;
         // Sequentially consistent with the caller's caller_sleeping and
         // pending: one of the two sees the other, so no wake-up is lost.
         if (atomic_fetch_sub(&p->pending, 1) == 1 && atomic_load(&p->caller_sleeping)) {
@@ -178,6 +196,7 @@ ledge__workers *ledge__workers_create(const ledge_world_def *def, bool *ok) {
     atomic_init(&p->sleepers, 0);
     atomic_init(&p->caller_sleeping, 0);
     atomic_init(&p->quit, false);
+    atomic_init(&p->awake, false);
     if (def->enqueue_task != NULL) {
         p->enqueue_task = def->enqueue_task;
         p->finish_task = def->finish_task;
@@ -236,6 +255,11 @@ void ledge__workers_run(ledge__workers *p, ledge_task_fn *task, int items, int m
     }
     run_ranges(p, 0);
     wait_pending(p);
+}
+
+void ledge__workers_awake(ledge__workers *p, bool awake) {
+    if (p == NULL || p->enqueue_task != NULL) return;
+    atomic_store_explicit(&p->awake, awake, memory_order_relaxed);
 }
 
 long ledge__workers_ranges(const ledge__workers *p, int worker) {

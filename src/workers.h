@@ -32,6 +32,13 @@ void ledge__workers_destroy(ledge__workers *workers);
 void ledge__workers_run(ledge__workers *workers, ledge_task_fn *task, int items, int min_range,
                         void *context);
 
+/// Tells the pool's threads that a step is running (true) or over (false):
+/// while it runs they wait for the next task by yielding their core, not
+/// by sleeping, so that the step's dozens of tasks do not each pay a
+/// thread's wake-up. Only a hint: results never depend on it. NULL and the
+/// game's job system ignore it.
+void ledge__workers_awake(ledge__workers *workers, bool awake);
+
 /// Ranges of tasks the pool's thread `worker` (1..count-1) has run: a test
 /// checks that the threads do take part. 0 for anything else.
 long ledge__workers_ranges(const ledge__workers *workers, int worker);

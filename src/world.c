@@ -509,8 +509,10 @@ void ledge_world_step(ledge_world *world, float dt) {
     if (!prepare(world)) return;          // logged; the world is unchanged
     ledge__characters_before_step(world); // where the platforms stood on start
     world->stepping = true;
+    ledge__workers_awake(world->par.workers, true);
     float h = dt / (float)world->substeps;
     for (int k = 0; k < world->substeps; ++k) substep(world, h);
+    ledge__workers_awake(world->par.workers, false);
     double t = stage_mark(world, LEDGE__STAGE_EVENTS, 0.0);
     ledge__after_step(world);
     world->stepping = false;
