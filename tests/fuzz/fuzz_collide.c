@@ -111,6 +111,10 @@ static void check_distance(const ledge_shape *a, vec2s pa, const ledge_shape *b,
           (double)d.distance, (double)touch.depth, tol);
     vec2s closer = {{pb.x - d.normal.x * (d.distance - 2.0f * (float)tol),
                      pb.y - d.normal.y * (d.distance - 2.0f * (float)tol)}};
+    // Moved back across a long way, b may leave the coordinate range the
+    // query accepts (its refusal is checked above): nothing to compare.
+    if (!(fabsf(closer.x) <= LEDGE_MAX_COORDINATE && fabsf(closer.y) <= LEDGE_MAX_COORDINATE))
+        return;
     ledge_distance_result left = ledge_shape_distance(a, pa, b, closer);
     CHECK(left.distance <= 3.0 * tol, "moved back by all but 2 tol, %g remains (tol %g)",
           (double)left.distance, tol);
