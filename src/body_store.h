@@ -62,6 +62,7 @@ typedef struct ledge__range {
     X(SCRATCH, vec2s, box_center)    /* world centre of the bounds (per pass) */                   \
     X(SCRATCH, vec2s, grid_center)   /* box_center in grid coordinates (rows along up) */          \
     X(SCRATCH, uint8_t, in_grid)     /* filed in the grid (alive, not larger than a cell) */       \
+    X(SCRATCH, uint8_t, plain)       /* a dynamic circle that meets any such plainly (broad.c) */  \
     X(SCRATCH, int, tile_list)       /* see ledge__step.tile_count */                              \
     X(SCRATCH, int, big_list)        /* see ledge__step.big_count */                               \
     X(SCRATCH, uint8_t, tile_listed) /* in tile_list this substep */                               \

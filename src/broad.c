@@ -107,6 +107,8 @@ static bool push_pair(ledge_world *w, pair_out *out, int a, int b) {
     p->kind = pair_kind(w, a, b);
     p->decided = (p->kind & LEDGE__PAIR_PLAIN) != 0;
     p->policy = LEDGE_RESPONSE_SLIDE;
+    // Divided once per substep, not once per push (consider_near saw a sum > 0).
+    p->share = w->inv_mass[a] / (w->inv_mass[a] + w->inv_mass[b]);
     return true;
 }
 
@@ -115,14 +117,20 @@ static bool push_pair(ledge_world *w, pair_out *out, int a, int b) {
 // could alias it, so the compiler would read it again each time).
 typedef struct probe {
     int a;
+    uint8_t plain;
     vec2s center, half;
     float margin;
     const vec2s *centers, *halves;
 } probe;
 
 static inline probe probe_of(const ledge_world *w, int a) {
-    probe p = {
-        a, w->step.box_center[a], w->box_half[a], w->step.margin, w->step.box_center, w->box_half};
+    probe p = {a,
+               w->step.in_grid[a] ? w->step.plain[a] : (uint8_t)0,
+               w->step.box_center[a],
+               w->box_half[a],
+               w->step.margin,
+               w->step.box_center,
+               w->box_half};
     return p;
 }
 
@@ -140,12 +148,40 @@ static bool consider_near(ledge_world *w, pair_out *out, int a, int b) {
     return push_pair(w, out, a, b);
 }
 
+// Whether body i, filed in the grid, is a dynamic circle that any other
+// such body meets as a plain pair: its filter lets every body through
+// (group 0, a category, every mask bit), no sensor, no one-way platform,
+// no response policy, and no pre-solve callback in the world. Two such
+// bodies pass every test of consider_near, so their pair skips them.
+static inline uint8_t plain_body(const ledge_world *w, int i) {
+    const ledge_filter *f = &w->filter[i];
+    return (uint8_t)(w->circle[i] && w->inv_mass[i] > 0.0f && f->group == 0 && f->category != 0 &&
+                     f->mask == ~(uint64_t)0 && !(w->sensor[i] | w->one_way[i] | w->response[i]) &&
+                     w->pre_solve == NULL);
+}
+
+// consider_near's answer for two plain bodies (plain_body).
+static bool push_plain_pair(ledge_world *w, pair_out *out, int a, int b) {
+    ledge__pair *p = next_pair(out->pairs, out->may_grow);
+    if (p == NULL) return !out->may_grow;
+    p->a = a;
+    p->b = b;
+    p->normal = v2(0.0f, 0.0f);
+    p->touched = false;
+    p->kind = LEDGE__PAIR_CIRCLES | LEDGE__PAIR_PLAIN;
+    p->decided = true;
+    p->policy = LEDGE_RESPONSE_SLIDE;
+    p->share = w->inv_mass[a] / (w->inv_mass[a] + w->inv_mass[b]);
+    return true;
+}
+
 // Tests probe a and b as candidates; false only when the pair list cannot
 // grow.
 static inline bool consider_probe(ledge_world *w, pair_out *out, const probe *pa, int b) {
     vec2s d = v2_sub(pa->center, pa->centers[b]);
     vec2s r = v2_add(pa->half, pa->halves[b]);
     if (fabsf(d.x) >= r.x + pa->margin || fabsf(d.y) >= r.y + pa->margin) return true;
+    if (pa->plain & w->step.plain[b]) return push_plain_pair(w, out, pa->a, b);
     return consider_near(w, out, pa->a, b);
 }
 
@@ -157,26 +193,27 @@ static inline bool consider(ledge_world *w, pair_out *out, int a, int b) {
 // Each cell against itself and four of its neighbours (east, north-west,
 // north, north-east): every adjacent pair of cells is visited once. Driven
 // by the bodies (in cell order), not by the cells, so empty cells cost only
-// the grid build's clear. The sorted bodies p0 .. p1 - 1 (one block).
+// the grid build's clear. The bodies are sorted by cell, row by row, so
+// the rest of a body's own cell and its east neighbour are one run of the
+// sorted list, and the three cells above it another: two loops, in the
+// order of the five cells. The sorted bodies p0 .. p1 - 1 (one block).
 static void grid_pairs(ledge_world *w, pair_out *out, int p0, int p1) {
     const ledge__grid *g = &w->grid;
-    static const int dx[4] = {1, -1, 0, 1}, dy[4] = {0, 1, 1, 1};
     const int *sorted = g->sorted, *cell_start = g->cell_start;
     int nx = g->nx, ny = g->ny;
     for (int p = p0; p < p1; ++p) {
         int a = sorted[p], c = g->cell_of[a];
         int cx = c % nx, cy = c / nx;
         probe pa = probe_of(w, a);
-        for (int q = p + 1; q < cell_start[c + 1]; ++q) {
+        int east = cx + 1 < nx ? c + 2 : c + 1;
+        for (int q = p + 1; q < cell_start[east]; ++q) {
             if (!consider_probe(w, out, &pa, sorted[q])) return;
         }
-        for (int k = 0; k < 4; ++k) {
-            int x = cx + dx[k], y = cy + dy[k];
-            if (x < 0 || x >= nx || y >= ny) continue;
-            int d = y * nx + x;
-            for (int q = cell_start[d]; q < cell_start[d + 1]; ++q) {
-                if (!consider_probe(w, out, &pa, sorted[q])) return;
-            }
+        if (cy + 1 >= ny) continue;
+        int above = c + nx;
+        int first = cx > 0 ? above - 1 : above, last = cx + 1 < nx ? above + 2 : above + 1;
+        for (int q = cell_start[first]; q < cell_start[last]; ++q) {
+            if (!consider_probe(w, out, &pa, sorted[q])) return;
         }
     }
 }
@@ -432,6 +469,7 @@ static void classify_block(ledge_world *w, float cell, int b) {
             continue;
         }
         w->step.in_grid[i] = 1;
+        w->step.plain[i] = plain_body(w, i);
         if (!any) lower = upper = gc;
         any = true;
         lower = v2(minf(lower.x, gc.x), minf(lower.y, gc.y));

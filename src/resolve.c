@@ -147,17 +147,43 @@ static void project_pair(ledge_world *w, ledge__pair *p, int worker) {
     p->depth = depth;
     p->touched = true;
     if (p->policy == LEDGE_RESPONSE_CROSS) return;
-    float ima = w->inv_mass[a], imb = w->inv_mass[b], sum = ima + imb;
     float push = depth - w->slop;
     if (push > 0.0f) {
         w->par.counter[worker].pushes++;
-        w->position[a] = v2_sub(w->position[a], v2_scale(n, push * ima / sum));
-        w->position[b] = v2_add(w->position[b], v2_scale(n, push * imb / sum));
+        w->position[a] = v2_sub(w->position[a], v2_scale(n, push * p->share));
+        w->position[b] = v2_add(w->position[b], v2_scale(n, push * (1.0f - p->share)));
         w->step.box_center[a] = v2_add(w->position[a], w->box_offset[a]);
         w->step.box_center[b] = v2_add(w->position[b], w->box_offset[b]);
         ledge__recheck_tiles_if_moved(w, a, worker);
         ledge__recheck_tiles_if_moved(w, b, worker);
     }
+}
+
+// The pile's case, two circles of a plain pair (no one-way body, no policy,
+// no callback: it slides): project_pair's closed form without its rules,
+// reading only the hot arrays and the pair. Returns whether it pushed (the
+// caller counts the pushes).
+static inline int project_plain_circles(ledge_world *w, ledge__pair *p, int worker) {
+    int a = p->a, b = p->b;
+    vec2s *center = w->step.box_center;
+    vec2s ca = center[a], d = v2_sub(center[b], ca);
+    float ra = w->box_half[a].x, r = ra + w->box_half[b].x, d2 = v2_len2(d);
+    if (d2 >= r * r) return 0;
+    float dist = sqrtf(d2), depth = r - dist;
+    vec2s n = v2_unit(d, dist);
+    p->normal = n;
+    p->point = v2_add(ca, v2_scale(n, ra - 0.5f * depth));
+    p->depth = depth;
+    p->touched = true;
+    float push = depth - w->slop;
+    if (!(push > 0.0f)) return 0;
+    vec2s pa = w->position[a] = v2_sub(w->position[a], v2_scale(n, push * p->share));
+    vec2s pb = w->position[b] = v2_add(w->position[b], v2_scale(n, push * (1.0f - p->share)));
+    center[a] = v2_add(pa, w->box_offset[a]);
+    center[b] = v2_add(pb, w->box_offset[b]);
+    ledge__recheck_tiles_if_moved(w, a, worker);
+    ledge__recheck_tiles_if_moved(w, b, worker);
+    return 1;
 }
 
 ledge__contact ledge__tile_contact(const ledge_world *w, int a, int x, int y,
@@ -395,13 +421,20 @@ static void rows_run(int start, int end, int worker, void *context) {
     const rows_task *t = context;
     ledge_world *w = t->w;
     const int *row_start = w->par.row_start;
-    int rows = w->grid.ny;
+    int rows = w->grid.ny, pushes = 0;
     for (int j = start; j < end; ++j) {
         int r0 = (2 * j + t->parity) * BAND_ROWS;
         int r1 = r0 + BAND_ROWS < rows ? r0 + BAND_ROWS : rows;
-        for (int k = row_start[r0]; k < row_start[r1]; ++k)
-            project_pair(w, &w->step.pairs[k], worker);
+        for (int k = row_start[r0]; k < row_start[r1]; ++k) {
+            ledge__pair *p = &w->step.pairs[k];
+            if (p->kind == (LEDGE__PAIR_CIRCLES | LEDGE__PAIR_PLAIN)) {
+                pushes += project_plain_circles(w, p, worker);
+            } else {
+                project_pair(w, p, worker);
+            }
+        }
     }
+    w->par.counter[worker].pushes += pushes;
 }
 
 static void project_grid_pairs(ledge_world *w) {

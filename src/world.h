@@ -50,6 +50,7 @@ typedef struct ledge__pair {
     vec2s normal;   ///< Of the last overlap found this substep (from a toward b).
     vec2s point;    ///< Its contact point.
     float depth;    ///< Its depth.
+    float share;    ///< Body a's share of a push, inv_mass a / (inv_mass a + inv_mass b).
     bool touched;   ///< Whether any relaxation pass found them overlapping.
     bool decided;   ///< Whether `policy` was chosen this substep (at the first touch).
     uint8_t policy; ///< A ledge_response for the pair.
