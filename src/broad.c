@@ -338,12 +338,6 @@ void ledge__grid_rect(const ledge_world *w, vec2s c, vec2s h, float reach, vec2s
              (float)ledge__grid_index((gc.y + gh.y + reach - g->origin.y) * g->inv_cell, g->ny));
 }
 
-bool ledge__boxes_near(const ledge_world *w, vec2s c, vec2s h, int o) {
-    vec2s d = v2_sub(c, w->step.box_center[o]);
-    vec2s r = v2_add(h, w->box_half[o]);
-    return fabsf(d.x) < r.x + w->step.margin && fabsf(d.y) < r.y + w->step.margin;
-}
-
 // A big body against the grid bodies whose cells its grown box reaches
 // (their centres lie within half a cell of their own boxes), then against
 // the big bodies after it.

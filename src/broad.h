@@ -37,7 +37,12 @@ void ledge__grid_rect(const ledge_world *world, vec2s c, vec2s h, float reach, v
 /// (cells outside the map count as FULL, as in the tilemap's queries).
 bool ledge__tiles_near(const ledge_world *world, vec2s c, vec2s h);
 
-/// Whether the box (c, h) comes within the margin of body o's box.
-bool ledge__boxes_near(const ledge_world *world, vec2s c, vec2s h, int o);
+/// Whether the box (c, h) comes within the margin of body o's box (inline:
+/// the fast bodies' gather tests every body in the cells their paths reach).
+static inline bool ledge__boxes_near(const ledge_world *w, vec2s c, vec2s h, int o) {
+    vec2s d = v2_sub(c, w->step.box_center[o]);
+    vec2s r = v2_add(h, w->box_half[o]);
+    return fabsf(d.x) < r.x + w->step.margin && fabsf(d.y) < r.y + w->step.margin;
+}
 
 #endif // LEDGE_BROAD_H

@@ -63,24 +63,25 @@ static void swept_box(const ledge_world *w, int i, vec2s *c, vec2s *h) {
 // Fills w->step.near with the non-fast bodies whose boxes come within the margin
 // of the swept box (c, h) of body i: grid bodies from the cells that box
 // reaches (their centres lie within half a cell of their boxes), and the
-// big bodies. Returns how many.
+// big bodies. Returns how many. The cells of a grid row are consecutive
+// in the sorted list, so each row's cells are one run of it; the box test
+// (hot arrays) comes before the obstacle rules (per-body flags and
+// filters), since most bodies near a falling one are out of reach.
 static int gather(ledge_world *w, int i, vec2s c, vec2s h) {
     const ledge__grid *g = &w->grid;
     int n = 0;
     vec2s lo, hi;
     ledge__grid_rect(w, c, h, 0.5f * g->cell + w->step.margin, &lo, &hi);
     for (int y = (int)lo.y; y <= (int)hi.y; ++y) {
-        for (int x = (int)lo.x; x <= (int)hi.x; ++x) {
-            int d = y * g->nx + x;
-            for (int q = g->cell_start[d]; q < g->cell_start[d + 1]; ++q) {
-                int o = g->sorted[q];
-                if (obstacle(w, i, o) && ledge__boxes_near(w, c, h, o)) w->step.near[n++] = o;
-            }
+        int row = y * g->nx;
+        for (int q = g->cell_start[row + (int)lo.x]; q < g->cell_start[row + (int)hi.x + 1]; ++q) {
+            int o = g->sorted[q];
+            if (ledge__boxes_near(w, c, h, o) && obstacle(w, i, o)) w->step.near[n++] = o;
         }
     }
     for (int k = 0; k < w->step.big_count; ++k) {
         int o = w->step.big_list[k];
-        if (obstacle(w, i, o) && ledge__boxes_near(w, c, h, o)) w->step.near[n++] = o;
+        if (ledge__boxes_near(w, c, h, o) && obstacle(w, i, o)) w->step.near[n++] = o;
     }
     return n;
 }
