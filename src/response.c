@@ -82,6 +82,12 @@ static inline vec2s rub(vec2s vt, float friction, float vn, float out, bool coul
 // stacking sweep one whose normal speed is short of the contact's target
 // (aim()) by more than `resting`. A shortfall within rounding is made up
 // without friction or bounce (friction once per contact).
+// Whether answer() changes v at all.
+static inline bool acts(const ledge__contact *c, vec2s v, float resting, bool sweep) {
+    float goal = sweep ? c->target : 0.0f;
+    return c->policy != LEDGE_RESPONSE_CROSS && goal - v2_dot(v, c->normal) > resting;
+}
+
 static inline vec2s answer(const ledge_world *w, const ledge__contact *c, vec2s v, float resting,
                            bool sweep) {
     vec2s n = c->normal;
@@ -492,9 +498,11 @@ void ledge__velocity_pass(ledge_world *w, float resting, float dt) {
     if (sweep) aim(w, resting);
     for (int k = 0; k < w->contact_count; ++k) {
         const ledge__contact *c = &w->contacts[k];
+        // A pair the answer leaves alone (most of a resting pile's) skips
+        // its weights and the bodies' updates.
         if (c->b < 0) {
             respond_tile(w, c, resting, false);
-        } else if (weights(w, c, &wa, &wb)) {
+        } else if (acts(c, relative(w, c), resting, false) && weights(w, c, &wa, &wb)) {
             respond_pair(w, c, wa, wb, resting, false);
         }
     }
@@ -505,7 +513,7 @@ void ledge__velocity_pass(ledge_world *w, float resting, float dt) {
         const ledge__contact *c = &w->contacts[k];
         if (c->b < 0) {
             respond_tile(w, c, resting, true);
-        } else if (stacked_weights(w, c, &wa, &wb)) {
+        } else if (acts(c, relative(w, c), resting, true) && stacked_weights(w, c, &wa, &wb)) {
             respond_pair(w, c, wa, wb, resting, true);
         }
     }
