@@ -58,15 +58,20 @@ static bool reserve_pairs(ledge__pair **pairs, int *cap, int count, int need) {
 // Where a pair goes: a list of fixed room on a worker (a full one counts
 // the pairs it misses and is run again, grown, on the calling thread), or
 // one that may grow on the calling thread.
-static ledge__pair *next_pair(ledge__pair_list *list, bool may_grow) {
-    if (list->count >= list->cap) {
-        if (!may_grow) {
-            list->overflow = true;
-            list->count++;
-            return NULL;
-        }
-        if (!reserve_pairs(&list->pairs, &list->cap, list->count, list->count + 1)) return NULL;
+static LEDGE_NOINLINE ledge__pair *next_pair_full(ledge__pair_list *list, bool may_grow) {
+    if (!may_grow) {
+        list->overflow = true;
+        list->count++;
+        return NULL;
     }
+    if (!reserve_pairs(&list->pairs, &list->cap, list->count, list->count + 1)) return NULL;
+    return &list->pairs[list->count++];
+}
+
+// (Inline: the grid's pair loop calls it for every pair; the full list's
+// case apart.)
+static inline ledge__pair *next_pair(ledge__pair_list *list, bool may_grow) {
+    if (LEDGE_UNLIKELY(list->count >= list->cap)) return next_pair_full(list, may_grow);
     return &list->pairs[list->count++];
 }
 
@@ -260,8 +265,12 @@ static void rows_task(int start, int end, int worker, void *context) {
     for (int b = start; b < end; ++b) {
         int last =
             (b + 1) * PAIR_BLOCK < w->step.pair_count ? (b + 1) * PAIR_BLOCK : w->step.pair_count;
-        for (int k = b * PAIR_BLOCK > 0 ? b * PAIR_BLOCK : 1; k < last; ++k) {
-            for (int r = pair_row(w, k - 1) + 1; r <= pair_row(w, k); ++r) row_start[r] = k;
+        int k = b * PAIR_BLOCK > 0 ? b * PAIR_BLOCK : 1;
+        int prev = k < last ? pair_row(w, k - 1) : 0;
+        for (; k < last; ++k) {
+            int row = pair_row(w, k);
+            for (int r = prev + 1; r <= row; ++r) row_start[r] = k;
+            prev = row;
         }
     }
 }
