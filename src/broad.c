@@ -455,9 +455,10 @@ static void check_map_version(ledge_world *w) {
 typedef struct classify_task {
     ledge_world *w;
     float cell;
+    bool again; ///< The substep's second filing: plain_body is known.
 } classify_task;
 
-static void classify_block(ledge_world *w, float cell, int b) {
+static void classify_block(ledge_world *w, float cell, bool again, int b) {
     bool any = false;
     vec2s lower = v2(0.0f, 0.0f), upper = v2(0.0f, 0.0f);
     int *big = w->par.items + b * LEDGE__BLOCK, big_count = 0;
@@ -472,7 +473,7 @@ static void classify_block(ledge_world *w, float cell, int b) {
             continue;
         }
         w->step.in_grid[i] = 1;
-        w->step.plain[i] = plain_body(w, i);
+        if (!again) w->step.plain[i] = plain_body(w, i);
         if (!any) lower = upper = gc;
         any = true;
         lower = v2(minf(lower.x, gc.x), minf(lower.y, gc.y));
@@ -487,13 +488,13 @@ static void classify_block(ledge_world *w, float cell, int b) {
 static void classify_run(int start, int end, int worker, void *context) {
     (void)worker;
     const classify_task *t = context;
-    for (int b = start; b < end; ++b) classify_block(t->w, t->cell, b);
+    for (int b = start; b < end; ++b) classify_block(t->w, t->cell, t->again, b);
 }
 
 // The blocks on the workers, then their big lists and bounds joined in
 // block order.
-static void classify(ledge_world *w, float cell, vec2s *lower, vec2s *upper) {
-    classify_task t = {w, cell};
+static void classify(ledge_world *w, float cell, bool again, vec2s *lower, vec2s *upper) {
+    classify_task t = {w, cell, again};
     int blocks = ledge__blocks(w->slot_count);
     ledge__run(w, classify_run, blocks, 1, &t);
     bool any = false;
@@ -569,11 +570,11 @@ static void file_bodies(ledge_world *w) {
     ledge__run(w, band_run, bands, 1, &t);
 }
 
-void ledge__broad_build(ledge_world *w) {
+void ledge__broad_build(ledge_world *w, bool again) {
     float cell = w->cell_size > 0.0f ? w->cell_size : w->max_extent + w->step.margin;
     if (!(cell > 0.0f)) cell = ledge_tilemap_get_def(w->map).tile_size;
     vec2s lower, upper;
-    classify(w, cell, &lower, &upper);
+    classify(w, cell, again, &lower, &upper);
     ledge__grid_fit(&w->grid, lower, upper, cell);
     file_bodies(w);
 }

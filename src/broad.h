@@ -7,8 +7,10 @@
 #include "world.h"
 
 /// The broad phase, first half (broad.c): files the bodies in the loose
-/// grid (bodies larger than a cell go to the big list instead).
-void ledge__broad_build(ledge_world *world);
+/// grid (bodies larger than a cell go to the big list instead). `again`:
+/// the substep's second filing (after the fast bodies moved), when what
+/// depends on the bodies' settings alone is already known.
+void ledge__broad_build(ledge_world *world, bool again);
 
 /// The broad phase, second half (broad.c): lists the candidate body pairs
 /// and the bodies near non-empty tiles, for the relaxation passes.

@@ -455,10 +455,10 @@ static void substep(ledge_world *w, float h) {
     bool fast = integrate_position(w, h);
     w->contact_count = 0;
     t = stage_mark(w, LEDGE__STAGE_GRID, t);
-    ledge__broad_build(w);
+    ledge__broad_build(w, false);
     if (fast) {
         ledge__fast_move(w);
-        ledge__broad_build(w);
+        ledge__broad_build(w, true);
     }
     t = stage_mark(w, LEDGE__STAGE_PAIRS, t);
     ledge__broad_pairs(w);
