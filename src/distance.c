@@ -489,7 +489,7 @@ static inline int best_face(const ledge_shape *a, vec2s c, float *sep) {
 static LEDGE_INLINE ledge_distance_result polygon_circle(const ledge_shape *a, vec2s pa,
                                                          const ledge_shape *b, vec2s pb,
                                                          bool flip) {
-    vec2s c = v2_sub(v2_add(pb, b->center), pa);
+    vec2s cb = v2_add(pb, b->center), c = v2_sub(cb, pa);
     float rad = b->radius, sep, dist;
     int face = best_face(a, c, &sep), vertex = -1;
     vec2s normal, q, d;
@@ -499,13 +499,17 @@ static LEDGE_INLINE ledge_distance_result polygon_circle(const ledge_shape *a, v
         normal = a->normals[face];
         dist = maxf(sep - rad, 0.0f);
         q = v2_sub(c, v2_scale(normal, sep));
-    } else { // in the region of a vertex
+    } else { // in the region of a vertex: v2_unit, with its range test first
         float len = v2_len(d);
-        normal = len > 0.0f ? v2_unit(d, len) : a->normals[face];
+        if (LEDGE_UNLIKELY(!(len > 1e-18f && len < 1e18f))) {
+            normal = len > 0.0f ? v2_normalize(d) : a->normals[face];
+        } else {
+            normal = v2_scale(d, 1.0f / len);
+        }
         dist = maxf(len - rad, 0.0f);
         q = a->vertices[vertex];
     }
-    return ordered(dist, v2_add(q, pa), v2_add(v2_sub(c, v2_scale(normal, rad)), pa), normal, flip);
+    return ordered(dist, v2_add(q, pa), v2_sub(cb, v2_scale(normal, rad)), normal, flip);
 }
 
 // The pairs with a circle, out of line so that their register pressure
