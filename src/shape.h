@@ -93,23 +93,28 @@ static inline void ledge__shape_project(const ledge_shape *s, vec2s u, float *lo
 static inline int ledge__polygon_point_feature(const ledge_shape *s, vec2s c, int *face, float *sep,
                                                vec2s *d) {
     int f = *face, n = s->count, g = f + 1 == n ? 0 : f + 1;
-    vec2s f0 = s->vertices[f], f1 = s->vertices[g], fe = v2_sub(f1, f0);
-    vec2s d0 = v2_sub(c, f0), d1 = v2_sub(c, f1);
-    if (v2_dot(d0, fe) < 0.0f) { // before f0: its region, or the previous face's
+    vec2s nf = s->normals[f], d0 = v2_sub(c, s->vertices[f]), d1 = v2_sub(c, s->vertices[g]);
+    // "Along a face" is the sign of the offset's cross product with the
+    // face's normal (the face's direction turned a quarter): no edge vector
+    // and no third vertex to load. (The sign may differ from the exact
+    // edge's only for an offset within a rounding of the normal, where the
+    // face's answer and the vertex's are the same.)
+    if (v2_cross(nf, d0) < 0.0f) { // before f0: its region, or the previous face's
         int p = f == 0 ? n - 1 : f - 1;
-        if (v2_dot(d0, v2_sub(f0, s->vertices[p])) < 0.0f) {
+        vec2s np = s->normals[p];
+        if (v2_cross(np, d0) < 0.0f) {
             *face = p;
-            *sep = v2_dot(s->normals[p], d0);
+            *sep = v2_dot(np, d0);
             return -1;
         }
         *d = d0;
         return f;
     }
-    if (v2_dot(d1, fe) > 0.0f) { // past f1: its region, or the next face's
-        int h = g + 1 == n ? 0 : g + 1;
-        if (v2_dot(d1, v2_sub(s->vertices[h], f1)) > 0.0f) {
+    if (v2_cross(nf, d1) > 0.0f) { // past f1: its region, or the next face's
+        vec2s ng = s->normals[g];
+        if (v2_cross(ng, d1) > 0.0f) {
             *face = g;
-            *sep = v2_dot(s->normals[g], d1);
+            *sep = v2_dot(ng, d1);
             return -1;
         }
         *d = d1;
