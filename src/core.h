@@ -23,9 +23,11 @@ void ledge__free(void *ptr);
 
 #if defined(__GNUC__)
 #define LEDGE_NOINLINE    __attribute__((noinline))
+#define LEDGE_INLINE      inline __attribute__((always_inline))
 #define LEDGE_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
 #define LEDGE_NOINLINE
+#define LEDGE_INLINE      inline
 #define LEDGE_UNLIKELY(x) (x)
 #endif
 

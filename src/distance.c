@@ -483,36 +483,33 @@ static inline int best_face(const ledge_shape *a, vec2s c, float *sep) {
 // Polygon a and circle b, in closed form. The face of largest separation
 // from the centre decides: inside (separation <= 0) it is the MTV's face;
 // outside, the nearest point of the polygon lies on that face or at one of
-// its two ends. (The centre c is in the region of vertex k only if
-// c - v_k lies between the normals of k's two faces, and no other face's
-// normal is nearer that direction; a nearest point inside face f makes f's
-// separation the distance, which bounds every other face's.) So a pass of
-// dot products and one square root, as b2CollidePolygonAndCircle.
-static inline ledge_distance_result polygon_circle(const ledge_shape *a, vec2s pa,
-                                                   const ledge_shape *b, vec2s pb, bool flip) {
-    vec2s c = v2_sub(v2_add(pb, b->center), pa);
-    float rad = b->radius, sep;
-    int face = best_face(a, c, &sep), cnt = a->count;
-    vec2s f0 = a->vertices[face], f1 = a->vertices[face + 1 == cnt ? 0 : face + 1];
-    vec2s fe = v2_sub(f1, f0), normal = a->normals[face], q = f1, d;
-    float ft = v2_dot(v2_sub(c, f0), fe), dist;
-    bool at_end = sep > 0.0f && (ft < 0.0f || ft > v2_len2(fe));
-    if (ft < 0.0f) q = f0;
-    d = v2_sub(c, q);
-    // Near f1 the test ft > |fe|^2 is a difference of near-equal numbers:
-    // for a centre a rounding away from f1 it may say "past f1" when c - f1
-    // points back along the face, outside f1's normal cone (a wrong normal).
-    // The sign of (c - f1).fe, from the small c - f1, is accurate there.
-    at_end = at_end && (ft < 0.0f || v2_dot(d, fe) > 0.0f);
-    if (!at_end) { // inside, or facing the face
+// its two ends (ledge__polygon_point_feature, which ledge_collide shares).
+// So a pass of dot products and, on a vertex, one square root, as
+// b2CollidePolygonAndCircle.
+static LEDGE_INLINE ledge_distance_result polygon_circle(const ledge_shape *a, vec2s pa,
+                                                         const ledge_shape *b, vec2s pb,
+                                                         bool flip) {
+    vec2s cb = v2_add(pb, b->center), c = v2_sub(cb, pa);
+    float rad = b->radius, sep, dist;
+    int face = best_face(a, c, &sep), vertex = -1;
+    vec2s normal, q, d;
+    if (sep > 0.0f) vertex = ledge__polygon_point_feature(a, c, &face, &sep, &d);
+    if (vertex < 0) {
+        // inside, or facing the face
+        normal = a->normals[face];
         dist = maxf(sep - rad, 0.0f);
         q = v2_sub(c, v2_scale(normal, sep));
-    } else { // in the region of the face's nearer end
+    } else { // in the region of a vertex: v2_unit, with its range test first
         float len = v2_len(d);
-        if (len > 0.0f) normal = v2_unit(d, len);
+        if (LEDGE_UNLIKELY(!(len > 1e-18f && len < 1e18f))) {
+            normal = len > 0.0f ? v2_normalize(d) : a->normals[face];
+        } else {
+            normal = v2_scale(d, 1.0f / len);
+        }
         dist = maxf(len - rad, 0.0f);
+        q = a->vertices[vertex];
     }
-    return ordered(dist, v2_add(q, pa), v2_add(v2_sub(c, v2_scale(normal, rad)), pa), normal, flip);
+    return ordered(dist, v2_add(q, pa), v2_sub(cb, v2_scale(normal, rad)), normal, flip);
 }
 
 // The pairs with a circle, out of line so that their register pressure

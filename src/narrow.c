@@ -83,7 +83,9 @@ static sat_result box_circle(const ledge_shape *a, vec2s pa, const ledge_shape *
 
 // Polygon a vs circle b. Inside the polygon the nearest face decides; outside
 // it the closest point of the outline (a face or a vertex: the Voronoi
-// region holding the centre) decides. Any face farther than r separates.
+// region holding the centre) decides, found from the face of largest
+// separation and its two ends as ledge_shape_distance finds it (so that the
+// two agree on the normal). Any face farther than r separates.
 static sat_result polygon_circle(const ledge_shape *a, vec2s pa, const ledge_shape *b, vec2s pb) {
     vec2s c = v2_sub(v2_add(pb, b->center), pa);
     float r = b->radius, sep = -INFINITY;
@@ -96,47 +98,29 @@ static sat_result polygon_circle(const ledge_shape *a, vec2s pa, const ledge_sha
             face = i;
         }
     }
-    if (sep <= 0.0f) {
-        sat_result res = {a->normals[face], r - sep, true};
-        return res;
-    }
-    // Outside, facing the most separating face: when the centre projects
-    // onto that face's segment, the face is the nearest feature, at
-    // distance sep along its normal. Answering from the face here (rather
-    // than from c minus the nearest point) keeps the direction exact when
-    // the centre lies on the face to within rounding: there the difference
-    // is pure rounding noise and may point anywhere (a fuzzer found a
-    // circle centred on a sliver's long edge pushed along the edge).
-    vec2s f0 = a->vertices[face], fe = v2_sub(a->vertices[next_index(face, a->count)], f0);
-    float ft = v2_dot(v2_sub(c, f0), fe);
-    if (ft >= 0.0f && ft <= v2_len2(fe)) {
+    // Outside and facing a face, the face is the nearest feature, at
+    // distance sep along its normal. Answering from the face (rather than
+    // from c minus the nearest point) keeps the direction exact when the
+    // centre lies on the face to within rounding: there the difference is
+    // pure rounding noise and may point anywhere (a fuzzer found a circle
+    // centred on a sliver's long edge pushed along the edge).
+    vec2s d;
+    if (sep <= 0.0f || ledge__polygon_point_feature(a, c, &face, &sep, &d) < 0) {
         if (sep >= r) return miss_along(a->normals[face]);
         sat_result res = {a->normals[face], r - sep, true};
         return res;
     }
-    vec2s best_d = v2(0.0f, 0.0f);
-    float best_d2 = INFINITY;
-    for (int i = 0; i < a->count; ++i) {
-        vec2s v1 = a->vertices[i], e = v2_sub(a->vertices[next_index(i, a->count)], v1);
-        float t = v2_dot(v2_sub(c, v1), e) / v2_len2(e);
-        t = t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
-        vec2s d = v2_sub(c, v2_add(v1, v2_scale(e, t)));
-        float d2 = v2_len2(d);
-        if (d2 < best_d2) {
-            best_d2 = d2;
-            best_d = d;
-        }
-    }
-    if (best_d2 >= r * r) return miss_along(best_d);
-    if (!(best_d2 > 0.0f)) {
-        // The centre is on the outline to within float underflow (a squared
+    float d2 = v2_len2(d);
+    if (d2 >= r * r) return miss_along(d);
+    if (!(d2 > 0.0f)) {
+        // The centre is on the vertex to within float underflow (a squared
         // distance below 1e-45): no direction to normalise, so push out
-        // through the nearest face as for a centre inside.
+        // through the face as for a centre inside.
         sat_result res = {a->normals[face], r - sep, true};
         return res;
     }
-    float dist = sqrtf(best_d2);
-    sat_result res = {v2_unit(best_d, dist), r - dist, true};
+    float dist = sqrtf(d2);
+    sat_result res = {v2_unit(d, dist), r - dist, true};
     return res;
 }
 

@@ -76,4 +76,51 @@ static inline void ledge__shape_project(const ledge_shape *s, vec2s u, float *lo
     *hi = mx;
 }
 
+/// The feature of polygon s nearest to a point c outside it, given the face
+/// of largest separation (*face, separation *sep > 0): -1 for a face (the
+/// point projects onto it), else the index of the vertex (*d = c - it).
+/// The nearest point lies on that face or at one of its ends. Each test
+/// reads c relative to the end it is about: near a vertex c minus the
+/// vertex is small and accurate, where c's projection on the whole face is
+/// a difference of near-equal numbers (a centre a rounding from the far
+/// end was called past it when c - end pointed back along the face: a
+/// normal outside that vertex's normal cone). Near a vertex the two faces'
+/// separations are equal within rounding, so the chosen face may be the
+/// neighbour: a point past the end and also along the next face is in that
+/// face's region, and *face and *sep move there (sep from the small vector).
+/// ledge_collide and ledge_shape_distance both decide through this, so that
+/// their normals agree.
+static inline int ledge__polygon_point_feature(const ledge_shape *s, vec2s c, int *face, float *sep,
+                                               vec2s *d) {
+    int f = *face, n = s->count, g = f + 1 == n ? 0 : f + 1;
+    vec2s nf = s->normals[f], d0 = v2_sub(c, s->vertices[f]), d1 = v2_sub(c, s->vertices[g]);
+    // "Along a face" is the sign of the offset's cross product with the
+    // face's normal (the face's direction turned a quarter): no edge vector
+    // and no third vertex to load. (The sign may differ from the exact
+    // edge's only for an offset within a rounding of the normal, where the
+    // face's answer and the vertex's are the same.)
+    if (v2_cross(nf, d0) < 0.0f) { // before f0: its region, or the previous face's
+        int p = f == 0 ? n - 1 : f - 1;
+        vec2s np = s->normals[p];
+        if (v2_cross(np, d0) < 0.0f) {
+            *face = p;
+            *sep = v2_dot(np, d0);
+            return -1;
+        }
+        *d = d0;
+        return f;
+    }
+    if (v2_cross(nf, d1) > 0.0f) { // past f1: its region, or the next face's
+        vec2s ng = s->normals[g];
+        if (v2_cross(ng, d1) > 0.0f) {
+            *face = g;
+            *sep = v2_dot(ng, d1);
+            return -1;
+        }
+        *d = d1;
+        return g;
+    }
+    return -1;
+}
+
 #endif // LEDGE_SHAPE_H

@@ -512,6 +512,187 @@ static void test_circle_polygon_regions(void **state) {
     assert_true(cases > 3000 && counts[0] > cases && counts[1] > cases / 4 && counts[2] > 0);
 }
 
+// --- circle-polygon near vertices: ledge_collide and ledge_shape_distance agree ---
+
+/// Signed distance from p to the convex polygon s (vertices counter-clockwise
+/// in double, exact from the shape's floats): < 0 inside.
+static double polygon_sd(const ledge_shape *s, dpt off, dpt p) {
+    double m = INFINITY;
+    bool inside = true;
+    for (int i = 0; i < s->count; ++i) {
+        int j = i + 1 == s->count ? 0 : i + 1;
+        dpt a = {off.x + s->vertices[i].x, off.y + s->vertices[i].y};
+        dpt b = {off.x + s->vertices[j].x, off.y + s->vertices[j].y};
+        m = fmin(m, point_segment(p, a, b, NULL));
+        inside &= orient(a, b, p) >= 0.0;
+    }
+    return inside ? -m : m;
+}
+
+/// Whether unit u lies in the normal cone of vertex k of s (between the
+/// outward normals of the faces k-1 and k, computed in double from the
+/// vertices), to within `tol` radians.
+static bool in_vertex_cone(const ledge_shape *s, int k, dpt u, double tol) {
+    int p = k == 0 ? s->count - 1 : k - 1, q = k + 1 == s->count ? 0 : k + 1;
+    dpt e0 = {s->vertices[k].x - (double)s->vertices[p].x,
+              s->vertices[k].y - (double)s->vertices[p].y};
+    dpt e1 = {s->vertices[q].x - (double)s->vertices[k].x,
+              s->vertices[q].y - (double)s->vertices[k].y};
+    double l0 = hypot(e0.x, e0.y), l1 = hypot(e1.x, e1.y);
+    dpt n0 = {e0.y / l0, -e0.x / l0}, n1 = {e1.y / l1, -e1.x / l1};
+    // Counter-clockwise from n0 to u, and from u to n1, on the side of
+    // their bisector (the cone is under 180 degrees wide).
+    return n0.x * u.y - n0.y * u.x >= -tol && u.x * n1.y - u.y * n1.x >= -tol &&
+           (n0.x + n1.x) * u.x + (n0.y + n1.y) * u.y > 0.0;
+}
+
+/// One overlapping placement: polygon a at pa, circle c at pc (centre near
+/// a's vertex k), both pair orders. Returns whether a check failed (the
+/// first few printed with the mask of the failed checks).
+static bool check_near_vertex(const ledge_shape *a, vec2s pa, const ledge_shape *c, vec2s pc, int k,
+                              const char *where) {
+    ledge_manifold m = ledge_collide(a, pa, c, pc);
+    ledge_manifold mr = ledge_collide(c, pc, a, pa);
+    ledge_distance_result r = ledge_shape_distance(a, pa, c, pc);
+    ledge_distance_result rr = ledge_shape_distance(c, pc, a, pa);
+    dpt off = {pa.x, pa.y}, cc = {(double)pc.x + c->center.x, (double)pc.y + c->center.y};
+    double rad = c->radius, sd = polygon_sd(a, off, cc), want = rad - sd;
+    double scale = fabs(pa.x) + fabs(pa.y) + fabs(pc.x) + fabs(pc.y) + rad;
+    double tol = 4e-6 * scale;
+    int fails = 0;
+    if (!m.hit || !mr.hit || !(r.distance == 0.0f) || !(rr.distance == 0.0f)) {
+        fails |= 1; // every placement overlaps by most of the radius
+    } else {
+        dpt u = {m.normal.x, m.normal.y};
+        // The same push from all four calls: mirrored for the other order.
+        if (memcmp(&r.normal, &m.normal, sizeof m.normal) != 0 || mr.normal.x != -m.normal.x ||
+            mr.normal.y != -m.normal.y || rr.normal.x != -m.normal.x ||
+            rr.normal.y != -m.normal.y || m.depth != mr.depth)
+            fails |= 2;
+        // distance.h: point_a - point_b = normal * depth.
+        double gx = (double)r.point_a.x - r.point_b.x, gy = (double)r.point_a.y - r.point_b.y;
+        if (fabs(gx - u.x * m.depth) > tol || fabs(gy - u.y * m.depth) > tol) fails |= 4;
+        // The oracle: the depth is the exact one, the normal lies in the
+        // vertex's cone, and b moved by normal * depth no longer overlaps.
+        if (fabs(m.depth - want) > tol) fails |= 8;
+        if (!in_vertex_cone(a, k, u, 1e-6)) fails |= 16;
+        dpt moved = {cc.x + u.x * m.depth, cc.y + u.y * m.depth};
+        if (polygon_sd(a, off, moved) < rad - tol) fails |= 32;
+    }
+    if (fails && g_failures_reported++ < 8) {
+        print_message(
+            "checks %#x failed near vertex %d (%s): pa (%.9g, %.9g) pc (%.9g, %.9g) r %.9g: "
+            "collide hit %d n (%.9g, %.9g) depth %.9g; distance %.9g n (%.9g, %.9g); oracle "
+            "depth %.9g\n",
+            fails, k, where, (double)pa.x, (double)pa.y, (double)pc.x, (double)pc.y, rad, m.hit,
+            (double)m.normal.x, (double)m.normal.y, (double)m.depth, (double)r.distance,
+            (double)r.normal.x, (double)r.normal.y, want);
+    }
+    return fails != 0;
+}
+
+/// u scaled to length 1 (in double).
+static vec2s unit_test_vec(vec2s u) {
+    double l = hypot(u.x, u.y);
+    return v((float)(u.x / l), (float)(u.y / l));
+}
+
+/// x moved by k ulps (k may be negative).
+static float ulps(float x, int k) {
+    for (; k > 0; --k) x = nextafterf(x, INFINITY);
+    for (; k < 0; ++k) x = nextafterf(x, -INFINITY);
+    return x;
+}
+
+// Circle-polygon near every vertex of 3..8-gons and boxes (as ledge_make_box
+// makes them and as 4-gons), y up and y down, at positions up to 1000:
+// centres within a few ulps of the vertex, and within a few ulps of the
+// lines the closed forms decide on near it (each face's extension past the
+// vertex, and the vertex's two face normals, where a face's region ends),
+// from inside the polygon to half the radius out. ledge_collide and
+// ledge_shape_distance must give the same normal (both orders), and both
+// the oracle's: the exact depth, a normal in the vertex's normal cone, and
+// no overlap left after the push.
+static void test_circle_polygon_near_vertices(void **state) {
+    (void)state;
+    g_failures_reported = 0;
+    g_rng = 0xA61EE5u;
+    int fails = 0, cases = 0;
+    static const double dists[] = {1e-6, 1e-4, 0.01, 0.1, 0.5};
+    for (int kind = 3; kind <= 10; ++kind) { // 9: a box as a 4-gon, 10: ledge_make_box
+        for (int rep = 0; rep < 4; ++rep) {
+            int n = kind >= 9 ? 4 : kind;
+            double size = rng_range(0.3, 2.0), phase = rng_range(0, 2 * PI);
+            double squash = kind >= 9 ? 1.0 : rng_range(0.4, 1.0);
+            vec2s p[8];
+            for (int i = 0; i < n; ++i) {
+                double t = kind >= 9 ? PI / 4 + PI / 2 * i
+                                     : phase + 2 * PI * i / n + rng_range(-0.2, 0.2) * 2 * PI / n;
+                p[i] = v((float)(size * cos(t)), (float)(size * squash * sin(t)));
+            }
+            for (int flipy = 0; flipy < 2; ++flipy) {
+                vec2s q[8];
+                for (int i = 0; i < n; ++i) q[i] = v(p[i].x, flipy ? -p[i].y : p[i].y);
+                ledge_shape a;
+                if (kind == 10) {
+                    a = ledge_make_box(v(0, 0), v((float)(size * 0.7), (float)(size * 0.5)));
+                } else if (!ledge_make_polygon(q, n, &a)) {
+                    continue;
+                }
+                double ext = a.bounds.upper.x - a.bounds.lower.x;
+                ledge_shape c = ledge_make_circle(v(0, 0), (float)(0.25 * ext));
+                double mag = rep == 0 ? 0.0 : rep == 1 ? 28.0 : rep == 2 ? 300.0 : 1000.0;
+                vec2s pa = rng_vec(-mag, mag);
+                for (int k = 0; k < a.count; ++k) {
+                    int f = k == 0 ? a.count - 1 : k - 1, g = k + 1 == a.count ? 0 : k + 1;
+                    vec2s vk = a.vertices[k];
+                    vec2s at = v(pa.x + vk.x, pa.y + vk.y);
+                    // At the vertex, within 3 ulps each way.
+                    for (int ix = -3; ix <= 3; ++ix) {
+                        for (int iy = -3; iy <= 3; ++iy) {
+                            vec2s pc = v(ulps(at.x, ix), ulps(at.y, iy));
+                            fails += check_near_vertex(&a, pa, &c, pc, k, "at");
+                            ++cases;
+                        }
+                    }
+                    // Along the lines through the vertex: the two faces'
+                    // extensions past it, its two face normals, their
+                    // bisector, and the same into the polygon.
+                    vec2s ein = unit_test_vec(v(vk.x - a.vertices[f].x, vk.y - a.vertices[f].y));
+                    vec2s eout = unit_test_vec(v(vk.x - a.vertices[g].x, vk.y - a.vertices[g].y));
+                    vec2s nb = unit_test_vec(
+                        v(a.normals[f].x + a.normals[k].x, a.normals[f].y + a.normals[k].y));
+                    vec2s dirs[7] = {ein,
+                                     eout,
+                                     a.normals[f],
+                                     a.normals[k],
+                                     nb,
+                                     v(-nb.x, -nb.y),
+                                     unit_test_vec(v(-ein.x - eout.x, -ein.y - eout.y))};
+                    for (int di = 0; di < 7; ++di) {
+                        for (size_t si = 0; si < sizeof dists / sizeof dists[0]; ++si) {
+                            double s = dists[si] * c.radius;
+                            if (di >= 5) s *= 0.2; // inside: stay near the vertex
+                            vec2s base =
+                                v((float)(at.x + dirs[di].x * s), (float)(at.y + dirs[di].y * s));
+                            for (int j = -2; j <= 2; ++j) {
+                                vec2s pc = v(ulps(base.x, j), ulps(base.y, -j));
+                                fails += check_near_vertex(&a, pa, &c, pc, k, "line");
+                                pc = v(ulps(base.x, j), ulps(base.y, j));
+                                fails += check_near_vertex(&a, pa, &c, pc, k, "line");
+                                cases += 2;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    print_message("circle-polygon near vertices: %d placements, %d failed checks\n", cases, fails);
+    assert_int_equal(fails, 0);
+    assert_true(cases > 30000);
+}
+
 // Ties between faces go to the first, as in ledge_collide: a circle at the
 // centre of a square polygon (all four faces equally far) and on the
 // diagonals gets face 0's (or the first tying face's) push, the same
@@ -1370,6 +1551,7 @@ int main(void) {
         cmocka_unit_test(test_pairs_at_scales),
         cmocka_unit_test(test_features_match_oracle),
         cmocka_unit_test(test_circle_polygon_regions),
+        cmocka_unit_test(test_circle_polygon_near_vertices),
         cmocka_unit_test(test_circle_polygon_ties),
         cmocka_unit_test(test_position_limits),
         cmocka_unit_test(test_touching_is_exact),
