@@ -536,10 +536,20 @@ static bool sees_default(const ledge_world *w, int i) {
            ledge__vec_within(w->position[i], LEDGE_MAX_COORDINATE);
 }
 
+// Body i's box from the compact per-slot arrays the index files it by
+// (centre offset and half extents, 8 bytes each by slot) rather than from
+// its shape (hundreds of bytes by slot: one cache miss per candidate). It
+// may differ from body_box's by a rounding (none for a centred box, as
+// the bump module's are); the bump move pads its boxes by far more.
+static ledge_aabb compact_box(const ledge_world *w, int i) {
+    vec2s c = v2_add(w->position[i], w->box_offset[i]), h = w->box_half[i];
+    return (ledge_aabb){v2_sub(c, h), v2_add(c, h)};
+}
+
 static void unordered_one(unordered *u, int i) {
     if (u->stopped || u->q->stamp[i] == u->stamp) return;
     u->q->stamp[i] = u->stamp;
-    if (!boxes_overlap(body_box(u->w, i), u->box) || !sees_default(u->w, i)) return;
+    if (!boxes_overlap(compact_box(u->w, i), u->box) || !sees_default(u->w, i)) return;
     u->visited++;
     if (!u->visit(u->w, i, u->context)) u->stopped = true;
 }
@@ -580,7 +590,7 @@ int ledge__query_aabb_among(ledge_world *world, ledge_aabb aabb, const int *slot
                             ledge__slot_visit_fn *visit, void *context) {
     int n = 0;
     for (int k = 0; k < count; ++k) {
-        if (!boxes_overlap(body_box(world, slots[k]), aabb)) continue;
+        if (!boxes_overlap(compact_box(world, slots[k]), aabb)) continue;
         ++n;
         if (!visit(world, slots[k], context)) break;
     }
