@@ -332,10 +332,23 @@ end)
 -- (ledge_bump_move); with a filter they run bump's loop in Lua. The Lua
 -- loop is the oracle: two worlds with the same items, one moved each way,
 -- must agree on every returned value and every col field, bit for bit.
+-- The keys pairs() gives, sorted, as one string (nested tables' too).
+local function keys_of(t)
+    local ks = {}
+    for k, v in pairs(t) do
+        ks[#ks + 1] = type(v) == 'table' and k ~= 'item' and k ~= 'other' and
+            (tostring(k) .. '{' .. keys_of(v) .. '}') or tostring(k)
+    end
+    table.sort(ks)
+    return table.concat(ks, ',')
+end
+
 local function same_cols(a, b, what)
     eq(#a, #b, what .. ' count')
+    eq(keys_of(a), keys_of(b), what .. ' cols keys')
     for i = 1, #a do
         local x, y = a[i], b[i]
+        eq(keys_of(x), keys_of(y), what .. ' col keys (pairs)')
         eq(x.other, y.other, what .. ' other')
         eq(x.item, y.item, what .. ' item')
         eq(x.type, y.type, what .. ' type')

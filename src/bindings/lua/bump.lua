@@ -25,6 +25,10 @@ local bump = {
     _LICENSE = 'MIT',
 }
 
+-- LuaJIT's table.new(narray, nhash): a table with its parts sized.
+local has_table_new, table_new = pcall(require, 'table.new')
+if not has_table_new then table_new = function() return {} end end
+
 local floor, ceil, abs, min, max, huge = math.floor, math.ceil, math.abs, math.min, math.max,
     math.huge
 local DELTA = 1e-10 -- bump's tolerance for touching versus overlapping
@@ -479,9 +483,17 @@ local function check_in_c(self, item, r, goalX, goalY, update)
     if n < 0 then error('World: ' .. tostring(ledge.lastError()), 3) end
     local ax, ay = actual_x[0], actual_y[0]
     if update then r.x, r.y = ax, ay end
-    local cols = {}
-    local ccols = self.ccols
-    for i = 0, n - 1 do cols[i + 1] = col_table(self, item, ccols[i], r.w, r.h) end
+    -- A fresh cols table per call, as bump gives; made with its array part
+    -- in place (filling an empty table grows it: two more allocations).
+    local ccols, cols = self.ccols, nil
+    if n == 0 then
+        cols = {}
+    elseif n == 1 then
+        cols = { col_table(self, item, ccols[0], r.w, r.h) }
+    else
+        cols = table_new(n, 0)
+        for i = 0, n - 1 do cols[i + 1] = col_table(self, item, ccols[i], r.w, r.h) end
+    end
     return ax, ay, cols, n
 end
 
