@@ -249,7 +249,7 @@ function bump.newWorld(cellSize)
     if cellSize <= 0 then error('bump.newWorld: cellSize must be > 0', 2) end
     local self = setmetatable({
         cellSize = cellSize,
-        rects = {},     -- item -> {x, y, w, h, body}
+        rects = {},     -- item -> {x, y, w, h, slot, opts}
         count = 0,
         bySlot = {},    -- ledge body slot (index1) -> item
         responses = {},
@@ -292,9 +292,12 @@ local function sync(self, r)
     c.x, c.y, c.w, c.h = r.x, r.y, r.w, r.h
 end
 
+-- The item's body is kept as its id alone, in cids by slot (no Body
+-- object: one Lua object less per item for the garbage collector to visit
+-- while games make bump's cols tables).
 local function attach(self, item, r)
-    r.body = self.lw:newBody(body_def(r, r.opts))
-    r.slot = r.body.id.index1
+    local id = self.lw:newBodyId(body_def(r, r.opts))
+    r.slot = id.index1
     self.bySlot[r.slot] = item
     if r.slot >= self.crectCap then
         local cap = self.crectCap
@@ -305,7 +308,7 @@ local function attach(self, item, r)
         ffi.copy(ids, self.cids, ffi.sizeof('ledge_body_id') * self.crectCap)
         self.crects, self.cids, self.crectCap = grown, ids, cap
     end
-    self.cids[r.slot] = r.body.id
+    self.cids[r.slot] = id
     sync(self, r)
 end
 
@@ -333,7 +336,7 @@ end
 function World:remove(item)
     local r = get(self, item, 'World:remove')
     self.bySlot[r.slot] = nil
-    r.body:destroy()
+    self.lw:destroyBodyId(self.cids[r.slot])
     self.rects[item] = nil
     self.state[item] = nil
     self.count = self.count - 1
@@ -344,7 +347,7 @@ local pos = vec_t()
 
 local function place(self, r)
     pos.x, pos.y = r.x + r.w / 2, r.y + r.h / 2
-    if not C.ledge_body_set_position_ref(self.lw.ptr, r.body.id, pos) then
+    if not C.ledge_body_set_position_ref(self.lw.ptr, self.cids + r.slot, pos) then
         error('World: ' .. tostring(ledge.lastError()), 3)
     end
 end
@@ -355,8 +358,8 @@ function World:update(item, x, y, w, h)
     w, h = w or r.w, h or r.h
     check_rect(x, y, w, h, 'World:update')
     if w ~= r.w or h ~= r.h then -- a new shape: a new body
-        self.bySlot[r.body.id.index1] = nil
-        r.body:destroy()
+        self.bySlot[r.slot] = nil
+        self.lw:destroyBodyId(self.cids[r.slot])
         r.x, r.y, r.w, r.h = x, y, w, h
         attach(self, item, r)
     elseif x ~= r.x or y ~= r.y then
@@ -469,8 +472,7 @@ end
 local function check_in_c(self, item, r, goalX, goalY, update)
     check_number(goalX, 'goalX', 'World:check')
     check_number(goalY, 'goalY', 'World:check')
-    -- The id from the FFI array by slot: r.body.id would touch two more
-    -- objects per move (the Body table and the id's cdata).
+    -- The id from the FFI array by slot (attach keeps it there).
     local id = self.cids + r.slot
     local n = C.ledge_bump_move(self.lw.ptr, self.crects, self.crectCap, id, goalX,
         goalY, update, self.ccols, self.ccolCap, actual_x, actual_y)
@@ -783,7 +785,8 @@ function World:moveCharacter(item, goalX, goalY, opts)
     char_def.max_floor_slope = opts and opts.maxSlope or 0.87266463
     char_def.skin = 0.01 * size / 16
     move_vec.x, move_vec.y = goalX - r.x, goalY - r.y
-    if not C.ledge_body_move_ref(self.lw.ptr, r.body.id, move_vec, char_def, char_result) then
+    if not C.ledge_body_move_ref(self.lw.ptr, self.cids + r.slot, move_vec, char_def,
+        char_result) then
         error('World:moveCharacter: ' .. tostring(ledge.lastError()), 2)
     end
     local res = char_result
