@@ -83,7 +83,7 @@ local function run(n, raw)
     local dt = 1 / 60
     local slots, count = {}, { cols = 0 }
     if raw then
-        for k = 1, n do slots[k] = world.rects[items[k]].slot end
+        for k = 1, n do slots[k] = world.rects[items[k]] end
     end
     local t0 = now()
     for _ = 1, 60 do
