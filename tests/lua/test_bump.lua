@@ -469,6 +469,25 @@ local level = table.concat({
     '############',
 }, '\n')
 
+test('setTiles keeps the items added before it; a new size keeps the options', function()
+    local world = bump.newWorld()
+    world:add('a', 10, 20, 30, 40)
+    world:add('plat', 100, 120, 64, 8, { oneWay = true })
+    world:setTiles(level, 16)
+    same({ world:getRect('a') }, { 10, 20, 30, 40 }, 'a kept')
+    same({ world:getRect('plat') }, { 100, 120, 64, 8 }, 'plat kept')
+    eq(world:countItems(), 2)
+    eq(table.concat(world:queryRect(0, 0, 50, 70), ','), 'a')
+    eq(world.opts[world.rects.plat].oneWay, true, 'options kept by setTiles')
+    world:update('plat', 90, 120, 60, 8) -- a new size: a new body
+    same({ world:getRect('plat') }, { 90, 120, 60, 8 }, 'plat resized')
+    eq(world.opts[world.rects.plat].oneWay, true, 'options kept by a new size')
+    eq(table.concat(world:queryPoint(120, 124), ','), 'plat')
+    world:remove('a')
+    eq(world:hasItem('a'), false)
+    eq(#world:queryRect(0, 0, 50, 70), 0)
+end)
+
 test('tiles: a character walks up a 45 degree slope and stands on it', function()
     local world = bump.newWorld()
     world:setTiles(level, 16)
