@@ -166,6 +166,8 @@ static double bump_sq_dist(ledge_bump_rect a, ledge_bump_rect b) {
     return dx * dx + dy * dy;
 }
 
+enum { BUMP_CANDIDATES = 32 }; // candidates kept for the move's later projections
+
 // One projection: the nearest collision of `item` moving from r to the
 // goal, skipping itself and the collisions found so far (bump's visited
 // filter). Only the first of bump's sorted list is ever used by a slide.
@@ -180,6 +182,13 @@ typedef struct bump_projection {
     bool any, bad_slot;
     double best_dist;
     ledge_bump_col best;
+    // The slots the move's first query found, and its box: a slide's next
+    // projection lies within that box (unless an overlap pushed the item
+    // back), so it is answered from these instead of the index.
+    ledge_aabb cand_box;
+    int cand[BUMP_CANDIDATES];
+    int cand_count; // -1: none kept (no query yet, or more than BUMP_CANDIDATES)
+    bool keep;      // this query fills cand
 } bump_projection;
 
 // Whether c (at squared distance dist, body index1) comes before the best
@@ -194,6 +203,12 @@ static bool bump_before(const bump_projection *p, const ledge_bump_col *c, doubl
 
 static bool bump_visit(const ledge_world *world, int slot, void *context) {
     bump_projection *p = context;
+    if (p->keep) {
+        if (p->cand_count < BUMP_CANDIDATES)
+            p->cand[p->cand_count++] = slot;
+        else
+            p->keep = false, p->cand_count = -1;
+    }
     uint32_t index1 = (uint32_t)world->handle[slot] + 1u; // as ledge__body_id
     if (index1 == p->self) return true;
     if (index1 >= (uint32_t)p->rect_count) {
@@ -213,17 +228,38 @@ static bool bump_visit(const ledge_world *world, int slot, void *context) {
     return true;
 }
 
+static bool box_within(ledge_aabb inner, ledge_aabb outer) {
+    return inner.lower.x >= outer.lower.x && inner.lower.y >= outer.lower.y &&
+           inner.upper.x <= outer.upper.x && inner.upper.y <= outer.upper.y;
+}
+
+static double bump_min(double a, double b) {
+    return a < b ? a : b; // finite values: no fmin call
+}
+
+static double bump_max(double a, double b) {
+    return a > b ? a : b;
+}
+
 static int bump_project(ledge_world *world, bump_projection *p) {
     ledge_bump_rect r = p->r;
-    double x0 = fmin(r.x, p->gx), y0 = fmin(r.y, p->gy);
-    double x1 = fmax(r.x, p->gx) + r.w, y1 = fmax(r.y, p->gy) + r.h;
+    double x0 = bump_min(r.x, p->gx), y0 = bump_min(r.y, p->gy);
+    double x1 = bump_max(r.x, p->gx) + r.w, y1 = bump_max(r.y, p->gy) + r.h;
     // ledge's index holds floats: grown so that rounding never loses one.
-    double pad = 1e-3 + 1e-6 * fmax(fmax(fabs(x0), fabs(y0)), fmax(fabs(x1), fabs(y1)));
+    double pad = 1e-3 + 1e-6 * bump_max(bump_max(fabs(x0), fabs(y0)), bump_max(fabs(x1), fabs(y1)));
     ledge_aabb box = {{{(float)(x0 - pad), (float)(y0 - pad)}},
                       {{(float)(x1 + pad), (float)(y1 + pad)}}};
     p->any = false;
-    // Unordered: bump_before orders the candidates as the sorted query would.
-    if (ledge__query_aabb_unordered(world, box, "ledge_bump_move", bump_visit, p) < 0) return -1;
+    if (p->cand_count >= 0 && box_within(box, p->cand_box)) {
+        p->keep = false;
+        ledge__query_aabb_among(world, box, p->cand, p->cand_count, bump_visit, p);
+    } else {
+        p->keep = true, p->cand_count = 0, p->cand_box = box;
+        // Unordered: bump_before orders the candidates as the sorted query would.
+        if (ledge__query_aabb_unordered(world, box, "ledge_bump_move", bump_visit, p) < 0)
+            return -1;
+        if (!p->keep) p->cand_count = -1;
+    }
     if (p->bad_slot) {
         LEDGE_ERROR("ledge_bump_move: a body's slot is >= rect_count %d", p->rect_count);
         return -1;
@@ -271,7 +307,8 @@ int ledge_bump_move(ledge_world *world, ledge_bump_rect *rects, int rect_count,
                          .found = cols,
                          .r = rects[item->index1],
                          .gx = goal_x,
-                         .gy = goal_y};
+                         .gy = goal_y,
+                         .cand_count = -1};
     int len = 0, got;
     while ((got = bump_project(world, &p)) > 0) {
         if (len == capacity) return capacity + 1;

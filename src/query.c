@@ -300,7 +300,8 @@ typedef struct query {
 } query;
 
 // The checks every query shares; fills `qu` and refreshes the index.
-static bool begin(ledge_world *w, const ledge_query_filter *filter, const char *fn, query *qu) {
+// A world that may be queried now (not NULL, not stepping).
+static bool ready(const ledge_world *w, const char *fn) {
     if (w == NULL) {
         LEDGE_ERROR("%s: world is NULL", fn);
         return false;
@@ -309,6 +310,11 @@ static bool begin(ledge_world *w, const ledge_query_filter *filter, const char *
         LEDGE_ERROR("%s: the world is stepping (query between steps)", fn);
         return false;
     }
+    return true;
+}
+
+static bool begin(ledge_world *w, const ledge_query_filter *filter, const char *fn, query *qu) {
+    if (!ready(w, fn)) return false;
     qu->w = w;
     qu->f = filter ? *filter : ledge_default_query_filter();
     qu->ignore = -1;
@@ -370,19 +376,36 @@ static void visit_all(query *qu, uint32_t stamp, visit_fn *visit, void *data) {
     }
 }
 
+// The largest coordinate of b, which sizes the rounding margin.
+static float box_scale(ledge_aabb b) {
+    return maxf(maxf(fabsf(b.lower.x), fabsf(b.upper.x)), maxf(fabsf(b.lower.y), fabsf(b.upper.y)));
+}
+
+// The cells of level li that the box `b` (box_scale(b) is `scale`) grown
+// by half a cell (and a rounding margin) reaches, within the cells the
+// level holds, into [*x0, *x1] x [*y0, *y1]: 0 when there are none, 2 when
+// they outnumber the filed bodies (cheaper to visit every body), 1
+// otherwise.
+static int level_range(const ledge__query_index *q, int li, ledge_aabb b, float scale, int *x0,
+                       int *x1, int *y0, int *y1) {
+    const level *l = &q->lv[li];
+    float grow = 0.51f * l->cell + 1e-5f * scale;
+    int ax = cell_coord(l, b.lower.x - grow), bx = cell_coord(l, b.upper.x + grow);
+    int ay = cell_coord(l, b.lower.y - grow), by = cell_coord(l, b.upper.y + grow);
+    *x0 = ax > l->x0 ? ax : l->x0, *x1 = bx < l->x1 ? bx : l->x1;
+    *y0 = ay > l->y0 ? ay : l->y0, *y1 = by < l->y1 ? by : l->y1;
+    if (*x0 > *x1 || *y0 > *y1) return 0;
+    // In 64-bit integers: exact, and cheaper than doubles.
+    int64_t cells = ((int64_t)*x1 - *x0 + 1) * ((int64_t)*y1 - *y0 + 1);
+    return cells > (int64_t)q->filed ? 2 : 1;
+}
+
 static void visit_level(query *qu, int li, ledge_aabb b, uint32_t stamp, visit_fn *visit,
                         void *data) {
     const ledge__query_index *q = qu->w->query;
-    const level *l = &q->lv[li];
-    float scale =
-        maxf(maxf(fabsf(b.lower.x), fabsf(b.upper.x)), maxf(fabsf(b.lower.y), fabsf(b.upper.y)));
-    float grow = 0.51f * l->cell + 1e-5f * scale;
-    int x0 = cell_coord(l, b.lower.x - grow), x1 = cell_coord(l, b.upper.x + grow);
-    int y0 = cell_coord(l, b.lower.y - grow), y1 = cell_coord(l, b.upper.y + grow);
-    x0 = x0 > l->x0 ? x0 : l->x0, x1 = x1 < l->x1 ? x1 : l->x1;
-    y0 = y0 > l->y0 ? y0 : l->y0, y1 = y1 < l->y1 ? y1 : l->y1;
-    if (x0 > x1 || y0 > y1) return;
-    if (((double)x1 - x0 + 1.0) * ((double)y1 - y0 + 1.0) > (double)q->filed) {
+    int x0, x1, y0, y1, how = level_range(q, li, b, box_scale(b), &x0, &x1, &y0, &y1);
+    if (how == 0) return;
+    if (how == 2) {
         visit_all(qu, stamp, visit, data);
         return;
     }
@@ -397,14 +420,24 @@ static void visit_level(query *qu, int li, ledge_aabb b, uint32_t stamp, visit_f
     }
 }
 
+// The index of the lowest set bit of v (v != 0).
+static int lowest_bit(uint32_t v) {
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctz(v);
+#else
+    int k = 0;
+    while (!(v & 1u)) v >>= 1, ++k;
+    return k;
+#endif
+}
+
 // Calls visit(qu, slot, data) once per body of this query's stamp whose cell
 // the box `b` grown by half a cell (and a rounding margin) reaches, level by
 // level.
 static void visit_cells(query *qu, ledge_aabb b, uint32_t stamp, visit_fn *visit, void *data) {
     const ledge__query_index *q = qu->w->query;
-    int li = 0;
-    for (uint32_t left = q->used; left != 0; left >>= 1, ++li) {
-        if (left & 1u) visit_level(qu, li, b, stamp, visit, data);
+    for (uint32_t left = q->used; left != 0; left &= left - 1) {
+        visit_level(qu, lowest_bit(left), b, stamp, visit, data);
     }
 }
 
@@ -479,16 +512,89 @@ int ledge_world_query_aabb(ledge_world *world, ledge_aabb aabb, const ledge_quer
     return n;
 }
 
+// --- the unordered query (the bump module's moves) ---------------------------
+// A query per move of every item of a crowd: the candidates go straight to
+// the caller's visit as the cells are walked (no list, no sort, no filter
+// built), and the box test comes first (it rejects most of them).
+
+typedef struct unordered {
+    ledge_world *w;
+    ledge__query_index *q;
+    ledge_aabb box;
+    uint32_t stamp;
+    ledge__slot_visit_fn *visit;
+    void *context;
+    int visited;  ///< Bodies passed to visit.
+    bool stopped; ///< visit returned false.
+} unordered;
+
+// sees() with ledge_default_query_filter() (category 1, every mask bit,
+// nothing ignored), without building the filter.
+static bool sees_default(const ledge_world *w, int i) {
+    const ledge_filter *bf = &w->filter[i];
+    return (bf->mask & 1u) != 0 && bf->category != 0 &&
+           ledge__vec_within(w->position[i], LEDGE_MAX_COORDINATE);
+}
+
+// Body i's box from the compact per-slot arrays the index files it by
+// (centre offset and half extents, 8 bytes each by slot) rather than from
+// its shape (hundreds of bytes by slot: one cache miss per candidate). It
+// may differ from body_box's by a rounding (none for a centred box, as
+// the bump module's are); the bump move pads its boxes by far more.
+static ledge_aabb compact_box(const ledge_world *w, int i) {
+    vec2s c = v2_add(w->position[i], w->box_offset[i]), h = w->box_half[i];
+    return (ledge_aabb){v2_sub(c, h), v2_add(c, h)};
+}
+
+static void unordered_one(unordered *u, int i) {
+    if (u->stopped || u->q->stamp[i] == u->stamp) return;
+    u->q->stamp[i] = u->stamp;
+    if (!boxes_overlap(compact_box(u->w, i), u->box) || !sees_default(u->w, i)) return;
+    u->visited++;
+    if (!u->visit(u->w, i, u->context)) u->stopped = true;
+}
+
+static void unordered_level(unordered *u, int li, float scale) {
+    const ledge__query_index *q = u->q;
+    int x0, x1, y0, y1, how = level_range(q, li, u->box, scale, &x0, &x1, &y0, &y1);
+    if (how == 0) return;
+    if (how == 2) {
+        for (int i = 0; i < u->w->slot_count; ++i) {
+            if (q->where[i] == IN_GRID) unordered_one(u, i);
+        }
+        return;
+    }
+    for (int y = y0; y <= y1; ++y) {
+        for (int x = x0; x <= x1; ++x) {
+            for (int i = q->head[bucket_of(q, li, x, y)]; i >= 0; i = q->next[i]) {
+                if (q->cx[i] == x && q->cy[i] == y && q->lvl[i] == li) unordered_one(u, i);
+            }
+        }
+    }
+}
+
 int ledge__query_aabb_unordered(ledge_world *world, ledge_aabb aabb, const char *fn,
                                 ledge__slot_visit_fn *visit, void *context) {
-    query qu;
-    if (!check_box(fn, aabb) || !begin(world, NULL, fn, &qu)) return -1;
-    find_overlaps_unordered(&qu, aabb);
-    const ledge__query_index *q = world->query;
-    for (int k = 0; k < q->found_count; ++k) {
-        if (!visit(world, q->found[k], context)) return k + 1;
+    if (!check_box(fn, aabb) || !ready(world, fn) || !refresh(world, fn)) return -1;
+    ledge__query_index *q = world->query;
+    unordered u = {world, q, aabb, next_stamp(q), visit, context, 0, false};
+    float scale = box_scale(aabb);
+    for (uint32_t left = q->used; left != 0 && !u.stopped; left &= left - 1) {
+        unordered_level(&u, lowest_bit(left), scale);
     }
-    return q->found_count;
+    for (int k = 0; k < q->big_count; ++k) unordered_one(&u, q->big[k]);
+    return u.visited;
+}
+
+int ledge__query_aabb_among(ledge_world *world, ledge_aabb aabb, const int *slots, int count,
+                            ledge__slot_visit_fn *visit, void *context) {
+    int n = 0;
+    for (int k = 0; k < count; ++k) {
+        if (!boxes_overlap(compact_box(world, slots[k]), aabb)) continue;
+        ++n;
+        if (!visit(world, slots[k], context)) break;
+    }
+    return n;
 }
 
 int ledge_world_query_point(ledge_world *world, vec2s point, const ledge_query_filter *filter,

@@ -21,9 +21,21 @@ typedef bool ledge__slot_visit_fn(const ledge_world *world, int slot, void *cont
 
 /// ledge_world_query_aabb with the default filter, for callers that order
 /// the results themselves (the bump module's nearest collision): the slots
-/// in no defined order, without the sort by id. Refusals are logged as
-/// "<fn>: ..."; returns the bodies visited, or -1.
+/// in no defined order, without the sort by id, each passed to `visit` as
+/// the index is walked (so visit must not change the world). A body's box
+/// is its centre offset plus and minus its half extents, which may differ
+/// from the other queries' (position plus shape bounds) by a rounding: none
+/// for a centred box, and callers pad their boxes by more. Refusals are
+/// logged as "<fn>: ..."; returns the bodies visited, or -1.
 int ledge__query_aabb_unordered(ledge_world *world, ledge_aabb aabb, const char *fn,
                                 ledge__slot_visit_fn *visit, void *context);
+
+/// The same query of `aabb` answered from `slots`, every slot an earlier
+/// ledge__query_aabb_unordered of a box containing `aabb` visited, with
+/// no body changed since: visits those whose boxes overlap `aabb`, which
+/// are exactly the bodies that query would find (each overlaps the larger
+/// box too). Returns the bodies visited.
+int ledge__query_aabb_among(ledge_world *world, ledge_aabb aabb, const int *slots, int count,
+                            ledge__slot_visit_fn *visit, void *context);
 
 #endif // LEDGE_QUERY_INDEX_H

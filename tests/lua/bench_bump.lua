@@ -7,6 +7,9 @@
 -- (the module's cost above that is building them, and their garbage), and
 -- prints the collisions per move.
 --   LEDGE_LIB=build/libledge.so luajit tests/lua/bench_bump.lua [module]
+-- BUMP_SIZES=10000 times one N only; BUMP_ONLY=module or BUMP_ONLY=raw times
+-- one of the two loops, BUMP_RUNS=1 runs each once instead of 5 (for
+-- valgrind or a profiler on one path).
 -- `module` defaults to "bump" (this project's src/bindings/lua/bump.lua);
 -- any module with bump's API can be timed the same way.
 local root = (arg[0]:match('^(.*)tests/lua/[^/]*$') or './')
@@ -80,7 +83,7 @@ local function run(n, raw)
     local dt = 1 / 60
     local slots, count = {}, { cols = 0 }
     if raw then
-        for k = 1, n do slots[k] = world.rects[items[k]].slot end
+        for k = 1, n do slots[k] = world.rects[items[k]] end
     end
     local t0 = now()
     for _ = 1, 60 do
@@ -98,15 +101,19 @@ end
 
 for _, n in ipairs(os.getenv("BUMP_SIZES") and loadstring("return {" .. os.getenv("BUMP_SIZES") .. "}")() or { 100, 1000, 10000 }) do
     local t, sum, per = {}, 0, 0
-    for r = 1, 5 do t[r], sum, per = run(n) end
-    table.sort(t)
-    print(string.format('bump crowd Lua (%s) N=%d: %.3f ms/frame (median of 5), checksum %.3f, %.3f collisions per move',
-        arg[1] or 'bump', n, t[3], sum, per))
-    if not arg[1] then
-        for r = 1, 5 do t[r], sum = run(n, true) end
+    local only = os.getenv('BUMP_ONLY')
+    local runs = tonumber(os.getenv('BUMP_RUNS') or 5)
+    if only ~= 'raw' then
+        for r = 1, runs do t[r], sum, per = run(n) end
         table.sort(t)
-        print(string.format('bump crowd Lua (raw ledge_bump_move, no cols) N=%d: %.3f ms/frame (median of 5), checksum %.3f',
-            n, t[3], sum))
+        print(string.format('bump crowd Lua (%s) N=%d: %.3f ms/frame (median of %d), checksum %.3f, %.3f collisions per move',
+            arg[1] or 'bump', n, t[math.ceil(runs / 2)], runs, sum, per))
+    end
+    if not arg[1] and only ~= 'module' then
+        for r = 1, runs do t[r], sum = run(n, true) end
+        table.sort(t)
+        print(string.format('bump crowd Lua (raw ledge_bump_move, no cols) N=%d: %.3f ms/frame (median of %d), checksum %.3f',
+            n, t[math.ceil(runs / 2)], runs, sum))
     end
 end
 

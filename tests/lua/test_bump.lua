@@ -332,10 +332,23 @@ end)
 -- (ledge_bump_move); with a filter they run bump's loop in Lua. The Lua
 -- loop is the oracle: two worlds with the same items, one moved each way,
 -- must agree on every returned value and every col field, bit for bit.
+-- The keys pairs() gives, sorted, as one string (nested tables' too).
+local function keys_of(t)
+    local ks = {}
+    for k, v in pairs(t) do
+        ks[#ks + 1] = type(v) == 'table' and k ~= 'item' and k ~= 'other' and
+            (tostring(k) .. '{' .. keys_of(v) .. '}') or tostring(k)
+    end
+    table.sort(ks)
+    return table.concat(ks, ',')
+end
+
 local function same_cols(a, b, what)
     eq(#a, #b, what .. ' count')
+    eq(keys_of(a), keys_of(b), what .. ' cols keys')
     for i = 1, #a do
         local x, y = a[i], b[i]
+        eq(keys_of(x), keys_of(y), what .. ' col keys (pairs)')
         eq(x.other, y.other, what .. ' other')
         eq(x.item, y.item, what .. ' item')
         eq(x.type, y.type, what .. ' type')
@@ -455,6 +468,25 @@ local level = table.concat({
     '....../#####',
     '############',
 }, '\n')
+
+test('setTiles keeps the items added before it; a new size keeps the options', function()
+    local world = bump.newWorld()
+    world:add('a', 10, 20, 30, 40)
+    world:add('plat', 100, 120, 64, 8, { oneWay = true })
+    world:setTiles(level, 16)
+    same({ world:getRect('a') }, { 10, 20, 30, 40 }, 'a kept')
+    same({ world:getRect('plat') }, { 100, 120, 64, 8 }, 'plat kept')
+    eq(world:countItems(), 2)
+    eq(table.concat(world:queryRect(0, 0, 50, 70), ','), 'a')
+    eq(world.opts[world.rects.plat].oneWay, true, 'options kept by setTiles')
+    world:update('plat', 90, 120, 60, 8) -- a new size: a new body
+    same({ world:getRect('plat') }, { 90, 120, 60, 8 }, 'plat resized')
+    eq(world.opts[world.rects.plat].oneWay, true, 'options kept by a new size')
+    eq(table.concat(world:queryPoint(120, 124), ','), 'plat')
+    world:remove('a')
+    eq(world:hasItem('a'), false)
+    eq(#world:queryRect(0, 0, 50, 70), 0)
+end)
 
 test('tiles: a character walks up a 45 degree slope and stands on it', function()
     local world = bump.newWorld()

@@ -57,6 +57,21 @@ test('refusals raise ledge\'s message', function()
     raises('destroyed', w.step, w, 1 / 60)
 end)
 
+test('a bare body id (newBodyId, destroyBodyId)', function()
+    local w = ledge.newWorld({ width = 4, height = 4, gravity = { 0, 0 } })
+    local id = w:newBodyId({ shape = { box = { 0.5, 0.25 } }, type = 'kinematic', x = 2, y = 1.5 })
+    truthy(ledge.C.ledge_body_is_valid(w.ptr, id), 'a living body')
+    local b = w:body(id)
+    local x, y = b:position()
+    eq(x, 2)
+    eq(y, 1.5)
+    eq(b:type(), 'kinematic')
+    w:destroyBodyId(id)
+    truthy(not b:isValid(), 'the Body made for it is invalid')
+    raises('stale', w.destroyBodyId, w, id)
+    raises('needs a shape', w.newBodyId, w, { x = 1 })
+end)
+
 -- Seeded draws for the brute-force comparisons.
 local rnd = H.draws(12345)
 

@@ -10,9 +10,9 @@
 -- How it is built: every item is a kinematic box body in a ledge world (y
 -- down, pixels as units), so that the broad phase of move/check/project
 -- and of the queries is ledge's loose grid (one FFI call per query, O(1)
--- per move in a crowd); the rectangles themselves are kept in Lua doubles,
--- so that the narrow phase and the responses give bump's exact answers
--- (ledge stores floats). The beyond-bump calls (world:moveCharacter) run
+-- per move in a crowd); the rectangles themselves are kept in doubles (a
+-- C array by body slot, no Lua table per item), so that the narrow phase
+-- and the responses give bump's exact answers (ledge stores floats). The beyond-bump calls (world:moveCharacter) run
 -- ledge's character mover in C against the tiles and the items.
 local ffi = require('ffi')
 local here = (...) and (...):match('^(.-)[^%.]*$') or ''
@@ -24,6 +24,10 @@ local bump = {
     _DESCRIPTION = 'bump.lua 3.1.7 API backed by ledge',
     _LICENSE = 'MIT',
 }
+
+-- LuaJIT's table.new(narray, nhash): a table with its parts sized.
+local has_table_new, table_new = pcall(require, 'table.new')
+if not has_table_new then table_new = function() return {} end end
 
 local floor, ceil, abs, min, max, huge = math.floor, math.ceil, math.abs, math.min, math.max,
     math.huge
@@ -245,7 +249,8 @@ function bump.newWorld(cellSize)
     if cellSize <= 0 then error('bump.newWorld: cellSize must be > 0', 2) end
     local self = setmetatable({
         cellSize = cellSize,
-        rects = {},     -- item -> {x, y, w, h, body}
+        rects = {},     -- item -> its body slot (its rectangle is crects[slot])
+        opts = {},      -- body slot -> the item's add options (beyond bump), if any
         count = 0,
         bySlot = {},    -- ledge body slot (index1) -> item
         responses = {},
@@ -272,9 +277,9 @@ function World:addResponse(name, response)
     self.responses[name] = response
 end
 
-local function body_def(r, opts)
-    local t = { shape = { box = { r.w / 2, r.h / 2 } }, type = 'kinematic',
-        x = r.x + r.w / 2, y = r.y + r.h / 2 }
+local function body_def(x, y, w, h, opts)
+    local t = { shape = { box = { w / 2, h / 2 } }, type = 'kinematic', x = x + w / 2,
+        y = y + h / 2 }
     if opts then
         if opts.oneWay then t.one_way = 'down' end -- solid from above on a y-down screen
         if opts.solid == false then t.response = 'cross' end
@@ -282,27 +287,31 @@ local function body_def(r, opts)
     return t
 end
 
--- The C copy of r (ledge_bump_move reads the others' rectangles there).
-local function sync(self, r)
-    local c = self.crects[r.slot]
-    c.x, c.y, c.w, c.h = r.x, r.y, r.w, r.h
-end
-
-local function attach(self, item, r)
-    r.body = self.lw:newBody(body_def(r, r.opts))
-    r.slot = r.body.id.index1
-    self.bySlot[r.slot] = item
-    if r.slot >= self.crectCap then
+-- An item is its body's slot: its rectangle lives only in the C array
+-- crects (which ledge_bump_move reads and moves), its body as its id alone
+-- in cids, both by slot; rects[item] is the slot. No Lua object per item,
+-- so the garbage collector has little to traverse while games make bump's
+-- cols tables. (A crects[slot] reference is not kept across attach, which
+-- may reallocate the arrays.)
+local function attach(self, item, x, y, w, h, opts)
+    local id = self.lw:newBodyId(body_def(x, y, w, h, opts))
+    local slot = id.index1
+    self.bySlot[slot] = item
+    self.opts[slot] = opts
+    if slot >= self.crectCap then
         local cap = self.crectCap
-        while cap <= r.slot do cap = cap * 2 end
+        while cap <= slot do cap = cap * 2 end
         local grown = ffi.new('ledge_bump_rect[?]', cap)
         ffi.copy(grown, self.crects, ffi.sizeof('ledge_bump_rect') * self.crectCap)
         local ids = ffi.new('ledge_body_id[?]', cap)
         ffi.copy(ids, self.cids, ffi.sizeof('ledge_body_id') * self.crectCap)
         self.crects, self.cids, self.crectCap = grown, ids, cap
     end
-    self.cids[r.slot] = r.body.id
-    sync(self, r)
+    self.cids[slot] = id
+    local c = self.crects[slot]
+    c.x, c.y, c.w, c.h = x, y, w, h
+    self.rects[item] = slot
+    return slot
 end
 
 --- Adds item with its rectangle (left, top, width, height). Beyond bump,
@@ -313,23 +322,29 @@ function World:add(item, x, y, w, h, opts)
     if item == nil then error('World:add: item must not be nil', 2) end
     if self.rects[item] then error('World:add: item ' .. tostring(item) .. ' added twice', 2) end
     check_rect(x, y, w, h, 'World:add')
-    local r = { x = x, y = y, w = w, h = h, opts = opts }
-    attach(self, item, r)
-    self.rects[item] = r
+    attach(self, item, x, y, w, h, opts)
     self.count = self.count + 1
     return item
 end
 
+-- The item's slot (raises when it is not in the world).
 local function get(self, item, fn)
-    local r = self.rects[item]
-    if not r then error(fn .. ': item ' .. tostring(item) .. ' must be added to the world first', 3) end
-    return r
+    local slot = self.rects[item]
+    if not slot then
+        error(fn .. ': item ' .. tostring(item) .. ' must be added to the world first', 3)
+    end
+    return slot
+end
+
+-- Removes the body of slot s (the item's entry in rects stays to the caller).
+local function detach(self, s)
+    self.bySlot[s] = nil
+    self.opts[s] = nil
+    self.lw:destroyBodyId(self.cids[s])
 end
 
 function World:remove(item)
-    local r = get(self, item, 'World:remove')
-    self.bySlot[r.slot] = nil
-    r.body:destroy()
+    detach(self, get(self, item, 'World:remove'))
     self.rects[item] = nil
     self.state[item] = nil
     self.count = self.count - 1
@@ -338,27 +353,28 @@ end
 local vec_t = ffi.typeof('vec2s')
 local pos = vec_t()
 
-local function place(self, r)
+-- The body of slot s to its rectangle's centre.
+local function place(self, s)
+    local r = self.crects[s]
     pos.x, pos.y = r.x + r.w / 2, r.y + r.h / 2
-    if not C.ledge_body_set_position_ref(self.lw.ptr, r.body.id, pos) then
+    if not C.ledge_body_set_position_ref(self.lw.ptr, self.cids + s, pos) then
         error('World: ' .. tostring(ledge.lastError()), 3)
     end
 end
 
 --- Moves (teleports) item to (x, y); w and h default to the current ones.
 function World:update(item, x, y, w, h)
-    local r = get(self, item, 'World:update')
+    local s = get(self, item, 'World:update')
+    local r = self.crects[s]
     w, h = w or r.w, h or r.h
     check_rect(x, y, w, h, 'World:update')
     if w ~= r.w or h ~= r.h then -- a new shape: a new body
-        self.bySlot[r.body.id.index1] = nil
-        r.body:destroy()
-        r.x, r.y, r.w, r.h = x, y, w, h
-        attach(self, item, r)
+        local opts = self.opts[s]
+        detach(self, s)
+        attach(self, item, x, y, w, h, opts)
     elseif x ~= r.x or y ~= r.y then
         r.x, r.y = x, y
-        sync(self, r)
-        place(self, r)
+        place(self, s)
     end
 end
 
@@ -393,7 +409,7 @@ local function sort_cols(a, b)
         local ir, ar, br = a.itemRect, a.otherRect, b.otherRect
         local da = rect.getSquareDistance(ir.x, ir.y, ir.w, ir.h, ar.x, ar.y, ar.w, ar.h)
         local db = rect.getSquareDistance(ir.x, ir.y, ir.w, ir.h, br.x, br.y, br.w, br.h)
-        if da == db then return sorting_rects[a.other].slot < sorting_rects[b.other].slot end
+        if da == db then return sorting_rects[a.other] < sorting_rects[b.other] end
         return da < db
     end
     return a.ti < b.ti
@@ -406,14 +422,14 @@ local function project_into(self, item, x, y, w, h, goalX, goalY, filter, cols)
     local len = 0
     local n = candidates(self, min(x, goalX), min(y, goalY), max(x, goalX) + w,
         max(y, goalY) + h, scratch)
-    local rects = self.rects
+    local rects, crects = self.rects, self.crects
     for i = 1, n do
         local other = scratch[i]
         scratch[i] = nil
         if other ~= item and other ~= nil then
             local kind = filter(item, other)
             if kind then
-                local o = rects[other]
+                local o = crects[rects[other]]
                 local col = rect.detectCollision(x, y, w, h, o.x, o.y, o.w, o.h, goalX, goalY)
                 if col then
                     col.other, col.item, col.type = other, item, kind
@@ -462,12 +478,11 @@ end
 -- check (and with `update`, move) with the default filter and bump's own
 -- slide: the whole loop in one C call (ledge_bump_move), the same
 -- arithmetic as the Lua path below.
-local function check_in_c(self, item, r, goalX, goalY, update)
+local function check_in_c(self, item, s, goalX, goalY, update)
     check_number(goalX, 'goalX', 'World:check')
     check_number(goalY, 'goalY', 'World:check')
-    -- The id from the FFI array by slot: r.body.id would touch two more
-    -- objects per move (the Body table and the id's cdata).
-    local id = self.cids + r.slot
+    -- The id from the FFI array by slot (attach keeps it there).
+    local id = self.cids + s
     local n = C.ledge_bump_move(self.lw.ptr, self.crects, self.crectCap, id, goalX,
         goalY, update, self.ccols, self.ccolCap, actual_x, actual_y)
     while n > self.ccolCap do -- more collisions than the buffer holds: nothing was changed
@@ -477,20 +492,28 @@ local function check_in_c(self, item, r, goalX, goalY, update)
             update, self.ccols, self.ccolCap, actual_x, actual_y)
     end
     if n < 0 then error('World: ' .. tostring(ledge.lastError()), 3) end
-    local ax, ay = actual_x[0], actual_y[0]
-    if update then r.x, r.y = ax, ay end
-    local cols = {}
-    local ccols = self.ccols
-    for i = 0, n - 1 do cols[i + 1] = col_table(self, item, ccols[i], r.w, r.h) end
+    local ax, ay = actual_x[0], actual_y[0] -- crects[s] moved there too when update
+    local r = self.crects[s]
+    -- A fresh cols table per call, as bump gives; made with its array part
+    -- in place (filling an empty table grows it: two more allocations).
+    local ccols, cols = self.ccols, nil
+    if n == 0 then
+        cols = {}
+    elseif n == 1 then
+        cols = { col_table(self, item, ccols[0], r.w, r.h) }
+    else
+        cols = table_new(n, 0)
+        for i = 0, n - 1 do cols[i + 1] = col_table(self, item, ccols[i], r.w, r.h) end
+    end
     return ax, ay, cols, n
 end
 
 --- Where item would end up moving to (goalX, goalY), and its collisions,
 --- without moving it. Returns actualX, actualY, cols, len.
 function World:check(item, goalX, goalY, filter)
-    local r = get(self, item, 'World:check')
+    local s = get(self, item, 'World:check')
     if filter == nil and self.responses.slide == responses.slide then
-        return check_in_c(self, item, r, goalX, goalY, false)
+        return check_in_c(self, item, s, goalX, goalY, false)
     end
     -- The items met so far are marked with this check's stamp, and one
     -- filter closure per world reads the stamp and the game's filter from
@@ -503,6 +526,7 @@ function World:check(item, goalX, goalY, filter)
     self._stamp, self._filter = stamp, filter or default_filter
     local visited = self._visited
     visited[item] = stamp
+    local r = self.crects[s]
     local x, y, w, h = r.x, r.y, r.w, r.h
     local vf = self._visitedFilter
     local first = self._first
@@ -566,7 +590,7 @@ function World:getItems()
 end
 
 function World:getRect(item)
-    local r = get(self, item, 'World:getRect')
+    local r = self.crects[get(self, item, 'World:getRect')]
     return r.x, r.y, r.w, r.h
 end
 
@@ -585,7 +609,8 @@ end
 --- The cells of bump's grid that items occupy (computed, not stored).
 function World:countCells()
     local seen, n, cs = {}, 0, self.cellSize
-    for _, r in pairs(self.rects) do
+    for _, slot in pairs(self.rects) do
+        local r = self.crects[slot]
         local cx, cy = self:toCell(r.x, r.y)
         local cr, cb = ceil((r.x + r.w) / cs), ceil((r.y + r.h) / cs)
         for j = cy, max(cy, cb) do
@@ -606,7 +631,7 @@ local function filtered(self, n, filter, test)
     for i = 1, n do
         local item = scratch[i]
         scratch[i] = nil
-        if item ~= nil and (not filter or filter(item)) and test(self.rects[item]) then
+        if item ~= nil and (not filter or filter(item)) and test(self.crects[self.rects[item]]) then
             len = len + 1
             out[len] = item
         end
@@ -643,7 +668,7 @@ local function segment_hits(self, x1, y1, x2, y2, filter)
         local item = scratch[i]
         scratch[i] = nil
         if item ~= nil and (not filter or filter(item)) then
-            local r = self.rects[item]
+            local r = self.crects[self.rects[item]]
             local t1, t2 = rect.getSegmentIntersectionIndices(r.x, r.y, r.w, r.h, x1, y1, x2,
                 y2, 0, 1)
             if t1 and ((0 < t1 and t1 < 1) or (0 < t2 and t2 < 1)) then
@@ -723,11 +748,16 @@ function World:setTiles(level, tileSize, x, y)
             if mirror[t] ~= t then lw.tilemap:set(cx, cy, mirror[t]) end
         end
     end
+    local old = {} -- every item's rectangle and options, then each filed anew
+    for item, slot in pairs(self.rects) do
+        local c = self.crects[slot]
+        old[item] = { c.x, c.y, c.w, c.h, self.opts[slot] }
+    end
     self.lw = lw
-    self.bySlot = {}
+    self.bySlot, self.opts = {}, {}
     self.crects, self.crectCap = ffi.new('ledge_bump_rect[?]', 64), 64
     self.cids = ffi.new('ledge_body_id[?]', 64)
-    for item, r in pairs(self.rects) do attach(self, item, r) end
+    for item, t in pairs(old) do attach(self, item, t[1], t[2], t[3], t[4], t[5]) end
     self.tiles = { size = tileSize, width = width, height = height, x = x or 0, y = y or 0,
         rows = rows }
 end
@@ -765,18 +795,19 @@ local move_vec = vec_t()
 --- type = 'slide', normal, ti}. opts: {snap = pixels (default 0.25 tile),
 --- maxSlope = radians (default 50 degrees)}.
 function World:moveCharacter(item, goalX, goalY, opts)
-    local r = get(self, item, 'World:moveCharacter')
+    local s = get(self, item, 'World:moveCharacter')
+    local r = self.crects[s]
     local size = self.tiles and self.tiles.size or 16
     char_def.snap_length = opts and opts.snap or 0.25 * size
     char_def.max_floor_slope = opts and opts.maxSlope or 0.87266463
     char_def.skin = 0.01 * size / 16
     move_vec.x, move_vec.y = goalX - r.x, goalY - r.y
-    if not C.ledge_body_move_ref(self.lw.ptr, r.body.id, move_vec, char_def, char_result) then
+    if not C.ledge_body_move_ref(self.lw.ptr, self.cids + s, move_vec, char_def,
+        char_result) then
         error('World:moveCharacter: ' .. tostring(ledge.lastError()), 2)
     end
     local res = char_result
     r.x, r.y = res.position.x - r.w / 2, res.position.y - r.h / 2
-    sync(self, r)
     local cols = {}
     local groundItem
     for i = 0, res.hit_count - 1 do
@@ -806,12 +837,12 @@ function World:getState(item) return self.state[item] end
 --- and carries the characters whose last moveCharacter stood on it by the
 --- same displacement (they slide against what is in their way).
 function World:movePlatform(item, x, y)
-    local r = get(self, item, 'World:movePlatform')
+    local r = self.crects[get(self, item, 'World:movePlatform')]
     local dx, dy = x - r.x, y - r.y
     self:update(item, x, y)
     for char, s in pairs(self.state) do
         if s.groundItem == item and char ~= item then
-            local cr = self.rects[char]
+            local cr = self.crects[self.rects[char]]
             self:moveCharacter(char, cr.x + dx, cr.y + dy)
             self.state[char].groundItem = item
         end

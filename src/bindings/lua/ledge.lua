@@ -221,6 +221,25 @@ function World:newBody(t)
     return b
 end
 
+--- A new body (the same table as newBody) as its bare `ledge_body_id`
+--- cdata, without a Body object: for modules that keep thousands of
+--- bodies themselves (bump.lua), so that the garbage collector has no Lua
+--- object per body to visit. world:body(id) makes the Body when needed.
+function World:newBodyId(t)
+    local bd = C.ledge_default_body_def()
+    fill_body_def(bd, t)
+    local id = checked(C.ledge_body_create, wptr(self), bd)
+    if id.index1 == 0 then raise('ledge_body_create failed') end
+    return id
+end
+
+--- Removes the body of a bare id (newBodyId); a Body object made for it
+--- is then invalid.
+function World:destroyBodyId(id)
+    checked(C.ledge_body_destroy, wptr(self), id)
+    self.users[key(id)] = nil
+end
+
 --- The Body object of a C ledge_body_id (nil for the null id).
 function World:body(id)
     if id.index1 == 0 then return nil end
