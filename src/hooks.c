@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void default_log(ledge_log_level level, const char *message, void *user) {
     (void)user;
@@ -27,12 +28,40 @@ static void default_free(void *ptr, void *user) {
     free(ptr);
 }
 
+void ledge_log_discard(ledge_log_level level, const char *message, void *user) {
+    (void)level;
+    (void)message;
+    (void)user;
+}
+
 static ledge_log_fn *log_fn = default_log;
 static void *log_user = NULL;
 static ledge_assert_fn *assert_fn = default_assert;
 static ledge_alloc_fn *alloc_fn = default_alloc;
 static ledge_free_fn *free_fn = default_free;
 static void *alloc_user = NULL;
+
+// The calling thread's error count and last error, kept whatever the hook:
+// per thread so that a refusal on one thread never shows as another's.
+// C11's keyword, or the compilers' own where ledge is built as C99 (the
+// single-header build).
+#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+#define THREAD_LOCAL _Thread_local
+#elif defined(_MSC_VER)
+#define THREAD_LOCAL __declspec(thread)
+#else
+#define THREAD_LOCAL __thread
+#endif
+static THREAD_LOCAL uint32_t error_count;
+static THREAD_LOCAL char last_error[512];
+
+uint32_t ledge_error_count(void) {
+    return error_count;
+}
+
+const char *ledge_last_error(void) {
+    return last_error;
+}
 
 const char *ledge_version_string(void) {
     return "0.1.0";
@@ -64,6 +93,10 @@ void ledge__log(ledge_log_level level, const char *fmt, ...) {
     va_start(args, fmt);
     vsnprintf(buf, sizeof buf, fmt, args);
     va_end(args);
+    if (level == LEDGE_LOG_ERROR) {
+        memcpy(last_error, buf, sizeof last_error);
+        error_count++;
+    }
     log_fn(level, buf, log_user);
 }
 

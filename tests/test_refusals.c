@@ -18,6 +18,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <threads.h>
 
 static ledge_world *g_world;
 static ledge_tilemap *g_map;
@@ -476,8 +477,14 @@ static void test_every_row(void **state) {
     (void)state;
     for (int i = 0; i < ROWS; ++i) {
         log_capture_start();
+        uint32_t errors = ledge_error_count();
         bool refused = rows[i].run();
         if (!refused) fail_msg("%s: wrong return value (want %s)", rows[i].call, rows[i].returns);
+        // The same refusal is readable without a hook (ledge_last_error).
+        if (ledge_error_count() != errors + 1 || strcmp(ledge_last_error(), g_log.last) != 0) {
+            fail_msg("%s: error count %u -> %u, last error \"%s\" (hook got \"%s\")", rows[i].call,
+                     errors, ledge_error_count(), ledge_last_error(), g_log.last);
+        }
         if (g_log.count != 1 || !log_capture_says(rows[i].fn, rows[i].word)) {
             fail_msg("%s: %d messages, last \"%s\" (want one naming %s and \"%s\")", rows[i].call,
                      g_log.count, g_log.last, rows[i].fn, rows[i].word);
@@ -490,6 +497,39 @@ static void test_every_row(void **state) {
     assert_int_equal(g_log.count, 0);
     assert_true(isfinite(p.x) && isfinite(p.y) && p.y < 4.0f);
     assert_int_equal(ledge_world_body_count(g_world), 1);
+}
+
+static int other_thread_refuses(void *arg) {
+    uint32_t *seen = arg;
+    seen[0] = ledge_error_count();
+    (void)ledge_make_circle(v(0, 0), -2.0f);
+    seen[1] = ledge_error_count();
+    return 0;
+}
+
+// With the discarding hook nothing is delivered, yet the count and the last
+// message still say what was refused, and only on the thread that called.
+static void test_errors_without_a_hook(void **state) {
+    (void)state;
+    ledge_set_log_hook(ledge_log_discard, NULL);
+    uint32_t before = ledge_error_count();
+    assert_int_equal(ledge_make_box(v(0, 0), v(1, -3)).type, LEDGE_SHAPE_INVALID);
+    assert_int_equal(ledge_error_count(), before + 1);
+    assert_non_null(strstr(ledge_last_error(), "ledge_make_box"));
+    char mine[512];
+    snprintf(mine, sizeof mine, "%s", ledge_last_error());
+    // A good call changes neither.
+    assert_int_equal(ledge_make_circle(v(0, 0), 1.0f).type, LEDGE_SHAPE_CIRCLE);
+    assert_int_equal(ledge_error_count(), before + 1);
+    uint32_t seen[2] = {99, 99};
+    thrd_t t;
+    assert_int_equal(thrd_create(&t, other_thread_refuses, seen), thrd_success);
+    assert_int_equal(thrd_join(t, NULL), thrd_success);
+    assert_int_equal(seen[0], 0);
+    assert_int_equal(seen[1], 1);
+    assert_int_equal(ledge_error_count(), before + 1);
+    assert_string_equal(ledge_last_error(), mine);
+    ledge_set_log_hook(NULL, NULL);
 }
 
 // Prints s with '|' escaped, as a markdown table cell needs.
@@ -519,6 +559,7 @@ int main(int argc, char **argv) {
     if (argc > 1 && strcmp(argv[1], "--markdown") == 0) return print_markdown();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_every_row, setup, teardown),
+        cmocka_unit_test(test_errors_without_a_hook),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -66,6 +66,21 @@ typedef void ledge_free_fn(void *ptr, void *user);
 /// Replaces the log hook. NULL restores the default (stderr).
 LEDGE_API void ledge_set_log_hook(ledge_log_fn *fn, void *user);
 
+/// A log hook that drops every message. Install it where messages must not
+/// reach stderr and the caller reads refusals through ledge_error_count()
+/// and ledge_last_error() instead (a binding whose language cannot be
+/// called back safely from inside a C call, e.g. LuaJIT's compiled code).
+LEDGE_API void ledge_log_discard(ledge_log_level level, const char *message, void *user);
+
+/// How many errors (LEDGE_LOG_ERROR messages) ledge has reported on the
+/// calling thread, whatever the log hook. Compare the count before and after
+/// a call to learn whether the call was refused, without a log callback.
+LEDGE_API uint32_t ledge_error_count(void);
+
+/// The last error message ledge reported on the calling thread ("" before
+/// the first), whatever the log hook. Valid until the thread's next error.
+LEDGE_API const char *ledge_last_error(void);
+
 /// Replaces the assert hook. NULL restores the default (abort in debug).
 LEDGE_API void ledge_set_assert_hook(ledge_assert_fn *fn);
 

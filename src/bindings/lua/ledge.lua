@@ -21,28 +21,28 @@ ffi.cdef(require(here .. 'ledge_cdef'))
 local ledge = {}
 local C -- the loaded library (ledge.load)
 
--- Errors: ledge reports refusals through its log hook. The hook keeps the
--- last error message; a wrapper that sees the error counter change raises
--- it. The callback is created once and never freed (ledge keeps it).
-local errors, last_error = 0, nil
-local log_cb = ffi.cast('ledge_log_fn *', function(level, message)
-    if level == 0 then
-        errors = errors + 1
-        last_error = ffi.string(message)
-    end
-end)
+-- Errors: ledge counts the errors it reports on the calling thread and keeps
+-- the last message (ledge_error_count, ledge_last_error); a wrapper that
+-- sees the count change raises that message. No Lua log callback: LuaJIT
+-- cannot be called back from a C function that compiled code called (it
+-- stops with "bad callback"), and any refused call may come from a trace.
+local function error_count() return C.ledge_error_count() end
+local function last_error()
+    if C.ledge_error_count() == 0 then return nil end
+    return ffi.string(C.ledge_last_error())
+end
 
 -- Raises ledge's last message at the caller's caller (level: of the
 -- function that called the public method; 3 when a method raises).
 local function raise(fallback, level)
-    error(last_error or fallback, level or 3)
+    error(last_error() or fallback, level or 3)
 end
 
 -- Runs f(...) and raises ledge's message when it logged an error.
 local function checked(f, ...)
-    local before = errors
+    local before = error_count()
     local a, b = f(...)
-    if errors ~= before then raise('ledge refused the call', 4) end
+    if error_count() ~= before then raise('ledge refused the call', 4) end
     return a, b
 end
 
@@ -60,7 +60,7 @@ end
 function ledge.load(path)
     if C then return ledge end
     C = ffi.load(path or os.getenv('LEDGE_LIB') or 'ledge')
-    C.ledge_set_log_hook(log_cb, nil)
+    C.ledge_set_log_hook(C.ledge_log_discard, nil)
     ledge.C = C
     tile_names()
     return ledge
@@ -103,9 +103,9 @@ function ledge.shape(t)
         local pts = ffi.new('vec2s[?]', n)
         for i = 0, n - 1 do pts[i].x, pts[i].y = t.polygon[2 * i + 1], t.polygon[2 * i + 2] end
         s = ffi.new('ledge_shape')
-        local before = errors
+        local before = error_count()
         C.ledge_make_polygon(pts, n, s)
-        if errors ~= before then raise('bad polygon') end
+        if error_count() ~= before then raise('bad polygon') end
         return s
     else
         error('ledge.shape: give circle, box or polygon', 2)
@@ -301,18 +301,18 @@ end
 --- Bodies whose bounding boxes overlap the box (x0, y0)..(x1, y1), in body
 --- index order.
 function World:queryAABB(x0, y0, x1, y1, filter)
-    local before = errors
+    local before = error_count()
     local out = ids_to_bodies(self, C.ledge_world_query_aabb_ids, aabb_t(vec2(x0, y0),
         vec2(x1, y1)), filter)
-    if errors ~= before then raise('query refused') end
+    if error_count() ~= before then raise('query refused') end
     return out
 end
 
 --- Bodies whose shapes contain the point (x, y).
 function World:queryPoint(x, y, filter)
-    local before = errors
+    local before = error_count()
     local out = ids_to_bodies(self, C.ledge_world_query_point_ids, vec2(x, y), filter)
-    if errors ~= before then raise('query refused') end
+    if error_count() ~= before then raise('query refused') end
     return out
 end
 
@@ -349,6 +349,11 @@ function World:crushEvents()
     end)
 end
 
+-- The draw call calls back into Lua, which LuaJIT allows only from a C
+-- call the interpreter made: this function is never compiled.
+local function draw_world(world, dd, box) return C.ledge_world_draw(world, dd, box) end
+jit.off(draw_world)
+
 --- Debug draw through Lua functions: handlers = {polygon = f(verts, color),
 --- solidPolygon = f(verts, color)} where verts is {x1, y1, x2, y2, ...} and
 --- color 0xRRGGBB; options = {tiles, bodies, contacts, normals, bounds}.
@@ -373,7 +378,7 @@ function World:draw(handlers, x0, y0, x1, y1, options)
     for _, k in ipairs({ 'tiles', 'bodies', 'contacts', 'normals', 'bounds' }) do
         if options[k] ~= nil then dd['draw_' .. k] = options[k] end
     end
-    local ok, err = pcall(checked, C.ledge_world_draw, wptr(self), dd,
+    local ok, err = pcall(checked, draw_world, wptr(self), dd,
         aabb_t(vec2(x0, y0), vec2(x1, y1)))
     for _, cb in ipairs(cbs) do cb:free() end
     if not ok then error(err, 2) end
@@ -771,7 +776,7 @@ function ledge.version()
 end
 
 --- The last error message ledge logged (nil when none).
-function ledge.lastError() return last_error end
+function ledge.lastError() return last_error() end
 
 ledge.load_library = ledge.load
 setmetatable(ledge, { __index = function(_, k)
