@@ -102,19 +102,25 @@ static inline uint8_t pair_kind(const ledge_world *w, int a, int b) {
                      (plain ? LEDGE__PAIR_PLAIN : 0u));
 }
 
-static bool push_pair(ledge_world *w, pair_out *out, int a, int b) {
+// Appends the pair (a, b) of the given kind (pair_kind); false only when
+// the list cannot grow.
+static inline bool append_pair(ledge_world *w, pair_out *out, int a, int b, uint8_t kind) {
     ledge__pair *p = next_pair(out->pairs, out->may_grow);
     if (p == NULL) return !out->may_grow;
     p->a = a;
     p->b = b;
     p->normal = v2(0.0f, 0.0f);
     p->touched = false;
-    p->kind = pair_kind(w, a, b);
+    p->kind = kind;
     p->decided = (p->kind & LEDGE__PAIR_PLAIN) != 0;
     p->policy = LEDGE_RESPONSE_SLIDE;
     // Divided once per substep, not once per push (consider_near saw a sum > 0).
     p->share = w->inv_mass[a] / (w->inv_mass[a] + w->inv_mass[b]);
     return true;
+}
+
+static bool push_pair(ledge_world *w, pair_out *out, int a, int b) {
+    return append_pair(w, out, a, b, pair_kind(w, a, b));
 }
 
 // Body a as the grid's pair loop tests it against its neighbours: its box
@@ -167,17 +173,7 @@ static inline uint8_t plain_body(const ledge_world *w, int i) {
 
 // consider_near's answer for two plain bodies (plain_body).
 static bool push_plain_pair(ledge_world *w, pair_out *out, int a, int b) {
-    ledge__pair *p = next_pair(out->pairs, out->may_grow);
-    if (p == NULL) return !out->may_grow;
-    p->a = a;
-    p->b = b;
-    p->normal = v2(0.0f, 0.0f);
-    p->touched = false;
-    p->kind = LEDGE__PAIR_CIRCLES | LEDGE__PAIR_PLAIN;
-    p->decided = true;
-    p->policy = LEDGE_RESPONSE_SLIDE;
-    p->share = w->inv_mass[a] / (w->inv_mass[a] + w->inv_mass[b]);
-    return true;
+    return append_pair(w, out, a, b, LEDGE__PAIR_CIRCLES | LEDGE__PAIR_PLAIN);
 }
 
 // Tests probe a and b as candidates; false only when the pair list cannot

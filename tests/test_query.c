@@ -919,16 +919,10 @@ static void test_bump_move_kept_candidates(void **state) {
 static void test_bump_move_oracle(void **state) {
     (void)state;
     enum { N = 48, MOVES = 4000, CAP = 64 };
-    ledge_world_def wd = ledge_default_world_def();
-    wd.gravity = v(0, 0);
-    wd.map_width = wd.map_height = 2;
-    wd.tile_size = 1e6f;
-    wd.map_origin = v(-1e6f, -1e6f);
-    wd.cell_size = 4;
     g_rng = 19;
     int collided = 0, many = 0, multi = 0;
     for (int scene = 0; scene < MOVES / 200; ++scene) {
-        ledge_world *w = ledge_world_create(&wd);
+        ledge_world *w = bump_world();
         ledge_bump_rect rects[N + 1] = {{0}};
         ledge_body_id ids[N + 1];
         for (int k = 1; k <= N; ++k) {
