@@ -13,9 +13,11 @@
 
 #include <ledge/ledge.h>
 
+#include "distance_core.h"
 #include "log_capture.h"
 #include "oracle.h"
 #include "random_shapes.h"
+#include "shape.h"
 
 #include <float.h>
 #include <stdio.h>
@@ -836,6 +838,144 @@ static void test_known_answers_and_symmetry(void **state) {
     }
 }
 
+// Box pairs: ledge_shape_distance's fast path for two ledge_make_box boxes
+// (SSE where built with it) gives the same bits in every field as the
+// scalar closed form, which the internal ledge__shape_distance runs. Apart,
+// touching, overlapping, gaps of an ulp, -0 coordinates, at scales from
+// 1e-3 to 1e5, and the same boxes with other valid counts (the general
+// dispatch). The scalar form is checked against the oracle elsewhere.
+static bool same_bits(ledge_distance_result x, ledge_distance_result y) {
+    return memcmp(&x, &y, sizeof x) == 0;
+}
+static void test_box_fast_path_bits(void **state) {
+    (void)state;
+    g_rng = 1818;
+    const float scales[] = {1e-3f, 1.0f, 1e3f, 1e5f};
+    int cases = 0, apart = 0, touching = 0, overlapping = 0;
+    for (int i = 0; i < 40000; ++i) {
+        float sc = scales[i % 4];
+        vec2s ca = rng_vec(-1, 1), cb = rng_vec(-1, 1);
+        ledge_shape a = ledge_make_box(v(ca.x * sc, ca.y * sc), v((float)rng_range(0.01, 2) * sc,
+                                                                  (float)rng_range(0.01, 2) * sc));
+        ledge_shape b = ledge_make_box(v(cb.x * sc, cb.y * sc), v((float)rng_range(0.01, 2) * sc,
+                                                                  (float)rng_range(0.01, 2) * sc));
+        vec2s pa = rng_vec(-5, 5), pb = rng_vec(-5, 5);
+        pa = v(pa.x * sc, pa.y * sc);
+        pb = v(pb.x * sc, pb.y * sc);
+        switch (i % 8) {
+        case 1: // b's left side on a's right side, exactly
+            pb.x = (a.bounds.upper.x + pa.x) - b.bounds.lower.x;
+            break;
+        case 2: // and an ulp further
+            pb.x = nextafterf((a.bounds.upper.x + pa.x) - b.bounds.lower.x, INFINITY);
+            break;
+        case 3: // b's top on a's bottom
+            pb.y = (a.bounds.lower.y + pa.y) - b.bounds.upper.y;
+            break;
+        case 4: // the same place
+            pb = pa;
+            break;
+        case 5: // -0 positions, centred boxes
+            pa = v(-0.0f, -0.0f);
+            a = ledge_make_box(v(-0.0f, 0.0f), v(1, 1));
+            break;
+        case 6: // the same box, centred on the same x: the gaps tie on x
+            b = a;
+            pb.x = pa.x;
+            break;
+        case 7: // bounds of zero width with -0 corners (no constructor makes these)
+            a.bounds.lower = v(-0.0f, -0.0f);
+            a.bounds.upper = v(0.0f, -0.0f);
+            b.bounds.lower = v(-0.0f, 0.0f);
+            b.bounds.upper = v(i % 3 == 0 ? -0.0f : 0.0f, 1.0f);
+            pa = v(i % 5 == 0 ? -0.0f : 0.0f, 0.0f);
+            pb = v(-0.0f, i % 16 < 8 ? 2.0f : -0.0f);
+            break;
+        default:
+            break;
+        }
+        ledge_distance_result fast = ledge_shape_distance(&a, pa, &b, pb);
+        ledge_distance_result ref = ledge__shape_distance(&a, pa, &b, pb);
+        if (!same_bits(fast, ref)) {
+            print_error("case %d: fast (%.9g, %.9g %.9g, %.9g %.9g, %.9g %.9g) scalar (%.9g, %.9g "
+                        "%.9g, %.9g %.9g, %.9g %.9g)\n",
+                        i, fast.distance, fast.point_a.x, fast.point_a.y, fast.point_b.x,
+                        fast.point_b.y, fast.normal.x, fast.normal.y, ref.distance, ref.point_a.x,
+                        ref.point_a.y, ref.point_b.x, ref.point_b.y, ref.normal.x, ref.normal.y);
+            fail();
+        }
+        // Valid counts other than ledge_make_box's take the general dispatch.
+        ledge_shape a2 = a, b2 = b;
+        a2.axis_count = 4;
+        b2.axis_count = 1;
+        assert_true(same_bits(ledge_shape_distance(&a2, pa, &b2, pb), ref));
+        apart += ref.distance > 0.0f;
+        touching += ref.distance == 0.0f && !ledge_collide(&a, pa, &b, pb).hit;
+        overlapping += ledge_collide(&a, pa, &b, pb).hit;
+        ++cases;
+    }
+    assert_int_equal(cases, 40000);
+    // every kind of placement was met
+    assert_true(apart > 10000 && touching > 2000 && overlapping > 2000);
+}
+
+// Corrupt shapes are refused as ledge__shape_type_ok (ledge_collide's
+// check) says, naming the shape, in every pair of types and both places:
+// bad types, vertex counts outside 3..8 and axis counts outside 1..count;
+// a circle's counts are not read, so a circle with any counts is answered,
+// as the same circle with its own.
+static void test_corrupt_shapes_refused(void **state) {
+    (void)state;
+    ledge_shape good[3] = {ledge_make_circle(v(0, 0), 1), ledge_make_box(v(0, 0), v(1, 1))};
+    vec2s tri[3] = {v(0, 0), v(1, 0), v(0, 1)};
+    assert_true(ledge_make_polygon(tri, 3, &good[2]));
+    const struct {
+        int type, count, axis_count; // -100: keep the shape's
+    } bad[] = {{0, -100, -100}, {4, -100, -100},  {-1, -100, -100},  {1000, -100, -100},
+               {-100, 2, -100}, {-100, 9, -100},  {-100, -1, -100},  {-100, 0, -100},
+               {-100, -100, 0}, {-100, -100, -1}, {-100, 3, 4},      {-100, 8, 9},
+               {-100, 8, 8},    {-100, 3, 1},     {-100, 1 << 30, 1}};
+    int refusals = 0, answers = 0;
+    for (int k = 0; k < 3; ++k) {
+        for (size_t j = 0; j < sizeof bad / sizeof bad[0]; ++j) {
+            ledge_shape c = good[k];
+            if (bad[j].type != -100) c.type = (ledge_shape_type)bad[j].type;
+            if (bad[j].count != -100) c.count = bad[j].count;
+            if (bad[j].axis_count != -100) c.axis_count = bad[j].axis_count;
+            bool refuse = !ledge__shape_type_ok(&c);
+            for (int other = 0; other < 3; ++other) {
+                for (int side = 0; side < 2; ++side) {
+                    const ledge_shape *a = side == 0 ? &c : &good[other];
+                    const ledge_shape *b = side == 0 ? &good[other] : &c;
+                    vec2s pa = v(0, 0), pb = v(3.5f, 0.25f);
+                    log_capture_start();
+                    ledge_distance_result r = ledge_shape_distance(a, pa, b, pb);
+                    if (refuse) {
+                        assert_true(isinf(r.distance) && r.iterations == -1);
+                        assert_true(log_capture_says("ledge_shape_distance",
+                                                     side == 0 ? "shape a" : "shape b"));
+                        ++refusals;
+                    } else {
+                        assert_false(log_capture_says("ledge_shape_distance", ""));
+                        assert_true(isfinite(r.distance) && r.iterations >= 0);
+                        if (k == 0) { // a circle answers as itself
+                            const ledge_shape *ga = side == 0 ? &good[k] : a;
+                            const ledge_shape *gb = side == 0 ? b : &good[k];
+                            assert_true(same_bits(r, ledge_shape_distance(ga, pa, gb, pb)));
+                        }
+                        ++answers;
+                    }
+                }
+            }
+        }
+    }
+    ledge_set_log_hook(NULL, NULL);
+    // types: 4 bad x 3 kinds; counts: 11 variants, of which 2 valid for the
+    // polygons ({8, 8} and {3, 1}), x 2 kinds; each in 3 pairs x 2 places
+    assert_int_equal(refusals, (4 * 3 + 9 * 2) * 6);
+    assert_int_equal(answers, (11 + 2 * 2) * 6);
+}
+
 static void test_refusals(void **state) {
     (void)state;
     g_failures_reported = 0;
@@ -1557,6 +1697,8 @@ int main(void) {
         cmocka_unit_test(test_touching_is_exact),
         cmocka_unit_test(test_known_answers_and_symmetry),
         cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_box_fast_path_bits),
+        cmocka_unit_test(test_corrupt_shapes_refused),
         cmocka_unit_test(test_tiles_match_oracle),
         cmocka_unit_test(test_tile_known_answers),
         cmocka_unit_test(test_tilemap_matches_oracle),
