@@ -17,7 +17,14 @@
 //   bullet therefore never passes through a wall one tile thick, at any
 //   speed. (Its edge may still graze past a tile corner its centre misses.)
 // Fast bodies do not test each other here: two fast bodies meet only where
-// they end, as ordinary bodies do.
+// they end, as ordinary bodies do. So a path's outcome depends only on
+// what does not move here (the grid, the map, the other bodies' data) and
+// on the body itself, never on which paths were taken before it: the
+// workers take them by blocks of slots (each writes its own body's
+// position and in_one_way only) with the same bits as one thread. Only
+// what must happen in slot order is left to the calling thread: the
+// bullets (their cut contacts go to the shared list) and the rare path
+// near more bodies than a worker's room holds.
 #include "broad.h"
 #include "fast.h"
 #include "resolve.h"
@@ -47,9 +54,10 @@ bool ledge__fast_begin(ledge_world *w, int i, vec2s move) {
 // --- what is near the path --------------------------------------------------
 
 // Whether o may stop fast body i: not fast itself, and the filters agree.
+// (gather asks whether o is fast before this: in falling rain most
+// bodies near a path are, and the flag is one byte.)
 static inline bool obstacle(const ledge_world *w, int i, int o) {
-    return o != i && !w->step.fast[o] && !w->sensor[o] && !w->one_way[o] &&
-           w->response[o] != LEDGE_RESPONSE_CROSS &&
+    return o != i && !w->sensor[o] && !w->one_way[o] && w->response[o] != LEDGE_RESPONSE_CROSS &&
            ledge__filters_allow(&w->filter[i], &w->filter[o]);
 }
 
@@ -60,14 +68,20 @@ static void swept_box(const ledge_world *w, int i, vec2s *c, vec2s *h) {
     *h = v2_add(w->box_half[i], v2(fabsf(half_path.x), fabsf(half_path.y)));
 }
 
-// Fills w->step.near with the non-fast bodies whose boxes come within the margin
-// of the swept box (c, h) of body i: grid bodies from the cells that box
-// reaches (their centres lie within half a cell of their boxes), and the
-// big bodies. Returns how many. The cells of a grid row are consecutive
-// in the sorted list, so each row's cells are one run of it; the box test
-// (hot arrays) comes before the obstacle rules (per-body flags and
-// filters), since most bodies near a falling one are out of reach.
-static int gather(ledge_world *w, int i, vec2s c, vec2s h) {
+// Whether o is near the swept box (c, h) and may stop body i.
+static inline bool near_obstacle(const ledge_world *w, int i, vec2s c, vec2s h, int o) {
+    return !w->step.fast[o] && ledge__boxes_near(w, c, h, o) && obstacle(w, i, o);
+}
+
+// Fills `near` (room for `room` entries) with the non-fast bodies whose
+// boxes come within the margin of the swept box (c, h) of body i: grid
+// bodies from the cells that box reaches (their centres lie within half a
+// cell of their boxes), and the big bodies. Returns how many, or -1 when
+// they do not fit. The cells of a grid row are consecutive in the sorted
+// list, so each row's cells are one run of it; the box test (hot arrays)
+// comes before the obstacle rules (per-body flags and filters), since
+// most bodies near a falling one are out of reach.
+static int gather(const ledge_world *w, int i, vec2s c, vec2s h, int *near, int room) {
     const ledge__grid *g = &w->grid;
     int n = 0;
     vec2s lo, hi;
@@ -76,12 +90,16 @@ static int gather(ledge_world *w, int i, vec2s c, vec2s h) {
         int row = y * g->nx;
         for (int q = g->cell_start[row + (int)lo.x]; q < g->cell_start[row + (int)hi.x + 1]; ++q) {
             int o = g->sorted[q];
-            if (ledge__boxes_near(w, c, h, o) && obstacle(w, i, o)) w->step.near[n++] = o;
+            if (!near_obstacle(w, i, c, h, o)) continue;
+            if (n == room) return -1;
+            near[n++] = o;
         }
     }
     for (int k = 0; k < w->step.big_count; ++k) {
         int o = w->step.big_list[k];
-        if (ledge__boxes_near(w, c, h, o) && obstacle(w, i, o)) w->step.near[n++] = o;
+        if (!near_obstacle(w, i, c, h, o)) continue;
+        if (n == room) return -1;
+        near[n++] = o;
     }
     return n;
 }
@@ -121,9 +139,9 @@ static bool hits_tiles(ledge_world *w, int i, vec2s p, vec2s start) {
 
 // Whether body i at p (its path starting at `start`) runs into one of the n
 // gathered bodies.
-static bool hits_bodies(const ledge_world *w, int i, vec2s p, vec2s start, int n) {
+static bool hits_bodies(const ledge_world *w, int i, vec2s p, vec2s start, const int *near, int n) {
     for (int k = 0; k < n; ++k) {
-        int o = w->step.near[k];
+        int o = near[k];
         ledge_manifold m = ledge_collide(&w->shape[i], p, &w->shape[o], w->position[o]);
         if (!m.hit || m.depth <= w->slop) continue;
         ledge_manifold then = ledge_collide(&w->shape[i], start, &w->shape[o], w->position[o]);
@@ -146,7 +164,7 @@ typedef struct cut {
 } cut;
 
 // A bullet's path, cut at the first tile or gathered body it would reach.
-static cut bullet_cut(const ledge_world *w, int i, int n) {
+static cut bullet_cut(const ledge_world *w, int i, const int *near, int n) {
     vec2s start = w->position[i], move = w->step.path[i];
     float len = v2_len(move);
     cut c = {1.0f, -2, v2(0.0f, 0.0f), v2(0.0f, 0.0f), 0, 0};
@@ -165,7 +183,7 @@ static cut bullet_cut(const ledge_world *w, int i, int n) {
         c.cell_y = hit.cell_y;
     }
     for (int k = 0; k < n; ++k) {
-        int o = w->step.near[k];
+        int o = near[k];
         ledge_toi toi;
         if (ledge_sweep(&w->shape[i], start, move, &w->shape[o], w->position[o], v2(0.0f, 0.0f),
                         &toi) &&
@@ -200,39 +218,71 @@ static void record_cut(ledge_world *w, int i, const cut *c) {
 // --- moving -----------------------------------------------------------------
 
 // A path with no tile and no body near it is taken whole, untested.
-static void move_fast(ledge_world *w, int i) {
+// `near` has room for `room` bodies; returns false, leaving the body where
+// it is, when the path is near more (the calling thread takes it after,
+// with room for every body), or when it is a bullet and `bullets` is
+// false (a bullet's cut is recorded in the shared contact list, in slot
+// order).
+static bool move_fast(ledge_world *w, int i, int *near, int room, bool bullets) {
+    if (w->bullet[i] && !bullets) return false;
     vec2s bc, bh;
     swept_box(w, i, &bc, &bh);
-    int near = gather(w, i, bc, bh);
+    int n = gather(w, i, bc, bh, near, room);
+    if (n < 0) return false;
     bool tiles = ledge__tiles_near(w, bc, bh);
     vec2s start = w->position[i];
-    if (near == 0 && !tiles) {
+    if (n == 0 && !tiles) {
         w->position[i] = v2_add(start, w->step.path[i]);
-        return;
+        return true;
     }
     cut c = {1.0f, -2, v2(0.0f, 0.0f), v2(0.0f, 0.0f), 0, 0};
     if (w->bullet[i]) {
-        c = bullet_cut(w, i, near);
+        c = bullet_cut(w, i, near, n);
         record_cut(w, i, &c);
     }
     vec2s move = v2_scale(w->step.path[i], c.fraction);
     // A bullet's cut path is clear for its centre: it goes straight there.
     float spacing = FAST_FRACTION * min_half(w, i);
     float samples = w->bullet[i] ? 1.0f : ceilf(v2_len(move) / spacing);
-    int n = samples < 1.0f ? 1 : samples > (float)MAX_SAMPLES ? MAX_SAMPLES : (int)samples;
+    int count = samples < 1.0f ? 1 : samples > (float)MAX_SAMPLES ? MAX_SAMPLES : (int)samples;
     vec2s p = v2_add(start, move);
-    for (int s = 1; s <= n; ++s) {
-        vec2s q = v2_add(start, v2_scale(move, (float)s / (float)n));
-        if ((tiles && hits_tiles(w, i, q, start)) || hits_bodies(w, i, q, start, near)) {
+    for (int s = 1; s <= count; ++s) {
+        vec2s q = v2_add(start, v2_scale(move, (float)s / (float)count));
+        if ((tiles && hits_tiles(w, i, q, start)) || hits_bodies(w, i, q, start, near, n)) {
             p = q;
             break;
         }
     }
     w->position[i] = p;
+    return true;
+}
+
+// A worker's item: a block of slots. The fast bodies it could not move
+// are listed in par.items at the block's offset, for the calling thread.
+static void move_block(ledge_world *w, int b, int worker) {
+    int *left = w->par.items + b * LEDGE__BLOCK, count = 0;
+    int *near = w->par.fast_near + (size_t)worker * LEDGE__FAST_ROOM;
+    int room = w->par.fast_room < LEDGE__FAST_ROOM ? w->par.fast_room : LEDGE__FAST_ROOM;
+    int end = (b + 1) * LEDGE__BLOCK < w->slot_count ? (b + 1) * LEDGE__BLOCK : w->slot_count;
+    for (int i = b * LEDGE__BLOCK; i < end; ++i) {
+        if (!w->alive[i] || !w->step.fast[i]) continue;
+        if (room < 0 || !move_fast(w, i, near, room, false)) left[count++] = i;
+    }
+    w->par.block_count[b] = count;
+}
+
+static void move_task(int start, int end, int worker, void *context) {
+    for (int b = start; b < end; ++b) move_block(context, b, worker);
 }
 
 void ledge__fast_move(ledge_world *w) {
-    for (int i = 0; i < w->slot_count; ++i) {
-        if (w->alive[i] && w->step.fast[i]) move_fast(w, i);
+    int blocks = ledge__blocks(w->slot_count);
+    ledge__run(w, move_task, blocks, 1, w);
+    for (int b = 0; b < blocks; ++b) {
+        const int *left = w->par.items + b * LEDGE__BLOCK;
+        w->par.fast_left += w->par.block_count[b];
+        for (int k = 0; k < w->par.block_count[b]; ++k) {
+            move_fast(w, left[k], w->step.near, w->slot_count, true);
+        }
     }
 }

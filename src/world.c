@@ -108,6 +108,8 @@ ledge_world *ledge_world_create(const ledge_world_def *def) {
     md.origin = def->map_origin;
     w->map = ledge_tilemap_create(&md); // validates and logs the map fields
     bool workers_ok = false;
+    w->par.worker_count = def->worker_count;
+    w->par.fast_room = LEDGE__FAST_ROOM;
     if (w->map != NULL) w->par.workers = ledge__workers_create(def, &workers_ok);
     if (w->map == NULL || !workers_ok ||
         (def->body_capacity > 0 &&

@@ -180,6 +180,10 @@ typedef struct ledge__par {
     int *record_offset; ///< Per block of pairs: where its contacts go (resolve.c).
     int record_offset_cap;
     int grid_pair_count;    ///< Pairs found through the grid (before the big bodies').
+    int worker_count;       ///< The def's worker_count: worker indices are below it.
+    int *fast_near;         ///< Per worker: LEDGE__FAST_ROOM bodies near a fast path (fast.c).
+    int fast_room;          ///< Of those, used (tests lower it; -1: the calling thread does all).
+    long fast_left;         ///< Fast bodies the workers left to the calling thread (tests).
     ledge__profile profile; ///< Stage times, for the benchmark.
     struct {
         int pushes;    ///< Projections made (resolve.c).
@@ -194,6 +198,10 @@ bool ledge__par_reserve(ledge_world *world, int slots, int rows);
 
 /// Stops the workers and frees the scratch (par.c).
 void ledge__par_free(ledge__par *par);
+
+/// Bodies near one fast body's path a worker has room for (fast.c); a path
+/// near more is taken by the calling thread.
+#define LEDGE__FAST_ROOM 1024
 
 /// Blocks of LEDGE__BLOCK covering n items.
 static inline int ledge__blocks(int n) {

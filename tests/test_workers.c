@@ -3,8 +3,9 @@
 // system (enqueue_task / finish_task, splitting the work in odd ways), on
 // the rain scene (both response models, with bodies destroyed and created
 // on the way), the crowd scene and the demo's level (its bowl pile, moving
-// platform, one-way platform, bullets and character); and the refusals of
-// bad worker fields. Run also under ThreadSanitizer (run.sh, build/tsan).
+// platform, one-way platform, bullets and character); fast bodies moved by
+// the workers against the serial order; and the refusals of bad worker
+// fields. Run also under ThreadSanitizer (run.sh, build/tsan).
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -175,6 +176,78 @@ static void test_rain_n(void **state) {
     rain_model(LEDGE_RESPONSE_MODEL_N, "rain 2500, N's model");
 }
 
+// --- fast paths ------------------------------------------------------------------
+
+// Fast bodies (fast.c) are moved by the workers, block by block, except the
+// bullets and the paths near more bodies than a worker's room: those the
+// calling thread takes after, in slot order. The oracle is the serial
+// order itself: par.fast_room = -1 leaves every fast body to the calling
+// thread, one path after another as before the workers took them. The
+// landing rain (most circles fast) with bullets fired into the pile,
+// against it with the full room, a room of 1 body (paths near two or more
+// left over) and 0 (only paths near nothing taken by the workers),
+// for every worker count and the job system: the same hash after every
+// step.
+// At least 100 steps under a slow tool: the rain falls fast from step 72.
+#define FAST_STEPS   (scaled(160) < 100 ? 100 : scaled(160))
+#define FAST_BULLETS 24
+#define FAST_ROOMS   4
+static const int fast_rooms[FAST_ROOMS] = {-1, LEDGE__FAST_ROOM, 1, 0};
+
+static uint64_t g_fast_hash[MAX_STEPS];
+
+// Runs the scene; returns how many fast bodies the workers left over.
+static long fast_run(int room, int config, bool oracle) {
+    use_config(config);
+    scene s;
+    assert_true(scene_rain(RAIN_N, &s));
+    s.world->par.fast_room = room;
+    ledge_body_def bd = ledge_default_body_def();
+    bd.shape = ledge_make_circle((vec2s){{0, 0}}, 0.2f);
+    bd.bullet = true;
+    for (int k = 0; k < FAST_STEPS; ++k) {
+        if (k % 6 == 3 && k / 6 < FAST_BULLETS) { // into the falling rain and the pile
+            float side = (k / 6) % 2 ? 1.0f : -1.0f;
+            bd.position = (vec2s){{side > 0 ? 1.6f : (float)s.width - 1.6f, 2.0f + (float)(k % 5)}};
+            bd.velocity = (vec2s){{60.0f * side, 5.0f}};
+            assert_true(ledge_body_is_valid(s.world, ledge_body_create(s.world, &bd)));
+        }
+        ledge_world_step(s.world, 1.0f / 60.0f);
+        uint64_t h = ledge_world_hash(s.world);
+        if (oracle) {
+            g_fast_hash[k] = h;
+        } else if (h != g_fast_hash[k]) {
+            fail_msg("fast paths, room %d, %s: the hash differs from the serial order after step "
+                     "%d (%016llx, %016llx)",
+                     room, config_name(config), k + 1, (unsigned long long)h,
+                     (unsigned long long)g_fast_hash[k]);
+        }
+    }
+    check_jobs(config);
+    long left = s.world->par.fast_left;
+    scene_destroy(&s);
+    return left;
+}
+
+static void test_fast_paths(void **state) {
+    (void)state;
+    scene_model = LEDGE_RESPONSE_MODEL_STACKING;
+    long all = fast_run(-1, 0, true); // every fast body, on the calling thread
+    long left[FAST_ROOMS];
+    for (int r = 1; r < FAST_ROOMS; ++r) {
+        for (int c = 0; c < CONFIGS; ++c) left[r] = fast_run(fast_rooms[r], c, false);
+    }
+    use_default();
+    print_message("fast paths: %d steps, %ld fast bodies; left to the calling thread with the "
+                  "full room %ld, a room of 1 %ld, 0 %ld; the same hash as the serial order\n",
+                  FAST_STEPS, all, left[1], left[2], left[3]);
+    // Both ways were taken in every room: the workers moved some fast
+    // bodies and left others (the bullets at least) to the calling thread.
+    assert_true(all > 20 * FAST_BULLETS);
+    for (int r = 1; r < FAST_ROOMS; ++r) assert_true(left[r] > 0 && left[r] < all);
+    assert_true(left[1] < left[2] && left[2] <= left[3]);
+}
+
 // --- crowd ---------------------------------------------------------------------
 
 #define CROWD_N     1500
@@ -284,7 +357,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_refusals),   cmocka_unit_test(test_rain_stacking),
         cmocka_unit_test(test_rain_n),     cmocka_unit_test(test_crowd),
-        cmocka_unit_test(test_demo_level),
+        cmocka_unit_test(test_demo_level), cmocka_unit_test(test_fast_paths),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
