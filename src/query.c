@@ -35,6 +35,7 @@
 #include <string.h>
 
 enum { UNFILED = 0, IN_GRID = 1, IN_BIG = 2, LEVELS = 24 };
+enum { SPARSE_LEVEL = 4 }; // the unordered query scans a level of this many bodies or fewer
 
 /// One level of the hierarchy: its cells and the bodies filed in it.
 typedef struct level {
@@ -42,6 +43,7 @@ typedef struct level {
     float inv_cell;     ///< 1 / cell.
     int filed;          ///< Bodies filed in this level.
     int x0, y0, x1, y1; ///< Cells holding them lie within (grow-only while filed > 0).
+    int first;          ///< First slot of the list of this level's bodies, or -1.
 } level;
 
 /// A filed slot's entry in its bucket's list, with everything a query's
@@ -65,6 +67,7 @@ typedef struct ledge__query_index {
     qnode *node;                ///< Each slot's list link, cell, level and box.
     void *node_mem;             ///< The allocation node lies in (aligned up from it).
     int *prev;                  ///< Previous slot in the bucket's list (-1: none).
+    int *lnext, *lprev;         ///< Links of each IN_GRID slot in its level's list (-1: none).
     uint8_t *where;             ///< UNFILED, IN_GRID or IN_BIG.
     int filed;                  ///< Slots IN_GRID.
     uint32_t used;              ///< Bit l set when level l holds a body (queries skip the rest).
@@ -91,8 +94,8 @@ ledge_query_filter ledge_default_query_filter(void) {
 // --- the index --------------------------------------------------------------
 
 static void free_slot_arrays(ledge__query_index *q) {
-    void *all[] = {q->head,    q->node_mem, q->prev,  q->where, q->big,
-                   q->big_pos, q->stamp,    q->found, q->hits,  q->hit_slot};
+    void *all[] = {q->head,  q->node_mem, q->prev, q->where,    q->big,   q->big_pos,
+                   q->stamp, q->found,    q->hits, q->hit_slot, q->lnext, q->lprev};
     for (size_t k = 0; k < sizeof all / sizeof all[0]; ++k) ledge__free(all[k]);
 }
 
@@ -111,7 +114,7 @@ static bool reserve_slots(ledge__query_index *q, int cap, const char *fn) {
     size_t n = (size_t)cap, nb = 1;
     while (nb < 2 * n) nb *= 2;
     size_t in = sizeof(int) * n;
-    enum { ARRAYS = 10 };
+    enum { ARRAYS = 12 };
     void *a[ARRAYS] = {ledge__alloc(sizeof(int) * nb),
                        ledge__alloc(sizeof(qnode) * (n + 1)), // + 1: room to align
                        ledge__alloc(in),
@@ -121,7 +124,9 @@ static bool reserve_slots(ledge__query_index *q, int cap, const char *fn) {
                        ledge__alloc(4 * n),
                        ledge__alloc(in),
                        ledge__alloc(sizeof(ledge_raycast_result) * (n + 1)),
-                       ledge__alloc(sizeof(int) * (n + 1))};
+                       ledge__alloc(sizeof(int) * (n + 1)),
+                       ledge__alloc(in),
+                       ledge__alloc(in)};
     for (int k = 0; k < ARRAYS; ++k) {
         if (a[k] != NULL) continue;
         for (int j = 0; j < ARRAYS; ++j) ledge__free(a[j]);
@@ -133,7 +138,7 @@ static bool reserve_slots(ledge__query_index *q, int cap, const char *fn) {
     uintptr_t at = ((uintptr_t)a[1] + sizeof(qnode) - 1) & ~(uintptr_t)(sizeof(qnode) - 1);
     q->node = (qnode *)at;
     q->big = a[4], q->big_pos = a[5], q->stamp = a[6], q->found = a[7], q->hits = a[8];
-    q->hit_slot = a[9];
+    q->hit_slot = a[9], q->lnext = a[10], q->lprev = a[11];
     memset(q->stamp, 0, 4 * n);
     q->stamp_now = 0;
     q->bucket_mask = (uint32_t)(nb - 1);
@@ -186,6 +191,12 @@ static void unfile(ledge__query_index *q, int i) {
             q->head[bucket_of(q, n->lvl, n->cx, n->cy)] = n->next;
         }
         if (n->next >= 0) q->prev[n->next] = q->prev[i];
+        if (q->lprev[i] >= 0) {
+            q->lnext[q->lprev[i]] = q->lnext[i];
+        } else {
+            q->lv[n->lvl].first = q->lnext[i];
+        }
+        if (q->lnext[i] >= 0) q->lprev[q->lnext[i]] = q->lprev[i];
         q->filed--;
         if (--q->lv[n->lvl].filed == 0) q->used &= ~(1u << n->lvl);
     } else if (q->where[i] == IN_BIG) {
@@ -194,6 +205,14 @@ static void unfile(ledge__query_index *q, int i) {
         q->big_pos[last] = q->big_pos[i];
     }
     q->where[i] = UNFILED;
+}
+
+// ledge__vec_within(v, LEDGE_MAX_COORDINATE), inlined: the refile of every
+// move and the checks of every query call it (a call to check.c is most of
+// its cost).
+static inline bool within_max(vec2s v) {
+    return ledge__finite_within(v.x, LEDGE_MAX_COORDINATE) &&
+           ledge__finite_within(v.y, LEDGE_MAX_COORDINATE);
 }
 
 // Body i's box from the compact per-slot arrays (centre offset and half
@@ -216,7 +235,7 @@ static bool filter_default(const ledge_world *w, int i) {
 // the default filter, nothing ignored): they change with its position.
 static void note_box(const ledge_world *w, qnode *n, int i) {
     n->box = compact_box(w, i);
-    n->seen = n->filter_ok && ledge__vec_within(w->position[i], LEDGE_MAX_COORDINATE);
+    n->seen = n->filter_ok && within_max(w->position[i]);
 }
 
 // Files living body i by its box centre in the level that fits it (the big
@@ -224,7 +243,7 @@ static void note_box(const ledge_world *w, qnode *n, int i) {
 // filed: no query sees it.
 static void file(const ledge_world *w, ledge__query_index *q, int i) {
     vec2s c = v2_add(w->position[i], w->box_offset[i]);
-    if (!w->alive[i] || !ledge__vec_within(c, LEDGE_MAX_COORDINATE)) return;
+    if (!w->alive[i] || !within_max(c)) return;
     qnode *n = &q->node[i];
     n->filter_ok = filter_default(w, i);
     note_box(w, n, i);
@@ -243,6 +262,10 @@ static void file(const ledge_world *w, ledge__query_index *q, int i) {
     n->next = q->head[b];
     if (q->head[b] >= 0) q->prev[q->head[b]] = i;
     q->head[b] = i;
+    q->lprev[i] = -1;
+    q->lnext[i] = l->first;
+    if (l->first >= 0) q->lprev[l->first] = i;
+    l->first = i;
     q->where[i] = IN_GRID;
     q->filed++;
     if (l->filed++ == 0) {
@@ -264,6 +287,7 @@ static void rebuild(ledge_world *w) {
     if (w->cell_size > 0.0f && w->cell_size < cell) cell = w->cell_size;
     for (int l = 0; l < LEVELS; ++l, cell *= 2.0f) {
         memset(&q->lv[l], 0, sizeof q->lv[l]);
+        q->lv[l].first = -1;
         q->lv[l].cell = cell;
         q->lv[l].inv_cell = 1.0f / cell;
     }
@@ -285,8 +309,7 @@ void ledge__query_refile(ledge_world *w, int i) {
     if (q->where[i] == IN_GRID && w->alive[i]) {
         const level *l = &q->lv[n->lvl];
         vec2s c = v2_add(w->position[i], w->box_offset[i]);
-        if (ledge__vec_within(c, LEDGE_MAX_COORDINATE) && cell_coord(l, c.x) == n->cx &&
-            cell_coord(l, c.y) == n->cy) {
+        if (within_max(c) && cell_coord(l, c.x) == n->cx && cell_coord(l, c.y) == n->cy) {
             note_box(w, n, i); // same cell: only the box moved
             return;
         }
@@ -381,8 +404,7 @@ static bool begin(ledge_world *w, const ledge_query_filter *filter, const char *
 static bool sees(const query *qu, int i) {
     const ledge_filter *bf = &qu->w->filter[i];
     return i != qu->ignore && (qu->f.category & bf->mask) != 0 &&
-           (bf->category & qu->f.mask) != 0 &&
-           ledge__vec_within(qu->w->position[i], LEDGE_MAX_COORDINATE);
+           (bf->category & qu->f.mask) != 0 && within_max(qu->w->position[i]);
 }
 
 static ledge_aabb body_box(const ledge_world *w, int i) {
@@ -523,8 +545,7 @@ static void find_overlaps(query *qu, ledge_aabb box) {
 }
 
 static bool check_box(const char *fn, ledge_aabb b) {
-    if (ledge__vec_within(b.lower, LEDGE_MAX_COORDINATE) &&
-        ledge__vec_within(b.upper, LEDGE_MAX_COORDINATE) && b.lower.x <= b.upper.x &&
+    if (within_max(b.lower) && within_max(b.upper) && b.lower.x <= b.upper.x &&
         b.lower.y <= b.upper.y) {
         return true;
     }
@@ -585,14 +606,23 @@ static void unordered_one(unordered *u, int i) {
     if (!u->visit(u->w, i, u->context)) u->stopped = true;
 }
 
+// Every body of level li, from its list.
+static void unordered_scan(unordered *u, int li) {
+    for (int i = u->q->lv[li].first; i >= 0; i = u->q->lnext[i]) unordered_one(u, i);
+}
+
 static void unordered_level(unordered *u, int li, float scale) {
     const ledge__query_index *q = u->q;
+    // A level of a few bodies (a crowd's walls, a platform) is scanned:
+    // their boxes cost less than finding the level's cells.
+    if (q->lv[li].filed <= SPARSE_LEVEL) {
+        unordered_scan(u, li);
+        return;
+    }
     int x0, x1, y0, y1, how = level_range(q, li, u->box, scale, &x0, &x1, &y0, &y1);
     if (how == 0) return;
-    if (how == 2) { // this level's bodies only: another level's are met in their own
-        for (int i = 0; i < u->w->slot_count; ++i) {
-            if (q->where[i] == IN_GRID && q->node[i].lvl == li) unordered_one(u, i);
-        }
+    if (how == 2) { // more cells than bodies
+        unordered_scan(u, li);
         return;
     }
     for (int y = y0; y <= y1; ++y) {
