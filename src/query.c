@@ -23,9 +23,12 @@
 // that can overlap it. Levels make the index fit any mix of sizes (specks
 // beside platforms and level geometry) with no refitting. Cells hash into
 // buckets of doubly linked lists, so the map's size and the bodies' spread
-// cost nothing. Candidates are marked with a stamp so that each is tested
-// once; results are reported in body index order (or by fraction, then
-// index), so the order cells are visited in never shows.
+// cost nothing; a list's node holds what a walk reads of a body (its cell,
+// level and box), so a candidate costs one cache line. Each level also
+// lists its bodies, so that a level of a few (a crowd's walls) is scanned
+// rather than its cells found. Candidates are marked with a stamp so that
+// each is tested once; results are reported in body index order (or by
+// fraction, then index), so the order cells are visited in never shows.
 #include "query_index.h"
 #include "world.h"
 
