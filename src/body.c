@@ -277,6 +277,7 @@ bool ledge_body_set_filter(ledge_world *world, ledge_body_id id, ledge_filter fi
     int i = writable_slot(world, id, "ledge_body_set_filter");
     if (i < 0) return false;
     world->filter[i] = filter;
+    ledge__query_filter_changed(world, i); // the index keeps whether the default filter sees it
     return true;
 }
 

@@ -23,9 +23,12 @@
 // that can overlap it. Levels make the index fit any mix of sizes (specks
 // beside platforms and level geometry) with no refitting. Cells hash into
 // buckets of doubly linked lists, so the map's size and the bodies' spread
-// cost nothing. Candidates are marked with a stamp so that each is tested
-// once; results are reported in body index order (or by fraction, then
-// index), so the order cells are visited in never shows.
+// cost nothing; a list's node holds what a walk reads of a body (its cell,
+// level and box), so a candidate costs one cache line. Each level also
+// lists its bodies, so that a level of a few (a crowd's walls) is scanned
+// rather than its cells found. Candidates are marked with a stamp so that
+// each is tested once; results are reported in body index order (or by
+// fraction, then index), so the order cells are visited in never shows.
 #include "query_index.h"
 #include "world.h"
 
@@ -35,6 +38,7 @@
 #include <string.h>
 
 enum { UNFILED = 0, IN_GRID = 1, IN_BIG = 2, LEVELS = 24 };
+enum { SPARSE_LEVEL = 4 }; // the unordered query scans a level of this many bodies or fewer
 
 /// One level of the hierarchy: its cells and the bodies filed in it.
 typedef struct level {
@@ -42,17 +46,32 @@ typedef struct level {
     float inv_cell;     ///< 1 / cell.
     int filed;          ///< Bodies filed in this level.
     int x0, y0, x1, y1; ///< Cells holding them lie within (grow-only while filed > 0).
+    int first;          ///< First slot of the list of this level's bodies, or -1.
 } level;
+
+/// A filed slot's entry in its bucket's list, with everything a query's
+/// walk reads about it: one place (half a cache line) instead of five
+/// arrays by slot, so that a candidate costs one cache line, not five.
+typedef struct qnode {
+    int next;       ///< Next slot in the bucket's list, or -1.
+    int cx, cy;     ///< Its cell (IN_GRID).
+    uint8_t lvl;    ///< Its level (IN_GRID).
+    bool seen;      ///< sees_default(): the default filter finds it.
+    bool filter_ok; ///< Its filter meets the default filter's (changes only with the filter).
+    ledge_aabb box; ///< Its box when last refiled: centre offset plus and minus half extents.
+} qnode;            // 32 bytes, aligned to 32 in the array: never across two cache lines
+_Static_assert(sizeof(qnode) == 32, "a node is half a cache line");
 
 typedef struct ledge__query_index {
     level lv[LEVELS];           ///< Cells of base * 2^k.
     int cap;                    ///< Slots in the per-slot arrays below.
     uint32_t bucket_mask;       ///< Buckets - 1 (a power of two, at least 2 * cap).
     int *head;                  ///< First slot of each bucket, or -1.
-    int *next, *prev;           ///< Bucket list links of each slot (-1: none).
-    int *cx, *cy;               ///< The cell of each filed slot.
+    qnode *node;                ///< Each slot's list link, cell, level and box.
+    void *node_mem;             ///< The allocation node lies in (aligned up from it).
+    int *prev;                  ///< Previous slot in the bucket's list (-1: none).
+    int *lnext, *lprev;         ///< Links of each IN_GRID slot in its level's list (-1: none).
     uint8_t *where;             ///< UNFILED, IN_GRID or IN_BIG.
-    uint8_t *lvl;               ///< The level of each IN_GRID slot.
     int filed;                  ///< Slots IN_GRID.
     uint32_t used;              ///< Bit l set when level l holds a body (queries skip the rest).
     int *big;                   ///< Bodies larger than the top level's cells (order irrelevant).
@@ -78,8 +97,8 @@ ledge_query_filter ledge_default_query_filter(void) {
 // --- the index --------------------------------------------------------------
 
 static void free_slot_arrays(ledge__query_index *q) {
-    void *all[] = {q->head,    q->next,  q->prev,  q->cx,   q->cy,       q->where, q->big,
-                   q->big_pos, q->stamp, q->found, q->hits, q->hit_slot, q->lvl};
+    void *all[] = {q->head,  q->node_mem, q->prev, q->where,    q->big,   q->big_pos,
+                   q->stamp, q->found,    q->hits, q->hit_slot, q->lnext, q->lprev};
     for (size_t k = 0; k < sizeof all / sizeof all[0]; ++k) ledge__free(all[k]);
 }
 
@@ -98,29 +117,31 @@ static bool reserve_slots(ledge__query_index *q, int cap, const char *fn) {
     size_t n = (size_t)cap, nb = 1;
     while (nb < 2 * n) nb *= 2;
     size_t in = sizeof(int) * n;
-    void *a[13] = {ledge__alloc(sizeof(int) * nb),
-                   ledge__alloc(in),
-                   ledge__alloc(in),
-                   ledge__alloc(in),
-                   ledge__alloc(in),
-                   ledge__alloc(n),
-                   ledge__alloc(in),
-                   ledge__alloc(in),
-                   ledge__alloc(4 * n),
-                   ledge__alloc(in),
-                   ledge__alloc(sizeof(ledge_raycast_result) * (n + 1)),
-                   ledge__alloc(sizeof(int) * (n + 1)),
-                   ledge__alloc(n)};
-    for (int k = 0; k < 13; ++k) {
+    enum { ARRAYS = 12 };
+    void *a[ARRAYS] = {ledge__alloc(sizeof(int) * nb),
+                       ledge__alloc(sizeof(qnode) * (n + 1)), // + 1: room to align
+                       ledge__alloc(in),
+                       ledge__alloc(n),
+                       ledge__alloc(in),
+                       ledge__alloc(in),
+                       ledge__alloc(4 * n),
+                       ledge__alloc(in),
+                       ledge__alloc(sizeof(ledge_raycast_result) * (n + 1)),
+                       ledge__alloc(sizeof(int) * (n + 1)),
+                       ledge__alloc(in),
+                       ledge__alloc(in)};
+    for (int k = 0; k < ARRAYS; ++k) {
         if (a[k] != NULL) continue;
-        for (int j = 0; j < 13; ++j) ledge__free(a[j]);
+        for (int j = 0; j < ARRAYS; ++j) ledge__free(a[j]);
         LEDGE_ERROR("%s: allocation of the query index for %d bodies failed", fn, cap);
         return false;
     }
     free_slot_arrays(q);
-    q->head = a[0], q->next = a[1], q->prev = a[2], q->cx = a[3], q->cy = a[4], q->where = a[5];
-    q->big = a[6], q->big_pos = a[7], q->stamp = a[8], q->found = a[9], q->hits = a[10];
-    q->hit_slot = a[11], q->lvl = a[12];
+    q->head = a[0], q->node_mem = a[1], q->prev = a[2], q->where = a[3];
+    uintptr_t at = ((uintptr_t)a[1] + sizeof(qnode) - 1) & ~(uintptr_t)(sizeof(qnode) - 1);
+    q->node = (qnode *)at;
+    q->big = a[4], q->big_pos = a[5], q->stamp = a[6], q->found = a[7], q->hits = a[8];
+    q->hit_slot = a[9], q->lnext = a[10], q->lprev = a[11];
     memset(q->stamp, 0, 4 * n);
     q->stamp_now = 0;
     q->bucket_mask = (uint32_t)(nb - 1);
@@ -166,14 +187,21 @@ static int level_for(const ledge__query_index *q, float e) {
 
 static void unfile(ledge__query_index *q, int i) {
     if (q->where[i] == IN_GRID) {
+        const qnode *n = &q->node[i];
         if (q->prev[i] >= 0) {
-            q->next[q->prev[i]] = q->next[i];
+            q->node[q->prev[i]].next = n->next;
         } else {
-            q->head[bucket_of(q, q->lvl[i], q->cx[i], q->cy[i])] = q->next[i];
+            q->head[bucket_of(q, n->lvl, n->cx, n->cy)] = n->next;
         }
-        if (q->next[i] >= 0) q->prev[q->next[i]] = q->prev[i];
+        if (n->next >= 0) q->prev[n->next] = q->prev[i];
+        if (q->lprev[i] >= 0) {
+            q->lnext[q->lprev[i]] = q->lnext[i];
+        } else {
+            q->lv[n->lvl].first = q->lnext[i];
+        }
+        if (q->lnext[i] >= 0) q->lprev[q->lnext[i]] = q->lprev[i];
         q->filed--;
-        if (--q->lv[q->lvl[i]].filed == 0) q->used &= ~(1u << q->lvl[i]);
+        if (--q->lv[n->lvl].filed == 0) q->used &= ~(1u << n->lvl);
     } else if (q->where[i] == IN_BIG) {
         int last = q->big[--q->big_count];
         q->big[q->big_pos[i]] = last;
@@ -182,12 +210,46 @@ static void unfile(ledge__query_index *q, int i) {
     q->where[i] = UNFILED;
 }
 
+// ledge__vec_within(v, LEDGE_MAX_COORDINATE), inlined: the refile of every
+// move and the checks of every query call it (a call to check.c is most of
+// its cost).
+static inline bool within_max(vec2s v) {
+    return ledge__finite_within(v.x, LEDGE_MAX_COORDINATE) &&
+           ledge__finite_within(v.y, LEDGE_MAX_COORDINATE);
+}
+
+// Body i's box from the compact per-slot arrays (centre offset and half
+// extents) rather than from its shape (hundreds of bytes by slot). It may
+// differ from body_box's by a rounding (none for a centred box, as the
+// bump module's are); the bump move pads its boxes by far more.
+static ledge_aabb compact_box(const ledge_world *w, int i) {
+    vec2s c = v2_add(w->position[i], w->box_offset[i]), h = w->box_half[i];
+    return (ledge_aabb){v2_sub(c, h), v2_add(c, h)};
+}
+
+// Whether body i's filter meets ledge_default_query_filter()'s (category
+// 1, every mask bit), without building the filter.
+static bool filter_default(const ledge_world *w, int i) {
+    const ledge_filter *bf = &w->filter[i];
+    return (bf->mask & 1u) != 0 && bf->category != 0;
+}
+
+// The node's box and whether the default filter sees the body (sees() with
+// the default filter, nothing ignored): they change with its position.
+static void note_box(const ledge_world *w, qnode *n, int i) {
+    n->box = compact_box(w, i);
+    n->seen = n->filter_ok && within_max(w->position[i]);
+}
+
 // Files living body i by its box centre in the level that fits it (the big
 // list beyond the top level). A centre beyond LEDGE_MAX_COORDINATE is not
 // filed: no query sees it.
 static void file(const ledge_world *w, ledge__query_index *q, int i) {
     vec2s c = v2_add(w->position[i], w->box_offset[i]);
-    if (!w->alive[i] || !ledge__vec_within(c, LEDGE_MAX_COORDINATE)) return;
+    if (!w->alive[i] || !within_max(c)) return;
+    qnode *n = &q->node[i];
+    n->filter_ok = filter_default(w, i);
+    note_box(w, n, i);
     int li = level_for(q, extent_of(w, i));
     if (li < 0) {
         q->where[i] = IN_BIG;
@@ -198,12 +260,15 @@ static void file(const ledge_world *w, ledge__query_index *q, int i) {
     level *l = &q->lv[li];
     int x = cell_coord(l, c.x), y = cell_coord(l, c.y);
     uint32_t b = bucket_of(q, li, x, y);
-    q->cx[i] = x, q->cy[i] = y;
-    q->lvl[i] = (uint8_t)li;
+    n->cx = x, n->cy = y, n->lvl = (uint8_t)li;
     q->prev[i] = -1;
-    q->next[i] = q->head[b];
+    n->next = q->head[b];
     if (q->head[b] >= 0) q->prev[q->head[b]] = i;
     q->head[b] = i;
+    q->lprev[i] = -1;
+    q->lnext[i] = l->first;
+    if (l->first >= 0) q->lprev[l->first] = i;
+    l->first = i;
     q->where[i] = IN_GRID;
     q->filed++;
     if (l->filed++ == 0) {
@@ -225,6 +290,7 @@ static void rebuild(ledge_world *w) {
     if (w->cell_size > 0.0f && w->cell_size < cell) cell = w->cell_size;
     for (int l = 0; l < LEVELS; ++l, cell *= 2.0f) {
         memset(&q->lv[l], 0, sizeof q->lv[l]);
+        q->lv[l].first = -1;
         q->lv[l].cell = cell;
         q->lv[l].inv_cell = 1.0f / cell;
     }
@@ -242,16 +308,24 @@ void ledge__query_refile(ledge_world *w, int i) {
         w->query_dirty = true; // the slots outgrew the index
         return;
     }
+    qnode *n = &q->node[i];
     if (q->where[i] == IN_GRID && w->alive[i]) {
-        const level *l = &q->lv[q->lvl[i]];
+        const level *l = &q->lv[n->lvl];
         vec2s c = v2_add(w->position[i], w->box_offset[i]);
-        if (ledge__vec_within(c, LEDGE_MAX_COORDINATE) && cell_coord(l, c.x) == q->cx[i] &&
-            cell_coord(l, c.y) == q->cy[i]) {
-            return; // same cell: nothing to do (a body's size never changes)
+        if (within_max(c) && cell_coord(l, c.x) == n->cx && cell_coord(l, c.y) == n->cy) {
+            note_box(w, n, i); // same cell: only the box moved
+            return;
         }
     }
     unfile(q, i);
     file(w, q, i);
+}
+
+void ledge__query_filter_changed(ledge_world *w, int i) {
+    ledge__query_index *q = w->query;
+    if (q == NULL || w->query_dirty || i >= q->cap || q->where[i] == UNFILED) return;
+    q->node[i].filter_ok = filter_default(w, i);
+    note_box(w, &q->node[i], i);
 }
 
 void ledge__query_sync(ledge_world *w) {
@@ -333,8 +407,7 @@ static bool begin(ledge_world *w, const ledge_query_filter *filter, const char *
 static bool sees(const query *qu, int i) {
     const ledge_filter *bf = &qu->w->filter[i];
     return i != qu->ignore && (qu->f.category & bf->mask) != 0 &&
-           (bf->category & qu->f.mask) != 0 &&
-           ledge__vec_within(qu->w->position[i], LEDGE_MAX_COORDINATE);
+           (bf->category & qu->f.mask) != 0 && within_max(qu->w->position[i]);
 }
 
 static ledge_aabb body_box(const ledge_world *w, int i) {
@@ -411,10 +484,9 @@ static void visit_level(query *qu, int li, ledge_aabb b, uint32_t stamp, visit_f
     }
     for (int y = y0; y <= y1; ++y) {
         for (int x = x0; x <= x1; ++x) {
-            for (int i = q->head[bucket_of(q, li, x, y)]; i >= 0; i = q->next[i]) {
-                if (q->cx[i] == x && q->cy[i] == y && q->lvl[i] == li) {
-                    visit_one(qu, i, stamp, visit, data);
-                }
+            for (int i = q->head[bucket_of(q, li, x, y)]; i >= 0; i = q->node[i].next) {
+                const qnode *n = &q->node[i];
+                if (n->cx == x && n->cy == y && n->lvl == li) visit_one(qu, i, stamp, visit, data);
             }
         }
     }
@@ -476,8 +548,7 @@ static void find_overlaps(query *qu, ledge_aabb box) {
 }
 
 static bool check_box(const char *fn, ledge_aabb b) {
-    if (ledge__vec_within(b.lower, LEDGE_MAX_COORDINATE) &&
-        ledge__vec_within(b.upper, LEDGE_MAX_COORDINATE) && b.lower.x <= b.upper.x &&
+    if (within_max(b.lower) && within_max(b.upper) && b.lower.x <= b.upper.x &&
         b.lower.y <= b.upper.y) {
         return true;
     }
@@ -515,59 +586,53 @@ int ledge_world_query_aabb(ledge_world *world, ledge_aabb aabb, const ledge_quer
 // --- the unordered query (the bump module's moves) ---------------------------
 // A query per move of every item of a crowd: the candidates go straight to
 // the caller's visit as the cells are walked (no list, no sort, no filter
-// built), and the box test comes first (it rejects most of them).
+// built), and the box test comes first, on the box kept in the bucket
+// list's node (it rejects most candidates with the one cache line the walk
+// read anyway). No stamps: each body is filed in one cell of one level (or
+// in the big list), and each level is walked cell by cell or scanned for
+// its own bodies, so no body is met twice.
 
 typedef struct unordered {
     ledge_world *w;
-    ledge__query_index *q;
+    const ledge__query_index *q;
     ledge_aabb box;
-    uint32_t stamp;
     ledge__slot_visit_fn *visit;
     void *context;
     int visited;  ///< Bodies passed to visit.
     bool stopped; ///< visit returned false.
 } unordered;
 
-// sees() with ledge_default_query_filter() (category 1, every mask bit,
-// nothing ignored), without building the filter.
-static bool sees_default(const ledge_world *w, int i) {
-    const ledge_filter *bf = &w->filter[i];
-    return (bf->mask & 1u) != 0 && bf->category != 0 &&
-           ledge__vec_within(w->position[i], LEDGE_MAX_COORDINATE);
-}
-
-// Body i's box from the compact per-slot arrays the index files it by
-// (centre offset and half extents, 8 bytes each by slot) rather than from
-// its shape (hundreds of bytes by slot: one cache miss per candidate). It
-// may differ from body_box's by a rounding (none for a centred box, as
-// the bump module's are); the bump move pads its boxes by far more.
-static ledge_aabb compact_box(const ledge_world *w, int i) {
-    vec2s c = v2_add(w->position[i], w->box_offset[i]), h = w->box_half[i];
-    return (ledge_aabb){v2_sub(c, h), v2_add(c, h)};
-}
-
 static void unordered_one(unordered *u, int i) {
-    if (u->stopped || u->q->stamp[i] == u->stamp) return;
-    u->q->stamp[i] = u->stamp;
-    if (!boxes_overlap(compact_box(u->w, i), u->box) || !sees_default(u->w, i)) return;
+    const qnode *n = &u->q->node[i];
+    if (u->stopped || !boxes_overlap(n->box, u->box) || !n->seen) return;
     u->visited++;
     if (!u->visit(u->w, i, u->context)) u->stopped = true;
 }
 
+// Every body of level li, from its list.
+static void unordered_scan(unordered *u, int li) {
+    for (int i = u->q->lv[li].first; i >= 0; i = u->q->lnext[i]) unordered_one(u, i);
+}
+
 static void unordered_level(unordered *u, int li, float scale) {
     const ledge__query_index *q = u->q;
+    // A level of a few bodies (a crowd's walls, a platform) is scanned:
+    // their boxes cost less than finding the level's cells.
+    if (q->lv[li].filed <= SPARSE_LEVEL) {
+        unordered_scan(u, li);
+        return;
+    }
     int x0, x1, y0, y1, how = level_range(q, li, u->box, scale, &x0, &x1, &y0, &y1);
     if (how == 0) return;
-    if (how == 2) {
-        for (int i = 0; i < u->w->slot_count; ++i) {
-            if (q->where[i] == IN_GRID) unordered_one(u, i);
-        }
+    if (how == 2) { // more cells than bodies
+        unordered_scan(u, li);
         return;
     }
     for (int y = y0; y <= y1; ++y) {
         for (int x = x0; x <= x1; ++x) {
-            for (int i = q->head[bucket_of(q, li, x, y)]; i >= 0; i = q->next[i]) {
-                if (q->cx[i] == x && q->cy[i] == y && q->lvl[i] == li) unordered_one(u, i);
+            for (int i = q->head[bucket_of(q, li, x, y)]; i >= 0; i = q->node[i].next) {
+                const qnode *n = &q->node[i];
+                if (n->cx == x && n->cy == y && n->lvl == li) unordered_one(u, i);
             }
         }
     }
@@ -576,8 +641,8 @@ static void unordered_level(unordered *u, int li, float scale) {
 int ledge__query_aabb_unordered(ledge_world *world, ledge_aabb aabb, const char *fn,
                                 ledge__slot_visit_fn *visit, void *context) {
     if (!check_box(fn, aabb) || !ready(world, fn) || !refresh(world, fn)) return -1;
-    ledge__query_index *q = world->query;
-    unordered u = {world, q, aabb, next_stamp(q), visit, context, 0, false};
+    const ledge__query_index *q = world->query;
+    unordered u = {world, q, aabb, visit, context, 0, false};
     float scale = box_scale(aabb);
     for (uint32_t left = q->used; left != 0 && !u.stopped; left &= left - 1) {
         unordered_level(&u, lowest_bit(left), scale);
@@ -588,9 +653,10 @@ int ledge__query_aabb_unordered(ledge_world *world, ledge_aabb aabb, const char 
 
 int ledge__query_aabb_among(ledge_world *world, ledge_aabb aabb, const int *slots, int count,
                             ledge__slot_visit_fn *visit, void *context) {
+    const ledge__query_index *q = world->query;
     int n = 0;
     for (int k = 0; k < count; ++k) {
-        if (!boxes_overlap(compact_box(world, slots[k]), aabb)) continue;
+        if (!boxes_overlap(q->node[slots[k]].box, aabb)) continue;
         ++n;
         if (!visit(world, slots[k], context)) break;
     }

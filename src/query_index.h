@@ -13,6 +13,10 @@ void ledge__query_free(ledge_world *world);
 /// or destroyed (query.c): that body alone, O(1).
 void ledge__query_refile(ledge_world *world, int i);
 
+/// Notes that body slot i's filter changed (query.c): the index keeps
+/// whether the default filter sees each body.
+void ledge__query_filter_changed(ledge_world *world, int i);
+
 /// Refiles the bodies whose cell changed in the step (query.c).
 void ledge__query_sync(ledge_world *world);
 

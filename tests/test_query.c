@@ -910,6 +910,46 @@ static void test_bump_move_kept_candidates(void **state) {
     ledge_world_destroy(w);
 }
 
+// The query index keeps each body's box and whether the default filter sees
+// it beside its cell (the bump move's walk reads nothing else): each must
+// follow the body. An obstacle's filter turned off and on; the obstacle
+// placed closer within its cell (ledge_body_set_position), then carried
+// closer by a step: each time where its old box would be missed by the
+// move's query, and each time the move meets it where the oracle does.
+static void test_bump_move_index_follows(void **state) {
+    (void)state;
+    ledge_world *w = bump_world();
+    ledge_bump_rect rects[4] = {{0}};
+    ledge_body_id a = bump_box(w, rects, (ledge_bump_rect){0, 0, 10, 10});
+    ledge_body_id b = bump_box(w, rects, (ledge_bump_rect){22, 0, 10, 10}); // cell x 1 of 16
+    ledge_bump_col got[4];
+    double ax, ay;
+    ledge_filter hidden = ledge_default_filter();
+    hidden.mask = 2; // the default query's category 1 is not in it
+    assert_true(ledge_body_set_filter(w, b, hidden));
+    assert_int_equal(ledge_bump_move(w, rects, 3, &a, 30, 0, false, got, 4, &ax, &ay), 0);
+    assert_true(ledge_body_set_filter(w, b, ledge_default_filter()));
+    assert_int_equal(ledge_bump_move(w, rects, 3, &a, 30, 0, false, got, 4, &ax, &ay), 1);
+    assert_true(ax == 12 && got[0].other == b.index1);
+    // To x 20.5, the same cell: a move to x 11 reaches it, not the old box.
+    rects[b.index1].x = 20.5;
+    assert_true(ledge_body_set_position(w, b, v(25.5f, 5)));
+    assert_int_equal(bump_same_as_oracle(w, rects, 2, a, 11, 0, 0), b.index1);
+    assert_true(rects[a.index1].x == 10.5);
+    // a back at 0; b carried 3 to the left by a step (kinematic, velocity
+    // -180 for 1/60 s), still in its cell: a move to x 8 reaches it.
+    rects[a.index1].x = 0;
+    assert_true(ledge_body_set_position(w, a, v(5, 5)));
+    assert_true(ledge_body_set_velocity(w, b, v(-180, 0)));
+    ledge_world_step(w, 1.0f / 60.0f);
+    vec2s c = ledge_body_position(w, b);
+    assert_true(c.x > 22.4f && c.x < 22.6f && c.y == 5);
+    rects[b.index1].x = c.x - 5.0;
+    assert_int_equal(bump_same_as_oracle(w, rects, 2, a, 8, 0, 0), b.index1);
+    assert_true(rects[a.index1].x == c.x - 15.0);
+    ledge_world_destroy(w);
+}
+
 // Seeded crowds of rectangles of mixed sizes (most small, a few much larger
 // than the index's cells, some overlapping), each moved in turn by
 // ledge_bump_move and by the oracle: the same collisions and the same end,
@@ -1141,6 +1181,7 @@ int main(void) {
         cmocka_unit_test(test_bump_move),
         cmocka_unit_test(test_bump_move_oracle),
         cmocka_unit_test(test_bump_move_kept_candidates),
+        cmocka_unit_test(test_bump_move_index_follows),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_wall_probe_idiom),
         cmocka_unit_test(test_incremental_index_equals_rebuild),

@@ -9,7 +9,11 @@
 --   LEDGE_LIB=build/libledge.so luajit tests/lua/bench_bump.lua [module]
 -- BUMP_SIZES=10000 times one N only; BUMP_ONLY=module or BUMP_ONLY=raw times
 -- one of the two loops, BUMP_RUNS=1 runs each once instead of 5 (for
--- valgrind or a profiler on one path).
+-- valgrind or a profiler on one path). BUMP_ALLOC=1 also counts the bytes
+-- the module's moves allocate (the garbage the collector then has to
+-- collect) over one more frame, untimed, with the collector paused for that
+-- frame only so that collectgarbage('count') grows by exactly what is
+-- allocated; the timed runs never touch the collector's settings.
 -- `module` defaults to "bump" (this project's src/bindings/lua/bump.lua);
 -- any module with bump's API can be timed the same way.
 local root = (arg[0]:match('^(.*)tests/lua/[^/]*$') or './')
@@ -64,6 +68,20 @@ local function frame_raw(world, items, n, dt, count, slots)
     end
 end
 
+-- Bytes allocated by one frame of the module's moves after the 60 timed
+-- (untimed; see BUMP_ALLOC above), per move and per collision.
+local function allocated(world, items, n, dt)
+    local count = { cols = 0 }
+    collectgarbage()
+    collectgarbage('stop')
+    local before = collectgarbage('count')
+    frame_module(world, items, n, dt, count)
+    local kb = collectgarbage('count') - before
+    collectgarbage('restart')
+    print(string.format('bump crowd Lua (%s) N=%d: one frame allocates %.0f KB: %.1f bytes per move, %.0f per collision (%d collisions)',
+        arg[1] or 'bump', n, kb, kb * 1024 / n, kb * 1024 / math.max(count.cols, 1), count.cols))
+end
+
 local function run(n, raw)
     local cols = 2 * math.ceil(math.sqrt(n))
     local W, H = cols * 24, math.ceil(n / cols) * 24 * 2 + 48
@@ -96,6 +114,8 @@ local function run(n, raw)
     local ms = (now() - t0) * 1000 / 60
     local sum = 0
     for k = 1, n do sum = sum + items[k].x + 3 * items[k].y end
+    -- After the checksum: the extra frame moves the items again.
+    if os.getenv('BUMP_ALLOC') and not raw then allocated(world, items, n, dt) end
     return ms, sum, count.cols / (60 * n)
 end
 
