@@ -49,9 +49,21 @@ static inline bool consider_axis(vec2s u, float o_pos, float o_neg, sat_result *
 
 // --- circle pairs -----------------------------------------------------------
 
+// Circles whose radii sum below ~1e-19: r * r is subnormal or 0 in float,
+// so the float test would call two concentric circles apart. Double holds
+// these squares exactly enough; the answer is the float one's, exact.
+LEDGE_NOINLINE static sat_result tiny_circle_circle(vec2s d, float r) {
+    double dx = d.x, dy = d.y, len = sqrt(dx * dx + dy * dy);
+    if (len >= (double)r) return miss_along(d);
+    vec2s n = len > 0.0 ? v2((float)(dx / len), (float)(dy / len)) : v2_normalize(d);
+    sat_result res = {n, (float)((double)r - len), true};
+    return res;
+}
+
 static sat_result circle_circle(const ledge_shape *a, vec2s pa, const ledge_shape *b, vec2s pb) {
     vec2s d = v2_sub(v2_add(pb, b->center), v2_add(pa, a->center));
     float r = a->radius + b->radius, d2 = v2_len2(d);
+    if (LEDGE_UNLIKELY(r < 2e-19f)) return tiny_circle_circle(d, r);
     if (d2 >= r * r) return miss_along(d);
     float dist = sqrtf(d2);
     sat_result res = {v2_unit(d, dist), r - dist, true};

@@ -511,6 +511,57 @@ static void test_circle_circle(void **state) {
     (void)state;
     run_kind(G_CIRCLE, G_CIRCLE, 0x1ed9e0001ull);
 }
+// Circles far below any game's size (radii from 1e-44 to 1e-17, where
+// r * r is subnormal or 0 in float), against the exact answer in double:
+// a hit when the centres are closer than the radii's sum by more than a
+// float can round away (the smallest subnormal, or 1e-6 of the sum), none
+// when they are farther by as much; the depth that sum minus the distance,
+// the normal a unit vector from a toward b. The float test once called two
+// concentric circles of radius 1e-42 apart (fuzz finding,
+// tests/fuzz/crashes/collide/concentric-subnormal-circles).
+static void test_circle_circle_tiny_radii(void **state) {
+    (void)state;
+    const float radii[] = {1.4e-44f, 3e-43f,   2.2e-42f, 1e-38f, 1e-30f,
+                           1e-20f,   1.9e-19f, 2.1e-19f, 1e-17f};
+    const double fractions[] = {0.0, 0.25, 0.5, 0.9, 0.99, 1.01, 1.5, 3.0};
+    int hits = 0, misses = 0;
+    for (size_t i = 0; i < sizeof radii / sizeof radii[0]; ++i) {
+        for (size_t j = 0; j < sizeof radii / sizeof radii[0]; ++j) {
+            ledge_shape a = ledge_make_circle(fv(0, 0), radii[i]);
+            ledge_shape b = ledge_make_circle(fv(0, 0), radii[j]);
+            double sum = (double)a.radius + b.radius, slack = 1e-6 * sum + 3e-45;
+            for (size_t f = 0; f < sizeof fractions / sizeof fractions[0]; ++f) {
+                for (int k = 0; k < 16; ++k) {
+                    double ang = k * (6.283185307179586 / 16.0);
+                    vec2s pb = fv((float)(cos(ang) * fractions[f] * sum),
+                                  (float)(sin(ang) * fractions[f] * sum));
+                    double len = sqrt((double)pb.x * pb.x + (double)pb.y * pb.y);
+                    double depth = sum - len;
+                    ledge_manifold m = ledge_collide(&a, fv(0, 0), &b, pb);
+                    if (depth < -slack) {
+                        assert_false(m.hit);
+                        ++misses;
+                    }
+                    if (!(depth > slack)) continue;
+                    assert_true(m.hit);
+                    ++hits;
+                    assert_true(fabs((double)m.depth - depth) <= slack);
+                    double nl =
+                        sqrt((double)m.normal.x * m.normal.x + (double)m.normal.y * m.normal.y);
+                    assert_true(fabs(nl - 1.0) < 1e-6);
+                    if (len > 0.0) {
+                        double along =
+                            ((double)m.normal.x * pb.x + (double)m.normal.y * pb.y) / len;
+                        assert_true(along > 0.99);
+                    }
+                }
+            }
+        }
+    }
+    print_message("tiny circle pairs: %d hits, %d misses checked\n", hits, misses);
+    assert_true(hits > 3000 && misses > 2000);
+}
+
 static void test_circle_box(void **state) {
     (void)state;
     run_kind(G_CIRCLE, G_BOX, 0x1ed9e0002ull);
@@ -1118,6 +1169,7 @@ int main(void) {
         cmocka_unit_test(test_oracle_hand_cases),
         cmocka_unit_test(test_oracle_brute_force),
         cmocka_unit_test(test_circle_circle),
+        cmocka_unit_test(test_circle_circle_tiny_radii),
         cmocka_unit_test(test_circle_box),
         cmocka_unit_test(test_box_circle),
         cmocka_unit_test(test_box_box),
