@@ -236,8 +236,12 @@ float ledge_shape_area(const ledge_shape *s) {
 
 bool ledge__shape_contains(const ledge_shape *s, vec2s local) {
     switch (s->type) {
-    case LEDGE_SHAPE_CIRCLE:
-        return v2_len2(v2_sub(local, s->center)) <= s->radius * s->radius;
+    case LEDGE_SHAPE_CIRCLE: {
+        // In double: float squares of radii below ~1e-19 are subnormal or 0,
+        // which put every point within 1e-19 of such a circle inside it.
+        double dx = (double)local.x - s->center.x, dy = (double)local.y - s->center.y;
+        return dx * dx + dy * dy <= (double)s->radius * s->radius;
+    }
     case LEDGE_SHAPE_BOX:
         return local.x >= s->bounds.lower.x && local.x <= s->bounds.upper.x &&
                local.y >= s->bounds.lower.y && local.y <= s->bounds.upper.y;

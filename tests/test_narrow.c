@@ -516,15 +516,17 @@ static void test_circle_circle(void **state) {
 // a hit when the centres are closer than the radii's sum by more than a
 // float can round away (the smallest subnormal, or 1e-6 of the sum), none
 // when they are farther by as much; the depth that sum minus the distance,
-// the normal a unit vector from a toward b. The float test once called two
-// concentric circles of radius 1e-42 apart (fuzz finding,
-// tests/fuzz/crashes/collide/concentric-subnormal-circles).
+// the normal a unit vector from a toward b; ledge_shape_contains the same.
+// The float tests once called two concentric circles of radius 1e-42 apart
+// and put a point 9e-38 from a circle of radius 2e-38 inside it (fuzz
+// findings, tests/fuzz/crashes/collide/concentric-subnormal-circles and
+// point-outside-subnormal-circle).
 static void test_circle_circle_tiny_radii(void **state) {
     (void)state;
     const float radii[] = {1.4e-44f, 3e-43f,   2.2e-42f, 1e-38f, 1e-30f,
                            1e-20f,   1.9e-19f, 2.1e-19f, 1e-17f};
     const double fractions[] = {0.0, 0.25, 0.5, 0.9, 0.99, 1.01, 1.5, 3.0};
-    int hits = 0, misses = 0;
+    int hits = 0, misses = 0, points = 0;
     for (size_t i = 0; i < sizeof radii / sizeof radii[0]; ++i) {
         for (size_t j = 0; j < sizeof radii / sizeof radii[0]; ++j) {
             ledge_shape a = ledge_make_circle(fv(0, 0), radii[i]);
@@ -538,6 +540,12 @@ static void test_circle_circle_tiny_radii(void **state) {
                     double len = sqrt((double)pb.x * pb.x + (double)pb.y * pb.y);
                     double depth = sum - len;
                     ledge_manifold m = ledge_collide(&a, fv(0, 0), &b, pb);
+                    // b's centre inside a: the same exact test for the point query.
+                    double ra = a.radius;
+                    if (fabs(len - ra) > 1e-6 * ra + 3e-45) {
+                        assert_int_equal(ledge_shape_contains(&a, fv(0, 0), pb), len < ra);
+                        ++points;
+                    }
                     if (depth < -slack) {
                         assert_false(m.hit);
                         ++misses;
@@ -558,8 +566,9 @@ static void test_circle_circle_tiny_radii(void **state) {
             }
         }
     }
-    print_message("tiny circle pairs: %d hits, %d misses checked\n", hits, misses);
-    assert_true(hits > 3000 && misses > 2000);
+    print_message("tiny circle pairs: %d hits, %d misses, %d points checked\n", hits, misses,
+                  points);
+    assert_true(hits > 3000 && misses > 2000 && points > 5000);
 }
 
 static void test_circle_box(void **state) {
