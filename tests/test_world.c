@@ -631,6 +631,78 @@ static void test_filters(void **state) {
     assert_true(stacks(a, b));
 }
 
+static ledge_response keep_proposed(ledge_body_id body, ledge_body_id other, int cell_x, int cell_y,
+                                    vec2s normal, ledge_response proposed, void *context) {
+    (void)body, (void)other, (void)cell_x, (void)cell_y, (void)normal;
+    ++*(int *)context;
+    return proposed;
+}
+
+// The world's circle pair test squares the radii's sum in float, which is
+// subnormal or 0 below ~1e-19 (ledge_collide switches to double there). The
+// world never meets such a pair: a dynamic body's mass (density <= 1e6 times
+// its area) must be at least LEDGE_MIN_MASS, so a dynamic circle's radius is
+// at least ~5.6e-10, and only pairs with a dynamic body are tested. Checked
+// here at that smallest circle, against tiny static circles (down to 1e-40)
+// and larger ones, on both of the world's circle paths (the plain pile pair,
+// and a pair asked through the pre-solve callback), against double.
+static void test_tiny_circle_pairs(void **state) {
+    (void)state;
+    float smallest = sqrtf(LEDGE_MIN_MASS / (1e6f * 3.14159265f)) * 1.001f;
+    ledge_body_def probe = ledge_default_body_def();
+    probe.density = 1e6f;
+    probe.shape = ledge_make_circle(v(0, 0), smallest * 0.99f);
+    ledge_world *refuses = make_world();
+    ledge_body_id none = ledge_body_create(refuses, &probe); // below the mass range
+    assert_int_equal(none.index1, 0);
+    ledge_world_destroy(refuses);
+    const float others[] = {1e-40f, 3e-36f, 2e-30f, 7e-25f, 1e-21f, 4e-19f, 1e-12f, 0.0f, 1e-6f};
+    const double fractions[] = {0.0, 0.25, 0.6, 0.95, 1.05, 1.5, 3.0};
+    const int no = (int)(sizeof others / sizeof others[0]);
+    const int nf = (int)(sizeof fractions / sizeof fractions[0]);
+    int touching = 0, apart = 0, asked = 0;
+    for (int callback = 0; callback < 2; ++callback) {
+        for (int i = 0; i < no; ++i) {
+            for (int f = 0; f < nf; ++f) {
+                ledge_world_def wd = ledge_default_world_def();
+                wd.gravity = v(0, 0);
+                wd.map_origin = v(-32.0f, -32.0f); // the pair at (0, 0), mid-map
+                ledge_world *w = ledge_world_create(&wd);
+                assert_non_null(w);
+                if (callback) ledge_world_set_pre_solve(w, keep_proposed, &asked);
+                ledge_body_def bd = ledge_default_body_def();
+                bd.density = 1e6f;
+                bd.shape = ledge_make_circle(v(0, 0), smallest);
+                ledge_body_id a = ledge_body_create(w, &bd);
+                assert_int_not_equal(a.index1, 0);
+                // 0 in the list: a second circle of the smallest dynamic size.
+                float rb = others[i] > 0.0f ? others[i] : smallest;
+                bd.type =
+                    others[i] > 0.0f && others[i] < 1e-9f ? LEDGE_BODY_STATIC : LEDGE_BODY_DYNAMIC;
+                bd.shape = ledge_make_circle(v(0, 0), rb);
+                double sum = (double)smallest + (double)rb;
+                bd.position =
+                    v((float)(fractions[f] * sum * 0.6), (float)(fractions[f] * sum * 0.8));
+                ledge_body_id b = ledge_body_create(w, &bd);
+                assert_int_not_equal(b.index1, 0);
+                ledge_world_step(w, 1.0f / 60.0f);
+                double dx = bd.position.x, dy = bd.position.y, dist = sqrt(dx * dx + dy * dy);
+                if (fabs(dist - sum) > 1e-5 * sum) {
+                    int expect = dist < sum ? 1 : 0;
+                    assert_int_equal(ledge_body_contacts(w, a, NULL, 0), expect);
+                    assert_int_equal(ledge_body_contacts(w, b, NULL, 0), expect);
+                    touching += expect;
+                    apart += 1 - expect;
+                }
+                ledge_world_destroy(w);
+            }
+        }
+    }
+    assert_int_equal(touching, 2 * no * 4);
+    assert_int_equal(apart, 2 * no * 3);
+    assert_true(asked >= touching / 2);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_free_fall_closed_form),
@@ -653,6 +725,7 @@ int main(void) {
         cmocka_unit_test(test_runaway_body_frozen),
         cmocka_unit_test(test_kinematic_pushes),
         cmocka_unit_test(test_filters),
+        cmocka_unit_test(test_tiny_circle_pairs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
