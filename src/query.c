@@ -212,9 +212,8 @@ static void unfile(ledge__query_index *q, int i) {
 
 // ledge__vec_within(v, LEDGE_MAX_COORDINATE), inlined: the refile of every
 // move and the checks of every query call it (a call to check.c is most of
-// its cost).
-// One comparison per component: NaN compares false and an infinity exceeds
-// the finite bound, so this is ledge__finite_within without isfinite.
+// its cost). One comparison per component: NaN compares false and an
+// infinity exceeds the finite bound, so isfinite() is not needed.
 static inline bool within_max(vec2s v) {
     return fabsf(v.x) <= LEDGE_MAX_COORDINATE && fabsf(v.y) <= LEDGE_MAX_COORDINATE;
 }
