@@ -212,10 +212,10 @@ static void unfile(ledge__query_index *q, int i) {
 
 // ledge__vec_within(v, LEDGE_MAX_COORDINATE), inlined: the refile of every
 // move and the checks of every query call it (a call to check.c is most of
-// its cost).
+// its cost). One comparison per component: NaN compares false and an
+// infinity exceeds the finite bound, so isfinite() is not needed.
 static inline bool within_max(vec2s v) {
-    return ledge__finite_within(v.x, LEDGE_MAX_COORDINATE) &&
-           ledge__finite_within(v.y, LEDGE_MAX_COORDINATE);
+    return fabsf(v.x) <= LEDGE_MAX_COORDINATE && fabsf(v.y) <= LEDGE_MAX_COORDINATE;
 }
 
 // Body i's box from the compact per-slot arrays (centre offset and half
@@ -602,7 +602,9 @@ typedef struct unordered {
     bool stopped; ///< visit returned false.
 } unordered;
 
-static void unordered_one(unordered *u, int i) {
+// Inlined into the walks: called for each of a move's 8 candidates on
+// average at 10,000 items (the call was 6% of the bump move).
+static LEDGE_INLINE void unordered_one(unordered *u, int i) {
     const qnode *n = &u->q->node[i];
     if (u->stopped || !boxes_overlap(n->box, u->box) || !n->seen) return;
     u->visited++;
@@ -640,8 +642,12 @@ static void unordered_level(unordered *u, int li, float scale) {
 
 int ledge__query_aabb_unordered(ledge_world *world, ledge_aabb aabb, const char *fn,
                                 ledge__slot_visit_fn *visit, void *context) {
-    if (!check_box(fn, aabb) || !ready(world, fn) || !refresh(world, fn)) return -1;
+    if (!check_box(fn, aabb) || !ready(world, fn)) return -1;
     const ledge__query_index *q = world->query;
+    // refresh() called only when it has work: a call per move otherwise.
+    bool fresh = q != NULL && !world->query_dirty && q->cap >= world->slot_count;
+    if (!fresh && !refresh(world, fn)) return -1;
+    q = world->query;
     unordered u = {world, q, aabb, visit, context, 0, false};
     float scale = box_scale(aabb);
     for (uint32_t left = q->used; left != 0 && !u.stopped; left &= left - 1) {

@@ -1092,6 +1092,15 @@ static void test_refusals(void **state) {
     ledge_aabb inverted = {v(2, 2), v(1, 1)};
     assert_int_equal(ledge_world_query_aabb(w, inverted, NULL, count_body, &n), -1);
     assert_true(log_capture_says("ledge_world_query_aabb", "aabb"));
+    // NaN, infinities and coordinates past LEDGE_MAX_COORDINATE (the range
+    // check is one comparison per component, without isfinite).
+    ledge_aabb outside[] = {{v(NAN, 1), v(2, 2)},       {v(1, 1), v(2, NAN)},
+                            {v(-INFINITY, 1), v(2, 2)}, {v(1, 1), v(INFINITY, 2)},
+                            {v(1, -2e6f), v(2, 2)},     {v(1, 1), v(2e6f, 2)}};
+    for (size_t k = 0; k < sizeof outside / sizeof outside[0]; ++k) {
+        assert_int_equal(ledge_world_query_aabb(w, outside[k], NULL, count_body, &n), -1);
+        assert_true(log_capture_says("ledge_world_query_aabb", "aabb"));
+    }
     assert_int_equal(ledge_world_query_point(w, v(NAN, 0), NULL, count_body, &n), -1);
     assert_true(log_capture_says("ledge_world_query_point", "point"));
     assert_int_equal(ledge_world_query_point(NULL, v(0, 0), NULL, count_body, &n), -1);

@@ -7,8 +7,10 @@
 -- (the module's cost above that is building them, and their garbage), and
 -- prints the collisions per move.
 --   LEDGE_LIB=build/libledge.so luajit tests/lua/bench_bump.lua [module]
--- BUMP_SIZES=10000 times one N only; BUMP_ONLY=module or BUMP_ONLY=raw times
--- one of the two loops, BUMP_RUNS=1 runs each once instead of 5 (for
+-- It also times the module's moves by a game that reads each col's normal
+-- (the module makes a col's nested tables when first read).
+-- BUMP_SIZES=10000 times one N only; BUMP_ONLY=module, normal or raw times
+-- one of the three loops, BUMP_RUNS=1 runs each once instead of 5 (for
 -- valgrind or a profiler on one path). BUMP_ALLOC=1 also counts the bytes
 -- the module's moves allocate (the garbage the collector then has to
 -- collect) over one more frame, untimed, with the collector paused for that
@@ -55,6 +57,33 @@ local function frame_module(world, items, n, dt, count)
     end
 end
 
+-- The same moves by a game that reads each collision's normal (as a
+-- platformer does for its ground test): the module's cols make their
+-- nested tables when first read, so this one pays for `normal`.
+local function frame_normal(world, items, n, dt, count)
+    for k = 1, n do
+        local it = items[k]
+        local ax, ay, cols, len = world:move(it, it.x + it.vx * dt, it.y + it.vy * dt)
+        for i = 1, len do count.up = count.up + (cols[i].normal.y < 0 and 1 or 0) end
+        moved(it, ax, ay, len, count)
+    end
+end
+
+-- The same moves reading every field of every col (bump's eager cost).
+local function frame_every(world, items, n, dt, count)
+    for k = 1, n do
+        local it = items[k]
+        local ax, ay, cols, len = world:move(it, it.x + it.vx * dt, it.y + it.vy * dt)
+        for i = 1, len do
+            local c = cols[i]
+            count.up = count.up + c.move.x + c.normal.y + c.touch.x + c.slide.y + c.itemRect.w +
+                c.otherRect.h
+        end
+        moved(it, ax, ay, len, count)
+    end
+end
+local frames = { module = frame_module, normal = frame_normal, every = frame_every }
+
 -- The same moves as raw calls of ledge_bump_move on the module's own C
 -- arrays (src/bindings/lua/bump.lua keeps them by body slot), no cols.
 local function frame_raw(world, items, n, dt, count, slots)
@@ -69,19 +98,30 @@ local function frame_raw(world, items, n, dt, count, slots)
 end
 
 -- Bytes allocated by one frame of the module's moves after the 60 timed
--- (untimed; see BUMP_ALLOC above), per move and per collision.
+-- (untimed; see BUMP_ALLOC above), per move and per collision: a frame
+-- that reads no col field, one that reads col.normal, one that reads
+-- every field (each after one warm-up frame).
 local function allocated(world, items, n, dt)
-    local count = { cols = 0 }
-    collectgarbage()
-    collectgarbage('stop')
-    local before = collectgarbage('count')
-    frame_module(world, items, n, dt, count)
-    local kb = collectgarbage('count') - before
-    collectgarbage('restart')
-    print(string.format('bump crowd Lua (%s) N=%d: one frame allocates %.0f KB: %.1f bytes per move, %.0f per collision (%d collisions)',
-        arg[1] or 'bump', n, kb, kb * 1024 / n, kb * 1024 / math.max(count.cols, 1), count.cols))
+    for _, how in ipairs({ 'module', 'normal', 'every' }) do
+        local count = { cols = 0, up = 0 }
+        -- One frame first: its loop compiled, so the trace objects LuaJIT
+        -- makes for it are not counted as the moves' allocations.
+        frames[how](world, items, n, dt, { cols = 0, up = 0 })
+        collectgarbage()
+        collectgarbage('stop')
+        local before = collectgarbage('count')
+        frames[how](world, items, n, dt, count)
+        local kb = collectgarbage('count') - before
+        collectgarbage('restart')
+        print(string.format('bump crowd Lua (%s) N=%d: one frame allocates %.0f KB: %.1f bytes per move, %.0f per collision (%d collisions), %s',
+            arg[1] or 'bump', n, kb, kb * 1024 / n, kb * 1024 / math.max(count.cols, 1), count.cols,
+            how == 'module' and 'no col field read' or how == 'normal' and 'reading col.normal' or
+            'reading every col field'))
+    end
 end
 
+-- raw: false (world:move, no col read), true (raw ledge_bump_move) or
+-- 'normal' / 'every' (world:move reading cols, as frames above).
 local function run(n, raw)
     local cols = 2 * math.ceil(math.sqrt(n))
     local W, H = cols * 24, math.ceil(n / cols) * 24 * 2 + 48
@@ -99,16 +139,16 @@ local function run(n, raw)
         items[k + 1] = it
     end
     local dt = 1 / 60
-    local slots, count = {}, { cols = 0 }
-    if raw then
+    local slots, count = {}, { cols = 0, up = 0 }
+    if raw == true then
         for k = 1, n do slots[k] = world.rects[items[k]] end
     end
     local t0 = now()
     for _ = 1, 60 do
-        if raw then
+        if raw == true then
             frame_raw(world, items, n, dt, count, slots)
         else
-            frame_module(world, items, n, dt, count)
+            frames[raw or 'module'](world, items, n, dt, count)
         end
     end
     local ms = (now() - t0) * 1000 / 60
@@ -123,13 +163,19 @@ for _, n in ipairs(os.getenv("BUMP_SIZES") and loadstring("return {" .. os.geten
     local t, sum, per = {}, 0, 0
     local only = os.getenv('BUMP_ONLY')
     local runs = tonumber(os.getenv('BUMP_RUNS') or 5)
-    if only ~= 'raw' then
+    if only == nil or only == 'module' then
         for r = 1, runs do t[r], sum, per = run(n) end
         table.sort(t)
         print(string.format('bump crowd Lua (%s) N=%d: %.3f ms/frame (median of %d), checksum %.3f, %.3f collisions per move',
             arg[1] or 'bump', n, t[math.ceil(runs / 2)], runs, sum, per))
     end
-    if not arg[1] and only ~= 'module' then
+    if only == nil or only == 'normal' then
+        for r = 1, runs do t[r], sum = run(n, 'normal') end
+        table.sort(t)
+        print(string.format('bump crowd Lua (%s, reading col.normal) N=%d: %.3f ms/frame (median of %d), checksum %.3f',
+            arg[1] or 'bump', n, t[math.ceil(runs / 2)], runs, sum))
+    end
+    if not arg[1] and (only == nil or only == 'raw') then
         for r = 1, runs do t[r], sum = run(n, true) end
         table.sort(t)
         print(string.format('bump crowd Lua (raw ledge_bump_move, no cols) N=%d: %.3f ms/frame (median of %d), checksum %.3f',

@@ -332,38 +332,56 @@ end)
 -- (ledge_bump_move); with a filter they run bump's loop in Lua. The Lua
 -- loop is the oracle: two worlds with the same items, one moved each way,
 -- must agree on every returned value and every col field, bit for bit.
--- The keys pairs() gives, sorted, as one string (nested tables' too).
+-- The keys pairs() gives, sorted, as one string (nested tables' too),
+-- without the C path's `_ledge` (the numbers its lazy cols are made from).
 local function keys_of(t)
     local ks = {}
     for k, v in pairs(t) do
-        ks[#ks + 1] = type(v) == 'table' and k ~= 'item' and k ~= 'other' and
-            (tostring(k) .. '{' .. keys_of(v) .. '}') or tostring(k)
+        if k ~= '_ledge' then
+            ks[#ks + 1] = type(v) == 'table' and k ~= 'item' and k ~= 'other' and
+                (tostring(k) .. '{' .. keys_of(v) .. '}') or tostring(k)
+        end
     end
     table.sort(ks)
     return table.concat(ks, ',')
 end
 
-local function same_cols(a, b, what)
+-- The fields of bump's col and their keys, in an order of reading that
+-- depends on `turn` (the C path's cols make a nested table on its first
+-- read: the order must not matter).
+local NESTED = { 'move', 'normal', 'touch', 'slide', 'itemRect', 'otherRect' }
+local NESTED_KEYS = { move = 'xy', normal = 'xy', touch = 'xy', slide = 'xy', itemRect = 'xywh',
+    otherRect = 'xywh' }
+
+-- a: the C path's cols (lazy), b: the Lua path's (bump's eager tables, the
+-- oracle). Every field reads the same, bit for bit; before any read a C
+-- col holds only the scalar fields (and `_ledge`), after reading every
+-- field pairs() gives the same keys as the eager col.
+local function same_cols(a, b, what, turn)
     eq(#a, #b, what .. ' count')
-    eq(keys_of(a), keys_of(b), what .. ' cols keys')
     for i = 1, #a do
         local x, y = a[i], b[i]
-        eq(keys_of(x), keys_of(y), what .. ' col keys (pairs)')
+        eq(keys_of(x), 'item,other,overlaps,ti,type', what .. ' lazy col keys before reading')
+        truthy(rawget(x, '_ledge') ~= nil, what .. ' lazy col data')
         eq(x.other, y.other, what .. ' other')
         eq(x.item, y.item, what .. ' item')
         eq(x.type, y.type, what .. ' type')
         eq(x.overlaps, y.overlaps, what .. ' overlaps')
         eq(x.ti, y.ti, what .. ' ti')
-        for _, f in ipairs({ 'move', 'normal', 'touch', 'slide' }) do
-            eq(x[f].x, y[f].x, what .. ' ' .. f .. '.x')
-            eq(x[f].y, y[f].y, what .. ' ' .. f .. '.y')
-        end
-        for _, f in ipairs({ 'itemRect', 'otherRect' }) do
-            for _, k in ipairs({ 'x', 'y', 'w', 'h' }) do
-                eq(x[f][k], y[f][k], what .. ' ' .. f .. '.' .. k)
+        for j = 1, #NESTED do
+            local f = NESTED[1 + (j + turn + i) % #NESTED]
+            local xf = x[f]
+            eq(rawget(x, f), xf, what .. ' ' .. f .. ' kept by the first read')
+            eq(x[f], xf, what .. ' ' .. f .. ' made once')
+            for k in NESTED_KEYS[f]:gmatch('.') do
+                eq(xf[k], y[f][k], what .. ' ' .. f .. '.' .. k)
             end
         end
+        eq(x.bounce, nil, what .. ' no bounce')
+        eq(x.nothing, nil, what .. ' unknown key')
+        eq(keys_of(x), keys_of(y), what .. ' col keys (pairs) after reading every field')
     end
+    eq(keys_of(a), keys_of(b), what .. ' cols keys')
 end
 
 local function slide_filter() return 'slide' end
@@ -406,7 +424,7 @@ local function c_equals_lua(cap, lattice)
             eq(key(cc[j]), key(cl[j]), 'other')
             cc[j].other, cl[j].other, cc[j].item, cl[j].item = 0, 0, 0, 0
         end
-        same_cols(cc, cl, fn)
+        same_cols(cc, cl, fn, k)
         if lc > 0 then collided = collided + 1 end
         most = math.max(most, lc)
         same({ wc:getRect(ic[i]) }, { wl:getRect(il[i]) }, 'rect after ' .. fn)
@@ -433,6 +451,30 @@ end)
 test('the same with a C buffer of 1 collision, grown as moves need', function()
     local most = c_equals_lua(1)
     truthy(most >= 3, 'most collisions in a move: ' .. most)
+end)
+
+test('the C path\'s lazy cols: kept cols read the values of their move, writes stay', function()
+    local world = bump.newWorld()
+    local wall = world:add({}, 20, 0, 10, 40)
+    local p = world:add({}, 0, 10, 10, 10)
+    local _, _, cols, len = world:move(p, 30, 25)
+    eq(len, 1, 'one collision')
+    local col = cols[1]
+    -- the rectangles move after the move: the col still reads the old ones
+    world:update(wall, 100, 100, 5, 5)
+    world:update(p, -50, -50, 3, 3)
+    same({ col.otherRect.x, col.otherRect.y, col.otherRect.w, col.otherRect.h }, { 20, 0, 10, 40 },
+        'otherRect when the move was made')
+    same({ col.itemRect.x, col.itemRect.y, col.itemRect.w, col.itemRect.h }, { 0, 10, 10, 10 },
+        'itemRect when the move was made')
+    same({ col.move.x, col.move.y, col.normal.x, col.normal.y }, { 30, 15, -1, 0 }, 'move, normal')
+    same({ col.touch.x, col.touch.y, col.slide.x, col.slide.y }, { 10, 15, 10, 25 }, 'touch, slide')
+    col.normal.x = 7 -- a game's write into a nested table stays
+    eq(col.normal.x, 7, 'written')
+    col.touch = { x = 1, y = 2 } -- and so does a nested table of its own
+    eq(col.touch.y, 2, 'replaced')
+    col.slide = nil -- assigning nil gives the value of the move back (bump: nil)
+    eq(col.slide.y, 25, 'slide made again from the move')
 end)
 
 test('the C path: a game\'s own slide response is still called; bad goals raise', function()

@@ -459,20 +459,58 @@ end
 
 local actual_x, actual_y = ffi.new('double[1]'), ffi.new('double[1]')
 
--- One of ledge_bump_move's collisions as bump's col table.
+-- The C path's cols are built lazily. bump's col holds six nested tables
+-- (move, normal, touch, itemRect, otherRect, slide): 8 tables and 1,220
+-- bytes per collision, most of the collector's work in a crowd, while a
+-- game typically reads one or two of them. So a col holds its scalar
+-- fields, and the numbers of the nested ones in one FFI array (not
+-- traversed by the collector) under the key `_ledge`; the shared metatable's
+-- __index makes a nested table on its first read and stores it with
+-- rawset, so that it is made once and keeps what the game writes into it.
+-- Reading fields gives bump's values (tests/lua/test_bump.lua compares
+-- them with the eager tables of the Lua path); pairs(), next() and rawget
+-- see `_ledge`, and a nested field only after its first read
+-- (docs/lua.md, "Differences that remain").
+local col_data_t = ffi.typeof('double[16]')
+-- Index in the array of each nested field's first number, and its keys.
+local nested = {
+    move = { 0, 'x', 'y' },
+    normal = { 2, 'x', 'y' },
+    touch = { 4, 'x', 'y' },
+    slide = { 6, 'x', 'y' },
+    itemRect = { 8, 'x', 'y', 'w', 'h' },
+    otherRect = { 12, 'x', 'y', 'w', 'h' },
+}
+local col_mt = {
+    __index = function(col, key)
+        local f = nested[key]
+        local d = rawget(col, '_ledge')
+        if not f or not d then return nil end
+        local i, t = f[1], nil
+        if #f == 3 then
+            t = { x = d[i], y = d[i + 1] }
+        else
+            t = { x = d[i], y = d[i + 1], w = d[i + 2], h = d[i + 3] }
+        end
+        rawset(col, key, t)
+        return t
+    end,
+}
+
+-- One of ledge_bump_move's collisions as bump's col table (lazy, above);
+-- the other's rectangle is copied now, as it may move after this call.
 local function col_table(self, item, c, w, h)
     local o = self.crects[c.other]
     local ir = c.item_rect
-    return {
+    local d = col_data_t()
+    d[0], d[1], d[2], d[3] = c.move_x, c.move_y, c.normal_x, c.normal_y
+    d[4], d[5], d[6], d[7] = c.touch_x, c.touch_y, c.slide_x, c.slide_y
+    d[8], d[9], d[10], d[11] = ir.x, ir.y, w, h
+    d[12], d[13], d[14], d[15] = o.x, o.y, o.w, o.h
+    return setmetatable({
         item = item, other = self.bySlot[c.other], type = 'slide', overlaps = c.overlaps,
-        ti = c.ti,
-        move = { x = c.move_x, y = c.move_y },
-        normal = { x = c.normal_x, y = c.normal_y },
-        touch = { x = c.touch_x, y = c.touch_y },
-        itemRect = { x = ir.x, y = ir.y, w = w, h = h },
-        otherRect = { x = o.x, y = o.y, w = o.w, h = o.h },
-        slide = { x = c.slide_x, y = c.slide_y },
-    }
+        ti = c.ti, _ledge = d, -- a constant key: one template copy
+    }, col_mt)
 end
 
 -- check (and with `update`, move) with the default filter and bump's own
