@@ -551,22 +551,21 @@ static inline int nearest_vertex(const ledge_shape *a, vec2s c, float *d2) {
     return k;
 }
 
-// Polygon a and circle b. Apart pairs are answered from the vertex nearest
-// to the centre c (one pass of squared distances, no face scan): c in that
-// vertex's region (strictly between the normals of its two faces) is
-// nearest to it; else c beside one of those faces (outside its line,
-// between its ends) is nearest to that face, at its separation. Either way
-// the feature is one polygon_circle_exact lands on too (its face of largest
-// separation has the vertex at an end), and the answer is computed from the
-// same numbers by the same operations, so the bits are the same
-// (test_circle_polygon_fast_path); the saving is the face scan, and the
-// exact routine's jumps on where the centre lies (one mispredicted per
-// query as callgrind counts them). A centre
-// within the radius of the feature (overlapping or touching: where the
-// answer must be ledge_collide's), a vertex offset too short or long for
-// v2_unit's plain division, and any other centre (near a vertex-region
-// boundary to within rounding, or nearest to a face away from the nearest
-// vertex) go to polygon_circle_exact.
+// Polygon a and circle b. A centre c outside the polygon is answered from
+// the vertex nearest to it (one pass of squared distances, no face scan):
+// c in that vertex's region (strictly between the normals of its two
+// faces) is nearest to it; else c beside one of those faces (outside its
+// line, between its ends) is nearest to that face, at its separation.
+// Either way the feature is one polygon_circle_exact lands on too (its face
+// of largest separation has the vertex at an end), and the answer is
+// computed from the same numbers by the same operations, so the bits are
+// the same, overlapping or not (test_circle_polygon_fast_path), and so is
+// ledge_collide's normal. The saving is the face scan and the exact
+// routine's jumps on where the centre lies (one mispredicted per query as
+// callgrind counts them). A centre inside the polygon, a vertex offset too
+// short or long for v2_unit's plain division, and any other centre (near a
+// region boundary to within rounding, or nearest to a face away from the
+// nearest vertex) go to polygon_circle_exact.
 static LEDGE_INLINE ledge_distance_result polygon_circle(const ledge_shape *a, vec2s pa,
                                                          const ledge_shape *b, vec2s pb,
                                                          bool flip) {
@@ -581,24 +580,22 @@ static LEDGE_INLINE ledge_distance_result polygon_circle(const ledge_shape *a, v
     int past_p = side_p > 0.0f, before_k = side_k < 0.0f;
     if (past_p & before_k) { // in the vertex's region
         float len = sqrtf(d2);
-        int apart = len > rad, plain = (len > 1e-18f) & (len < 1e18f);
-        if (LEDGE_UNLIKELY(!(apart & plain))) {
-            return polygon_circle_exact(a, pa, cb, rad, flip);
-        }
+        int plain = (len > 1e-18f) & (len < 1e18f);
+        if (LEDGE_UNLIKELY(!plain)) return polygon_circle_exact(a, pa, cb, rad, flip);
         vec2s normal = v2_scale(d, 1.0f / len);
-        return ordered(len - rad, v2_add(a->vertices[k], pa), v2_sub(cb, v2_scale(normal, rad)),
-                       normal, flip);
+        return ordered(maxf(len - rad, 0.0f), v2_add(a->vertices[k], pa),
+                       v2_sub(cb, v2_scale(normal, rad)), normal, flip);
     }
     // Beside face f (k's own face when c is past k along it, else the one before).
     int f = side_k >= 0.0f ? k : p, g = f + 1;
     g &= -(g != n);
     vec2s nf = a->normals[f], d0 = v2_sub(c, a->vertices[f]), d1 = v2_sub(c, a->vertices[g]);
     float sep = v2_dot(nf, d0);
-    int apart = sep > rad, after0 = v2_cross(nf, d0) >= 0.0f, before1 = v2_cross(nf, d1) <= 0.0f;
-    if (LEDGE_UNLIKELY(!(apart & after0 & before1))) {
+    int outside = sep > 0.0f, after0 = v2_cross(nf, d0) >= 0.0f, before1 = v2_cross(nf, d1) <= 0.0f;
+    if (LEDGE_UNLIKELY(!(outside & after0 & before1))) {
         return polygon_circle_exact(a, pa, cb, rad, flip);
     }
-    return ordered(sep - rad, v2_add(v2_sub(c, v2_scale(nf, sep)), pa),
+    return ordered(maxf(sep - rad, 0.0f), v2_add(v2_sub(c, v2_scale(nf, sep)), pa),
                    v2_sub(cb, v2_scale(nf, rad)), nf, flip);
 }
 

@@ -751,15 +751,18 @@ static void check_fast_path(const ledge_shape *a, vec2s pa, const ledge_shape *c
     }
 }
 
-// The apart circle-polygon pairs are answered from the vertex nearest the
-// centre (its region, else one of its two faces) instead of the face of
-// largest separation; the answer must be the same bits. Polygons of 3 to 8
+// Circle-polygon pairs with the centre outside the polygon are answered
+// from the vertex nearest the centre (its region, else one of its two
+// faces) instead of the face of largest separation; the answer must be the
+// same bits. Polygons of 3 to 8
 // vertices, slivers, boxes (ledge_make_box's and 4-gons), from 1e-3 to 1e3
 // units, y up and y down, at positions up to 1000; centres on and a few
 // ulps either side of every line the two ways decide on: each vertex's two
 // face normals (its region's edges), each face's extensions past both ends,
 // the bisector, and faces at their middle and within 1e-6 of their ends;
-// radii 0 (a point), small, and just short of touching.
+// radii 0 (a point), small, just short of touching, touching and
+// overlapping (a centre outside the polygon takes the shorter way whether
+// or not the circle reaches it).
 static void test_circle_polygon_fast_path(void **state) {
     (void)state;
     g_failures_reported = 0;
@@ -818,9 +821,14 @@ static void test_circle_polygon_fast_path(void **state) {
                             }
                             for (int j = -2; j <= 2; ++j) {
                                 vec2s pc = v(ulps(base.x, j), ulps(base.y, j == 0 ? 0 : -j));
-                                for (int rk = 0; rk < 3; ++rk) {
-                                    // 0, a tenth of the gap, just short of it
-                                    double rad = rk == 0 ? 0.0 : rk == 1 ? 0.1 * s : s * 0.9999;
+                                for (int rk = 0; rk < 5; ++rk) {
+                                    // 0, a tenth of the gap, just short of
+                                    // it, the gap (touching), beyond it
+                                    double rad = rk == 0   ? 0.0
+                                                 : rk == 1 ? 0.1 * s
+                                                 : rk == 2 ? s * 0.9999
+                                                 : rk == 3 ? s
+                                                           : 1.5 * s;
                                     ledge_shape c = rk == 0
                                                         ? ledge__point_shape()
                                                         : ledge_make_circle(v(0, 0), (float)rad);
@@ -839,7 +847,7 @@ static void test_circle_polygon_fast_path(void **state) {
                   cases, apart, differ, fails);
     assert_int_equal(fails, 0);
     assert_int_equal(differ, 0);
-    assert_true(cases > (valgrind ? 8000 : 50000) && apart > cases / 2);
+    assert_true(cases > (valgrind ? 8000 : 50000) && apart > cases / 3 && apart < cases * 4 / 5);
 }
 
 // The position check works on the coordinates' bits: every coordinate of
