@@ -92,10 +92,7 @@ static inline vec2s v2_normalize(vec2s a) {
     l = v2_len(a);
     return v2(a.x / l, a.y / l);
 }
-/// d divided by its length len (= |d|), as a unit vector: the division as
-/// written when len is an ordinary number, and v2_normalize (which scales
-/// first) when it is tiny or huge, where the squares behind len lose
-/// precision (a length of 1e-23 gave a "unit" vector 0.71 long).
+
 /// "Right" for a body whose up is `up` (unit): the perpendicular of up
 /// whose x part is positive (+y when up is horizontal). Left and right then
 /// follow the x axis on screen whether the game draws y up or y down (up
@@ -107,6 +104,10 @@ static inline vec2s ledge__right_of(vec2s up) {
     return r;
 }
 
+/// d divided by its length len (= |d|), as a unit vector: the division as
+/// written when len is an ordinary number, and v2_normalize (which scales
+/// first) when it is tiny or huge, where the squares behind len lose
+/// precision (a length of 1e-23 gave a "unit" vector 0.71 long).
 static inline vec2s v2_unit(vec2s d, float len) {
     return len > 1e-18f && len < 1e18f ? v2_scale(d, 1.0f / len) : v2_normalize(d);
 }

@@ -500,12 +500,12 @@ static inline int best_face(const ledge_shape *a, vec2s c, float *sep) {
 // outside, the nearest point of the polygon lies on that face or at one of
 // its two ends (ledge__polygon_point_feature, which ledge_collide shares).
 // So a pass of dot products and, on a vertex, one square root, as
-// b2CollidePolygonAndCircle.
-static LEDGE_INLINE ledge_distance_result polygon_circle(const ledge_shape *a, vec2s pa,
-                                                         const ledge_shape *b, vec2s pb,
-                                                         bool flip) {
-    vec2s cb = v2_add(pb, b->center), c = v2_sub(cb, pa);
-    float rad = b->radius, sep, dist;
+// b2CollidePolygonAndCircle. Every pair can be answered here; apart pairs
+// usually take the shorter way of polygon_circle first.
+LEDGE_NOINLINE static ledge_distance_result polygon_circle_exact(const ledge_shape *a, vec2s pa,
+                                                                 vec2s cb, float rad, bool flip) {
+    vec2s c = v2_sub(cb, pa);
+    float sep, dist;
     int face = best_face(a, c, &sep), vertex = -1;
     vec2s normal, q, d;
     if (sep > 0.0f) vertex = ledge__polygon_point_feature(a, c, &face, &sep, &d);
@@ -525,6 +525,78 @@ static LEDGE_INLINE ledge_distance_result polygon_circle(const ledge_shape *a, v
         q = a->vertices[vertex];
     }
     return ordered(dist, v2_add(q, pa), v2_sub(cb, v2_scale(normal, rad)), normal, flip);
+}
+
+ledge_distance_result ledge__polygon_circle_exact(const ledge_shape *poly, vec2s pp,
+                                                  const ledge_shape *circle, vec2s pc, bool flip) {
+    return polygon_circle_exact(poly, pp, v2_add(pc, circle->center), circle->radius, flip);
+}
+
+// The vertex of a (3 to 8 vertices) nearest to c, the first of equals, and
+// its squared distance |c - v|^2 (as v2_len2 computes it).
+static inline int nearest_vertex(const ledge_shape *a, vec2s c, float *d2) {
+    const vec2s *v = a->vertices;
+    float best = v2_len2(v2_sub(c, v[0]));
+    float e1 = v2_len2(v2_sub(c, v[1])), e2 = v2_len2(v2_sub(c, v[2]));
+    int k = e1 < best ? 1 : 0;
+    best = e1 < best ? e1 : best;
+    k = e2 < best ? 2 : k;
+    best = e2 < best ? e2 : best;
+    for (int i = 3; i < a->count; ++i) {
+        float e = v2_len2(v2_sub(c, v[i]));
+        k = e < best ? i : k;
+        best = e < best ? e : best;
+    }
+    *d2 = best;
+    return k;
+}
+
+// Polygon a and circle b. A centre c outside the polygon is answered from
+// the vertex nearest to it (one pass of squared distances, no face scan):
+// c in that vertex's region (strictly between the normals of its two
+// faces) is nearest to it; else c beside one of those faces (outside its
+// line, between its ends) is nearest to that face, at its separation.
+// Either way the feature is one polygon_circle_exact lands on too (its face
+// of largest separation has the vertex at an end), and the answer is
+// computed from the same numbers by the same operations, so the bits are
+// the same, overlapping or not (test_circle_polygon_fast_path), and so is
+// ledge_collide's normal. The saving is the face scan and the exact
+// routine's jumps on where the centre lies (one mispredicted per query as
+// callgrind counts them). A centre inside the polygon, a vertex offset too
+// short or long for v2_unit's plain division, and any other centre (near a
+// region boundary to within rounding, or nearest to a face away from the
+// nearest vertex) go to polygon_circle_exact.
+static LEDGE_INLINE ledge_distance_result polygon_circle(const ledge_shape *a, vec2s pa,
+                                                         const ledge_shape *b, vec2s pb,
+                                                         bool flip) {
+    vec2s cb = v2_add(pb, b->center), c = v2_sub(cb, pa);
+    float rad = b->radius, d2;
+    int k = nearest_vertex(a, c, &d2), n = a->count;
+    int p = k - 1 + (n & -(k == 0)); // k - 1, or the last before the first
+    vec2s d = v2_sub(c, a->vertices[k]);
+    float side_p = v2_cross(a->normals[p], d), side_k = v2_cross(a->normals[k], d);
+    // Both tests made before either is acted on: one jump, not two (so
+    // integers, which clang's -Wbitwise-instead-of-logical accepts).
+    int past_p = side_p > 0.0f, before_k = side_k < 0.0f;
+    if (past_p & before_k) { // in the vertex's region
+        float len = sqrtf(d2);
+        int plain = (len > 1e-18f) & (len < 1e18f);
+        if (LEDGE_UNLIKELY(!plain)) return polygon_circle_exact(a, pa, cb, rad, flip);
+        vec2s normal = v2_scale(d, 1.0f / len);
+        return ordered(maxf(len - rad, 0.0f), v2_add(a->vertices[k], pa),
+                       v2_sub(cb, v2_scale(normal, rad)), normal, flip);
+    }
+    // Beside face f (k's own face when c is past k along it, else the one before).
+    int f = side_k >= 0.0f ? k : p, g = f + 1;
+    g &= -(g != n);
+    vec2s nf = a->normals[f], d0 = v2_sub(c, a->vertices[f]), d1 = v2_sub(c, a->vertices[g]);
+    float sep = v2_dot(nf, d0);
+    int outside = sep > 0.0f, after0 = v2_cross(nf, d0) >= 0.0f, before1 = v2_cross(nf, d1) <= 0.0f;
+    if (LEDGE_UNLIKELY(!(outside & after0 & before1))) {
+        return polygon_circle_exact(a, pa, cb, rad, flip);
+    }
+    return ordered(maxf(sep - rad, 0.0f), v2_add(v2_sub(c, v2_scale(nf, sep)), pa),
+                   v2_sub(cb, v2_scale(nf, rad)), nf, flip);
 }
 
 // The pairs with a circle, out of line so that their register pressure

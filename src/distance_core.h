@@ -34,6 +34,13 @@ ledge_distance_result ledge__distance_from_manifold(const ledge_manifold *m);
 ledge_distance_result ledge__shape_distance(const ledge_shape *a, vec2s pa, const ledge_shape *b,
                                             vec2s pb);
 
+/// Polygon `poly` at pp and circle `circle` at pc by the face of largest
+/// separation alone (the routine ledge_shape_distance takes for overlapping
+/// and borderline pairs), in the order (circle, polygon) when `flip`: the
+/// reference its shorter way for apart pairs is tested against.
+ledge_distance_result ledge__polygon_circle_exact(const ledge_shape *poly, vec2s pp,
+                                                  const ledge_shape *circle, vec2s pc, bool flip);
+
 /// The result of a refused or empty query: distance INFINITY, zero points
 /// and normal, the given iteration count.
 ledge_distance_result ledge__distance_none(int iterations);

@@ -717,6 +717,139 @@ static void test_circle_polygon_ties(void **state) {
     assert_true(r.normal.x == poly.normals[0].x && r.normal.y == poly.normals[0].y);
 }
 
+// --- circle-polygon: the nearest-vertex way against the face scan ---
+
+/// One placement, both orders: ledge_shape_distance (which answers apart
+/// pairs from the vertex nearest the centre) against
+/// ledge__polygon_circle_exact (the face of largest separation) bit for
+/// bit, and both against the oracle. Counts the placements the two answer
+/// with different bits in *differ (each still checked by the oracle).
+static void check_fast_path(const ledge_shape *a, vec2s pa, const ledge_shape *c, vec2s pc,
+                            int *cases, int *differ, int *apart, int *fails) {
+    for (int order = 0; order < 2; ++order) {
+        ledge_distance_result r =
+            order ? ledge_shape_distance(c, pc, a, pa) : ledge_shape_distance(a, pa, c, pc);
+        ledge_distance_result e = ledge__polygon_circle_exact(a, pa, c, pc, order == 1);
+        // (ledge_make_box's boxes have their own closed form: oracle only.)
+        if (a->type == LEDGE_SHAPE_POLYGON && memcmp(&r, &e, sizeof r) != 0) {
+            ++*differ;
+            if (g_failures_reported++ < 4) {
+                print_message("fast path differs: pa (%.9g, %.9g) pc (%.9g, %.9g) r %.9g: d %.9g "
+                              "n (%.9g, %.9g); exact d %.9g n (%.9g, %.9g)\n",
+                              (double)pa.x, (double)pa.y, (double)pc.x, (double)pc.y,
+                              (double)c->radius, (double)r.distance, (double)r.normal.x,
+                              (double)r.normal.y, (double)e.distance, (double)e.normal.x,
+                              (double)e.normal.y);
+            }
+        }
+        if (r.distance > 0.0f) ++*apart;
+        if (order)
+            check_pair(c, pc, a, pa, KIND_CIRCLE, KIND_POLYGON, *cases, fails);
+        else
+            check_pair(a, pa, c, pc, KIND_POLYGON, KIND_CIRCLE, *cases, fails);
+        ++*cases;
+    }
+}
+
+// Circle-polygon pairs with the centre outside the polygon are answered
+// from the vertex nearest the centre (its region, else one of its two
+// faces) instead of the face of largest separation; the answer must be the
+// same bits. Polygons of 3 to 8
+// vertices, slivers, boxes (ledge_make_box's and 4-gons), from 1e-3 to 1e3
+// units, y up and y down, at positions up to 1000; centres on and a few
+// ulps either side of every line the two ways decide on: each vertex's two
+// face normals (its region's edges), each face's extensions past both ends,
+// the bisector, and faces at their middle and within 1e-6 of their ends;
+// radii 0 (a point), small, just short of touching, touching and
+// overlapping (a centre outside the polygon takes the shorter way whether
+// or not the circle reaches it).
+static void test_circle_polygon_fast_path(void **state) {
+    (void)state;
+    g_failures_reported = 0;
+    g_rng = 0xFA57C1u;
+    int fails = 0, cases = 0, differ = 0, apart = 0;
+    bool valgrind = getenv("LEDGE_UNDER_VALGRIND") != NULL; // there one scale, y up
+    static const double scales[] = {1e-3, 1.0, 1e3};
+    static const double reach[] = {1e-6, 0.01, 0.5, 3.0};
+    for (int kind = 3; kind <= 11; ++kind) { // 9: square 4-gon, 10: ledge_make_box, 11: sliver
+        for (size_t si = valgrind ? 1 : 0; si < (valgrind ? 2 : sizeof scales / sizeof scales[0]);
+             ++si) {
+            int n = kind >= 9 && kind <= 10 ? 4 : kind == 11 ? 3 + (int)rng_range(0, 5.99) : kind;
+            double size = scales[si] * rng_range(0.5, 2.0), phase = rng_range(0, 2 * PI);
+            double squash = kind >= 9 && kind <= 10 ? 1.0 : kind == 11 ? 0.03 : rng_range(0.4, 1.0);
+            vec2s p[8];
+            for (int i = 0; i < n; ++i) {
+                double t = kind >= 9 && kind <= 10
+                               ? PI / 4 + PI / 2 * i
+                               : phase + 2 * PI * i / n + rng_range(-0.2, 0.2) * 2 * PI / n;
+                p[i] = v((float)(size * cos(t)), (float)(size * squash * sin(t)));
+            }
+            for (int flipy = 0; flipy < (valgrind ? 1 : 2); ++flipy) {
+                vec2s q[8];
+                for (int i = 0; i < n; ++i) q[i] = v(p[i].x, flipy ? -p[i].y : p[i].y);
+                ledge_shape a;
+                if (kind == 10) {
+                    a = ledge_make_box(v(0, 0), v((float)(size * 0.7), (float)(size * 0.5)));
+                } else if (!ledge_make_polygon(q, n, &a)) {
+                    continue;
+                }
+                double ext = a.bounds.upper.x - a.bounds.lower.x;
+                // Far from the origin only where a float's spacing there
+                // is within the oracle's tolerance (1e-5 of the size).
+                double mag = si == 2 ? 1000.0 : si == 1 && flipy ? 30.0 : 0.0;
+                vec2s pa = rng_vec(-mag, mag);
+                for (int k = 0; k < a.count; ++k) {
+                    int f = k == 0 ? a.count - 1 : k - 1, g = k + 1 == a.count ? 0 : k + 1;
+                    vec2s vk = a.vertices[k], vg = a.vertices[g];
+                    vec2s ein = unit_test_vec(v(vk.x - a.vertices[f].x, vk.y - a.vertices[f].y));
+                    vec2s eout = unit_test_vec(v(vk.x - vg.x, vk.y - vg.y));
+                    vec2s nb = unit_test_vec(
+                        v(a.normals[f].x + a.normals[k].x, a.normals[f].y + a.normals[k].y));
+                    vec2s dirs[5] = {a.normals[f], a.normals[k], nb, ein, eout};
+                    for (int di = 0; di < 8; ++di) {
+                        for (size_t ri = 0; ri < sizeof reach / sizeof reach[0]; ++ri) {
+                            double s = reach[ri] * ext;
+                            vec2s base;
+                            if (di < 5) { // from the vertex
+                                base = v((float)(pa.x + vk.x + dirs[di].x * s),
+                                         (float)(pa.y + vk.y + dirs[di].y * s));
+                            } else { // off face k at its middle and near both ends
+                                double t = di == 5 ? 0.5 : di == 6 ? 1e-6 : 1.0 - 1e-6;
+                                base = v(
+                                    (float)(pa.x + vk.x + t * (vg.x - vk.x) + a.normals[k].x * s),
+                                    (float)(pa.y + vk.y + t * (vg.y - vk.y) + a.normals[k].y * s));
+                            }
+                            for (int j = -2; j <= 2; ++j) {
+                                vec2s pc = v(ulps(base.x, j), ulps(base.y, j == 0 ? 0 : -j));
+                                for (int rk = 0; rk < 5; ++rk) {
+                                    // 0, a tenth of the gap, just short of
+                                    // it, the gap (touching), beyond it
+                                    double rad = rk == 0   ? 0.0
+                                                 : rk == 1 ? 0.1 * s
+                                                 : rk == 2 ? s * 0.9999
+                                                 : rk == 3 ? s
+                                                           : 1.5 * s;
+                                    ledge_shape c = rk == 0
+                                                        ? ledge__point_shape()
+                                                        : ledge_make_circle(v(0, 0), (float)rad);
+                                    check_fast_path(&a, pa, &c, pc, &cases, &differ, &apart,
+                                                    &fails);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    print_message("circle-polygon fast path: %d queries (%d apart), %d with other bits than the "
+                  "face scan's, %d oracle failures\n",
+                  cases, apart, differ, fails);
+    assert_int_equal(fails, 0);
+    assert_int_equal(differ, 0);
+    assert_true(cases > (valgrind ? 8000 : 50000) && apart > cases / 3 && apart < cases * 4 / 5);
+}
+
 // The position check works on the coordinates' bits: every coordinate of
 // either position at the limit LEDGE_MAX_COORDINATE (and -0, and the
 // smallest subnormal) is accepted, one step beyond it, infinities and NaNs
@@ -1693,6 +1826,7 @@ int main(void) {
         cmocka_unit_test(test_circle_polygon_regions),
         cmocka_unit_test(test_circle_polygon_near_vertices),
         cmocka_unit_test(test_circle_polygon_ties),
+        cmocka_unit_test(test_circle_polygon_fast_path),
         cmocka_unit_test(test_position_limits),
         cmocka_unit_test(test_touching_is_exact),
         cmocka_unit_test(test_known_answers_and_symmetry),
