@@ -111,6 +111,7 @@ static inline bool append_pair(ledge_world *w, pair_out *out, int a, int b, uint
     p->b = b;
     p->normal = v2(0.0f, 0.0f);
     p->touched = false;
+    p->tested = false;
     p->kind = kind;
     p->decided = (p->kind & LEDGE__PAIR_PLAIN) != 0;
     p->policy = LEDGE_RESPONSE_SLIDE;
