@@ -225,6 +225,7 @@ struct ledge_world {
     bool any_moved;               ///< Some body's `moved` is set.
     float max_extent;             ///< Largest dynamic body's extent seen (grows only).
     uint32_t map_version;         ///< The tilemap version tile_seen was found for (broad.c).
+    float tile_margin;            ///< The broad-phase margin tile_seen was found with (broad.c).
     vec2s up;                     ///< Unit vector against gravity ((0, 0) without gravity).
     int up_axis;                  ///< Grid rows run along: 0 +y, 1 -y, 2 +x, 3 -x (closest to up).
     ledge__grid grid;
