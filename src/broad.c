@@ -457,15 +457,19 @@ bool ledge__tiles_near(const ledge_world *w, vec2s c, vec2s h) {
 // The same for body i, remembered with the cell range it was found for: a
 // body that stays over the same cells (a resting one) skips the lookups
 // until it moves to other cells or a tile changes.
-static bool body_near_tiles(ledge_world *w, int i) {
+// `mark` (SEEN_AT_ANCHOR or 0) is added to the flags.
+static bool body_near_tiles(ledge_world *w, int i, uint8_t mark) {
     ledge__range r = tile_range(w, w->step.box_center[i], w->box_half[i]);
     ledge__range *seen = &w->tile_seen[i];
+    uint8_t flags = w->tile_seen_near[i];
     if (r.x0 == seen->x0 && r.y0 == seen->y0 && r.x1 == seen->x1 && r.y1 == seen->y1) {
-        return w->tile_seen_near[i] & NEAR_TILES;
+        w->tile_seen_near[i] = (uint8_t)(flags | mark);
+        return flags & NEAR_TILES;
     }
     *seen = r;
-    w->tile_seen_near[i] = range_has_tiles(w->map, r) ? NEAR_TILES : 0u;
-    return w->tile_seen_near[i];
+    uint8_t near = range_has_tiles(w->map, r) ? NEAR_TILES : 0u;
+    w->tile_seen_near[i] = (uint8_t)(near | mark);
+    return near;
 }
 
 // body_near_tiles for the broad phase, which then anchors the body at its
@@ -473,14 +477,13 @@ static bool body_near_tiles(ledge_world *w, int i) {
 // (most of a resting pile) would get the same range: its answer stands,
 // without the range's arithmetic. (The box's half extents never change;
 // a new margin or a tile edit forgets every anchor: check_map_version.)
-static bool anchored_near_tiles(ledge_world *w, int i) {
+// (The centres first: a falling body fails there, at the cost of one load.)
+static inline bool anchored_near_tiles(ledge_world *w, int i) {
     vec2s c = w->step.box_center[i], at = w->tile_anchor[i];
-    if ((w->tile_seen_near[i] & SEEN_AT_ANCHOR) && memcmp(&c, &at, sizeof c) == 0) {
+    if (memcmp(&c, &at, sizeof c) == 0 && (w->tile_seen_near[i] & SEEN_AT_ANCHOR)) {
         return w->tile_seen_near[i] & NEAR_TILES;
     }
-    bool near = body_near_tiles(w, i);
-    w->tile_seen_near[i] |= SEEN_AT_ANCHOR;
-    return near;
+    return body_near_tiles(w, i, SEEN_AT_ANCHOR);
 }
 
 // Forgets the remembered ranges when the map changed since they were seen,
@@ -675,7 +678,7 @@ void ledge__recheck_tiles(ledge_world *w, int i, int worker) {
     // inside the grown box that was found free of tiles.
     vec2s d = v2_sub(w->step.box_center[i], w->tile_anchor[i]);
     if (fabsf(d.x) < w->step.margin && fabsf(d.y) < w->step.margin) return;
-    if (!body_near_tiles(w, i)) return;
+    if (!body_near_tiles(w, i, 0)) return;
     w->step.tile_listed[i] = 2;
     w->par.counter[worker].rechecked++;
 }

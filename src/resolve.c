@@ -128,18 +128,11 @@ static inline bool same_bits(vec2s a, vec2s b) {
     return memcmp(&a, &b, sizeof a) == 0;
 }
 
-// Body i projected to `to`; returns whether it moved. A push below the
-// resolution of the position leaves its bits as they were (a settled pile
-// makes thousands per pass): that is no move, and changes nothing at all.
-// Only moves count as the pass's pushes (relax() in world.c: a pass that
-// moved nothing is repeated exactly by the next ones) and in step.moves.
-static inline int move_body(ledge_world *w, int i, vec2s to, int worker) {
-    if (same_bits(to, w->position[i])) return 0;
+// Body i projected to `to`.
+static inline void move_body(ledge_world *w, int i, vec2s to, int worker) {
     w->position[i] = to;
     w->step.box_center[i] = v2_add(to, w->box_offset[i]);
-    w->step.moves[i]++;
     ledge__recheck_tiles_if_moved(w, i, worker);
-    return 1;
 }
 
 static void project_pair(ledge_world *w, ledge__pair *p, int worker) {
@@ -170,43 +163,55 @@ static void project_pair(ledge_world *w, ledge__pair *p, int worker) {
     if (push > 0.0f) {
         vec2s to_a = v2_sub(w->position[a], v2_scale(n, push * p->share));
         vec2s to_b = v2_add(w->position[b], v2_scale(n, push * (1.0f - p->share)));
-        w->par.counter[worker].pushes +=
-            move_body(w, a, to_a, worker) | move_body(w, b, to_b, worker);
+        w->par.counter[worker].pushes++;
+        move_body(w, a, to_a, worker);
+        move_body(w, b, to_b, worker);
     }
 }
 
 // The pile's case, two circles of a plain pair (no one-way body, no policy,
 // no callback: it slides): project_pair's closed form without its rules,
-// reading only the hot arrays and the pair. Returns whether it moved a body
-// (the caller counts those pushes).
+// reading only the hot arrays and the pair. Returns whether it pushed (the
+// caller counts the pushes).
 //
-// A settled pile moves few of its bodies after the first pass, and a pair
-// neither of whose bodies moved since its last test would compute the same
-// bits again, write what it already holds and move nothing: it is skipped.
-// step.moves counts each body's moves (fewer than 2^32 in a substep), so
-// equal counts mean unmoved bodies; the result never depends on the skip.
+// In a settled pile most bodies come back each pass to the very bits they
+// had (pushed up by one neighbour, back down by another), so a pair mostly
+// meets the box centres of its last test again: the test would compute
+// the same bits, which the pair holds (its normal and depth; the point and
+// the touch need no rewrite), and only its push, if it pushed, is made
+// again, from them. The result never depends on the shortcut.
 static inline int project_plain_circles(ledge_world *w, ledge__pair *p, int worker) {
     int a = p->a, b = p->b;
-    uint32_t *moves = w->step.moves, ma = moves[a], mb = moves[b];
-    if (p->tested && ma == p->moves_a && mb == p->moves_b) return 0;
-    p->tested = true;
-    p->moves_a = ma;
-    p->moves_b = mb;
     vec2s *center = w->step.box_center;
-    vec2s ca = center[a], d = v2_sub(center[b], ca);
-    float ra = w->box_half[a].x, r = ra + w->box_half[b].x, d2 = v2_len2(d);
-    if (d2 >= r * r) return 0;
-    float dist = sqrtf(d2), depth = r - dist;
-    vec2s n = v2_unit(d, dist);
-    p->normal = n;
-    p->point = v2_add(ca, v2_scale(n, ra - 0.5f * depth));
-    p->depth = depth;
-    p->touched = true;
-    float push = depth - w->slop;
-    if (!(push > 0.0f)) return 0;
+    vec2s ca = center[a], cb = center[b], n;
+    float push;
+    if (p->tested && same_bits(ca, p->tested_a) && same_bits(cb, p->tested_b)) {
+        if (!p->pushed) return 0;
+        n = p->normal;
+        push = p->depth - w->slop;
+    } else {
+        p->tested = true;
+        p->pushed = false;
+        p->tested_a = ca;
+        p->tested_b = cb;
+        vec2s d = v2_sub(cb, ca);
+        float ra = w->box_half[a].x, r = ra + w->box_half[b].x, d2 = v2_len2(d);
+        if (d2 >= r * r) return 0;
+        float dist = sqrtf(d2), depth = r - dist;
+        n = v2_unit(d, dist);
+        p->normal = n;
+        p->point = v2_add(ca, v2_scale(n, ra - 0.5f * depth));
+        p->depth = depth;
+        p->touched = true;
+        push = depth - w->slop;
+        if (!(push > 0.0f)) return 0;
+        p->pushed = true;
+    }
     vec2s to_a = v2_sub(w->position[a], v2_scale(n, push * p->share));
     vec2s to_b = v2_add(w->position[b], v2_scale(n, push * (1.0f - p->share)));
-    return move_body(w, a, to_a, worker) | move_body(w, b, to_b, worker);
+    move_body(w, a, to_a, worker);
+    move_body(w, b, to_b, worker);
+    return 1;
 }
 
 ledge__contact ledge__tile_contact(const ledge_world *w, int a, int x, int y,
@@ -251,11 +256,9 @@ static int project_tiles(ledge_world *w, int a, bool record, int worker, ledge__
             uint8_t policy = (w->response[a] || w->pre_solve) ? tile_policy(w, a, x, y, m.normal)
                                                               : (uint8_t)LEDGE_RESPONSE_SLIDE;
             float push = m.depth - w->slop;
-            vec2s to = v2_add(w->position[a], v2_scale(m.normal, push));
-            if (push > 0.0f && policy != LEDGE_RESPONSE_CROSS && !same_bits(to, w->position[a])) {
-                w->par.counter[worker].pushes++; // a move (move_body)
-                w->step.moves[a]++;
-                w->position[a] = to;
+            if (push > 0.0f && policy != LEDGE_RESPONSE_CROSS) {
+                w->par.counter[worker].pushes++;
+                w->position[a] = v2_add(w->position[a], v2_scale(m.normal, push));
             }
             if (record) {
                 ledge__contact c = ledge__tile_contact(w, a, x, y, &m);

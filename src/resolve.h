@@ -10,8 +10,7 @@
 /// near tiles (one cell at a time, in N's order), projected out of overlap.
 /// Pairs remember whether they touched in any pass; with `record` (the last
 /// pass) the tile contacts found are recorded, and then every pair that
-/// touched. Counts the projections that moved a body (changed the bits of
-/// its position) in world->step.pushes.
+/// touched. Counts its projections in world->step.pushes.
 void ledge__resolve_pass(ledge_world *world, bool record);
 
 /// Drops the recorded contacts of a slot (its body died), keeping the order

@@ -46,18 +46,19 @@ static inline int ledge__cell_stamp(const ledge_tilemap *map, int x, int y) {
 /// world's margin, overlap and the filters let the bodies touch. The
 /// relaxation passes of the substep test only these.
 typedef struct ledge__pair {
-    int a, b;         ///< Body slots (friction and bounce are combined when recorded).
-    vec2s normal;     ///< Of the last overlap found this substep (from a toward b).
-    vec2s point;      ///< Its contact point.
-    float depth;      ///< Its depth.
-    float share;      ///< Body a's share of a push, inv_mass a / (inv_mass a + inv_mass b).
-    uint32_t moves_a; ///< A plain circle pair: step.moves of a and b when last tested
-    uint32_t moves_b; ///< (resolve.c), valid when `tested`.
-    bool touched;     ///< Whether any relaxation pass found them overlapping.
-    bool decided;     ///< Whether `policy` was chosen this substep (at the first touch).
-    bool tested;      ///< A plain circle pair: tested this substep (moves_a, moves_b set).
-    uint8_t policy;   ///< A ledge_response for the pair.
-    uint8_t kind;     ///< LEDGE__PAIR_CIRCLES, LEDGE__PAIR_PLAIN (broad.c, once per substep).
+    int a, b;       ///< Body slots (friction and bounce are combined when recorded).
+    vec2s normal;   ///< Of the last overlap found this substep (from a toward b).
+    vec2s point;    ///< Its contact point.
+    float depth;    ///< Its depth.
+    float share;    ///< Body a's share of a push, inv_mass a / (inv_mass a + inv_mass b).
+    vec2s tested_a; ///< A plain circle pair: the box centres of a and b at its last test
+    vec2s tested_b; ///< (resolve.c), valid when `tested`.
+    bool touched;   ///< Whether any relaxation pass found them overlapping.
+    bool decided;   ///< Whether `policy` was chosen this substep (at the first touch).
+    bool tested;    ///< A plain circle pair: tested this substep (tested_a, tested_b set).
+    bool pushed;    ///< A plain circle pair: its last test pushed (by depth less the slop).
+    uint8_t policy; ///< A ledge_response for the pair.
+    uint8_t kind;   ///< LEDGE__PAIR_CIRCLES, LEDGE__PAIR_PLAIN (broad.c, once per substep).
 } ledge__pair;
 
 /// ledge__pair.kind: both bodies are circles.
@@ -100,7 +101,7 @@ typedef struct ledge__step {
     int sensor_pair_count, sensor_pair_cap;
     int tile_count; ///< Entries in tile_list (dynamic bodies near non-empty cells).
     int big_count;  ///< Entries in big_list (bodies larger than a grid cell).
-    int pushes;     ///< Projections that moved a body in the current relaxation pass.
+    int pushes;     ///< Projections made by the current relaxation pass.
     float margin;   ///< Broad-phase growth of the boxes (this step).
     float cap_dt;   ///< The velocity pass's dt (response.c).
     int *buckets;   ///< The contact sort's counters.
@@ -189,7 +190,7 @@ typedef struct ledge__par {
     long fast_left;         ///< Fast bodies the workers left to the calling thread (tests).
     ledge__profile profile; ///< Stage times, for the benchmark.
     struct {
-        int pushes;    ///< Projections that moved a body (resolve.c).
+        int pushes;    ///< Projections made (resolve.c).
         int rechecked; ///< Bodies that joined the tile list (broad.c).
         char pad[56];  ///< One cache line per worker.
     } counter[LEDGE_MAX_WORKERS];
