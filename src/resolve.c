@@ -128,8 +128,10 @@ static inline bool same_bits(vec2s a, vec2s b) {
     return memcmp(&a, &b, sizeof a) == 0;
 }
 
-// Body i projected to `to`.
+// Body i projected to `to`. A push below the resolution of the position
+// (a settled pile makes thousands per pass) leaves it as it was.
 static inline void move_body(ledge_world *w, int i, vec2s to, int worker) {
+    if (same_bits(to, w->position[i])) return;
     w->position[i] = to;
     w->step.box_center[i] = v2_add(to, w->box_offset[i]);
     ledge__recheck_tiles_if_moved(w, i, worker);
