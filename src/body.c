@@ -143,6 +143,7 @@ ledge_body_id ledge_body_create(ledge_world *world, const ledge_body_def *def) {
     world->shape[i] = def->shape;
     world->circle[i] = def->shape.type == LEDGE_SHAPE_CIRCLE;
     world->tile_seen[i].x0 = INT_MIN; // nothing remembered for this slot's new body
+    world->tile_seen_near[i] = 0;
     world->frozen[i] = 0;
     world->sensor[i] = def->sensor;
     world->events[i] = def->enable_events;

@@ -53,7 +53,7 @@ typedef struct ledge__range {
     X(HOT, uint8_t, moved)          /* set by the game since the last step: no replay */           \
     X(HOT, vec2s, last_position)    /* position before the substep moved it */                     \
     X(HOT, ledge__range, tile_seen) /* the tile cells last looked at near it (broad.c) */          \
-    X(HOT, uint8_t, tile_seen_near) /* whether one of them held a tile */                          \
+    X(HOT, uint8_t, tile_seen_near) /* whether one of them held a tile, and more (broad.c) */      \
     X(HOT, vec2s, tile_anchor)      /* box centre when the broad phase looked for tiles */         \
     X(COLD, uint32_t, generation)   /* bumped when the body dies */                                \
     X(COLD, int, handle)            /* the id's index1 - 1: stable while the slot moves */         \

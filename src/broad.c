@@ -111,6 +111,7 @@ static inline bool append_pair(ledge_world *w, pair_out *out, int a, int b, uint
     p->b = b;
     p->normal = v2(0.0f, 0.0f);
     p->touched = false;
+    p->tested = false;
     p->kind = kind;
     p->decided = (p->kind & LEDGE__PAIR_PLAIN) != 0;
     p->policy = LEDGE_RESPONSE_SLIDE;
@@ -320,11 +321,42 @@ static void concatenate(ledge_world *w, int blocks) {
     }
 }
 
+// One worker: the blocks, in order, straight into the step's list (what
+// concatenating their own lists would give, without copying them).
+static void grid_pairs_in_place(ledge_world *w) {
+    ledge__pair_list pairs = {w->step.pairs, 0, w->step.pair_cap, false};
+    ledge__pair_list sensors = {w->step.sensor_pairs, 0, w->step.sensor_pair_cap, false};
+    pair_out out = {&pairs, &sensors, true};
+    for (int b = 0; b < ledge__blocks(w->grid.count); ++b) {
+        int p1 = (b + 1) * LEDGE__BLOCK < w->grid.count ? (b + 1) * LEDGE__BLOCK : w->grid.count;
+        grid_pairs(w, &out, b * LEDGE__BLOCK, p1); // a block that cannot grow the list stops
+    }
+    w->step.pairs = pairs.pairs;
+    w->step.pair_count = pairs.count;
+    w->step.pair_cap = pairs.cap;
+    w->step.sensor_pairs = sensors.pairs;
+    w->step.sensor_pair_count = sensors.count;
+    w->step.sensor_pair_cap = sensors.cap;
+}
+
+// grid_pairs_in_place as one task (on the calling thread), so that the
+// step's profile counts it with the parallel work it stands for.
+static void in_place_task(int start, int end, int worker, void *context) {
+    (void)start, (void)end, (void)worker;
+    grid_pairs_in_place(context);
+}
+
 // The grid's pairs: the blocks on the workers, then (on this thread) the
 // blocks that ran out of room again with room to grow, and the blocks'
 // lists concatenated in block order.
 static void all_grid_pairs(ledge_world *w) {
     int blocks = ledge__blocks(w->grid.count);
+    if (w->par.workers == NULL) {
+        ledge__run(w, in_place_task, 1, 1, w);
+        w->par.grid_pair_count = w->step.pair_count;
+        find_rows(w);
+        return;
+    }
     ledge__run(w, grid_pairs_task, blocks, 1, w);
     for (int b = 0; b < blocks; ++b) {
         if (w->par.pairs[b].overflow || w->par.sensors[b].overflow) grid_block(w, b, true);
@@ -422,25 +454,55 @@ bool ledge__tiles_near(const ledge_world *w, vec2s c, vec2s h) {
     return range_has_tiles(w->map, tile_range(w, c, h));
 }
 
+// tile_seen_near[i]: whether the cells of tile_seen[i] hold a tile
+// (NEAR_TILES), and whether tile_seen[i] is the range of the box at
+// tile_anchor[i] (SEEN_AT_ANCHOR: the broad phase's own look, not a
+// pass's recheck from elsewhere).
+#define NEAR_TILES     1u
+#define SEEN_AT_ANCHOR 2u
+
 // The same for body i, remembered with the cell range it was found for: a
 // body that stays over the same cells (a resting one) skips the lookups
 // until it moves to other cells or a tile changes.
-static bool body_near_tiles(ledge_world *w, int i) {
+// `mark` (SEEN_AT_ANCHOR or 0) is added to the flags.
+static bool body_near_tiles(ledge_world *w, int i, uint8_t mark) {
     ledge__range r = tile_range(w, w->step.box_center[i], w->box_half[i]);
     ledge__range *seen = &w->tile_seen[i];
+    uint8_t flags = w->tile_seen_near[i];
     if (r.x0 == seen->x0 && r.y0 == seen->y0 && r.x1 == seen->x1 && r.y1 == seen->y1) {
-        return w->tile_seen_near[i];
+        w->tile_seen_near[i] = (uint8_t)(flags | mark);
+        return flags & NEAR_TILES;
     }
     *seen = r;
-    w->tile_seen_near[i] = range_has_tiles(w->map, r);
-    return w->tile_seen_near[i];
+    uint8_t near = range_has_tiles(w->map, r) ? NEAR_TILES : 0u;
+    w->tile_seen_near[i] = (uint8_t)(near | mark);
+    return near;
 }
 
-// Forgets the remembered ranges when the map changed since they were seen.
+// body_near_tiles for the broad phase, which then anchors the body at its
+// box centre. A body whose centre has the same bits as at the last anchor
+// (most of a resting pile) would get the same range: its answer stands,
+// without the range's arithmetic. (The box's half extents never change;
+// a new margin or a tile edit forgets every anchor: check_map_version.)
+// (The centres first: a falling body fails there, at the cost of one load.)
+static inline bool anchored_near_tiles(ledge_world *w, int i) {
+    vec2s c = w->step.box_center[i], at = w->tile_anchor[i];
+    if (memcmp(&c, &at, sizeof c) == 0 && (w->tile_seen_near[i] & SEEN_AT_ANCHOR)) {
+        return w->tile_seen_near[i] & NEAR_TILES;
+    }
+    return body_near_tiles(w, i, SEEN_AT_ANCHOR);
+}
+
+// Forgets the remembered ranges when the map changed since they were seen,
+// and the anchors' answers when the margin changed.
 static void check_map_version(ledge_world *w) {
-    if (w->map->version == w->map_version) return;
+    if (w->map->version == w->map_version && w->step.margin == w->tile_margin) return;
     w->map_version = w->map->version;
-    for (int i = 0; i < w->slot_count; ++i) w->tile_seen[i].x0 = INT_MIN;
+    w->tile_margin = w->step.margin;
+    for (int i = 0; i < w->slot_count; ++i) {
+        w->tile_seen[i].x0 = INT_MIN;
+        w->tile_seen_near[i] = 0;
+    }
 }
 
 // --- the broad phase --------------------------------------------------------
@@ -581,8 +643,11 @@ static void tile_block(ledge_world *w, int b) {
     int *list = w->par.items + b * LEDGE__BLOCK, count = 0;
     int end = (b + 1) * LEDGE__BLOCK < w->slot_count ? (b + 1) * LEDGE__BLOCK : w->slot_count;
     for (int i = b * LEDGE__BLOCK; i < end; ++i) {
-        w->step.tile_listed[i] = w->alive[i] && !w->frozen[i] && !w->sensor[i] &&
-                                 w->type[i] == LEDGE_BODY_DYNAMIC && body_near_tiles(w, i);
+        bool looks =
+            w->alive[i] && !w->frozen[i] && !w->sensor[i] && w->type[i] == LEDGE_BODY_DYNAMIC;
+        w->step.tile_listed[i] = looks && anchored_near_tiles(w, i);
+        // Anchored without a look (its box may be stale): nothing stands.
+        if (!looks) w->tile_seen_near[i] &= (uint8_t)~SEEN_AT_ANCHOR;
         w->tile_anchor[i] = w->step.box_center[i];
         if (w->step.tile_listed[i]) list[count++] = i;
     }
@@ -620,7 +685,7 @@ void ledge__recheck_tiles(ledge_world *w, int i, int worker) {
     // inside the grown box that was found free of tiles.
     vec2s d = v2_sub(w->step.box_center[i], w->tile_anchor[i]);
     if (fabsf(d.x) < w->step.margin && fabsf(d.y) < w->step.margin) return;
-    if (!body_near_tiles(w, i)) return;
+    if (!body_near_tiles(w, i, 0)) return;
     w->step.tile_listed[i] = 2;
     w->par.counter[worker].rechecked++;
 }

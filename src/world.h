@@ -51,8 +51,12 @@ typedef struct ledge__pair {
     vec2s point;    ///< Its contact point.
     float depth;    ///< Its depth.
     float share;    ///< Body a's share of a push, inv_mass a / (inv_mass a + inv_mass b).
+    vec2s tested_a; ///< A plain circle pair: the box centres of a and b at its last test
+    vec2s tested_b; ///< (resolve.c), valid when `tested`.
     bool touched;   ///< Whether any relaxation pass found them overlapping.
     bool decided;   ///< Whether `policy` was chosen this substep (at the first touch).
+    bool tested;    ///< A plain circle pair: tested this substep (tested_a, tested_b set).
+    bool pushed;    ///< A plain circle pair: its last test pushed (by depth less the slop).
     uint8_t policy; ///< A ledge_response for the pair.
     uint8_t kind;   ///< LEDGE__PAIR_CIRCLES, LEDGE__PAIR_PLAIN (broad.c, once per substep).
 } ledge__pair;
@@ -222,6 +226,7 @@ struct ledge_world {
     bool any_moved;               ///< Some body's `moved` is set.
     float max_extent;             ///< Largest dynamic body's extent seen (grows only).
     uint32_t map_version;         ///< The tilemap version tile_seen was found for (broad.c).
+    float tile_margin;            ///< The broad-phase margin tile_seen was found with (broad.c).
     vec2s up;                     ///< Unit vector against gravity ((0, 0) without gravity).
     int up_axis;                  ///< Grid rows run along: 0 +y, 1 -y, 2 +x, 3 -x (closest to up).
     ledge__grid grid;

@@ -576,6 +576,35 @@ static void test_runaway_body_frozen(void **state) {
     ledge_world_destroy(w);
 }
 
+// The broad phase remembers per body whether tiles are near its box, and a
+// body whose box centre has the same bits as where it last looked (at rest)
+// reuses the answer (broad.c): a tile set beside a resting ball must still
+// be found, and push it out.
+static void test_tile_set_beside_resting_ball(void **state) {
+    (void)state;
+    ledge_world *w = make_world_with(LEDGE_RESPONSE_MODEL_STACKING);
+    ledge_body_def sd = ledge_default_body_def();
+    sd.type = LEDGE_BODY_STATIC;
+    sd.shape = ledge_make_box(v(0, 0), v(2.0f, 0.5f)); // top at y = 20.5
+    sd.position = v(30.0f, 20.0f);
+    ledge_body_create(w, &sd);
+    ledge_body_def bd = ball_def(v(30.7f, 21.0f));
+    ledge_body_id ball = ledge_body_create(w, &bd);
+    for (int s = 0; s < 180; ++s) ledge_world_step(w, 1.0f / 60.0f);
+    vec2s rest = ledge_body_position(w, ball);
+    ledge_world_step(w, 1.0f / 60.0f);
+    vec2s again = ledge_body_position(w, ball);
+    assert_memory_equal(&rest, &again, sizeof rest); // at rest: the remembered answer is used
+    // Cell (31, 21) reaches 0.2 into the ball's right side, above its centre.
+    assert_true(ledge_tilemap_set(ledge_world_tilemap(w), 31, 21, LEDGE_TILE_FULL));
+    ledge_world_step(w, 1.0f / 60.0f);
+    vec2s p = ledge_body_position(w, ball);
+    double dx = 31.0 - p.x, dy = fmax(0.0, 21.0 - (double)p.y);
+    assert_true(p.x < rest.x - 0.1f);                              // pushed left, out of the tile
+    assert_true(dx > 0.0 && sqrt(dx * dx + dy * dy) > 0.5 - 0.01); // no deeper than the slop
+    ledge_world_destroy(w);
+}
+
 // A kinematic platform moving up lifts a box resting on it and is not
 // pushed back.
 static void test_kinematic_pushes(void **state) {
@@ -723,6 +752,7 @@ int main(void) {
         cmocka_unit_test(test_box_stack),
         cmocka_unit_test(test_destroy_forgets_contacts),
         cmocka_unit_test(test_runaway_body_frozen),
+        cmocka_unit_test(test_tile_set_beside_resting_ball),
         cmocka_unit_test(test_kinematic_pushes),
         cmocka_unit_test(test_filters),
         cmocka_unit_test(test_tiny_circle_pairs),
