@@ -321,6 +321,17 @@ static void concatenate(ledge_world *w, int blocks) {
     }
 }
 
+// Hands lists grown through a pair_out back to the step.
+static void store_lists(ledge_world *w, const ledge__pair_list *pairs,
+                        const ledge__pair_list *sensors) {
+    w->step.pairs = pairs->pairs;
+    w->step.pair_count = pairs->count;
+    w->step.pair_cap = pairs->cap;
+    w->step.sensor_pairs = sensors->pairs;
+    w->step.sensor_pair_count = sensors->count;
+    w->step.sensor_pair_cap = sensors->cap;
+}
+
 // One worker: the blocks, in order, straight into the step's list (what
 // concatenating their own lists would give, without copying them).
 static void grid_pairs_in_place(ledge_world *w) {
@@ -331,12 +342,7 @@ static void grid_pairs_in_place(ledge_world *w) {
         int p1 = (b + 1) * LEDGE__BLOCK < w->grid.count ? (b + 1) * LEDGE__BLOCK : w->grid.count;
         grid_pairs(w, &out, b * LEDGE__BLOCK, p1); // a block that cannot grow the list stops
     }
-    w->step.pairs = pairs.pairs;
-    w->step.pair_count = pairs.count;
-    w->step.pair_cap = pairs.cap;
-    w->step.sensor_pairs = sensors.pairs;
-    w->step.sensor_pair_count = sensors.count;
-    w->step.sensor_pair_cap = sensors.cap;
+    store_lists(w, &pairs, &sensors);
 }
 
 // grid_pairs_in_place as one task (on the calling thread), so that the
@@ -406,12 +412,7 @@ static void big_pairs(ledge_world *w) {
                                 w->step.sensor_pair_cap, false};
     pair_out out = {&pairs, &sensors, true};
     big_pairs_into(w, &out);
-    w->step.pairs = pairs.pairs;
-    w->step.pair_count = pairs.count;
-    w->step.pair_cap = pairs.cap;
-    w->step.sensor_pairs = sensors.pairs;
-    w->step.sensor_pair_count = sensors.count;
-    w->step.sensor_pair_cap = sensors.cap;
+    store_lists(w, &pairs, &sensors);
 }
 
 // floorf without a libm call (x86-64's baseline has no rounding
