@@ -501,6 +501,19 @@ static void test_known_counts(void **state) {
     assert_int_equal(ledge_decompose(nearly, 5, out, 1), 1);
     assert_int_equal(out[0].count, 4);
 
+    // A needle folding back on itself turns by a sine below 1e-5 too (the
+    // collide fuzz's finding): a sliver of 0.0107 and a needle of 4.4e-4
+    // share the edge A-C (0.002 long, nearly along the needle); the needle's
+    // tip goes with its area, the sliver stays.
+    const vec2s folded[] = {v(-5.5234375f, 5.52148438f), v(5.52148438f, -5.97851562f),
+                            v(-5.5234375f, 5.5234375f), v(-5.97265625f, -5.5234375f)};
+    assert_int_equal(ledge_decompose(folded, 4, out, 2), 1);
+    assert_int_equal(out[0].count, 3);
+    double kept = fabs(signed_area(folded, 3));
+    double whole = fabs(signed_area(folded, 4));
+    assert_true(fabs(ledge_shape_area(&out[0]) - kept) <= 1e-6 * kept);
+    assert_true(whole - kept > 4e-4 && whole - kept < 4.5e-4);
+
     // A regular octagon is one piece of 8; a 9-gon needs two.
     vec2s gon[9];
     for (int i = 0; i < 8; ++i) gon[i] = v((float)cos(i * PI / 4), (float)sin(i * PI / 4));
