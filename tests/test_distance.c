@@ -606,6 +606,29 @@ static float ulps(float x, int k) {
     return x;
 }
 
+// n points round an ellipse of half axes size and size * squash, each
+// jittered by up to a fifth of its share of the turn; or, for a square, its
+// four corners (no random numbers drawn).
+static void ring_points(vec2s *p, int n, double size, double squash, double phase, bool square) {
+    for (int i = 0; i < n; ++i) {
+        double t = square ? PI / 4 + PI / 2 * i
+                          : phase + 2 * PI * i / n + rng_range(-0.2, 0.2) * 2 * PI / n;
+        p[i] = v((float)(size * cos(t)), (float)(size * squash * sin(t)));
+    }
+}
+
+// The polygon of the ring (mirrored in y when flipy), or a ledge_make_box of
+// 1.4 x 1.0 times size; false when ledge_make_polygon refuses the ring.
+static bool ring_shape(const vec2s *p, int n, bool box, double size, int flipy, ledge_shape *a) {
+    if (box) {
+        *a = ledge_make_box(v(0, 0), v((float)(size * 0.7), (float)(size * 0.5)));
+        return true;
+    }
+    vec2s q[8];
+    for (int i = 0; i < n; ++i) q[i] = v(p[i].x, flipy ? -p[i].y : p[i].y);
+    return ledge_make_polygon(q, n, a);
+}
+
 // Circle-polygon near every vertex of 3..8-gons and boxes (as ledge_make_box
 // makes them and as 4-gons), y up and y down, at positions up to 1000:
 // centres within a few ulps of the vertex, and within a few ulps of the
@@ -627,20 +650,10 @@ static void test_circle_polygon_near_vertices(void **state) {
             double size = rng_range(0.3, 2.0), phase = rng_range(0, 2 * PI);
             double squash = kind >= 9 ? 1.0 : rng_range(0.4, 1.0);
             vec2s p[8];
-            for (int i = 0; i < n; ++i) {
-                double t = kind >= 9 ? PI / 4 + PI / 2 * i
-                                     : phase + 2 * PI * i / n + rng_range(-0.2, 0.2) * 2 * PI / n;
-                p[i] = v((float)(size * cos(t)), (float)(size * squash * sin(t)));
-            }
+            ring_points(p, n, size, squash, phase, kind >= 9);
             for (int flipy = 0; flipy < 2; ++flipy) {
-                vec2s q[8];
-                for (int i = 0; i < n; ++i) q[i] = v(p[i].x, flipy ? -p[i].y : p[i].y);
                 ledge_shape a;
-                if (kind == 10) {
-                    a = ledge_make_box(v(0, 0), v((float)(size * 0.7), (float)(size * 0.5)));
-                } else if (!ledge_make_polygon(q, n, &a)) {
-                    continue;
-                }
+                if (!ring_shape(p, n, kind == 10, size, flipy, &a)) continue;
                 double ext = a.bounds.upper.x - a.bounds.lower.x;
                 ledge_shape c = ledge_make_circle(v(0, 0), (float)(0.25 * ext));
                 double mag = rep == 0 ? 0.0 : rep == 1 ? 28.0 : rep == 2 ? 300.0 : 1000.0;
@@ -778,21 +791,10 @@ static void test_circle_polygon_fast_path(void **state) {
             double size = scales[si] * rng_range(0.5, 2.0), phase = rng_range(0, 2 * PI);
             double squash = kind >= 9 && kind <= 10 ? 1.0 : kind == 11 ? 0.03 : rng_range(0.4, 1.0);
             vec2s p[8];
-            for (int i = 0; i < n; ++i) {
-                double t = kind >= 9 && kind <= 10
-                               ? PI / 4 + PI / 2 * i
-                               : phase + 2 * PI * i / n + rng_range(-0.2, 0.2) * 2 * PI / n;
-                p[i] = v((float)(size * cos(t)), (float)(size * squash * sin(t)));
-            }
+            ring_points(p, n, size, squash, phase, kind >= 9 && kind <= 10);
             for (int flipy = 0; flipy < (valgrind ? 1 : 2); ++flipy) {
-                vec2s q[8];
-                for (int i = 0; i < n; ++i) q[i] = v(p[i].x, flipy ? -p[i].y : p[i].y);
                 ledge_shape a;
-                if (kind == 10) {
-                    a = ledge_make_box(v(0, 0), v((float)(size * 0.7), (float)(size * 0.5)));
-                } else if (!ledge_make_polygon(q, n, &a)) {
-                    continue;
-                }
+                if (!ring_shape(p, n, kind == 10, size, flipy, &a)) continue;
                 double ext = a.bounds.upper.x - a.bounds.lower.x;
                 // Far from the origin only where a float's spacing there
                 // is within the oracle's tolerance (1e-5 of the size).
