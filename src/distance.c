@@ -19,8 +19,9 @@
 #include <stdint.h>
 #include <string.h>
 
-// x86-64 always has SSE2: the box pair uses it (the same IEEE operations as
-// the scalar code, both axes at a time).
+// x86-64 always has SSE2: the box pair, the circle-polygon pair and the
+// position check use it (the same IEEE operations as the scalar code, two
+// or four numbers at a time).
 #if defined(__SSE2__)
 #define LEDGE__SSE2 1
 #include <emmintrin.h>
@@ -29,6 +30,11 @@ static inline __m128 dup_vec(vec2s v) { // (v.x, v.y, v.x, v.y)
     double d;
     memcpy(&d, &v, sizeof d);
     return _mm_castpd_ps(_mm_set1_pd(d));
+}
+static inline __m128 load_vec(vec2s v) { // (v.x, v.y, 0, 0)
+    double d;
+    memcpy(&d, &v, sizeof d);
+    return _mm_castpd_ps(_mm_set_sd(d));
 }
 #endif
 
@@ -534,6 +540,54 @@ ledge_distance_result ledge__polygon_circle_exact(const ledge_shape *poly, vec2s
 
 // The vertex of a (3 to 8 vertices) nearest to c, the first of equals, and
 // its squared distance |c - v|^2 (as v2_len2 computes it).
+#ifdef LEDGE__SSE2
+#define PAD_LANE(n, i) ((i) < (n) ? 0.0f : INFINITY)
+#define PAD_ROW(n)                                                                                 \
+    {                                                                                              \
+        PAD_LANE(n, 0), PAD_LANE(n, 1), PAD_LANE(n, 2), PAD_LANE(n, 3), PAD_LANE(n, 4),            \
+            PAD_LANE(n, 5), PAD_LANE(n, 6), PAD_LANE(n, 7)                                         \
+    }
+/// vertex_pad[n]: 0 for the lanes of the n vertices, +inf for the unused
+/// array entries past them (whatever they hold: max(NaN, +inf) is +inf).
+static const float vertex_pad[LEDGE_MAX_POLYGON_VERTICES + 1][8]
+    __attribute__((aligned(16))) = {PAD_ROW(0), PAD_ROW(1), PAD_ROW(2), PAD_ROW(3), PAD_ROW(4),
+                                    PAD_ROW(5), PAD_ROW(6), PAD_ROW(7), PAD_ROW(8)};
+#undef PAD_ROW
+#undef PAD_LANE
+_Static_assert(LEDGE_MAX_POLYGON_VERTICES == 8, "nearest_vertex reads 8 vertices");
+
+// All 8 array entries at once, 4 to a register, without a loop or a
+// branch on the count (the scalar pass's loop ended at a count the
+// predictor could not know: one mispredicted jump a query). The squares are
+// those of v2_len2 (v - c is -(c - v) exactly, and x^2 + y^2 is added as
+// it adds), so the vertex and its distance have the same bits; the entries
+// past the count are padded to +inf, and the lowest lane equal to the
+// minimum is the first of equals.
+static inline int nearest_vertex(const ledge_shape *a, vec2s c, float *d2) {
+    const float *v = &a->vertices[0].x;
+    __m128 cc = dup_vec(c);
+    __m128 e0 = _mm_sub_ps(_mm_loadu_ps(v), cc), e1 = _mm_sub_ps(_mm_loadu_ps(v + 4), cc);
+    __m128 e2 = _mm_sub_ps(_mm_loadu_ps(v + 8), cc), e3 = _mm_sub_ps(_mm_loadu_ps(v + 12), cc);
+    e0 = _mm_mul_ps(e0, e0);
+    e1 = _mm_mul_ps(e1, e1);
+    e2 = _mm_mul_ps(e2, e2);
+    e3 = _mm_mul_ps(e3, e3);
+    // (x^2 of vertices 0..3) + (y^2 of them), and of vertices 4..7
+    __m128 lo = _mm_add_ps(_mm_shuffle_ps(e0, e1, _MM_SHUFFLE(2, 0, 2, 0)),
+                           _mm_shuffle_ps(e0, e1, _MM_SHUFFLE(3, 1, 3, 1)));
+    __m128 hi = _mm_add_ps(_mm_shuffle_ps(e2, e3, _MM_SHUFFLE(2, 0, 2, 0)),
+                           _mm_shuffle_ps(e2, e3, _MM_SHUFFLE(3, 1, 3, 1)));
+    const float *pad = vertex_pad[a->count];
+    lo = _mm_max_ps(lo, _mm_load_ps(pad));
+    hi = _mm_max_ps(hi, _mm_load_ps(pad + 4));
+    __m128 m = _mm_min_ps(lo, hi);
+    m = _mm_min_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
+    m = _mm_min_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(2, 3, 0, 1)));
+    int lanes = _mm_movemask_ps(_mm_cmpeq_ps(lo, m)) | _mm_movemask_ps(_mm_cmpeq_ps(hi, m)) << 4;
+    *d2 = _mm_cvtss_f32(m);
+    return __builtin_ctz((unsigned)lanes); // not 0: m is one of the lanes (none is NaN)
+}
+#else
 static inline int nearest_vertex(const ledge_shape *a, vec2s c, float *d2) {
     const vec2s *v = a->vertices;
     float best = v2_len2(v2_sub(c, v[0]));
@@ -550,6 +604,51 @@ static inline int nearest_vertex(const ledge_shape *a, vec2s c, float *d2) {
     *d2 = best;
     return k;
 }
+#endif
+
+int ledge__nearest_vertex(const ledge_shape *poly, vec2s c, float *d2) {
+    return nearest_vertex(poly, c, d2);
+}
+
+#ifdef LEDGE__SSE2
+_Static_assert(sizeof(ledge_distance_result) == 8 * sizeof(float) &&
+                   offsetof(ledge_distance_result, point_a) == sizeof(float) &&
+                   offsetof(ledge_distance_result, normal) == 5 * sizeof(float) &&
+                   offsetof(ledge_distance_result, iterations) == 7 * sizeof(float),
+               "ledge_distance_result is (distance, point_a, point_b, normal, iterations)");
+#endif
+
+// The answer of a centre c (cb in the world) in the region of vertex k of
+// a, d = c - vertex and len = |d|: the vertex, and the normal d / len. With
+// SSE the result is built in two registers, two coordinates an operation,
+// and written as two 16-byte stores (gcc assembled the fields on the stack
+// and copied them, a store-forwarding stall): the same operations on the
+// same numbers as the scalar lines, so the same bits.
+static LEDGE_INLINE ledge_distance_result vertex_answer(const ledge_shape *a, vec2s pa, vec2s cb,
+                                                        float rad, int k, vec2s d, float len,
+                                                        bool flip) {
+#ifdef LEDGE__SSE2
+    __m128 inv = _mm_set1_ps(1.0f / len);
+    __m128 normal = _mm_mul_ps(load_vec(d), inv); // (x, y, 0, 0)
+    __m128 on_circle = _mm_sub_ps(load_vec(cb), _mm_mul_ps(normal, _mm_set1_ps(rad)));
+    __m128 on_poly = _mm_add_ps(load_vec(a->vertices[k]), load_vec(pa));
+    if (flip) normal = _mm_xor_ps(normal, _mm_setr_ps(-0.0f, -0.0f, 0.0f, 0.0f));
+    __m128 ab = flip ? _mm_movelh_ps(on_circle, on_poly) : _mm_movelh_ps(on_poly, on_circle);
+    __m128 dist = _mm_max_ss(_mm_set_ss(len - rad), _mm_setzero_ps());
+    // (distance, point_a, point_b.x) and (point_b.y, normal, iterations 0)
+    __m128 r0 = _mm_move_ss(_mm_shuffle_ps(ab, ab, _MM_SHUFFLE(2, 1, 0, 0)), dist);
+    __m128 t = _mm_shuffle_ps(ab, normal, _MM_SHUFFLE(1, 0, 3, 3)); // (b.y, b.y, n.x, n.y)
+    __m128 r1 = _mm_shuffle_ps(t, normal, _MM_SHUFFLE(2, 1, 2, 0)); // (b.y, n.x, n.y, 0)
+    ledge_distance_result r;
+    _mm_storeu_ps((float *)(void *)&r, r0);
+    _mm_storeu_ps((float *)(void *)&r + 4, r1);
+    return r;
+#else
+    vec2s normal = v2_scale(d, 1.0f / len);
+    return ordered(maxf(len - rad, 0.0f), v2_add(a->vertices[k], pa),
+                   v2_sub(cb, v2_scale(normal, rad)), normal, flip);
+#endif
+}
 
 // Polygon a and circle b. A centre c outside the polygon is answered from
 // the vertex nearest to it (one pass of squared distances, no face scan):
@@ -562,10 +661,13 @@ static inline int nearest_vertex(const ledge_shape *a, vec2s c, float *d2) {
 // the same, overlapping or not (test_circle_polygon_fast_path), and so is
 // ledge_collide's normal. The saving is the face scan and the exact
 // routine's jumps on where the centre lies (one mispredicted per query as
-// callgrind counts them). A centre inside the polygon, a vertex offset too
-// short or long for v2_unit's plain division, and any other centre (near a
-// region boundary to within rounding, or nearest to a face away from the
-// nearest vertex) go to polygon_circle_exact.
+// callgrind counts them); with SSE the vertex pass has no loop and the two
+// side tests are one compare (0.34 mispredicts a query for 1.8 before).
+// A centre inside the polygon, a vertex offset too short or long for
+// v2_unit's plain division, and any other centre (near a region boundary
+// to within rounding, or nearest to a face away from the nearest vertex)
+// go to polygon_circle_exact, so a wrong candidate vertex can only cost
+// time, never change an answer.
 static LEDGE_INLINE ledge_distance_result polygon_circle(const ledge_shape *a, vec2s pa,
                                                          const ledge_shape *b, vec2s pb,
                                                          bool flip) {
@@ -574,20 +676,29 @@ static LEDGE_INLINE ledge_distance_result polygon_circle(const ledge_shape *a, v
     int k = nearest_vertex(a, c, &d2), n = a->count;
     int p = k - 1 + (n & -(k == 0)); // k - 1, or the last before the first
     vec2s d = v2_sub(c, a->vertices[k]);
+#ifdef LEDGE__SSE2
+    // Both sides at once: (n_p x d, -, n_k x d, -) from (n_p, n_k) times
+    // (d.y, d.x, d.y, d.x), each product minus its neighbour (v2_cross's
+    // operations); n_k x d negated so that one "> 0" tests both.
+    __m128 dv = load_vec(d), nn = _mm_movelh_ps(load_vec(a->normals[p]), load_vec(a->normals[k]));
+    __m128 prod = _mm_mul_ps(nn, _mm_shuffle_ps(dv, dv, _MM_SHUFFLE(0, 1, 0, 1)));
+    __m128 sides = _mm_sub_ps(prod, _mm_shuffle_ps(prod, prod, _MM_SHUFFLE(2, 3, 0, 1)));
+    sides = _mm_xor_ps(sides, _mm_setr_ps(0.0f, 0.0f, -0.0f, 0.0f));
+    int in_region = (_mm_movemask_ps(_mm_cmpgt_ps(sides, _mm_setzero_ps())) & 5) == 5;
+#else
     float side_p = v2_cross(a->normals[p], d), side_k = v2_cross(a->normals[k], d);
     // Both tests made before either is acted on: one jump, not two (so
     // integers, which clang's -Wbitwise-instead-of-logical accepts).
-    int past_p = side_p > 0.0f, before_k = side_k < 0.0f;
-    if (past_p & before_k) { // in the vertex's region
+    int in_region = (side_p > 0.0f) & (side_k < 0.0f);
+#endif
+    if (in_region) { // in the vertex's region
         float len = sqrtf(d2);
         int plain = (len > 1e-18f) & (len < 1e18f);
         if (LEDGE_UNLIKELY(!plain)) return polygon_circle_exact(a, pa, cb, rad, flip);
-        vec2s normal = v2_scale(d, 1.0f / len);
-        return ordered(maxf(len - rad, 0.0f), v2_add(a->vertices[k], pa),
-                       v2_sub(cb, v2_scale(normal, rad)), normal, flip);
+        return vertex_answer(a, pa, cb, rad, k, d, len, flip);
     }
     // Beside face f (k's own face when c is past k along it, else the one before).
-    int f = side_k >= 0.0f ? k : p, g = f + 1;
+    int f = v2_cross(a->normals[k], d) >= 0.0f ? k : p, g = f + 1;
     g &= -(g != n);
     vec2s nf = a->normals[f], d0 = v2_sub(c, a->vertices[f]), d1 = v2_sub(c, a->vertices[g]);
     float sep = v2_dot(nf, d0);
@@ -835,19 +946,26 @@ LEDGE_NOINLINE static ledge_distance_result refused(const ledge_shape *a, vec2s 
 }
 
 // Whether the four coordinates are within LEDGE_MAX_COORDINATE (NaN and
-// infinities are not), tested on their bits two at a time: a float's
-// magnitude bits order like the integers, and adding `room` to a lane's
-// magnitude carries into its bit 31 exactly when the magnitude exceeds the
-// limit's (no lane carries into the next). 8 integer operations instead of
-// 4 loads, masks, compares and branches.
+// infinities are not), tested on their bits: a float's magnitude bits
+// order like the integers. With SSE all four in one register where the
+// positions arrive (a compare of the magnitudes with the limit's, no move
+// to integer registers and back); else two at a time, adding `room` to a
+// lane's magnitude, which carries into its bit 31 exactly when the
+// magnitude exceeds the limit's (no lane carries into the next).
 static inline bool positions_ok(vec2s pa, vec2s pb) {
     const uint32_t lim_bits = 0x49742400u; // LEDGE_MAX_COORDINATE, 1.0e6f
+#ifdef LEDGE__SSE2
+    __m128i all = _mm_castps_si128(_mm_movelh_ps(load_vec(pa), load_vec(pb)));
+    __m128i mag = _mm_and_si128(all, _mm_set1_epi32(0x7fffffff));
+    return _mm_movemask_epi8(_mm_cmpgt_epi32(mag, _mm_set1_epi32((int)lim_bits))) == 0;
+#else
     const uint64_t mag = 0x7fffffff7fffffffull, sign = 0x8000000080000000ull;
     const uint64_t room = (uint64_t)(0x7fffffffu - lim_bits) * 0x100000001ull;
     uint64_t ua, ub;
     memcpy(&ua, &pa, sizeof ua);
     memcpy(&ub, &pb, sizeof ub);
     return ((((ua & mag) + room) | ((ub & mag) + room)) & sign) == 0;
+#endif
 }
 
 // Whether s starts as every ledge_make_box shape does: type, vertex count

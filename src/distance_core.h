@@ -41,6 +41,11 @@ ledge_distance_result ledge__shape_distance(const ledge_shape *a, vec2s pa, cons
 ledge_distance_result ledge__polygon_circle_exact(const ledge_shape *poly, vec2s pp,
                                                   const ledge_shape *circle, vec2s pc, bool flip);
 
+/// The vertex of `poly` (3 to 8 vertices, local frame) nearest to c, the
+/// first of equals, and its squared distance as v2_len2 gives it: the pass
+/// circle-polygon distance starts from (exposed for its test).
+int ledge__nearest_vertex(const ledge_shape *poly, vec2s c, float *d2);
+
 /// The result of a refused or empty query: distance INFINITY, zero points
 /// and normal, the given iteration count.
 ledge_distance_result ledge__distance_none(int iterations);

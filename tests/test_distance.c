@@ -852,6 +852,205 @@ static void test_circle_polygon_fast_path(void **state) {
     assert_true(cases > (valgrind ? 8000 : 50000) && apart > cases / 3 && apart < cases * 4 / 5);
 }
 
+// ledge_shape_distance against the face scan bit for bit (both orders),
+// and the oracle; counts into *differ and *fails. Overlapping pairs also
+// against ledge_collide: the same normal (mirrored for the other order).
+static void check_bits(const ledge_shape *a, vec2s pa, const ledge_shape *c, vec2s pc, int *cases,
+                       int *differ, int *fails) {
+    int apart = 0;
+    check_fast_path(a, pa, c, pc, cases, differ, &apart, fails);
+    ledge_distance_result r = ledge_shape_distance(a, pa, c, pc);
+    ledge_manifold m = ledge_collide(a, pa, c, pc);
+    if (m.hit && (r.distance != 0.0f || r.normal.x != m.normal.x || r.normal.y != m.normal.y)) {
+        ++*fails;
+        if (g_failures_reported++ < 4) {
+            print_message("collide disagrees: pa (%.9g, %.9g) pc (%.9g, %.9g) r %.9g: n (%.9g, "
+                          "%.9g), collide (%.9g, %.9g)\n",
+                          (double)pa.x, (double)pa.y, (double)pc.x, (double)pc.y, (double)c->radius,
+                          (double)r.normal.x, (double)r.normal.y, (double)m.normal.x,
+                          (double)m.normal.y);
+        }
+    }
+}
+
+// The nearest-vertex pass reads all 8 vertex entries at once and pads the
+// ones past the count; what they hold must not count. Polygons of 3 to 7
+// vertices whose unused entries (vertices and normals) hold NaN, +inf,
+// -inf, 0, or the query's own centre (distance 0 from it: it would win if
+// read): every query, centres all round inside and out, radii 0 to
+// overlapping, both orders, gives the bits of the same polygon with the
+// entries zeroed (as ledge_make_polygon leaves them).
+static void test_circle_polygon_unused_slots(void **state) {
+    (void)state;
+    g_failures_reported = 0;
+    g_rng = 0x5107u;
+    int cases = 0, differ = 0, fails = 0;
+    for (int n = 3; n <= LEDGE_MAX_POLYGON_VERTICES - 1; ++n) {
+        for (int rep = 0; rep < 4; ++rep) {
+            vec2s p[8];
+            double size = rng_range(0.3, 2.0);
+            ring_points(p, n, size, rng_range(0.4, 1.0), rng_range(0, 2 * PI), false);
+            ledge_shape clean;
+            if (!ledge_make_polygon(p, n, &clean)) continue;
+            vec2s pa = rng_vec(-50, 50);
+            for (int q = 0; q < 200; ++q) {
+                vec2s pc = v((float)(pa.x + rng_range(-3, 3) * size),
+                             (float)(pa.y + rng_range(-3, 3) * size));
+                float rad = q % 3 == 0 ? 0.0f : (float)(size * (q % 3 == 1 ? 0.1 : 1.0));
+                ledge_shape c = rad > 0.0f ? ledge_make_circle(v(0, 0), rad) : ledge__point_shape();
+                vec2s local = v(pc.x - pa.x, pc.y - pa.y);
+                const float fills[5][2] = {{NAN, NAN},
+                                           {INFINITY, INFINITY},
+                                           {-INFINITY, -INFINITY},
+                                           {0.0f, 0.0f},
+                                           {local.x, local.y}};
+                ledge_distance_result want = ledge_shape_distance(&clean, pa, &c, pc);
+                ledge_distance_result want_r = ledge_shape_distance(&c, pc, &clean, pa);
+                for (int f = 0; f < 5; ++f) {
+                    ledge_shape dirty = clean;
+                    for (int i = n; i < LEDGE_MAX_POLYGON_VERTICES; ++i) {
+                        dirty.vertices[i] = v(fills[f][0], fills[f][1]);
+                        dirty.normals[i] = v(fills[f][0], fills[f][1]);
+                    }
+                    ledge_distance_result r = ledge_shape_distance(&dirty, pa, &c, pc);
+                    ledge_distance_result rr = ledge_shape_distance(&c, pc, &dirty, pa);
+                    differ += memcmp(&r, &want, sizeof r) != 0;
+                    differ += memcmp(&rr, &want_r, sizeof rr) != 0;
+                    cases += 2;
+                }
+                if (q % 8 == 0)
+                    check_pair(&clean, pa, &c, pc, KIND_POLYGON, KIND_CIRCLE, q, &fails);
+            }
+        }
+    }
+    // The pass itself against a scalar scan of the count's vertices: the
+    // same vertex and the same bits, whatever the unused entries hold
+    // (results above would hide a wrong vertex: the region tests then fail
+    // and the face scan answers).
+    int wrong = 0, scans = 0;
+    for (int n = 3; n <= LEDGE_MAX_POLYGON_VERTICES; ++n) {
+        vec2s p[8];
+        ring_points(p, n, 1.0, 0.7, rng_range(0, 2 * PI), false);
+        ledge_shape clean;
+        if (!ledge_make_polygon(p, n, &clean)) continue;
+        for (int q = 0; q < 2000; ++q) {
+            vec2s c = q < 8 ? clean.vertices[q % n] : rng_vec(-3, 3);
+            const float fills[5] = {NAN, INFINITY, -INFINITY, 0.0f, c.x};
+            for (int f = 0; f < 5; ++f) {
+                ledge_shape dirty = clean;
+                for (int i = n; i < LEDGE_MAX_POLYGON_VERTICES; ++i) {
+                    dirty.vertices[i] = f == 4 ? c : v(fills[f], fills[f]);
+                }
+                int best = 0;
+                float bd = INFINITY;
+                for (int i = 0; i < n; ++i) {
+                    float dx = c.x - clean.vertices[i].x, dy = c.y - clean.vertices[i].y;
+                    float e = dx * dx + dy * dy;
+                    if (e < bd) bd = e, best = i;
+                }
+                float d2;
+                int k = ledge__nearest_vertex(&dirty, c, &d2);
+                wrong += k != best || memcmp(&d2, &bd, sizeof d2) != 0;
+                ++scans;
+            }
+        }
+    }
+    print_message("nearest vertex: %d scans, %d wrong\n", scans, wrong);
+    assert_int_equal(wrong, 0);
+    print_message("circle-polygon unused entries: %d queries, %d with other bits, %d oracle "
+                  "failures\n",
+                  cases, differ, fails);
+    assert_int_equal(differ, 0);
+    assert_int_equal(fails, 0);
+    assert_true(cases > 10000);
+}
+
+// Centres exactly on the lines the nearest-vertex way decides on, where
+// axis-aligned faces make the boundaries representable and the cross
+// products exact: squares (as polygons) of half size 1e-4, 1 and 1e5 at
+// the origin and off it, a centre exactly on a vertex, on each region
+// boundary of a vertex (the face lines' extensions past it) at several
+// distances, inside the region on its bisector, on a face, just off a
+// face, inside; each also one ulp away in x and in y. Then a square with
+// one corner cut by an edge 1e-4 of its size long (a near-degenerate
+// edge: two vertices of near-equal distance to most centres), centres all
+// round that edge at distances from a tenth of it to the square's size.
+// Radii 0 (a point), small and overlapping; both orders: the face scan's
+// bits, the oracle, and ledge_collide's normal for overlapping pairs.
+static void test_circle_polygon_exact_boundaries(void **state) {
+    (void)state;
+    g_failures_reported = 0;
+    int cases = 0, differ = 0, fails = 0;
+    static const double sizes[] = {1e-4, 1.0, 1e5};
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; ++si) {
+        float s = (float)sizes[si];
+        vec2s sq[4] = {v(-s, -s), v(s, -s), v(s, s), v(-s, s)};
+        ledge_shape a;
+        assert_true(ledge_make_polygon(sq, 4, &a));
+        const float ts[] = {s * 0x1p-20f, s * 0.5f, s, 3.0f * s};
+        vec2s local[48];
+        int nl = 0;
+        local[nl++] = v(s, s);                // on the vertex
+        local[nl++] = v(s, 0.0f);             // on a face
+        local[nl++] = v(s, 0.5f * s);         // on a face, off its middle
+        local[nl++] = v(0.0f, 0.0f);          // the middle
+        local[nl++] = v(0.5f * s, 0.25f * s); // inside
+        for (size_t ti = 0; ti < sizeof ts / sizeof ts[0]; ++ti) {
+            float t = ts[ti];
+            local[nl++] = v(s + t, s);     // vertex region / face x = s boundary
+            local[nl++] = v(s, s + t);     // vertex region / face y = s boundary
+            local[nl++] = v(s + t, s + t); // the region's bisector
+            local[nl++] = v(s + t, 0.0f);  // off a face
+            local[nl++] = v(-s, -s - t);   // vertex 0's boundary
+            local[nl++] = v(-s - t, -s);   // and the other one
+        }
+        for (int off = 0; off < 2; ++off) {
+            vec2s pa = off ? v(2.0f * s, -3.0f * s) : v(0, 0);
+            for (int li = 0; li < nl; ++li) {
+                for (int nb = 0; nb < 5; ++nb) { // itself, one ulp either way in x, in y
+                    vec2s l = local[li];
+                    if (nb == 1) l.x = nextafterf(l.x, INFINITY);
+                    if (nb == 2) l.x = nextafterf(l.x, -INFINITY);
+                    if (nb == 3) l.y = nextafterf(l.y, INFINITY);
+                    if (nb == 4) l.y = nextafterf(l.y, -INFINITY);
+                    vec2s pc = v(pa.x + l.x, pa.y + l.y);
+                    for (int rk = 0; rk < 3; ++rk) {
+                        ledge_shape c =
+                            rk == 0 ? ledge__point_shape()
+                                    : ledge_make_circle(v(0, 0), rk == 1 ? 0.1f * s : 2.0f * s);
+                        check_bits(&a, pa, &c, pc, &cases, &differ, &fails);
+                    }
+                }
+            }
+        }
+        // The cut corner: (s, s) replaced by (s, s - e) and (s - e, s).
+        float e = s * 1e-4f;
+        vec2s cut[5] = {v(-s, -s), v(s, -s), v(s, s - e), v(s - e, s), v(-s, s)};
+        ledge_shape b;
+        assert_true(ledge_make_polygon(cut, 5, &b));
+        static const double reach[] = {0.1, 1.0, 10.0, 1e4};
+        for (int k = 0; k < 64; ++k) {
+            double ang = 2 * PI * k / 64;
+            for (size_t ri = 0; ri < sizeof reach / sizeof reach[0]; ++ri) {
+                double r = reach[ri] * e;
+                vec2s pc =
+                    v((float)(s - 0.5 * e + r * cos(ang)), (float)(s - 0.5 * e + r * sin(ang)));
+                for (int rk = 0; rk < 3; ++rk) {
+                    ledge_shape c = rk == 0 ? ledge__point_shape()
+                                            : ledge_make_circle(v(0, 0), rk == 1 ? e : s);
+                    check_bits(&b, v(0, 0), &c, pc, &cases, &differ, &fails);
+                }
+            }
+        }
+    }
+    print_message("circle-polygon exact boundaries: %d queries, %d with other bits than the face "
+                  "scan's, %d failures\n",
+                  cases, differ, fails);
+    assert_int_equal(differ, 0);
+    assert_int_equal(fails, 0);
+    assert_true(cases > 3000);
+}
+
 // The position check works on the coordinates' bits: every coordinate of
 // either position at the limit LEDGE_MAX_COORDINATE (and -0, and the
 // smallest subnormal) is accepted, one step beyond it, infinities and NaNs
@@ -1829,6 +2028,8 @@ int main(void) {
         cmocka_unit_test(test_circle_polygon_near_vertices),
         cmocka_unit_test(test_circle_polygon_ties),
         cmocka_unit_test(test_circle_polygon_fast_path),
+        cmocka_unit_test(test_circle_polygon_unused_slots),
+        cmocka_unit_test(test_circle_polygon_exact_boundaries),
         cmocka_unit_test(test_position_limits),
         cmocka_unit_test(test_touching_is_exact),
         cmocka_unit_test(test_known_answers_and_symmetry),
