@@ -594,7 +594,9 @@ typedef struct classify_task {
     bool again; ///< The substep's second filing: plain_body is known.
 } classify_task;
 
-static void classify_block(ledge_world *w, float cell, bool again, int b) {
+// (Inline with the axis a constant: classify_block's loop then has no
+// switch per body for the usual y-up world.)
+static LEDGE_INLINE void classify_axis(ledge_world *w, float cell, bool again, int b, int up_axis) {
     bool any = false;
     vec2s lower = v2(0.0f, 0.0f), upper = v2(0.0f, 0.0f);
     int *big = w->par.items + b * LEDGE__BLOCK, big_count = 0;
@@ -603,7 +605,7 @@ static void classify_block(ledge_world *w, float cell, bool again, int b) {
         w->step.in_grid[i] = 0;
         if (!w->alive[i] || w->frozen[i]) continue;
         w->step.box_center[i] = v2_add(w->position[i], w->box_offset[i]);
-        vec2s gc = w->step.grid_center[i] = to_grid(w->up_axis, w->step.box_center[i]);
+        vec2s gc = w->step.grid_center[i] = to_grid(up_axis, w->step.box_center[i]);
         if (2.0f * maxf(w->box_half[i].x, w->box_half[i].y) + w->step.margin > cell) {
             big[big_count++] = i;
             continue;
@@ -619,6 +621,14 @@ static void classify_block(ledge_world *w, float cell, bool again, int b) {
     w->par.block_flag[b] = any;
     w->par.block_lower[b] = lower;
     w->par.block_upper[b] = upper;
+}
+
+static void classify_block(ledge_world *w, float cell, bool again, int b) {
+    if (w->up_axis == 0) {
+        classify_axis(w, cell, again, b, 0);
+    } else {
+        classify_axis(w, cell, again, b, w->up_axis);
+    }
 }
 
 static void classify_run(int start, int end, int worker, void *context) {
