@@ -203,9 +203,13 @@ static void grid_pairs(ledge_world *w, pair_out *out, int p0, int p1) {
     const ledge__grid *g = &w->grid;
     const int *sorted = g->sorted, *cell_start = g->cell_start;
     int nx = g->nx, ny = g->ny;
+    // The cells only grow along the list: the row is stepped to, not
+    // divided out for every body.
+    int cy = p0 < p1 ? g->cell_of[sorted[p0]] / nx : 0, row = cy * nx;
     for (int p = p0; p < p1; ++p) {
         int a = sorted[p], c = g->cell_of[a];
-        int cx = c % nx, cy = c / nx;
+        for (; c >= row + nx; row += nx) cy++;
+        int cx = c - row;
         probe pa = probe_of(w, a);
         int east = cx + 1 < nx ? c + 2 : c + 1;
         for (int q = p + 1; q < cell_start[east]; ++q) {
@@ -264,10 +268,11 @@ static void rows_task(int start, int end, int worker, void *context) {
             (b + 1) * PAIR_BLOCK < w->step.pair_count ? (b + 1) * PAIR_BLOCK : w->step.pair_count;
         int k = b * PAIR_BLOCK > 0 ? b * PAIR_BLOCK : 1;
         int prev = k < last ? pair_row(w, k - 1) : 0;
-        for (; k < last; ++k) {
-            int row = pair_row(w, k);
-            for (int r = prev + 1; r <= row; ++r) row_start[r] = k;
-            prev = row;
+        // Rows prev + 1 .. the pair's start at k (stepped, not divided).
+        for (int next = (prev + 1) * w->grid.nx; k < last; ++k) {
+            for (int c = w->grid.cell_of[w->step.pairs[k].a]; c >= next; next += w->grid.nx) {
+                row_start[++prev] = k;
+            }
         }
     }
 }
