@@ -39,6 +39,11 @@ void ledge__grid_rect(const ledge_world *world, vec2s c, vec2s h, float reach, v
 /// (cells outside the map count as FULL, as in the tilemap's queries).
 bool ledge__tiles_near(const ledge_world *world, vec2s c, vec2s h);
 
+/// ledge__tiles_near for a box of body i's (its swept path): no lookup when
+/// the box lies inside the clear range the broad phase found around the
+/// body (broad.c), read only, so safe on a worker moving body i.
+bool ledge__body_tiles_near(const ledge_world *world, int i, vec2s c, vec2s h);
+
 /// Whether the box (c, h) comes within the margin of body o's box (inline:
 /// the fast bodies' gather tests every body in the cells their paths reach).
 static inline bool ledge__boxes_near(const ledge_world *w, vec2s c, vec2s h, int o) {

@@ -229,7 +229,7 @@ static bool move_fast(ledge_world *w, int i, int *near, int room, bool bullets) 
     swept_box(w, i, &bc, &bh);
     int n = gather(w, i, bc, bh, near, room);
     if (n < 0) return false;
-    bool tiles = ledge__tiles_near(w, bc, bh);
+    bool tiles = ledge__body_tiles_near(w, i, bc, bh);
     vec2s start = w->position[i];
     if (n == 0 && !tiles) {
         w->position[i] = v2_add(start, w->step.path[i]);

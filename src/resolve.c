@@ -160,7 +160,10 @@ static void project_pair(ledge_world *w, ledge__pair *p, int worker) {
                         : (uint8_t)LEDGE_RESPONSE_SLIDE;
     }
     p->normal = n;
-    p->point = point;
+    // A plain circle pair's point is found when it is recorded, from a's
+    // centre (point_of); any other pair keeps its point there.
+    p->tested_a =
+        p->kind == (LEDGE__PAIR_CIRCLES | LEDGE__PAIR_PLAIN) ? w->step.box_center[a] : point;
     p->depth = depth;
     p->touched = true;
     if (p->policy == LEDGE_RESPONSE_CROSS) return;
@@ -182,9 +185,9 @@ static void project_pair(ledge_world *w, ledge__pair *p, int worker) {
 // In a settled pile most bodies come back each pass to the very bits they
 // had (pushed up by one neighbour, back down by another), so a pair mostly
 // meets the box centres of its last test again: the test would compute
-// the same bits, which the pair holds (its normal and depth; the point and
-// the touch need no rewrite), and only its push, if it pushed, is made
-// again, from them. The result never depends on the shortcut.
+// the same bits, which the pair holds (its normal and depth; the touch
+// needs no rewrite), and only its push, if it pushed, is made again, from
+// them. The result never depends on the shortcut.
 static inline int project_plain_circles(ledge_world *w, ledge__pair *p, int worker) {
     int a = p->a, b = p->b;
     vec2s *center = w->step.box_center;
@@ -195,17 +198,25 @@ static inline int project_plain_circles(ledge_world *w, ledge__pair *p, int work
         n = p->normal;
         push = p->depth - w->slop;
     } else {
-        p->tested = true;
         p->pushed = false;
-        p->tested_a = ca;
-        p->tested_b = cb;
         vec2s d = v2_sub(cb, ca);
         float ra = w->box_half[a].x, r = ra + w->box_half[b].x, d2 = v2_len2(d);
-        if (d2 >= r * r) return 0;
+        if (d2 >= r * r) {
+            // Apart. A pair that touched keeps the centres of its overlap
+            // for its contact point, and is tested again next pass.
+            p->tested = !p->touched;
+            if (!p->touched) {
+                p->tested_a = ca;
+                p->tested_b = cb;
+            }
+            return 0;
+        }
+        p->tested = true;
+        p->tested_a = ca;
+        p->tested_b = cb;
         float dist = sqrtf(d2), depth = r - dist;
         n = v2_unit(d, dist);
         p->normal = n;
-        p->point = v2_add(ca, v2_scale(n, ra - 0.5f * depth));
         p->depth = depth;
         p->touched = true;
         push = depth - w->slop;
@@ -395,6 +406,15 @@ static void touched_run(int start, int end, int worker, void *context) {
     }
 }
 
+// A pair's contact point: a plain circle pair's from the centre of a at its
+// last overlap (circles_overlap's closed form, the same bits), kept out of
+// the pair so that the relaxation passes stream 48 bytes a pair, not 56.
+static inline vec2s point_of(const ledge_world *w, const ledge__pair *p) {
+    if (p->kind != (LEDGE__PAIR_CIRCLES | LEDGE__PAIR_PLAIN)) return p->tested_a;
+    float ra = w->box_half[p->a].x;
+    return v2_add(p->tested_a, v2_scale(p->normal, ra - 0.5f * p->depth));
+}
+
 static void record_run(int start, int end, int worker, void *context) {
     (void)worker;
     ledge_world *w = context;
@@ -406,8 +426,8 @@ static void record_run(int start, int end, int worker, void *context) {
             // Combined here, for the pairs that touched, not for every candidate.
             float friction = sqrtf(w->friction[p->a] * w->friction[p->b]);
             float bounce = maxf(w->bounce[p->a], w->bounce[p->b]);
-            ledge__contact c = {p->b,     p->a, p->normal, friction,  bounce, 0.0f, p->depth,
-                                p->point, 0,    0,         p->policy, 0.0f,   0};
+            ledge__contact c = {p->b,           p->a, p->normal, friction,  bounce, 0.0f, p->depth,
+                                point_of(w, p), 0,    0,         p->policy, 0.0f,   0};
             *out++ = c;
         }
     }

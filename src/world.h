@@ -48,11 +48,14 @@ static inline int ledge__cell_stamp(const ledge_tilemap *map, int x, int y) {
 typedef struct ledge__pair {
     int a, b;       ///< Body slots (friction and bounce are combined when recorded).
     vec2s normal;   ///< Of the last overlap found this substep (from a toward b).
-    vec2s point;    ///< Its contact point.
     float depth;    ///< Its depth.
     float share;    ///< Body a's share of a push, inv_mass a / (inv_mass a + inv_mass b).
-    vec2s tested_a; ///< A plain circle pair: the box centres of a and b at its last test
-    vec2s tested_b; ///< (resolve.c), valid when `tested`.
+    vec2s tested_a; ///< A plain circle pair (kind LEDGE__PAIR_CIRCLES | LEDGE__PAIR_PLAIN):
+                    ///< the box centres of a and b at its last test, valid when `tested`;
+                    ///< once it touched, at its last overlap (its contact point is found
+                    ///< from tested_a when recorded: resolve.c). Any other pair keeps the
+                    ///< contact point of its last overlap in tested_a.
+    vec2s tested_b; ///< b's box centre, as tested_a holds a's.
     bool touched;   ///< Whether any relaxation pass found them overlapping.
     bool decided;   ///< Whether `policy` was chosen this substep (at the first touch).
     bool tested;    ///< A plain circle pair: tested this substep (tested_a, tested_b set).

@@ -732,6 +732,74 @@ static void test_tiny_circle_pairs(void **state) {
     assert_true(asked >= touching / 2);
 }
 
+// Whether the contact's point is r_o - depth / 2 from o's centre along
+// its normal and r_t - depth / 2 from t's centre against it (in double).
+static bool midway(ledge_contact_data c, vec2s o, float ro, vec2s t, float rt) {
+    double nx = c.normal.x, ny = c.normal.y, h = 0.5 * c.depth;
+    double ox = o.x + nx * (ro - h) - c.point.x, oy = o.y + ny * (ro - h) - c.point.y;
+    double tx = t.x - nx * (rt - h) - c.point.x, ty = t.y - ny * (rt - h) - c.point.y;
+    return sqrt(ox * ox + oy * oy) < 1e-4 && sqrt(tx * tx + ty * ty) < 1e-4;
+}
+
+// The contact point of two circles is midway between their surfaces, on
+// the line of their centres (ledge_contact_data.point): r_other - depth / 2
+// from the other body's centre along the normal, in double. The pair is
+// found overlapping, pushed apart, and its last overlap (the one the point
+// is of) is either at the positions the step ends with (the push left it
+// at the slop) or, when the push parted it (slop 0), at the positions it
+// started from. 3,000 seeded cases: radii 0.1..1, every direction, two
+// dynamic circles, a dynamic one on a static one, and on a static circle
+// larger than a grid cell (tested outside the grid), either made first.
+static void test_circle_contact_points(void **state) {
+    (void)state;
+    uint32_t seed = 12345u;
+#define UNIT() ((seed = seed * 1664525u + 1013904223u), (double)(seed >> 8) / 16777216.0)
+    int at_end = 0, at_start = 0;
+    for (int k = 0; k < 3000; ++k) {
+        ledge_world_def wd = ledge_default_world_def();
+        wd.gravity = v(0, 0);
+        wd.linear_slop = k % 2 ? 0.0f : 0.005f;
+        ledge_world *w = ledge_world_create(&wd);
+        assert_non_null(w);
+        int kind = k % 3; // 0: two dynamic; 1: on a static; 2: on a big static
+        float rd = (float)(0.1 + 0.9 * UNIT());
+        float ro = kind == 2 ? 3.0f : (float)(0.1 + 0.9 * UNIT());
+        double angle = 6.283185307179586 * UNIT();
+        double overlap = (0.002 + 0.3 * UNIT()) * (rd < ro ? rd : ro);
+        double dist = (double)rd + ro - overlap;
+        vec2s po = v(32.0f, 32.0f);
+        vec2s pd = v((float)(32.0 + dist * cos(angle)), (float)(32.0 + dist * sin(angle)));
+        ledge_body_def dd = ledge_default_body_def(), od = ledge_default_body_def();
+        dd.shape = ledge_make_circle(v(0, 0), rd);
+        dd.position = pd;
+        od.shape = ledge_make_circle(v(0, 0), ro);
+        od.position = po;
+        od.type = kind == 0 ? LEDGE_BODY_DYNAMIC : LEDGE_BODY_STATIC;
+        bool dynamic_first = UNIT() < 0.5;
+        ledge_body_id d = dynamic_first ? ledge_body_create(w, &dd) : LEDGE_NULL_BODY_ID;
+        ledge_body_id o = ledge_body_create(w, &od);
+        if (!dynamic_first) d = ledge_body_create(w, &dd);
+        ledge_world_step(w, 1.0f / 60.0f);
+        ledge_contact_data cd[4];
+        assert_int_equal(ledge_body_contacts(w, d, cd, 4), 1);
+        assert_int_equal(cd[0].other.index1, o.index1);
+        vec2s pd1 = ledge_body_position(w, d), po1 = ledge_body_position(w, o);
+        double nx = cd[0].normal.x, ny = cd[0].normal.y;
+        assert_true(fabs(nx - cos(angle)) < 1e-3 && fabs(ny - sin(angle)) < 1e-3);
+        // The point r_other - depth / 2 from the other's centre and
+        // r_this - depth / 2 from this one's, with the centres of the step's
+        // end or of its start.
+        bool end = midway(cd[0], po1, ro, pd1, rd), start = midway(cd[0], po, ro, pd, rd);
+        assert_true(end || start);
+        at_end += end;
+        at_start += !end;
+        ledge_world_destroy(w);
+    }
+#undef UNIT
+    // Both kinds of last overlap were met.
+    assert_true(at_end > 1000 && at_start > 100);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_free_fall_closed_form),
@@ -756,6 +824,7 @@ int main(void) {
         cmocka_unit_test(test_kinematic_pushes),
         cmocka_unit_test(test_filters),
         cmocka_unit_test(test_tiny_circle_pairs),
+        cmocka_unit_test(test_circle_contact_points),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
