@@ -31,6 +31,11 @@ local function now()
     return tonumber(ts[0]) + tonumber(ts[1]) * 1e-9
 end
 
+-- BUMP_FRAMES=N runs N frames instead of the scene's 60 (for instruction
+-- counts of a window of frames: the difference between two runs under
+-- callgrind; the checksums then differ from the 60-frame ones).
+local FRAMES = tonumber(os.getenv('BUMP_FRAMES') or 60)
+
 -- Park-Miller, as tests/bench_bump.c draws the same velocities.
 local state
 local function pm()
@@ -178,7 +183,7 @@ local function run(n, raw)
         end
     end
     local t0 = now()
-    for _ = 1, 60 do
+    for _ = 1, FRAMES do
         if raw == true then
             frame_raw(world, items, n, dt, count, slots)
         elseif raw == 'ffi' then
@@ -187,7 +192,7 @@ local function run(n, raw)
             frames[raw or 'module'](world, items, n, dt, count)
         end
     end
-    local ms = (now() - t0) * 1000 / 60
+    local ms = (now() - t0) * 1000 / FRAMES
     if arrays then -- the positions live in the module's rectangles only
         for k = 0, n - 1 do
             local r = world.crects[arrays.slot[k]]
@@ -198,7 +203,7 @@ local function run(n, raw)
     for k = 1, n do sum = sum + items[k].x + 3 * items[k].y end
     -- After the checksum: the extra frame moves the items again.
     if os.getenv('BUMP_ALLOC') and not raw then allocated(world, items, n, dt) end
-    return ms, sum, count.cols / (60 * n)
+    return ms, sum, count.cols / (FRAMES * n)
 end
 
 for _, n in ipairs(os.getenv("BUMP_SIZES") and loadstring("return {" .. os.getenv("BUMP_SIZES") .. "}")() or { 100, 1000, 10000 }) do
@@ -233,8 +238,8 @@ end
 
 -- The FFI crossing alone: a million calls of a cheap ledge function
 -- (ledge_body_position_ref: checks the id, copies two floats) from a
--- compiled Lua loop, ns per call.
-do
+-- compiled Lua loop, ns per call. Not with BUMP_ONLY (one loop timed).
+if not os.getenv('BUMP_ONLY') then
     local ledge = require('ledge')
     local C = ledge.C
     local w = ledge.newWorld({ width = 4, height = 4 })
