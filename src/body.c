@@ -227,15 +227,22 @@ static int writable_slot(ledge_world *world, ledge_body_id id, const char *fn) {
     return i;
 }
 
-bool ledge_body_set_position(ledge_world *world, ledge_body_id id, vec2s position) {
-    const char *fn = "ledge_body_set_position";
-    int i = writable_slot(world, id, fn);
-    if (i < 0 || !ledge__check_vec(fn, "position", position, LEDGE_MAX_COORDINATE)) return false;
+bool ledge__body_place(ledge_world *world, int i, vec2s position, const char *fn) {
+    // ledge__check_vec's test inline (a call per move of the bump crowd);
+    // NaN compares false. The call only logs the refusal.
+    if (!(fabsf(position.x) <= LEDGE_MAX_COORDINATE && fabsf(position.y) <= LEDGE_MAX_COORDINATE))
+        return ledge__check_vec(fn, "position", position, LEDGE_MAX_COORDINATE);
     world->position[i] = position;
     world->frozen[i] = 0;
     ledge__forget_replay(world, i);
     ledge__query_refile(world, i);
     return true;
+}
+
+bool ledge_body_set_position(ledge_world *world, ledge_body_id id, vec2s position) {
+    const char *fn = "ledge_body_set_position";
+    int i = writable_slot(world, id, fn);
+    return i >= 0 && ledge__body_place(world, i, position, fn);
 }
 
 bool ledge_body_set_velocity(ledge_world *world, ledge_body_id id, vec2s velocity) {

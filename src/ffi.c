@@ -267,40 +267,46 @@ static int bump_project(ledge_world *world, bump_projection *p) {
     return p->any ? 1 : 0;
 }
 
-static bool bump_args_ok(const ledge_world *world, const ledge_bump_rect *rects, int rect_count,
-                         const ledge_body_id *item, double gx, double gy,
-                         const ledge_bump_col *cols, int capacity, const double *ax,
-                         const double *ay) {
+// The item's body slot once every argument is checked, or -1 (logged).
+// The placement at the end reuses the slot: the id is checked once.
+static int bump_args_ok(ledge_world *world, const ledge_bump_rect *rects, int rect_count,
+                        const ledge_body_id *item, double gx, double gy, const ledge_bump_col *cols,
+                        int capacity, const double *ax, const double *ay) {
     const char *fn = "ledge_bump_move";
     if (!present(fn, "rects", rects) || !present(fn, "item", item) ||
         !present(fn, "actual_x", ax) || !present(fn, "actual_y", ay))
-        return false;
+        return -1;
     if (capacity < 0 || (cols == NULL && capacity > 0)) {
         LEDGE_ERROR("%s: capacity is %d with cols %s (must be >= 0, cols non-NULL when > 0)", fn,
                     capacity, cols ? "set" : "NULL");
-        return false;
+        return -1;
     }
     if (!isfinite(gx) || !isfinite(gy)) {
         LEDGE_ERROR("%s: goal (%g, %g) is not finite", fn, gx, gy);
-        return false;
+        return -1;
     }
-    if (!ledge_body_is_valid(world, *item)) {
+    int slot = world != NULL ? ledge__slot_of(world, *item) : -1;
+    if (slot < 0 || !world->alive[slot] || world->generation[slot] != item->generation) {
         ledge_body_position(world, *item); // logs why the id is refused
-        return false;
+        return -1;
     }
     if (item->index1 >= (uint32_t)(rect_count > 0 ? rect_count : 0)) {
         LEDGE_ERROR("%s: item slot %u is >= rect_count %d", fn, (unsigned)item->index1, rect_count);
-        return false;
+        return -1;
     }
-    return true;
+    if (world->stepping) {
+        LEDGE_ERROR("%s: the world is stepping", fn);
+        return -1;
+    }
+    return slot;
 }
 
 int ledge_bump_move(ledge_world *world, ledge_bump_rect *rects, int rect_count,
                     const ledge_body_id *item, double goal_x, double goal_y, bool update,
                     ledge_bump_col *cols, int capacity, double *actual_x, double *actual_y) {
-    if (!bump_args_ok(world, rects, rect_count, item, goal_x, goal_y, cols, capacity, actual_x,
-                      actual_y))
-        return -1;
+    int slot = bump_args_ok(world, rects, rect_count, item, goal_x, goal_y, cols, capacity,
+                            actual_x, actual_y);
+    if (slot < 0) return -1;
     // Field by field, not an initializer: that zeroed all 330 bytes (the
     // kept candidates, the best col) on every move, 66 instructions of it.
     bump_projection p;
@@ -331,7 +337,7 @@ int ledge_bump_move(ledge_world *world, ledge_bump_rect *rects, int rect_count,
         // where it was too, so the two never disagree.
         ledge_bump_rect *r = &rects[item->index1];
         vec2s centre = {{(float)(p.gx + r->w / 2), (float)(p.gy + r->h / 2)}};
-        if (!ledge_body_set_position(world, *item, centre)) return -1;
+        if (!ledge__body_place(world, slot, centre, "ledge_bump_move")) return -1;
         r->x = p.gx, r->y = p.gy;
     }
     return len;

@@ -218,15 +218,6 @@ static inline bool within_max(vec2s v) {
     return fabsf(v.x) <= LEDGE_MAX_COORDINATE && fabsf(v.y) <= LEDGE_MAX_COORDINATE;
 }
 
-// Body i's box from the compact per-slot arrays (centre offset and half
-// extents) rather than from its shape (hundreds of bytes by slot). It may
-// differ from body_box's by a rounding (none for a centred box, as the
-// bump module's are); the bump move pads its boxes by far more.
-static ledge_aabb compact_box(const ledge_world *w, int i) {
-    vec2s c = v2_add(w->position[i], w->box_offset[i]), h = w->box_half[i];
-    return (ledge_aabb){v2_sub(c, h), v2_add(c, h)};
-}
-
 // Whether body i's filter meets ledge_default_query_filter()'s (category
 // 1, every mask bit), without building the filter.
 static bool filter_default(const ledge_world *w, int i) {
@@ -234,11 +225,21 @@ static bool filter_default(const ledge_world *w, int i) {
     return (bf->mask & 1u) != 0 && bf->category != 0;
 }
 
-// The node's box and whether the default filter sees the body (sees() with
-// the default filter, nothing ignored): they change with its position.
-static void note_box(const ledge_world *w, qnode *n, int i) {
-    n->box = compact_box(w, i);
+// The node's box around body i's box centre c (position plus centre
+// offset), and whether the default filter sees the body (sees() with the
+// default filter, nothing ignored): they change with its position. The box
+// comes from the compact per-slot arrays (centre offset and half extents)
+// rather than from its shape (hundreds of bytes by slot). It may differ
+// from body_box's by a rounding (none for a centred box, as the bump
+// module's are); the bump move pads its boxes by far more.
+static LEDGE_INLINE void note_box_at(const ledge_world *w, qnode *n, int i, vec2s c) {
+    vec2s h = w->box_half[i];
+    n->box = (ledge_aabb){v2_sub(c, h), v2_add(c, h)};
     n->seen = n->filter_ok && within_max(w->position[i]);
+}
+
+static void note_box(const ledge_world *w, qnode *n, int i) {
+    note_box_at(w, n, i, v2_add(w->position[i], w->box_offset[i]));
 }
 
 // Files living body i by its box centre in the level that fits it (the big
@@ -313,7 +314,7 @@ void ledge__query_refile(ledge_world *w, int i) {
         const level *l = &q->lv[n->lvl];
         vec2s c = v2_add(w->position[i], w->box_offset[i]);
         if (within_max(c) && cell_coord(l, c.x) == n->cx && cell_coord(l, c.y) == n->cy) {
-            note_box(w, n, i); // same cell: only the box moved
+            note_box_at(w, n, i, c); // same cell: only the box moved (c is compact_box's centre)
             return;
         }
     }
@@ -459,8 +460,8 @@ static float box_scale(ledge_aabb b) {
 // level holds, into [*x0, *x1] x [*y0, *y1]: 0 when there are none, 2 when
 // they outnumber the filed bodies (cheaper to visit every body), 1
 // otherwise.
-static int level_range(const ledge__query_index *q, int li, ledge_aabb b, float scale, int *x0,
-                       int *x1, int *y0, int *y1) {
+static LEDGE_INLINE int level_range(const ledge__query_index *q, int li, ledge_aabb b, float scale,
+                                    int *x0, int *x1, int *y0, int *y1) {
     const level *l = &q->lv[li];
     float grow = 0.51f * l->cell + 1e-5f * scale;
     int ax = cell_coord(l, b.lower.x - grow), bx = cell_coord(l, b.upper.x + grow);
@@ -611,8 +612,9 @@ static LEDGE_INLINE void unordered_one(unordered *u, int i) {
     if (!u->visit(u->w, i, u->context)) u->stopped = true;
 }
 
-// Every body of level li, from its list.
-static void unordered_scan(unordered *u, int li) {
+// Every body of level li, from its list (inlined: the crowd's walls are
+// scanned on every move).
+static LEDGE_INLINE void unordered_scan(unordered *u, int li) {
     for (int i = u->q->lv[li].first; i >= 0; i = u->q->lnext[i]) unordered_one(u, i);
 }
 

@@ -261,6 +261,12 @@ struct ledge_world {
 /// "<fn>: id ... is stale / not a body of this world".
 int ledge__world_slot(const ledge_world *world, ledge_body_id id, const char *fn);
 
+/// ledge_body_set_position's work on living slot i, whose id the caller
+/// already checked and whose world is not stepping (the bump move checks
+/// its item once, not twice): false (logged as "<fn>: position ...", nothing
+/// changed) when the position is not finite or beyond LEDGE_MAX_COORDINATE.
+bool ledge__body_place(ledge_world *world, int i, vec2s position, const char *fn);
+
 /// The id of slot i's body (i < 0: the null id).
 static inline ledge_body_id ledge__body_id(const ledge_world *w, int i) {
     ledge_body_id id = LEDGE_NULL_BODY_ID;

@@ -1049,6 +1049,22 @@ static void test_bump_move(void **state) {
     assert_int_equal(ledge_bump_move(w, rects, 2, &p, 40, -30, true, cols, 4, &ax, &ay), -1);
     assert_true(log_capture_says("ledge_bump_move", "rect_count 2")); // the wall's slot is 2
     assert_true(rects[p.index1].x == 10 && rects[p.index1].y == -30);
+    // While the world steps (a contact callback calling it): refused before
+    // anything is computed, the rectangle and the body where they were.
+    w->stepping = true;
+    assert_int_equal(ledge_bump_move(w, rects, 8, &p, 10, -20, true, cols, 4, &ax, &ay), -1);
+    assert_true(log_capture_says("ledge_bump_move", "stepping"));
+    w->stepping = false;
+    assert_true(rects[p.index1].x == 10 && rects[p.index1].y == -30);
+    assert_true(ledge_body_position(w, p).x == 15 && ledge_body_position(w, p).y == -25);
+    // A goal beyond LEDGE_MAX_COORDINATE: the move's query box is refused
+    // (before the placement could be), nothing changed.
+    assert_int_equal(
+        ledge_bump_move(w, rects, 8, &p, 10, -2.0 * LEDGE_MAX_COORDINATE, true, cols, 4, &ax, &ay),
+        -1);
+    assert_true(log_capture_says("ledge_bump_move", "aabb"));
+    assert_true(rects[p.index1].x == 10 && rects[p.index1].y == -30);
+    assert_true(ledge_body_position(w, p).x == 15 && ledge_body_position(w, p).y == -25);
     ledge_body_id gone = bump_box(w, rects, (ledge_bump_rect){200, 200, 4, 4});
     ledge_body_destroy(w, gone);
     assert_int_equal(ledge_bump_move(w, rects, 8, &gone, 0, 0, true, cols, 4, &ax, &ay), -1);

@@ -90,8 +90,8 @@ typedef struct ledge_bump_col {
 /// are moved there too. Returns the number of collisions; capacity + 1
 /// (nothing changed, nothing logged) when `cols` is too small: call again
 /// with a larger one. Returns -1 (logged, nothing changed) for a NULL
-/// pointer, an invalid id, a non-finite goal, a negative capacity or an
-/// item slot >= rect_count.
+/// pointer, an invalid id, a non-finite goal, a negative capacity, an
+/// item slot >= rect_count or a world that is stepping.
 LEDGE_API int ledge_bump_move(ledge_world *world, ledge_bump_rect *rects, int rect_count,
                               const ledge_body_id *item, double goal_x, double goal_y, bool update,
                               ledge_bump_col *cols, int capacity, double *actual_x,

@@ -9,8 +9,10 @@
 --   LEDGE_LIB=build/libledge.so luajit tests/lua/bench_bump.lua [module]
 -- It also times the module's moves by a game that reads each col's normal
 -- (the module makes a col's nested tables when first read).
--- BUMP_SIZES=10000 times one N only; BUMP_ONLY=module, normal or raw times
--- one of the three loops, BUMP_RUNS=1 runs each once instead of 5 (for
+-- It also times the raw calls with the per-item data in FFI arrays (the
+-- crossing's floor: no game table read around the call).
+-- BUMP_SIZES=10000 times one N only; BUMP_ONLY=module, normal, raw or ffi
+-- times one of the four loops, BUMP_RUNS=1 runs each once instead of 5 (for
 -- valgrind or a profiler on one path). BUMP_ALLOC=1 also counts the bytes
 -- the module's moves allocate (the garbage the collector then has to
 -- collect) over one more frame, untimed, with the collector paused for that
@@ -28,6 +30,11 @@ local function now()
     ffi.C.clock_gettime(2, ts) -- CLOCK_PROCESS_CPUTIME_ID: CPU time, steadier on a shared machine
     return tonumber(ts[0]) + tonumber(ts[1]) * 1e-9
 end
+
+-- BUMP_FRAMES=N runs N frames instead of the scene's 60 (for instruction
+-- counts of a window of frames: the difference between two runs under
+-- callgrind; the checksums then differ from the 60-frame ones).
+local FRAMES = tonumber(os.getenv('BUMP_FRAMES') or 60)
 
 -- Park-Miller, as tests/bench_bump.c draws the same velocities.
 local state
@@ -97,6 +104,29 @@ local function frame_raw(world, items, n, dt, count, slots)
     end
 end
 
+-- The floor of the crossing: the same raw calls with everything the loop
+-- reads per item in FFI arrays (slot, velocity; the position from the
+-- module's C rectangles), as tests/bench_bump.c's loop reads C arrays, no
+-- game table touched. Against frame_raw it shows what reading and writing
+-- the game's item tables costs around the call (their memory, not the
+-- crossing); against C, the crossing itself.
+local function frame_ffi(world, items, n, dt, count, slots, arrays)
+    local ptr, rects, cap, ids = world.lw.ptr, world.crects, world.crectCap, world.cids
+    local ccols, ccap = world.ccols, world.ccolCap
+    local slot, vx, vy = arrays.slot, arrays.vx, arrays.vy
+    for k = 0, n - 1 do
+        local s = slot[k]
+        local r = rects[s]
+        local len = C.ledge_bump_move(ptr, rects, cap, ids + s, r.x + vx[k] * dt, r.y + vy[k] * dt,
+            true, ccols, ccap, actual, actual + 1)
+        assert(len >= 0 and len <= ccap, 'ledge_bump_move refused or overflowed')
+        if len > 0 then
+            vx[k], vy[k] = -vx[k], -vy[k]
+            count.cols = count.cols + len
+        end
+    end
+end
+
 -- Bytes allocated by one frame of the module's moves after the 60 timed
 -- (untimed; see BUMP_ALLOC above), per move and per collision: a frame
 -- that reads no col field, one that reads col.normal, one that reads
@@ -120,8 +150,9 @@ local function allocated(world, items, n, dt)
     end
 end
 
--- raw: false (world:move, no col read), true (raw ledge_bump_move) or
--- 'normal' / 'every' (world:move reading cols, as frames above).
+-- raw: false (world:move, no col read), true (raw ledge_bump_move),
+-- 'ffi' (raw calls on FFI arrays) or 'normal' / 'every' (world:move
+-- reading cols, as frames above).
 local function run(n, raw)
     local cols = 2 * math.ceil(math.sqrt(n))
     local W, H = cols * 24, math.ceil(n / cols) * 24 * 2 + 48
@@ -140,23 +171,39 @@ local function run(n, raw)
     end
     local dt = 1 / 60
     local slots, count = {}, { cols = 0, up = 0 }
+    local arrays
     if raw == true then
         for k = 1, n do slots[k] = world.rects[items[k]] end
+    elseif raw == 'ffi' then
+        arrays = { slot = ffi.new('int32_t[?]', n), vx = ffi.new('double[?]', n),
+            vy = ffi.new('double[?]', n) }
+        for k = 0, n - 1 do
+            local it = items[k + 1]
+            arrays.slot[k], arrays.vx[k], arrays.vy[k] = world.rects[it], it.vx, it.vy
+        end
     end
     local t0 = now()
-    for _ = 1, 60 do
+    for _ = 1, FRAMES do
         if raw == true then
             frame_raw(world, items, n, dt, count, slots)
+        elseif raw == 'ffi' then
+            frame_ffi(world, items, n, dt, count, slots, arrays)
         else
             frames[raw or 'module'](world, items, n, dt, count)
         end
     end
-    local ms = (now() - t0) * 1000 / 60
+    local ms = (now() - t0) * 1000 / FRAMES
+    if arrays then -- the positions live in the module's rectangles only
+        for k = 0, n - 1 do
+            local r = world.crects[arrays.slot[k]]
+            items[k + 1].x, items[k + 1].y = r.x, r.y
+        end
+    end
     local sum = 0
     for k = 1, n do sum = sum + items[k].x + 3 * items[k].y end
     -- After the checksum: the extra frame moves the items again.
     if os.getenv('BUMP_ALLOC') and not raw then allocated(world, items, n, dt) end
-    return ms, sum, count.cols / (60 * n)
+    return ms, sum, count.cols / (FRAMES * n)
 end
 
 for _, n in ipairs(os.getenv("BUMP_SIZES") and loadstring("return {" .. os.getenv("BUMP_SIZES") .. "}")() or { 100, 1000, 10000 }) do
@@ -181,12 +228,18 @@ for _, n in ipairs(os.getenv("BUMP_SIZES") and loadstring("return {" .. os.geten
         print(string.format('bump crowd Lua (raw ledge_bump_move, no cols) N=%d: %.3f ms/frame (median of %d), checksum %.3f',
             n, t[math.ceil(runs / 2)], runs, sum))
     end
+    if not arg[1] and (only == nil or only == 'ffi') then
+        for r = 1, runs do t[r], sum = run(n, 'ffi') end
+        table.sort(t)
+        print(string.format('bump crowd Lua (raw ledge_bump_move on FFI arrays, no game table) N=%d: %.3f ms/frame (median of %d), checksum %.3f',
+            n, t[math.ceil(runs / 2)], runs, sum))
+    end
 end
 
 -- The FFI crossing alone: a million calls of a cheap ledge function
 -- (ledge_body_position_ref: checks the id, copies two floats) from a
--- compiled Lua loop, ns per call.
-do
+-- compiled Lua loop, ns per call. Not with BUMP_ONLY (one loop timed).
+if not os.getenv('BUMP_ONLY') then
     local ledge = require('ledge')
     local C = ledge.C
     local w = ledge.newWorld({ width = 4, height = 4 })
