@@ -59,9 +59,9 @@ static vec2s v(float x, float y) {
     return r;
 }
 
-static ledge_world *random_world(float ts, vec2s origin) {
+static ledge_world *random_world(float ts, vec2s origin, vec2s gravity) {
     ledge_world_def wd = ledge_default_world_def();
-    wd.gravity = v(0.0f, 0.0f);
+    wd.gravity = gravity;
     wd.map_width = MAP_W;
     wd.map_height = MAP_H;
     wd.tile_size = ts;
@@ -165,14 +165,22 @@ static void edit_inside_clear_ranges(ledge_world *w, tally *t) {
 
 static void test_tile_lookups_match_brute_force(void **state) {
     (void)state;
+    // Every tile size with every gravity: none, and each of the four up
+    // axes the grid files along (y up, y down, x up, x down; world.c's
+    // up_axis, broad.c's to_grid), 15 seeds covering the 3 x 5 pairs.
+    static const float gravities[5][2] = {{0, 0}, {0, -10}, {0, 10}, {-10, 0}, {10, 0}};
     tally t = {0, 0, 0};
-    for (int seed = 1; seed <= 12; ++seed) {
+    int up_axes_seen = 0;
+    for (int seed = 1; seed <= 15; ++seed) {
         g_rng = 0x7113u + (uint64_t)seed;
         float ts = seed % 3 == 0 ? 0.5f : seed % 3 == 1 ? 1.0f : 1.7f;
+        const float *g = gravities[seed % 5];
         vec2s origin = v(rng_range(-50.0, 50.0), rng_range(-50.0, 50.0));
-        ledge_world *w = random_world(ts, origin);
+        ledge_world *w = random_world(ts, origin, v(g[0] * ts, g[1] * ts));
+
         for (int step = 0; step < 40; ++step) {
             ledge_world_step(w, 1.0f / 60.0f);
+            if (g[0] != 0.0f || g[1] != 0.0f) up_axes_seen |= 1 << w->up_axis; // set by the step
             check_clear_ranges(w);
             check_bodies(w, ts, &t);
             if (step % 10 == 9) edit_inside_clear_ranges(w, &t);
@@ -184,6 +192,7 @@ static void test_tile_lookups_match_brute_force(void **state) {
     assert_true(t.checked > 100000);
     assert_true(t.skipped * 100 < t.checked);
     assert_true(t.clear_answers > t.checked / 10);
+    assert_int_equal(up_axes_seen, 15); // all four grid orientations ran
 }
 
 int main(void) {
