@@ -563,9 +563,8 @@ _Static_assert(LEDGE_MAX_POLYGON_VERTICES == 8, "nearest_vertex reads 8 vertices
 // it adds), so the vertex and its distance have the same bits; the entries
 // past the count are padded to +inf, and the lowest lane equal to the
 // minimum is the first of equals.
-static inline int nearest_vertex(const ledge_shape *a, vec2s c, float *d2) {
+static inline int nearest_lane(const ledge_shape *a, __m128 cc, __m128 *d2) {
     const float *v = &a->vertices[0].x;
-    __m128 cc = dup_vec(c);
     __m128 e0 = _mm_sub_ps(_mm_loadu_ps(v), cc), e1 = _mm_sub_ps(_mm_loadu_ps(v + 4), cc);
     __m128 e2 = _mm_sub_ps(_mm_loadu_ps(v + 8), cc), e3 = _mm_sub_ps(_mm_loadu_ps(v + 12), cc);
     e0 = _mm_mul_ps(e0, e0);
@@ -584,8 +583,14 @@ static inline int nearest_vertex(const ledge_shape *a, vec2s c, float *d2) {
     m = _mm_min_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
     m = _mm_min_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(2, 3, 0, 1)));
     int lanes = _mm_movemask_ps(_mm_cmpeq_ps(lo, m)) | _mm_movemask_ps(_mm_cmpeq_ps(hi, m)) << 4;
-    *d2 = _mm_cvtss_f32(m);
+    *d2 = m;                               // in every lane
     return __builtin_ctz((unsigned)lanes); // not 0: m is one of the lanes (none is NaN)
+}
+static inline int nearest_vertex(const ledge_shape *a, vec2s c, float *d2) {
+    __m128 m;
+    int k = nearest_lane(a, dup_vec(c), &m);
+    *d2 = _mm_cvtss_f32(m);
+    return k;
 }
 #else
 static inline int nearest_vertex(const ledge_shape *a, vec2s c, float *d2) {
@@ -616,25 +621,18 @@ _Static_assert(sizeof(ledge_distance_result) == 8 * sizeof(float) &&
                    offsetof(ledge_distance_result, normal) == 5 * sizeof(float) &&
                    offsetof(ledge_distance_result, iterations) == 7 * sizeof(float),
                "ledge_distance_result is (distance, point_a, point_b, normal, iterations)");
-#endif
 
-// The answer of a centre c (cb in the world) in the region of vertex k of
-// a, d = c - vertex and len = |d|: the vertex, and the normal d / len. With
-// SSE the result is built in two registers, two coordinates an operation,
-// and written as two 16-byte stores (gcc assembled the fields on the stack
-// and copied them, a store-forwarding stall): the same operations on the
-// same numbers as the scalar lines, so the same bits.
-static LEDGE_INLINE ledge_distance_result vertex_answer(const ledge_shape *a, vec2s pa, vec2s cb,
-                                                        float rad, int k, vec2s d, float len,
-                                                        bool flip) {
-#ifdef LEDGE__SSE2
-    __m128 inv = _mm_set1_ps(1.0f / len);
-    __m128 normal = _mm_mul_ps(load_vec(d), inv); // (x, y, 0, 0)
-    __m128 on_circle = _mm_sub_ps(load_vec(cb), _mm_mul_ps(normal, _mm_set1_ps(rad)));
-    __m128 on_poly = _mm_add_ps(load_vec(a->vertices[k]), load_vec(pa));
+// A polygon-circle result from its parts in registers, each (x, y, -, -):
+// the distance (lane 0), the points on the polygon and on the circle, and
+// the normal from the polygon toward the circle; `flip` swaps the points
+// and turns the normal. Built two coordinates an operation and written as
+// two 16-byte stores (gcc assembled the fields on the stack and copied
+// them, a store-forwarding stall).
+static LEDGE_INLINE ledge_distance_result store_answer(__m128 dist, __m128 on_poly,
+                                                       __m128 on_circle, __m128 normal, bool flip) {
+    normal = _mm_movelh_ps(normal, _mm_setzero_ps()); // (x, y, 0, 0)
     if (flip) normal = _mm_xor_ps(normal, _mm_setr_ps(-0.0f, -0.0f, 0.0f, 0.0f));
     __m128 ab = flip ? _mm_movelh_ps(on_circle, on_poly) : _mm_movelh_ps(on_poly, on_circle);
-    __m128 dist = _mm_max_ss(_mm_set_ss(len - rad), _mm_setzero_ps());
     // (distance, point_a, point_b.x) and (point_b.y, normal, iterations 0)
     __m128 r0 = _mm_move_ss(_mm_shuffle_ps(ab, ab, _MM_SHUFFLE(2, 1, 0, 0)), dist);
     __m128 t = _mm_shuffle_ps(ab, normal, _MM_SHUFFLE(1, 0, 3, 3)); // (b.y, b.y, n.x, n.y)
@@ -643,12 +641,14 @@ static LEDGE_INLINE ledge_distance_result vertex_answer(const ledge_shape *a, ve
     _mm_storeu_ps((float *)(void *)&r, r0);
     _mm_storeu_ps((float *)(void *)&r + 4, r1);
     return r;
-#else
-    vec2s normal = v2_scale(d, 1.0f / len);
-    return ordered(maxf(len - rad, 0.0f), v2_add(a->vertices[k], pa),
-                   v2_sub(cb, v2_scale(normal, rad)), normal, flip);
-#endif
 }
+
+// (u, w): two vectors from memory in one register, without a shuffle.
+static inline __m128 load_two(const vec2s *u, const vec2s *w) {
+    return _mm_loadh_pi(_mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(const void *)u)),
+                        (const __m64 *)(const void *)w);
+}
+#endif
 
 // Polygon a and circle b. A centre c outside the polygon is answered from
 // the vertex nearest to it (one pass of squared distances, no face scan):
@@ -668,6 +668,76 @@ static LEDGE_INLINE ledge_distance_result vertex_answer(const ledge_shape *a, ve
 // to within rounding, or nearest to a face away from the nearest vertex)
 // go to polygon_circle_exact, so a wrong candidate vertex can only cost
 // time, never change an answer.
+#ifdef LEDGE__SSE2
+// With SSE: the scalar version's features, tests and operations (so the
+// same bits; the scalar version is below), two coordinates or two tests an
+// operation. The vertex pass's minimum comes broadcast, so the square root
+// and the reciprocal are computed in every lane at once (no shuffle to
+// spread them). Beside a face (f: k's own face when c is past k along it,
+// n_k x d >= 0, else face p), the side test at k is the one that chose f,
+// so only the far end g's is left: c before g along face k
+// (n_k x (c - v_g) <= 0), after it along face p (n_p x (c - v_p) >= 0).
+// One register computes the separation n_f . (c - v_f) and n_f x (c - v_g)
+// (as x y' + (-(y x')), which is x y' - y x' to the bit). With k the
+// nearest vertex the far end's test fails only within rounding; it keeps
+// the answer the exact routine's there.
+static LEDGE_INLINE ledge_distance_result polygon_circle(const ledge_shape *a, vec2s pa,
+                                                         const ledge_shape *b, vec2s pb,
+                                                         bool flip) {
+    vec2s cb = v2_add(pb, b->center), c = v2_sub(cb, pa);
+    __m128 cc = dup_vec(c), d2, zero = _mm_setzero_ps(), r = _mm_set1_ps(b->radius);
+    int k = nearest_lane(a, cc, &d2), n = a->count;
+    int p = k - 1 + (n & -(k == 0)); // k - 1, or the last before the first
+    __m128 vk = dup_vec(a->vertices[k]), dd = _mm_sub_ps(cc, vk); // (d, d)
+    // Both sides at once: (n_p x d, -, n_k x d, -) from (n_p, n_k) times
+    // (d.y, d.x, d.y, d.x), each product minus its neighbour (v2_cross's
+    // operations); n_k x d negated so that one "> 0" tests both.
+    __m128 nn = load_two(&a->normals[p], &a->normals[k]);
+    __m128 prod = _mm_mul_ps(nn, _mm_shuffle_ps(dd, dd, _MM_SHUFFLE(0, 1, 0, 1)));
+    __m128 sides = _mm_sub_ps(prod, _mm_shuffle_ps(prod, prod, _MM_SHUFFLE(2, 3, 0, 1)));
+    sides = _mm_xor_ps(sides, _mm_setr_ps(0.0f, 0.0f, -0.0f, 0.0f));
+    int outward = _mm_movemask_ps(_mm_cmpgt_ps(sides, zero));
+    if ((outward & 5) == 5) { // in the vertex's region
+        __m128 len = _mm_sqrt_ps(d2);
+        float l = _mm_cvtss_f32(len);
+        int plain = (l > 1e-18f) & (l < 1e18f);
+        if (LEDGE_UNLIKELY(!plain)) return polygon_circle_exact(a, pa, cb, b->radius, flip);
+        __m128 normal = _mm_mul_ps(dd, _mm_div_ps(_mm_set1_ps(1.0f), len));
+        __m128 on_circle = _mm_sub_ps(dup_vec(cb), _mm_mul_ps(normal, r));
+        __m128 on_poly = _mm_add_ps(vk, dup_vec(pa));
+        return store_answer(_mm_max_ss(_mm_sub_ss(len, r), zero), on_poly, on_circle, normal, flip);
+    }
+    int use_p = (outward >> 2) & 1;
+    int f = use_p ? p : k, g = use_p ? p : (k + 1) & -(k + 1 != n);
+    __m128 nf = dup_vec(a->normals[f]);
+    __m128 d0 = _mm_sub_ps(cc, load_vec(a->vertices[f])),
+           dg = _mm_sub_ps(cc, load_vec(a->vertices[g]));
+    __m128 fp = _mm_mul_ps(nf, _mm_shuffle_ps(d0, dg, _MM_SHUFFLE(0, 1, 1, 0)));
+    fp = _mm_xor_ps(fp, _mm_setr_ps(0.0f, 0.0f, 0.0f, -0.0f));
+    __m128 sums = _mm_add_ps(fp, _mm_shuffle_ps(fp, fp, _MM_SHUFFLE(2, 3, 0, 1)));
+    // Signs that turn both tests into ">= 0": -sep >= 0 must fail, and the
+    // far end's side (negated for face k) must hold.
+    static const float test_sign[2][4]
+        __attribute__((aligned(16))) = {{-0.0f, 0.0f, -0.0f, 0.0f}, {-0.0f, 0.0f, 0.0f, 0.0f}};
+    __m128 tests = _mm_xor_ps(sums, _mm_load_ps(test_sign[use_p]));
+    if (LEDGE_UNLIKELY((_mm_movemask_ps(_mm_cmpge_ps(tests, zero)) & 5) != 4)) {
+        return polygon_circle_exact(a, pa, cb, b->radius, flip);
+    }
+    __m128 sep = _mm_shuffle_ps(sums, sums, _MM_SHUFFLE(0, 0, 0, 0));
+    __m128 on_poly = _mm_add_ps(_mm_sub_ps(cc, _mm_mul_ps(nf, sep)), dup_vec(pa));
+    __m128 on_circle = _mm_sub_ps(dup_vec(cb), _mm_mul_ps(nf, r));
+    return store_answer(_mm_max_ss(_mm_sub_ss(sep, r), zero), on_poly, on_circle, nf, flip);
+}
+#else
+// The answer of a centre c (cb in the world) in the region of vertex k of
+// a, d = c - vertex and len = |d|: the vertex, and the normal d / len.
+static inline ledge_distance_result vertex_answer(const ledge_shape *a, vec2s pa, vec2s cb,
+                                                  float rad, int k, vec2s d, float len, bool flip) {
+    vec2s normal = v2_scale(d, 1.0f / len);
+    return ordered(maxf(len - rad, 0.0f), v2_add(a->vertices[k], pa),
+                   v2_sub(cb, v2_scale(normal, rad)), normal, flip);
+}
+
 static LEDGE_INLINE ledge_distance_result polygon_circle(const ledge_shape *a, vec2s pa,
                                                          const ledge_shape *b, vec2s pb,
                                                          bool flip) {
@@ -676,21 +746,10 @@ static LEDGE_INLINE ledge_distance_result polygon_circle(const ledge_shape *a, v
     int k = nearest_vertex(a, c, &d2), n = a->count;
     int p = k - 1 + (n & -(k == 0)); // k - 1, or the last before the first
     vec2s d = v2_sub(c, a->vertices[k]);
-#ifdef LEDGE__SSE2
-    // Both sides at once: (n_p x d, -, n_k x d, -) from (n_p, n_k) times
-    // (d.y, d.x, d.y, d.x), each product minus its neighbour (v2_cross's
-    // operations); n_k x d negated so that one "> 0" tests both.
-    __m128 dv = load_vec(d), nn = _mm_movelh_ps(load_vec(a->normals[p]), load_vec(a->normals[k]));
-    __m128 prod = _mm_mul_ps(nn, _mm_shuffle_ps(dv, dv, _MM_SHUFFLE(0, 1, 0, 1)));
-    __m128 sides = _mm_sub_ps(prod, _mm_shuffle_ps(prod, prod, _MM_SHUFFLE(2, 3, 0, 1)));
-    sides = _mm_xor_ps(sides, _mm_setr_ps(0.0f, 0.0f, -0.0f, 0.0f));
-    int in_region = (_mm_movemask_ps(_mm_cmpgt_ps(sides, _mm_setzero_ps())) & 5) == 5;
-#else
     float side_p = v2_cross(a->normals[p], d), side_k = v2_cross(a->normals[k], d);
     // Both tests made before either is acted on: one jump, not two (so
     // integers, which clang's -Wbitwise-instead-of-logical accepts).
     int in_region = (side_p > 0.0f) & (side_k < 0.0f);
-#endif
     if (in_region) { // in the vertex's region
         float len = sqrtf(d2);
         int plain = (len > 1e-18f) & (len < 1e18f);
@@ -698,7 +757,7 @@ static LEDGE_INLINE ledge_distance_result polygon_circle(const ledge_shape *a, v
         return vertex_answer(a, pa, cb, rad, k, d, len, flip);
     }
     // Beside face f (k's own face when c is past k along it, else the one before).
-    int f = v2_cross(a->normals[k], d) >= 0.0f ? k : p, g = f + 1;
+    int f = side_k >= 0.0f ? k : p, g = f + 1;
     g &= -(g != n);
     vec2s nf = a->normals[f], d0 = v2_sub(c, a->vertices[f]), d1 = v2_sub(c, a->vertices[g]);
     float sep = v2_dot(nf, d0);
@@ -709,6 +768,7 @@ static LEDGE_INLINE ledge_distance_result polygon_circle(const ledge_shape *a, v
     return ordered(maxf(sep - rad, 0.0f), v2_add(v2_sub(c, v2_scale(nf, sep)), pa),
                    v2_sub(cb, v2_scale(nf, rad)), nf, flip);
 }
+#endif
 
 // The pairs with a circle, out of line so that their register pressure
 // does not burden the others; `flip` constant in each.
