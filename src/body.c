@@ -2,6 +2,7 @@
 // slots, and the per-body getters and setters.
 #include "query_index.h"
 #include "resolve.h"
+#include "shape.h"
 #include "world.h"
 
 #include <limits.h>
@@ -104,6 +105,12 @@ static bool body_def_ok(const ledge_body_def *d) {
     }
     if (!ledge_shape_is_valid(&d->shape)) {
         LEDGE_ERROR("ledge_body_create: shape is invalid (make it with ledge_make_*)");
+        return false;
+    }
+    if (!ledge__shape_is_made(&d->shape)) {
+        LEDGE_ERROR("ledge_body_create: shape was changed after ledge_make_* made it (its "
+                    "centre, bounds, normals or axes disagree with its vertices, or it is no "
+                    "longer convex)");
         return false;
     }
     return ledge__check_vec(fn, "position", d->position, LEDGE_MAX_COORDINATE) &&

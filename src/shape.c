@@ -26,17 +26,13 @@ ledge_shape ledge_make_circle(vec2s center, float radius) {
     return s;
 }
 
-ledge_shape ledge_make_box(vec2s center, vec2s half_extents) {
-    if (!ledge__check_vec("ledge_make_box", "center", center, LEDGE_MAX_COORDINATE) ||
-        !ledge__check_half_extents("ledge_make_box", "half_extents", half_extents)) {
-        return invalid_shape();
-    }
+// The box with these bounds, as ledge_make_box stores it.
+static ledge_shape box_from_bounds(vec2s center, vec2s lo, vec2s hi) {
     ledge_shape s = invalid_shape();
     s.type = LEDGE_SHAPE_BOX;
     s.center = center;
-    s.bounds.lower = v2(center.x - half_extents.x, center.y - half_extents.y);
-    s.bounds.upper = v2(center.x + half_extents.x, center.y + half_extents.y);
-    vec2s lo = s.bounds.lower, hi = s.bounds.upper;
+    s.bounds.lower = lo;
+    s.bounds.upper = hi;
     s.count = 4;
     s.vertices[0] = lo;
     s.vertices[1] = v2(hi.x, lo.y);
@@ -50,6 +46,16 @@ ledge_shape ledge_make_box(vec2s center, vec2s half_extents) {
     s.axes[0] = (ledge_axis){v2(1.0f, 0.0f), lo.x, hi.x};
     s.axes[1] = (ledge_axis){v2(0.0f, 1.0f), lo.y, hi.y};
     return s;
+}
+
+ledge_shape ledge_make_box(vec2s center, vec2s half_extents) {
+    if (!ledge__check_vec("ledge_make_box", "center", center, LEDGE_MAX_COORDINATE) ||
+        !ledge__check_half_extents("ledge_make_box", "half_extents", half_extents)) {
+        return invalid_shape();
+    }
+    vec2s lo = v2(center.x - half_extents.x, center.y - half_extents.y);
+    vec2s hi = v2(center.x + half_extents.x, center.y + half_extents.y);
+    return box_from_bounds(center, lo, hi);
 }
 
 // Refusal checks of ledge_make_polygon, each returning false with a message.
@@ -78,15 +84,16 @@ double ledge__points_extent(const vec2s *p, int count) {
     return ux - lx > uy - ly ? ux - lx : uy - ly;
 }
 
-static bool check_duplicates(const vec2s *p, int count, double extent) {
+static bool check_duplicates(const vec2s *p, int count, double extent, bool log) {
     double tol = LEDGE__DUPLICATE_TOLERANCE * extent;
     for (int i = 0; i < count; ++i) {
         for (int j = i + 1; j < count; ++j) {
             double dx = (double)p[i].x - p[j].x, dy = (double)p[i].y - p[j].y;
             if (dx * dx + dy * dy <= tol * tol) {
-                LEDGE_ERROR("ledge_make_polygon: points[%d] and points[%d] are the same point "
-                            "(%g, %g)",
-                            i, j, (double)p[i].x, (double)p[i].y);
+                if (log)
+                    LEDGE_ERROR("ledge_make_polygon: points[%d] and points[%d] are the same point "
+                                "(%g, %g)",
+                                i, j, (double)p[i].x, (double)p[i].y);
                 return false;
             }
         }
@@ -97,7 +104,7 @@ static bool check_duplicates(const vec2s *p, int count, double extent) {
 // Convex means every turn has the same sign, no turn is straight, and the
 // outline turns around exactly once (which rules out pentagram-like stars,
 // whose turns all agree but which wind twice).
-static bool check_convex(const vec2s *p, int count, double *sign_out) {
+static bool check_convex(const vec2s *p, int count, double *sign_out, bool log) {
     double sign = 0.0, turning = 0.0;
     for (int i = 0; i < count; ++i) {
         const vec2s a = p[i], b = p[(i + 1) % count], c = p[(i + 2) % count];
@@ -107,22 +114,26 @@ static bool check_convex(const vec2s *p, int count, double *sign_out) {
         double l1 = sqrt(e1x * e1x + e1y * e1y), l2 = sqrt(e2x * e2x + e2y * e2y);
         int k = (i + 1) % count;
         if (fabs(cross) <= LEDGE__COLLINEAR_SINE * l1 * l2) {
-            LEDGE_ERROR("ledge_make_polygon: points[%d], points[%d] and points[%d] are collinear",
-                        i, k, (i + 2) % count);
+            if (log)
+                LEDGE_ERROR(
+                    "ledge_make_polygon: points[%d], points[%d] and points[%d] are collinear", i, k,
+                    (i + 2) % count);
             return false;
         }
         if (sign == 0.0) sign = cross > 0.0 ? 1.0 : -1.0;
         if (cross * sign < 0.0) {
-            LEDGE_ERROR("ledge_make_polygon: the outline turns the other way at points[%d] "
-                        "(not convex)",
-                        k);
+            if (log)
+                LEDGE_ERROR("ledge_make_polygon: the outline turns the other way at points[%d] "
+                            "(not convex)",
+                            k);
             return false;
         }
         turning += atan2(cross, dot);
     }
     if (fabs(turning) > 3.0 * LEDGE_PI) {
-        LEDGE_ERROR("ledge_make_polygon: the outline winds around more than once "
-                    "(self-intersecting, not convex)");
+        if (log)
+            LEDGE_ERROR("ledge_make_polygon: the outline winds around more than once "
+                        "(self-intersecting, not convex)");
         return false;
     }
     *sign_out = sign;
@@ -166,18 +177,8 @@ static vec2s polygon_centroid(const vec2s *v, int count) {
     return v2((float)(v[0].x + cx / area), (float)(v[0].y + cy / area));
 }
 
-bool ledge_make_polygon(const vec2s *points, int count, ledge_shape *out) {
-    if (out == NULL) {
-        LEDGE_ERROR("ledge_make_polygon: out is NULL");
-        return false;
-    }
-    *out = invalid_shape();
-    double sign = 0.0;
-    if (!check_points(points, count)) return false;
-    double extent = ledge__points_extent(points, count);
-    if (!check_duplicates(points, count, extent)) return false;
-    if (!check_convex(points, count, &sign)) return false;
-
+// The polygon of checked points, turned counter-clockwise when `sign` < 0.
+static ledge_shape polygon_from(const vec2s *points, int count, double sign) {
     ledge_shape s = invalid_shape();
     s.type = LEDGE_SHAPE_POLYGON;
     s.count = count;
@@ -193,7 +194,45 @@ bool ledge_make_polygon(const vec2s *points, int count, ledge_shape *out) {
     }
     s.center = polygon_centroid(s.vertices, count);
     build_axes(&s);
-    *out = s;
+    return s;
+}
+
+bool ledge_make_polygon(const vec2s *points, int count, ledge_shape *out) {
+    if (out == NULL) {
+        LEDGE_ERROR("ledge_make_polygon: out is NULL");
+        return false;
+    }
+    *out = invalid_shape();
+    double sign = 0.0;
+    if (!check_points(points, count)) return false;
+    double extent = ledge__points_extent(points, count);
+    if (!check_duplicates(points, count, extent, true)) return false;
+    if (!check_convex(points, count, &sign, true)) return false;
+
+    *out = polygon_from(points, count, sign);
+    return true;
+}
+
+// The fields derived from the vertices (or the radius) in range too: a shape
+// copied and then edited byte by byte must not carry a NaN or an overflowing
+// bound into a world's grid, whose cell numbers are ints.
+static bool derived_within(const ledge_shape *s) {
+    const float limit = 2.0f * LEDGE_MAX_COORDINATE; // a circle's bounds reach centre + radius
+    if (!ledge__vec_within(s->center, limit) || !ledge__vec_within(s->bounds.lower, limit) ||
+        !ledge__vec_within(s->bounds.upper, limit) || !(s->bounds.lower.x <= s->bounds.upper.x) ||
+        !(s->bounds.lower.y <= s->bounds.upper.y)) {
+        return false;
+    }
+    for (int i = 0; i < s->count; ++i) {
+        if (!ledge__vec_within(s->normals[i], 1.0f)) return false;
+    }
+    for (int i = 0; i < s->axis_count; ++i) {
+        const ledge_axis *a = &s->axes[i];
+        if (!ledge__vec_within(a->normal, 1.0f) || !ledge__finite_within(a->min, limit) ||
+            !ledge__finite_within(a->max, limit)) {
+            return false;
+        }
+    }
     return true;
 }
 
@@ -201,12 +240,49 @@ bool ledge_shape_is_valid(const ledge_shape *s) {
     if (!ledge__shape_type_ok(s)) return false;
     if (s->type == LEDGE_SHAPE_CIRCLE) {
         return s->radius > 0.0f && ledge__finite_within(s->radius, LEDGE_MAX_COORDINATE) &&
-               ledge__vec_within(s->center, LEDGE_MAX_COORDINATE);
+               ledge__vec_within(s->center, LEDGE_MAX_COORDINATE) && derived_within(s);
     }
     for (int i = 0; i < s->count; ++i) {
         if (!ledge__vec_within(s->vertices[i], LEDGE_MAX_COORDINATE)) return false;
     }
-    return true;
+    return derived_within(s);
+}
+
+// Whether two shapes agree bit for bit in every field their type uses.
+static bool same_fields(const ledge_shape *a, const ledge_shape *b) {
+    return a->type == b->type && a->count == b->count && a->axis_count == b->axis_count &&
+           !memcmp(&a->radius, &b->radius, sizeof a->radius) &&
+           !memcmp(&a->center, &b->center, sizeof a->center) &&
+           !memcmp(&a->bounds, &b->bounds, sizeof a->bounds) &&
+           !memcmp(a->vertices, b->vertices, (size_t)a->count * sizeof a->vertices[0]) &&
+           !memcmp(a->normals, b->normals, (size_t)a->count * sizeof a->normals[0]) &&
+           !memcmp(a->axes, b->axes, (size_t)a->axis_count * sizeof a->axes[0]);
+}
+
+bool ledge__shape_is_made(const ledge_shape *s) {
+    if (!ledge_shape_is_valid(s)) return false;
+    ledge_shape again = invalid_shape();
+    if (s->type == LEDGE_SHAPE_CIRCLE) {
+        again = ledge_make_circle(s->center, s->radius);
+    } else if (s->type == LEDGE_SHAPE_BOX) {
+        // The centre from ledge_make_box lies inside the bounds (its
+        // half-extents are > 0); rebuilding the half-extents from the
+        // bounds could round differently, so the bounds are taken as given.
+        vec2s c = s->center, lo = s->bounds.lower, hi = s->bounds.upper;
+        if (!(lo.x <= c.x && c.x <= hi.x && lo.y <= c.y && c.y <= hi.y)) return false;
+        again = box_from_bounds(c, lo, hi);
+    } else {
+        // The constructor's checks, silent (the caller names the refusal);
+        // the vertices' range was checked by ledge_shape_is_valid.
+        const vec2s *v = s->vertices;
+        double sign = 0.0;
+        if (!check_duplicates(v, s->count, ledge__points_extent(v, s->count), false) ||
+            !check_convex(v, s->count, &sign, false) || sign < 0.0) {
+            return false;
+        }
+        again = polygon_from(v, s->count, sign);
+    }
+    return same_fields(s, &again);
 }
 
 ledge_aabb ledge_shape_aabb(const ledge_shape *s, vec2s pos) {

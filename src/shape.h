@@ -25,6 +25,12 @@ static inline bool ledge__shape_type_ok(const ledge_shape *s) {
            s->axis_count <= s->count;
 }
 
+/// Whether `s` is exactly what its constructor (ledge_make_circle, _box or
+/// _polygon) makes from its defining data (centre and radius, centre and
+/// bounds, vertices): the check a world runs before it stores a shape, since
+/// every step trusts the derived fields (bounds, normals, axes).
+bool ledge__shape_is_made(const ledge_shape *s);
+
 /// The larger side of the points' bounding box (the scale the polygon
 /// tolerances are relative to).
 double ledge__points_extent(const vec2s *p, int count);

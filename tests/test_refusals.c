@@ -278,6 +278,12 @@ ROW(body_create_shape) {
     ledge_body_def d = ledge_default_body_def();
     return ledge_body_create(g_world, &d).index1 == 0;
 }
+ROW(body_create_edited) {
+    ledge_body_def d = ledge_default_body_def();
+    d.shape = ledge_make_box(v(0, 0), v(1, 1));
+    d.shape.vertices[2].x = 3.0f; // bounds, normals and axes now stale
+    return ledge_body_create(g_world, &d).index1 == 0;
+}
 ROW(body_create_type) {
     ledge_body_def d = ledge_default_body_def();
     d.shape = g_circle;
@@ -424,6 +430,7 @@ static const row rows[] = {
     {"`ledge_world_tilemap(NULL)`", world_tilemap_null, "ledge_world_tilemap", "world", "NULL"},
     {"`ledge_body_create(w, NULL)`", body_create_null, "ledge_body_create", "def", "null id"},
     {"`ledge_body_create` without a shape", body_create_shape, "ledge_body_create", "shape", "null id"},
+    {"`ledge_body_create` of a box with a vertex moved after ledge_make_box", body_create_edited, "ledge_body_create", "shape", "null id"},
     {"`ledge_body_create` of type 7", body_create_type, "ledge_body_create", "type", "null id"},
     {"`ledge_body_create` of a dynamic body with density 0", body_create_density, "ledge_body_create", "density", "null id"},
     {"`ledge_body_create` with friction 1.5", body_create_friction, "ledge_body_create", "friction", "null id"},

@@ -13,6 +13,7 @@
 #include "log_capture.h"
 
 #include <math.h>
+#include <string.h>
 
 static vec2s v(float x, float y) {
     vec2s r = {{x, y}};
@@ -230,11 +231,134 @@ static void test_collide_refusals(void **state) {
     assert_int_equal(m.point_count, 2);
 }
 
+// A world stores only shapes exactly as ledge_make_* makes them: it trusts
+// their bounds, normals and axes every step (a NaN bound once reached the
+// broad phase's int cell numbers). Seeded shapes of every kind, scale and
+// offset are accepted; the same shapes with one derived field changed by one
+// ulp, a NaN, or a vertex moved are refused with one sentence, and the world
+// still steps with the accepted bodies only.
+
+static uint64_t g_rng = 0x9E3779B97F4A7C15ull;
+
+static double rnd(void) {
+    g_rng ^= g_rng << 13;
+    g_rng ^= g_rng >> 7;
+    g_rng ^= g_rng << 17;
+    return (double)(g_rng >> 11) / 9007199254740992.0;
+}
+
+// A made shape of kind k (0 circle, 1 box, 2 polygon) at a random scale
+// (1e-3 .. 1e3) and offset (up to 1e5).
+static ledge_shape random_made(int k) {
+    double scale = pow(10.0, -3.0 + 6.0 * rnd());
+    double off = rnd() < 0.5 ? 0.0 : pow(10.0, 5.0 * rnd()) * (rnd() < 0.5 ? -1.0 : 1.0);
+    vec2s c = v((float)(off + scale * (rnd() - 0.5)), (float)(scale * (rnd() - 0.5)));
+    if (k == 0) return ledge_make_circle(c, (float)(scale * (0.1 + rnd())));
+    if (k == 1)
+        return ledge_make_box(c, v((float)(scale * (0.1 + rnd())), (float)(scale * (0.1 + rnd()))));
+    // Points on an ellipse at increasing angles: convex, in either winding.
+    int n = 3 + (int)(rnd() * 6.0);
+    vec2s p[8];
+    double sign = rnd() < 0.5 ? 1.0 : -1.0, a = 2.0 * 3.14159265358979323846 * rnd();
+    for (int i = 0; i < n; ++i) {
+        a += sign * (2.0 * 3.14159265358979323846 / n) * (0.6 + 0.4 * rnd());
+        p[i] = v((float)(c.x + scale * cos(a)), (float)(c.y + 0.7 * scale * sin(a)));
+    }
+    ledge_shape s;
+    return ledge_make_polygon(p, n, &s) ? s : ledge_make_circle(c, (float)scale);
+}
+
+static float ulp_up(float x) {
+    return nextafterf(x, INFINITY);
+}
+
+// The shape with one field changed (case `what` of 6); false when that
+// change does not apply to this kind.
+static bool spoil(ledge_shape *s, int what) {
+    switch (what) {
+    case 0:
+        s->bounds.upper.x = ulp_up(s->bounds.upper.x);
+        return true;
+    case 1:
+        s->bounds.lower.y = NAN;
+        return true;
+    case 2:
+        if (s->type == LEDGE_SHAPE_CIRCLE) return false;
+        s->normals[s->count - 1].x = ulp_up(s->normals[s->count - 1].x);
+        return true;
+    case 3:
+        if (s->type == LEDGE_SHAPE_CIRCLE) return false;
+        s->axes[0].min = ulp_up(s->axes[0].min);
+        return true;
+    case 4: {
+        // A vertex moved far (a third of the shape's size): derived fields stale.
+        if (s->type == LEDGE_SHAPE_CIRCLE) return false;
+        float w = s->bounds.upper.x - s->bounds.lower.x;
+        s->vertices[0].x += w / 3.0f;
+        return true;
+    }
+    default:
+        // The centre moved a quarter of the shape's height (a circle whose
+        // centre moves by an ulp may still be exactly what ledge_make_circle
+        // makes: its bounds round to the same floats).
+        if (s->type == LEDGE_SHAPE_BOX) return false; // a box's centre is free inside it
+        s->center.y += 0.25f * (s->bounds.upper.y - s->bounds.lower.y);
+        return true;
+    }
+}
+
+static void test_world_takes_made_shapes(void **state) {
+    (void)state;
+    ledge_world_def wd = ledge_default_world_def();
+    ledge_world *w = ledge_world_create(&wd);
+    assert_non_null(w);
+    int accepted = 0, refused = 0;
+    for (int i = 0; i < 3000; ++i) {
+        ledge_body_def bd = ledge_default_body_def();
+        bd.type = LEDGE_BODY_STATIC;
+        bd.shape = random_made(i % 3);
+        assert_true(ledge_shape_is_valid(&bd.shape));
+        ledge_shape good = bd.shape;
+        int what = (int)(rnd() * 6.0);
+        if (i % 2 == 1 && spoil(&bd.shape, what)) {
+            // A NaN in a derived field fails even the stateless functions' check.
+            if (what == 1) assert_false(ledge_shape_is_valid(&bd.shape));
+            log_capture_start();
+            ledge_body_id id = ledge_body_create(w, &bd);
+            if (id.index1 != 0) {
+                fail_msg("shape %d (type %d) spoiled by change %d was accepted", i, good.type,
+                         what);
+            }
+            assert_int_equal(g_log.count, 1);
+            assert_true(log_capture_says("ledge_body_create", "shape"));
+            refused++;
+            continue;
+        }
+        log_capture_start();
+        ledge_body_id id = ledge_body_create(w, &bd);
+        if (id.index1 == 0)
+            fail_msg("made shape %d (type %d) refused: %s", i, good.type, g_log.last);
+        assert_int_equal(g_log.count, 0);
+        // Stored as given, bit for bit.
+        assert_memory_equal(ledge_body_shape(w, id), &good, sizeof good);
+        accepted++;
+    }
+    assert_true(refused > 1000 && accepted > 1600); // about 1,170 and 1,830
+    assert_int_equal(ledge_world_body_count(w), accepted);
+    ledge_world_step(w, 1.0f / 60.0f);
+    assert_int_equal(ledge_world_body_count(w), accepted);
+    ledge_world_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_circle_refusals),  cmocka_unit_test(test_box_refusals),
-        cmocka_unit_test(test_polygon_refusals), cmocka_unit_test(test_polygon_normalised),
-        cmocka_unit_test(test_contains),         cmocka_unit_test(test_collide_refusals),
+        cmocka_unit_test(test_circle_refusals),
+        cmocka_unit_test(test_box_refusals),
+        cmocka_unit_test(test_polygon_refusals),
+        cmocka_unit_test(test_polygon_normalised),
+        cmocka_unit_test(test_contains),
+        cmocka_unit_test(test_collide_refusals),
+        cmocka_unit_test(test_world_takes_made_shapes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -76,7 +76,7 @@ typedef enum ledge_response {
 /// what you need.
 typedef struct ledge_body_def {
     ledge_body_type type; ///< Default dynamic.
-    ledge_shape shape;    ///< Local-coordinate shape (collision.h). Required.
+    ledge_shape shape;    ///< Local shape, as ledge_make_* made it. Required.
     vec2s position;       ///< World position of the shape's local origin.
     vec2s velocity;       ///< Initial velocity (units per second).
     float density;        ///< Mass per area, > 0 for dynamic bodies. Default 1.

@@ -141,7 +141,9 @@ LEDGE_API ledge_shape ledge_make_box(vec2s center, vec2s half_extents);
 /// then set to an invalid shape. `out` must not be NULL.
 LEDGE_API bool ledge_make_polygon(const vec2s *points, int count, ledge_shape *out);
 
-/// Whether `shape` is a usable shape (not refused, not corrupted).
+/// Whether `shape` is a usable shape: not refused, every field finite and in
+/// range. (ledge_body_create checks more: that the derived fields are exactly
+/// what ledge_make_* makes of the vertices, or of the centre and radius.)
 LEDGE_API bool ledge_shape_is_valid(const ledge_shape *shape);
 
 /// The world-space bounding box of `shape` placed at `pos`.
