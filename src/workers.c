@@ -4,9 +4,10 @@
 //
 // A task is published by bumping `epoch`; a thread joins it by marking
 // its `claim` (below), takes ranges of items from the shared counter
-// `next` until none are left, then marks the claim done. Between tasks a thread spins a short while
-// (the step publishes a dozen tasks per substep, a sleep and wake-up
-// costs more than most of them) and then sleeps on a condition variable.
+// `next` until none are left, then marks the claim done. Between tasks a
+// thread spins a short while (the step publishes a dozen tasks per
+// substep, a sleep and wake-up costs more than most of them) and then
+// sleeps on a condition variable.
 // Nothing here allocates after the world is made.
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L // clock_gettime's per-thread clock (the profile)
