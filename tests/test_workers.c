@@ -150,11 +150,14 @@ static void rain_run(int config) {
     }
     check_jobs(config);
     // The pool's threads took part (else equal hashes would prove nothing).
-    if (config != JOB_SYSTEM) {
-        for (int t = 1; t < counts[config]; ++t) {
-            if (ledge__workers_ranges(s.world->par.workers, t) == 0)
-                fail_msg("%s: thread %d ran no range of any task", config_name(config), t);
-        }
+    // Not each of them: a thread that is never given a core before the
+    // calling thread has taken every range of a task is closed out of it
+    // (workers.c), which on 2 cores happens to some of 8 threads in a short run.
+    if (config != JOB_SYSTEM && counts[config] > 1) {
+        long others = 0;
+        for (int t = 1; t < counts[config]; ++t)
+            others += ledge__workers_ranges(s.world->par.workers, t);
+        if (others == 0) fail_msg("%s: no thread but the caller ran a range", config_name(config));
     }
     scene_destroy(&s);
 }
@@ -183,7 +186,9 @@ static void test_rain_n(void **state) {
 // The oracle: the distinct touches of the contacts themselves, counted
 // here. A few bodies of the rain ask for events, so that most blocks of
 // contacts hold none (a flag that misses a block would lose its touches).
-#define TOUCH_STEPS scaled(200)
+// Not scaled under ThreadSanitizer: a quarter of the steps ends before the
+// rain reaches the floor, with no touches to check.
+#define TOUCH_STEPS 200
 
 static int key_cmp(const void *x, const void *y) {
     return memcmp(x, y, sizeof(ledge__key));
