@@ -134,15 +134,76 @@ static void emit_sensor(ledge_world *w, const ledge__key *k, bool begin) {
     }
 }
 
-static void touch_events(ledge_world *w) {
+// --- the scan on the workers --------------------------------------------------
+
+// Before the events, the workers flag the blocks of contacts that hold any
+// touch of a body that asked for events (TOUCH) or any dynamic body
+// against a kinematic or static one (CRUSH), so that the calling thread
+// goes, in contact order, through those blocks only; and they finish each
+// body's one-way state (per body, so in any order). Without room for the
+// flags (an allocation failed) the calling thread goes through every block.
+enum { TOUCH = 1, CRUSH = 2 };
+
+static inline bool touches(const ledge_world *w, const ledge__contact *c) {
+    return w->events[c->a] || (c->b >= 0 && w->events[c->b]);
+}
+
+static inline bool crush_candidate(const ledge_world *w, const ledge__contact *c) {
+    int d, p;
+    vec2s n;
+    return ledge__dynamic_against_fixed(w, c, &d, &p, &n);
+}
+
+static inline int contact_block_end(const ledge_world *w, int b) {
+    int end = (b + 1) * LEDGE__BLOCK;
+    return end < w->contact_count ? end : w->contact_count;
+}
+
+typedef struct scan {
+    ledge_world *w;
+    bool flags; ///< There is room for the blocks' flags.
+} scan;
+
+// Item b: block b of contacts (when there is room for the flags) and
+// block b of slots.
+static void scan_task(int start, int end, int worker, void *context) {
+    (void)worker;
+    const scan *t = context;
+    ledge_world *w = t->w;
+    for (int b = start; b < end; ++b) {
+        if (t->flags && b < ledge__blocks(w->contact_count)) {
+            int flags = 0;
+            for (int k = b * LEDGE__BLOCK; k < contact_block_end(w, b); ++k) {
+                const ledge__contact *c = &w->contacts[k];
+                flags |= (touches(w, c) ? TOUCH : 0) | (crush_candidate(w, c) ? CRUSH : 0);
+            }
+            w->step.carry_block[b] = (uint8_t)flags;
+        }
+        int last = (b + 1) * LEDGE__BLOCK < w->slot_count ? (b + 1) * LEDGE__BLOCK : w->slot_count;
+        for (int i = b * LEDGE__BLOCK; i < last; ++i) {
+            if (w->dropping[i] && !w->in_one_way[i]) w->dropping[i] = 0; // clear of the platform
+            w->in_one_way[i] = 0;
+        }
+    }
+}
+
+// Whether block b of contacts may hold a contact of kind `flag`.
+static inline bool block_has(const ledge_world *w, bool flags, int b, int flag) {
+    return !flags || (w->step.carry_block[b] & flag) != 0;
+}
+
+static void touch_events(ledge_world *w, bool flags) {
     ledge__key_list t = w->ev.touch_old;
     w->ev.touch_old = w->ev.touch_now;
     w->ev.touch_now = t;
     w->ev.touch_now.count = 0;
-    for (int k = 0; k < w->contact_count; ++k) {
-        const ledge__contact *c = &w->contacts[k];
-        if (!(w->events[c->a] || (c->b >= 0 && w->events[c->b]))) continue;
-        push_key(&w->ev.touch_now, pair_key(w, c->a, c->b, c->cell_x, c->cell_y));
+    for (int b = 0; b < ledge__blocks(w->contact_count); ++b) {
+        if (!block_has(w, flags, b, TOUCH)) continue;
+        for (int k = b * LEDGE__BLOCK; k < contact_block_end(w, b); ++k) {
+            const ledge__contact *c = &w->contacts[k];
+            if (!touches(w, c)) continue;
+            push_key(&w->ev.touch_now, pair_key(w, c->a, c->b, c->cell_x, c->cell_y));
+        }
     }
     sort_keys(&w->ev.touch_now);
     diff(w, &w->ev.touch_old, &w->ev.touch_now, emit_touch);
@@ -179,22 +240,26 @@ static bool tile_pushes_back(const ledge_world *w, int d, vec2s n) {
     return false;
 }
 
-static void crush_events(ledge_world *w) {
+// Contact k's crush event, if it is one.
+static void crush_event(ledge_world *w, int k) {
     ledge__event_arrays *ev = &w->ev;
-    for (int k = 0; k < w->contact_count; ++k) {
-        const ledge__contact *c = &w->contacts[k];
-        int d, p;
-        vec2s n; // from p toward d
-        if (!ledge__dynamic_against_fixed(w, c, &d, &p, &n)) continue;
-        ledge_manifold m =
-            ledge_collide(&w->shape[p], w->position[p], &w->shape[d], w->position[d]);
-        float limit = 0.2f * minf(w->box_half[d].x, w->box_half[d].y);
-        if (!m.hit || m.depth <= maxf(limit, 4.0f * w->slop) || !tile_pushes_back(w, d, n))
-            continue;
-        ledge_crush_event e = {ledge__body_id(w, d), ledge__body_id(w, p), m.depth};
-        if (grow((void **)&ev->crush, &ev->crush_cap, ev->crush_count, sizeof e)) {
-            ev->crush[ev->crush_count++] = e;
-        }
+    const ledge__contact *c = &w->contacts[k];
+    int d, p;
+    vec2s n; // from p toward d
+    if (!ledge__dynamic_against_fixed(w, c, &d, &p, &n)) return;
+    ledge_manifold m = ledge_collide(&w->shape[p], w->position[p], &w->shape[d], w->position[d]);
+    float limit = 0.2f * minf(w->box_half[d].x, w->box_half[d].y);
+    if (!m.hit || m.depth <= maxf(limit, 4.0f * w->slop) || !tile_pushes_back(w, d, n)) return;
+    ledge_crush_event e = {ledge__body_id(w, d), ledge__body_id(w, p), m.depth};
+    if (grow((void **)&ev->crush, &ev->crush_cap, ev->crush_count, sizeof e)) {
+        ev->crush[ev->crush_count++] = e;
+    }
+}
+
+static void crush_events(ledge_world *w, bool flags) {
+    for (int b = 0; b < ledge__blocks(w->contact_count); ++b) {
+        if (!block_has(w, flags, b, CRUSH)) continue;
+        for (int k = b * LEDGE__BLOCK; k < contact_block_end(w, b); ++k) crush_event(w, k);
     }
 }
 
@@ -205,13 +270,21 @@ void ledge__after_step(ledge_world *w) {
     ev->touch_begin_count = ev->touch_end_count = 0;
     ev->sensor_begin_count = ev->sensor_end_count = 0;
     ev->crush_count = 0;
-    touch_events(w);
-    sensor_events(w);
-    crush_events(w);
-    for (int i = 0; i < w->slot_count; ++i) {
-        if (w->dropping[i] && !w->in_one_way[i]) w->dropping[i] = 0; // clear of the platform
-        w->in_one_way[i] = 0;
+    int contact_blocks = ledge__blocks(w->contact_count),
+        slot_blocks = ledge__blocks(w->slot_count);
+    bool flags =
+        LEDGE__RESERVE(w->step.carry_block, w->step.carry_block_cap, contact_blocks, 0, 16);
+    if (!flags) {
+        LEDGE_ERROR("ledge_world_step: allocation of %d event flags failed (the contacts are gone "
+                    "through on one thread)",
+                    contact_blocks);
     }
+    scan t = {w, flags};
+    ledge__run(w, scan_task, flags && contact_blocks > slot_blocks ? contact_blocks : slot_blocks,
+               1, &t);
+    touch_events(w, flags);
+    sensor_events(w);
+    crush_events(w, flags);
     w->contact_index_dirty = true;
 }
 

@@ -181,7 +181,21 @@ static inline bool stacked_weights(const ledge_world *w, const ledge__contact *c
 // is friction * g * dt * (normal load) / mass of the upper body, with the
 // normal load the vertical share times the cosine. (Kept per second in the
 // contact, so that the next substep's replay can use it at its own dt.)
-// Each body's own weight (a block of slots per item).
+// The sums go in contact order (rounding depends on it) and stay on the
+// calling thread; all the rest runs on the workers: each body's weight,
+// each contact's upper and lower body and cosine (so that the serial sums
+// read only those), and the caps.
+
+/// A contact as the loads see it: upper rests on lower (-1: a tile) with
+/// this cosine of its normal with up; upper -1 when neither rests on the
+/// other (stacked()).
+typedef struct ledge__stacking {
+    int upper, lower;
+    float cosine;
+} ledge__stacking;
+
+// Item b: the weights of block b of slots and the stacking of block b of
+// contacts (one task for both: one dispatch fewer per substep).
 static void weight_task(int start, int end, int worker, void *context) {
     (void)worker;
     ledge_world *w = context;
@@ -191,6 +205,14 @@ static void weight_task(int start, int end, int worker, void *context) {
         for (int i = b * LEDGE__BLOCK; i < last; ++i) {
             W[i] = w->inv_mass[i] > 0.0f ? w->gravity_scale[i] / w->inv_mass[i] : 0.0f;
             S[i] = 0.0f;
+        }
+        last =
+            (b + 1) * LEDGE__BLOCK < w->contact_count ? (b + 1) * LEDGE__BLOCK : w->contact_count;
+        for (int k = b * LEDGE__BLOCK; k < last; ++k) {
+            ledge__stacking *st = &w->step.stacking[k];
+            st->lower = -1;
+            st->cosine = 0.0f;
+            st->upper = stacked(w, &w->contacts[k], &st->lower, &st->cosine);
         }
     }
 }
@@ -206,36 +228,37 @@ static void cap_task(int start, int end, int worker, void *context) {
             (b + 1) * LEDGE__BLOCK < w->contact_count ? (b + 1) * LEDGE__BLOCK : w->contact_count;
         for (int k = b * LEDGE__BLOCK; k < last; ++k) {
             ledge__contact *c = &w->contacts[k];
-            int lower;
-            float cosine;
-            int u = stacked(w, c, &lower, &cosine);
-            c->cap = u >= 0
-                         ? c->friction * g * fabsf(W[u]) * w->inv_mass[u] * cosine * cosine / S[u]
-                         : 0.0f;
+            const ledge__stacking *st = &w->step.stacking[k];
+            int u = st->upper;
+            c->cap = u >= 0 ? c->friction * g * fabsf(W[u]) * w->inv_mass[u] * st->cosine *
+                                  st->cosine / S[u]
+                            : 0.0f;
         }
     }
 }
 
-// The supports' sums and the loads passed down are sums in contact order
-// (rounding depends on it) and stay on the calling thread; the weights and
-// the caps, one body or one contact each, run on the workers.
 void ledge__contact_loads(ledge_world *w) {
+    if (!LEDGE__RESERVE(w->step.stacking, w->step.stacking_cap, w->contact_count, 0, 256)) {
+        LEDGE_ERROR("ledge_world_step: allocation of the loads' scratch for %d contacts failed "
+                    "(no contact gets a Coulomb cap this substep)",
+                    w->contact_count);
+        for (int k = 0; k < w->contact_count; ++k) w->contacts[k].cap = 0.0f;
+        return;
+    }
     float *W = w->step.load, *S = w->step.support;
-    ledge__run(w, weight_task, ledge__blocks(w->slot_count), 1, w);
+    const ledge__stacking *st = w->step.stacking;
+    int slot_blocks = ledge__blocks(w->slot_count),
+        contact_blocks = ledge__blocks(w->contact_count);
+    ledge__run(w, weight_task, slot_blocks > contact_blocks ? slot_blocks : contact_blocks, 1, w);
     for (int k = 0; k < w->contact_count; ++k) {
-        int lower;
-        float cosine;
-        int u = stacked(w, &w->contacts[k], &lower, &cosine);
-        if (u >= 0) S[u] += cosine;
+        if (st[k].upper >= 0) S[st[k].upper] += st[k].cosine;
     }
     for (int k = w->contact_count - 1; k >= 0; --k) { // top down
-        int lower;
-        float cosine;
-        int u = stacked(w, &w->contacts[k], &lower, &cosine);
-        if (u >= 0 && lower >= 0) W[lower] += fabsf(W[u]) * cosine / S[u];
+        int u = st[k].upper, lower = st[k].lower;
+        if (u >= 0 && lower >= 0) W[lower] += fabsf(W[u]) * st[k].cosine / S[u];
     }
     if (w->up.x == 0.0f && w->up.y == 0.0f) return; // no gravity, no loads (caps stay 0)
-    ledge__run(w, cap_task, ledge__blocks(w->contact_count), 1, w);
+    ledge__run(w, cap_task, contact_blocks, 1, w);
 }
 
 // --- order -----------------------------------------------------------------

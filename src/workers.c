@@ -2,11 +2,12 @@
 // else a pool of worker_count - 1 threads started with the world; the
 // thread that calls ledge_world_step is worker 0 and takes part.
 //
-// A task is published by bumping `epoch` (release); each thread takes
-// ranges of items from the shared counter `next` until none are left, then
-// reports through `pending`. Between tasks a thread spins a short while
-// (the step publishes a dozen tasks per substep, a sleep and wake-up
-// costs more than most of them) and then sleeps on a condition variable.
+// A task is published by bumping `epoch`; a thread joins it by marking
+// its `claim` (below), takes ranges of items from the shared counter
+// `next` until none are left, then marks the claim done. Between tasks a
+// thread spins a short while (the step publishes a dozen tasks per
+// substep, a sleep and wake-up costs more than most of them) and then
+// sleeps on a condition variable.
 // Nothing here allocates after the world is made.
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L // clock_gettime's per-thread clock (the profile)
@@ -34,10 +35,20 @@
 // fewer: less contention on `next`).
 #define RANGES_PER_THREAD 4
 
+// A thread's part in task e (the e-th epoch) is its `claim`: 2e + 1 while
+// it runs ranges of it, 2e once it is through or the caller closed the
+// task to it. The caller, through with its own ranges, closes the task to
+// every thread that has not joined (a compare-exchange from below 2e) and
+// waits only for those that have: a thread that its core's other work
+// keeps from running costs the step nothing, where waiting for every
+// thread to check in would cost a scheduler's time slice per task. A
+// thread reads the task's fields only once joined, and the caller writes
+// the next task's only after every joined thread is through.
 typedef struct worker_arg {
     struct ledge__workers *pool;
-    int index;   ///< 1..count-1 (the caller is 0).
-    long ranges; ///< Ranges this thread ran (written by it alone; tests read it).
+    int index;           ///< 1..count-1 (the caller is 0).
+    long ranges;         ///< Ranges this thread ran (written by it alone; tests read it).
+    atomic_ullong claim; ///< 2e + 1: running task e; 2e: through with it, or closed.
 } worker_arg;
 
 struct ledge__workers {
@@ -51,10 +62,9 @@ struct ledge__workers {
     worker_arg *args;
     pthread_mutex_t mutex;
     pthread_cond_t wake; ///< A new epoch, or quit.
-    pthread_cond_t done; ///< pending reached 0.
-    atomic_uint epoch;   ///< Bumped for every task.
+    pthread_cond_t done; ///< A thread marked its claim through.
+    atomic_ullong epoch; ///< Bumped for every task.
     atomic_int next;     ///< First item not yet taken.
-    atomic_int pending;  ///< Threads not yet through the current task.
     atomic_int sleepers; ///< Threads about to sleep or asleep on `wake`.
     atomic_int caller_sleeping;
     atomic_bool quit;
@@ -94,9 +104,9 @@ static long run_ranges(ledge__workers *p, int index) {
 // A thread that came too late for any range of the last task (its core is
 // shared with other work) sleeps instead of yielding: a woken thread is
 // scheduled at once, a yielding one only in its turn.
-static unsigned wait_epoch(ledge__workers *p, unsigned seen, bool may_yield) {
+static unsigned long long wait_epoch(ledge__workers *p, unsigned long long seen, bool may_yield) {
     for (int k = 0; k < SPINS + AWAKE_YIELDS; ++k) {
-        unsigned e = atomic_load_explicit(&p->epoch, memory_order_acquire);
+        unsigned long long e = atomic_load_explicit(&p->epoch, memory_order_acquire);
         if (e != seen || atomic_load_explicit(&p->quit, memory_order_acquire)) return e;
         if (k < SPINS) continue;
         if (!may_yield || !atomic_load_explicit(&p->awake, memory_order_relaxed)) break;
@@ -114,19 +124,32 @@ static unsigned wait_epoch(ledge__workers *p, unsigned seen, bool may_yield) {
     return atomic_load_explicit(&p->epoch, memory_order_acquire);
 }
 
+// Joins task e unless the caller already closed it to this thread.
+static bool join(worker_arg *a, unsigned long long e) {
+    unsigned long long c = atomic_load(&a->claim);
+    while (c < 2 * e) {
+        if (atomic_compare_exchange_weak(&a->claim, &c, 2 * e + 1)) return true;
+    }
+    return false;
+}
+
 static void *worker_main(void *arg) {
     worker_arg *a = arg;
     ledge__workers *p = a->pool;
-    unsigned seen = 0;
+    unsigned long long seen = 0;
     long ran = 0;
     for (;;) {
         seen = wait_epoch(p, seen, ran > 0);
         if (atomic_load_explicit(&p->quit, memory_order_acquire)) return NULL;
+        ran = 0;
+        if (!join(a, seen)) continue;
         ran = run_ranges(p, a->index);
         a->ranges += ran;
         // Sequentially consistent with the caller's caller_sleeping and
-        // pending: one of the two sees the other, so no wake-up is lost.
-        if (atomic_fetch_sub(&p->pending, 1) == 1 && atomic_load(&p->caller_sleeping)) {
+        // its read of the claim: one of the two sees the other, so no
+        // wake-up is lost.
+        atomic_store(&a->claim, 2 * seen);
+        if (atomic_load(&p->caller_sleeping)) {
             pthread_mutex_lock(&p->mutex);
             pthread_cond_signal(&p->done);
             pthread_mutex_unlock(&p->mutex);
@@ -134,18 +157,25 @@ static void *worker_main(void *arg) {
     }
 }
 
-// The caller waits for the other threads to finish the task.
-static void wait_pending(ledge__workers *p) {
-    for (int k = 0; k < SPINS; ++k) {
-        if (atomic_load_explicit(&p->pending, memory_order_acquire) == 0) return;
+// The caller, through with its ranges of task e: closes it to the threads
+// that have not joined and waits for those that have.
+static void close_task(ledge__workers *p, unsigned long long e) {
+    for (int k = 0; k < p->threads_started; ++k) {
+        atomic_ullong *claim = &p->args[k].claim;
+        unsigned long long c = atomic_load(claim);
+        while (c < 2 * e && !atomic_compare_exchange_weak(claim, &c, 2 * e)) {
+        }
+        if (c != 2 * e + 1) continue; // closed now, or through already
+        for (int s = 0; s < SPINS && atomic_load_explicit(claim, memory_order_acquire) != 2 * e;
+             ++s) {
+        }
+        if (atomic_load(claim) == 2 * e) continue;
+        pthread_mutex_lock(&p->mutex);
+        atomic_store(&p->caller_sleeping, 1);
+        while (atomic_load(claim) != 2 * e) pthread_cond_wait(&p->done, &p->mutex);
+        atomic_store(&p->caller_sleeping, 0);
+        pthread_mutex_unlock(&p->mutex);
     }
-    pthread_mutex_lock(&p->mutex);
-    atomic_store(&p->caller_sleeping, 1);
-    while (atomic_load(&p->pending) != 0) {
-        pthread_cond_wait(&p->done, &p->mutex);
-    }
-    atomic_store(&p->caller_sleeping, 0);
-    pthread_mutex_unlock(&p->mutex);
 }
 
 static void stop_threads(ledge__workers *p) {
@@ -168,6 +198,7 @@ static bool start_threads(ledge__workers *p) {
     for (int k = 0; k < n; ++k) {
         p->args[k].pool = p;
         p->args[k].index = k + 1;
+        atomic_init(&p->args[k].claim, 0ull);
         int err = pthread_create(&p->threads[k], NULL, worker_main, &p->args[k]);
         if (err != 0) {
             LEDGE_ERROR("ledge_world_create: starting worker thread %d of %d failed (error %d)",
@@ -190,9 +221,8 @@ ledge__workers *ledge__workers_create(const ledge_world_def *def, bool *ok) {
     }
     memset(p, 0, sizeof *p);
     p->count = def->worker_count;
-    atomic_init(&p->epoch, 0u);
+    atomic_init(&p->epoch, 0ull);
     atomic_init(&p->next, 0);
-    atomic_init(&p->pending, 0);
     atomic_init(&p->sleepers, 0);
     atomic_init(&p->caller_sleeping, 0);
     atomic_init(&p->quit, false);
@@ -246,15 +276,15 @@ void ledge__workers_run(ledge__workers *p, ledge_task_fn *task, int items, int m
     p->items = items;
     p->range = share > min_range ? share : min_range;
     atomic_store_explicit(&p->next, 0, memory_order_relaxed);
-    atomic_store_explicit(&p->pending, p->threads_started, memory_order_relaxed);
-    atomic_fetch_add(&p->epoch, 1u); // publishes the task (sequentially consistent)
+    // Publishes the task (sequentially consistent).
+    unsigned long long e = atomic_fetch_add(&p->epoch, 1ull) + 1;
     if (atomic_load(&p->sleepers) > 0) {
         pthread_mutex_lock(&p->mutex);
         pthread_cond_broadcast(&p->wake);
         pthread_mutex_unlock(&p->mutex);
     }
     run_ranges(p, 0);
-    wait_pending(p);
+    close_task(p, e);
 }
 
 void ledge__workers_awake(ledge__workers *p, bool awake) {

@@ -138,6 +138,7 @@ void ledge_world_destroy(ledge_world *world) {
     ledge__free(world->step.sort_count);
     ledge__free(world->step.sort_range);
     ledge__free(world->step.carry_block);
+    ledge__free(world->step.stacking);
     ledge__par_free(&world->par);
     ledge__free(world);
 }
@@ -220,6 +221,8 @@ static void velocity_task(int start, int end, int worker, void *context) {
     for (int b = start; b < end; ++b) {
         bool bad = false;
         for (int i = b * LEDGE__BLOCK; i < block_end(w, b); ++i) {
+            // A kinematic body's velocity, for the next substep's carry().
+            if (w->type[i] == LEDGE_BODY_KINEMATIC) w->prev_velocity[i] = w->velocity[i];
             if (!moving(w, i) || w->type[i] != LEDGE_BODY_DYNAMIC) continue;
             vec2s v = v2_add(w->velocity[i], v2_scale(w->gravity, w->gravity_scale[i] * t->dt));
             w->velocity[i] = v2_scale(v, 1.0f / (1.0f + t->dt * w->drag[i]));
@@ -358,16 +361,6 @@ static void carry_find_task(int start, int end, int worker, void *context) {
     }
 }
 
-static void prev_velocity_task(int start, int end, int worker, void *context) {
-    (void)worker;
-    ledge_world *w = context;
-    for (int b = start; b < end; ++b) {
-        for (int i = b * LEDGE__BLOCK; i < block_end(w, b); ++i) {
-            if (w->type[i] == LEDGE_BODY_KINEMATIC) w->prev_velocity[i] = w->velocity[i];
-        }
-    }
-}
-
 // The contacts of block b that carry (on the calling thread, in order);
 // `undo` clears the marks they left instead.
 static void carry_block(ledge_world *w, int b, bool undo) {
@@ -408,7 +401,8 @@ static void carry(ledge_world *w) {
     for (int b = 0; b < blocks; ++b) {
         if (!flags || w->step.carry_block[b]) carry_block(w, b, true);
     }
-    ledge__run(w, prev_velocity_task, ledge__blocks(w->slot_count), 1, w);
+    // The kinematic bodies' velocities are noted for the next substep by
+    // velocity_task, which runs next (one dispatch fewer).
 }
 
 // What the replay must not answer: the contacts of a body the game moved
@@ -514,9 +508,9 @@ void ledge_world_step(ledge_world *world, float dt) {
     ledge__workers_awake(world->par.workers, true);
     float h = dt / (float)world->substeps;
     for (int k = 0; k < world->substeps; ++k) substep(world, h);
-    ledge__workers_awake(world->par.workers, false);
     double t = stage_mark(world, LEDGE__STAGE_EVENTS, 0.0);
     ledge__after_step(world);
+    ledge__workers_awake(world->par.workers, false);
     world->stepping = false;
     ledge__characters_carry(world); // characters follow the bodies they stand on
     ledge__query_sync(world);       // the queries' index refiles the bodies that changed cell

@@ -114,8 +114,11 @@ typedef struct ledge__step {
     int *sort_count;   ///< Per block of contacts: its count, then its place, per group.
     float *sort_range; ///< Per block of contacts: its lowest and highest pair height.
     int sort_key_cap, sort_index_cap, sort_count_cap, sort_range_cap;
-    uint8_t *carry_block; ///< Per block of contacts: any against a kinematic body (world.c).
+    uint8_t *carry_block; ///< Per block of contacts: any against a kinematic body (world.c);
+                          ///< after the step, what events it may hold (events.c).
     int carry_block_cap;
+    struct ledge__stacking *stacking; ///< Per contact: who rests on whom (the loads, response.c).
+    int stacking_cap;
 } ledge__step;
 
 /// Bodies per block: the fixed unit of the step's parallel work over body

@@ -150,11 +150,14 @@ static void rain_run(int config) {
     }
     check_jobs(config);
     // The pool's threads took part (else equal hashes would prove nothing).
-    if (config != JOB_SYSTEM) {
-        for (int t = 1; t < counts[config]; ++t) {
-            if (ledge__workers_ranges(s.world->par.workers, t) == 0)
-                fail_msg("%s: thread %d ran no range of any task", config_name(config), t);
-        }
+    // Not each of them: a thread that is never given a core before the
+    // calling thread has taken every range of a task is closed out of it
+    // (workers.c), which on 2 cores happens to some of 8 threads in a short run.
+    if (config != JOB_SYSTEM && counts[config] > 1) {
+        long others = 0;
+        for (int t = 1; t < counts[config]; ++t)
+            others += ledge__workers_ranges(s.world->par.workers, t);
+        if (others == 0) fail_msg("%s: no thread but the caller ran a range", config_name(config));
     }
     scene_destroy(&s);
 }
@@ -174,6 +177,84 @@ static void test_rain_stacking(void **state) {
 static void test_rain_n(void **state) {
     (void)state;
     rain_model(LEDGE_RESPONSE_MODEL_N, "rain 2500, N's model");
+}
+
+// --- touch events ----------------------------------------------------------------
+
+// The workers flag the blocks of contacts that hold a touch of a body that
+// asked for events, and the calling thread reads only those (events.c).
+// The oracle: the distinct touches of the contacts themselves, counted
+// here. A few bodies of the rain ask for events, so that most blocks of
+// contacts hold none (a flag that misses a block would lose its touches).
+// Not scaled under ThreadSanitizer: a quarter of the steps ends before the
+// rain reaches the floor, with no touches to check.
+#define TOUCH_STEPS 200
+
+static int key_cmp(const void *x, const void *y) {
+    return memcmp(x, y, sizeof(ledge__key));
+}
+
+// The distinct touches of bodies with events among the contacts.
+static int touches_of_contacts(const ledge_world *w, ledge__key *keys) {
+    int n = 0;
+    for (int k = 0; k < w->contact_count; ++k) {
+        const ledge__contact *c = &w->contacts[k];
+        int a = c->a, b = c->b;
+        if (!(w->events[a] || (b >= 0 && w->events[b]))) continue;
+        if (b >= 0 && w->handle[b] < w->handle[a]) a = c->b, b = c->a;
+        ledge__key key = {w->handle[a],
+                          (int32_t)w->generation[a],
+                          b >= 0 ? w->handle[b] : -1,
+                          b >= 0 ? (int32_t)w->generation[b] : 0,
+                          b >= 0 ? 0 : c->cell_x,
+                          b >= 0 ? 0 : c->cell_y};
+        keys[n++] = key;
+    }
+    qsort(keys, (size_t)n, sizeof *keys, key_cmp);
+    int distinct = 0;
+    for (int k = 0; k < n; ++k) distinct += k == 0 || key_cmp(&keys[k - 1], &keys[k]) != 0;
+    return distinct;
+}
+
+static void test_touch_blocks(void **state) {
+    (void)state;
+    scene_model = LEDGE_RESPONSE_MODEL_STACKING;
+    static int counts_seen[CONFIGS];
+    for (int c = 0; c < CONFIGS; ++c) {
+        use_config(c);
+        scene s;
+        assert_true(scene_rain(RAIN_N, &s));
+        ledge_world *w = s.world;
+        for (int i = 0; i < w->slot_count; i += 61) w->events[i] = 1;
+        int most = 0, blocks = 0;
+        counts_seen[c] = 0;
+        for (int k = 0; k < TOUCH_STEPS; ++k) {
+            ledge_world_step(w, 1.0f / 60.0f);
+            ledge__key *keys = malloc(sizeof *keys * (size_t)(w->contact_count + 1));
+            assert_non_null(keys);
+            int want = touches_of_contacts(w, keys);
+            free(keys);
+            if (w->ev.touch_now.count != want) {
+                fail_msg("touches, %s, step %d: %d listed, %d in the contacts", config_name(c),
+                         k + 1, w->ev.touch_now.count, want);
+            }
+            counts_seen[c] += ledge_world_touch_events(w).begin_count;
+            most = want > most ? want : most;
+            blocks =
+                ledge__blocks(w->contact_count) > blocks ? ledge__blocks(w->contact_count) : blocks;
+        }
+        // Touches there were, and blocks of contacts without any.
+        assert_true(most > 0 && blocks > 2 && most < blocks * LEDGE__BLOCK / 8);
+        check_jobs(c);
+        scene_destroy(&s);
+        if (counts_seen[c] != counts_seen[0])
+            fail_msg("touches, %s: %d touches began, 1 worker %d", config_name(c), counts_seen[c],
+                     counts_seen[0]);
+    }
+    use_default();
+    print_message("touch events of 1 body in 61 of the rain: as the contacts say, for every "
+                  "worker count (%d began)\n",
+                  counts_seen[0]);
 }
 
 // --- fast paths ------------------------------------------------------------------
@@ -355,9 +436,10 @@ static void test_refusals(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_refusals),   cmocka_unit_test(test_rain_stacking),
-        cmocka_unit_test(test_rain_n),     cmocka_unit_test(test_crowd),
-        cmocka_unit_test(test_demo_level), cmocka_unit_test(test_fast_paths),
+        cmocka_unit_test(test_refusals),     cmocka_unit_test(test_rain_stacking),
+        cmocka_unit_test(test_rain_n),       cmocka_unit_test(test_crowd),
+        cmocka_unit_test(test_demo_level),   cmocka_unit_test(test_fast_paths),
+        cmocka_unit_test(test_touch_blocks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
