@@ -6,11 +6,16 @@
 
 #include "world.h"
 
+/// Which filing of a substep ledge__broad_build makes.
+typedef enum ledge__filing {
+    LEDGE__FILING_ONLY,   ///< No fast body: the substep's one filing.
+    LEDGE__FILING_BEFORE, ///< Fast bodies wait at their starts (fast.c moves them after).
+    LEDGE__FILING_AFTER,  ///< Again after the fast bodies moved: only theirs is looked at.
+} ledge__filing;
+
 /// The broad phase, first half (broad.c): files the bodies in the loose
-/// grid (bodies larger than a cell go to the big list instead). `again`:
-/// the substep's second filing (after the fast bodies moved), when what
-/// depends on the bodies' settings alone is already known.
-void ledge__broad_build(ledge_world *world, bool again);
+/// grid (bodies larger than a cell go to the big list instead).
+void ledge__broad_build(ledge_world *world, ledge__filing filing);
 
 /// The broad phase, second half (broad.c): lists the candidate body pairs
 /// and the bodies near non-empty tiles, for the relaxation passes.
