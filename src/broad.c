@@ -22,27 +22,6 @@
 #include <limits.h>
 #include <string.h>
 
-// --- grid coordinates -------------------------------------------------------
-
-// World to grid coordinates: a permutation and signs of the axes, so that
-// grid rows run along w->up_axis. Boxes keep their half extents (swapped).
-static inline vec2s to_grid(int up_axis, vec2s p) {
-    switch (up_axis) {
-    case 1:
-        return v2(-p.x, -p.y);
-    case 2:
-        return v2(-p.y, p.x);
-    case 3:
-        return v2(p.y, -p.x);
-    default:
-        return p;
-    }
-}
-
-static inline vec2s half_to_grid(int up_axis, vec2s h) {
-    return up_axis >= 2 ? v2(h.y, h.x) : h;
-}
-
 // --- lists ------------------------------------------------------------------
 
 // Grows a pair list (the candidates, or the sensor pairs) holding `count`
@@ -377,15 +356,6 @@ static void all_grid_pairs(ledge_world *w) {
     find_rows(w);
 }
 
-void ledge__grid_rect(const ledge_world *w, vec2s c, vec2s h, float reach, vec2s *lo, vec2s *hi) {
-    const ledge__grid *g = &w->grid;
-    vec2s gc = to_grid(w->up_axis, c), gh = half_to_grid(w->up_axis, h);
-    *lo = v2((float)ledge__grid_index((gc.x - gh.x - reach - g->origin.x) * g->inv_cell, g->nx),
-             (float)ledge__grid_index((gc.y - gh.y - reach - g->origin.y) * g->inv_cell, g->ny));
-    *hi = v2((float)ledge__grid_index((gc.x + gh.x + reach - g->origin.x) * g->inv_cell, g->nx),
-             (float)ledge__grid_index((gc.y + gh.y + reach - g->origin.y) * g->inv_cell, g->ny));
-}
-
 // A big body against the grid bodies whose cells its grown box reaches
 // (their centres lie within half a cell of their own boxes), then against
 // the big bodies after it.
@@ -393,11 +363,10 @@ static void big_pairs_into(ledge_world *w, pair_out *out) {
     const ledge__grid *g = &w->grid;
     for (int k = 0; k < w->step.big_count; ++k) {
         int a = w->step.big_list[k];
-        vec2s lo, hi;
-        ledge__grid_rect(w, w->step.box_center[a], w->box_half[a], 0.5f * g->cell + w->step.margin,
-                         &lo, &hi);
-        for (int y = (int)lo.y; y <= (int)hi.y; ++y) {
-            for (int x = (int)lo.x; x <= (int)hi.x; ++x) {
+        ledge__cell_rect r = ledge__grid_cells(w, w->step.box_center[a], w->box_half[a],
+                                               0.5f * g->cell + w->step.margin);
+        for (int y = r.y0; y <= r.y1; ++y) {
+            for (int x = r.x0; x <= r.x1; ++x) {
                 int d = y * g->nx + x;
                 for (int q = g->cell_start[d]; q < g->cell_start[d + 1]; ++q) {
                     if (!consider(w, out, a, g->sorted[q])) return;
@@ -644,7 +613,7 @@ static LEDGE_INLINE void classify_axis(ledge_world *w, float cell, int b, int up
         w->step.in_grid[i] = 0;
         if (!w->alive[i] || w->frozen[i]) continue;
         w->step.box_center[i] = v2_add(w->position[i], w->box_offset[i]);
-        vec2s gc = w->step.grid_center[i] = to_grid(up_axis, w->step.box_center[i]);
+        vec2s gc = w->step.grid_center[i] = ledge__to_grid(up_axis, w->step.box_center[i]);
         if (2.0f * maxf(w->box_half[i].x, w->box_half[i].y) + w->step.margin > cell) {
             big[big_count++] = i;
             continue;
@@ -715,7 +684,7 @@ static LEDGE_INLINE void classify_again_axis(ledge_world *w, int b, int up_axis)
     for (int i = b * LEDGE__BLOCK; i < end; ++i) {
         if (!w->step.fast[i]) continue;
         w->step.box_center[i] = v2_add(w->position[i], w->box_offset[i]);
-        vec2s gc = w->step.grid_center[i] = to_grid(up_axis, w->step.box_center[i]);
+        vec2s gc = w->step.grid_center[i] = ledge__to_grid(up_axis, w->step.box_center[i]);
         if (w->step.in_grid[i]) bounds_add(&fast, gc);
     }
     w->par.block_flag[b] &= 1u;
