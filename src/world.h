@@ -106,10 +106,8 @@ typedef struct ledge__step {
     int big_count;  ///< Entries in big_list (bodies larger than a grid cell).
     int pushes;     ///< Projections made by the current relaxation pass.
     float margin;   ///< Broad-phase growth of the boxes (this step).
-    bool still_any; ///< Grid bodies not fast this substep: their centres' bounds (broad.c).
-    vec2s still_lower, still_upper;
-    float cap_dt; ///< The velocity pass's dt (response.c).
-    int *buckets; ///< The contact sort's counters.
+    float cap_dt;   ///< The velocity pass's dt (response.c).
+    int *buckets;   ///< The contact sort's counters.
     int bucket_cap;
     int *sort_key;     ///< Per contact: its bucket (the contact sort, response.c).
     int *sort_index;   ///< The contacts' indices, by groups of buckets.
@@ -118,6 +116,8 @@ typedef struct ledge__step {
     int sort_key_cap, sort_index_cap, sort_count_cap, sort_range_cap;
     uint8_t *carry_block; ///< Per block of contacts: any against a kinematic body (world.c).
     int carry_block_cap;
+    bool still_any; ///< Grid bodies not fast this substep: bounds of their centres (broad.c).
+    vec2s still_lower, still_upper;
 } ledge__step;
 
 /// Bodies per block: the fixed unit of the step's parallel work over body
@@ -176,7 +176,7 @@ typedef struct ledge__par {
     ledge__pair_list *sensors; ///< Per block: its sensor pairs.
     int *block_count;          ///< Per block: entries it wrote to `items`.
     uint8_t *block_flag;       ///< Per block: a body needs the calling thread's follow-up.
-    vec2s *block_lower; ///< Per block, two: bounds of its still and fast grid bodies (broad.c).
+    vec2s *block_lower;        ///< Per block, two: still, fast grid bodies' bounds (broad.c).
     vec2s *block_upper;
     int items_cap;  ///< Entries in `items`.
     int *items;     ///< Per slot: each block's output at its own offset.
