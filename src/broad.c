@@ -22,27 +22,6 @@
 #include <limits.h>
 #include <string.h>
 
-// --- grid coordinates -------------------------------------------------------
-
-// World to grid coordinates: a permutation and signs of the axes, so that
-// grid rows run along w->up_axis. Boxes keep their half extents (swapped).
-static inline vec2s to_grid(int up_axis, vec2s p) {
-    switch (up_axis) {
-    case 1:
-        return v2(-p.x, -p.y);
-    case 2:
-        return v2(-p.y, p.x);
-    case 3:
-        return v2(p.y, -p.x);
-    default:
-        return p;
-    }
-}
-
-static inline vec2s half_to_grid(int up_axis, vec2s h) {
-    return up_axis >= 2 ? v2(h.y, h.x) : h;
-}
-
 // --- lists ------------------------------------------------------------------
 
 // Grows a pair list (the candidates, or the sensor pairs) holding `count`
@@ -377,15 +356,6 @@ static void all_grid_pairs(ledge_world *w) {
     find_rows(w);
 }
 
-void ledge__grid_rect(const ledge_world *w, vec2s c, vec2s h, float reach, vec2s *lo, vec2s *hi) {
-    const ledge__grid *g = &w->grid;
-    vec2s gc = to_grid(w->up_axis, c), gh = half_to_grid(w->up_axis, h);
-    *lo = v2((float)ledge__grid_index((gc.x - gh.x - reach - g->origin.x) * g->inv_cell, g->nx),
-             (float)ledge__grid_index((gc.y - gh.y - reach - g->origin.y) * g->inv_cell, g->ny));
-    *hi = v2((float)ledge__grid_index((gc.x + gh.x + reach - g->origin.x) * g->inv_cell, g->nx),
-             (float)ledge__grid_index((gc.y + gh.y + reach - g->origin.y) * g->inv_cell, g->ny));
-}
-
 // A big body against the grid bodies whose cells its grown box reaches
 // (their centres lie within half a cell of their own boxes), then against
 // the big bodies after it.
@@ -393,11 +363,10 @@ static void big_pairs_into(ledge_world *w, pair_out *out) {
     const ledge__grid *g = &w->grid;
     for (int k = 0; k < w->step.big_count; ++k) {
         int a = w->step.big_list[k];
-        vec2s lo, hi;
-        ledge__grid_rect(w, w->step.box_center[a], w->box_half[a], 0.5f * g->cell + w->step.margin,
-                         &lo, &hi);
-        for (int y = (int)lo.y; y <= (int)hi.y; ++y) {
-            for (int x = (int)lo.x; x <= (int)hi.x; ++x) {
+        ledge__cell_rect r = ledge__grid_cells(w, w->step.box_center[a], w->box_half[a],
+                                               0.5f * g->cell + w->step.margin);
+        for (int y = r.y0; y <= r.y1; ++y) {
+            for (int x = r.x0; x <= r.x1; ++x) {
                 int d = y * g->nx + x;
                 for (int q = g->cell_start[d]; q < g->cell_start[d + 1]; ++q) {
                     if (!consider(w, out, a, g->sorted[q])) return;
@@ -592,77 +561,155 @@ static void check_map_version(ledge_world *w) {
 
 // Boxes, grid coordinates, and per block (a worker's item) its big bodies
 // (in par.items at the block's offset) and the bounds of its grid bodies'
-// centres.
+// centres, those of the bodies still until the fast ones move
+// (block_lower[2 b], bit 1 of block_flag) apart from the fast ones'
+// (block_lower[2 b + 1], bit 2): the substep's second filing then looks
+// at the fast bodies only (classify_again).
 typedef struct classify_task {
     ledge_world *w;
     float cell;
-    bool again; ///< The substep's second filing: plain_body is known.
+    bool split; ///< Fast bodies apart (a second filing follows).
 } classify_task;
 
-// (Inline with the axis a constant: classify_block's loop then has no
-// switch per body for the usual y-up world.)
-static LEDGE_INLINE void classify_axis(ledge_world *w, float cell, bool again, int b, int up_axis) {
-    bool any = false;
-    vec2s lower = v2(0.0f, 0.0f), upper = v2(0.0f, 0.0f);
+// Bounds of a set of points, grown one point at a time.
+typedef struct bounds {
+    bool any;
+    vec2s lower, upper;
+} bounds;
+
+static inline void bounds_add(bounds *b, vec2s p) {
+    if (!b->any) b->lower = b->upper = p;
+    b->any = true;
+    b->lower = v2(minf(b->lower.x, p.x), minf(b->lower.y, p.y));
+    b->upper = v2(maxf(b->upper.x, p.x), maxf(b->upper.y, p.y));
+}
+
+static inline void bounds_join(bounds *b, bool any, vec2s lower, vec2s upper) {
+    if (!any) return;
+    bounds_add(b, lower);
+    bounds_add(b, upper);
+}
+
+// Block b's bounds of `kind` (0: still bodies, 1: fast ones) to the join.
+static inline void block_bounds_put(ledge_world *w, int b, int kind, const bounds *k) {
+    if (k->any) w->par.block_flag[b] |= (uint8_t)(1u << kind);
+    w->par.block_lower[2 * b + kind] = k->lower;
+    w->par.block_upper[2 * b + kind] = k->upper;
+}
+
+static inline void block_bounds_join(const ledge_world *w, int b, int kind, bounds *into) {
+    bounds_join(into, (w->par.block_flag[b] >> kind) & 1u, w->par.block_lower[2 * b + kind],
+                w->par.block_upper[2 * b + kind]);
+}
+
+// (Inline with the axis and `split` constants: classify_block's loop then
+// has no switch per body for the usual y-up world, and no look at the fast
+// flags when there is no second filing.)
+static LEDGE_INLINE void classify_axis(ledge_world *w, float cell, int b, int up_axis, bool split) {
+    bounds still = {0}, fast = {0};
     int *big = w->par.items + b * LEDGE__BLOCK, big_count = 0;
     int end = (b + 1) * LEDGE__BLOCK < w->slot_count ? (b + 1) * LEDGE__BLOCK : w->slot_count;
     for (int i = b * LEDGE__BLOCK; i < end; ++i) {
         w->step.in_grid[i] = 0;
         if (!w->alive[i] || w->frozen[i]) continue;
         w->step.box_center[i] = v2_add(w->position[i], w->box_offset[i]);
-        vec2s gc = w->step.grid_center[i] = to_grid(up_axis, w->step.box_center[i]);
+        vec2s gc = w->step.grid_center[i] = ledge__to_grid(up_axis, w->step.box_center[i]);
         if (2.0f * maxf(w->box_half[i].x, w->box_half[i].y) + w->step.margin > cell) {
             big[big_count++] = i;
             continue;
         }
         w->step.in_grid[i] = 1;
-        if (!again) w->step.plain[i] = plain_body(w, i);
-        if (!any) lower = upper = gc;
-        any = true;
-        lower = v2(minf(lower.x, gc.x), minf(lower.y, gc.y));
-        upper = v2(maxf(upper.x, gc.x), maxf(upper.y, gc.y));
+        w->step.plain[i] = plain_body(w, i);
+        // (Two calls, not one through a chosen pointer: both stay in registers.)
+        if (split && w->step.fast[i]) {
+            bounds_add(&fast, gc);
+        } else {
+            bounds_add(&still, gc);
+        }
     }
     w->par.block_count[b] = big_count;
-    w->par.block_flag[b] = any;
-    w->par.block_lower[b] = lower;
-    w->par.block_upper[b] = upper;
+    w->par.block_flag[b] = 0;
+    block_bounds_put(w, b, 0, &still);
+    block_bounds_put(w, b, 1, &fast);
 }
 
-static void classify_block(ledge_world *w, float cell, bool again, int b) {
-    if (w->up_axis == 0) {
-        classify_axis(w, cell, again, b, 0);
+static void classify_block(ledge_world *w, float cell, int b, bool split) {
+    if (w->up_axis == 0 && !split) {
+        classify_axis(w, cell, b, 0, false);
+    } else if (w->up_axis == 0) {
+        classify_axis(w, cell, b, 0, true);
     } else {
-        classify_axis(w, cell, again, b, w->up_axis);
+        classify_axis(w, cell, b, w->up_axis, split);
     }
 }
 
 static void classify_run(int start, int end, int worker, void *context) {
     (void)worker;
     const classify_task *t = context;
-    for (int b = start; b < end; ++b) classify_block(t->w, t->cell, t->again, b);
+    for (int b = start; b < end; ++b) classify_block(t->w, t->cell, b, t->split);
 }
 
 // The blocks on the workers, then their big lists and bounds joined in
-// block order.
-static void classify(ledge_world *w, float cell, bool again, vec2s *lower, vec2s *upper) {
-    classify_task t = {w, cell, again};
+// block order. The bounds are a minimum and a maximum, so joining them by
+// still and fast bodies gives the values of one pass over the bodies.
+static void classify(ledge_world *w, float cell, bool split, vec2s *lower, vec2s *upper) {
+    classify_task t = {w, cell, split};
     int blocks = ledge__blocks(w->slot_count);
     ledge__run(w, classify_run, blocks, 1, &t);
-    bool any = false;
-    *lower = v2(0.0f, 0.0f);
-    *upper = v2(0.0f, 0.0f);
+    bounds still = {0}, all;
     w->step.big_count = 0;
     for (int b = 0; b < blocks; ++b) {
         const int *big = w->par.items + b * LEDGE__BLOCK;
         for (int k = 0; k < w->par.block_count[b]; ++k)
             w->step.big_list[w->step.big_count++] = big[k];
-        if (!w->par.block_flag[b]) continue;
-        vec2s lo = w->par.block_lower[b], hi = w->par.block_upper[b];
-        if (!any) *lower = lo, *upper = hi;
-        any = true;
-        *lower = v2(minf(lower->x, lo.x), minf(lower->y, lo.y));
-        *upper = v2(maxf(upper->x, hi.x), maxf(upper->y, hi.y));
+        block_bounds_join(w, b, 0, &still);
     }
+    all = still;
+    for (int b = 0; b < blocks; ++b) block_bounds_join(w, b, 1, &all);
+    w->step.still_any = still.any;
+    w->step.still_lower = still.lower;
+    w->step.still_upper = still.upper;
+    *lower = all.lower;
+    *upper = all.upper;
+}
+
+// The second filing's boxes: only the fast bodies moved (fast.c writes
+// their positions alone), so only theirs are found again, and the bounds
+// are the still bodies' (kept from classify) joined with theirs. Which
+// bodies are in the grid, big or plain depends on their settings, the
+// margin and the cell only: as classify found them.
+static LEDGE_INLINE void classify_again_axis(ledge_world *w, int b, int up_axis) {
+    bounds fast = {0};
+    int end = (b + 1) * LEDGE__BLOCK < w->slot_count ? (b + 1) * LEDGE__BLOCK : w->slot_count;
+    for (int i = b * LEDGE__BLOCK; i < end; ++i) {
+        if (!w->step.fast[i]) continue;
+        w->step.box_center[i] = v2_add(w->position[i], w->box_offset[i]);
+        vec2s gc = w->step.grid_center[i] = ledge__to_grid(up_axis, w->step.box_center[i]);
+        if (w->step.in_grid[i]) bounds_add(&fast, gc);
+    }
+    w->par.block_flag[b] &= 1u;
+    block_bounds_put(w, b, 1, &fast);
+}
+
+static void classify_again_run(int start, int end, int worker, void *context) {
+    (void)worker;
+    ledge_world *w = context;
+    for (int b = start; b < end; ++b) {
+        if (w->up_axis == 0) {
+            classify_again_axis(w, b, 0);
+        } else {
+            classify_again_axis(w, b, w->up_axis);
+        }
+    }
+}
+
+static void classify_again(ledge_world *w, vec2s *lower, vec2s *upper) {
+    int blocks = ledge__blocks(w->slot_count);
+    ledge__run(w, classify_again_run, blocks, 1, w);
+    bounds all = {w->step.still_any, w->step.still_lower, w->step.still_upper};
+    for (int b = 0; b < blocks; ++b) block_bounds_join(w, b, 1, &all);
+    *lower = all.lower;
+    *upper = all.upper;
 }
 
 // Filing the grid on the workers (grid.h): blocks of slots count by band,
@@ -677,6 +724,7 @@ static inline int block_end(const ledge_world *w, int b) {
 typedef struct file_task {
     ledge_world *w;
     int shift;
+    int before_ny; ///< Rows of the filing this one refiles (grid_refile.c), or 0.
     int band_start[LEDGE__GRID_BANDS + 1];
 } file_task;
 
@@ -685,8 +733,14 @@ static void count_run(int start, int end, int worker, void *context) {
     file_task *t = context;
     ledge_world *w = t->w;
     for (int b = start; b < end; ++b) {
-        ledge__grid_count(&w->grid, w->step.grid_center, w->step.in_grid, b * LEDGE__BLOCK,
-                          block_end(w, b), t->shift, w->par.grid_count + b * LEDGE__GRID_BANDS);
+        int *count = w->par.grid_count + b * LEDGE__GRID_BANDS;
+        if (t->before_ny > 0) {
+            ledge__grid_recount(&w->grid, w->step.grid_center, w->step.fast, t->before_ny,
+                                b * LEDGE__BLOCK, block_end(w, b), t->shift, count);
+        } else {
+            ledge__grid_count(&w->grid, w->step.grid_center, w->step.in_grid, b * LEDGE__BLOCK,
+                              block_end(w, b), t->shift, count);
+        }
     }
 }
 
@@ -708,9 +762,12 @@ static void band_run(int start, int end, int worker, void *context) {
     }
 }
 
-static void file_bodies(ledge_world *w) {
+// `before_ny`: 0, or the rows of this substep's first filing when this one
+// refiles it (only the fast bodies moved, and the grid kept its columns).
+static void file_bodies(ledge_world *w, int before_ny) {
     file_task t;
     t.w = w;
+    t.before_ny = before_ny;
     t.shift = ledge__grid_band_shift(&w->grid);
     int blocks = ledge__blocks(w->slot_count);
     int bands = ((w->grid.nx * w->grid.ny - 1) >> t.shift) + 1;
@@ -721,13 +778,20 @@ static void file_bodies(ledge_world *w) {
     ledge__run(w, band_run, bands, 1, &t);
 }
 
-void ledge__broad_build(ledge_world *w, bool again) {
+void ledge__broad_build(ledge_world *w, ledge__filing filing) {
     float cell = w->cell_size > 0.0f ? w->cell_size : w->max_extent + w->step.margin;
     if (!(cell > 0.0f)) cell = ledge_tilemap_get_def(w->map).tile_size;
     vec2s lower, upper;
-    classify(w, cell, again, &lower, &upper);
+    if (filing == LEDGE__FILING_AFTER) {
+        classify_again(w, &lower, &upper);
+    } else {
+        classify(w, cell, filing == LEDGE__FILING_BEFORE, &lower, &upper);
+    }
+    ledge__grid before = w->grid;
     ledge__grid_fit(&w->grid, lower, upper, cell);
-    file_bodies(w);
+    bool again = filing == LEDGE__FILING_AFTER && ledge__grid_refilable(&before, &w->grid);
+    w->grid.refiled += again;
+    file_bodies(w, again ? before.ny : 0);
 }
 
 // Which bodies of a block of slots are near tiles (a worker's item): its

@@ -6,11 +6,16 @@
 
 #include "world.h"
 
+/// Which filing of a substep ledge__broad_build makes.
+typedef enum ledge__filing {
+    LEDGE__FILING_ONLY,   ///< No fast body: the substep's one filing.
+    LEDGE__FILING_BEFORE, ///< Fast bodies wait at their starts (fast.c moves them after).
+    LEDGE__FILING_AFTER,  ///< Again after the fast bodies moved: only theirs is looked at.
+} ledge__filing;
+
 /// The broad phase, first half (broad.c): files the bodies in the loose
-/// grid (bodies larger than a cell go to the big list instead). `again`:
-/// the substep's second filing (after the fast bodies moved), when what
-/// depends on the bodies' settings alone is already known.
-void ledge__broad_build(ledge_world *world, bool again);
+/// grid (bodies larger than a cell go to the big list instead).
+void ledge__broad_build(ledge_world *world, ledge__filing filing);
 
 /// The broad phase, second half (broad.c): lists the candidate body pairs
 /// and the bodies near non-empty tiles, for the relaxation passes.
@@ -30,10 +35,45 @@ static inline void ledge__recheck_tiles_if_moved(ledge_world *w, int i, int work
     ledge__recheck_tiles(w, i, worker);
 }
 
-/// The grid cells (as floats: column, row) that the box (centre c, half
-/// extents h, world coordinates) grown by `reach` covers (broad.c).
-void ledge__grid_rect(const ledge_world *world, vec2s c, vec2s h, float reach, vec2s *lo,
-                      vec2s *hi);
+/// World to grid coordinates: a permutation and signs of the axes, so that
+/// grid rows run along the world's up_axis (0 +y, 1 -y, 2 +x, 3 -x).
+static inline vec2s ledge__to_grid(int up_axis, vec2s p) {
+    switch (up_axis) {
+    case 1:
+        return v2(-p.x, -p.y);
+    case 2:
+        return v2(-p.y, p.x);
+    case 3:
+        return v2(p.y, -p.x);
+    default:
+        return p;
+    }
+}
+
+/// Half extents in grid coordinates (swapped when rows run along x).
+static inline vec2s ledge__half_to_grid(int up_axis, vec2s h) {
+    return up_axis >= 2 ? v2(h.y, h.x) : h;
+}
+
+/// A rectangle of grid cells: columns x0 .. x1, rows y0 .. y1.
+typedef struct ledge__cell_rect {
+    int x0, y0, x1, y1;
+} ledge__cell_rect;
+
+/// The grid cells that the box (centre c, half extents h, world
+/// coordinates) grown by `reach` covers (inline: the fast bodies' gather
+/// asks for every path).
+static inline ledge__cell_rect ledge__grid_cells(const ledge_world *w, vec2s c, vec2s h,
+                                                 float reach) {
+    const ledge__grid *g = &w->grid;
+    vec2s gc = ledge__to_grid(w->up_axis, c), gh = ledge__half_to_grid(w->up_axis, h);
+    ledge__cell_rect r = {
+        ledge__grid_index((gc.x - gh.x - reach - g->origin.x) * g->inv_cell, g->nx),
+        ledge__grid_index((gc.y - gh.y - reach - g->origin.y) * g->inv_cell, g->ny),
+        ledge__grid_index((gc.x + gh.x + reach - g->origin.x) * g->inv_cell, g->nx),
+        ledge__grid_index((gc.y + gh.y + reach - g->origin.y) * g->inv_cell, g->ny)};
+    return r;
+}
 
 /// Whether any tile cell within the margin of the box (c, h) is non-empty
 /// (cells outside the map count as FULL, as in the tilemap's queries).

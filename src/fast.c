@@ -84,11 +84,10 @@ static inline bool near_obstacle(const ledge_world *w, int i, vec2s c, vec2s h, 
 static int gather(const ledge_world *w, int i, vec2s c, vec2s h, int *near, int room) {
     const ledge__grid *g = &w->grid;
     int n = 0;
-    vec2s lo, hi;
-    ledge__grid_rect(w, c, h, 0.5f * g->cell + w->step.margin, &lo, &hi);
-    for (int y = (int)lo.y; y <= (int)hi.y; ++y) {
+    ledge__cell_rect r = ledge__grid_cells(w, c, h, 0.5f * g->cell + w->step.margin);
+    for (int y = r.y0; y <= r.y1; ++y) {
         int row = y * g->nx;
-        for (int q = g->cell_start[row + (int)lo.x]; q < g->cell_start[row + (int)hi.x + 1]; ++q) {
+        for (int q = g->cell_start[row + r.x0]; q < g->cell_start[row + r.x1 + 1]; ++q) {
             int o = g->sorted[q];
             if (!near_obstacle(w, i, c, h, o)) continue;
             if (n == room) return -1;

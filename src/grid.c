@@ -59,9 +59,7 @@ void ledge__grid_count(ledge__grid *g, const vec2s *centers, const uint8_t *incl
             g->cell_of[i] = -1;
             continue;
         }
-        int cx = ledge__grid_index((centers[i].x - g->origin.x) * g->inv_cell, g->nx);
-        int cy = ledge__grid_index((centers[i].y - g->origin.y) * g->inv_cell, g->ny);
-        int c = cy * g->nx + cx;
+        int c = ledge__grid_cell(g, centers[i]);
         g->cell_of[i] = c;
         count[c >> shift]++;
     }

@@ -22,6 +22,7 @@ typedef struct ledge__grid {
     int *sorted;     ///< Body slots, by cell, then by slot (a stable counting sort).
     int count;       ///< Bodies in `sorted`.
     int slots;       ///< Slots filed by the last build (cell_of is valid below it; 0: none).
+    long refiled;    ///< Filings made by ledge__grid_recount (for the tests).
 } ledge__grid;
 
 /// Makes room for `bodies` slots and `cells` cells. Allocates only when the
@@ -58,6 +59,13 @@ static inline int ledge__grid_index(float f, int n) {
 #define LEDGE__GRID_BANDS 64
 int ledge__grid_band_shift(const ledge__grid *g);
 
+/// The cell of a centre (grid coordinates): the one rule every filing uses.
+static inline int ledge__grid_cell(const ledge__grid *g, vec2s c) {
+    int cx = ledge__grid_index((c.x - g->origin.x) * g->inv_cell, g->nx);
+    int cy = ledge__grid_index((c.y - g->origin.y) * g->inv_cell, g->ny);
+    return cy * g->nx + cx;
+}
+
 /// Phase 1 for slots [begin, end): their cells (cell_of, -1 for those whose
 /// `include` flag is clear) and `count[band]` of the block (zeroed first).
 void ledge__grid_count(ledge__grid *g, const vec2s *centers, const uint8_t *include, int begin,
@@ -76,5 +84,20 @@ void ledge__grid_scatter(const ledge__grid *g, int begin, int end, int shift, in
 /// Phase 4 for one band: its cells' starts and its slots into `sorted`.
 void ledge__grid_sort_band(ledge__grid *g, int band, int shift, const int *band_start,
                            const int *by_band);
+
+/// Filing again (grid_refile.c) when only some bodies moved since the last
+/// filing and the grid keeps its origin, cell and columns (its rows may
+/// differ): phase 1 looks up only the cells that may have changed, with the
+/// same cells as ledge__grid_count; the other phases are the same.
+
+/// Whether `g`, fitted again, keeps the cells of its filing `before` for the
+/// bodies that did not move.
+bool ledge__grid_refilable(const ledge__grid *before, const ledge__grid *g);
+
+/// ledge__grid_count for a grid refilable from a filing with `before_ny`
+/// rows, the same set of bodies filed (cell_of >= 0) and only those flagged
+/// in `moved` moved since.
+void ledge__grid_recount(ledge__grid *g, const vec2s *centers, const uint8_t *moved, int before_ny,
+                         int begin, int end, int shift, int *count);
 
 #endif // LEDGE_GRID_H

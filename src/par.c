@@ -27,8 +27,8 @@ static bool reserve_blocks(ledge__par *p, int blocks) {
         !regrow((void **)&p->block_flag, sizeof *p->block_flag, 0, want) ||
         !regrow((void **)&p->block_offset, sizeof *p->block_offset, 0, want) ||
         !regrow((void **)&p->grid_count, sizeof *p->grid_count * LEDGE__GRID_BANDS, 0, want) ||
-        !regrow((void **)&p->block_lower, sizeof *p->block_lower, 0, want) ||
-        !regrow((void **)&p->block_upper, sizeof *p->block_upper, 0, want)) {
+        !regrow((void **)&p->block_lower, sizeof *p->block_lower * 2, 0, want) ||
+        !regrow((void **)&p->block_upper, sizeof *p->block_upper * 2, 0, want)) {
         // The arrays grown so far keep their contents; block_cap stays the
         // smallest of them, so the next attempt grows them all again.
         LEDGE_ERROR("ledge_world_step: allocation of the workers' scratch for %d blocks failed",

@@ -451,10 +451,10 @@ static void substep(ledge_world *w, float h) {
     bool fast = integrate_position(w, h);
     w->contact_count = 0;
     t = stage_mark(w, LEDGE__STAGE_GRID, t);
-    ledge__broad_build(w, false);
+    ledge__broad_build(w, fast ? LEDGE__FILING_BEFORE : LEDGE__FILING_ONLY);
     if (fast) {
         ledge__fast_move(w);
-        ledge__broad_build(w, true);
+        ledge__broad_build(w, LEDGE__FILING_AFTER);
     }
     t = stage_mark(w, LEDGE__STAGE_PAIRS, t);
     ledge__broad_pairs(w);

@@ -119,6 +119,8 @@ typedef struct ledge__step {
     int carry_block_cap;
     struct ledge__stacking *stacking; ///< Per contact: who rests on whom (the loads, response.c).
     int stacking_cap;
+    bool still_any; ///< Grid bodies not fast this substep: bounds of their centres (broad.c).
+    vec2s still_lower, still_upper;
 } ledge__step;
 
 /// Bodies per block: the fixed unit of the step's parallel work over body
@@ -177,7 +179,7 @@ typedef struct ledge__par {
     ledge__pair_list *sensors; ///< Per block: its sensor pairs.
     int *block_count;          ///< Per block: entries it wrote to `items`.
     uint8_t *block_flag;       ///< Per block: a body needs the calling thread's follow-up.
-    vec2s *block_lower;        ///< Per block: bounds of its grid bodies' centres (classify).
+    vec2s *block_lower;        ///< Per block, two: still, fast grid bodies' bounds (broad.c).
     vec2s *block_upper;
     int items_cap;  ///< Entries in `items`.
     int *items;     ///< Per slot: each block's output at its own offset.

@@ -12,12 +12,14 @@
 
 #include <ledge/ledge.h>
 
+#include "broad.h"
 #include "grid.h"
 #include "resolve.h"
 #include "response.h"
 #include "rng.h"
 #include "world.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -130,6 +132,243 @@ static void test_grid_sort(void **state) {
     ledge__grid_free(&g);
 }
 
+// --- the grid filed again (grid_refile.c) -------------------------------------
+
+// Files slots [0, n) of g by blocks of `block` slots: phase 1 by `count`
+// (ledge__grid_count when before_ny is 0, ledge__grid_recount otherwise),
+// then the usual phases.
+static void file_grid(ledge__grid *g, int n, const vec2s *centers, const uint8_t *include,
+                      const uint8_t *moved, int before_ny, int block, int *by_band, int *counts) {
+    int blocks = (n + block - 1) / block;
+    int shift = ledge__grid_band_shift(g), bands = ((g->nx * g->ny - 1) >> shift) + 1;
+    int band_start[LEDGE__GRID_BANDS + 1];
+    for (int b = 0; b < blocks; ++b) {
+        int end = (b + 1) * block < n ? (b + 1) * block : n;
+        int *count = counts + b * LEDGE__GRID_BANDS;
+        if (before_ny > 0) {
+            ledge__grid_recount(g, centers, moved, before_ny, b * block, end, shift, count);
+        } else {
+            ledge__grid_count(g, centers, include, b * block, end, shift, count);
+        }
+    }
+    ledge__grid_band_places(g, counts, blocks, shift, n, band_start);
+    for (int b = 0; b < blocks; ++b) {
+        int end = (b + 1) * block < n ? (b + 1) * block : n;
+        ledge__grid_scatter(g, b * block, end, shift, counts + b * LEDGE__GRID_BANDS, by_band);
+    }
+    for (int band = 0; band < bands; ++band) {
+        ledge__grid_sort_band(g, band, shift, band_start, by_band);
+    }
+}
+
+// Whether two filings of n slots are the same: cells, order and starts.
+static void assert_same_filing(const ledge__grid *a, const ledge__grid *b, int n) {
+    assert_int_equal(a->nx, b->nx);
+    assert_int_equal(a->ny, b->ny);
+    assert_int_equal(a->count, b->count);
+    for (int i = 0; i < n; ++i) assert_int_equal(a->cell_of[i], b->cell_of[i]);
+    for (int k = 0; k < a->count; ++k) assert_int_equal(a->sorted[k], b->sorted[k]);
+    for (int c = 0; c <= a->nx * a->ny; ++c) assert_int_equal(a->cell_start[c], b->cell_start[c]);
+}
+
+// One case: a filing, then some bodies move and the rows change (the
+// origin, cell and columns kept, as ledge__grid_refilable asks); the
+// refiling must equal a full filing of the new positions. Centres off the
+// grid and on its last row's lines test the clamps.
+static void refile_case(ledge__grid *g, ledge__grid *full, int n, vec2s *centers, uint8_t *include,
+                        uint8_t *moved, int *by_band, int *counts) {
+    g->nx = rng_int(1, 30);
+    g->ny = rng_int(1, 30);
+    g->cell = rng_range(0.5, 2.0);
+    g->inv_cell = 1.0f / g->cell;
+    g->origin = (vec2s){{rng_range(-5, 5), rng_range(-5, 5)}};
+    for (int i = 0; i < n; ++i) {
+        centers[i] = (vec2s){{g->origin.x + g->cell * rng_range(-1, g->nx + 1),
+                              g->origin.y + g->cell * rng_range(-1, g->ny + 2)}};
+        if (rng_int(0, 5) == 0) centers[i].y = g->origin.y + g->cell * (float)rng_int(0, g->ny + 1);
+        include[i] = rng_int(0, 5) != 0;
+    }
+    int block = rng_int(1, 64);
+    file_grid(g, n, centers, include, NULL, 0, block, by_band, counts);
+    ledge__grid before = *g;
+    g->ny = rng_int(0, 2) == 0 ? before.ny : rng_int(1, 32);
+    int share = rng_int(0, 4); // moved in (share / 4)
+    for (int i = 0; i < n; ++i) {
+        moved[i] = (uint8_t)(rng_int(0, 3) < share);
+        if (!moved[i]) continue;
+        if (rng_int(0, 1)) {
+            centers[i].y -= g->cell * rng_range(0, 1.5); // falling a little
+        } else {
+            centers[i] = (vec2s){{g->origin.x + g->cell * rng_range(-1, g->nx + 1),
+                                  g->origin.y + g->cell * rng_range(-1, g->ny + 2)}};
+        }
+    }
+    assert_true(ledge__grid_refilable(&before, g));
+    file_grid(g, n, centers, include, moved, before.ny, rng_int(1, 64), by_band, counts);
+    full->nx = g->nx;
+    full->ny = g->ny;
+    full->cell = g->cell;
+    full->inv_cell = g->inv_cell;
+    full->origin = g->origin;
+    file_grid(full, n, centers, include, NULL, 0, block, by_band, counts);
+    assert_same_filing(g, full, n);
+}
+
+static void test_grid_refile(void **state) {
+    (void)state;
+    g_rng = 1617;
+    enum { MAX_N = 1500 };
+    ledge__grid g, full;
+    memset(&g, 0, sizeof g);
+    memset(&full, 0, sizeof full);
+    assert_true(ledge__grid_reserve(&g, MAX_N, 32 * 32));
+    assert_true(ledge__grid_reserve(&full, MAX_N, 32 * 32));
+    vec2s *centers = malloc(sizeof *centers * MAX_N);
+    uint8_t *include = malloc(MAX_N), *moved = malloc(MAX_N);
+    int *by_band = malloc(sizeof *by_band * MAX_N);
+    int *counts = malloc(sizeof *counts * MAX_N * LEDGE__GRID_BANDS);
+    assert_true(centers && include && moved && by_band && counts);
+    for (int c = 0; c < 3000; ++c) {
+        refile_case(&g, &full, rng_int(1, c < 2900 ? 300 : MAX_N), centers, include, moved, by_band,
+                    counts);
+    }
+    // Only the rows may change.
+    ledge__grid other = g;
+    other.nx++;
+    assert_false(ledge__grid_refilable(&g, &other));
+    other = g;
+    other.origin.x = nextafterf(other.origin.x, 1e9f);
+    assert_false(ledge__grid_refilable(&g, &other));
+    other = g;
+    other.cell *= 2.0f;
+    assert_false(ledge__grid_refilable(&g, &other));
+    other = g;
+    other.ny += 3;
+    assert_true(ledge__grid_refilable(&g, &other));
+    free(centers);
+    free(include);
+    free(moved);
+    free(by_band);
+    free(counts);
+    ledge__grid_free(&g);
+    ledge__grid_free(&full);
+}
+
+// What a filing leaves for the rest of the substep.
+typedef struct filing_copy {
+    ledge__grid grid;
+    vec2s *box_center, *grid_center;
+    uint8_t *in_grid, *plain;
+    int *big, big_count;
+} filing_copy;
+
+static void copy_filing(const ledge_world *w, filing_copy *f) {
+    int n = w->slot_count;
+    assert_true(ledge__grid_reserve(&f->grid, n, w->grid.nx * w->grid.ny));
+    int *cell_start = f->grid.cell_start, *cell_of = f->grid.cell_of, *sorted = f->grid.sorted;
+    int cell_cap = f->grid.cell_cap, body_cap = f->grid.body_cap;
+    f->grid = w->grid;
+    f->grid.cell_start = cell_start, f->grid.cell_of = cell_of, f->grid.sorted = sorted;
+    f->grid.cell_cap = cell_cap, f->grid.body_cap = body_cap;
+    memcpy(cell_start, w->grid.cell_start,
+           sizeof *cell_start * (size_t)(w->grid.nx * w->grid.ny + 1));
+    memcpy(cell_of, w->grid.cell_of, sizeof *cell_of * (size_t)n);
+    memcpy(sorted, w->grid.sorted, sizeof *sorted * (size_t)w->grid.count);
+    f->box_center = realloc(f->box_center, sizeof *f->box_center * (size_t)n);
+    f->grid_center = realloc(f->grid_center, sizeof *f->grid_center * (size_t)n);
+    f->in_grid = realloc(f->in_grid, (size_t)n);
+    f->plain = realloc(f->plain, (size_t)n);
+    f->big = realloc(f->big, sizeof *f->big * (size_t)(w->step.big_count + 1));
+    assert_true(f->box_center && f->grid_center && f->in_grid && f->plain && f->big);
+    memcpy(f->box_center, w->step.box_center, sizeof *f->box_center * (size_t)n);
+    memcpy(f->grid_center, w->step.grid_center, sizeof *f->grid_center * (size_t)n);
+    memcpy(f->in_grid, w->step.in_grid, (size_t)n);
+    memcpy(f->plain, w->step.plain, (size_t)n);
+    memcpy(f->big, w->step.big_list, sizeof *f->big * (size_t)w->step.big_count);
+    f->big_count = w->step.big_count;
+}
+
+static void free_filing(filing_copy *f) {
+    ledge__grid_free(&f->grid);
+    free(f->box_center);
+    free(f->grid_center);
+    free(f->in_grid);
+    free(f->plain);
+    free(f->big);
+}
+
+// A world's substep filings (ledge__broad_build) driven by hand: filed
+// before the fast bodies move, some bodies moved as fast.c would move them
+// (only those flagged fast), filed again; that second filing (bounds from
+// the fast bodies only, cells looked up for those only) against a full
+// filing of the same positions. Falling circles over a floor, between
+// steps that let them land and pile up.
+static void test_world_refile(void **state) {
+    (void)state;
+    ledge_world_def wd = ledge_default_world_def();
+    wd.map_width = 48;
+    wd.map_height = 64;
+    ledge_world *w = ledge_world_create(&wd);
+    assert_non_null(w);
+    ledge_tilemap *map = ledge_world_tilemap(w);
+    for (int x = 0; x < wd.map_width; ++x) ledge_tilemap_set(map, x, 0, LEDGE_TILE_FULL);
+    for (int y = 0; y < wd.map_height; ++y) {
+        ledge_tilemap_set(map, 0, y, LEDGE_TILE_FULL);
+        ledge_tilemap_set(map, wd.map_width - 1, y, LEDGE_TILE_FULL);
+    }
+    g_rng = 1618;
+    for (int k = 0; k < 1500; ++k) {
+        ledge_body_def bd = ledge_default_body_def();
+        bd.type = LEDGE_BODY_DYNAMIC;
+        bd.shape = ledge_make_circle((vec2s){{0.0f, 0.0f}}, rng_range(0.1, 0.3));
+        if (k % 100 == 0) bd.shape = ledge_make_circle((vec2s){{0.0f, 0.0f}}, 1.5f); // big
+        bd.position = (vec2s){{rng_range(2, wd.map_width - 2), rng_range(2, wd.map_height - 2)}};
+        bd.velocity = (vec2s){{rng_range(-3, 3), rng_range(-30, 5)}};
+        assert_true(ledge_body_is_valid(w, ledge_body_create(w, &bd)));
+    }
+    filing_copy again, full;
+    memset(&again, 0, sizeof again);
+    memset(&full, 0, sizeof full);
+    long refiled = 0;
+    for (int step = 0; step < 200; ++step) {
+        ledge_world_step(w, 1.0f / 60.0f);
+        int share = rng_int(0, 4); // fast in (share / 4)
+        for (int i = 0; i < w->slot_count; ++i) {
+            w->step.fast[i] = (uint8_t)(w->alive[i] && !w->frozen[i] && rng_int(0, 3) < share);
+        }
+        ledge__broad_build(w, LEDGE__FILING_BEFORE);
+        for (int i = 0; i < w->slot_count; ++i) {
+            if (!w->step.fast[i]) continue;
+            float reach = step % 4 == 0 && rng_int(0, 9) == 0 ? 12.0f : 0.4f; // far: new bounds
+            w->position[i].x += rng_range(-reach, reach);
+            w->position[i].y += rng_range(-reach, reach * 0.25);
+        }
+        long before = w->grid.refiled;
+        ledge__broad_build(w, LEDGE__FILING_AFTER);
+        refiled += w->grid.refiled - before;
+        copy_filing(w, &again);
+        ledge__broad_build(w, LEDGE__FILING_ONLY);
+        copy_filing(w, &full);
+        assert_true(again.grid.origin.x == full.grid.origin.x);
+        assert_true(again.grid.origin.y == full.grid.origin.y);
+        assert_true(again.grid.cell == full.grid.cell);
+        assert_same_filing(&again.grid, &full.grid, w->slot_count);
+        size_t n = (size_t)w->slot_count;
+        assert_memory_equal(again.box_center, full.box_center, sizeof *again.box_center * n);
+        assert_memory_equal(again.grid_center, full.grid_center, sizeof *again.grid_center * n);
+        assert_memory_equal(again.in_grid, full.in_grid, n);
+        assert_memory_equal(again.plain, full.plain, n);
+        assert_int_equal(again.big_count, full.big_count);
+        assert_memory_equal(again.big, full.big, sizeof *again.big * (size_t)again.big_count);
+        for (int i = 0; i < w->slot_count; ++i) w->step.fast[i] = 0;
+    }
+    // Both kinds of second filing ran (66 of 200 refiled for this seed).
+    assert_true(refiled > 40 && refiled < 160);
+    free_filing(&again);
+    free_filing(&full);
+    ledge_world_destroy(w);
+}
+
 // --- the contacts --------------------------------------------------------------
 
 typedef struct keyed {
@@ -235,6 +474,8 @@ static void test_contact_sort(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_grid_sort),
+        cmocka_unit_test(test_grid_refile),
+        cmocka_unit_test(test_world_refile),
         cmocka_unit_test(test_contact_sort),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
