@@ -198,6 +198,7 @@ static bool start_threads(ledge__workers *p) {
     for (int k = 0; k < n; ++k) {
         p->args[k].pool = p;
         p->args[k].index = k + 1;
+        p->args[k].ranges = 0; // the allocation is not zeroed (a test read garbage counts)
         atomic_init(&p->args[k].claim, 0ull);
         int err = pthread_create(&p->threads[k], NULL, worker_main, &p->args[k]);
         if (err != 0) {
