@@ -3,6 +3,7 @@
 #include "query_index.h"
 #include "resolve.h"
 #include "shape.h"
+#include "sleep.h"
 #include "world.h"
 
 #include <limits.h>
@@ -158,6 +159,9 @@ ledge_body_id ledge_body_create(ledge_world *world, const ledge_body_def *def) {
     world->floor_cos[i] = cosf(def->max_floor_angle);
     world->response[i] = (uint8_t)def->response;
     world->dropping[i] = 0;
+    world->asleep[i] = 0;
+    world->sleep_timer[i] = 0.0f;
+    world->sleep_inv_mass[i] = 0.0f;
     world->prev_velocity[i] = world->velocity[i];
     ledge_aabb b = def->shape.bounds;
     world->box_offset[i] = v2_scale(v2_add(b.lower, b.upper), 0.5f);
@@ -178,6 +182,8 @@ void ledge_body_destroy(ledge_world *world, ledge_body_id id) {
         LEDGE_ERROR("ledge_body_destroy: the world is stepping");
         return;
     }
+    ledge__wake(world, i);
+    ledge__sleep_wake_touching(world, i); // what it held up falls
     ledge__forget_contacts(world, i);
     ledge__store_release(world, i);
     ledge__query_refile(world, i);
@@ -211,7 +217,9 @@ const ledge_shape *ledge_body_shape(const ledge_world *world, ledge_body_id id) 
 
 float ledge_body_mass(const ledge_world *world, ledge_body_id id) {
     int i = ledge__world_slot(world, id, "ledge_body_mass");
-    return i < 0 || world->inv_mass[i] == 0.0f ? 0.0f : 1.0f / world->inv_mass[i];
+    if (i < 0) return 0.0f;
+    float inv = world->asleep[i] ? world->sleep_inv_mass[i] : world->inv_mass[i];
+    return inv == 0.0f ? 0.0f : 1.0f / inv;
 }
 
 ledge_filter ledge_body_filter(const ledge_world *world, ledge_body_id id) {
@@ -241,6 +249,8 @@ bool ledge__body_place(ledge_world *world, int i, vec2s position, const char *fn
         return ledge__check_vec(fn, "position", position, LEDGE_MAX_COORDINATE);
     world->position[i] = position;
     world->frozen[i] = 0;
+    ledge__wake(world, i);
+    ledge__sleep_wake_touching(world, i); // what rested on it or against it
     ledge__forget_replay(world, i);
     ledge__query_refile(world, i);
     return true;
@@ -258,6 +268,7 @@ bool ledge_body_set_velocity(ledge_world *world, ledge_body_id id, vec2s velocit
     if (i < 0 || !ledge__check_vec(fn, "velocity", velocity, LEDGE_MAX_COORDINATE)) return false;
     if (world->type[i] != LEDGE_BODY_STATIC) world->velocity[i] = velocity;
     world->frozen[i] = 0;
+    ledge__wake(world, i);
     ledge__forget_replay(world, i);
     return true;
 }
@@ -266,8 +277,10 @@ bool ledge_body_apply_impulse(ledge_world *world, ledge_body_id id, vec2s impuls
     const char *fn = "ledge_body_apply_impulse";
     int i = writable_slot(world, id, fn);
     if (i < 0 || !ledge__check_vec(fn, "impulse", impulse, LEDGE_MAX_COORDINATE)) return false;
-    vec2s v = v2_add(world->velocity[i], v2_scale(impulse, world->inv_mass[i]));
+    float inv = world->asleep[i] ? world->sleep_inv_mass[i] : world->inv_mass[i];
+    vec2s v = v2_add(world->velocity[i], v2_scale(impulse, inv));
     if (!ledge__check_vec(fn, "resulting velocity", v, LEDGE_MAX_COORDINATE)) return false;
+    ledge__wake(world, i);
     world->velocity[i] = v;
     return true;
 }
@@ -277,6 +290,7 @@ bool ledge_body_set_gravity_scale(ledge_world *world, ledge_body_id id, float sc
     int i = writable_slot(world, id, fn);
     if (i < 0 || !finite_ok(fn, "scale", scale, -LEDGE_MAX_COORDINATE)) return false;
     world->gravity_scale[i] = scale;
+    ledge__wake(world, i);
     return true;
 }
 
@@ -292,6 +306,8 @@ bool ledge_body_set_filter(ledge_world *world, ledge_body_id id, ledge_filter fi
     int i = writable_slot(world, id, "ledge_body_set_filter");
     if (i < 0) return false;
     world->filter[i] = filter;
+    ledge__wake(world, i);
+    ledge__sleep_wake_touching(world, i);  // they may no longer meet
     ledge__query_filter_changed(world, i); // the index keeps whether the default filter sees it
     return true;
 }
@@ -308,10 +324,35 @@ bool ledge_body_is_frozen(const ledge_world *world, ledge_body_id id) {
     return i >= 0 && world->frozen[i];
 }
 
+bool ledge_body_is_awake(const ledge_world *world, ledge_body_id id) {
+    int i = ledge__world_slot(world, id, "ledge_body_is_awake");
+    return i >= 0 && !world->asleep[i];
+}
+
+bool ledge_body_set_awake(ledge_world *world, ledge_body_id id, bool awake) {
+    const char *fn = "ledge_body_set_awake";
+    int i = writable_slot(world, id, fn);
+    if (i < 0) return false;
+    if (awake) {
+        ledge__wake(world, i);
+        return true;
+    }
+    if (!world->sleep_on || world->type[i] != LEDGE_BODY_DYNAMIC || world->sensor[i]) {
+        LEDGE_ERROR("%s: body {%u, %u} cannot sleep (%s)", fn, id.index1, id.generation,
+                    !world->sleep_on                       ? "the world's enable_sleep is false"
+                    : world->type[i] != LEDGE_BODY_DYNAMIC ? "it is not dynamic"
+                                                           : "it is a sensor");
+        return false;
+    }
+    ledge__sleep_body(world, i);
+    return true;
+}
+
 bool ledge_body_drop_through(ledge_world *world, ledge_body_id id) {
     int i = writable_slot(world, id, "ledge_body_drop_through");
     if (i < 0) return false;
     world->dropping[i] = 1;
+    ledge__wake(world, i);
     return true;
 }
 

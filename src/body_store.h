@@ -55,16 +55,22 @@ typedef struct ledge__range {
     X(HOT, ledge__range, tile_seen) /* the tile cells last looked at near it (broad.c) */          \
     X(HOT, uint8_t, tile_seen_near) /* whether one of them held a tile, and more (broad.c) */      \
     X(HOT, vec2s, tile_anchor)      /* box centre when the broad phase looked for tiles */         \
+    X(HOT, uint8_t, asleep)         /* out of the step until woken (sleep.c) */                    \
+    X(HOT, float, sleep_timer)      /* seconds it has been slower than the sleep speed */          \
+    X(COLD, float, sleep_inv_mass)  /* inv_mass while asleep (inv_mass is then 0) */               \
     X(COLD, uint32_t, generation)   /* bumped when the body dies */                                \
     X(COLD, int, handle)            /* the id's index1 - 1: stable while the slot moves */         \
     X(COLD, ledge_filter, filter)                                                                  \
     X(COLD, void *, user_data)                                                                     \
-    X(SCRATCH, vec2s, box_center)    /* world centre of the bounds (per pass) */                   \
-    X(SCRATCH, vec2s, grid_center)   /* box_center in grid coordinates (rows along up) */          \
-    X(SCRATCH, uint8_t, in_grid)     /* filed in the grid (alive, not larger than a cell) */       \
-    X(SCRATCH, uint8_t, plain)       /* a dynamic circle that meets any such plainly (broad.c) */  \
-    X(SCRATCH, int, tile_list)       /* see ledge__step.tile_count */                              \
-    X(SCRATCH, int, big_list)        /* see ledge__step.big_count */                               \
+    X(SCRATCH, vec2s, box_center)  /* world centre of the bounds (per pass) */                     \
+    X(SCRATCH, vec2s, grid_center) /* box_center in grid coordinates (rows along up) */            \
+    X(SCRATCH, uint8_t, in_grid)   /* filed in the grid (alive, not larger than a cell) */         \
+    X(SCRATCH, uint8_t, plain)     /* a dynamic circle that meets any such plainly (broad.c) */    \
+    X(SCRATCH, uint8_t, active)    /* in the grid and may move or sense this substep (broad.c) */  \
+    X(SCRATCH, int, active_upto)   /* active bodies in grid.sorted[0 .. p] (broad.c) */            \
+    X(SCRATCH, uint8_t, sleepy)    /* may fall asleep at the end of this step (sleep.c) */         \
+    X(SCRATCH, int, tile_list)     /* see ledge__step.tile_count */                                \
+    X(SCRATCH, int, big_list)      /* see ledge__step.big_count */                                 \
     X(SCRATCH, uint8_t, tile_listed) /* in tile_list this substep */                               \
     X(SCRATCH, uint8_t, fast)        /* moving far this substep (fast.c) */                        \
     X(SCRATCH, vec2s, path)          /* the substep's displacement of a fast body */               \

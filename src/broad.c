@@ -151,6 +151,14 @@ static inline uint8_t plain_body(const ledge_world *w, int i) {
                      w->pre_solve == NULL);
 }
 
+// Whether body i, filed in the grid, may move or sense in this substep: a
+// sensor, a kinematic body, or a dynamic one that is awake. Two bodies
+// that are not (static or sleeping ones) never make a pair, so the pair
+// loop skips them before their boxes are compared.
+static inline uint8_t body_active(const ledge_world *w, int i) {
+    return (uint8_t)(w->sensor[i] || (w->type[i] != LEDGE_BODY_STATIC && !w->asleep[i]));
+}
+
 // consider_near's answer for two plain bodies (plain_body).
 static bool push_plain_pair(ledge_world *w, pair_out *out, int a, int b) {
     return append_pair(w, out, a, b, LEDGE__PAIR_CIRCLES | LEDGE__PAIR_PLAIN);
@@ -169,6 +177,28 @@ static inline bool consider_probe(ledge_world *w, pair_out *out, const probe *pa
 static inline bool consider(ledge_world *w, pair_out *out, int a, int b) {
     probe pa = probe_of(w, a);
     return consider_probe(w, out, &pa, b);
+}
+
+// Active bodies in sorted[q0 .. q1) (step.active_upto, counted when bodies sleep).
+static inline int active_in(const ledge_world *w, int q0, int q1) {
+    const int *upto = w->step.active_upto;
+    return (q1 > 0 ? upto[q1 - 1] : 0) - (q0 > 0 ? upto[q0 - 1] : 0);
+}
+
+// The bodies of sorted[q0 .. q1) against probe a; an inactive a (static or
+// asleep) only against the active ones, and not at all when the run holds
+// none (when bodies sleep, most runs of a resting pile).
+static inline bool consider_run(ledge_world *w, pair_out *out, const probe *pa, bool active, int q0,
+                                int q1) {
+    const int *sorted = w->grid.sorted;
+    const uint8_t *act = w->step.active;
+    if (!active && w->step.count_active && active_in(w, q0, q1) == 0) return true;
+    for (int q = q0; q < q1; ++q) {
+        int b = sorted[q];
+        if (!(active | act[b])) continue;
+        if (!consider_probe(w, out, pa, b)) return false;
+    }
+    return true;
 }
 
 // Each cell against itself and four of its neighbours (east, north-west,
@@ -190,16 +220,13 @@ static void grid_pairs(ledge_world *w, pair_out *out, int p0, int p1) {
         for (; c >= row + nx; row += nx) cy++;
         int cx = c - row;
         probe pa = probe_of(w, a);
+        bool active = w->step.active[a];
         int east = cx + 1 < nx ? c + 2 : c + 1;
-        for (int q = p + 1; q < cell_start[east]; ++q) {
-            if (!consider_probe(w, out, &pa, sorted[q])) return;
-        }
+        if (!consider_run(w, out, &pa, active, p + 1, cell_start[east])) return;
         if (cy + 1 >= ny) continue;
         int above = c + nx;
         int first = cx > 0 ? above - 1 : above, last = cx + 1 < nx ? above + 2 : above + 1;
-        for (int q = cell_start[first]; q < cell_start[last]; ++q) {
-            if (!consider_probe(w, out, &pa, sorted[q])) return;
-        }
+        if (!consider_run(w, out, &pa, active, cell_start[first], cell_start[last])) return;
     }
 }
 
@@ -341,6 +368,16 @@ static void in_place_task(int start, int end, int worker, void *context) {
 // lists concatenated in block order.
 static void all_grid_pairs(ledge_world *w) {
     int blocks = ledge__blocks(w->grid.count);
+    // With sleeping bodies, the active bodies are counted along the sorted
+    // list, so that a sleeper's pair loop can skip runs without any.
+    w->step.count_active = w->sleepers > 0;
+    if (w->step.count_active) {
+        int n = 0;
+        for (int p = 0; p < w->grid.count; ++p) {
+            n += w->step.active[w->grid.sorted[p]];
+            w->step.active_upto[p] = n;
+        }
+    }
     if (w->par.workers == NULL) {
         ledge__run(w, in_place_task, 1, 1, w);
         w->par.grid_pair_count = w->step.pair_count;
@@ -620,6 +657,7 @@ static LEDGE_INLINE void classify_axis(ledge_world *w, float cell, int b, int up
         }
         w->step.in_grid[i] = 1;
         w->step.plain[i] = plain_body(w, i);
+        w->step.active[i] = body_active(w, i);
         // (Two calls, not one through a chosen pointer: both stay in registers.)
         if (split && w->step.fast[i]) {
             bounds_add(&fast, gc);
@@ -800,8 +838,8 @@ static void tile_block(ledge_world *w, int b) {
     int *list = w->par.items + b * LEDGE__BLOCK, count = 0;
     int end = (b + 1) * LEDGE__BLOCK < w->slot_count ? (b + 1) * LEDGE__BLOCK : w->slot_count;
     for (int i = b * LEDGE__BLOCK; i < end; ++i) {
-        bool looks =
-            w->alive[i] && !w->frozen[i] && !w->sensor[i] && w->type[i] == LEDGE_BODY_DYNAMIC;
+        bool looks = w->alive[i] && !w->frozen[i] && !w->sensor[i] && !w->asleep[i] &&
+                     w->type[i] == LEDGE_BODY_DYNAMIC;
         w->step.tile_listed[i] = looks && anchored_near_tiles(w, i);
         // Anchored without a look (its box may be stale): nothing stands.
         if (!looks) w->tile_seen_near[i] &= (uint8_t)~SEEN_AT_ANCHOR;
@@ -837,7 +875,8 @@ void ledge__broad_pairs(ledge_world *w) {
 // be appended to the tile list in slot order after the pass) and counting
 // it on the worker's counter.
 void ledge__recheck_tiles(ledge_world *w, int i, int worker) {
-    if (w->step.tile_listed[i] || w->type[i] != LEDGE_BODY_DYNAMIC || w->sensor[i]) return;
+    if (w->step.tile_listed[i] || w->type[i] != LEDGE_BODY_DYNAMIC || w->sensor[i] || w->asleep[i])
+        return;
     // Within the margin of where the broad phase saw it, its box is still
     // inside the grown box that was found free of tiles.
     vec2s d = v2_sub(w->step.box_center[i], w->tile_anchor[i]);

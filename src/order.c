@@ -65,6 +65,7 @@ static void remap(ledge_world *w) {
         if (c->b >= 0) c->b = new_of[c->b];
     }
     w->contact_index_dirty = true;
+    w->held_synced = false; // sleep.c copies the held contacts again
     if (w->query != NULL) w->query_dirty = true;
 }
 

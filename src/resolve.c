@@ -15,7 +15,7 @@
 
 // Room for `more` contacts after the recorded ones; the sort's output
 // keeps the same capacity. False (logged) when an allocation fails.
-static bool reserve_contacts(ledge_world *w, int more) {
+bool ledge__contacts_reserve(ledge_world *w, int more) {
     int n = w->contact_count;
     if (more <= w->contact_cap - n) return true;
     int scratch_cap = w->contact_cap;
@@ -30,17 +30,20 @@ static bool reserve_contacts(ledge_world *w, int more) {
 }
 
 bool ledge__record_contact(ledge_world *w, const ledge__contact *c) {
-    if (!reserve_contacts(w, 1)) return false;
+    if (!ledge__contacts_reserve(w, 1)) return false;
     w->contacts[w->contact_count++] = *c;
     return true;
 }
 
 void ledge__forget_contacts(ledge_world *w, int slot) {
-    int n = 0;
+    int n = 0, live = 0;
     for (int k = 0; k < w->contact_count; ++k) {
+        if (k == w->live_contacts) live = n; // the held ones follow (sleep.c)
         if (w->contacts[k].a != slot && w->contacts[k].b != slot) w->contacts[n++] = w->contacts[k];
     }
+    w->live_contacts = w->live_contacts >= w->contact_count ? n : live;
     w->contact_count = n;
+    w->held_synced = false;
 }
 
 // --- body pairs -------------------------------------------------------------
@@ -377,7 +380,7 @@ static void project_all_tiles(ledge_world *w, bool record) {
     run_tiles(w, &t, blocks);
     for (int b = 0; b < blocks; ++b) {
         int n = w->par.block_count[b];
-        if (n == 0 || !reserve_contacts(w, n)) continue;
+        if (n == 0 || !ledge__contacts_reserve(w, n)) continue;
         memcpy(w->contacts + w->contact_count, w->par.tile_contacts + w->par.block_offset[b],
                sizeof *w->contacts * (size_t)n);
         w->contact_count += n;
@@ -450,7 +453,7 @@ static void record_pairs(ledge_world *w) {
         at += n;
     }
     // Nothing touched: nothing to write (the list may not exist yet).
-    if (at == w->contact_count || !reserve_contacts(w, at - w->contact_count)) return;
+    if (at == w->contact_count || !ledge__contacts_reserve(w, at - w->contact_count)) return;
     ledge__run(w, record_run, blocks, 1, w);
     w->contact_count = at;
 }

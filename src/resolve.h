@@ -17,6 +17,10 @@ void ledge__resolve_pass(ledge_world *world, bool record);
 /// of the others.
 void ledge__forget_contacts(ledge_world *world, int slot);
 
+/// Makes room for `more` contacts past contact_count (and as many in the
+/// sort's scratch); false (logged) when an allocation fails.
+bool ledge__contacts_reserve(ledge_world *world, int more);
+
 /// Appends a contact; returns false (the contact still resolved, only its
 /// response is lost) when the array cannot grow.
 bool ledge__record_contact(ledge_world *world, const ledge__contact *contact);

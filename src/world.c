@@ -6,6 +6,7 @@
 #include "query_index.h"
 #include "resolve.h"
 #include "response.h"
+#include "sleep.h"
 #include "step_events.h"
 #include "world.h"
 
@@ -27,6 +28,9 @@ ledge_world_def ledge_default_world_def(void) {
     def.cell_size = 0.0f;
     def.response_model = LEDGE_RESPONSE_MODEL_N;
     def.worker_count = 1;
+    def.enable_sleep = false;
+    def.sleep_speed = 0.05f;
+    def.sleep_time = 0.5f;
     return def;
 }
 
@@ -62,6 +66,13 @@ static bool def_ok(const ledge_world_def *def) {
         return false;
     }
     if (!ledge__workers_def_ok(def, "ledge_world_create")) return false;
+    if (!(def->sleep_speed >= 0.0f && def->sleep_speed <= LEDGE_MAX_COORDINATE) ||
+        !(def->sleep_time >= 0.0f && def->sleep_time <= LEDGE_MAX_COORDINATE)) {
+        LEDGE_ERROR("ledge_world_create: sleep_speed %g or sleep_time %g out of range (each must "
+                    "be 0..1e6)",
+                    (double)def->sleep_speed, (double)def->sleep_time);
+        return false;
+    }
     if (def->body_capacity < 0 || def->body_capacity > (1 << 26)) {
         LEDGE_ERROR("ledge_world_create: body_capacity is %d (must be 0..%d)", def->body_capacity,
                     1 << 26);
@@ -101,6 +112,9 @@ ledge_world *ledge_world_create(const ledge_world_def *def) {
     w->cell_size = def->cell_size;
     w->order_period = LEDGE__ORDER_PERIOD;
     w->stacking = def->response_model == LEDGE_RESPONSE_MODEL_STACKING;
+    w->sleep_on = def->enable_sleep;
+    w->sleep_speed = def->sleep_speed;
+    w->sleep_time = def->sleep_time;
     ledge_tilemap_def md = ledge_default_tilemap_def();
     md.width = def->map_width;
     md.height = def->map_height;
@@ -130,6 +144,7 @@ void ledge_world_destroy(ledge_world *world) {
     ledge__free(world->step.pairs);
     ledge__free(world->contacts);
     ledge__free(world->contacts_scratch);
+    ledge__free(world->held);
     ledge__free(world->step.sensor_pairs);
     ledge__events_free(world);
     ledge__free(world->step.buckets);
@@ -193,7 +208,7 @@ static void freeze(ledge_world *w, int i, const char *what) {
 }
 
 static inline bool moving(const ledge_world *w, int i) {
-    return w->alive[i] && !w->frozen[i] && w->type[i] != LEDGE_BODY_STATIC;
+    return w->alive[i] && !w->frozen[i] && !w->asleep[i] && w->type[i] != LEDGE_BODY_STATIC;
 }
 
 static inline bool in_range(vec2s p) {
@@ -428,7 +443,7 @@ static void drop_stale_contacts(ledge_world *w) {
 }
 
 const char *const ledge__stage_names[LEDGE__STAGE_COUNT] = {
-    "integrate", "move", "grid", "pairs", "relax", "sort", "response", "check", "events"};
+    "integrate", "move", "grid", "pairs", "relax", "sort", "response", "check", "events", "sleep"};
 
 // The profile's clock (only when the benchmark asked for a profile): the
 // stage running gets the time since `since` (unless 0), and `next` starts.
@@ -458,6 +473,7 @@ static void substep(ledge_world *w, float h) {
     }
     t = stage_mark(w, LEDGE__STAGE_PAIRS, t);
     ledge__broad_pairs(w);
+    if (ledge__sleep_wake_paired(w)) ledge__broad_pairs(w); // the woken bodies' pairs too
     t = stage_mark(w, LEDGE__STAGE_RELAX, t);
     relax(w);
     t = stage_mark(w, LEDGE__STAGE_SORT, t);
@@ -501,14 +517,20 @@ void ledge_world_step(ledge_world *world, float dt) {
         LEDGE_ERROR("ledge_world_step: the world is already stepping");
         return;
     }
-    ledge__order_bodies(world);           // every order_period steps: slots by space
-    if (!prepare(world)) return;          // logged; the world is unchanged
+    ledge__order_bodies(world);  // every order_period steps: slots by space
+    if (!prepare(world)) return; // logged; the world is unchanged
+    double t = stage_mark(world, LEDGE__STAGE_SLEEP, 0.0);
+    bool began = ledge__sleep_begin(world, dt);
+    stage_mark(world, LEDGE__STAGE_SLEEP, t);
+    if (!began) return;                   // logged; the world is unchanged
     ledge__characters_before_step(world); // where the platforms stood on start
     world->stepping = true;
     ledge__workers_awake(world->par.workers, true);
     float h = dt / (float)world->substeps;
     for (int k = 0; k < world->substeps; ++k) substep(world, h);
-    double t = stage_mark(world, LEDGE__STAGE_EVENTS, 0.0);
+    t = stage_mark(world, LEDGE__STAGE_SLEEP, 0.0);
+    ledge__sleep_end(world, dt);
+    t = stage_mark(world, LEDGE__STAGE_EVENTS, t);
     ledge__after_step(world);
     ledge__workers_awake(world->par.workers, false);
     world->stepping = false;
@@ -547,6 +569,9 @@ uint64_t ledge_world_hash(const ledge_world *world) {
         h = fnv(h, &world->type[i], sizeof world->type[i]);
         h = fnv(h, &world->position[i], sizeof world->position[i]);
         h = fnv(h, &world->velocity[i], sizeof world->velocity[i]);
+        // (Only a sleeping body adds a byte: worlds where nothing sleeps
+        // keep the hashes they had before bodies could sleep.)
+        if (world->asleep[i]) h = fnv(h, &world->asleep[i], sizeof world->asleep[i]);
     }
     return h;
 }

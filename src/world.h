@@ -102,12 +102,13 @@ typedef struct ledge__step {
     int pair_count, pair_cap;
     ledge__pair *sensor_pairs; ///< A sensor (a) and a body near it (b) (broad.c).
     int sensor_pair_count, sensor_pair_cap;
-    int tile_count; ///< Entries in tile_list (dynamic bodies near non-empty cells).
-    int big_count;  ///< Entries in big_list (bodies larger than a grid cell).
-    int pushes;     ///< Projections made by the current relaxation pass.
-    float margin;   ///< Broad-phase growth of the boxes (this step).
-    float cap_dt;   ///< The velocity pass's dt (response.c).
-    int *buckets;   ///< The contact sort's counters.
+    int tile_count;    ///< Entries in tile_list (dynamic bodies near non-empty cells).
+    int big_count;     ///< Entries in big_list (bodies larger than a grid cell).
+    bool count_active; ///< active_upto is counted (bodies sleep; broad.c).
+    int pushes;        ///< Projections made by the current relaxation pass.
+    float margin;      ///< Broad-phase growth of the boxes (this step).
+    float cap_dt;      ///< The velocity pass's dt (response.c).
+    int *buckets;      ///< The contact sort's counters.
     int bucket_cap;
     int *sort_key;     ///< Per contact: its bucket (the contact sort, response.c).
     int *sort_index;   ///< The contacts' indices, by groups of buckets.
@@ -149,6 +150,7 @@ typedef enum ledge__stage {
     LEDGE__STAGE_RESPONSE,  ///< The velocity pass.
     LEDGE__STAGE_CHECK,     ///< Positions out of range frozen.
     LEDGE__STAGE_EVENTS,    ///< After the step: events, contact index, queries, characters.
+    LEDGE__STAGE_SLEEP,     ///< Wakes before the step, rest timers and held contacts after it.
     LEDGE__STAGE_COUNT
 } ledge__stage;
 
@@ -248,6 +250,20 @@ struct ledge_world {
     ledge__contact *contacts;
     ledge__contact *contacts_scratch; ///< Same capacity: the sort's output.
     int contact_count, contact_cap;
+    /// Between steps, contacts[0 .. live_contacts) are the last substep's
+    /// and the rest are held: contacts of sleeping bodies with each other,
+    /// static bodies and tiles, kept as they were when the bodies fell
+    /// asleep (sleep.c). During the step the held ones wait in `held`.
+    int live_contacts;
+    ledge__contact *held;
+    int held_count, held_cap;
+    bool sleep_on;              ///< ledge_world_def.enable_sleep.
+    float sleep_speed;          ///< ledge_world_def.sleep_speed.
+    float sleep_time;           ///< ledge_world_def.sleep_time.
+    int sleepers;               ///< Bodies asleep.
+    uint32_t sleep_map_version; ///< The tilemap version the sleepers fell asleep at.
+    bool sleep_woke;            ///< A sleeper woke since the held contacts were last sorted.
+    bool held_synced;           ///< held[] is exactly the contacts' held tail (nothing moved it).
     bool stepping;    ///< Set during ledge_world_step: API calls that change the world are refused.
     bool query_dirty; ///< The query index must be rebuilt before the next query (query.c).
     struct ledge__query_index *query;     ///< The queries' own grid (query.c); NULL until asked.
@@ -316,6 +332,16 @@ static inline bool ledge__filters_allow(const ledge_filter *a, const ledge_filte
 static inline void ledge__forget_replay(ledge_world *w, int i) {
     w->moved[i] = 1;
     w->any_moved = true;
+}
+
+/// Wakes body i if it sleeps, and restarts its rest timer (sleep.c).
+static inline void ledge__wake(ledge_world *w, int i) {
+    w->sleep_timer[i] = 0.0f;
+    if (!w->asleep[i]) return;
+    w->asleep[i] = 0;
+    w->inv_mass[i] = w->sleep_inv_mass[i];
+    w->sleepers--;
+    w->sleep_woke = true;
 }
 
 /// Runs `task` over `items` items on the world's workers (workers.h).

@@ -23,7 +23,8 @@
 //                                    then one step with callgrind's
 //                                    instrumentation on (tests/bench_callgrind.sh);
 //                                    --stacking: ledge's stacking model
-//                                    (LEDGE_RESPONSE_MODEL_STACKING)
+//                                    (LEDGE_RESPONSE_MODEL_STACKING); --sleep (before
+//                                    --callgrind or the sizes): ledge's bodies may sleep
 //
 // Times are printed, never asserted.
 #define _POSIX_C_SOURCE 199309L
@@ -570,6 +571,8 @@ int main(int argc, char **argv) {
             return run_memory(n);
         } else if (strcmp(a, "--stacking") == 0) {
             scene_model = LEDGE_RESPONSE_MODEL_STACKING;
+        } else if (strcmp(a, "--sleep") == 0) {
+            scene_sleep = true; // ledge's bodies may sleep (Box2D's sleep by default)
         } else if (strcmp(a, "--callgrind") == 0 && i + 2 < argc) {
             int n, warm;
             if (!parse_int(argv[i + 1], 2, 10000000, &n) ||

@@ -20,8 +20,9 @@
 // predictions hold whatever the load.
 //
 // Run: meson test -C <release build> --benchmark workers -v
-//  or: <build>/tests/bench_workers [--n-model] [--steps S] [--workers W ...] [N ...]
-//      (default N: 10000 100000; workers 2; steps 600)
+//  or: <build>/tests/bench_workers [--n-model] [--sleep] [--steps S] [--workers W ...] [N ...]
+//      (default N: 10000 100000; workers 2; steps 600; --sleep: bodies may
+//      sleep, ledge_world_def.enable_sleep)
 #define _POSIX_C_SOURCE 199309L
 #define RUNS            3
 #include "bench_timing.h"
@@ -41,6 +42,7 @@ typedef struct result {
     uint64_t hash;                       ///< The last run's world hash.
     bool same;                           ///< All runs ended with that hash.
     scene_figures quality;               ///< After the last run.
+    int asleep;                          ///< Bodies asleep after the last run.
     double stage[LEDGE__STAGE_COUNT];    ///< Profiled run: CPU seconds per stage.
     double parallel[LEDGE__STAGE_COUNT]; ///< Of those, in shared tasks.
 } result;
@@ -70,6 +72,8 @@ static result measure(int n, int workers) {
         for (int i = 0; i < g_steps; ++i) ledge_world_step(s.world, DT);
         ms[k] = (now_ns() - t0) / g_steps * 1e-6;
         scene_figures q = scene_quality(&s);
+        r.asleep = 0;
+        for (int b = 0; b < s.count; ++b) r.asleep += !ledge_body_is_awake(s.world, s.bodies[b]);
         if (k > 0 && q.hash != r.hash) r.same = false;
         r.hash = q.hash;
         r.quality = q;
@@ -111,9 +115,9 @@ static void report(int n, const int *workers, int count, const result *res) {
     printf("%8s %s\n", "", same ? "every worker count: the same hash" : "HASHES DIFFER");
     const scene_figures *q = &one->quality;
     printf("quality: %d escaped, %d in solid, max overlap %.5f m (circle), %.5f m (tile), %d of "
-           "%d moving\n",
+           "%d moving, %d asleep\n",
            q->escaped, q->inside_solid, q->max_body_overlap, q->max_tile_overlap, q->moving,
-           q->count);
+           q->count, one->asleep);
 
     double total = 0.0, par = 0.0;
     for (int k = 0; k < LEDGE__STAGE_COUNT; ++k) {
@@ -134,7 +138,8 @@ static void report(int n, const int *workers, int count, const result *res) {
 }
 
 static int usage(void) {
-    fprintf(stderr, "usage: bench_workers [--n-model] [--steps S] [--workers W ...] [N ...]\n");
+    fprintf(stderr,
+            "usage: bench_workers [--n-model] [--sleep] [--steps S] [--workers W ...] [N ...]\n");
     return 2;
 }
 
@@ -146,6 +151,8 @@ int main(int argc, char **argv) {
         char *end;
         if (strcmp(argv[i], "--n-model") == 0) {
             n_model = true;
+        } else if (strcmp(argv[i], "--sleep") == 0) {
+            scene_sleep = true;
         } else if (strcmp(argv[i], "--steps") == 0 && i + 1 < argc) {
             g_steps = (int)strtol(argv[++i], &end, 10);
             if (*end != '\0' || g_steps < 1) return usage();
@@ -162,7 +169,8 @@ int main(int argc, char **argv) {
     if (worker_count == 1) workers[worker_count++] = 2; // the default: 1 and 2
     if (size_count == 0) size_count = 2;
 
-    printf("rain, ms/step (mean over %d steps, median of %d runs, setup untimed)\n", g_steps, RUNS);
+    printf("rain, ms/step (mean over %d steps, median of %d runs, setup untimed)%s\n", g_steps,
+           RUNS, scene_sleep ? ", bodies may sleep" : "");
     for (int m = 0; m < (n_model ? 2 : 1); ++m) {
         scene_model = m == 0 ? LEDGE_RESPONSE_MODEL_STACKING : LEDGE_RESPONSE_MODEL_N;
         if (m == 1) printf("\n--- N's response model (its pile sinks: an open problem) ---\n");

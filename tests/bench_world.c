@@ -25,10 +25,10 @@
 //
 // Run: meson test -C <release build> --benchmark world -v
 //  or: <build>/tests/bench_world [--model stacking|n|both] [--runs R]
-//      [--order on|off|both] [--period P] [--cpu] [--steps S] [--rain-only]
+//      [--order on|off|both] [--period P] [--cpu] [--steps S] [--rain-only] [--sleep]
 //      [N ...]   (default 1000 10000; e.g.
 //      add 100000, or 1000000 where it fits in memory; --rain-only skips the floor and the open
-//      scene)
+//      scene; --sleep lets the bodies sleep, ledge_world_def.enable_sleep)
 #define _POSIX_C_SOURCE 199309L
 #define RUNS            9 // room for --runs; the spec's "at least 3 runs, quote the median"
 #include "bench_timing.h"
@@ -240,6 +240,10 @@ int main(int argc, char **argv) {
             rain_only = true;
             continue;
         }
+        if (strcmp(argv[i], "--sleep") == 0) {
+            scene_sleep = true;
+            continue;
+        }
         char *end;
         long n = strtol(argv[i], &end, 10);
         if (*end != '\0' || n < 2 || n > 10000000 || count == 16) goto usage;
@@ -322,7 +326,7 @@ int main(int argc, char **argv) {
 usage:
     fprintf(stderr,
             "usage: bench_world [--model stacking|n|both] [--runs 1..%d] [--order on|off|both] "
-            "[--period P] [--cpu] [--steps S] [--rain-only] "
+            "[--period P] [--cpu] [--steps S] [--rain-only] [--sleep] "
             "[N ...]   (2 <= N <= 10000000)\n",
             RUNS);
     return 2;

@@ -5,6 +5,8 @@
 
 ledge_response_model scene_model = LEDGE_RESPONSE_MODEL_N;
 int scene_worker_count = 1;
+bool scene_sleep = false;
+float scene_sleep_time = 0.5f;
 ledge_enqueue_task_fn *scene_enqueue_task;
 ledge_finish_task_fn *scene_finish_task;
 void *scene_task_context;
@@ -16,6 +18,8 @@ ledge_world_def scene_world_def(void) {
     wd.enqueue_task = scene_enqueue_task;
     wd.finish_task = scene_finish_task;
     wd.user_task_context = scene_task_context;
+    wd.enable_sleep = scene_sleep;
+    wd.sleep_time = scene_sleep_time;
     return wd;
 }
 

@@ -74,7 +74,13 @@ extern ledge_enqueue_task_fn *scene_enqueue_task;
 extern ledge_finish_task_fn *scene_finish_task;
 extern void *scene_task_context;
 
-/// ledge_default_world_def with scene_model, scene_worker_count and the
+/// Whether the scene builders' worlds let bodies sleep (default false,
+/// the library's default).
+extern bool scene_sleep;
+/// Their sleep_time (default 0.5 s, the library's default).
+extern float scene_sleep_time;
+
+/// ledge_default_world_def with scene_model, scene_sleep, scene_worker_count and the
 /// scene_*task* callbacks.
 ledge_world_def scene_world_def(void);
 

@@ -163,6 +163,7 @@ static void check_world(ledge_world *w, const bodies *b) {
 // when `fail_rest`); 0 refuses nothing. Returns how many allocations it
 // asked for, and asserts that nothing is left allocated at the end.
 static long g_heal_calls; // allocations made before memory comes back
+static bool g_sleep;      // the scenario's world lets bodies sleep (soon)
 
 static long run_scenario(long fail_at, bool fail_rest, run_record *r) {
     memset(r, 0, sizeof *r);
@@ -172,6 +173,8 @@ static long run_scenario(long fail_at, bool fail_rest, run_record *r) {
     wd.worker_count = test_workers();
     wd.map_width = 32;
     wd.map_height = 24;
+    wd.enable_sleep = g_sleep;
+    wd.sleep_time = 0.1f;
     call_begin();
     ledge_world *w = ledge_world_create(&wd);
     call_end(r, "ledge_world_create", w != NULL, true);
@@ -245,6 +248,16 @@ static void test_fail_one_allocation(void **state) {
     check_every_k(false);
 }
 
+// The same with sleeping bodies: the held contacts' buffer and the
+// query behind the platforms' wake are allocations too.
+static void test_fail_one_allocation_sleeping(void **state) {
+    (void)state;
+    g_sleep = true;
+    check_every_k(false);
+    check_every_k(true);
+    g_sleep = false;
+}
+
 static void test_fail_from_k_on(void **state) {
     (void)state;
     check_every_k(true);
@@ -257,22 +270,24 @@ static void test_fail_from_k_on(void **state) {
 #define RAIN_WARMUP_N 300
 #define RAIN_STEPS    test_cases(600)
 
-static void rain_allocations(ledge_response_model model, int warmup) {
+static void rain_allocations(ledge_response_model model, int warmup, bool sleep) {
     alloc_hook_start(0, false);
     scene s;
     scene_model = model;
+    scene_sleep = sleep;
     scene_worker_count = test_workers();
     bool made = scene_rain(RAIN_N, &s);
     scene_model = LEDGE_RESPONSE_MODEL_N;
+    scene_sleep = false;
     assert_true(made);
     for (int i = 0; i < warmup; ++i) ledge_world_step(s.world, 1.0f / 60.0f);
     long before = g_alloc.calls;
     for (int i = 0; i < RAIN_STEPS; ++i) ledge_world_step(s.world, 1.0f / 60.0f);
     long during = g_alloc.calls - before;
-    print_message("rain N=%d (%s model, %d workers): %ld allocations during %d steps after %d "
+    print_message("rain N=%d (%s model%s, %d workers): %ld allocations during %d steps after %d "
                   "warm-up steps\n",
-                  RAIN_N, model == LEDGE_RESPONSE_MODEL_N ? "N" : "stacking", test_workers(),
-                  during, RAIN_STEPS, warmup);
+                  RAIN_N, model == LEDGE_RESPONSE_MODEL_N ? "N" : "stacking",
+                  sleep ? ", sleeping" : "", test_workers(), during, RAIN_STEPS, warmup);
     scene_destroy(&s);
     assert_int_equal(g_alloc.live, 0);
     alloc_hook_stop();
@@ -281,16 +296,19 @@ static void rain_allocations(ledge_response_model model, int warmup) {
 
 static void test_rain_steps_allocate_nothing(void **state) {
     (void)state;
-    rain_allocations(LEDGE_RESPONSE_MODEL_STACKING, RAIN_WARMUP);
+    rain_allocations(LEDGE_RESPONSE_MODEL_STACKING, RAIN_WARMUP, false);
     // N's pile keeps sinking and finding contacts for longer: its contact
     // list reaches its size later.
-    rain_allocations(LEDGE_RESPONSE_MODEL_N, RAIN_WARMUP_N);
+    rain_allocations(LEDGE_RESPONSE_MODEL_N, RAIN_WARMUP_N, false);
+    // A sleeping pile's held contacts grow while it falls asleep.
+    rain_allocations(LEDGE_RESPONSE_MODEL_STACKING, RAIN_WARMUP_N, true);
 }
 
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fail_one_allocation),
         cmocka_unit_test(test_fail_from_k_on),
+        cmocka_unit_test(test_fail_one_allocation_sleeping),
         cmocka_unit_test(test_rain_steps_allocate_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -255,6 +255,31 @@ ROW(world_response_model) {
     d.response_model = (ledge_response_model)7;
     return ledge_world_create(&d) == NULL;
 }
+ROW(world_sleep_speed) {
+    ledge_world_def d = ledge_default_world_def();
+    d.sleep_speed = NAN;
+    return ledge_world_create(&d) == NULL;
+}
+ROW(body_sleep_disabled) {
+    ledge_body_def d = ledge_default_body_def();
+    d.shape = g_circle;
+    ledge_body_id id = ledge_body_create(g_world, &d);
+    bool refused = !ledge_body_set_awake(g_world, id, false) && ledge_body_is_awake(g_world, id);
+    ledge_body_destroy(g_world, id); // (logs nothing)
+    return refused;
+}
+ROW(body_sleep_static) {
+    ledge_world_def wd = ledge_default_world_def();
+    wd.enable_sleep = true;
+    ledge_world *w = ledge_world_create(&wd);
+    ledge_body_def d = ledge_default_body_def();
+    d.type = LEDGE_BODY_STATIC;
+    d.shape = g_circle;
+    ledge_body_id id = ledge_body_create(w, &d);
+    bool refused = !ledge_body_set_awake(w, id, false) && ledge_body_is_awake(w, id);
+    ledge_world_destroy(w);
+    return refused;
+}
 ROW(body_create_mass) {
     ledge_body_def d = ledge_default_body_def();
     d.shape = g_circle;
@@ -424,6 +449,9 @@ static const row rows[] = {
     {"`ledge_world_step(w, 2)` (longer than LEDGE_MAX_STEP)", world_step_long, "ledge_world_step", "dt", "world unchanged"},
     {"`ledge_world_create` with cell_size 1e-30", world_cell_size, "ledge_world_create", "cell_size", "NULL"},
     {"`ledge_world_create` with response_model 7", world_response_model, "ledge_world_create", "response_model", "NULL"},
+    {"`ledge_world_create` with sleep_speed NaN", world_sleep_speed, "ledge_world_create", "sleep_speed", "NULL"},
+    {"`ledge_body_set_awake(w, id, false)` with enable_sleep false", body_sleep_disabled, "ledge_body_set_awake", "enable_sleep", "false, body awake"},
+    {"`ledge_body_set_awake(w, id, false)` of a static body", body_sleep_static, "ledge_body_set_awake", "not dynamic", "false, body awake"},
     {"`ledge_body_create` with density 1e-30 (mass too small)", body_create_mass, "ledge_body_create", "mass", "null id"},
     {"`ledge_body_is_frozen` of a foreign id", body_frozen_stale, "ledge_body_is_frozen", "id", "false"},
     {"`ledge_world_step(NULL, dt)`", world_step_null, "ledge_world_step", "world", "(nothing)"},

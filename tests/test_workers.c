@@ -130,6 +130,8 @@ static int scaled(int n) {
 
 static uint64_t g_hash[MAX_STEPS][CONFIGS];
 
+static long g_asleep; // body-steps asleep (1 worker), when the scene sleeps
+
 static void rain_run(int config) {
     use_config(config);
     scene s;
@@ -147,6 +149,10 @@ static void rain_run(int config) {
         }
         ledge_world_step(s.world, 1.0f / 60.0f);
         g_hash[k][config] = ledge_world_hash(s.world);
+        if (scene_sleep && config == 0) {
+            for (int b = 0; b < s.count; ++b)
+                g_asleep += !ledge_body_is_awake(s.world, s.bodies[b]);
+        }
     }
     check_jobs(config);
     // The pool's threads took part (else equal hashes would prove nothing).
@@ -177,6 +183,23 @@ static void test_rain_stacking(void **state) {
 static void test_rain_n(void **state) {
     (void)state;
     rain_model(LEDGE_RESPONSE_MODEL_N, "rain 2500, N's model");
+}
+
+// Sleeping (world.h): bodies fall asleep and are woken (by the rain
+// landing on them, and by the churn's destroyed bodies) at the same steps
+// for every worker count. A short rest time, so that bodies sleep within
+// the quarter-length run under ThreadSanitizer too.
+static void test_rain_sleeping(void **state) {
+    (void)state;
+    scene_sleep = true;
+    scene_sleep_time = 0.1f;
+    g_asleep = 0;
+    rain_model(LEDGE_RESPONSE_MODEL_STACKING, "rain 2500, stacking, sleeping");
+    scene_sleep = false;
+    scene_sleep_time = 0.5f;
+    print_message("rain 2500, sleeping: %ld body-steps asleep over %d steps\n", g_asleep,
+                  RAIN_STEPS);
+    assert_true(g_asleep > (long)RAIN_STEPS * 10); // the sleeping path ran
 }
 
 // --- touch events ----------------------------------------------------------------
@@ -439,7 +462,7 @@ int main(void) {
         cmocka_unit_test(test_refusals),     cmocka_unit_test(test_rain_stacking),
         cmocka_unit_test(test_rain_n),       cmocka_unit_test(test_crowd),
         cmocka_unit_test(test_demo_level),   cmocka_unit_test(test_fast_paths),
-        cmocka_unit_test(test_touch_blocks),
+        cmocka_unit_test(test_touch_blocks), cmocka_unit_test(test_rain_sleeping),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -180,6 +180,17 @@ LEDGE_API bool ledge_body_set_user_data(ledge_world *world, ledge_body_id id, vo
 /// ledge_body_set_velocity is called. False (logged) for an invalid id.
 LEDGE_API bool ledge_body_is_frozen(const ledge_world *world, ledge_body_id id);
 
+/// Whether the body takes part in the step: false only for a sleeping
+/// dynamic body (world.h, "Sleeping"). False (logged) for an invalid id.
+LEDGE_API bool ledge_body_is_awake(const ledge_world *world, ledge_body_id id);
+
+/// Wakes a sleeping body (`awake` true), or puts a dynamic body to sleep
+/// now (`awake` false; its velocity becomes 0, and its contacts of the
+/// last step are kept as a sleeping body's; a world with enable_sleep
+/// false refuses it). False (logged) for an invalid id, a static or
+/// kinematic body put to sleep, or a stepping world.
+LEDGE_API bool ledge_body_set_awake(ledge_world *world, ledge_body_id id, bool awake);
+
 /// Lets the body fall through the one-way platforms (tiles and bodies) it
 /// stands on: they are ignored until it no longer overlaps any of them.
 LEDGE_API bool ledge_body_drop_through(ledge_world *world, ledge_body_id id);

@@ -67,6 +67,23 @@
 /// Projection leaves `linear_slop` of overlap so that contacts persist
 /// from step to step.
 ///
+/// Sleeping (ledge_world_def.enable_sleep). A dynamic body slower than
+/// sleep_speed for sleep_time seconds falls asleep at the end of a step,
+/// unless it touches a dynamic body that has not rested as long or a
+/// kinematic body moving faster than sleep_speed. A sleeping body keeps
+/// its position and contacts (the game's view, the ground state and the
+/// events do not change), its velocity is 0, and the step skips it: its
+/// pairs with other sleeping or static bodies and with tiles are not
+/// looked at, and an awake body touching it meets it as a static one.
+/// It wakes when an awake dynamic body or a kinematic body faster than
+/// sleep_speed comes within the broad phase's margin of it (in that
+/// substep, before the projection, so that a hit moves it), when the game
+/// sets its position, velocity, gravity scale or filter, applies an
+/// impulse, makes it drop through platforms, destroys a body it touches
+/// or edits the tilemap (which wakes every sleeping body), and through
+/// ledge_body_set_awake. Waking and falling asleep depend on the state
+/// only, so the bits stay the same for every worker count.
+///
 /// Determinism: the same world, inputs and step sequence give bit-identical
 /// states (ledge_world_hash), across runs, builds and worker counts
 /// (ledge_world_def.worker_count).
@@ -139,6 +156,18 @@ typedef struct ledge_world_def {
                             ///< below a quarter tile it is also the query index's finest cell.
                             ///< Default 0.
     ledge_response_model response_model; ///< Default LEDGE_RESPONSE_MODEL_N.
+    /// Resting dynamic bodies fall asleep and leave the step until
+    /// something wakes them (see "Sleeping" above). Default false: N's
+    /// response has slides slower than any sleep speed (a body on a 45
+    /// degree slope with f = 0.5 and 3 substeps slides at 0.039 m/s), and
+    /// a sleeping body would stop them; turn it on for piles of crates.
+    bool enable_sleep;
+    /// Speed (m/s) under which a dynamic body counts as resting, 0..1e6.
+    /// Default 0.05.
+    float sleep_speed;
+    /// Seconds a body must rest, and every dynamic body it touches be
+    /// resting, before it falls asleep, 0..1e6. Default 0.5.
+    float sleep_time;
     /// Threads that run the step, 1..LEDGE_MAX_WORKERS. Default 1: the
     /// calling thread alone. More: the world starts worker_count - 1
     /// threads of its own (joined by ledge_world_destroy), unless

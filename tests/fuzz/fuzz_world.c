@@ -45,6 +45,7 @@ typedef struct model {
     int count;    ///< Recorded ids (living or dead).
     bool extreme; ///< An extreme step or force was accepted: numbers may overflow.
     int workers;  ///< The world's worker_count (the input's choice, or 1 for the twin).
+    bool sleep;   ///< The world lets bodies sleep.
     uint64_t step_hash[MAX_STEPS]; ///< The hash after each step, in order.
     int steps;                     ///< Steps recorded.
 } model;
@@ -171,7 +172,7 @@ static void op_setter(model *m, reader *r) {
     int which;
     ledge_body_id id = pick_id(m, r, &which);
     bool alive = which >= 0 && m->alive[which];
-    uint8_t what = rd_u8(r) % 6;
+    uint8_t what = rd_u8(r) % 7;
     vec2s v = rd_vec(r);
     bool ok = false, acceptable = fabsf(v.x) <= 1e6f && fabsf(v.y) <= 1e6f; // NaN fails too
     vec2s before = alive ? ledge_body_position(m->w, id) : v;
@@ -198,6 +199,19 @@ static void op_setter(model *m, reader *r) {
         ok = ledge_body_set_drag(m->w, id, v.x);
         acceptable = v.x >= 0.0f && v.x <= 1e6f;
         break;
+    case 5: {
+        bool awake = v.x >= 0.0f,
+             can_sleep = alive && m->sleep && ledge_body_get_type(m->w, id) == LEDGE_BODY_DYNAMIC;
+        ok = ledge_body_set_awake(m->w, id, awake);
+        acceptable = awake || can_sleep;
+        if (alive && !awake && !can_sleep) CHECK(!ok, "a body that cannot sleep was put to sleep");
+        if (ok) CHECK(ledge_body_is_awake(m->w, id) == awake, "set_awake(%d) did not hold", awake);
+        if (ok && !awake) {
+            vec2s vel = ledge_body_velocity(m->w, id);
+            CHECK(vel.x == 0.0f && vel.y == 0.0f, "a body put to sleep kept its velocity");
+        }
+        break;
+    }
     default: {
         ledge_filter f = {(uint64_t)rd_u8(r), (uint64_t)rd_u8(r), (int8_t)rd_u8(r)};
         ok = ledge_body_set_filter(m->w, id, f);
@@ -389,7 +403,14 @@ static bool make_world(model *m, reader *r, bool one_worker) {
     // Workers from the next two bits (the seeds, made with bytes under 8,
     // keep their meaning: one worker).
     wd.worker_count = one_worker ? 1 : 1 + (cap >> 3) % 4;
+    // Sleeping from the top three bits (off in the old seeds), with rest
+    // times short enough that bodies fall asleep within an input's steps.
+    static const float sleep_times[] = {0.0f, 0.02f, 0.1f, 0.5f};
+    wd.enable_sleep = (cap >> 5) & 1;
+    wd.sleep_time = sleep_times[(cap >> 6) & 3];
+    wd.sleep_speed = (cap >> 6) == 3 ? 1.0f : 0.05f;
     m->workers = wd.worker_count;
+    m->sleep = wd.enable_sleep;
     m->w = ledge_world_create(&wd);
     if (m->w == NULL) return false;
     if (fabsf(wd.gravity.x) + fabsf(wd.gravity.y) > 1e3f) m->extreme = true;

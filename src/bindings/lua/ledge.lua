@@ -133,7 +133,7 @@ local function fill_world_def(wd, t)
     if t.height then wd.map_height = t.height end
     if t.origin then wd.map_origin.x, wd.map_origin.y = xy(t.origin, 0, 0) end
     for _, k in ipairs({ 'body_capacity', 'iterations', 'substeps', 'linear_slop',
-        'bounce_threshold', 'cell_size' }) do
+        'bounce_threshold', 'cell_size', 'enable_sleep', 'sleep_speed', 'sleep_time' }) do
         if t[k] ~= nil then wd[k] = t[k] end
     end
 end
@@ -559,6 +559,10 @@ function Body:bounds()
 end
 
 function Body:isFrozen() return checked(C.ledge_body_is_frozen, bw(self), self.id) end
+--- Whether the body takes part in the step (false while it sleeps).
+function Body:isAwake() return checked(C.ledge_body_is_awake, bw(self), self.id) end
+--- Wakes it (true) or puts a dynamic body to sleep (false; the world needs enable_sleep).
+function Body:setAwake(awake) return checked(C.ledge_body_set_awake, bw(self), self.id, awake) end
 function Body:dropThrough() checked(C.ledge_body_drop_through, bw(self), self.id) end
 
 --- Ground state after the last step: {onGround, onCeiling, onWallLeft,

@@ -291,6 +291,8 @@ bool ledge_body_set_filter(ledge_world *world, ledge_body_id id, ledge_filter fi
 ledge_filter ledge_body_filter(const ledge_world *world, ledge_body_id id);
 bool ledge_body_set_user_data(ledge_world *world, ledge_body_id id, void *user_data);
 bool ledge_body_is_frozen(const ledge_world *world, ledge_body_id id);
+bool ledge_body_is_awake(const ledge_world *world, ledge_body_id id);
+bool ledge_body_set_awake(ledge_world *world, ledge_body_id id, bool awake);
 bool ledge_body_drop_through(ledge_world *world, ledge_body_id id);
 bool ledge_body_set_target(ledge_world *world, ledge_body_id id, vec2s target, float dt);
 void *ledge_body_user_data(const ledge_world *world, ledge_body_id id);
@@ -315,6 +317,9 @@ typedef struct ledge_world_def {
     float bounce_threshold;
     float cell_size;
     ledge_response_model response_model;
+    bool enable_sleep;
+    float sleep_speed;
+    float sleep_time;
     int worker_count;
     ledge_enqueue_task_fn *enqueue_task;
     ledge_finish_task_fn *finish_task;

@@ -1,0 +1,270 @@
+// Sleeping: resting dynamic bodies leave the step until something wakes
+// them (world.h, "Sleeping"). A sleeping body keeps its place in the grid
+// and its contacts; its inverse mass reads 0 while it sleeps, so every
+// stage of the step meets it as a static body (a pair of two sleepers, or
+// of a sleeper and a static body, is never listed), and the broad phase
+// skips the pairs of two bodies that cannot move (broad.c, `active`).
+//
+// Every decision reads the state at one point of the step, never the
+// order in which the bodies are gone through, so the bits do not depend on
+// the worker count:
+// - at the start of a step, a tilemap edit wakes every sleeper, and a
+//   kinematic body faster than the sleep speed wakes the sleepers its
+//   swept box reaches (the index of the queries: the pair search below
+//   cannot see it, because a kinematic body and a sleeper are never paired);
+// - in each substep, after the pair search, an awake dynamic or kinematic
+//   body faster than the sleep speed wakes the sleepers it is paired with,
+//   and the pairs are searched again, so that the hit moves them;
+// - at the end of the step the rest timers advance, bodies that rested
+//   long enough fall asleep together unless they touch a dynamic body that
+//   did not, and the contacts are sorted into live and held ones.
+#include "sleep.h"
+
+#include "broad.h"
+#include "query_index.h"
+#include "resolve.h"
+
+#include <string.h>
+
+static inline bool awake_dynamic(const ledge_world *w, int i) {
+    return w->type[i] == LEDGE_BODY_DYNAMIC && !w->asleep[i];
+}
+
+// A contact whose bodies are all asleep, static or kinematic (none of the
+// step's bodies can change it): kept as it is while they sleep.
+static inline bool held_contact(const ledge_world *w, const ledge__contact *c) {
+    return !awake_dynamic(w, c->a) && (c->b < 0 || !awake_dynamic(w, c->b));
+}
+
+static inline float speed2(const ledge_world *w, int i) {
+    return v2_len2(w->velocity[i]);
+}
+
+static void sleep_now(ledge_world *w, int i) {
+    w->asleep[i] = 1;
+    w->velocity[i] = v2(0.0f, 0.0f);
+    w->sleep_inv_mass[i] = w->inv_mass[i];
+    w->inv_mass[i] = 0.0f;
+    w->sleepers++;
+}
+
+static void wake_all(ledge_world *w) {
+    for (int i = 0; i < w->slot_count && w->sleepers > 0; ++i) {
+        if (w->alive[i]) ledge__wake(w, i);
+    }
+}
+
+// The query index's visit: marks a sleeper to wake (the index must not
+// change while it is walked).
+static bool mark_sleeper(const ledge_world *w, int slot, void *context) {
+    (void)context;
+    if (w->asleep[slot]) w->step.sleepy[slot] = 1;
+    return true;
+}
+
+// The sleepers the kinematic bodies faster than the sleep speed reach in
+// this step (their boxes grown by the step's motion and the margin).
+static void wake_near_kinematic(ledge_world *w, float dt) {
+    float s2 = w->sleep_speed * w->sleep_speed;
+    bool any = false;
+    for (int i = 0; i < w->slot_count; ++i) {
+        if (!w->alive[i] || w->type[i] != LEDGE_BODY_KINEMATIC || !(speed2(w, i) > s2)) continue;
+        if (!any) memset(w->step.sleepy, 0, (size_t)w->slot_count);
+        any = true;
+        vec2s c = v2_add(w->position[i], w->box_offset[i]);
+        vec2s move = v2_scale(w->velocity[i], dt);
+        vec2s grow = v2_add(w->box_half[i],
+                            v2(fabsf(move.x) + w->step.margin, fabsf(move.y) + w->step.margin));
+        ledge_aabb box = {v2_sub(c, grow), v2_add(c, grow)};
+        ledge__query_aabb_unordered(w, box, "ledge_world_step", mark_sleeper, NULL);
+    }
+    if (!any) return;
+    for (int i = 0; i < w->slot_count; ++i) {
+        if (w->step.sleepy[i]) ledge__wake(w, i);
+    }
+}
+
+// Keeps the held contacts whose bodies all still sleep (or are static or
+// kinematic); a woken body's are found again by the step.
+static void keep_held(ledge_world *w) {
+    int n = 0;
+    for (int k = 0; k < w->held_count; ++k) {
+        if (held_contact(w, &w->held[k])) w->held[n++] = w->held[k];
+    }
+    w->held_count = n;
+}
+
+bool ledge__sleep_begin(ledge_world *w, float dt) {
+    int tail = w->contact_count - w->live_contacts;
+    if (!w->sleep_on || (w->sleepers == 0 && tail == 0)) {
+        w->live_contacts = w->contact_count;
+        return true;
+    }
+    if (!LEDGE__RESERVE(w->held, w->held_cap, tail, 0, 256)) {
+        LEDGE_ERROR("ledge_world_step: allocation of %d held contacts failed", tail);
+        return false;
+    }
+    if (w->sleepers > 0 && w->map->version != w->sleep_map_version) wake_all(w);
+    if (w->sleepers > 0) wake_near_kinematic(w, dt);
+    if (w->held_synced && !w->sleep_woke && w->held_count == tail) { // held[] is the tail: no copy
+        w->contact_count = w->live_contacts;
+        return true;
+    }
+    // The held contacts of bodies woken since the last step (by the game,
+    // an edit or a platform) rejoin the live ones: the platform's carry
+    // and the replay answer them, as they would have had it never slept.
+    const ledge__contact *tail_at = w->contacts + w->live_contacts;
+    int n = 0;
+    for (int k = 0; k < tail; ++k) {
+        if (held_contact(w, &tail_at[k])) {
+            w->held[n++] = tail_at[k];
+        } else {
+            w->contacts[w->live_contacts++] = tail_at[k]; // never past tail_at + k
+        }
+    }
+    w->held_count = n;
+    w->contact_count = w->live_contacts;
+    return true;
+}
+
+bool ledge__sleep_wake_paired(ledge_world *w) {
+    if (w->sleepers == 0) return false;
+    float s2 = w->sleep_speed * w->sleep_speed;
+    bool any = false;
+    for (int k = 0; k < w->step.pair_count; ++k) {
+        int a = w->step.pairs[k].a, b = w->step.pairs[k].b;
+        if (w->asleep[a] == w->asleep[b]) continue;
+        int s = w->asleep[a] ? a : b, o = s == a ? b : a;
+        if (w->type[o] == LEDGE_BODY_STATIC || !(speed2(w, o) > s2)) continue;
+        ledge__wake(w, s);
+        w->step.active[s] = w->step.in_grid[s];
+        any = true;
+    }
+    return any;
+}
+
+// Whether body i blocks its touching bodies from falling asleep: a dynamic
+// body that has not rested long enough, or a kinematic one that moves.
+static inline bool keeps_awake(const ledge_world *w, int i, float s2) {
+    if (w->type[i] == LEDGE_BODY_KINEMATIC) return speed2(w, i) > s2;
+    return awake_dynamic(w, i) && !(w->sleep_timer[i] >= w->sleep_time);
+}
+
+// The rest timers, and which bodies may fall asleep (step.sleepy).
+static void advance_timers(ledge_world *w, float dt) {
+    float s2 = w->sleep_speed * w->sleep_speed;
+    for (int i = 0; i < w->slot_count; ++i) {
+        w->step.sleepy[i] = 0;
+        if (!w->alive[i] || !awake_dynamic(w, i) || w->frozen[i] || w->sensor[i]) continue;
+        w->sleep_timer[i] = speed2(w, i) <= s2 ? w->sleep_timer[i] + dt : 0.0f;
+        w->step.sleepy[i] = w->sleep_timer[i] >= w->sleep_time;
+    }
+}
+
+// A body touching one that keeps it awake stays awake, and so do both
+// bodies of a contact still deeper than twice the slop (a pile that has
+// not finished pushing its bodies apart would sleep with the overlap).
+// The tests read the timers and depths, not the other marks, so the order
+// of the contacts does not matter.
+static void veto_by_contacts(ledge_world *w) {
+    float s2 = w->sleep_speed * w->sleep_speed, deep = 1.25f * w->slop;
+    for (int k = 0; k < w->contact_count; ++k) {
+        const ledge__contact *c = &w->contacts[k];
+        if (c->depth > deep) {
+            w->step.sleepy[c->a] = 0;
+            if (c->b >= 0) w->step.sleepy[c->b] = 0;
+            if (c->b >= 0 && w->asleep[c->a] != w->asleep[c->b]) {
+                ledge__wake(w, w->asleep[c->a] ? c->a : c->b); // pressed into it
+            }
+            continue;
+        }
+        if (c->b < 0) continue;
+        if (w->step.sleepy[c->a] && keeps_awake(w, c->b, s2)) w->step.sleepy[c->a] = 0;
+        if (w->step.sleepy[c->b] && keeps_awake(w, c->a, s2)) w->step.sleepy[c->b] = 0;
+    }
+}
+
+// contacts = the live ones (in their order) + the held ones (the earlier
+// held first, then those whose bodies fell asleep now).
+static bool split_contacts(ledge_world *w) {
+    int n = w->contact_count, live = 0;
+    if (!LEDGE__RESERVE(w->held, w->held_cap, w->held_count + n, w->held_count, 256)) {
+        LEDGE_ERROR("ledge_world_step: allocation of %d held contacts failed (the sleeping bodies "
+                    "are woken)",
+                    w->held_count + n);
+        return false;
+    }
+    if (w->sleep_woke) keep_held(w); // else every held body still sleeps
+    for (int k = 0; k < n; ++k) {
+        const ledge__contact *c = &w->contacts[k];
+        if (held_contact(w, c)) {
+            w->held[w->held_count++] = *c;
+        } else {
+            w->contacts[live++] = *c;
+        }
+    }
+    // The live ones shrank by what was held: room for the held ones.
+    if (w->held_count > 0) {
+        memcpy(w->contacts + live, w->held, sizeof *w->held * (size_t)w->held_count);
+    }
+    w->live_contacts = live;
+    w->contact_count = live + w->held_count;
+    return true;
+}
+
+void ledge__sleep_end(ledge_world *w, float dt) {
+    if (!w->sleep_on) {
+        w->live_contacts = w->contact_count;
+        return;
+    }
+    advance_timers(w, dt);
+    veto_by_contacts(w);
+    for (int i = 0; i < w->slot_count; ++i) {
+        if (w->step.sleepy[i]) sleep_now(w, i);
+    }
+    w->sleep_map_version = w->map->version;
+    if (w->sleepers == 0 && w->held_count == 0) {
+        w->live_contacts = w->contact_count;
+        w->sleep_woke = false;
+        w->held_synced = true; // both empty
+        return;
+    }
+    // The held contacts go back after the live ones; without room for
+    // them the sleepers wake, and the step finds their contacts again.
+    if (!ledge__contacts_reserve(w, w->held_count) || !split_contacts(w)) {
+        wake_all(w);
+        w->held_count = 0;
+        w->live_contacts = w->contact_count;
+    }
+    w->sleep_woke = false;
+    w->held_synced = true;
+    w->contact_index_dirty = true;
+}
+
+void ledge__sleep_wake_touching(ledge_world *w, int slot) {
+    if (w->sleepers == 0) return;
+    for (int k = 0; k < w->contact_count; ++k) {
+        const ledge__contact *c = &w->contacts[k];
+        if (c->a == slot && c->b >= 0) ledge__wake(w, c->b);
+        if (c->b == slot) ledge__wake(w, c->a);
+    }
+}
+
+void ledge__sleep_body(ledge_world *w, int i) {
+    if (w->asleep[i]) return;
+    sleep_now(w, i);
+    w->sleep_timer[i] = w->sleep_time;
+    // Its live contacts that are now held move behind the live ones (the
+    // replay must not meet a contact between two bodies that cannot move).
+    if (w->live_contacts == 0) return;
+    ledge__contact *out = w->contacts_scratch;
+    int n = 0;
+    for (int pass = 0; pass < 2; ++pass) {
+        for (int k = 0; k < w->live_contacts; ++k) {
+            if (held_contact(w, &w->contacts[k]) == (pass == 1)) out[n++] = w->contacts[k];
+        }
+        if (pass == 0) w->live_contacts = n;
+    }
+    memcpy(w->contacts, out, sizeof *out * (size_t)n);
+    w->contact_index_dirty = true;
+}

@@ -1,0 +1,525 @@
+// Sleeping bodies (world.h, "Sleeping"), public API only: when a body falls
+// asleep (the rest timer against its closed form, over gravity in four
+// directions, three shapes, both response models, several rest times and
+// step lengths), what a sleeping body keeps (position, contacts, ground
+// state, no touch events), what wakes it (a hit, a lost support, a tile
+// edit, a moving platform in eight directions, every setter), the
+// refusals, and a sleeping pile against the same pile awake.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <ledge/ledge.h>
+
+#include "log_capture.h"
+#include "scenes.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static vec2s v(float x, float y) {
+    vec2s r = {{x, y}};
+    return r;
+}
+
+static double speed(vec2s u) {
+    return sqrt((double)u.x * u.x + (double)u.y * u.y);
+}
+
+// Gravity of magnitude 10 toward direction d (0 down, 1 up, 2 left, 3 right).
+static vec2s gravity_toward(int d) {
+    static const float g[4][2] = {{0, -10}, {0, 10}, {-10, 0}, {10, 0}};
+    return v(g[d][0], g[d][1]);
+}
+
+// A 16 x 16 map walled on all four sides (so that every gravity has a floor).
+static ledge_world *walled_world(ledge_world_def wd) {
+    wd.map_width = 16;
+    wd.map_height = 16;
+    ledge_world *w = ledge_world_create(&wd);
+    assert_non_null(w);
+    ledge_tilemap *m = ledge_world_tilemap(w);
+    for (int k = 0; k < 16; ++k) {
+        assert_true(ledge_tilemap_set(m, k, 0, LEDGE_TILE_FULL));
+        assert_true(ledge_tilemap_set(m, k, 15, LEDGE_TILE_FULL));
+        assert_true(ledge_tilemap_set(m, 0, k, LEDGE_TILE_FULL));
+        assert_true(ledge_tilemap_set(m, 15, k, LEDGE_TILE_FULL));
+    }
+    return w;
+}
+
+static ledge_world_def sleepy_def(float sleep_time) {
+    ledge_world_def wd = ledge_default_world_def();
+    wd.enable_sleep = true;
+    wd.sleep_time = sleep_time;
+    return wd;
+}
+
+static ledge_shape shape_of(int kind) {
+    if (kind == 0) return ledge_make_circle(v(0, 0), 0.4f);
+    if (kind == 1) return ledge_make_box(v(0, 0), v(0.4f, 0.3f));
+    const vec2s hexagon[6] = {{{0.4f, 0}},  {{0.2f, 0.35f}},   {{-0.2f, 0.35f}},
+                              {{-0.4f, 0}}, {{-0.2f, -0.35f}}, {{0.2f, -0.35f}}};
+    ledge_shape s;
+    assert_true(ledge_make_polygon(hexagon, 6, &s));
+    return s;
+}
+
+static ledge_body_id make_body(ledge_world *w, int kind, vec2s at, bool events) {
+    ledge_body_def bd = ledge_default_body_def();
+    bd.shape = shape_of(kind);
+    bd.position = at;
+    bd.enable_events = events;
+    ledge_body_id id = ledge_body_create(w, &bd);
+    assert_true(ledge_body_is_valid(w, id));
+    return id;
+}
+
+static int count_end_events_of(ledge_world *w, ledge_body_id id) {
+    ledge_touch_events t = ledge_world_touch_events(w);
+    int n = 0;
+    for (int k = 0; k < t.end_count; ++k) {
+        n += memcmp(&t.end[k].a, &id, sizeof id) == 0 || memcmp(&t.end[k].b, &id, sizeof id) == 0;
+    }
+    return n;
+}
+
+// --- falling asleep --------------------------------------------------------
+
+// One body dropped 0.3 m onto the floor of gravity direction d. The closed
+// form: the rest timer adds dt after each step that ends with
+// |v| <= sleep_speed, and restarts at 0 after any other; the body falls
+// asleep at the end of the first step where the timer reaches sleep_time
+// (its only contact is a tile, so nothing vetoes it). The rest times are
+// chosen off the multiples of dt, so the float sum and this count agree.
+static void schedule_case(int d, int kind, ledge_response_model model, float sleep_time, float dt,
+                          int *cases) {
+    ledge_world_def wd = sleepy_def(sleep_time);
+    wd.gravity = gravity_toward(d);
+    wd.response_model = model;
+    ledge_world *w = walled_world(wd);
+    vec2s g = gravity_toward(d);
+    // Centre of the map, then 6.2 m along gravity: 0.3 m above the wall's face.
+    vec2s at = v(8.0f + 0.62f * g.x, 8.0f + 0.62f * g.y);
+    ledge_body_id id = make_body(w, kind, at, true);
+    double rested = 0.0, s = (double)wd.sleep_speed;
+    int asleep_at = -1, expected_at = -1;
+    ledge_ground ground_before = {0};
+    int contacts_before = 0;
+    for (int k = 0; k < 600 && asleep_at < 0; ++k) {
+        ledge_world_step(w, dt);
+        vec2s u = ledge_body_velocity(w, id);
+        bool awake = ledge_body_is_awake(w, id);
+        if (!awake) {
+            asleep_at = k;
+            break;
+        }
+        rested = speed(u) <= s ? rested + (double)dt : 0.0;
+        // Not asleep yet although the timer says so: wrong.
+        if (rested >= (double)sleep_time + 1e-6) expected_at = expected_at < 0 ? k : expected_at;
+        ground_before = ledge_body_ground(w, id);
+        contacts_before = ledge_body_contacts(w, id, NULL, 0);
+    }
+    // The step where the oracle's timer crosses sleep_time is the step
+    // after the last awake one: the body must fall asleep exactly then.
+    if (expected_at >= 0 || asleep_at < 0) {
+        fail_msg("gravity %d, shape %d, model %d, sleep_time %g, dt %g: still awake at step %d "
+                 "(asleep at %d)",
+                 d, kind, (int)model, (double)sleep_time, (double)dt, expected_at, asleep_at);
+    }
+    // The timer before the step it fell asleep in, plus dt, reaches sleep_time.
+    vec2s u = ledge_body_velocity(w, id);
+    assert_true(u.x == 0.0f && u.y == 0.0f);
+    double last_timer = rested + (double)dt;
+    if (!(last_timer >= (double)sleep_time - 1e-6 && rested < (double)sleep_time)) {
+        fail_msg("gravity %d, shape %d, model %d, sleep_time %g, dt %g: asleep at step %d with a "
+                 "rest of %g s",
+                 d, kind, (int)model, (double)sleep_time, (double)dt, asleep_at, rested);
+    }
+    // Asleep: still, on the ground it stood on, its contacts kept, and no
+    // touch ended because it fell asleep.
+    vec2s p = ledge_body_position(w, id);
+    assert_int_equal(count_end_events_of(w, id), 0);
+    ledge_ground now = ledge_body_ground(w, id);
+    assert_true(now.on_ground && ground_before.on_ground);
+    assert_true(now.ground_normal.x == ground_before.ground_normal.x &&
+                now.ground_normal.y == ground_before.ground_normal.y);
+    assert_int_equal(ledge_body_contacts(w, id, NULL, 0), contacts_before);
+    for (int k = 0; k < 30; ++k) {
+        ledge_world_step(w, dt);
+        assert_false(ledge_body_is_awake(w, id));
+        assert_int_equal(count_end_events_of(w, id), 0);
+    }
+    vec2s q = ledge_body_position(w, id);
+    assert_memory_equal(&p, &q, sizeof p);
+    assert_true(ledge_body_ground(w, id).on_ground);
+    ledge_world_destroy(w);
+    ++*cases;
+}
+
+static void test_falls_asleep_on_schedule(void **state) {
+    (void)state;
+    static const float times[] = {0.11f, 0.26f, 0.51f, 1.01f};
+    static const float dts[] = {1.0f / 60.0f, 1.0f / 120.0f};
+    int cases = 0;
+    for (int d = 0; d < 4; ++d)
+        for (int kind = 0; kind < 3; ++kind)
+            for (int m = 0; m < 2; ++m)
+                for (int t = 0; t < 4; ++t)
+                    for (int s = 0; s < 2; ++s)
+                        schedule_case(d, kind, (ledge_response_model)m, times[t], dts[s], &cases);
+    print_message("%d cases: asleep at the step the rest timer's closed form says, then still, "
+                  "grounded, contacts kept, no end events\n",
+                  cases);
+}
+
+// A body that touches a body that has not rested long enough stays awake:
+// a ball resting on a box that keeps being pushed sideways by the game.
+// (The stacking model: in N's a body resting on another keeps a small
+// downward velocity, above the sleep speed, so stacks of N's do not sleep.)
+static void test_awake_neighbour_keeps_awake(void **state) {
+    (void)state;
+    ledge_world_def wd = sleepy_def(0.2f);
+    wd.response_model = LEDGE_RESPONSE_MODEL_STACKING;
+    ledge_world *w = walled_world(wd);
+    ledge_body_id box = make_body(w, 1, v(8.0f, 1.3f), false);
+    ledge_body_id ball = make_body(w, 0, v(8.0f, 2.0f), false);
+    for (int k = 0; k < 120; ++k) {
+        // The box is shaken at 0.5 m/s, far above the sleep speed.
+        if (k >= 30) assert_true(ledge_body_set_velocity(w, box, v(k % 2 ? 0.5f : -0.5f, 0)));
+        ledge_world_step(w, 1.0f / 60.0f);
+        if (k >= 60) assert_true(ledge_body_is_awake(w, ball));
+    }
+    // Stopped and left alone, both fall asleep together.
+    assert_true(ledge_body_set_velocity(w, box, v(0, 0)));
+    for (int k = 0; k < 60; ++k) ledge_world_step(w, 1.0f / 60.0f);
+    assert_false(ledge_body_is_awake(w, box));
+    assert_false(ledge_body_is_awake(w, ball));
+    ledge_world_destroy(w);
+}
+
+// --- waking ----------------------------------------------------------------
+
+// A ball thrown at a box: the box asleep in one world, awake (the world
+// cannot sleep) in the other. The hit wakes the box in the substep it
+// lands, before the projection, so the box moves the same way in both.
+static void test_hit_moves_a_sleeper_as_an_awake_body(void **state) {
+    (void)state;
+    static const float throws[][2] = {{4, 0}, {-4, 0}, {3, 3}, {-3, 3}, {0, -6}, {2, -5}};
+    int cases = 0;
+    for (int t = 0; t < 6; ++t) {
+        for (int kind = 0; kind < 3; ++kind) {
+            vec2s box_at[2], ball_at[2];
+            for (int sleeping = 0; sleeping < 2; ++sleeping) {
+                ledge_world_def wd = sleepy_def(0.25f);
+                wd.enable_sleep = sleeping;
+                ledge_world *w = walled_world(wd);
+                ledge_body_id box = make_body(w, kind, v(8.0f, 1.45f), false);
+                for (int k = 0; k < 60; ++k) ledge_world_step(w, 1.0f / 60.0f);
+                assert_int_equal(ledge_body_is_awake(w, box), !sleeping);
+                vec2s dir = v(throws[t][0], throws[t][1]);
+                double n = speed(dir);
+                vec2s from = v(8.0f - 1.2f * (float)(dir.x / n), 1.45f - 1.2f * (float)(dir.y / n));
+                if (from.y < 1.45f) from.y = 1.45f; // above the floor
+                ledge_body_def bd = ledge_default_body_def();
+                bd.shape = ledge_make_circle(v(0, 0), 0.2f);
+                bd.position = from;
+                bd.velocity = dir;
+                ledge_body_id ball = ledge_body_create(w, &bd);
+                bool woke = false;
+                for (int k = 0; k < 40; ++k) {
+                    ledge_world_step(w, 1.0f / 60.0f);
+                    woke |= ledge_body_is_awake(w, box);
+                }
+                assert_true(woke);
+                box_at[sleeping] = ledge_body_position(w, box);
+                ball_at[sleeping] = ledge_body_position(w, ball);
+                ledge_world_destroy(w);
+            }
+            // The resting box of the awake world sits where the sleeper
+            // froze to within the rounding of a few steps of rest; the hit
+            // then moves both alike.
+            double db = speed(v(box_at[1].x - box_at[0].x, box_at[1].y - box_at[0].y));
+            double dl = speed(v(ball_at[1].x - ball_at[0].x, ball_at[1].y - ball_at[0].y));
+            if (!(db < 1e-3 && dl < 1e-3)) {
+                fail_msg("throw %d, shape %d: the sleeping box ends %g m and the ball %g m from "
+                         "the awake world's",
+                         t, kind, db, dl);
+            }
+            ++cases;
+        }
+    }
+    print_message("%d throws at a sleeping box: it woke, and it and the ball end within 1 mm of "
+                  "the same throw at an awake box\n",
+                  cases);
+}
+
+// Box b asleep on box a asleep on the floor; taking a away (destroyed,
+// teleported, or its floor tile removed) wakes b, which falls to the floor.
+static void test_lost_support_wakes(void **state) {
+    (void)state;
+    for (int how = 0; how < 3; ++how) {
+        ledge_world_def wd = sleepy_def(0.2f);
+        wd.response_model = LEDGE_RESPONSE_MODEL_STACKING; // N's boxes do not stack
+        ledge_world *w = walled_world(wd);
+        ledge_tilemap *m = ledge_world_tilemap(w);
+        // A ledge of one tile at (8, 5) holds a; b stands on a.
+        assert_true(ledge_tilemap_set(m, 8, 5, LEDGE_TILE_FULL));
+        ledge_body_id a = make_body(w, 1, v(8.5f, 6.32f), false);
+        ledge_body_id b = make_body(w, 1, v(8.5f, 6.95f), false);
+        for (int k = 0; k < 60; ++k) ledge_world_step(w, 1.0f / 60.0f);
+        assert_false(ledge_body_is_awake(w, a));
+        assert_false(ledge_body_is_awake(w, b));
+        if (how == 0) ledge_body_destroy(w, a);
+        if (how == 1) assert_true(ledge_body_set_position(w, a, v(3.0f, 1.4f)));
+        if (how == 2) {
+            assert_true(ledge_tilemap_set(m, 8, 5, LEDGE_TILE_EMPTY));
+            // a rests on nothing now; the edit wakes it at the next step.
+        }
+        if (how < 2) assert_true(ledge_body_is_awake(w, b)); // woken by the call itself
+        for (int k = 0; k < 120; ++k) ledge_world_step(w, 1.0f / 60.0f);
+        vec2s p = ledge_body_position(w, b);
+        // Destroyed or teleported, a leaves b to fall onto the ledge (its
+        // top at y = 6, b's centre 0.3 above it); without the ledge both
+        // fall to the floor (row 0's top at y = 1).
+        float want = how < 2 ? 6.31f : 2.7f;
+        if (!(p.y < want)) fail_msg("case %d: b still at y = %g", how, (double)p.y);
+        ledge_world_destroy(w);
+    }
+}
+
+// A crate asleep on a kinematic platform; the platform sets off in one of
+// eight directions at 1 m/s. The crate wakes (the platform's swept box
+// reaches it before the step) and is carried or pushed: it moves along.
+static void test_moving_platform_wakes(void **state) {
+    (void)state;
+    for (int dir = 0; dir < 8; ++dir) {
+        ledge_world *w = walled_world(sleepy_def(0.2f));
+        ledge_body_def pd = ledge_default_body_def();
+        pd.type = LEDGE_BODY_KINEMATIC;
+        pd.shape = ledge_make_box(v(0, 0), v(1.5f, 0.2f));
+        pd.position = v(8.0f, 6.0f);
+        ledge_body_id plat = ledge_body_create(w, &pd);
+        ledge_body_def cd = ledge_default_body_def();
+        cd.shape = ledge_make_box(v(0, 0), v(0.3f, 0.3f));
+        cd.position = v(8.0f, 6.52f);
+        cd.friction = 1.0f;
+        ledge_body_id crate = ledge_body_create(w, &cd);
+        for (int k = 0; k < 60; ++k) ledge_world_step(w, 1.0f / 60.0f);
+        assert_false(ledge_body_is_awake(w, crate));
+        vec2s before = ledge_body_position(w, crate);
+        double a = dir * 3.14159265358979 / 4.0;
+        vec2s vel = v((float)cos(a), (float)sin(a));
+        assert_true(ledge_body_set_velocity(w, plat, vel));
+        ledge_world_step(w, 1.0f / 60.0f);
+        assert_true(ledge_body_is_awake(w, crate));
+        for (int k = 0; k < 29; ++k) ledge_world_step(w, 1.0f / 60.0f);
+        vec2s after = ledge_body_position(w, crate);
+        // Half a second at 1 m/s: the crate moved with the platform by
+        // more than a quarter of that along its direction (friction 1
+        // carries it; a platform moving down leaves it to fall after it).
+        double along = (after.x - before.x) * vel.x + (after.y - before.y) * vel.y;
+        if (!(along > 0.125)) {
+            fail_msg("direction %d: the crate moved %g m along the platform's 0.5 m", dir, along);
+        }
+        ledge_world_destroy(w);
+    }
+}
+
+// Every setter that changes how a body moves wakes it.
+static void test_setters_wake(void **state) {
+    (void)state;
+    for (int which = 0; which < 8; ++which) {
+        ledge_world *w = walled_world(sleepy_def(0.2f));
+        ledge_body_id id = make_body(w, 1, v(8.0f, 1.32f), false);
+        for (int k = 0; k < 40; ++k) ledge_world_step(w, 1.0f / 60.0f);
+        assert_false(ledge_body_is_awake(w, id));
+        float mass = ledge_body_mass(w, id);
+        assert_true(mass > 0.0f); // its mass is kept while it sleeps
+        bool ok = false;
+        switch (which) {
+        case 0:
+            ok = ledge_body_set_velocity(w, id, v(1, 0));
+            break;
+        case 1:
+            ok = ledge_body_set_position(w, id, v(9, 1.4f));
+            break;
+        case 2: {
+            ok = ledge_body_apply_impulse(w, id, v(mass * 2.0f, 0));
+            vec2s u = ledge_body_velocity(w, id);
+            assert_true(fabsf(u.x - 2.0f) < 1e-5f); // impulse / the kept mass
+            break;
+        }
+        case 3:
+            ok = ledge_body_set_gravity_scale(w, id, 0.5f);
+            break;
+        case 4:
+            ok = ledge_body_set_filter(w, id, ledge_default_filter());
+            break;
+        case 5:
+            ok = ledge_body_drop_through(w, id);
+            break;
+        case 6:
+            ok = ledge_body_set_awake(w, id, true);
+            break;
+        default: {
+            // Not a waking setter: friction leaves it asleep.
+            ok = ledge_body_set_friction(w, id, 0.2f);
+            assert_true(ok);
+            assert_false(ledge_body_is_awake(w, id));
+            ledge_world_destroy(w);
+            continue;
+        }
+        }
+        assert_true(ok);
+        assert_true(ledge_body_is_awake(w, id));
+        ledge_world_destroy(w);
+    }
+}
+
+// --- the API ---------------------------------------------------------------
+
+static void test_set_awake_and_refusals(void **state) {
+    (void)state;
+    ledge_world *w = walled_world(sleepy_def(0.5f));
+    ledge_body_id ball = make_body(w, 0, v(8.0f, 5.0f), false);
+    ledge_world_step(w, 1.0f / 60.0f);
+    // Put to sleep in mid-air: it stays there, still, until woken.
+    assert_true(ledge_body_set_awake(w, ball, false));
+    assert_false(ledge_body_is_awake(w, ball));
+    vec2s p = ledge_body_position(w, ball), u = ledge_body_velocity(w, ball);
+    assert_true(u.x == 0.0f && u.y == 0.0f);
+    for (int k = 0; k < 30; ++k) ledge_world_step(w, 1.0f / 60.0f);
+    vec2s q = ledge_body_position(w, ball);
+    assert_memory_equal(&p, &q, sizeof p);
+    assert_true(ledge_body_set_awake(w, ball, true));
+    for (int k = 0; k < 30; ++k) ledge_world_step(w, 1.0f / 60.0f);
+    assert_true(ledge_body_position(w, ball).y < p.y - 0.5f);
+
+    // Refusals, each with one sentence.
+    ledge_body_def sd = ledge_default_body_def();
+    sd.type = LEDGE_BODY_STATIC;
+    sd.shape = ledge_make_box(v(0, 0), v(1, 0.2f));
+    sd.position = v(4, 8);
+    ledge_body_id wall = ledge_body_create(w, &sd);
+    log_capture_start();
+    assert_false(ledge_body_set_awake(w, wall, false));
+    assert_true(log_capture_says("ledge_body_set_awake", "not dynamic"));
+    sd.type = LEDGE_BODY_KINEMATIC;
+    ledge_body_id kin = ledge_body_create(w, &sd);
+    log_capture_start();
+    assert_false(ledge_body_set_awake(w, kin, false));
+    assert_true(log_capture_says("ledge_body_set_awake", "not dynamic"));
+    ledge_body_def sens = ledge_default_body_def();
+    sens.shape = ledge_make_circle(v(0, 0), 0.5f);
+    sens.position = v(12, 8);
+    sens.sensor = true;
+    ledge_body_id sensor = ledge_body_create(w, &sens);
+    log_capture_start();
+    assert_false(ledge_body_set_awake(w, sensor, false));
+    assert_true(log_capture_says("ledge_body_set_awake", "sensor"));
+    // Waking a body that cannot sleep is accepted (it is awake).
+    assert_true(ledge_body_set_awake(w, wall, true));
+    assert_true(ledge_body_is_awake(w, wall));
+    // A stale id.
+    ledge_body_destroy(w, ball);
+    log_capture_start();
+    assert_false(ledge_body_set_awake(w, ball, true));
+    assert_true(log_capture_says("ledge_body_set_awake", "stale"));
+    assert_false(ledge_body_is_awake(w, ball));
+    log_capture_start();
+    assert_false(ledge_body_set_awake(NULL, wall, true));
+    assert_true(log_capture_says("ledge_body_set_awake", "NULL"));
+    ledge_world_destroy(w);
+
+    // A world that cannot sleep refuses to put a body to sleep.
+    ledge_world_def wd = ledge_default_world_def();
+    assert_false(wd.enable_sleep);
+    w = walled_world(wd);
+    ledge_body_id b = make_body(w, 0, v(8, 5), false);
+    log_capture_start();
+    assert_false(ledge_body_set_awake(w, b, false));
+    assert_true(log_capture_says("ledge_body_set_awake", "enable_sleep"));
+    for (int k = 0; k < 300; ++k) ledge_world_step(w, 1.0f / 60.0f);
+    assert_true(ledge_body_is_awake(w, b)); // resting, never asleep
+    ledge_world_destroy(w);
+
+    // World defs out of range.
+    const float bad[] = {NAN, INFINITY, -1.0f, 2e6f};
+    for (int k = 0; k < 8; ++k) {
+        ledge_world_def d = sleepy_def(0.5f);
+        if (k < 4)
+            d.sleep_speed = bad[k];
+        else
+            d.sleep_time = bad[k - 4];
+        log_capture_start();
+        assert_null(ledge_world_create(&d));
+        assert_true(log_capture_says("ledge_world_create", "sleep_"));
+    }
+}
+
+// --- a pile ----------------------------------------------------------------
+
+// The rain scene of 2000 circles with and without sleeping (stacking
+// model): the sleeping pile falls asleep almost whole, keeps the quality
+// figures (nothing escapes or ends in a tile, overlaps within twice the
+// slop), and ends near the awake pile's shape (the same number of
+// circles in each tile row, to within a few percent).
+static void test_rain_pile_sleeps(void **state) {
+    (void)state;
+    const int n = 2000, steps = 600;
+    int per_row[2][64] = {{0}};
+    scene_figures fig[2];
+    int awake_at_end = 0;
+    for (int sleeping = 0; sleeping < 2; ++sleeping) {
+        scene_model = LEDGE_RESPONSE_MODEL_STACKING;
+        scene_sleep = sleeping;
+        scene s;
+        bool made = scene_rain(n, &s);
+        scene_model = LEDGE_RESPONSE_MODEL_N;
+        scene_sleep = false;
+        assert_true(made);
+        for (int k = 0; k < steps; ++k) ledge_world_step(s.world, 1.0f / 60.0f);
+        fig[sleeping] = scene_quality(&s);
+        for (int k = 0; k < n; ++k) {
+            vec2s p = ledge_body_position(s.world, s.bodies[k]);
+            int row = (int)p.y;
+            if (row >= 0 && row < 64) per_row[sleeping][row]++;
+            if (sleeping) awake_at_end += ledge_body_is_awake(s.world, s.bodies[k]);
+        }
+        scene_destroy(&s);
+    }
+    print_message("rain 2000, stacking: %d of %d awake after %d steps; max overlap %.5f m asleep, "
+                  "%.5f m awake\n",
+                  awake_at_end, n, steps, fig[1].max_body_overlap, fig[0].max_body_overlap);
+    assert_true(awake_at_end < n / 20);
+    for (int k = 0; k < 2; ++k) {
+        assert_int_equal(fig[k].escaped, 0);
+        assert_int_equal(fig[k].inside_solid, 0);
+        assert_true(fig[k].max_body_overlap < 0.0125);
+        assert_true(fig[k].max_tile_overlap < 0.0125);
+    }
+    int moved = 0;
+    for (int r = 0; r < 64; ++r) moved += abs(per_row[1][r] - per_row[0][r]);
+    // Same heap: at most 5% of the circles in another row.
+    if (!(moved <= n / 10)) fail_msg("the sleeping pile differs by %d row places", moved);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_falls_asleep_on_schedule),
+        cmocka_unit_test(test_awake_neighbour_keeps_awake),
+        cmocka_unit_test(test_hit_moves_a_sleeper_as_an_awake_body),
+        cmocka_unit_test(test_lost_support_wakes),
+        cmocka_unit_test(test_moving_platform_wakes),
+        cmocka_unit_test(test_setters_wake),
+        cmocka_unit_test(test_set_awake_and_refusals),
+        cmocka_unit_test(test_rain_pile_sleeps),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
