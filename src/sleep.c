@@ -113,13 +113,15 @@ bool ledge__sleep_begin(ledge_world *w, float dt) {
     // The held contacts of bodies woken since the last step (by the game,
     // an edit or a platform) rejoin the live ones: the platform's carry
     // and the replay answer them, as they would have had it never slept.
-    const ledge__contact *tail_at = w->contacts + w->live_contacts;
     int n = 0;
-    for (int k = 0; k < tail; ++k) {
-        if (held_contact(w, &tail_at[k])) {
-            w->held[n++] = tail_at[k];
-        } else {
-            w->contacts[w->live_contacts++] = tail_at[k]; // never past tail_at + k
+    if (tail > 0) { // (without a tail the contacts may not be allocated at all)
+        const ledge__contact *tail_at = w->contacts + w->live_contacts;
+        for (int k = 0; k < tail; ++k) {
+            if (held_contact(w, &tail_at[k])) {
+                w->held[n++] = tail_at[k];
+            } else {
+                w->contacts[w->live_contacts++] = tail_at[k]; // never past tail_at + k
+            }
         }
     }
     w->held_count = n;
