@@ -308,6 +308,12 @@ void ledge__events_free(ledge_world *w) {
 
 // Every contact listed under both its bodies: contact_order[contact_first[i]
 // .. contact_first[i + 1]) are the contacts of slot i, in contact order.
+static bool index_contacts(ledge_world *w);
+
+bool ledge__contact_index(ledge_world *w) {
+    return index_contacts(w);
+}
+
 static bool index_contacts(ledge_world *w) {
     if (!w->contact_index_dirty && w->contact_first_cap > w->slot_count) return true;
     int slots = w->slot_count, entries = 2 * w->contact_count;

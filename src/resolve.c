@@ -44,6 +44,7 @@ void ledge__forget_contacts(ledge_world *w, int slot) {
     w->live_contacts = w->live_contacts >= w->contact_count ? n : live;
     w->contact_count = n;
     w->held_synced = false;
+    w->contact_index_dirty = true; // the contacts moved: the index is rebuilt when asked
 }
 
 // --- body pairs -------------------------------------------------------------

@@ -23,6 +23,7 @@
 #include "broad.h"
 #include "query_index.h"
 #include "resolve.h"
+#include "step_events.h"
 
 #include <string.h>
 
@@ -243,10 +244,16 @@ void ledge__sleep_end(ledge_world *w, float dt) {
     w->contact_index_dirty = true;
 }
 
+// Through the contact index (built once per step when asked), so that a
+// character mover's set_position per frame does not scan every contact;
+// without room for the index, through every contact.
 void ledge__sleep_wake_touching(ledge_world *w, int slot) {
     if (w->sleepers == 0) return;
-    for (int k = 0; k < w->contact_count; ++k) {
-        const ledge__contact *c = &w->contacts[k];
+    bool indexed = ledge__contact_index(w);
+    int first = indexed ? w->contact_first[slot] : 0;
+    int end = indexed ? w->contact_first[slot + 1] : w->contact_count;
+    for (int e = first; e < end; ++e) {
+        const ledge__contact *c = &w->contacts[indexed ? w->contact_order[e] : e];
         if (c->a == slot && c->b >= 0) ledge__wake(w, c->b);
         if (c->b == slot) ledge__wake(w, c->a);
     }

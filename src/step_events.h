@@ -13,6 +13,11 @@ void ledge__after_step(ledge_world *world);
 /// Frees the event arrays and the contact index (events.c).
 void ledge__events_free(ledge_world *world);
 
+/// Builds the contact index if it is stale (events.c): contact_order[
+/// contact_first[i] .. contact_first[i + 1]) are slot i's contacts. False
+/// (nothing logged) when an allocation fails.
+bool ledge__contact_index(ledge_world *world);
+
 /// Orders two keys (events.c).
 int ledge__key_compare(const ledge__key *x, const ledge__key *y);
 

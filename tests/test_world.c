@@ -800,6 +800,58 @@ static void test_circle_contact_points(void **state) {
     assert_true(at_end > 1000 && at_start > 100);
 }
 
+// Destroying a body between steps removes its contacts from every other
+// body's list at once (the contact index is rebuilt, not read stale). The
+// oracle: each body's contacts as listed before the destroy, less those
+// with the destroyed body, in the same order. Stacks of two and three
+// circles on a floor; each body in turn destroyed.
+static void test_contacts_after_destroy(void **state) {
+    (void)state;
+    int checked = 0;
+    for (int victim = 0; victim < 7; ++victim) {
+        ledge_world_def wd = ledge_default_world_def();
+        wd.response_model = LEDGE_RESPONSE_MODEL_STACKING;
+        wd.map_width = 16;
+        wd.map_height = 16;
+        ledge_world *w = ledge_world_create(&wd);
+        assert_non_null(w);
+        for (int k = 0; k < 16; ++k)
+            ledge_tilemap_set(ledge_world_tilemap(w), k, 0, LEDGE_TILE_FULL);
+        static const float at[7][2] = {{2, 1.4f}, {2, 2.2f},    {8, 1.4f}, {8, 2.2f},
+                                       {8, 3.0f}, {8.8f, 1.4f}, {12, 1.4f}};
+        ledge_body_id ids[7];
+        for (int i = 0; i < 7; ++i) {
+            ledge_body_def bd = ball_def(v(at[i][0], at[i][1]));
+            bd.shape = ledge_make_circle(v(0, 0), 0.4f);
+            ids[i] = ledge_body_create(w, &bd);
+        }
+        for (int k = 0; k < 30; ++k) ledge_world_step(w, 1.0f / 60.0f);
+        ledge_contact_data before[7][8];
+        int count[7];
+        for (int i = 0; i < 7; ++i) count[i] = ledge_body_contacts(w, ids[i], before[i], 8);
+        ledge_body_destroy(w, ids[victim]);
+        for (int i = 0; i < 7; ++i) {
+            if (i == victim) continue;
+            ledge_contact_data want[8], now[8];
+            int n = 0;
+            for (int k = 0; k < count[i]; ++k) {
+                if (memcmp(&before[i][k].other, &ids[victim], sizeof ids[victim]) != 0)
+                    want[n++] = before[i][k];
+            }
+            int got = ledge_body_contacts(w, ids[i], now, 8);
+            assert_int_equal(got, n);
+            for (int k = 0; k < n; ++k) {
+                assert_memory_equal(&now[k].other, &want[k].other, sizeof want[k].other);
+                assert_true(now[k].normal.x == want[k].normal.x &&
+                            now[k].normal.y == want[k].normal.y);
+                ++checked;
+            }
+        }
+        ledge_world_destroy(w);
+    }
+    print_message("%d contacts listed after a destroy, each as before it\n", checked);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_free_fall_closed_form),
@@ -825,6 +877,7 @@ int main(void) {
         cmocka_unit_test(test_filters),
         cmocka_unit_test(test_tiny_circle_pairs),
         cmocka_unit_test(test_circle_contact_points),
+        cmocka_unit_test(test_contacts_after_destroy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
