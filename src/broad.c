@@ -185,20 +185,69 @@ static inline int active_in(const ledge_world *w, int q0, int q1) {
     return (q1 > 0 ? upto[q1 - 1] : 0) - (q0 > 0 ? upto[q0 - 1] : 0);
 }
 
-// The bodies of sorted[q0 .. q1) against probe a; an inactive a (static or
-// asleep) only against the active ones, and not at all when the run holds
-// none (when bodies sleep, most runs of a resting pile).
+// The bodies of sorted[q0 .. q1) against probe a; an inactive a (a static
+// body) only against the active ones.
 static inline bool consider_run(ledge_world *w, pair_out *out, const probe *pa, bool active, int q0,
                                 int q1) {
     const int *sorted = w->grid.sorted;
     const uint8_t *act = w->step.active;
-    if (!active && w->step.count_active && active_in(w, q0, q1) == 0) return true;
     for (int q = q0; q < q1; ++q) {
         int b = sorted[q];
         if (!(active | act[b])) continue;
         if (!consider_probe(w, out, pa, b)) return false;
     }
     return true;
+}
+
+// The inactive bodies of sorted[q0 .. q1) against probe a (active).
+static inline bool consider_inactive(ledge_world *w, pair_out *out, const probe *pa, int q0,
+                                     int q1) {
+    if (q1 - q0 == active_in(w, q0, q1)) return true; // none
+    const int *sorted = w->grid.sorted;
+    const uint8_t *act = w->step.active;
+    for (int q = q0; q < q1; ++q) {
+        int b = sorted[q];
+        if (act[b]) continue;
+        if (!consider_probe(w, out, pa, b)) return false;
+    }
+    return true;
+}
+
+// grid_pairs when bodies sleep: driven by the active bodies alone, so that
+// a resting pile costs its awake bodies, not its sleepers. An active body
+// meets every body of its own cell after it, the east cell and the three
+// above (as grid_pairs), and also the inactive bodies (static or asleep,
+// which search nothing) of its own cell before it, the west cell and the
+// three below: a pair of two active bodies is found once, by the first,
+// and a pair of an active and an inactive body once, by the active one.
+// A pair then joins rows r - 1 .. r + 1 of its first body's row r; the
+// relaxation's bands of one parity are a band apart, so they still share
+// no body (resolve.c).
+static void grid_pairs_active(ledge_world *w, pair_out *out, int p0, int p1) {
+    const ledge__grid *g = &w->grid;
+    const int *sorted = g->sorted, *cell_start = g->cell_start;
+    int nx = g->nx, ny = g->ny;
+    int cy = p0 < p1 ? g->cell_of[sorted[p0]] / nx : 0, row = cy * nx;
+    for (int p = p0; p < p1; ++p) {
+        int a = sorted[p], c = g->cell_of[a];
+        for (; c >= row + nx; row += nx) cy++;
+        if (!w->step.active[a]) continue;
+        int cx = c - row;
+        probe pa = probe_of(w, a);
+        int east = cx + 1 < nx ? c + 2 : c + 1, west = cx > 0 ? c - 1 : c;
+        if (!consider_run(w, out, &pa, true, p + 1, cell_start[east])) return;
+        if (cy + 1 < ny) {
+            int above = c + nx;
+            int first = cx > 0 ? above - 1 : above, last = cx + 1 < nx ? above + 2 : above + 1;
+            if (!consider_run(w, out, &pa, true, cell_start[first], cell_start[last])) return;
+        }
+        if (!consider_inactive(w, out, &pa, cell_start[west], p)) return;
+        if (cy > 0) {
+            int below = c - nx;
+            int first = cx > 0 ? below - 1 : below, last = cx + 1 < nx ? below + 2 : below + 1;
+            if (!consider_inactive(w, out, &pa, cell_start[first], cell_start[last])) return;
+        }
+    }
 }
 
 // Each cell against itself and four of its neighbours (east, north-west,
@@ -209,6 +258,10 @@ static inline bool consider_run(ledge_world *w, pair_out *out, const probe *pa, 
 // sorted list, and the three cells above it another: two loops, in the
 // order of the five cells. The sorted bodies p0 .. p1 - 1 (one block).
 static void grid_pairs(ledge_world *w, pair_out *out, int p0, int p1) {
+    if (w->step.count_active) {
+        grid_pairs_active(w, out, p0, p1);
+        return;
+    }
     const ledge__grid *g = &w->grid;
     const int *sorted = g->sorted, *cell_start = g->cell_start;
     int nx = g->nx, ny = g->ny;
