@@ -344,8 +344,7 @@ bool ledge_body_set_awake(ledge_world *world, ledge_body_id id, bool awake) {
                                                            : "it is a sensor");
         return false;
     }
-    ledge__sleep_body(world, i);
-    return true;
+    return ledge__sleep_body(world, i);
 }
 
 bool ledge_body_drop_through(ledge_world *world, ledge_body_id id) {

@@ -123,8 +123,8 @@ static bool inside(ledge_aabb r, vec2s p) {
 }
 
 static void draw_contacts(const ledge_world *w, const ledge_debug_draw *d, ledge_aabb r) {
-    for (int k = 0; k < w->contact_count; ++k) {
-        const ledge__contact *c = &w->contacts[k];
+    for (int k = 0; k < ledge__view_count(w); ++k) {
+        const ledge__contact *c = ledge__view_contact(w, k);
         if (c->a < 0 || c->a >= w->slot_count || !w->alive[c->a]) continue;
         vec2s p = c->point;
         if (!inside(r, p)) continue;

@@ -205,6 +205,12 @@ static void touch_events(ledge_world *w, bool flags) {
             push_key(&w->ev.touch_now, pair_key(w, c->a, c->b, c->cell_x, c->cell_y));
         }
     }
+    // The sleeping bodies' held contacts still touch (sleep.c).
+    for (int k = 0; k < w->held_count; ++k) {
+        const ledge__contact *c = &w->held[k];
+        if (touches(w, c))
+            push_key(&w->ev.touch_now, pair_key(w, c->a, c->b, c->cell_x, c->cell_y));
+    }
     sort_keys(&w->ev.touch_now);
     diff(w, &w->ev.touch_old, &w->ev.touch_now, emit_touch);
 }
@@ -316,21 +322,23 @@ bool ledge__contact_index(ledge_world *w) {
 
 static bool index_contacts(ledge_world *w) {
     if (!w->contact_index_dirty && w->contact_first_cap > w->slot_count) return true;
-    int slots = w->slot_count, entries = 2 * w->contact_count;
+    int slots = w->slot_count, count = ledge__view_count(w), entries = 2 * count;
     if (!LEDGE__RESERVE(w->contact_first, w->contact_first_cap, slots + 1, 0, 16) ||
         !LEDGE__RESERVE(w->contact_order, w->contact_order_cap, entries, 0, 16)) {
         return false;
     }
     int *first = w->contact_first;
     memset(first, 0, sizeof(int) * (size_t)(slots + 1));
-    for (int k = 0; k < w->contact_count; ++k) {
-        first[w->contacts[k].a + 1]++;
-        if (w->contacts[k].b >= 0) first[w->contacts[k].b + 1]++;
+    for (int k = 0; k < count; ++k) {
+        const ledge__contact *c = ledge__view_contact(w, k);
+        first[c->a + 1]++;
+        if (c->b >= 0) first[c->b + 1]++;
     }
     for (int i = 0; i < slots; ++i) first[i + 1] += first[i];
-    for (int k = 0; k < w->contact_count; ++k) {
-        w->contact_order[first[w->contacts[k].a]++] = k;
-        if (w->contacts[k].b >= 0) w->contact_order[first[w->contacts[k].b]++] = k;
+    for (int k = 0; k < count; ++k) {
+        const ledge__contact *c = ledge__view_contact(w, k);
+        w->contact_order[first[c->a]++] = k;
+        if (c->b >= 0) w->contact_order[first[c->b]++] = k;
     }
     for (int i = slots; i > 0; --i) first[i] = first[i - 1];
     first[0] = 0;
@@ -340,7 +348,7 @@ static bool index_contacts(ledge_world *w) {
 
 // Contact k as seen from slot i: the other body and the normal toward i.
 static ledge_contact_data seen_from(const ledge_world *w, int k, int i) {
-    const ledge__contact *c = &w->contacts[k];
+    const ledge__contact *c = ledge__view_contact(w, k);
     ledge_contact_data d;
     memset(&d, 0, sizeof d);
     bool mine = c->a == i;

@@ -59,13 +59,12 @@ static void remap(ledge_world *w) {
     int n = w->slot_count;
     int *new_of = w->step.order_key;
     for (int k = 0; k < n; ++k) new_of[w->step.order[k]] = k;
-    for (int k = 0; k < w->contact_count; ++k) {
-        ledge__contact *c = &w->contacts[k];
+    for (int k = 0; k < w->contact_count + w->held_count; ++k) {
+        ledge__contact *c = k < w->contact_count ? &w->contacts[k] : &w->held[k - w->contact_count];
         c->a = new_of[c->a];
         if (c->b >= 0) c->b = new_of[c->b];
     }
     w->contact_index_dirty = true;
-    w->held_synced = false; // sleep.c copies the held contacts again
     if (w->query != NULL) w->query_dirty = true;
 }
 

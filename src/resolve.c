@@ -35,15 +35,18 @@ bool ledge__record_contact(ledge_world *w, const ledge__contact *c) {
     return true;
 }
 
-void ledge__forget_contacts(ledge_world *w, int slot) {
-    int n = 0, live = 0;
-    for (int k = 0; k < w->contact_count; ++k) {
-        if (k == w->live_contacts) live = n; // the held ones follow (sleep.c)
-        if (w->contacts[k].a != slot && w->contacts[k].b != slot) w->contacts[n++] = w->contacts[k];
+// (A list of contacts without those of slot, in order.)
+static int without_slot(ledge__contact *list, int count, int slot) {
+    int n = 0;
+    for (int k = 0; k < count; ++k) {
+        if (list[k].a != slot && list[k].b != slot) list[n++] = list[k];
     }
-    w->live_contacts = w->live_contacts >= w->contact_count ? n : live;
-    w->contact_count = n;
-    w->held_synced = false;
+    return n;
+}
+
+void ledge__forget_contacts(ledge_world *w, int slot) {
+    w->contact_count = without_slot(w->contacts, w->contact_count, slot);
+    w->held_count = without_slot(w->held, w->held_count, slot);
     w->contact_index_dirty = true; // the contacts moved: the index is rebuilt when asked
 }
 

@@ -95,39 +95,28 @@ static void keep_held(ledge_world *w) {
     w->held_count = n;
 }
 
-bool ledge__sleep_begin(ledge_world *w, float dt) {
-    int tail = w->contact_count - w->live_contacts;
-    if (!w->sleep_on || (w->sleepers == 0 && tail == 0)) {
-        w->live_contacts = w->contact_count;
-        return true;
-    }
-    if (!LEDGE__RESERVE(w->held, w->held_cap, tail, 0, 256)) {
-        LEDGE_ERROR("ledge_world_step: allocation of %d held contacts failed", tail);
-        return false;
-    }
+void ledge__sleep_begin(ledge_world *w, float dt) {
+    if (!w->sleep_on || (w->sleepers == 0 && w->held_count == 0)) return;
     if (w->sleepers > 0 && w->map->version != w->sleep_map_version) wake_all(w);
     if (w->sleepers > 0) wake_near_kinematic(w, dt);
-    if (w->held_synced && !w->sleep_woke && w->held_count == tail) { // held[] is the tail: no copy
-        w->contact_count = w->live_contacts;
-        return true;
-    }
+    if (!w->sleep_woke) return;
     // The held contacts of bodies woken since the last step (by the game,
     // an edit or a platform) rejoin the live ones: the platform's carry
     // and the replay answer them, as they would have had it never slept.
+    int back = 0;
+    for (int k = 0; k < w->held_count; ++k) back += !held_contact(w, &w->held[k]);
+    if (back == 0) return;
+    bool room = ledge__contacts_reserve(w, back); // else dropped: the step finds them again
     int n = 0;
-    if (tail > 0) { // (without a tail the contacts may not be allocated at all)
-        const ledge__contact *tail_at = w->contacts + w->live_contacts;
-        for (int k = 0; k < tail; ++k) {
-            if (held_contact(w, &tail_at[k])) {
-                w->held[n++] = tail_at[k];
-            } else {
-                w->contacts[w->live_contacts++] = tail_at[k]; // never past tail_at + k
-            }
+    for (int k = 0; k < w->held_count; ++k) {
+        if (held_contact(w, &w->held[k])) {
+            w->held[n++] = w->held[k];
+        } else if (room) {
+            w->contacts[w->contact_count++] = w->held[k];
         }
     }
     w->held_count = n;
-    w->contact_count = w->live_contacts;
-    return true;
+    w->contact_index_dirty = true;
 }
 
 bool ledge__sleep_wake_paired(ledge_world *w) {
@@ -187,17 +176,16 @@ static void veto_by_contacts(ledge_world *w) {
     }
 }
 
-// contacts = the live ones (in their order) + the held ones (the earlier
-// held first, then those whose bodies fell asleep now).
-static bool split_contacts(ledge_world *w) {
+// The live contacts whose bodies all sleep now (or are static or
+// kinematic) move to the held ones, after those already held; false
+// (logged) when the held list cannot grow.
+static bool hold_contacts(ledge_world *w, const char *fn) {
     int n = w->contact_count, live = 0;
     if (!LEDGE__RESERVE(w->held, w->held_cap, w->held_count + n, w->held_count, 256)) {
-        LEDGE_ERROR("ledge_world_step: allocation of %d held contacts failed (the sleeping bodies "
-                    "are woken)",
+        LEDGE_ERROR("%s: allocation of %d held contacts failed (the sleeping bodies are woken)", fn,
                     w->held_count + n);
         return false;
     }
-    if (w->sleep_woke) keep_held(w); // else every held body still sleeps
     for (int k = 0; k < n; ++k) {
         const ledge__contact *c = &w->contacts[k];
         if (held_contact(w, c)) {
@@ -206,41 +194,28 @@ static bool split_contacts(ledge_world *w) {
             w->contacts[live++] = *c;
         }
     }
-    // The live ones shrank by what was held: room for the held ones.
-    if (w->held_count > 0) {
-        memcpy(w->contacts + live, w->held, sizeof *w->held * (size_t)w->held_count);
-    }
-    w->live_contacts = live;
-    w->contact_count = live + w->held_count;
+    w->contact_count = live;
     return true;
 }
 
 void ledge__sleep_end(ledge_world *w, float dt) {
-    if (!w->sleep_on) {
-        w->live_contacts = w->contact_count;
-        return;
-    }
+    if (!w->sleep_on) return;
     advance_timers(w, dt);
     veto_by_contacts(w);
     for (int i = 0; i < w->slot_count; ++i) {
         if (w->step.sleepy[i]) sleep_now(w, i);
     }
     w->sleep_map_version = w->map->version;
-    if (w->sleepers == 0 && w->held_count == 0) {
-        w->live_contacts = w->contact_count;
-        w->sleep_woke = false;
-        w->held_synced = true; // both empty
-        return;
-    }
-    // The held contacts go back after the live ones; without room for
-    // them the sleepers wake, and the step finds their contacts again.
-    if (!ledge__contacts_reserve(w, w->held_count) || !split_contacts(w)) {
+    // Bodies woken in the step found their contacts again: their held
+    // copies go.
+    if (w->sleep_woke) keep_held(w);
+    w->sleep_woke = false;
+    if (w->sleepers == 0 && w->held_count == 0) return;
+    if (!hold_contacts(w, "ledge_world_step")) { // the next step finds their contacts again
         wake_all(w);
         w->held_count = 0;
-        w->live_contacts = w->contact_count;
+        w->sleep_woke = false;
     }
-    w->sleep_woke = false;
-    w->held_synced = true;
     w->contact_index_dirty = true;
 }
 
@@ -251,29 +226,24 @@ void ledge__sleep_wake_touching(ledge_world *w, int slot) {
     if (w->sleepers == 0) return;
     bool indexed = ledge__contact_index(w);
     int first = indexed ? w->contact_first[slot] : 0;
-    int end = indexed ? w->contact_first[slot + 1] : w->contact_count;
+    int end = indexed ? w->contact_first[slot + 1] : ledge__view_count(w);
     for (int e = first; e < end; ++e) {
-        const ledge__contact *c = &w->contacts[indexed ? w->contact_order[e] : e];
+        const ledge__contact *c = ledge__view_contact(w, indexed ? w->contact_order[e] : e);
         if (c->a == slot && c->b >= 0) ledge__wake(w, c->b);
         if (c->b == slot) ledge__wake(w, c->a);
     }
 }
 
-void ledge__sleep_body(ledge_world *w, int i) {
-    if (w->asleep[i]) return;
+bool ledge__sleep_body(ledge_world *w, int i) {
+    if (w->asleep[i]) return true;
     sleep_now(w, i);
     w->sleep_timer[i] = w->sleep_time;
-    // Its live contacts that are now held move behind the live ones (the
+    // Its live contacts that are now held move to the held ones (the
     // replay must not meet a contact between two bodies that cannot move).
-    if (w->live_contacts == 0) return;
-    ledge__contact *out = w->contacts_scratch;
-    int n = 0;
-    for (int pass = 0; pass < 2; ++pass) {
-        for (int k = 0; k < w->live_contacts; ++k) {
-            if (held_contact(w, &w->contacts[k]) == (pass == 1)) out[n++] = w->contacts[k];
-        }
-        if (pass == 0) w->live_contacts = n;
+    if (!hold_contacts(w, "ledge_body_set_awake")) {
+        ledge__wake(w, i); // logged; it stays awake
+        return false;
     }
-    memcpy(w->contacts, out, sizeof *out * (size_t)n);
     w->contact_index_dirty = true;
+    return true;
 }

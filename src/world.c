@@ -520,9 +520,8 @@ void ledge_world_step(ledge_world *world, float dt) {
     ledge__order_bodies(world);  // every order_period steps: slots by space
     if (!prepare(world)) return; // logged; the world is unchanged
     double t = stage_mark(world, LEDGE__STAGE_SLEEP, 0.0);
-    bool began = ledge__sleep_begin(world, dt);
+    ledge__sleep_begin(world, dt); // wakes; woken bodies' held contacts rejoin the live ones
     stage_mark(world, LEDGE__STAGE_SLEEP, t);
-    if (!began) return;                   // logged; the world is unchanged
     ledge__characters_before_step(world); // where the platforms stood on start
     world->stepping = true;
     ledge__workers_awake(world->par.workers, true);

@@ -250,11 +250,10 @@ struct ledge_world {
     ledge__contact *contacts;
     ledge__contact *contacts_scratch; ///< Same capacity: the sort's output.
     int contact_count, contact_cap;
-    /// Between steps, contacts[0 .. live_contacts) are the last substep's
-    /// and the rest are held: contacts of sleeping bodies with each other,
-    /// static bodies and tiles, kept as they were when the bodies fell
-    /// asleep (sleep.c). During the step the held ones wait in `held`.
-    int live_contacts;
+    /// Held contacts: those of sleeping bodies with each other, static and
+    /// kinematic bodies and tiles, kept as they were when the bodies fell
+    /// asleep (sleep.c). The game's view is `contacts` then `held`
+    /// (ledge__view_contact); the step reads and rebuilds `contacts` only.
     ledge__contact *held;
     int held_count, held_cap;
     bool sleep_on;              ///< ledge_world_def.enable_sleep.
@@ -263,7 +262,6 @@ struct ledge_world {
     int sleepers;               ///< Bodies asleep.
     uint32_t sleep_map_version; ///< The tilemap version the sleepers fell asleep at.
     bool sleep_woke;            ///< A sleeper woke since the held contacts were last sorted.
-    bool held_synced;           ///< held[] is exactly the contacts' held tail (nothing moved it).
     bool stepping;    ///< Set during ledge_world_step: API calls that change the world are refused.
     bool query_dirty; ///< The query index must be rebuilt before the next query (query.c).
     struct ledge__query_index *query;     ///< The queries' own grid (query.c); NULL until asked.
@@ -332,6 +330,16 @@ static inline bool ledge__filters_allow(const ledge_filter *a, const ledge_filte
 static inline void ledge__forget_replay(ledge_world *w, int i) {
     w->moved[i] = 1;
     w->any_moved = true;
+}
+
+/// Contacts in the game's view: the last substep's, then the held ones.
+static inline int ledge__view_count(const ledge_world *w) {
+    return w->contact_count + w->held_count;
+}
+
+/// Contact k (0 .. ledge__view_count - 1) of the game's view.
+static inline const ledge__contact *ledge__view_contact(const ledge_world *w, int k) {
+    return k < w->contact_count ? &w->contacts[k] : &w->held[k - w->contact_count];
 }
 
 /// Wakes body i if it sleeps, and restarts its rest timer (sleep.c).
