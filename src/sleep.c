@@ -143,14 +143,59 @@ static inline bool keeps_awake(const ledge_world *w, int i, float s2) {
 }
 
 // The rest timers, and which bodies may fall asleep (step.sleepy).
-static void advance_timers(ledge_world *w, float dt) {
+// Per body, so on the workers by blocks of slots.
+typedef struct timer_task {
+    ledge_world *w;
+    float dt;
+} timer_task;
+
+static inline int slot_block_end(const ledge_world *w, int b) {
+    int end = (b + 1) * LEDGE__BLOCK;
+    return end < w->slot_count ? end : w->slot_count;
+}
+
+static void timers_run(int start, int end, int worker, void *context) {
+    (void)worker;
+    const timer_task *t = context;
+    ledge_world *w = t->w;
     float s2 = w->sleep_speed * w->sleep_speed;
-    for (int i = 0; i < w->slot_count; ++i) {
-        w->step.sleepy[i] = 0;
-        if (!w->alive[i] || !awake_dynamic(w, i) || w->frozen[i] || w->sensor[i]) continue;
-        w->sleep_timer[i] = speed2(w, i) <= s2 ? w->sleep_timer[i] + dt : 0.0f;
-        w->step.sleepy[i] = w->sleep_timer[i] >= w->sleep_time;
+    for (int b = start; b < end; ++b) {
+        for (int i = b * LEDGE__BLOCK; i < slot_block_end(w, b); ++i) {
+            w->step.sleepy[i] = 0;
+            if (!w->alive[i] || !awake_dynamic(w, i) || w->frozen[i] || w->sensor[i]) continue;
+            w->sleep_timer[i] = speed2(w, i) <= s2 ? w->sleep_timer[i] + t->dt : 0.0f;
+            w->step.sleepy[i] = w->sleep_timer[i] >= w->sleep_time;
+        }
     }
+}
+
+static void advance_timers(ledge_world *w, float dt) {
+    timer_task t = {w, dt};
+    ledge__run(w, timers_run, ledge__blocks(w->slot_count), 1, &t);
+}
+
+// The marked bodies fall asleep (each block counts its own).
+static void sleep_run(int start, int end, int worker, void *context) {
+    (void)worker;
+    ledge_world *w = context;
+    for (int b = start; b < end; ++b) {
+        int n = 0;
+        for (int i = b * LEDGE__BLOCK; i < slot_block_end(w, b); ++i) {
+            if (!w->step.sleepy[i]) continue;
+            w->asleep[i] = 1;
+            w->velocity[i] = v2(0.0f, 0.0f);
+            w->sleep_inv_mass[i] = w->inv_mass[i];
+            w->inv_mass[i] = 0.0f;
+            ++n;
+        }
+        w->par.block_count[b] = n;
+    }
+}
+
+static void fall_asleep(ledge_world *w) {
+    int blocks = ledge__blocks(w->slot_count);
+    ledge__run(w, sleep_run, blocks, 1, w);
+    for (int b = 0; b < blocks; ++b) w->sleepers += w->par.block_count[b];
 }
 
 // A body touching one that keeps it awake stays awake, and so do both
@@ -202,9 +247,7 @@ void ledge__sleep_end(ledge_world *w, float dt) {
     if (!w->sleep_on) return;
     advance_timers(w, dt);
     veto_by_contacts(w);
-    for (int i = 0; i < w->slot_count; ++i) {
-        if (w->step.sleepy[i]) sleep_now(w, i);
-    }
+    fall_asleep(w);
     w->sleep_map_version = w->map->version;
     // Bodies woken in the step found their contacts again: their held
     // copies go.
