@@ -213,41 +213,19 @@ static inline bool consider_inactive(ledge_world *w, pair_out *out, const probe 
     return true;
 }
 
-// grid_pairs when bodies sleep: driven by the active bodies alone, so that
-// a resting pile costs its awake bodies, not its sleepers. An active body
-// meets every body of its own cell after it, the east cell and the three
-// above (as grid_pairs), and also the inactive bodies (static or asleep,
-// which search nothing) of its own cell before it, the west cell and the
-// three below: a pair of two active bodies is found once, by the first,
-// and a pair of an active and an inactive body once, by the active one.
-// A pair then joins rows r - 1 .. r + 1 of its first body's row r; the
-// relaxation's bands of one parity are a band apart, so they still share
-// no body (resolve.c).
-static void grid_pairs_active(ledge_world *w, pair_out *out, int p0, int p1) {
+// The inactive bodies on the other side of body a (sorted[p] in cell c,
+// column cx, row cy): its own cell before it, the west cell and the three
+// cells below. While bodies sleep (step.count_active) an inactive body
+// searches nothing, so an active one meets these too.
+static inline bool consider_behind(ledge_world *w, pair_out *out, const probe *pa, int p, int c,
+                                   int cx, int cy) {
     const ledge__grid *g = &w->grid;
-    const int *sorted = g->sorted, *cell_start = g->cell_start;
-    int nx = g->nx, ny = g->ny;
-    int cy = p0 < p1 ? g->cell_of[sorted[p0]] / nx : 0, row = cy * nx;
-    for (int p = p0; p < p1; ++p) {
-        int a = sorted[p], c = g->cell_of[a];
-        for (; c >= row + nx; row += nx) cy++;
-        if (!w->step.active[a]) continue;
-        int cx = c - row;
-        probe pa = probe_of(w, a);
-        int east = cx + 1 < nx ? c + 2 : c + 1, west = cx > 0 ? c - 1 : c;
-        if (!consider_run(w, out, &pa, true, p + 1, cell_start[east])) return;
-        if (cy + 1 < ny) {
-            int above = c + nx;
-            int first = cx > 0 ? above - 1 : above, last = cx + 1 < nx ? above + 2 : above + 1;
-            if (!consider_run(w, out, &pa, true, cell_start[first], cell_start[last])) return;
-        }
-        if (!consider_inactive(w, out, &pa, cell_start[west], p)) return;
-        if (cy > 0) {
-            int below = c - nx;
-            int first = cx > 0 ? below - 1 : below, last = cx + 1 < nx ? below + 2 : below + 1;
-            if (!consider_inactive(w, out, &pa, cell_start[first], cell_start[last])) return;
-        }
-    }
+    int west = cx > 0 ? c - 1 : c;
+    if (!consider_inactive(w, out, pa, g->cell_start[west], p)) return false;
+    if (cy == 0) return true;
+    int below = c - g->nx;
+    int first = cx > 0 ? below - 1 : below, last = cx + 1 < g->nx ? below + 2 : below + 1;
+    return consider_inactive(w, out, pa, g->cell_start[first], g->cell_start[last]);
 }
 
 // Each cell against itself and four of its neighbours (east, north-west,
@@ -257,29 +235,38 @@ static void grid_pairs_active(ledge_world *w, pair_out *out, int p0, int p1) {
 // the rest of a body's own cell and its east neighbour are one run of the
 // sorted list, and the three cells above it another: two loops, in the
 // order of the five cells. The sorted bodies p0 .. p1 - 1 (one block).
+//
+// While bodies sleep, the search is driven by the active bodies alone, so
+// that a resting pile costs its awake bodies, not its sleepers: an
+// inactive body (static or asleep) searches nothing, and an active one
+// also meets the inactive bodies behind it (consider_behind). A pair of
+// two active bodies is then found once, by the first, and a pair of an
+// active and an inactive body once, by the active one. Such a pair joins
+// rows r - 1 .. r + 1 of its first body's row r; the relaxation's bands of
+// one parity are a band apart, so they still share no body (resolve.c).
 static void grid_pairs(ledge_world *w, pair_out *out, int p0, int p1) {
-    if (w->step.count_active) {
-        grid_pairs_active(w, out, p0, p1);
-        return;
-    }
     const ledge__grid *g = &w->grid;
     const int *sorted = g->sorted, *cell_start = g->cell_start;
     int nx = g->nx, ny = g->ny;
+    bool by_active = w->step.count_active;
     // The cells only grow along the list: the row is stepped to, not
     // divided out for every body.
     int cy = p0 < p1 ? g->cell_of[sorted[p0]] / nx : 0, row = cy * nx;
     for (int p = p0; p < p1; ++p) {
         int a = sorted[p], c = g->cell_of[a];
         for (; c >= row + nx; row += nx) cy++;
+        bool active = w->step.active[a];
+        if (by_active && !active) continue;
         int cx = c - row;
         probe pa = probe_of(w, a);
-        bool active = w->step.active[a];
         int east = cx + 1 < nx ? c + 2 : c + 1;
         if (!consider_run(w, out, &pa, active, p + 1, cell_start[east])) return;
-        if (cy + 1 >= ny) continue;
-        int above = c + nx;
-        int first = cx > 0 ? above - 1 : above, last = cx + 1 < nx ? above + 2 : above + 1;
-        if (!consider_run(w, out, &pa, active, cell_start[first], cell_start[last])) return;
+        if (cy + 1 < ny) {
+            int above = c + nx;
+            int first = cx > 0 ? above - 1 : above, last = cx + 1 < nx ? above + 2 : above + 1;
+            if (!consider_run(w, out, &pa, active, cell_start[first], cell_start[last])) return;
+        }
+        if (by_active && !consider_behind(w, out, &pa, p, c, cx, cy)) return;
     }
 }
 
@@ -807,11 +794,6 @@ static void classify_again(ledge_world *w, vec2s *lower, vec2s *upper) {
 // the calling thread turns the counts into places, the blocks scatter
 // their slots by band (into par.items, free after classify), and each band
 // sorts its own. The same stable sort whatever the workers.
-static inline int block_end(const ledge_world *w, int b) {
-    int end = (b + 1) * LEDGE__BLOCK;
-    return end < w->slot_count ? end : w->slot_count;
-}
-
 typedef struct file_task {
     ledge_world *w;
     int shift;
@@ -827,10 +809,11 @@ static void count_run(int start, int end, int worker, void *context) {
         int *count = w->par.grid_count + b * LEDGE__GRID_BANDS;
         if (t->before_ny > 0) {
             ledge__grid_recount(&w->grid, w->step.grid_center, w->step.fast, t->before_ny,
-                                b * LEDGE__BLOCK, block_end(w, b), t->shift, count);
+                                b * LEDGE__BLOCK, ledge__block_end(b, w->slot_count), t->shift,
+                                count);
         } else {
             ledge__grid_count(&w->grid, w->step.grid_center, w->step.in_grid, b * LEDGE__BLOCK,
-                              block_end(w, b), t->shift, count);
+                              ledge__block_end(b, w->slot_count), t->shift, count);
         }
     }
 }
@@ -840,8 +823,8 @@ static void scatter_run(int start, int end, int worker, void *context) {
     file_task *t = context;
     ledge_world *w = t->w;
     for (int b = start; b < end; ++b) {
-        ledge__grid_scatter(&w->grid, b * LEDGE__BLOCK, block_end(w, b), t->shift,
-                            w->par.grid_count + b * LEDGE__GRID_BANDS, w->par.items);
+        ledge__grid_scatter(&w->grid, b * LEDGE__BLOCK, ledge__block_end(b, w->slot_count),
+                            t->shift, w->par.grid_count + b * LEDGE__GRID_BANDS, w->par.items);
     }
 }
 

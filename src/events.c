@@ -154,11 +154,6 @@ static inline bool crush_candidate(const ledge_world *w, const ledge__contact *c
     return ledge__dynamic_against_fixed(w, c, &d, &p, &n);
 }
 
-static inline int contact_block_end(const ledge_world *w, int b) {
-    int end = (b + 1) * LEDGE__BLOCK;
-    return end < w->contact_count ? end : w->contact_count;
-}
-
 typedef struct scan {
     ledge_world *w;
     bool flags; ///< There is room for the blocks' flags.
@@ -173,7 +168,7 @@ static void scan_task(int start, int end, int worker, void *context) {
     for (int b = start; b < end; ++b) {
         if (t->flags && b < ledge__blocks(w->contact_count)) {
             int flags = 0;
-            for (int k = b * LEDGE__BLOCK; k < contact_block_end(w, b); ++k) {
+            for (int k = b * LEDGE__BLOCK; k < ledge__block_end(b, w->contact_count); ++k) {
                 const ledge__contact *c = &w->contacts[k];
                 flags |= (touches(w, c) ? TOUCH : 0) | (crush_candidate(w, c) ? CRUSH : 0);
             }
@@ -199,7 +194,7 @@ static void touch_events(ledge_world *w, bool flags) {
     w->ev.touch_now.count = 0;
     for (int b = 0; b < ledge__blocks(w->contact_count); ++b) {
         if (!block_has(w, flags, b, TOUCH)) continue;
-        for (int k = b * LEDGE__BLOCK; k < contact_block_end(w, b); ++k) {
+        for (int k = b * LEDGE__BLOCK; k < ledge__block_end(b, w->contact_count); ++k) {
             const ledge__contact *c = &w->contacts[k];
             if (!touches(w, c)) continue;
             push_key(&w->ev.touch_now, pair_key(w, c->a, c->b, c->cell_x, c->cell_y));
@@ -265,7 +260,8 @@ static void crush_event(ledge_world *w, int k) {
 static void crush_events(ledge_world *w, bool flags) {
     for (int b = 0; b < ledge__blocks(w->contact_count); ++b) {
         if (!block_has(w, flags, b, CRUSH)) continue;
-        for (int k = b * LEDGE__BLOCK; k < contact_block_end(w, b); ++k) crush_event(w, k);
+        for (int k = b * LEDGE__BLOCK; k < ledge__block_end(b, w->contact_count); ++k)
+            crush_event(w, k);
     }
 }
 
@@ -314,13 +310,7 @@ void ledge__events_free(ledge_world *w) {
 
 // Every contact listed under both its bodies: contact_order[contact_first[i]
 // .. contact_first[i + 1]) are the contacts of slot i, in contact order.
-static bool index_contacts(ledge_world *w);
-
 bool ledge__contact_index(ledge_world *w) {
-    return index_contacts(w);
-}
-
-static bool index_contacts(ledge_world *w) {
     if (!w->contact_index_dirty && w->contact_first_cap > w->slot_count) return true;
     int slots = w->slot_count, count = ledge__view_count(w), entries = 2 * count;
     if (!LEDGE__RESERVE(w->contact_first, w->contact_first_cap, slots + 1, 0, 16) ||
@@ -373,7 +363,7 @@ int ledge_body_contacts(ledge_world *world, ledge_body_id id, ledge_contact_data
                     out ? "set" : "NULL");
         return -1;
     }
-    if (!index_contacts(world)) {
+    if (!ledge__contact_index(world)) {
         LEDGE_ERROR("%s: allocation of the contact index failed", fn);
         return -1;
     }
@@ -398,7 +388,7 @@ ledge_ground ledge_body_ground(ledge_world *world, ledge_body_id id) {
                     world->type[i] == LEDGE_BODY_STATIC ? "static" : "kinematic");
         return g;
     }
-    if (!index_contacts(world)) {
+    if (!ledge__contact_index(world)) {
         LEDGE_ERROR("ledge_body_ground: allocation of the contact index failed");
         return g;
     }

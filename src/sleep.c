@@ -41,12 +41,12 @@ static inline float speed2(const ledge_world *w, int i) {
     return v2_len2(w->velocity[i]);
 }
 
-static void sleep_now(ledge_world *w, int i) {
+// Body i falls asleep (the caller counts it in w->sleepers).
+static void put_to_sleep(ledge_world *w, int i) {
     w->asleep[i] = 1;
     w->velocity[i] = v2(0.0f, 0.0f);
     w->sleep_inv_mass[i] = w->inv_mass[i];
     w->inv_mass[i] = 0.0f;
-    w->sleepers++;
 }
 
 static void wake_all(ledge_world *w) {
@@ -149,18 +149,13 @@ typedef struct timer_task {
     float dt;
 } timer_task;
 
-static inline int slot_block_end(const ledge_world *w, int b) {
-    int end = (b + 1) * LEDGE__BLOCK;
-    return end < w->slot_count ? end : w->slot_count;
-}
-
 static void timers_run(int start, int end, int worker, void *context) {
     (void)worker;
     const timer_task *t = context;
     ledge_world *w = t->w;
     float s2 = w->sleep_speed * w->sleep_speed;
     for (int b = start; b < end; ++b) {
-        for (int i = b * LEDGE__BLOCK; i < slot_block_end(w, b); ++i) {
+        for (int i = b * LEDGE__BLOCK; i < ledge__block_end(b, w->slot_count); ++i) {
             w->step.sleepy[i] = 0;
             if (!w->alive[i] || !awake_dynamic(w, i) || w->frozen[i] || w->sensor[i]) continue;
             w->sleep_timer[i] = speed2(w, i) <= s2 ? w->sleep_timer[i] + t->dt : 0.0f;
@@ -180,12 +175,9 @@ static void sleep_run(int start, int end, int worker, void *context) {
     ledge_world *w = context;
     for (int b = start; b < end; ++b) {
         int n = 0;
-        for (int i = b * LEDGE__BLOCK; i < slot_block_end(w, b); ++i) {
+        for (int i = b * LEDGE__BLOCK; i < ledge__block_end(b, w->slot_count); ++i) {
             if (!w->step.sleepy[i]) continue;
-            w->asleep[i] = 1;
-            w->velocity[i] = v2(0.0f, 0.0f);
-            w->sleep_inv_mass[i] = w->inv_mass[i];
-            w->inv_mass[i] = 0.0f;
+            put_to_sleep(w, i);
             ++n;
         }
         w->par.block_count[b] = n;
@@ -279,7 +271,8 @@ void ledge__sleep_wake_touching(ledge_world *w, int slot) {
 
 bool ledge__sleep_body(ledge_world *w, int i) {
     if (w->asleep[i]) return true;
-    sleep_now(w, i);
+    put_to_sleep(w, i);
+    w->sleepers++;
     w->sleep_timer[i] = w->sleep_time;
     // Its live contacts that are now held move to the held ones (the
     // replay must not meet a contact between two bodies that cannot move).

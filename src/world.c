@@ -224,18 +224,13 @@ typedef struct integrate_task {
     float dt;
 } integrate_task;
 
-static inline int block_end(const ledge_world *w, int b) {
-    int end = (b + 1) * LEDGE__BLOCK;
-    return end < w->slot_count ? end : w->slot_count;
-}
-
 static void velocity_task(int start, int end, int worker, void *context) {
     (void)worker;
     const integrate_task *t = context;
     ledge_world *w = t->w;
     for (int b = start; b < end; ++b) {
         bool bad = false;
-        for (int i = b * LEDGE__BLOCK; i < block_end(w, b); ++i) {
+        for (int i = b * LEDGE__BLOCK; i < ledge__block_end(b, w->slot_count); ++i) {
             // A kinematic body's velocity, for the next substep's carry().
             if (w->type[i] == LEDGE_BODY_KINEMATIC) w->prev_velocity[i] = w->velocity[i];
             if (!moving(w, i) || w->type[i] != LEDGE_BODY_DYNAMIC) continue;
@@ -253,7 +248,7 @@ static void integrate_velocity(ledge_world *w, float dt) {
     ledge__run(w, velocity_task, blocks, 1, &t);
     for (int b = 0; b < blocks; ++b) {
         if (!w->par.block_flag[b]) continue;
-        for (int i = b * LEDGE__BLOCK; i < block_end(w, b); ++i) {
+        for (int i = b * LEDGE__BLOCK; i < ledge__block_end(b, w->slot_count); ++i) {
             if (!moving(w, i) || w->type[i] != LEDGE_BODY_DYNAMIC || in_range(w->velocity[i]))
                 continue;
             w->last_position[i] = w->position[i];
@@ -267,7 +262,7 @@ static void check_positions_task(int start, int end, int worker, void *context) 
     ledge_world *w = context;
     for (int b = start; b < end; ++b) {
         bool bad = false;
-        for (int i = b * LEDGE__BLOCK; i < block_end(w, b); ++i) {
+        for (int i = b * LEDGE__BLOCK; i < ledge__block_end(b, w->slot_count); ++i) {
             bad |= moving(w, i) && !in_range(w->position[i]);
         }
         w->par.block_flag[b] = bad;
@@ -280,7 +275,7 @@ static void check_positions(ledge_world *w) {
     ledge__run(w, check_positions_task, blocks, 1, w);
     for (int b = 0; b < blocks; ++b) {
         if (!w->par.block_flag[b]) continue;
-        for (int i = b * LEDGE__BLOCK; i < block_end(w, b); ++i) {
+        for (int i = b * LEDGE__BLOCK; i < ledge__block_end(b, w->slot_count); ++i) {
             if (moving(w, i) && !in_range(w->position[i])) freeze(w, i, "position");
         }
     }
@@ -292,7 +287,7 @@ static void position_task(int start, int end, int worker, void *context) {
     ledge_world *w = t->w;
     for (int b = start; b < end; ++b) {
         bool any = false;
-        for (int i = b * LEDGE__BLOCK; i < block_end(w, b); ++i) {
+        for (int i = b * LEDGE__BLOCK; i < ledge__block_end(b, w->slot_count); ++i) {
             w->step.fast[i] = 0;
             if (!moving(w, i)) continue;
             w->last_position[i] = w->position[i];

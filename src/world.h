@@ -222,6 +222,12 @@ static inline int ledge__blocks(int n) {
     return (n + LEDGE__BLOCK - 1) / LEDGE__BLOCK;
 }
 
+/// The end of block b of n items (it starts at b * LEDGE__BLOCK).
+static inline int ledge__block_end(int b, int n) {
+    int end = (b + 1) * LEDGE__BLOCK;
+    return end < n ? end : n;
+}
+
 struct ledge_world {
     uint32_t serial; ///< This world's serial number, carried by its ids (never 0).
     vec2s gravity;
