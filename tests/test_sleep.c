@@ -203,6 +203,65 @@ static void test_awake_neighbour_keeps_awake(void **state) {
     ledge_world_destroy(w);
 }
 
+// Every tile (1 .. 33) as the cell a body lands on, for a circle and a
+// box, with gravity down and up (the tile's top or underside is its
+// floor), in the stacking model with friction 1: the same drop in a world
+// that cannot sleep is the oracle. Where the awake body ends at rest (its
+// speed under the sleep speed for the last second), the sleeping world's
+// body must be asleep, on the ground as the awake one is, and within 1 mm
+// of it; where it does not rest, both end within 1 mm too (sleeping never
+// stops a moving body).
+static void test_every_tile_as_a_floor(void **state) {
+    (void)state;
+    int asleep = 0, cases = 0;
+    for (int tile = 1; tile < LEDGE_TILE_COUNT; ++tile) {
+        for (int up = 0; up < 2; ++up) {
+            for (int kind = 0; kind < 2; ++kind) {
+                vec2s end[2];
+                bool rest = true, ground[2] = {false, false}, awake_at_end = true;
+                for (int sleeping = 0; sleeping < 2; ++sleeping) {
+                    ledge_world_def wd = sleepy_def(0.5f);
+                    wd.enable_sleep = sleeping;
+                    wd.response_model = LEDGE_RESPONSE_MODEL_STACKING;
+                    wd.gravity = gravity_toward(up ? 1 : 0);
+                    ledge_world *w = walled_world(wd);
+                    ledge_tilemap *m = ledge_world_tilemap(w);
+                    int cy = up ? 11 : 4, below = up ? 12 : 3;
+                    assert_true(ledge_tilemap_set(m, 8, cy, (ledge_tile)tile));
+                    assert_true(ledge_tilemap_set(m, 8, below, LEDGE_TILE_FULL));
+                    ledge_body_def bd = ledge_default_body_def();
+                    bd.shape = kind == 0 ? ledge_make_circle(v(0, 0), 0.3f)
+                                         : ledge_make_box(v(0, 0), v(0.3f, 0.25f));
+                    bd.friction = 1.0f;
+                    bd.position = v(8.5f, up ? 10.0f : 6.0f);
+                    ledge_body_id id = ledge_body_create(w, &bd);
+                    for (int k = 0; k < 360; ++k) {
+                        ledge_world_step(w, 1.0f / 60.0f);
+                        if (!sleeping && k >= 300)
+                            rest &= speed(ledge_body_velocity(w, id)) <= 0.05;
+                    }
+                    end[sleeping] = ledge_body_position(w, id);
+                    ground[sleeping] = ledge_body_ground(w, id).on_ground;
+                    if (sleeping) awake_at_end = ledge_body_is_awake(w, id);
+                    ledge_world_destroy(w);
+                }
+                double d = speed(v(end[1].x - end[0].x, end[1].y - end[0].y));
+                if (!(d < 1e-3) || (rest && (awake_at_end || ground[1] != ground[0]))) {
+                    fail_msg("tile %d (%s), gravity %s, %s: %g m from the awake world's end; "
+                             "rests %d, asleep %d, ground %d / %d",
+                             tile, ledge_tile_name((ledge_tile)tile), up ? "up" : "down",
+                             kind ? "box" : "circle", d, rest, !awake_at_end, ground[1], ground[0]);
+                }
+                asleep += !awake_at_end;
+                ++cases;
+            }
+        }
+    }
+    print_message("%d drops on every tile, gravity down and up: %d asleep at the end, each "
+                  "within 1 mm of the same drop that cannot sleep\n",
+                  cases, asleep);
+}
+
 // --- waking ----------------------------------------------------------------
 
 // A ball thrown at a box: the box asleep in one world, awake (the world
@@ -514,6 +573,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_falls_asleep_on_schedule),
         cmocka_unit_test(test_awake_neighbour_keeps_awake),
+        cmocka_unit_test(test_every_tile_as_a_floor),
         cmocka_unit_test(test_hit_moves_a_sleeper_as_an_awake_body),
         cmocka_unit_test(test_lost_support_wakes),
         cmocka_unit_test(test_moving_platform_wakes),
