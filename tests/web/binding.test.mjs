@@ -1,21 +1,21 @@
 // The JavaScript binding (src/bindings/js/ledge.mjs): refusals throw
 // ledge's message and leave the world as it was, 10,000 create/destroy
-// cycles leak nothing, and the character move, queries, debug draw and the
-// Tiled loader give what the C library gives.
+// cycles leak nothing, and the character move, queries, debug draw, sleeping,
+// the response models and the Tiled loader give what the C library gives.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
 import { execFileSync } from 'node:child_process';
-import { loadLedge, nativeReplay, root } from './common.mjs';
+import { loadLedge, nativeReplay, root, rainWorld } from './common.mjs';
 
 const ledge = await loadLedge();
 const { World, Tile, circle, box } = ledge;
 
-// A 16 x 8 room: floor row 0, walls at x = 0 and 15.
-function room() {
-  const world = new World({ gravity: { x: 0, y: -10 }, width: 16, height: 8 });
+// A 16 x 8 room: floor row 0, walls at x = 0 and 15; `def` adds world def fields.
+function room(def = {}) {
+  const world = new World({ gravity: { x: 0, y: -10 }, width: 16, height: 8, ...def });
   for (let x = 0; x < 16; ++x) world.tilemap.set(x, 0, Tile.FULL);
   for (let y = 0; y < 8; ++y) {
     world.tilemap.set(0, y, Tile.FULL);
@@ -141,6 +141,143 @@ test('queries and debug draw see tiles and bodies', () => {
   } finally {
     world.dispose();
   }
+});
+
+// Steps until `body` sleeps (at most `max` steps); the steps taken.
+function stepsToSleep(world, body, max = 600) {
+  let k = 0;
+  for (; k < max && body.awake; ++k) world.step(1 / 60);
+  return k;
+}
+
+test('sleeping: enableSleep, sleepTime, sleepSpeed, body.awake get and set, refusals', () => {
+  const world = room({ enableSleep: true });
+  try {
+    const crate = world.createBody({ shape: box(0.4, 0.4), position: { x: 5, y: 3 } });
+    const wall = world.createBody({ type: 'static', shape: box(0.5, 0.5), position: { x: 10, y: 3 } });
+    assert.equal(crate.awake, true);
+    assert.equal(wall.awake, true, 'only a sleeping dynamic body is not awake');
+    // It falls ~0.57 s, then rests sleepTime (0.5 s, the default) before it sleeps.
+    const n = stepsToSleep(world, crate);
+    assert.ok(n > 55 && n < 75, `asleep after ${n} steps`);
+    assert.equal(crate.awake, false);
+    assert.equal(crate.frozen, false, 'sleeping is not frozen');
+    assert.deepEqual(crate.velocity, { x: 0, y: 0 });
+    const rest = crate.position;
+    assert.ok(Math.abs(rest.y - 1.4) < 0.01, `on the floor at ${rest.y}`);
+    const hash = world.hash();
+    for (let k = 0; k < 60; ++k) world.step(1 / 60);
+    assert.equal(crate.awake, false);
+    assert.deepEqual(crate.position, rest, 'a sleeping body stays put bit for bit');
+    assert.equal(world.hash(), hash);
+    // Woken by the game: awake, then asleep again after sleepTime of rest.
+    crate.awake = true;
+    assert.equal(crate.awake, true);
+    world.step(1 / 60);
+    assert.equal(crate.awake, true, 'the rest timer starts again');
+    const again = stepsToSleep(world, crate);
+    assert.ok(again >= 28 && again <= 31, `asleep again after ${again} steps (0.5 s)`);
+    // Put to sleep in mid-air (after a step there, so that its contacts of
+    // the last step, which it keeps, are none): it hangs until woken, then falls.
+    crate.position = { x: 5, y: 5 };
+    assert.equal(crate.awake, true, 'setting the position wakes it');
+    world.step(1 / 60);
+    assert.ok(crate.velocity.y < 0);
+    crate.awake = false;
+    assert.equal(crate.awake, false);
+    assert.deepEqual(crate.velocity, { x: 0, y: 0 }, 'put to sleep: velocity 0');
+    const hang = crate.position;
+    for (let k = 0; k < 30; ++k) world.step(1 / 60);
+    assert.deepEqual(crate.position, hang);
+    crate.awake = true;
+    world.step(1 / 60);
+    assert.ok(crate.position.y < hang.y, `falls once woken (y ${crate.position.y})`);
+    // Refusals: static bodies cannot sleep; awake takes a boolean.
+    const before = world.hash();
+    throwsLedge(() => (wall.awake = false), /ledge_body_set_awake: .*cannot sleep \(it is not dynamic\)/);
+    assert.throws(() => (crate.awake = 'no'), TypeError);
+    assert.equal(world.hash(), before);
+    assert.equal(crate.awake, true);
+  } finally {
+    world.dispose();
+  }
+  // Without enableSleep (the default) nothing sleeps, and putting a body to sleep is refused.
+  const plain = room();
+  try {
+    const crate = plain.createBody({ shape: box(0.4, 0.4), position: { x: 5, y: 3 } });
+    assert.equal(stepsToSleep(plain, crate, 200), 200);
+    const before = plain.hash();
+    throwsLedge(() => (crate.awake = false), /ledge_body_set_awake: .*cannot sleep \(the world's enable_sleep is false\)/);
+    assert.equal(crate.awake, true);
+    assert.equal(plain.hash(), before);
+    crate.awake = true; // waking an awake body is allowed
+  } finally {
+    plain.dispose();
+  }
+  // sleepTime: 1.5 s more rest is 90 more steps; sleepSpeed 1e6: everything counts as resting,
+  // so the crate sleeps in mid-air after sleepTime.
+  const times = [0.5, 2].map((sleepTime) => {
+    const w = room({ enableSleep: true, sleepTime });
+    const c = w.createBody({ shape: box(0.4, 0.4), position: { x: 5, y: 3 } });
+    const k = stepsToSleep(w, c);
+    w.dispose();
+    return k;
+  });
+  assert.ok(Math.abs(times[1] - times[0] - 90) <= 1, `sleepTime 0.5: ${times[0]} steps, 2: ${times[1]}`);
+  const fast = room({ enableSleep: true, sleepSpeed: 1e6, sleepTime: 0.25 });
+  try {
+    const c = fast.createBody({ shape: box(0.4, 0.4), position: { x: 5, y: 6 } });
+    const k = stepsToSleep(fast, c);
+    assert.ok(k >= 14 && k <= 16, `asleep after ${k} steps (0.25 s)`);
+    assert.ok(c.position.y > 5, `asleep in mid-air at ${c.position.y}`);
+  } finally {
+    fast.dispose();
+  }
+  throwsLedge(() => new World({ enableSleep: true, sleepSpeed: -1 }), /ledge_world_create: sleep_speed -1/);
+  throwsLedge(() => new World({ sleepTime: NaN }), /sleep_time nan/);
+});
+
+test('responseModel: stacking differs from n on a small stack; bad names throw', () => {
+  const stack = (def) => {
+    const world = room(def);
+    const boxes = [0, 1, 2].map((k) => world.createBody({ shape: box(0.4, 0.4), position: { x: 5 + 0.1 * k, y: 1.5 + 0.85 * k }, friction: 0.5 }));
+    for (let k = 0; k < 120; ++k) world.step(1 / 60);
+    const out = { hash: world.hash(), top: boxes[2].position };
+    world.dispose();
+    return out;
+  };
+  const byDefault = stack({});
+  const n = stack({ responseModel: 'n' });
+  const stacking = stack({ responseModel: 'stacking' });
+  assert.equal(n.hash, byDefault.hash, "'n' is the default");
+  assert.deepEqual(stack({ responseModel: 1 }), stacking, 'the C enum value works too');
+  assert.notEqual(stacking.hash, n.hash);
+  assert.notDeepEqual(stacking.top, n.top);
+  assert.throws(() => new World({ responseModel: 'box2d' }), (e) => e instanceof TypeError && /responseModel must be one of n, stacking/.test(e.message));
+  throwsLedge(() => new World({ responseModel: 7 }), /ledge_world_create: response_model is 7/);
+});
+
+test('sleeping rain, both response models, through the binding: hash and sleeping count equal native', () => {
+  const N = 200;
+  const STEPS = 100; // part of the pile asleep with 'stacking' (all of it by 200 steps), none with 'n'
+  const hashes = [];
+  for (const [model, responseModel] of [[0, 'n'], [1, 'stacking']]) {
+    const [, hash, asleep] = execFileSync(nativeReplay, ['rain_sleep', N, STEPS, model].map(String), { encoding: 'utf8' }).trim().split(' ');
+    const world = rainWorld(ledge, N, { enableSleep: true, responseModel });
+    try {
+      for (let k = 0; k < STEPS; ++k) world.step(1 / 60);
+      const bodies = world.queryAABB({ x: -100, y: -100 }, { x: 100, y: 100 });
+      assert.equal(bodies.length, N);
+      const sleeping = bodies.filter((b) => !b.awake).length;
+      assert.equal(world.hash().toString(16).padStart(16, '0'), hash, `hash, ${responseModel}`);
+      assert.equal(sleeping, Number(asleep), `sleeping circles, ${responseModel}`);
+      if (responseModel === 'stacking') assert.ok(sleeping > 0 && sleeping < N, `${sleeping} of ${N} asleep`);
+      hashes.push(hash);
+    } finally {
+      world.dispose();
+    }
+  }
+  assert.notEqual(hashes[0], hashes[1]);
 });
 
 test('ASCII and N level text load as in C', () => {

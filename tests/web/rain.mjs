@@ -1,7 +1,9 @@
 // Browser-safe (no node imports): used by the node tests and the benchmark page.
 // The rain scene of tests/scenes.c (scene_rain) built through the binding:
 // the same world def, the same circles in the same order, then the tiles.
-export function rainWorld(ledge, n) {
+// `def`: world def fields added to the scene's (enableSleep, responseModel:
+// scene_sleep and scene_model of tests/scenes.c).
+export function rainWorld(ledge, n, def = {}) {
   let cols = 1;
   while (cols * cols < n) ++cols;
   const rows = Math.ceil(n / cols);
@@ -9,6 +11,7 @@ export function rainWorld(ledge, n) {
   const height = rows + 10;
   const world = new ledge.World({
     gravity: { x: 0, y: -10 }, tileSize: 1, width, height, origin: { x: 0, y: 0 }, bodyCapacity: n,
+    ...def,
   });
   const shape = ledge.circle(0.4);
   for (let k = 0; k < n; ++k) {

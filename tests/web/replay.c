@@ -101,12 +101,31 @@ static int bench_rain(int n, int steps) {
     return 0;
 }
 
+// `replay_hashes rain_sleep N STEPS MODEL`: the rain scene in a world with
+// enable_sleep and response model MODEL (0 N's, 1 stacking) after STEPS
+// steps of 1/60 s: its hash and how many circles sleep, for the binding's
+// enableSleep / responseModel test (tests/web/binding.test.mjs).
+static int rain_sleep(int n, int steps, int model) {
+    scene_sleep = true;
+    scene_model = (ledge_response_model)model;
+    scene s;
+    if (!scene_rain(n, &s)) return 1;
+    for (int k = 0; k < steps; ++k) ledge_world_step(s.world, 1.0f / 60.0f);
+    int asleep = 0;
+    for (int k = 0; k < s.count; ++k) asleep += !ledge_body_is_awake(s.world, s.bodies[k]);
+    printf("rain_sleep %016llx %d\n", (unsigned long long)ledge_world_hash(s.world), asleep);
+    scene_destroy(&s);
+    return 0;
+}
+
 static void print(const char *what, uint32_t low) {
     printf("%s %08x%08x\n", what, (unsigned)high_word, (unsigned)low);
 }
 
 int main(int argc, char **argv) {
     if (argc == 4 && strcmp(argv[1], "bench") == 0) return bench_rain(atoi(argv[2]), atoi(argv[3]));
+    if (argc == 5 && strcmp(argv[1], "rain_sleep") == 0)
+        return rain_sleep(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
 #ifdef LEDGE_REPLAY_TILED
     if (argc >= 3 && strcmp(argv[1], "tiled") == 0)
         return print_tiled(argv[2], argc == 4 && strcmp(argv[3], "y_down") == 0);

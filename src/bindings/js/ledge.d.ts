@@ -14,6 +14,8 @@ export interface AABB {
 
 export type BodyType = 'static' | 'kinematic' | 'dynamic';
 export type Response = 'slide' | 'touch' | 'bounce' | 'cross';
+/** ledge_response_model: N's response verbatim, or with Coulomb's floor, load friction and shock propagation. */
+export type ResponseModel = 'n' | 'stacking';
 export type OneWay = 'none' | 'up' | 'down' | 'left' | 'right';
 
 export interface CircleShape {
@@ -60,6 +62,14 @@ export interface WorldDef {
   linearSlop?: number;
   bounceThreshold?: number;
   cellSize?: number;
+  /** How contacts change velocities (default 'n'; 'stacking': piles and slopes rest). */
+  responseModel?: ResponseModel;
+  /** Resting dynamic bodies fall asleep and leave the step until woken (default false). */
+  enableSleep?: boolean;
+  /** Speed under which a dynamic body counts as resting, 0..1e6 (default 0.05). */
+  sleepSpeed?: number;
+  /** Seconds a body (and every dynamic body it touches) must rest before it sleeps, 0..1e6 (default 0.5). */
+  sleepTime?: number;
 }
 
 export interface Filter {
@@ -193,7 +203,14 @@ export interface Body {
   position: Vec2;
   velocity: Vec2;
   readonly type: BodyType;
+  /** The step froze it: its position or velocity left the finite range (ledge_body_is_frozen); not sleeping. */
   readonly frozen: boolean;
+  /**
+   * False only for a sleeping dynamic body. Set true to wake it, false to put
+   * a dynamic body to sleep now (throws in a world without enableSleep, for
+   * static and kinematic bodies).
+   */
+  awake: boolean;
   readonly mass: number;
   readonly shape: ShapeInfo;
   /** Write-only. */

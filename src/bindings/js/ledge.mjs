@@ -10,12 +10,14 @@
 
 const TYPES = ['static', 'kinematic', 'dynamic'];
 const RESPONSES = ['slide', 'touch', 'bounce', 'cross'];
+const RESPONSE_MODELS = ['n', 'stacking'];
 const ONE_WAYS = ['none', 'up', 'down', 'left', 'right'];
 const HIT_KINDS = ['none', 'tile', 'body'];
 const SHAPE_TYPES = [null, 'circle', 'box', 'polygon'];
 const DRAW_KINDS = [null, 'polygon', 'solidPolygon', 'circle', 'solidCircle', 'segment', 'point'];
 const MOVE_HEAD = 24;
 const MOVE_HIT_WORDS = 16;
+const BODY_AWAKE_AT = 28; // ledge_js.c's BODY_AWAKE_AT: after the shape's 8 vertices
 const FLIP_H = 0x80000000;
 const FLIP_V = 0x40000000;
 const FLIP_D = 0x20000000;
@@ -166,9 +168,28 @@ export function bind(M) {
     get type() {
       return TYPES[this._state()[S + 4]];
     }
-    /** Whether the body sleeps (frozen) this step. */
+    /**
+     * Whether the step froze the body: its position or velocity left the
+     * finite range (beyond 1e6), so it was put back and left out of the
+     * step until its position or velocity is set (ledge_body_is_frozen).
+     * Not sleeping: see `awake`.
+     */
     get frozen() {
       return this._state()[S + 5] !== 0;
+    }
+    /**
+     * Whether the body takes part in the step: false only for a sleeping
+     * dynamic body (ledge_body_is_awake). Setting true wakes it; setting
+     * false puts a dynamic body to sleep now (velocity 0), refused (throws
+     * ledge's message) in a world without enableSleep, for static and
+     * kinematic bodies and during a step (ledge_body_set_awake).
+     */
+    get awake() {
+      return this._state()[S + BODY_AWAKE_AT] !== 0;
+    }
+    set awake(on) {
+      if (typeof on !== 'boolean') throw new TypeError('awake must be a boolean');
+      this._set(10, on ? 1 : 0);
     }
     /** Mass (0 for static and kinematic bodies). */
     get mass() {
@@ -478,7 +499,7 @@ export function bind(M) {
 
   const worldDefaults = (() => {
     M._ledge_js_default_world_def();
-    return Array.from(f32().subarray(S, S + 13));
+    return Array.from(f32().subarray(S, S + 17));
   })();
   const bodyDefaults = (() => {
     M._ledge_js_default_body_def();
@@ -494,8 +515,9 @@ export function bind(M) {
     /**
      * def: gravity {x, y}, tileSize, width, height (tilemap cells), origin
      * {x, y}, bodyCapacity, iterations, substeps, linearSlop,
-     * bounceThreshold, cellSize (ledge_world_def; omitted fields keep
-     * ledge's defaults).
+     * bounceThreshold, cellSize, responseModel ('n' | 'stacking'),
+     * enableSleep, sleepSpeed, sleepTime (ledge_world_def; omitted fields
+     * keep ledge's defaults).
      */
     constructor(def = {}) {
       const F = f32();
@@ -511,6 +533,10 @@ export function bind(M) {
       if (def.linearSlop !== undefined) F[S + 10] = def.linearSlop;
       if (def.bounceThreshold !== undefined) F[S + 11] = def.bounceThreshold;
       if (def.cellSize !== undefined) F[S + 12] = def.cellSize;
+      F[S + 13] = enumIndex(RESPONSE_MODELS, def.responseModel, 'responseModel', worldDefaults[13]);
+      if (def.enableSleep !== undefined) F[S + 14] = def.enableSleep ? 1 : 0;
+      if (def.sleepSpeed !== undefined) F[S + 15] = def.sleepSpeed;
+      if (def.sleepTime !== undefined) F[S + 16] = def.sleepTime;
       M._ledge_js_clear_error();
       this._ptr = M._ledge_js_world_create();
       check(this._ptr !== 0, 'World');

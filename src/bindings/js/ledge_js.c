@@ -79,7 +79,8 @@ JS_API int ledge_js_heap_in_use(void) {
 
 /// A world from the def's fields (scratch: gravity x, y, tile size, width,
 /// height, origin x, y, body capacity, iterations, substeps, linear slop,
-/// bounce threshold, cell size), or NULL.
+/// bounce threshold, cell size, response model, enable sleep (0 or 1),
+/// sleep speed, sleep time), or NULL.
 JS_API ledge_world *ledge_js_world_create(void) {
     const float *f = scratch.f;
     ledge_world_def d = ledge_default_world_def();
@@ -94,16 +95,25 @@ JS_API ledge_world *ledge_js_world_create(void) {
     d.linear_slop = f[10];
     d.bounce_threshold = f[11];
     d.cell_size = f[12];
+    d.response_model = (ledge_response_model)(int)f[13];
+    d.enable_sleep = f[14] != 0.0f;
+    d.sleep_speed = f[15];
+    d.sleep_time = f[16];
     return ledge_world_create(&d);
 }
 
 /// The default world def into scratch, in ledge_js_world_create's order.
 JS_API void ledge_js_default_world_def(void) {
     ledge_world_def d = ledge_default_world_def();
-    float v[13] = {d.gravity.x,         d.gravity.y,       d.tile_size,    (float)d.map_width,
-                   (float)d.map_height, d.map_origin.x,    d.map_origin.y, (float)d.body_capacity,
-                   (float)d.iterations, (float)d.substeps, d.linear_slop,  d.bounce_threshold,
-                   d.cell_size};
+    float v[17] = {d.gravity.x,           d.gravity.y,
+                   d.tile_size,           (float)d.map_width,
+                   (float)d.map_height,   d.map_origin.x,
+                   d.map_origin.y,        (float)d.body_capacity,
+                   (float)d.iterations,   (float)d.substeps,
+                   d.linear_slop,         d.bounce_threshold,
+                   d.cell_size,           (float)d.response_model,
+                   (float)d.enable_sleep, d.sleep_speed,
+                   d.sleep_time};
     memcpy(scratch.f, v, sizeof v);
 }
 
@@ -153,8 +163,10 @@ static bool shape_from(int at, ledge_shape *out) {
     return ledge_shape_is_valid(out);
 }
 
-// Where the body def's shape starts in scratch (after its 16 fields).
-enum { BODY_SHAPE_AT = 16 };
+// Where the body def's shape starts in scratch (after its 16 fields), and
+// where ledge_js_body_state puts whether the body is awake (after the
+// shape's LEDGE_MAX_POLYGON_VERTICES vertices at 12..).
+enum { BODY_SHAPE_AT = 16, BODY_AWAKE_AT = 12 + 2 * LEDGE_MAX_POLYGON_VERTICES };
 
 /// Creates a body from scratch: type, position x, y, velocity x, y,
 /// density, friction, bounce, gravity scale, drag, flags (1 bullet, 2
@@ -219,7 +231,8 @@ JS_API bool ledge_js_body_is_valid(const ledge_world *w, uint32_t a, uint32_t b,
 }
 
 /// Position, velocity, type, frozen, mass and the shape (kind, radius,
-/// centre, vertex count, vertices) into scratch.
+/// centre, vertex count, vertices), then awake (at BODY_AWAKE_AT) into
+/// scratch.
 JS_API bool ledge_js_body_state(const ledge_world *w, uint32_t a, uint32_t b, uint32_t c) {
     ledge_body_id id = id_of(a, b, c);
     if (!ledge_body_is_valid(w, id)) {
@@ -237,6 +250,7 @@ JS_API bool ledge_js_body_state(const ledge_world *w, uint32_t a, uint32_t b, ui
     f[11] = (float)s->count;
     for (int k = 0; k < s->count; ++k)
         f[12 + 2 * k] = s->vertices[k].x, f[13 + 2 * k] = s->vertices[k].y;
+    f[BODY_AWAKE_AT] = ledge_body_is_awake(w, id);
     return true;
 }
 
@@ -252,6 +266,7 @@ enum {
     SET_DRAG = 7,
     SET_DROP_THROUGH = 8,
     SET_FILTER = 9, // category, mask (low 32 bits), group
+    SET_AWAKE = 10, // x != 0: wake, else put to sleep
 };
 
 /// One of the body setters (the enum above); returns the library's answer.
@@ -282,6 +297,8 @@ JS_API bool ledge_js_body_set(ledge_world *w, uint32_t a, uint32_t b, uint32_t c
                            scratch.i[2]};
         return ledge_body_set_filter(w, id, fl);
     }
+    case SET_AWAKE:
+        return ledge_body_set_awake(w, id, x != 0.0f);
     default:
         strcpy(last_error, "ledge_js_body_set: unknown setter");
         return false;
