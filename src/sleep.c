@@ -8,10 +8,12 @@
 // Every decision reads the state at one point of the step, never the
 // order in which the bodies are gone through, so the bits do not depend on
 // the worker count:
-// - at the start of a step, a tilemap edit wakes every sleeper, and a
-//   kinematic body faster than the sleep speed wakes the sleepers its
-//   swept box reaches (the index of the queries: the pair search below
-//   cannot see it, because a kinematic body and a sleeper are never paired);
+// - at the start of a step, a tilemap edit wakes the sleepers within the
+//   margin of the edited cell (every sleeper after more edits than the map
+//   remembers), and a kinematic body faster than the sleep speed wakes the
+//   sleepers its swept box reaches (both through the index of the queries:
+//   the pair search below cannot see them, because a kinematic body and a
+//   sleeper are never paired, and tiles are not in the grid);
 // - in each substep, after the pair search, an awake dynamic or kinematic
 //   body faster than the sleep speed wakes the sleepers it is paired with,
 //   and the pairs are searched again, so that the hit moves them;
@@ -63,24 +65,60 @@ static bool mark_sleeper(const ledge_world *w, int slot, void *context) {
     return true;
 }
 
+// Marks the sleepers whose boxes overlap `box` (the marks cleared first
+// when *marked is still false).
+static void mark_in_box(ledge_world *w, ledge_aabb box, bool *marked) {
+    if (!*marked) memset(w->step.sleepy, 0, (size_t)w->slot_count);
+    *marked = true;
+    ledge__query_aabb_unordered(w, box, "ledge_world_step", mark_sleeper, NULL);
+}
+
 // The sleepers the kinematic bodies faster than the sleep speed reach in
 // this step (their boxes grown by the step's motion and the margin).
-static void wake_near_kinematic(ledge_world *w, float dt) {
+static void mark_near_kinematic(ledge_world *w, float dt, bool *marked) {
     float s2 = w->sleep_speed * w->sleep_speed;
-    bool any = false;
     for (int i = 0; i < w->slot_count; ++i) {
         if (!w->alive[i] || w->type[i] != LEDGE_BODY_KINEMATIC || !(speed2(w, i) > s2)) continue;
-        if (!any) memset(w->step.sleepy, 0, (size_t)w->slot_count);
-        any = true;
         vec2s c = v2_add(w->position[i], w->box_offset[i]);
         vec2s move = v2_scale(w->velocity[i], dt);
         vec2s grow = v2_add(w->box_half[i],
                             v2(fabsf(move.x) + w->step.margin, fabsf(move.y) + w->step.margin));
-        ledge_aabb box = {v2_sub(c, grow), v2_add(c, grow)};
-        ledge__query_aabb_unordered(w, box, "ledge_world_step", mark_sleeper, NULL);
+        mark_in_box(w, (ledge_aabb){v2_sub(c, grow), v2_add(c, grow)}, marked);
     }
-    if (!any) return;
-    for (int i = 0; i < w->slot_count; ++i) {
+}
+
+// The sleepers near the cells edited since the last step: an edit changes
+// the cell's tile or one-way setting and the sides it shares with its four
+// neighbours, all within the cell's box, and the broad phase looks for a
+// body's tiles within the margin of its box (broad.c, tile_span_of), so a
+// body farther away has no contact the edit changes. (The slop on top
+// covers the rounding of both tests.) After more edits than the map
+// remembers, every sleeper wakes.
+static void mark_near_edits(ledge_world *w, bool *marked) {
+    const ledge_tilemap *map = w->map;
+    uint32_t edits = map->version - w->sleep_map_version;
+    if (edits > LEDGE__EDITS_KEPT) {
+        wake_all(w);
+        return;
+    }
+    float size = map->tile_size, grow = w->step.margin + w->slop;
+    for (uint32_t k = 1; k <= edits; ++k) {
+        ledge__cell c = map->edited[(w->sleep_map_version + k) % LEDGE__EDITS_KEPT];
+        vec2s lower = v2_add(map->origin, v2(size * (float)c.x, size * (float)c.y));
+        vec2s upper = v2_add(lower, v2(size, size));
+        mark_in_box(w, (ledge_aabb){v2_sub(lower, v2(grow, grow)), v2_add(upper, v2(grow, grow))},
+                    marked);
+    }
+}
+
+// Wakes what the edits and the kinematic bodies reach: marked first, then
+// woken in slot order, as the index is walked in no fixed order.
+static void wake_near(ledge_world *w, float dt) {
+    bool marked = false;
+    if (w->map->version != w->sleep_map_version) mark_near_edits(w, &marked);
+    if (w->sleepers > 0) mark_near_kinematic(w, dt, &marked);
+    if (!marked) return;
+    for (int i = 0; i < w->slot_count && w->sleepers > 0; ++i) {
         if (w->step.sleepy[i]) ledge__wake(w, i);
     }
 }
@@ -97,8 +135,7 @@ static void keep_held(ledge_world *w) {
 
 void ledge__sleep_begin(ledge_world *w, float dt) {
     if (!w->sleep_on || (w->sleepers == 0 && w->held_count == 0)) return;
-    if (w->sleepers > 0 && w->map->version != w->sleep_map_version) wake_all(w);
-    if (w->sleepers > 0) wake_near_kinematic(w, dt);
+    if (w->sleepers > 0) wake_near(w, dt);
     if (!w->sleep_woke) return;
     // The held contacts of bodies woken since the last step (by the game,
     // an edit or a platform) rejoin the live ones: the platform's carry
@@ -225,6 +262,10 @@ static bool hold_contacts(ledge_world *w, const char *fn) {
     }
     for (int k = 0; k < n; ++k) {
         const ledge__contact *c = &w->contacts[k];
+        // The game moved one of its bodies since the step found it
+        // (ledge_body_set_awake after ledge_body_set_position): the next
+        // step would not replay it, and a held copy would outlive that.
+        if (w->any_moved && (w->moved[c->a] || (c->b >= 0 && w->moved[c->b]))) continue;
         if (held_contact(w, c)) {
             w->held[w->held_count++] = *c;
         } else {
@@ -274,6 +315,9 @@ bool ledge__sleep_body(ledge_world *w, int i) {
     put_to_sleep(w, i);
     w->sleepers++;
     w->sleep_timer[i] = w->sleep_time;
+    // Moved by the game since the last step: its contacts, live or still
+    // held from an earlier sleep, are of where it was.
+    if (w->moved[i]) ledge__forget_contacts(w, i);
     // Its live contacts that are now held move to the held ones (the
     // replay must not meet a contact between two bodies that cannot move).
     if (!hold_contacts(w, "ledge_body_set_awake")) {

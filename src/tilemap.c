@@ -34,6 +34,12 @@ static ledge_edge edge_between(const ledge__tile_geom *a, int sa, const ledge__t
 enum { SIDE_XNEG = 0, SIDE_XPOS = 1, SIDE_YNEG = 2, SIDE_YPOS = 3 };
 
 // Recomputes the vertical side at cell boundary bx (0..width) of row y.
+// A new version, and the cell that made it (sleep.c wakes the sleepers near it).
+static void note_edit(ledge_tilemap *m, int x, int y) {
+    m->version++;
+    m->edited[m->version % LEDGE__EDITS_KEPT] = (ledge__cell){x, y};
+}
+
 static void update_edge_v(ledge_tilemap *m, int bx, int y) {
     const ledge__tile_geom *left = &m->geom[ledge__tilemap_at(m, bx - 1, y)];
     const ledge__tile_geom *right = &m->geom[ledge__tilemap_at(m, bx, y)];
@@ -239,7 +245,7 @@ bool ledge_tilemap_set(ledge_tilemap *map, int x, int y, ledge_tile tile) {
     }
     if (!ledge__check_tile("ledge_tilemap_set", tile)) return false;
     map->tiles[(size_t)y * (size_t)map->width + (size_t)x] = tile;
-    map->version++;
+    note_edit(map, x, y);
     update_edge_v(map, x, y);
     update_edge_v(map, x + 1, y);
     update_edge_h(map, x, y);
@@ -259,7 +265,7 @@ bool ledge_tilemap_set_one_way(ledge_tilemap *map, int x, int y, ledge_one_way w
         return false;
     }
     map->one_way[(size_t)y * (size_t)map->width + (size_t)x] = (uint8_t)way;
-    map->version++;
+    note_edit(map, x, y);
     return true;
 }
 

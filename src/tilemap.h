@@ -37,9 +37,22 @@ typedef struct ledge__tile_probe {
     uint32_t kind; ///< A ledge__probe_kind.
 } ledge__tile_probe;
 
+/// How many of its latest edits a tilemap remembers by cell: a world that
+/// meets at most this many since its last step wakes only the sleeping
+/// bodies near them (sleep.c), and every sleeper after more.
+#define LEDGE__EDITS_KEPT 64
+
+/// A cell of the map.
+typedef struct ledge__cell {
+    int x, y;
+} ledge__cell;
+
 struct ledge_tilemap {
     int width, height;
     uint32_t version; ///< Bumped by every tile change (the world caches "near tiles" by it).
+    /// The cell the edit that made version v changed, at
+    /// edited[v % LEDGE__EDITS_KEPT] (for the last LEDGE__EDITS_KEPT versions).
+    ledge__cell edited[LEDGE__EDITS_KEPT];
     float tile_size;
     float inv_tile_size;
     vec2s origin;

@@ -352,6 +352,185 @@ static void test_lost_support_wakes(void **state) {
     }
 }
 
+// --- tile edits wake the sleepers near them ------------------------------
+
+enum { LEDGE_ROW = 12 }; // bodies on the ledge, one per cell from x = 2
+
+// A ledge of FULL tiles (row 5 for gravity down, row 10 for gravity up:
+// the bodies on the side gravity presses them against) with one body per
+// cell, circle, box and hexagon in turn, left to fall asleep.
+static ledge_world *sleeping_ledge(int up, ledge_body_id ids[LEDGE_ROW], int *row) {
+    ledge_world_def wd = sleepy_def(0.2f);
+    wd.gravity = gravity_toward(up);
+    wd.response_model = LEDGE_RESPONSE_MODEL_STACKING;
+    ledge_world *w = walled_world(wd);
+    ledge_tilemap *m = ledge_world_tilemap(w);
+    *row = up ? 10 : 5;
+    for (int x = 2; x < 2 + LEDGE_ROW; ++x)
+        assert_true(ledge_tilemap_set(m, x, *row, LEDGE_TILE_FULL));
+    float y = up ? 9.62f : 6.38f;
+    for (int k = 0; k < LEDGE_ROW; ++k) ids[k] = make_body(w, k % 3, v(2.5f + (float)k, y), false);
+    for (int k = 0; k < 90; ++k) ledge_world_step(w, 1.0f / 60.0f);
+    for (int k = 0; k < LEDGE_ROW; ++k) assert_false(ledge_body_is_awake(w, ids[k]));
+    return w;
+}
+
+// The ledge's cell under body 5 (x = 7) gets tile `tile` (or, for tile < 0,
+// the one-way setting -tile - 1) in two worlds: in one the edit wakes what
+// it wakes, in the other the game wakes every body as well (the behaviour
+// of waking every sleeper on an edit, the oracle). The edit wakes no body
+// two or more cells away (a body it wakes may roll on and wake others);
+// a body that never woke did not move a bit, and 120 steps later every
+// body stands where the oracle's does, within the slop. Returns how many
+// bodies the edit woke.
+static int edit_case(int up, int tile) {
+    ledge_body_id a[LEDGE_ROW], b[LEDGE_ROW];
+    int row;
+    ledge_world *wa = sleeping_ledge(up, a, &row);
+    ledge_world *wb = sleeping_ledge(up, b, &row);
+    vec2s before[LEDGE_ROW];
+    for (int k = 0; k < LEDGE_ROW; ++k) before[k] = ledge_body_position(wa, a[k]);
+    ledge_world *both[2] = {wa, wb};
+    for (int which = 0; which < 2; ++which) {
+        ledge_tilemap *m = ledge_world_tilemap(both[which]);
+        if (tile >= 0) assert_true(ledge_tilemap_set(m, 7, row, (ledge_tile)tile));
+        if (tile < 0) assert_true(ledge_tilemap_set_one_way(m, 7, row, (ledge_one_way)(-tile - 1)));
+    }
+    for (int k = 0; k < LEDGE_ROW; ++k) assert_true(ledge_body_set_awake(wb, b[k], true));
+    bool woke[LEDGE_ROW] = {false}, ever[LEDGE_ROW] = {false};
+    for (int s = 0; s < 120; ++s) {
+        ledge_world_step(wa, 1.0f / 60.0f);
+        ledge_world_step(wb, 1.0f / 60.0f);
+        for (int k = 0; k < LEDGE_ROW; ++k) {
+            if (s == 0) woke[k] = ledge_body_is_awake(wa, a[k]);
+            ever[k] |= ledge_body_is_awake(wa, a[k]);
+        }
+    }
+    int woken = 0;
+    for (int k = 0; k < LEDGE_ROW; ++k) {
+        vec2s pa = ledge_body_position(wa, a[k]), pb = ledge_body_position(wb, b[k]);
+        double off = speed(v(pa.x - pb.x, pa.y - pb.y));
+        if (!(off <= 0.005)) {
+            fail_msg("gravity %s, tile %d: body %d at (%g, %g), %g m from where it is when every "
+                     "body wakes",
+                     up ? "up" : "down", tile, k, (double)pa.x, (double)pa.y, off);
+        }
+        woken += woke[k];
+        if (abs(k - 5) >= 2 && woke[k]) {
+            fail_msg("gravity %s, tile %d: body %d, %d cells from the edit, woke",
+                     up ? "up" : "down", tile, k, abs(k - 5));
+        }
+        // (A body the edit woke may roll into others and wake them.)
+        if (!ever[k] && memcmp(&pa, &before[k], sizeof pa) != 0) {
+            fail_msg("gravity %s, tile %d: body %d moved asleep", up ? "up" : "down", tile, k);
+        }
+    }
+    ledge_world_destroy(wa);
+    ledge_world_destroy(wb);
+    return woken;
+}
+
+// Every tile id, and every one-way setting, put under a sleeping body of a
+// ledge, with gravity down and up: only the bodies near the cell wake, and
+// the ledge ends as it does when every body wakes.
+static void test_edit_wakes_near_sleepers(void **state) {
+    (void)state;
+    int cases = 0, fell = 0;
+    for (int up = 0; up < 2; ++up) {
+        for (int tile = -5; tile < LEDGE_TILE_COUNT; ++tile) {
+            int woken = edit_case(up, tile);
+            // The body on the edited cell wakes, and so do its neighbours
+            // (their boxes come within the margin of the cell).
+            if (woken < 1 || woken > 3) {
+                fail_msg("gravity %s, tile %d: %d bodies woke (1 to 3 expected)",
+                         up ? "up" : "down", tile, woken);
+            }
+            fell += tile == LEDGE_TILE_EMPTY;
+            ++cases;
+        }
+    }
+    print_message("%d edits: only the bodies within the margin of the cell woke, every body within "
+                  "the slop of the oracle's\n",
+                  cases);
+    assert_int_equal(fell, 2);
+}
+
+// The map remembers its last 64 edits by cell: 64 edits far from the
+// sleepers between two steps wake none of them, one more wakes them all.
+static void test_many_edits_wake_all(void **state) {
+    (void)state;
+    for (int edits = 63; edits <= 65; ++edits) {
+        ledge_body_id ids[LEDGE_ROW];
+        int row;
+        ledge_world *w = sleeping_ledge(0, ids, &row);
+        ledge_tilemap *m = ledge_world_tilemap(w);
+        for (int k = 0; k < edits; ++k) {
+            // Cells of rows 11..13, far above the ledge (row 5).
+            assert_true(ledge_tilemap_set(m, 1 + k % 14, 11 + (k / 14) % 3,
+                                          k % 2 ? LEDGE_TILE_FULL : LEDGE_TILE_EMPTY));
+        }
+        ledge_world_step(w, 1.0f / 60.0f);
+        int awake = 0;
+        for (int k = 0; k < LEDGE_ROW; ++k) awake += ledge_body_is_awake(w, ids[k]);
+        assert_int_equal(awake, edits <= 64 ? 0 : LEDGE_ROW);
+        ledge_world_destroy(w);
+    }
+}
+
+// A crate asleep on the floor is moved up by the game and put to sleep
+// again at once, then woken: it has no contact where it was, so its first
+// step is a free fall, bit for bit the same as that of a crate moved there
+// that never slept. (Its old contacts, held, would have cancelled it.)
+static void test_put_to_sleep_after_a_move(void **state) {
+    (void)state;
+    for (int kind = 0; kind < 3; ++kind) {
+        ledge_world *w[2];
+        ledge_body_id id[2];
+        for (int which = 0; which < 2; ++which) {
+            w[which] = walled_world(sleepy_def(0.2f));
+            id[which] = make_body(w[which], kind, v(8.0f, 1.5f), false);
+            for (int k = 0; k < 60; ++k) ledge_world_step(w[which], 1.0f / 60.0f);
+            assert_false(ledge_body_is_awake(w[which], id[which]));
+            assert_true(ledge_body_set_position(w[which], id[which], v(8.0f, 5.0f)));
+        }
+        assert_true(ledge_body_set_awake(w[0], id[0], false));
+        assert_int_equal(ledge_body_contacts(w[0], id[0], NULL, 0), 0);
+        assert_true(ledge_body_set_awake(w[0], id[0], true));
+        for (int k = 0; k < 3; ++k) {
+            ledge_world_step(w[0], 1.0f / 60.0f);
+            ledge_world_step(w[1], 1.0f / 60.0f);
+            vec2s p0 = ledge_body_position(w[0], id[0]), p1 = ledge_body_position(w[1], id[1]);
+            assert_true(p0.y < 5.0f);
+            assert_memory_equal(&p0, &p1, sizeof p0);
+        }
+        ledge_world_destroy(w[0]);
+        ledge_world_destroy(w[1]);
+    }
+}
+
+// An awake crate on a static slab; the game moves the slab away and puts
+// the crate to sleep before the next step: the crate keeps no contact with
+// the slab where it was (it would read as on the ground in mid-air).
+static void test_put_to_sleep_after_its_support_moved(void **state) {
+    (void)state;
+    ledge_world_def wd = sleepy_def(10.0f); // it does not fall asleep by itself
+    ledge_world *w = walled_world(wd);
+    ledge_body_def sd = ledge_default_body_def();
+    sd.type = LEDGE_BODY_STATIC;
+    sd.shape = ledge_make_box(v(0, 0), v(1.0f, 0.2f));
+    sd.position = v(8.0f, 6.0f);
+    ledge_body_id slab = ledge_body_create(w, &sd);
+    ledge_body_id crate = make_body(w, 1, v(8.0f, 6.55f), false);
+    for (int k = 0; k < 30; ++k) ledge_world_step(w, 1.0f / 60.0f);
+    assert_true(ledge_body_is_awake(w, crate));
+    assert_true(ledge_body_ground(w, crate).on_ground);
+    assert_true(ledge_body_set_position(w, slab, v(3.0f, 3.0f)));
+    assert_true(ledge_body_set_awake(w, crate, false));
+    assert_int_equal(ledge_body_contacts(w, crate, NULL, 0), 0);
+    assert_false(ledge_body_ground(w, crate).on_ground);
+    ledge_world_destroy(w);
+}
+
 // A crate asleep on a kinematic platform; the platform sets off in one of
 // eight directions at 1 m/s. The crate wakes (the platform's swept box
 // reaches it before the step) and is carried or pushed: it moves along.
@@ -576,6 +755,10 @@ int main(void) {
         cmocka_unit_test(test_every_tile_as_a_floor),
         cmocka_unit_test(test_hit_moves_a_sleeper_as_an_awake_body),
         cmocka_unit_test(test_lost_support_wakes),
+        cmocka_unit_test(test_edit_wakes_near_sleepers),
+        cmocka_unit_test(test_many_edits_wake_all),
+        cmocka_unit_test(test_put_to_sleep_after_a_move),
+        cmocka_unit_test(test_put_to_sleep_after_its_support_moved),
         cmocka_unit_test(test_moving_platform_wakes),
         cmocka_unit_test(test_setters_wake),
         cmocka_unit_test(test_set_awake_and_refusals),

@@ -80,8 +80,9 @@
 /// substep, before the projection, so that a hit moves it), when the game
 /// sets its position, velocity, gravity scale or filter, applies an
 /// impulse, makes it drop through platforms, destroys a body it touches
-/// or edits the tilemap (which wakes every sleeping body), and through
-/// ledge_body_set_awake. Waking and falling asleep depend on the state
+/// or edits a tile or one-way setting within the margin of it (the 64
+/// latest edits are remembered by cell; more than 64 between two steps
+/// wake every sleeping body), and through ledge_body_set_awake. Waking and falling asleep depend on the state
 /// only, so the bits stay the same for every worker count.
 ///
 /// Determinism: the same world, inputs and step sequence give bit-identical
