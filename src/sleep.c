@@ -282,6 +282,7 @@ void ledge__sleep_end(ledge_world *w, float dt) {
     veto_by_contacts(w);
     fall_asleep(w);
     w->sleep_map_version = w->map->version;
+    w->sleep_stepped = true;
     // Bodies woken in the step found their contacts again: their held
     // copies go.
     if (w->sleep_woke) keep_held(w);
@@ -318,6 +319,10 @@ bool ledge__sleep_body(ledge_world *w, int i) {
     // Moved by the game since the last step: its contacts, live or still
     // held from an earlier sleep, are of where it was.
     if (w->moved[i]) ledge__forget_contacts(w, i);
+    // Before the first step no body has a contact an edit could make
+    // stale: crates put to sleep once the level's map is built (more edits
+    // than the map remembers) do not wake at the first step.
+    if (!w->sleep_stepped) w->sleep_map_version = w->map->version;
     // Its live contacts that are now held move to the held ones (the
     // replay must not meet a contact between two bodies that cannot move).
     if (!hold_contacts(w, "ledge_body_set_awake")) {

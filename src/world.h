@@ -268,6 +268,7 @@ struct ledge_world {
     int sleepers;               ///< Bodies asleep.
     uint32_t sleep_map_version; ///< The tilemap version the sleepers fell asleep at.
     bool sleep_woke;            ///< A sleeper woke since the held contacts were last sorted.
+    bool sleep_stepped; ///< A step has ended (before, no contact exists for an edit to change).
     bool stepping;    ///< Set during ledge_world_step: API calls that change the world are refused.
     bool query_dirty; ///< The query index must be rebuilt before the next query (query.c).
     struct ledge__query_index *query;     ///< The queries' own grid (query.c); NULL until asked.

@@ -531,6 +531,29 @@ static void test_put_to_sleep_after_its_support_moved(void **state) {
     ledge_world_destroy(w);
 }
 
+// A level built tile by tile (more edits than the map remembers), then
+// crates put to sleep where they rest before the first step: they stay
+// asleep, until an edit next to one wakes that one alone.
+static void test_crates_put_to_sleep_after_the_level_is_built(void **state) {
+    (void)state;
+    ledge_world *w = walled_world(sleepy_def(0.5f)); // 64 edits: the walls
+    ledge_tilemap *m = ledge_world_tilemap(w);
+    for (int x = 1; x < 15; ++x) assert_true(ledge_tilemap_set(m, x, 1, LEDGE_TILE_FULL));
+    ledge_body_id crate[3];
+    for (int k = 0; k < 3; ++k) {
+        crate[k] = make_body(w, 1, v(3.5f + 4.0f * (float)k, 2.3f), false);
+        assert_true(ledge_body_set_awake(w, crate[k], false));
+    }
+    for (int s = 0; s < 10; ++s) {
+        ledge_world_step(w, 1.0f / 60.0f);
+        for (int k = 0; k < 3; ++k) assert_false(ledge_body_is_awake(w, crate[k]));
+    }
+    assert_true(ledge_tilemap_set(m, 7, 1, LEDGE_TILE_EMPTY)); // under crate 1
+    ledge_world_step(w, 1.0f / 60.0f);
+    for (int k = 0; k < 3; ++k) assert_int_equal(ledge_body_is_awake(w, crate[k]), k == 1);
+    ledge_world_destroy(w);
+}
+
 // A crate asleep on a kinematic platform; the platform sets off in one of
 // eight directions at 1 m/s. The crate wakes (the platform's swept box
 // reaches it before the step) and is carried or pushed: it moves along.
@@ -759,6 +782,7 @@ int main(void) {
         cmocka_unit_test(test_many_edits_wake_all),
         cmocka_unit_test(test_put_to_sleep_after_a_move),
         cmocka_unit_test(test_put_to_sleep_after_its_support_moved),
+        cmocka_unit_test(test_crates_put_to_sleep_after_the_level_is_built),
         cmocka_unit_test(test_moving_platform_wakes),
         cmocka_unit_test(test_setters_wake),
         cmocka_unit_test(test_set_awake_and_refusals),
