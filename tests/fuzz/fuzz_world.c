@@ -227,6 +227,25 @@ static void op_setter(model *m, reader *r) {
     }
 }
 
+// A sleeping body's contacts are of the map as it is: an edit that emptied
+// a cell it touched has woken it (the step then found its contacts anew).
+static void check_sleepers(const model *m) {
+    ledge_contact_data c[8];
+    for (int i = 0; i < m->count; ++i) {
+        if (!m->alive[i] || ledge_body_is_awake(m->w, m->id[i])) continue;
+        int n = ledge_body_contacts(m->w, m->id[i], c, 8);
+        for (int k = 0; k < n && k < 8; ++k) {
+            if (!same_id(c[k].other, LEDGE_NULL_BODY_ID)) continue;
+            bool inside = c[k].cell_x >= 0 && c[k].cell_y >= 0 && c[k].cell_x < m->md.width &&
+                          c[k].cell_y < m->md.height;
+            CHECK(!inside ||
+                      ledge_tilemap_get(m->map, c[k].cell_x, c[k].cell_y) != LEDGE_TILE_EMPTY,
+                  "sleeping body %d keeps a contact with the emptied cell (%d, %d)", i, c[k].cell_x,
+                  c[k].cell_y);
+        }
+    }
+}
+
 static void op_step(model *m, reader *r) {
     static const float dts[] = {1.0f / 60.0f, 1.0f / 30.0f, 1.0f / 120.0f, 0.1f,   1e-6f,
                                 0.5f,         0.0f,         -1.0f,         1e-30f, 1.0f};
@@ -240,6 +259,7 @@ static void op_step(model *m, reader *r) {
     record_step(m);
     if (dt > 1.0f) m->extreme = true;
     check_finite(m);
+    check_sleepers(m);
 }
 
 // A dynamic body placed d into a flat FULL floor, out of reach of other
