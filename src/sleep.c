@@ -66,11 +66,15 @@ static bool mark_sleeper(const ledge_world *w, int slot, void *context) {
 }
 
 // Marks the sleepers whose boxes overlap `box` (the marks cleared first
-// when *marked is still false).
+// when *marked is still false). Without room for the query index (logged),
+// every sleeper wakes: the step must not keep one an edit or a platform
+// reached.
 static void mark_in_box(ledge_world *w, ledge_aabb box, bool *marked) {
+    if (w->sleepers == 0) return;
     if (!*marked) memset(w->step.sleepy, 0, (size_t)w->slot_count);
     *marked = true;
-    ledge__query_aabb_unordered(w, box, "ledge_world_step", mark_sleeper, NULL);
+    if (ledge__query_aabb_unordered(w, box, "ledge_world_step", mark_sleeper, NULL) < 0)
+        wake_all(w);
 }
 
 // The sleepers the kinematic bodies faster than the sleep speed reach in

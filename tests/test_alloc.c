@@ -159,6 +159,26 @@ static void check_world(ledge_world *w, const bodies *b) {
     }
 }
 
+// A sleeper keeps no contact with a cell an edit emptied: the edit woke
+// it, even when the query index behind that wake was refused. (The
+// contact index behind ledge_body_contacts may be refused too: it then
+// reads the contacts without it, silently.)
+static void check_sleepers(ledge_world *w, const bodies *b, run_record *r) {
+    for (int i = 0; i < b->count; ++i) {
+        if (ledge_body_is_awake(w, b->id[i])) continue;
+        ledge_contact_data c[8];
+        call_begin();
+        int n = ledge_body_contacts(w, b->id[i], c, 8);
+        call_end(r, "ledge_body_contacts", n >= 0, false);
+        for (int k = 0; k < n && k < 8; ++k) {
+            if (c[k].other.index1 != 0) continue;
+            assert_int_not_equal(
+                ledge_tilemap_get(ledge_world_tilemap(w), c[k].cell_x, c[k].cell_y),
+                LEDGE_TILE_EMPTY);
+        }
+    }
+}
+
 // Runs the scenario with allocation `fail_at` refused (and every later one
 // when `fail_rest`); 0 refuses nothing. Returns how many allocations it
 // asked for, and asserts that nothing is left allocated at the end.
@@ -189,6 +209,9 @@ static long run_scenario(long fail_at, bool fail_rest, run_record *r) {
     b.count = 0;
     create_bodies(w, &b, 0, 90, r); // 30 circles, 30 boxes, 30 polygons (two kinds)
     step(w, 60, r);
+    // The slopes of row 1 go (30 edits): the bodies asleep on them wake.
+    for (int x = 1; x < 31 && g_sleep; ++x)
+        assert_true(ledge_tilemap_set(ledge_world_tilemap(w), x, 1, LEDGE_TILE_EMPTY));
     // Destroy every third body, then make new ones (slots are reused first).
     int kept = 0;
     for (int i = 0; i < b.count; ++i) {
@@ -208,6 +231,7 @@ static long run_scenario(long fail_at, bool fail_rest, run_record *r) {
     if (fail_rest) alloc_hook_heal();
     create_bodies(w, &b, 150, 4, r);
     step(w, 20, r);
+    check_sleepers(w, &b, r);
     check_world(w, &b);
     ledge_world_destroy(w);
     assert_int_equal(g_alloc.live, 0);
@@ -256,6 +280,47 @@ static void test_fail_one_allocation_sleeping(void **state) {
     check_every_k(false);
     check_every_k(true);
     g_sleep = false;
+}
+
+// A crate asleep on a ledge; the tile under it goes, and every allocation
+// of the next step is refused, the query index's first among them (the
+// world never needed it before: no query, no moving platform). The step
+// says so in the log, and wakes every sleeper rather than none: the crate
+// falls.
+static void test_edit_wake_without_the_query_index(void **state) {
+    (void)state;
+    alloc_hook_start(0, false);
+    log_capture_start();
+    ledge_world_def wd = ledge_default_world_def();
+    wd.map_width = 16;
+    wd.map_height = 8;
+    wd.enable_sleep = true;
+    wd.sleep_time = 0.1f;
+    ledge_world *w = ledge_world_create(&wd);
+    assert_non_null(w);
+    ledge_tilemap *m = ledge_world_tilemap(w);
+    for (int x = 0; x < 16; ++x) assert_true(ledge_tilemap_set(m, x, 0, LEDGE_TILE_FULL));
+    for (int x = 4; x < 9; ++x) assert_true(ledge_tilemap_set(m, x, 3, LEDGE_TILE_FULL));
+    ledge_body_def bd = ledge_default_body_def();
+    bd.shape = ledge_make_box(v(0, 0), v(0.3f, 0.3f));
+    bd.position = v(6.5f, 4.35f);
+    ledge_body_id crate = ledge_body_create(w, &bd);
+    for (int k = 0; k < 60; ++k) ledge_world_step(w, 1.0f / 60.0f);
+    assert_false(ledge_body_is_awake(w, crate));
+    assert_true(ledge_tilemap_set(m, 6, 3, LEDGE_TILE_EMPTY));
+    g_alloc.fail_at = g_alloc.calls + 1;
+    g_alloc.fail_rest = true;
+    long failed = g_alloc.failures, logged = g_log.count;
+    ledge_world_step(w, 1.0f / 60.0f);
+    assert_true(g_alloc.failures > failed);
+    assert_true(g_log.count > logged && log_capture_says(NULL, "query index"));
+    assert_true(ledge_body_is_awake(w, crate));
+    alloc_hook_heal();
+    for (int k = 0; k < 60; ++k) ledge_world_step(w, 1.0f / 60.0f);
+    assert_true(ledge_body_position(w, crate).y < 2.0f); // on the floor (row 0's top at 1)
+    ledge_world_destroy(w);
+    assert_int_equal(g_alloc.live, 0);
+    alloc_hook_stop();
 }
 
 static void test_fail_from_k_on(void **state) {
@@ -309,6 +374,7 @@ int main(void) {
         cmocka_unit_test(test_fail_one_allocation),
         cmocka_unit_test(test_fail_from_k_on),
         cmocka_unit_test(test_fail_one_allocation_sleeping),
+        cmocka_unit_test(test_edit_wake_without_the_query_index),
         cmocka_unit_test(test_rain_steps_allocate_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
