@@ -198,6 +198,7 @@ static void timers_run(int start, int end, int worker, void *context) {
     for (int b = start; b < end; ++b) {
         for (int i = b * LEDGE__BLOCK; i < ledge__block_end(b, w->slot_count); ++i) {
             w->step.sleepy[i] = 0;
+            atomic_store_explicit(&w->par.veto[i], 0, memory_order_relaxed);
             if (!w->alive[i] || !awake_dynamic(w, i) || w->frozen[i] || w->sensor[i]) continue;
             w->sleep_timer[i] = speed2(w, i) <= s2 ? w->sleep_timer[i] + t->dt : 0.0f;
             w->step.sleepy[i] = w->sleep_timer[i] >= w->sleep_time;
@@ -217,7 +218,8 @@ static void sleep_run(int start, int end, int worker, void *context) {
     for (int b = start; b < end; ++b) {
         int n = 0;
         for (int i = b * LEDGE__BLOCK; i < ledge__block_end(b, w->slot_count); ++i) {
-            if (!w->step.sleepy[i]) continue;
+            if (!w->step.sleepy[i] || atomic_load_explicit(&w->par.veto[i], memory_order_relaxed))
+                continue;
             put_to_sleep(w, i);
             ++n;
         }
@@ -231,26 +233,62 @@ static void fall_asleep(ledge_world *w) {
     for (int b = 0; b < blocks; ++b) w->sleepers += w->par.block_count[b];
 }
 
-// A body touching one that keeps it awake stays awake, and so do both
-// bodies of a contact still deeper than twice the slop (a pile that has
-// not finished pushing its bodies apart would sleep with the overlap).
-// The tests read the timers and depths, not the other marks, so the order
-// of the contacts does not matter.
-static void veto_by_contacts(ledge_world *w) {
-    float s2 = w->sleep_speed * w->sleep_speed, deep = 1.25f * w->slop;
-    for (int k = 0; k < w->contact_count; ++k) {
-        const ledge__contact *c = &w->contacts[k];
-        if (c->depth > deep) {
-            w->step.sleepy[c->a] = 0;
-            if (c->b >= 0) w->step.sleepy[c->b] = 0;
-            if (c->b >= 0 && w->asleep[c->a] != w->asleep[c->b]) {
-                ledge__wake(w, w->asleep[c->a] ? c->a : c->b); // pressed into it
-            }
-            continue;
+// The veto by contacts: a body touching one that keeps it awake stays
+// awake, and so do both bodies of a contact deeper than 1.25 times the
+// slop (a pile that has not finished pushing its bodies apart would sleep
+// with the overlap); such a contact between an awake body and a sleeper
+// also wakes the sleeper. Every decision reads the state before the veto
+// (the rest timers, who sleeps, the depths), never another decision, so
+// the contacts are split into ranges on the workers: each marks the bodies
+// it keeps awake in par.veto (atomic: two ranges may mark one body) and
+// counts its deep contacts with a sleeper, which the calling thread then
+// wakes in contact order.
+typedef struct veto_task {
+    ledge_world *w;
+    int per; ///< Contacts per range.
+    float s2, deep;
+} veto_task;
+
+static inline void keep_awake(ledge_world *w, int i) {
+    if (w->step.sleepy[i]) atomic_store_explicit(&w->par.veto[i], 1, memory_order_relaxed);
+}
+
+static inline bool presses_sleeper(const ledge_world *w, const ledge__contact *c, float deep) {
+    return c->depth > deep && c->b >= 0 && w->asleep[c->a] != w->asleep[c->b];
+}
+
+static void veto_run(int start, int end, int worker, void *context) {
+    (void)worker;
+    const veto_task *t = context;
+    ledge_world *w = t->w;
+    for (int r = start; r < end; ++r) {
+        int k1 = (r + 1) * t->per < w->contact_count ? (r + 1) * t->per : w->contact_count;
+        int pressed = 0;
+        for (int k = r * t->per; k < k1; ++k) {
+            const ledge__contact *c = &w->contacts[k];
+            bool deep = c->depth > t->deep;
+            if (deep || (c->b >= 0 && keeps_awake(w, c->b, t->s2))) keep_awake(w, c->a);
+            if (c->b >= 0 && (deep || keeps_awake(w, c->a, t->s2))) keep_awake(w, c->b);
+            pressed += presses_sleeper(w, c, t->deep);
         }
-        if (c->b < 0) continue;
-        if (w->step.sleepy[c->a] && keeps_awake(w, c->b, s2)) w->step.sleepy[c->a] = 0;
-        if (w->step.sleepy[c->b] && keeps_awake(w, c->a, s2)) w->step.sleepy[c->b] = 0;
+        w->par.block_count[r] = pressed;
+    }
+}
+
+static void veto_by_contacts(ledge_world *w) {
+    if (w->contact_count == 0) return;
+    int ranges = ledge__blocks(w->slot_count); // the room of par.block_count
+    veto_task t = {w, (w->contact_count + ranges - 1) / ranges, w->sleep_speed * w->sleep_speed,
+                   1.25f * w->slop};
+    ranges = (w->contact_count + t.per - 1) / t.per;
+    ledge__run(w, veto_run, ranges, 1, &t);
+    for (int r = 0; r < ranges; ++r) {
+        if (w->par.block_count[r] == 0) continue;
+        int k1 = (r + 1) * t.per < w->contact_count ? (r + 1) * t.per : w->contact_count;
+        for (int k = r * t.per; k < k1; ++k) {
+            const ledge__contact *c = &w->contacts[k];
+            if (presses_sleeper(w, c, t.deep)) ledge__wake(w, w->asleep[c->a] ? c->a : c->b);
+        }
     }
 }
 

@@ -14,6 +14,8 @@
 #include "tilemap.h"
 #include "workers.h"
 
+#include <stdatomic.h>
+
 /// A contact found by the last relaxation pass of a substep. The substep's
 /// velocity pass responds to it, and the next substep replays it before its
 /// bodies move (so that resting and sliding bodies feel friction every step).
@@ -183,8 +185,11 @@ typedef struct ledge__par {
     uint8_t *block_flag;       ///< Per block: a body needs the calling thread's follow-up.
     vec2s *block_lower;        ///< Per block, two: still, fast grid bodies' bounds (broad.c).
     vec2s *block_upper;
-    int items_cap;  ///< Entries in `items`.
-    int *items;     ///< Per slot: each block's output at its own offset.
+    int items_cap; ///< Entries in `items`.
+    int *items;    ///< Per slot: each block's output at its own offset.
+    /// Per slot (items_cap): kept awake by a contact this step (sleep.c;
+    /// atomic: two ranges of contacts may mark one body).
+    atomic_uchar *veto;
     int *row_start; ///< Grid row r's pairs: row_start[r] .. row_start[r + 1].
     int row_cap;
     int *block_offset; ///< Per block: where its output starts (resolve.c's tile contacts).
