@@ -55,6 +55,33 @@ test('refusals throw Error with ledge message and change nothing', () => {
   assert.throws(() => world.step(1 / 60), /disposed/);
 });
 
+test('whole-number fields given NaN, infinities or 1e12 are refused with the field named', () => {
+  const fields = [
+    ['width', /width is/],
+    ['height', /height is/],
+    ['bodyCapacity', /body_capacity/],
+    ['iterations', /iterations is/],
+    ['substeps', /substeps/],
+    ['responseModel', /response_?model/i], // negative: the binding's TypeError
+  ];
+  for (const [field, pattern] of fields) {
+    for (const bad of [NaN, Infinity, -Infinity, 1e12, -1e12]) {
+      throwsLedge(() => new World({ width: 8, height: 8, [field]: bad }), pattern);
+    }
+  }
+  const world = room();
+  try {
+    const before = world.hash();
+    for (const bad of [NaN, Infinity, 1e12]) {
+      throwsLedge(() => world.createBody({ shape: circle(0.4), position: { x: 4, y: 4 }, type: bad }), /type/);
+      throwsLedge(() => world.createBody({ shape: circle(0.4), position: { x: 4, y: 4 }, response: bad }), /response/);
+    }
+    assert.equal(world.hash(), before);
+  } finally {
+    world.dispose();
+  }
+});
+
 test('10,000 create/destroy cycles leak no wasm memory', () => {
   const cycle = () => {
     const world = room();

@@ -9,6 +9,7 @@
 #include <ledge/tiled.h>
 
 #include <emscripten/emscripten.h>
+#include <limits.h>
 #include <malloc.h>
 #include <string.h>
 
@@ -37,6 +38,13 @@ static void keep_error(ledge_log_level level, const char *message, void *user) {
 static vec2s v2(float x, float y) {
     vec2s o = {{x, y}};
     return o;
+}
+
+// A number from JavaScript as an int. NaN, infinities and values beyond
+// int's range become INT_MIN, which every caller refuses with ledge's
+// message (a plain cast would be undefined behaviour in C).
+static int int_of(float f) {
+    return f >= -2147483520.0f && f <= 2147483520.0f ? (int)f : INT_MIN;
 }
 
 static ledge_body_id id_of(uint32_t index1, uint32_t generation, uint32_t world) {
@@ -86,16 +94,16 @@ JS_API ledge_world *ledge_js_world_create(void) {
     ledge_world_def d = ledge_default_world_def();
     d.gravity = v2(f[0], f[1]);
     d.tile_size = f[2];
-    d.map_width = (int)f[3];
-    d.map_height = (int)f[4];
+    d.map_width = int_of(f[3]);
+    d.map_height = int_of(f[4]);
     d.map_origin = v2(f[5], f[6]);
-    d.body_capacity = (int)f[7];
-    d.iterations = (int)f[8];
-    d.substeps = (int)f[9];
+    d.body_capacity = int_of(f[7]);
+    d.iterations = int_of(f[8]);
+    d.substeps = int_of(f[9]);
     d.linear_slop = f[10];
     d.bounce_threshold = f[11];
     d.cell_size = f[12];
-    d.response_model = (ledge_response_model)(int)f[13];
+    d.response_model = (ledge_response_model)int_of(f[13]);
     d.enable_sleep = f[14] != 0.0f;
     d.sleep_speed = f[15];
     d.sleep_time = f[16];
@@ -145,14 +153,14 @@ enum { SHAPE_CIRCLE = 1, SHAPE_BOX = 2, SHAPE_POLYGON = 3 };
 // (cx, cy, hx, hy) or polygon (count, x0, y0, ...).
 static bool shape_from(int at, ledge_shape *out) {
     const float *f = scratch.f + at;
-    int kind = (int)f[0];
+    int kind = int_of(f[0]);
     if (kind == SHAPE_CIRCLE) {
         *out = ledge_make_circle(v2(f[1], f[2]), f[3]);
     } else if (kind == SHAPE_BOX) {
         *out = ledge_make_box(v2(f[1], f[2]), v2(f[3], f[4]));
     } else if (kind == SHAPE_POLYGON) {
         vec2s pts[LEDGE_MAX_DECOMPOSE_POINTS];
-        int n = (int)f[1];
+        int n = int_of(f[1]);
         if (n < 0 || n > LEDGE_MAX_POLYGON_VERTICES) n = LEDGE_MAX_POLYGON_VERTICES + 1;
         for (int k = 0; k < n && k < LEDGE_MAX_POLYGON_VERTICES; ++k)
             pts[k] = v2(f[2 + 2 * k], f[3 + 2 * k]);
@@ -176,7 +184,7 @@ enum { BODY_SHAPE_AT = 16, BODY_AWAKE_AT = 12 + 2 * LEDGE_MAX_POLYGON_VERTICES }
 JS_API bool ledge_js_body_create(ledge_world *w) {
     const float *f = scratch.f;
     ledge_body_def d = ledge_default_body_def();
-    d.type = (ledge_body_type)(int)f[0];
+    d.type = (ledge_body_type)int_of(f[0]);
     d.position = v2(f[1], f[2]);
     d.velocity = v2(f[3], f[4]);
     d.density = f[5];
@@ -184,13 +192,13 @@ JS_API bool ledge_js_body_create(ledge_world *w) {
     d.bounce = f[7];
     d.gravity_scale = f[8];
     d.drag = f[9];
-    int flags = (int)f[10];
+    int flags = int_of(f[10]);
     d.bullet = flags & 1;
     d.sensor = (flags & 2) != 0;
     d.enable_events = (flags & 4) != 0;
-    d.one_way = (int)f[11];
+    d.one_way = int_of(f[11]);
     d.max_floor_angle = f[12];
-    d.response = (ledge_response)(int)f[13];
+    d.response = (ledge_response)int_of(f[13]);
     d.filter.category = scratch.u[14];
     d.filter.mask = scratch.u[15] == 0xFFFFFFFFu ? UINT64_MAX : scratch.u[15];
     if (!shape_from(BODY_SHAPE_AT, &d.shape) && d.shape.type == LEDGE_SHAPE_INVALID &&
@@ -344,12 +352,12 @@ JS_API bool ledge_js_body_move(ledge_world *w, uint32_t a, uint32_t b, uint32_t 
                                float dy) {
     const float *f = scratch.f;
     ledge_move_def d = ledge_default_move_def();
-    d.max_slides = (int)f[0];
+    d.max_slides = int_of(f[0]);
     d.max_floor_slope = f[1];
     d.snap_length = f[2];
     d.skin = f[3];
-    d.stop_on_slope = ((int)f[4] & 1) != 0;
-    d.set_velocity = ((int)f[4] & 2) != 0;
+    d.stop_on_slope = (int_of(f[4]) & 1) != 0;
+    d.set_velocity = (int_of(f[4]) & 2) != 0;
     d.up = v2(f[5], f[6]);
     ledge_move_result r;
     if (!ledge_body_move(w, id_of(a, b, c), v2(dx, dy), &d, &r)) return false;
