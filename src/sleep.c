@@ -250,7 +250,7 @@ typedef struct veto_task {
 } veto_task;
 
 static inline void keep_awake(ledge_world *w, int i) {
-    if (w->step.sleepy[i]) atomic_store_explicit(&w->par.veto[i], 1, memory_order_relaxed);
+    atomic_store_explicit(&w->par.veto[i], 1, memory_order_relaxed);
 }
 
 static inline bool presses_sleeper(const ledge_world *w, const ledge__contact *c, float deep) {
@@ -264,11 +264,16 @@ static void veto_run(int start, int end, int worker, void *context) {
     for (int r = start; r < end; ++r) {
         int k1 = (r + 1) * t->per < w->contact_count ? (r + 1) * t->per : w->contact_count;
         int pressed = 0;
+        const uint8_t *sleepy = w->step.sleepy;
         for (int k = r * t->per; k < k1; ++k) {
             const ledge__contact *c = &w->contacts[k];
             bool deep = c->depth > t->deep;
-            if (deep || (c->b >= 0 && keeps_awake(w, c->b, t->s2))) keep_awake(w, c->a);
-            if (c->b >= 0 && (deep || keeps_awake(w, c->a, t->s2))) keep_awake(w, c->b);
+            // (sleepy first: most bodies of a landing pile are not, and
+            // then their partner's state is not read.)
+            if (sleepy[c->a] && (deep || (c->b >= 0 && keeps_awake(w, c->b, t->s2))))
+                keep_awake(w, c->a);
+            if (c->b >= 0 && sleepy[c->b] && (deep || keeps_awake(w, c->a, t->s2)))
+                keep_awake(w, c->b);
             pressed += presses_sleeper(w, c, t->deep);
         }
         w->par.block_count[r] = pressed;
