@@ -253,6 +253,11 @@ static inline void keep_awake(ledge_world *w, int i) {
     atomic_store_explicit(&w->par.veto[i], 1, memory_order_relaxed);
 }
 
+// The end of range r of the contacts.
+static inline int range_end(const veto_task *t, int r) {
+    return (r + 1) * t->per < t->w->contact_count ? (r + 1) * t->per : t->w->contact_count;
+}
+
 static inline bool presses_sleeper(const ledge_world *w, const ledge__contact *c, float deep) {
     return c->depth > deep && c->b >= 0 && w->asleep[c->a] != w->asleep[c->b];
 }
@@ -262,8 +267,7 @@ static void veto_run(int start, int end, int worker, void *context) {
     const veto_task *t = context;
     ledge_world *w = t->w;
     for (int r = start; r < end; ++r) {
-        int k1 = (r + 1) * t->per < w->contact_count ? (r + 1) * t->per : w->contact_count;
-        int pressed = 0;
+        int k1 = range_end(t, r), pressed = 0;
         const uint8_t *sleepy = w->step.sleepy;
         for (int k = r * t->per; k < k1; ++k) {
             const ledge__contact *c = &w->contacts[k];
@@ -289,8 +293,7 @@ static void veto_by_contacts(ledge_world *w) {
     ledge__run(w, veto_run, ranges, 1, &t);
     for (int r = 0; r < ranges; ++r) {
         if (w->par.block_count[r] == 0) continue;
-        int k1 = (r + 1) * t.per < w->contact_count ? (r + 1) * t.per : w->contact_count;
-        for (int k = r * t.per; k < k1; ++k) {
+        for (int k = r * t.per; k < range_end(&t, r); ++k) {
             const ledge__contact *c = &w->contacts[k];
             if (presses_sleeper(w, c, t.deep)) ledge__wake(w, w->asleep[c->a] ? c->a : c->b);
         }

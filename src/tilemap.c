@@ -33,13 +33,13 @@ static ledge_edge edge_between(const ledge__tile_geom *a, int sa, const ledge__t
 
 enum { SIDE_XNEG = 0, SIDE_XPOS = 1, SIDE_YNEG = 2, SIDE_YPOS = 3 };
 
-// Recomputes the vertical side at cell boundary bx (0..width) of row y.
 // A new version, and the cell that made it (sleep.c wakes the sleepers near it).
 static void note_edit(ledge_tilemap *m, int x, int y) {
     m->version++;
     m->edited[m->version % LEDGE__EDITS_KEPT] = (ledge__cell){x, y};
 }
 
+// Recomputes the vertical side at cell boundary bx (0..width) of row y.
 static void update_edge_v(ledge_tilemap *m, int bx, int y) {
     const ledge__tile_geom *left = &m->geom[ledge__tilemap_at(m, bx - 1, y)];
     const ledge__tile_geom *right = &m->geom[ledge__tilemap_at(m, bx, y)];

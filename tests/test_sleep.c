@@ -354,24 +354,24 @@ static void test_lost_support_wakes(void **state) {
 
 // --- tile edits wake the sleepers near them ------------------------------
 
-enum { LEDGE_ROW = 12 }; // bodies on the ledge, one per cell from x = 2
+enum { ROW_BODIES = 12 }; // bodies on the ledge, one per cell from x = 2
 
 // A ledge of FULL tiles (row 5 for gravity down, row 10 for gravity up:
 // the bodies on the side gravity presses them against) with one body per
 // cell, circle, box and hexagon in turn, left to fall asleep.
-static ledge_world *sleeping_ledge(int up, ledge_body_id ids[LEDGE_ROW], int *row) {
+static ledge_world *sleeping_ledge(int up, ledge_body_id ids[ROW_BODIES], int *row) {
     ledge_world_def wd = sleepy_def(0.2f);
     wd.gravity = gravity_toward(up);
     wd.response_model = LEDGE_RESPONSE_MODEL_STACKING;
     ledge_world *w = walled_world(wd);
     ledge_tilemap *m = ledge_world_tilemap(w);
     *row = up ? 10 : 5;
-    for (int x = 2; x < 2 + LEDGE_ROW; ++x)
+    for (int x = 2; x < 2 + ROW_BODIES; ++x)
         assert_true(ledge_tilemap_set(m, x, *row, LEDGE_TILE_FULL));
     float y = up ? 9.62f : 6.38f;
-    for (int k = 0; k < LEDGE_ROW; ++k) ids[k] = make_body(w, k % 3, v(2.5f + (float)k, y), false);
+    for (int k = 0; k < ROW_BODIES; ++k) ids[k] = make_body(w, k % 3, v(2.5f + (float)k, y), false);
     for (int k = 0; k < 90; ++k) ledge_world_step(w, 1.0f / 60.0f);
-    for (int k = 0; k < LEDGE_ROW; ++k) assert_false(ledge_body_is_awake(w, ids[k]));
+    for (int k = 0; k < ROW_BODIES; ++k) assert_false(ledge_body_is_awake(w, ids[k]));
     return w;
 }
 
@@ -384,30 +384,30 @@ static ledge_world *sleeping_ledge(int up, ledge_body_id ids[LEDGE_ROW], int *ro
 // body stands where the oracle's does, within the slop. Returns how many
 // bodies the edit woke.
 static int edit_case(int up, int tile) {
-    ledge_body_id a[LEDGE_ROW], b[LEDGE_ROW];
+    ledge_body_id a[ROW_BODIES], b[ROW_BODIES];
     int row;
     ledge_world *wa = sleeping_ledge(up, a, &row);
     ledge_world *wb = sleeping_ledge(up, b, &row);
-    vec2s before[LEDGE_ROW];
-    for (int k = 0; k < LEDGE_ROW; ++k) before[k] = ledge_body_position(wa, a[k]);
+    vec2s before[ROW_BODIES];
+    for (int k = 0; k < ROW_BODIES; ++k) before[k] = ledge_body_position(wa, a[k]);
     ledge_world *both[2] = {wa, wb};
     for (int which = 0; which < 2; ++which) {
         ledge_tilemap *m = ledge_world_tilemap(both[which]);
         if (tile >= 0) assert_true(ledge_tilemap_set(m, 7, row, (ledge_tile)tile));
         if (tile < 0) assert_true(ledge_tilemap_set_one_way(m, 7, row, (ledge_one_way)(-tile - 1)));
     }
-    for (int k = 0; k < LEDGE_ROW; ++k) assert_true(ledge_body_set_awake(wb, b[k], true));
-    bool woke[LEDGE_ROW] = {false}, ever[LEDGE_ROW] = {false};
+    for (int k = 0; k < ROW_BODIES; ++k) assert_true(ledge_body_set_awake(wb, b[k], true));
+    bool woke[ROW_BODIES] = {false}, ever[ROW_BODIES] = {false};
     for (int s = 0; s < 120; ++s) {
         ledge_world_step(wa, 1.0f / 60.0f);
         ledge_world_step(wb, 1.0f / 60.0f);
-        for (int k = 0; k < LEDGE_ROW; ++k) {
+        for (int k = 0; k < ROW_BODIES; ++k) {
             if (s == 0) woke[k] = ledge_body_is_awake(wa, a[k]);
             ever[k] |= ledge_body_is_awake(wa, a[k]);
         }
     }
     int woken = 0;
-    for (int k = 0; k < LEDGE_ROW; ++k) {
+    for (int k = 0; k < ROW_BODIES; ++k) {
         vec2s pa = ledge_body_position(wa, a[k]), pb = ledge_body_position(wb, b[k]);
         double off = speed(v(pa.x - pb.x, pa.y - pb.y));
         if (!(off <= 0.005)) {
@@ -460,7 +460,7 @@ static void test_edit_wakes_near_sleepers(void **state) {
 static void test_many_edits_wake_all(void **state) {
     (void)state;
     for (int edits = 63; edits <= 65; ++edits) {
-        ledge_body_id ids[LEDGE_ROW];
+        ledge_body_id ids[ROW_BODIES];
         int row;
         ledge_world *w = sleeping_ledge(0, ids, &row);
         ledge_tilemap *m = ledge_world_tilemap(w);
@@ -471,8 +471,8 @@ static void test_many_edits_wake_all(void **state) {
         }
         ledge_world_step(w, 1.0f / 60.0f);
         int awake = 0;
-        for (int k = 0; k < LEDGE_ROW; ++k) awake += ledge_body_is_awake(w, ids[k]);
-        assert_int_equal(awake, edits <= 64 ? 0 : LEDGE_ROW);
+        for (int k = 0; k < ROW_BODIES; ++k) awake += ledge_body_is_awake(w, ids[k]);
+        assert_int_equal(awake, edits <= 64 ? 0 : ROW_BODIES);
         ledge_world_destroy(w);
     }
 }

@@ -356,8 +356,9 @@ JS_API bool ledge_js_body_move(ledge_world *w, uint32_t a, uint32_t b, uint32_t 
     d.max_floor_slope = f[1];
     d.snap_length = f[2];
     d.skin = f[3];
-    d.stop_on_slope = (int_of(f[4]) & 1) != 0;
-    d.set_velocity = (int_of(f[4]) & 2) != 0;
+    int flags = int_of(f[4]);
+    d.stop_on_slope = (flags & 1) != 0;
+    d.set_velocity = (flags & 2) != 0;
     d.up = v2(f[5], f[6]);
     ledge_move_result r;
     if (!ledge_body_move(w, id_of(a, b, c), v2(dx, dy), &d, &r)) return false;
