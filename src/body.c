@@ -136,6 +136,7 @@ ledge_body_id ledge_body_create(ledge_world *world, const ledge_body_def *def) {
     int i = ledge__store_take_slot(world);
     if (i < 0) return none;
     world->alive[i] = 1;
+    ledge__stir(world, i);
     world->type[i] = (uint8_t)def->type;
     world->bullet[i] = def->bullet;
     world->position[i] = def->position;
@@ -239,6 +240,7 @@ static int writable_slot(ledge_world *world, ledge_body_id id, const char *fn) {
         LEDGE_ERROR("%s: the world is stepping", fn);
         return -1;
     }
+    if (i >= 0) ledge__stir(world, i); // what the step skips for a sleeper may change
     return i;
 }
 

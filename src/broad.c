@@ -868,17 +868,27 @@ void ledge__broad_build(ledge_world *w, ledge__filing filing) {
     file_bodies(w, again ? before.ny : 0);
 }
 
+void ledge__broad_forget_anchor(ledge_world *w, int i) {
+    w->step.tile_listed[i] = 0;
+    // Anchored without a look (its box may be stale): nothing stands.
+    w->tile_seen_near[i] &= (uint8_t)~SEEN_AT_ANCHOR;
+    w->tile_anchor[i] = w->step.box_center[i];
+}
+
 // Which bodies of a block of slots are near tiles (a worker's item): its
 // part of the tile list, in par.items at the block's offset.
 static void tile_block(ledge_world *w, int b) {
     int *list = w->par.items + b * LEDGE__BLOCK, count = 0;
-    int end = (b + 1) * LEDGE__BLOCK < w->slot_count ? (b + 1) * LEDGE__BLOCK : w->slot_count;
+    // A dormant block's sleepers hold what the loop would write (sleep.c).
+    int end = ledge__stirred_end(w, b);
     for (int i = b * LEDGE__BLOCK; i < end; ++i) {
         bool looks = w->alive[i] && !w->frozen[i] && !w->sensor[i] && !w->asleep[i] &&
                      w->type[i] == LEDGE_BODY_DYNAMIC;
-        w->step.tile_listed[i] = looks && anchored_near_tiles(w, i);
-        // Anchored without a look (its box may be stale): nothing stands.
-        if (!looks) w->tile_seen_near[i] &= (uint8_t)~SEEN_AT_ANCHOR;
+        if (!looks) {
+            ledge__broad_forget_anchor(w, i);
+            continue;
+        }
+        w->step.tile_listed[i] = anchored_near_tiles(w, i);
         w->tile_anchor[i] = w->step.box_center[i];
         if (w->step.tile_listed[i]) list[count++] = i;
     }

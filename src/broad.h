@@ -21,6 +21,11 @@ void ledge__broad_build(ledge_world *world, ledge__filing filing);
 /// and the bodies near non-empty tiles, for the relaxation passes.
 void ledge__broad_pairs(ledge_world *world);
 
+/// What the tile list's search leaves for a body it does not look for
+/// (asleep, static, ...): not listed, no answer standing at its anchor,
+/// anchored at its box's centre (broad.c).
+void ledge__broad_forget_anchor(ledge_world *world, int i);
+
 /// A body pushed by a pair beyond what the broad phase saw (a crowd can
 /// push one further than the margin in a substep) joins the tile list if
 /// it now reaches a tile, so that tiles always have the last word (broad.c).

@@ -25,6 +25,7 @@ static bool reserve_blocks(ledge__par *p, int blocks) {
         !regrow((void **)&p->sensors, sizeof *p->sensors, used, want) ||
         !regrow((void **)&p->block_count, sizeof *p->block_count, 0, want) ||
         !regrow((void **)&p->block_flag, sizeof *p->block_flag, 0, want) ||
+        !regrow((void **)&p->dormant, sizeof *p->dormant, 0, want) ||
         !regrow((void **)&p->block_offset, sizeof *p->block_offset, 0, want) ||
         !regrow((void **)&p->grid_count, sizeof *p->grid_count * LEDGE__GRID_BANDS, 0, want) ||
         !regrow((void **)&p->block_lower, sizeof *p->block_lower * 2, 0, want) ||
@@ -84,6 +85,7 @@ void ledge__par_free(ledge__par *p) {
     ledge__free(p->sensors);
     ledge__free(p->block_count);
     ledge__free(p->block_flag);
+    ledge__free(p->dormant);
     ledge__free(p->block_offset);
     ledge__free(p->grid_count);
     ledge__free(p->tile_contacts);

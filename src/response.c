@@ -201,7 +201,10 @@ static void weight_task(int start, int end, int worker, void *context) {
     ledge_world *w = context;
     float *W = w->step.load, *S = w->step.support;
     for (int b = start; b < end; ++b) {
-        int last = (b + 1) * LEDGE__BLOCK < w->slot_count ? (b + 1) * LEDGE__BLOCK : w->slot_count;
+        // A sleeper is never the upper body of a contact (its inverse mass
+        // reads 0), so its load and support are never read: a dormant
+        // block (sleep.c) is left as it is.
+        int last = b < ledge__blocks(w->slot_count) ? ledge__stirred_end(w, b) : 0;
         for (int i = b * LEDGE__BLOCK; i < last; ++i) {
             W[i] = w->inv_mass[i] > 0.0f ? w->gravity_scale[i] / w->inv_mass[i] : 0.0f;
             S[i] = 0.0f;

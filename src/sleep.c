@@ -29,6 +29,11 @@
 
 #include <string.h>
 
+// par.veto's bits (the veto by contacts, below): kept awake; pressed (its
+// rest timer starts again).
+#define KEPT_AWAKE 1u
+#define PRESSED    2u
+
 static inline bool awake_dynamic(const ledge_world *w, int i) {
     return w->type[i] == LEDGE_BODY_DYNAMIC && !w->asleep[i];
 }
@@ -81,13 +86,17 @@ static void mark_in_box(ledge_world *w, ledge_aabb box, bool *marked) {
 // this step (their boxes grown by the step's motion and the margin).
 static void mark_near_kinematic(ledge_world *w, float dt, bool *marked) {
     float s2 = w->sleep_speed * w->sleep_speed;
-    for (int i = 0; i < w->slot_count; ++i) {
-        if (!w->alive[i] || w->type[i] != LEDGE_BODY_KINEMATIC || !(speed2(w, i) > s2)) continue;
-        vec2s c = v2_add(w->position[i], w->box_offset[i]);
-        vec2s move = v2_scale(w->velocity[i], dt);
-        vec2s grow = v2_add(w->box_half[i],
-                            v2(fabsf(move.x) + w->step.margin, fabsf(move.y) + w->step.margin));
-        mark_in_box(w, (ledge_aabb){v2_sub(c, grow), v2_add(c, grow)}, marked);
+    for (int b = 0; b < ledge__blocks(w->slot_count); ++b) {
+        // (A dormant block holds no kinematic body.)
+        for (int i = b * LEDGE__BLOCK; i < ledge__stirred_end(w, b); ++i) {
+            if (!w->alive[i] || w->type[i] != LEDGE_BODY_KINEMATIC || !(speed2(w, i) > s2))
+                continue;
+            vec2s c = v2_add(w->position[i], w->box_offset[i]);
+            vec2s move = v2_scale(w->velocity[i], dt);
+            vec2s grow = v2_add(w->box_half[i],
+                                v2(fabsf(move.x) + w->step.margin, fabsf(move.y) + w->step.margin));
+            mark_in_box(w, (ledge_aabb){v2_sub(c, grow), v2_add(c, grow)}, marked);
+        }
     }
 }
 
@@ -196,7 +205,7 @@ static void timers_run(int start, int end, int worker, void *context) {
     ledge_world *w = t->w;
     float s2 = w->sleep_speed * w->sleep_speed;
     for (int b = start; b < end; ++b) {
-        for (int i = b * LEDGE__BLOCK; i < ledge__block_end(b, w->slot_count); ++i) {
+        for (int i = b * LEDGE__BLOCK; i < ledge__stirred_end(w, b); ++i) {
             w->step.sleepy[i] = 0;
             atomic_store_explicit(&w->par.veto[i], 0, memory_order_relaxed);
             if (!w->alive[i] || !awake_dynamic(w, i) || w->frozen[i] || w->sensor[i]) continue;
@@ -211,19 +220,58 @@ static void advance_timers(ledge_world *w, float dt) {
     ledge__run(w, timers_run, ledge__blocks(w->slot_count), 1, &t);
 }
 
-// The marked bodies fall asleep (each block counts its own).
+// --- dormant blocks -----------------------------------------------------------
+//
+// A settled level is mostly sleepers, and most stages go through every
+// slot. A block of slots whose bodies all sleep (or are dead) becomes
+// dormant at the end of the step that put its last body to sleep: its
+// bodies' per-body scratch then gets what those stages write for a sleeper
+// (not fast, not sleepy, not vetoed, not in the tile list, no tile answer
+// standing at its anchor, anchored at its box's centre, which a sleeper
+// never moves), and the stages that have nothing else to do for a sleeper
+// skip the block (ledge__stirred_end): the velocities, positions and their
+// range check, the rest timers, the tile list, the loads. Waking a body,
+// making one in the block, any setter called on one of its bodies, and the
+// slots' order by space stir the block (ledge__stir); the next step's end
+// finds it again. The flags are a fact about the slots, never about the
+// workers, and a skipped stage would have written the same bits: the
+// results do not change (test_sleep compares them with the flags off).
+
+// Whether block b's bodies all sleep or are dead.
+static bool all_asleep(const ledge_world *w, int b) {
+    for (int i = b * LEDGE__BLOCK; i < ledge__block_end(b, w->slot_count); ++i) {
+        if (w->alive[i] && !w->asleep[i]) return false;
+    }
+    return true;
+}
+
+// Block b's bodies' scratch as the stages it skips would leave it.
+static void make_dormant(ledge_world *w, int b) {
+    for (int i = b * LEDGE__BLOCK; i < ledge__block_end(b, w->slot_count); ++i) {
+        w->step.fast[i] = 0;
+        w->step.sleepy[i] = 0;
+        atomic_store_explicit(&w->par.veto[i], 0, memory_order_relaxed);
+        ledge__broad_forget_anchor(w, i);
+    }
+    w->par.dormant[b] = 1;
+}
+
+// The marked bodies fall asleep (each block counts its own), and blocks
+// whose bodies all sleep now become dormant.
 static void sleep_run(int start, int end, int worker, void *context) {
     (void)worker;
     ledge_world *w = context;
     for (int b = start; b < end; ++b) {
         int n = 0;
-        for (int i = b * LEDGE__BLOCK; i < ledge__block_end(b, w->slot_count); ++i) {
-            if (!w->step.sleepy[i] || atomic_load_explicit(&w->par.veto[i], memory_order_relaxed))
-                continue;
+        for (int i = b * LEDGE__BLOCK; i < ledge__stirred_end(w, b); ++i) {
+            unsigned veto = atomic_load_explicit(&w->par.veto[i], memory_order_relaxed);
+            if (veto & PRESSED) w->sleep_timer[i] = 0.0f;
+            if (!w->step.sleepy[i] || veto) continue;
             put_to_sleep(w, i);
             ++n;
         }
         w->par.block_count[b] = n;
+        if (!ledge__dormant(w, b) && w->dormant_on && all_asleep(w, b)) make_dormant(w, b);
     }
 }
 
@@ -234,15 +282,17 @@ static void fall_asleep(ledge_world *w) {
 }
 
 // The veto by contacts: a body touching one that keeps it awake stays
-// awake, and so do both bodies of a contact deeper than 1.25 times the
-// slop (a pile that has not finished pushing its bodies apart would sleep
-// with the overlap); such a contact between an awake body and a sleeper
-// also wakes the sleeper. Every decision reads the state before the veto
-// (the rest timers, who sleeps, the depths), never another decision, so
-// the contacts are split into ranges on the workers: each marks the bodies
-// it keeps awake in par.veto (atomic: two ranges may mark one body) and
-// counts its deep contacts with a sleeper, which the calling thread then
-// wakes in contact order.
+// awake, and both bodies of a contact deeper than 1.25 times the slop are
+// pressed (press(): a pile that has not finished pushing its bodies apart
+// would sleep with the overlap). A sleeper touching a pressed body, or
+// deep in contact with an awake one, wakes: bodies pressed between
+// sleepers could not push them apart, and would stay pressed, and awake,
+// for ever. Every decision reads the state before the veto (the rest
+// timers, who sleeps, the depths), never another decision, so the
+// contacts are split into ranges on the workers: each marks the bodies it
+// keeps awake or presses in par.veto (atomic: two ranges may mark one
+// body); then, if any body is pressed, each range counts its contacts
+// that wake a sleeper, and the calling thread wakes those in contact order.
 typedef struct veto_task {
     ledge_world *w;
     int per; ///< Contacts per range.
@@ -250,16 +300,24 @@ typedef struct veto_task {
 } veto_task;
 
 static inline void keep_awake(ledge_world *w, int i) {
-    atomic_store_explicit(&w->par.veto[i], 1, memory_order_relaxed);
+    atomic_fetch_or_explicit(&w->par.veto[i], KEPT_AWAKE, memory_order_relaxed);
+}
+
+// A deep contact presses its awake dynamic bodies: they stay awake, and
+// their rest timers start again (sleep_run), so that they keep the bodies
+// touching them awake in turn (keeps_awake). Without that, a column hit
+// from above was pressed, its upper bodies fell asleep again while the
+// lower ones were still pressed, and held the press in place. Returns
+// whether it pressed a body.
+static inline int press(ledge_world *w, int i) {
+    if (!awake_dynamic(w, i)) return 0;
+    atomic_fetch_or_explicit(&w->par.veto[i], KEPT_AWAKE | PRESSED, memory_order_relaxed);
+    return 1;
 }
 
 // The end of range r of the contacts.
 static inline int range_end(const veto_task *t, int r) {
     return (r + 1) * t->per < t->w->contact_count ? (r + 1) * t->per : t->w->contact_count;
-}
-
-static inline bool presses_sleeper(const ledge_world *w, const ledge__contact *c, float deep) {
-    return c->depth > deep && c->b >= 0 && w->asleep[c->a] != w->asleep[c->b];
 }
 
 static void veto_run(int start, int end, int worker, void *context) {
@@ -271,16 +329,36 @@ static void veto_run(int start, int end, int worker, void *context) {
         const uint8_t *sleepy = w->step.sleepy;
         for (int k = r * t->per; k < k1; ++k) {
             const ledge__contact *c = &w->contacts[k];
-            bool deep = c->depth > t->deep;
-            // (sleepy first: most bodies of a landing pile are not, and
-            // then their partner's state is not read.)
-            if (sleepy[c->a] && (deep || (c->b >= 0 && keeps_awake(w, c->b, t->s2))))
-                keep_awake(w, c->a);
-            if (c->b >= 0 && sleepy[c->b] && (deep || keeps_awake(w, c->a, t->s2)))
-                keep_awake(w, c->b);
-            pressed += presses_sleeper(w, c, t->deep);
+            if (c->depth > t->deep) {
+                pressed += press(w, c->a);
+                if (c->b >= 0) pressed += press(w, c->b);
+            } else if (c->b >= 0) {
+                // (sleepy first: most bodies of a landing pile are not, and
+                // then their partner's state is not read.)
+                if (sleepy[c->a] && keeps_awake(w, c->b, t->s2)) keep_awake(w, c->a);
+                if (sleepy[c->b] && keeps_awake(w, c->a, t->s2)) keep_awake(w, c->b);
+            }
         }
         w->par.block_count[r] = pressed;
+    }
+}
+
+// Whether contact c wakes its sleeper: deep, or its other body pressed.
+static inline bool wakes_sleeper(const ledge_world *w, const ledge__contact *c, float deep) {
+    if (c->b < 0 || w->asleep[c->a] == w->asleep[c->b]) return false;
+    int other = w->asleep[c->a] ? c->b : c->a;
+    return c->depth > deep ||
+           (atomic_load_explicit(&w->par.veto[other], memory_order_relaxed) & PRESSED);
+}
+
+static void lids_run(int start, int end, int worker, void *context) {
+    (void)worker;
+    const veto_task *t = context;
+    for (int r = start; r < end; ++r) {
+        int n = 0;
+        for (int k = r * t->per; k < range_end(t, r); ++k)
+            n += wakes_sleeper(t->w, &t->w->contacts[k], t->deep);
+        t->w->par.block_count[r] = n;
     }
 }
 
@@ -291,11 +369,15 @@ static void veto_by_contacts(ledge_world *w) {
                    1.25f * w->slop};
     ranges = (w->contact_count + t.per - 1) / t.per;
     ledge__run(w, veto_run, ranges, 1, &t);
+    bool any = false;
+    for (int r = 0; r < ranges && !any; ++r) any = w->par.block_count[r] > 0;
+    if (!any || w->sleepers == 0) return;
+    ledge__run(w, lids_run, ranges, 1, &t);
     for (int r = 0; r < ranges; ++r) {
         if (w->par.block_count[r] == 0) continue;
         for (int k = r * t.per; k < range_end(&t, r); ++k) {
             const ledge__contact *c = &w->contacts[k];
-            if (presses_sleeper(w, c, t.deep)) ledge__wake(w, w->asleep[c->a] ? c->a : c->b);
+            if (wakes_sleeper(w, c, t.deep)) ledge__wake(w, w->asleep[c->a] ? c->a : c->b);
         }
     }
 }

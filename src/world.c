@@ -111,6 +111,7 @@ ledge_world *ledge_world_create(const ledge_world_def *def) {
     w->bounce_threshold = def->bounce_threshold;
     w->cell_size = def->cell_size;
     w->order_period = LEDGE__ORDER_PERIOD;
+    w->dormant_on = true;
     w->stacking = def->response_model == LEDGE_RESPONSE_MODEL_STACKING;
     w->sleep_on = def->enable_sleep;
     w->sleep_speed = def->sleep_speed;
@@ -230,7 +231,7 @@ static void velocity_task(int start, int end, int worker, void *context) {
     ledge_world *w = t->w;
     for (int b = start; b < end; ++b) {
         bool bad = false;
-        for (int i = b * LEDGE__BLOCK; i < ledge__block_end(b, w->slot_count); ++i) {
+        for (int i = b * LEDGE__BLOCK; i < ledge__stirred_end(w, b); ++i) {
             // A kinematic body's velocity, for the next substep's carry().
             if (w->type[i] == LEDGE_BODY_KINEMATIC) w->prev_velocity[i] = w->velocity[i];
             if (!moving(w, i) || w->type[i] != LEDGE_BODY_DYNAMIC) continue;
@@ -262,7 +263,7 @@ static void check_positions_task(int start, int end, int worker, void *context) 
     ledge_world *w = context;
     for (int b = start; b < end; ++b) {
         bool bad = false;
-        for (int i = b * LEDGE__BLOCK; i < ledge__block_end(b, w->slot_count); ++i) {
+        for (int i = b * LEDGE__BLOCK; i < ledge__stirred_end(w, b); ++i) {
             bad |= moving(w, i) && !in_range(w->position[i]);
         }
         w->par.block_flag[b] = bad;
@@ -287,7 +288,7 @@ static void position_task(int start, int end, int worker, void *context) {
     ledge_world *w = t->w;
     for (int b = start; b < end; ++b) {
         bool any = false;
-        for (int i = b * LEDGE__BLOCK; i < ledge__block_end(b, w->slot_count); ++i) {
+        for (int i = b * LEDGE__BLOCK; i < ledge__stirred_end(w, b); ++i) {
             w->step.fast[i] = 0;
             if (!moving(w, i)) continue;
             w->last_position[i] = w->position[i];

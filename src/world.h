@@ -183,7 +183,12 @@ typedef struct ledge__par {
     ledge__pair_list *sensors; ///< Per block: its sensor pairs.
     int *block_count;          ///< Per block: entries it wrote to `items`.
     uint8_t *block_flag;       ///< Per block: a body needs the calling thread's follow-up.
-    vec2s *block_lower;        ///< Per block, two: still, fast grid bodies' bounds (broad.c).
+    /// Per block of slots: every body in it sleeps or is dead, and its
+    /// per-body scratch holds what the step writes for sleepers, so the
+    /// stages that have nothing to do for a sleeper skip the block (sleep.c,
+    /// "Dormant blocks"). Cleared by anything that may change that.
+    uint8_t *dormant;
+    vec2s *block_lower; ///< Per block, two: still, fast grid bodies' bounds (broad.c).
     vec2s *block_upper;
     int items_cap; ///< Entries in `items`.
     int *items;    ///< Per slot: each block's output at its own offset.
@@ -279,6 +284,7 @@ struct ledge_world {
     struct ledge__query_index *query;     ///< The queries' own grid (query.c); NULL until asked.
     struct ledge__characters *characters; ///< Character states (character.c); NULL until one.
     ledge__step step;                     ///< Per-substep scratch.
+    bool dormant_on;   ///< Blocks of sleepers may become dormant (tests turn it off; sleep.c).
     int order_period;  ///< Steps between reorderings of the slots by space (0: never; order.c).
     int order_clock;   ///< Steps since the last reordering.
     uint32_t reorders; ///< Reorderings that moved bodies (order.c; tests read it).
@@ -354,8 +360,27 @@ static inline const ledge__contact *ledge__view_contact(const ledge_world *w, in
     return k < w->contact_count ? &w->contacts[k] : &w->held[k - w->contact_count];
 }
 
+/// Block of slot i is no longer dormant (ledge__par.dormant): body i is
+/// about to wake, be made or change.
+static inline void ledge__stir(ledge_world *w, int i) {
+    int b = i / LEDGE__BLOCK;
+    if (b < w->par.block_cap) w->par.dormant[b] = 0;
+}
+
+/// Whether block b of the slots is dormant (see ledge__par.dormant).
+static inline bool ledge__dormant(const ledge_world *w, int b) {
+    return w->par.dormant[b] != 0;
+}
+
+/// The end of the slots of block b a stage that has nothing to do for a
+/// sleeper goes through: the block's start when it is dormant.
+static inline int ledge__stirred_end(const ledge_world *w, int b) {
+    return ledge__dormant(w, b) ? b * LEDGE__BLOCK : ledge__block_end(b, w->slot_count);
+}
+
 /// Wakes body i if it sleeps, and restarts its rest timer (sleep.c).
 static inline void ledge__wake(ledge_world *w, int i) {
+    ledge__stir(w, i);
     w->sleep_timer[i] = 0.0f;
     if (!w->asleep[i]) return;
     w->asleep[i] = 0;

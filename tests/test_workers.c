@@ -16,6 +16,7 @@
 #include <ledge/ledge.h>
 
 #include "game.h"
+#include "order.h" // ledge__order_set_period
 #include "world.h" // the pool's counts of ranges run (ledge__workers_ranges)
 #include "log_capture.h"
 #include "scale.h"
@@ -204,6 +205,175 @@ static void test_rain_sleeping(void **state) {
                   RAIN_STEPS);
     assert_true(g_asleep > (long)RAIN_STEPS * 10); // the sleeping path ran
     g_sleep_steps = 0;
+}
+
+// --- dormant blocks ----------------------------------------------------------------
+
+// Blocks of slots whose bodies all sleep skip the stages that do nothing
+// for a sleeper (sleep.c, "Dormant blocks"). The oracle: the same world
+// with the flags never set, step by step, for 1 and 2 workers. The scene:
+// a yard of 3,000 crates in columns on a floor (six blocks of slots),
+// which soon sleeps, and a game that stirs it: bodies destroyed and made
+// (a new body in a dormant block's slot), a ball the slots' order by
+// space moves into dormant blocks, setters called on sleepers
+// (with and without a wake), an impulse, bodies put to sleep by the game,
+// tile edits beside the top crates and a platform that passes over them.
+#define DORMANT_STEPS 360
+#define YARD_COLS     500
+#define YARD_ROWS     6
+#define YARD_SHAFT    200 // a column left empty
+
+// The runs: flags off and on, for 1 and 2 workers, and for 1 worker
+// without the slots' order by space (a body made in a dormant block's
+// slot then stays there).
+#define DORMANT_RUNS 6
+static const int dormant_workers[DORMANT_RUNS] = {1, 2, 1, 2, 1, 1};
+static const bool dormant_flags[DORMANT_RUNS] = {false, false, true, true, false, true};
+static const bool dormant_ordered[DORMANT_RUNS] = {true, true, true, true, false, false};
+static uint64_t g_dormant_hash[DORMANT_STEPS][DORMANT_RUNS];
+
+typedef struct yard {
+    ledge_world *world;
+    ledge_body_id crates[YARD_COLS * YARD_ROWS];
+    ledge_body_id platform;
+    int gone;      ///< A crate destroyed and not made again yet (-1: none).
+    vec2s gone_at; ///< Where it was.
+} yard;
+
+static void yard_build(yard *y, int workers) {
+    ledge_world_def wd = ledge_default_world_def();
+    wd.map_width = YARD_COLS + 5;
+    wd.map_height = 50;
+    wd.enable_sleep = true;
+    wd.sleep_time = 0.1f;
+    wd.response_model = LEDGE_RESPONSE_MODEL_STACKING;
+    wd.worker_count = workers;
+    y->world = ledge_world_create(&wd);
+    assert_non_null(y->world);
+    ledge_tilemap *map = ledge_world_tilemap(y->world);
+    for (int x = 0; x < YARD_COLS + 5; ++x)
+        assert_true(ledge_tilemap_set(map, x, 0, LEDGE_TILE_FULL));
+    for (int h = 0; h < 50; ++h) {
+        assert_true(ledge_tilemap_set(map, 0, h, LEDGE_TILE_FULL));
+        assert_true(ledge_tilemap_set(map, YARD_COLS + 4, h, LEDGE_TILE_FULL));
+    }
+    ledge_body_def bd = ledge_default_body_def();
+    bd.shape = ledge_make_box((vec2s){{0, 0}}, (vec2s){{0.4f, 0.4f}});
+    for (int r = 0; r < YARD_ROWS; ++r) {
+        for (int c = 0; c < YARD_COLS; ++c) {
+            if (c == YARD_SHAFT) continue;
+            bd.position = (vec2s){{1.5f + 1.0f * (float)c, 1.4f + 0.8f * (float)r}};
+            y->crates[r * YARD_COLS + c] = ledge_body_create(y->world, &bd);
+        }
+    }
+    // A ball that floats up a shaft through the yard, from row to row: the
+    // slots' order by space moves it from block to block, into dormant ones.
+    bd.shape = ledge_make_circle((vec2s){{0, 0}}, 0.3f);
+    bd.position = (vec2s){{1.5f + (float)YARD_SHAFT, 1.4f}};
+    bd.velocity = (vec2s){{0.0f, 1.0f}};
+    bd.gravity_scale = 0.0f;
+    ledge_body_create(y->world, &bd);
+    bd = ledge_default_body_def();
+    bd.type = LEDGE_BODY_KINEMATIC;
+    bd.shape = ledge_make_box((vec2s){{0, 0}}, (vec2s){{2.0f, 0.25f}});
+    bd.position = (vec2s){{4.0f, 1.4f + 0.8f * YARD_ROWS + 0.1f}};
+    y->platform = ledge_body_create(y->world, &bd);
+    y->gone = -1;
+}
+
+static void stir_the_yard(yard *y, int k) {
+    ledge_world *w = y->world;
+    int n = YARD_COLS * YARD_ROWS, i = (k * 613) % n;
+    if (i % YARD_COLS == YARD_SHAFT) i++;
+    // The platform sweeps over the yard, just above its top row.
+    float x = 0.5f * YARD_COLS + (0.5f * YARD_COLS - 4.0f) * sinf(0.004f * (float)k);
+    assert_true(ledge_body_set_target(w, y->platform, (vec2s){{x, 1.4f + 0.8f * YARD_ROWS + 0.3f}},
+                                      1.0f / 60.0f));
+    switch (k % 40) {
+    case 10: // a crate destroyed (its block wakes, and sleeps again)...
+        y->gone_at = ledge_body_position(w, y->crates[i]);
+        ledge_body_destroy(w, y->crates[i]);
+        y->gone = i;
+        break;
+    case 38: { // ... and made again in its place: in its old slot, in a dormant block
+        if (y->gone < 0) break;
+        ledge_body_def bd = ledge_default_body_def();
+        bd.shape = ledge_make_box((vec2s){{0, 0}}, (vec2s){{0.4f, 0.4f}});
+        bd.position = y->gone_at;
+        y->crates[y->gone] = ledge_body_create(w, &bd);
+        assert_true(ledge_body_is_valid(w, y->crates[y->gone]));
+        y->gone = -1;
+        break;
+    }
+    case 20: // setters that do not wake
+        assert_true(ledge_body_set_friction(w, y->crates[i], 0.9f));
+        assert_true(ledge_body_set_drag(w, y->crates[(i + 1) % n], 0.5f));
+        break;
+    case 25: // and ones that do
+        assert_true(ledge_body_apply_impulse(w, y->crates[i], (vec2s){{0.0f, 3.0f}}));
+        assert_true(ledge_body_set_gravity_scale(w, y->crates[(i + 7) % n], 0.5f));
+        break;
+    case 30: // the game puts an awake body to sleep
+        for (int j = 0; j < n; j += 97) {
+            if (ledge_body_is_awake(w, y->crates[j])) {
+                assert_true(ledge_body_set_awake(w, y->crates[j], false));
+                break;
+            }
+        }
+        break;
+    case 35: { // a tile beside the top crates filled, or emptied again
+        int cx = 1 + (k / 40) % (YARD_COLS + 3);
+        assert_true(ledge_tilemap_set(ledge_world_tilemap(w), cx, YARD_ROWS + 2,
+                                      (k / 40) % 2 ? LEDGE_TILE_EMPTY : LEDGE_TILE_FULL));
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+// Runs the stirred yard; returns the most dormant blocks seen.
+static int dormant_run(int run) {
+    yard *y = calloc(1, sizeof *y);
+    assert_non_null(y);
+    yard_build(y, dormant_workers[run]);
+    bool dormant = dormant_flags[run];
+    y->world->dormant_on = dormant;
+    if (!dormant_ordered[run]) ledge__order_set_period(y->world, 0);
+    int most = 0;
+    for (int k = 0; k < DORMANT_STEPS; ++k) {
+        stir_the_yard(y, k);
+        ledge_world_step(y->world, 1.0f / 60.0f);
+        g_dormant_hash[k][run] = ledge_world_hash(y->world);
+        int n = 0;
+        for (int b = 0; b < ledge__blocks(y->world->slot_count); ++b) n += y->world->par.dormant[b];
+        most = n > most ? n : most;
+        if (!dormant) assert_int_equal(n, 0);
+    }
+    ledge_world_destroy(y->world);
+    free(y);
+    return most;
+}
+
+static void test_dormant_blocks(void **state) {
+    (void)state;
+    int most[DORMANT_RUNS];
+    for (int r = 0; r < DORMANT_RUNS; ++r) most[r] = dormant_run(r);
+    for (int k = 0; k < DORMANT_STEPS; ++k) {
+        for (int r = 1; r < DORMANT_RUNS; ++r) {
+            int oracle = dormant_ordered[r] ? 0 : 4; // the same world with the flags off
+            if (g_dormant_hash[k][r] != g_dormant_hash[k][oracle])
+                fail_msg("dormant blocks: run %d (%d workers, flags %s, %s) differs after step %d",
+                         r, dormant_workers[r], dormant_flags[r] ? "on" : "off",
+                         dormant_ordered[r] ? "ordered" : "not ordered", k + 1);
+        }
+    }
+    assert_true(g_dormant_hash[DORMANT_STEPS - 1][0] != g_dormant_hash[DORMANT_STEPS / 2][0]);
+    print_message("dormant blocks: %d steps of a stirred yard of crates, the same hash with the "
+                  "flags off and on, 1 and 2 workers, ordered or not; up to %d and %d of %d "
+                  "blocks dormant\n",
+                  DORMANT_STEPS, most[2], most[5], ledge__blocks(YARD_COLS * YARD_ROWS + 2));
+    assert_true(most[2] >= 3 && most[3] >= 3 && most[5] >= 3); // the skipping ran
 }
 
 // --- touch events ----------------------------------------------------------------
@@ -463,10 +633,11 @@ static void test_refusals(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_refusals),     cmocka_unit_test(test_rain_stacking),
-        cmocka_unit_test(test_rain_n),       cmocka_unit_test(test_crowd),
-        cmocka_unit_test(test_demo_level),   cmocka_unit_test(test_fast_paths),
-        cmocka_unit_test(test_touch_blocks), cmocka_unit_test(test_rain_sleeping),
+        cmocka_unit_test(test_refusals),       cmocka_unit_test(test_rain_stacking),
+        cmocka_unit_test(test_rain_n),         cmocka_unit_test(test_crowd),
+        cmocka_unit_test(test_demo_level),     cmocka_unit_test(test_fast_paths),
+        cmocka_unit_test(test_touch_blocks),   cmocka_unit_test(test_rain_sleeping),
+        cmocka_unit_test(test_dormant_blocks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

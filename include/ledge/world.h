@@ -70,7 +70,11 @@
 /// Sleeping (ledge_world_def.enable_sleep). A dynamic body slower than
 /// sleep_speed for sleep_time seconds falls asleep at the end of a step,
 /// unless it touches a dynamic body that has not rested as long or a
-/// kinematic body moving faster than sleep_speed. A sleeping body keeps
+/// kinematic body moving faster than sleep_speed, or one of its contacts
+/// is deeper than 1.25 times linear_slop (the projection has not pushed
+/// it out yet). Such a pressed body also restarts its rest time, and
+/// wakes the sleeping bodies it touches, so that bodies pressed between
+/// sleepers can push them apart instead of staying awake. A sleeping body keeps
 /// its position and contacts (the game's view, the ground state and the
 /// events do not change), its velocity is 0, and the step skips it: its
 /// pairs with other sleeping or static bodies and with tiles are not
@@ -82,8 +86,10 @@
 /// impulse, makes it drop through platforms, destroys a body it touches
 /// or edits a tile or one-way setting within the margin of it (the 64
 /// latest edits are remembered by cell; more than 64 between two steps
-/// wake every sleeping body), and through ledge_body_set_awake. Waking and falling asleep depend on the state
-/// only, so the bits stay the same for every worker count.
+/// wake every sleeping body), and through ledge_body_set_awake. Waking and
+/// falling asleep depend on the state only, so the bits stay the same for
+/// every worker count. A settled level costs little: the stages that have
+/// nothing to do for a sleeping body skip whole blocks of sleeping bodies.
 ///
 /// Determinism: the same world, inputs and step sequence give bit-identical
 /// states (ledge_world_hash), across runs, builds and worker counts
