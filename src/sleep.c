@@ -223,7 +223,7 @@ static void advance_timers(ledge_world *w, float dt) {
 // --- dormant blocks -----------------------------------------------------------
 //
 // A settled level is mostly sleepers, and most stages go through every
-// slot. A block of slots whose bodies all sleep (or are dead) becomes
+// slot. A block of slots whose bodies all sleep (or are static or dead) becomes
 // dormant at the end of the step that put its last body to sleep: its
 // bodies' per-body scratch then gets what those stages write for a sleeper
 // (not fast, not sleepy, not vetoed, not in the tile list, no tile answer
@@ -237,10 +237,11 @@ static void advance_timers(ledge_world *w, float dt) {
 // workers, and a skipped stage would have written the same bits: the
 // results do not change (test_sleep compares them with the flags off).
 
-// Whether block b's bodies all sleep or are dead.
+// Whether block b's bodies all sleep, are static or are dead (the
+// skipped stages do for a static body what they do for a sleeper).
 static bool all_asleep(const ledge_world *w, int b) {
     for (int i = b * LEDGE__BLOCK; i < ledge__block_end(b, w->slot_count); ++i) {
-        if (w->alive[i] && !w->asleep[i]) return false;
+        if (w->alive[i] && !w->asleep[i] && w->type[i] != LEDGE_BODY_STATIC) return false;
     }
     return true;
 }

@@ -183,7 +183,7 @@ typedef struct ledge__par {
     ledge__pair_list *sensors; ///< Per block: its sensor pairs.
     int *block_count;          ///< Per block: entries it wrote to `items`.
     uint8_t *block_flag;       ///< Per block: a body needs the calling thread's follow-up.
-    /// Per block of slots: every body in it sleeps or is dead, and its
+    /// Per block of slots: every body in it sleeps, is static or is dead, and its
     /// per-body scratch holds what the step writes for sleepers, so the
     /// stages that have nothing to do for a sleeper skip the block (sleep.c,
     /// "Dormant blocks"). Cleared by anything that may change that.
