@@ -223,19 +223,20 @@ static void advance_timers(ledge_world *w, float dt) {
 // --- dormant blocks -----------------------------------------------------------
 //
 // A settled level is mostly sleepers, and most stages go through every
-// slot. A block of slots whose bodies all sleep (or are static or dead) becomes
-// dormant at the end of the step that put its last body to sleep: its
-// bodies' per-body scratch then gets what those stages write for a sleeper
-// (not fast, not sleepy, not vetoed, not in the tile list, no tile answer
-// standing at its anchor, anchored at its box's centre, which a sleeper
-// never moves), and the stages that have nothing else to do for a sleeper
-// skip the block (ledge__stirred_end): the velocities, positions and their
-// range check, the rest timers, the tile list, the loads. Waking a body,
-// making one in the block, any setter called on one of its bodies, and the
-// slots' order by space stir the block (ledge__stir); the next step's end
-// finds it again. The flags are a fact about the slots, never about the
-// workers, and a skipped stage would have written the same bits: the
-// results do not change (test_sleep compares them with the flags off).
+// slot. A block of slots whose bodies all sleep (or are static or dead)
+// becomes dormant at the end of the step that put its last body to sleep:
+// its bodies' per-body scratch then gets what those stages write for a
+// sleeper (not fast, not sleepy, not vetoed, not in the tile list, no tile
+// answer standing at its anchor, anchored at its box's centre, which a
+// sleeper never moves), and the stages that have nothing else to do for a
+// sleeper skip the block (ledge__stirred_end): the velocities, positions
+// and their range check, the rest timers, the tile list, the loads, the
+// kinematic bodies' wake. Waking a body, making one in the block, any
+// setter called on one of its bodies, and the slots' order by space stir
+// the block (ledge__stir); the next step's end finds it again. The flags
+// are a fact about the slots, never about the workers, and a skipped stage
+// would have written the same bits: the results do not change
+// (test_workers compares them with the flags off).
 
 // Whether block b's bodies all sleep, are static or are dead (the
 // skipped stages do for a static body what they do for a sleeper).
