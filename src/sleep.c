@@ -88,7 +88,7 @@ static void mark_near_kinematic(ledge_world *w, float dt, bool *marked) {
     float s2 = w->sleep_speed * w->sleep_speed;
     for (int b = 0; b < ledge__blocks(w->slot_count); ++b) {
         // (A dormant block holds no kinematic body.)
-        for (int i = b * LEDGE__BLOCK; i < ledge__stirred_end(w, b); ++i) {
+        for (int i = b * LEDGE__BLOCK, last = ledge__stirred_end(w, b); i < last; ++i) {
             if (!w->alive[i] || w->type[i] != LEDGE_BODY_KINEMATIC || !(speed2(w, i) > s2))
                 continue;
             vec2s c = v2_add(w->position[i], w->box_offset[i]);
@@ -205,7 +205,7 @@ static void timers_run(int start, int end, int worker, void *context) {
     ledge_world *w = t->w;
     float s2 = w->sleep_speed * w->sleep_speed;
     for (int b = start; b < end; ++b) {
-        for (int i = b * LEDGE__BLOCK; i < ledge__stirred_end(w, b); ++i) {
+        for (int i = b * LEDGE__BLOCK, last = ledge__stirred_end(w, b); i < last; ++i) {
             w->step.sleepy[i] = 0;
             atomic_store_explicit(&w->par.veto[i], 0, memory_order_relaxed);
             if (!w->alive[i] || !awake_dynamic(w, i) || w->frozen[i] || w->sensor[i]) continue;
@@ -265,7 +265,7 @@ static void sleep_run(int start, int end, int worker, void *context) {
     ledge_world *w = context;
     for (int b = start; b < end; ++b) {
         int n = 0;
-        for (int i = b * LEDGE__BLOCK; i < ledge__stirred_end(w, b); ++i) {
+        for (int i = b * LEDGE__BLOCK, last = ledge__stirred_end(w, b); i < last; ++i) {
             unsigned veto = atomic_load_explicit(&w->par.veto[i], memory_order_relaxed);
             if (veto & PRESSED) w->sleep_timer[i] = 0.0f;
             if (!w->step.sleepy[i] || veto) continue;

@@ -231,7 +231,7 @@ static void velocity_task(int start, int end, int worker, void *context) {
     ledge_world *w = t->w;
     for (int b = start; b < end; ++b) {
         bool bad = false;
-        for (int i = b * LEDGE__BLOCK; i < ledge__stirred_end(w, b); ++i) {
+        for (int i = b * LEDGE__BLOCK, last = ledge__stirred_end(w, b); i < last; ++i) {
             // A kinematic body's velocity, for the next substep's carry().
             if (w->type[i] == LEDGE_BODY_KINEMATIC) w->prev_velocity[i] = w->velocity[i];
             if (!moving(w, i) || w->type[i] != LEDGE_BODY_DYNAMIC) continue;
@@ -263,7 +263,7 @@ static void check_positions_task(int start, int end, int worker, void *context) 
     ledge_world *w = context;
     for (int b = start; b < end; ++b) {
         bool bad = false;
-        for (int i = b * LEDGE__BLOCK; i < ledge__stirred_end(w, b); ++i) {
+        for (int i = b * LEDGE__BLOCK, last = ledge__stirred_end(w, b); i < last; ++i) {
             bad |= moving(w, i) && !in_range(w->position[i]);
         }
         w->par.block_flag[b] = bad;
@@ -288,7 +288,7 @@ static void position_task(int start, int end, int worker, void *context) {
     ledge_world *w = t->w;
     for (int b = start; b < end; ++b) {
         bool any = false;
-        for (int i = b * LEDGE__BLOCK; i < ledge__stirred_end(w, b); ++i) {
+        for (int i = b * LEDGE__BLOCK, last = ledge__stirred_end(w, b); i < last; ++i) {
             w->step.fast[i] = 0;
             if (!moving(w, i)) continue;
             w->last_position[i] = w->position[i];

@@ -741,6 +741,19 @@ static void test_set_awake_and_refusals(void **state) {
 // times the slop, held the press in place, and two or three crates never
 // slept again. Now a pressed body's rest timer starts again and a sleeper
 // touching it wakes, so the column pushes itself apart and sleeps.
+// Steps until none of the n bodies is awake, at most `most` steps; returns
+// the steps taken and *awake the bodies still awake.
+static int step_until_asleep(ledge_world *w, const ledge_body_id *ids, int n, int most,
+                             int *awake) {
+    int steps = 0;
+    for (*awake = n; steps<most && * awake> 0; ++steps) {
+        ledge_world_step(w, 1.0f / 60.0f);
+        *awake = 0;
+        for (int r = 0; r < n; ++r) *awake += ledge_body_is_awake(w, ids[r]);
+    }
+    return steps;
+}
+
 static int column_case(int d, bool remake, int wait) {
     ledge_world_def wd = sleepy_def(0.1f);
     wd.gravity = gravity_toward(d);
@@ -755,12 +768,8 @@ static int column_case(int d, bool remake, int wait) {
         bd.position = v(8.0f + up.x * along, 8.0f + up.y * along);
         ids[r] = ledge_body_create(w, &bd);
     }
-    int k = 0, awake = 6;
-    for (; k < 300 && awake > 0; ++k) {
-        ledge_world_step(w, 1.0f / 60.0f);
-        awake = 0;
-        for (int r = 0; r < 6; ++r) awake += ledge_body_is_awake(w, ids[r]);
-    }
+    int awake, n = 6;
+    step_until_asleep(w, ids, n, 300, &awake);
     assert_int_equal(awake, 0);
     for (int j = 0; j < wait; ++j) ledge_world_step(w, 1.0f / 60.0f);
     int gone = remake ? 3 : 2;
@@ -770,14 +779,9 @@ static int column_case(int d, bool remake, int wait) {
         bd.position = at;
         ids[gone] = ledge_body_create(w, &bd);
     } else {
-        ids[gone] = ids[0]; // (counted twice below, harmless)
+        ids[gone] = ids[--n]; // the column's other crates
     }
-    int steps = 0;
-    for (awake = 1; steps < 600 && awake > 0; ++steps) {
-        ledge_world_step(w, 1.0f / 60.0f);
-        awake = 0;
-        for (int r = 0; r < 6; ++r) awake += ledge_body_is_awake(w, ids[r]);
-    }
+    int steps = step_until_asleep(w, ids, n, 600, &awake);
     if (awake > 0) {
         fail_msg("gravity %d, %s %d steps after the column slept: %d crates still awake 10 s "
                  "later",
@@ -785,7 +789,7 @@ static int column_case(int d, bool remake, int wait) {
     }
     // Asleep for good, and no contact deeper than the veto lets sleep.
     for (int j = 0; j < 60; ++j) ledge_world_step(w, 1.0f / 60.0f);
-    for (int r = 0; r < 6; ++r) {
+    for (int r = 0; r < n; ++r) {
         assert_false(ledge_body_is_awake(w, ids[r]));
         ledge_contact_data cd[8];
         int n = ledge_body_contacts(w, ids[r], cd, 8);

@@ -234,6 +234,13 @@ static const bool dormant_flags[DORMANT_RUNS] = {false, false, true, true, false
 static const bool dormant_ordered[DORMANT_RUNS] = {true, true, true, true, false, false};
 static uint64_t g_dormant_hash[DORMANT_STEPS][DORMANT_RUNS];
 
+// The world's dormant blocks now.
+static int dormant_blocks(const ledge_world *w) {
+    int n = 0;
+    for (int b = 0; b < ledge__blocks(w->slot_count); ++b) n += w->par.dormant[b];
+    return n;
+}
+
 typedef struct yard {
     ledge_world *world;
     ledge_body_id crates[YARD_COLS * YARD_ROWS];
@@ -347,8 +354,7 @@ static int dormant_run(int run) {
         stir_the_yard(y, k);
         ledge_world_step(y->world, 1.0f / 60.0f);
         g_dormant_hash[k][run] = ledge_world_hash(y->world);
-        int n = 0;
-        for (int b = 0; b < ledge__blocks(y->world->slot_count); ++b) n += y->world->par.dormant[b];
+        int n = dormant_blocks(y->world);
         most = n > most ? n : most;
         if (!dormant) assert_int_equal(n, 0);
     }
@@ -482,8 +488,7 @@ static int random_world_run(uint64_t seed, bool dormant, uint64_t *hashes) {
         }
         ledge_world_step(w, 1.0f / 60.0f);
         hashes[k] = ledge_world_hash(w);
-        int blocks = 0;
-        for (int b = 0; b < ledge__blocks(w->slot_count); ++b) blocks += w->par.dormant[b];
+        int blocks = dormant_blocks(w);
         most = blocks > most ? blocks : most;
     }
     ledge_world_destroy(w);
