@@ -41,10 +41,8 @@
 
 #include <string.h>
 
-// Contacts whose normal is within this of the up direction (cosine) count
-// as "one body on top of the other" for the shock sweep and for the loads;
-// flatter ones are shared by inverse mass.
-#define STACKED_COSINE 0.2f
+// (Flatter contacts than LEDGE__STACKED_COSINE are shared by inverse mass.)
+#define STACKED_COSINE LEDGE__STACKED_COSINE
 
 // A normal speed smaller than this fraction of the speed is a rounding
 // residue, not an approach (squared, as compared). The answer's own

@@ -30,9 +30,11 @@
 #include <string.h>
 
 // par.veto's bits (the veto by contacts, below): kept awake; pressed (its
-// rest timer starts again).
+// rest timer starts again); resting on a pressed body, or on one that
+// rests on a pressed body (kept awake too).
 #define KEPT_AWAKE 1u
 #define PRESSED    2u
+#define ON_PRESSED 4u
 
 static inline bool awake_dynamic(const ledge_world *w, int i) {
     return w->type[i] == LEDGE_BODY_DYNAMIC && !w->asleep[i];
@@ -345,12 +347,20 @@ static void veto_run(int start, int end, int worker, void *context) {
     }
 }
 
-// Whether contact c wakes its sleeper: deep, or its other body pressed.
+// Body `upper` of contact c rests on the other (c's normal points from b
+// toward a).
+static inline bool rests_on(const ledge_world *w, const ledge__contact *c, int upper) {
+    float up = v2_dot(c->normal, w->up);
+    return upper == c->a ? up > LEDGE__STACKED_COSINE : up < -LEDGE__STACKED_COSINE;
+}
+
+// Whether contact c wakes its sleeper: deep, its other body pressed, or
+// the sleeper resting on a body that rests on a pressed one.
 static inline bool wakes_sleeper(const ledge_world *w, const ledge__contact *c, float deep) {
     if (c->b < 0 || w->asleep[c->a] == w->asleep[c->b]) return false;
-    int other = w->asleep[c->a] ? c->b : c->a;
-    return c->depth > deep ||
-           (atomic_load_explicit(&w->par.veto[other], memory_order_relaxed) & PRESSED);
+    int sleeper = w->asleep[c->a] ? c->a : c->b, other = sleeper == c->a ? c->b : c->a;
+    unsigned bits = atomic_load_explicit(&w->par.veto[other], memory_order_relaxed);
+    return c->depth > deep || (bits & PRESSED) || ((bits & ON_PRESSED) && rests_on(w, c, sleeper));
 }
 
 static void lids_run(int start, int end, int worker, void *context) {
@@ -364,6 +374,31 @@ static void lids_run(int start, int end, int worker, void *context) {
     }
 }
 
+// The awake bodies resting on a pressed body, and in turn those resting on
+// them, up to the top of the pile, stay awake. Without that the bodies
+// above a press came to rest and fell asleep while it lasted, and the top
+// one, asleep, read as a static lid: a column of 10 crates hit from above
+// was squeezed between the floor and its sleeping top crate, the press
+// could not leave through the top, and the column never slept again. The
+// contacts are sorted from the bottom of each pile up (response.c), so one
+// pass in contact order carries the mark up a column. On the calling
+// thread, and only in a step that pressed a body: each mark reads the
+// marks of the contacts before it.
+static void veto_above_pressed(ledge_world *w) {
+    for (int k = 0; k < w->contact_count; ++k) {
+        const ledge__contact *c = &w->contacts[k];
+        if (c->b < 0) continue;
+        float up = v2_dot(c->normal, w->up); // c->normal points from b toward a
+        int upper = up > LEDGE__STACKED_COSINE ? c->a : up < -LEDGE__STACKED_COSINE ? c->b : -1;
+        if (upper < 0 || !awake_dynamic(w, upper)) continue;
+        int lower = upper == c->a ? c->b : c->a;
+        unsigned bits = atomic_load_explicit(&w->par.veto[lower], memory_order_relaxed);
+        if (bits & (PRESSED | ON_PRESSED))
+            atomic_fetch_or_explicit(&w->par.veto[upper], KEPT_AWAKE | ON_PRESSED,
+                                     memory_order_relaxed);
+    }
+}
+
 static void veto_by_contacts(ledge_world *w) {
     if (w->contact_count == 0) return;
     int ranges = ledge__blocks(w->slot_count); // the room of par.block_count
@@ -373,7 +408,9 @@ static void veto_by_contacts(ledge_world *w) {
     ledge__run(w, veto_run, ranges, 1, &t);
     bool any = false;
     for (int r = 0; r < ranges && !any; ++r) any = w->par.block_count[r] > 0;
-    if (!any || w->sleepers == 0) return;
+    if (!any) return;
+    veto_above_pressed(w);
+    if (w->sleepers == 0) return;
     ledge__run(w, lids_run, ranges, 1, &t);
     for (int r = 0; r < ranges; ++r) {
         if (w->par.block_count[r] == 0) continue;

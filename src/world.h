@@ -131,6 +131,12 @@ typedef struct ledge__step {
 /// decomposition, and with it every result, never depends on the workers.
 #define LEDGE__BLOCK 512
 
+/// Contacts whose normal is within this of the up direction (cosine) count
+/// as "one body on top of the other": for the velocity pass's shock sweep
+/// and the loads (response.c), and for what rests on a pressed body
+/// (sleep.c); flatter ones are side by side.
+#define LEDGE__STACKED_COSINE 0.2f
+
 /// A list of pairs written by one block of the broad phase (broad.c). A
 /// worker never allocates: a block that runs out of room counts what it
 /// missed and is run again by the calling thread after growing the list.
