@@ -74,7 +74,11 @@
 /// is deeper than 1.25 times linear_slop (the projection has not pushed
 /// it out yet). Such a pressed body also restarts its rest time, and
 /// wakes the sleeping bodies it touches, so that bodies pressed between
-/// sleepers can push them apart instead of staying awake. A sleeping body keeps
+/// sleepers can push them apart instead of staying awake. The bodies
+/// resting on a pressed body (and those resting on them, up to the top of
+/// the stack) do not fall asleep while it is pressed, and a sleeping body
+/// resting on one of them wakes: a sleeping top crate would hold the
+/// press of a tall column in place. A sleeping body keeps
 /// its position and contacts (the game's view, the ground state and the
 /// events do not change), its velocity is 0, and the step skips it: its
 /// pairs with other sleeping or static bodies and with tiles are not
