@@ -249,14 +249,26 @@ static void grid_pairs(ledge_world *w, pair_out *out, int p0, int p1) {
     const int *sorted = g->sorted, *cell_start = g->cell_start;
     int nx = g->nx, ny = g->ny;
     bool by_active = w->step.count_active;
-    // The cells only grow along the list: the row is stepped to, not
-    // divided out for every body.
+    // While bodies sleep, only the active bodies of the block are gone
+    // through (step.active_at), their rows divided out: a settled pile's
+    // sleepers cost nothing here. Otherwise every body, the cells only
+    // growing along the list: the row is stepped to, not divided out.
+    int q = 0, q1 = 0;
+    if (by_active) {
+        q = p0 > 0 ? w->step.active_upto[p0 - 1] : 0;
+        q1 = p1 > 0 ? w->step.active_upto[p1 - 1] : 0;
+    }
     int cy = p0 < p1 ? g->cell_of[sorted[p0]] / nx : 0, row = cy * nx;
-    for (int p = p0; p < p1; ++p) {
+    for (int p = p0; by_active ? q < q1 : p < p1; ++p) {
+        if (by_active) p = w->step.active_at[q++];
         int a = sorted[p], c = g->cell_of[a];
-        for (; c >= row + nx; row += nx) cy++;
+        if (by_active) {
+            cy = c / nx;
+            row = cy * nx;
+        } else {
+            for (; c >= row + nx; row += nx) cy++;
+        }
         bool active = w->step.active[a];
-        if (by_active && !active) continue;
         int cx = c - row;
         probe pa = probe_of(w, a);
         int east = cx + 1 < nx ? c + 2 : c + 1;
@@ -384,13 +396,16 @@ static void store_lists(ledge_world *w, const ledge__pair_list *pairs,
 }
 
 // One worker: the blocks, in order, straight into the step's list (what
-// concatenating their own lists would give, without copying them).
+// concatenating their own lists would give, without copying them). Where
+// each block's pairs start is kept for a search again (splice()).
 static void grid_pairs_in_place(ledge_world *w) {
     ledge__pair_list pairs = {w->step.pairs, 0, w->step.pair_cap, false};
     ledge__pair_list sensors = {w->step.sensor_pairs, 0, w->step.sensor_pair_cap, false};
     pair_out out = {&pairs, &sensors, true};
     for (int b = 0; b < ledge__blocks(w->grid.count); ++b) {
         int p1 = (b + 1) * LEDGE__BLOCK < w->grid.count ? (b + 1) * LEDGE__BLOCK : w->grid.count;
+        w->par.pair_start[b] = pairs.count;
+        w->par.sensor_start[b] = sensors.count;
         grid_pairs(w, &out, b * LEDGE__BLOCK, p1); // a block that cannot grow the list stops
     }
     store_lists(w, &pairs, &sensors);
@@ -406,22 +421,33 @@ static void in_place_task(int start, int end, int worker, void *context) {
 // The grid's pairs: the blocks on the workers, then (on this thread) the
 // blocks that ran out of room again with room to grow, and the blocks'
 // lists concatenated in block order.
+// With sleeping bodies, the active bodies are counted and listed along
+// the sorted list, so that the pair loop goes through those alone and
+// skips runs of inactive ones.
+static void count_active(ledge_world *w) {
+    int n = 0;
+    for (int p = 0; p < w->grid.count; ++p) {
+        if (w->step.active[w->grid.sorted[p]]) w->step.active_at[n++] = p;
+        w->step.active_upto[p] = n;
+    }
+}
+
+// The grid's part of the lists is complete: its length, and its rows.
+static void grid_part_done(ledge_world *w) {
+    w->par.grid_pair_count = w->step.pair_count;
+    w->par.grid_sensor_count = w->step.sensor_pair_count;
+    find_rows(w);
+}
+
 static void all_grid_pairs(ledge_world *w) {
     int blocks = ledge__blocks(w->grid.count);
-    // With sleeping bodies, the active bodies are counted along the sorted
-    // list, so that a sleeper's pair loop can skip runs without any.
     w->step.count_active = w->sleepers > 0;
-    if (w->step.count_active) {
-        int n = 0;
-        for (int p = 0; p < w->grid.count; ++p) {
-            n += w->step.active[w->grid.sorted[p]];
-            w->step.active_upto[p] = n;
-        }
-    }
+    if (w->step.count_active) count_active(w);
+    memset(w->par.research, 0, (size_t)blocks);
+    w->par.research_all = false;
     if (w->par.workers == NULL) {
         ledge__run(w, in_place_task, 1, 1, w);
-        w->par.grid_pair_count = w->step.pair_count;
-        find_rows(w);
+        grid_part_done(w);
         return;
     }
     ledge__run(w, grid_pairs_task, blocks, 1, w);
@@ -429,8 +455,108 @@ static void all_grid_pairs(ledge_world *w) {
         if (w->par.pairs[b].overflow || w->par.sensors[b].overflow) grid_block(w, b, true);
     }
     concatenate(w, blocks);
-    w->par.grid_pair_count = w->step.pair_count;
-    find_rows(w);
+    grid_part_done(w);
+}
+
+// --- searching again after a wake ------------------------------------------
+//
+// A sleeper woken by the pairs (sleep.c) becomes active, and the substep
+// must meet its pairs: the search is made again. A body's search reaches
+// the cells around its own only, so the woken body changes only the
+// searches of the bodies in the 3 x 3 cells around it: their blocks of
+// the sorted list are searched again, and the other blocks keep their
+// lists. The blocks keep their order, so the lists are those of a whole
+// search made again, bit for bit. (While bodies wake every substep, as a
+// sleeping pile's sliding surface wakes its neighbours, a whole search
+// made again cost as much as the first.)
+
+void ledge__broad_woken(ledge_world *w, int s) {
+    if (!w->step.in_grid[s]) {
+        w->par.research_all = true; // a big body: every block (rare)
+        return;
+    }
+    const ledge__grid *g = &w->grid;
+    int c = g->cell_of[s], cx = c % g->nx, cy = c / g->nx;
+    int x0 = cx > 0 ? cx - 1 : cx, x1 = cx + 1 < g->nx ? cx + 1 : cx;
+    for (int y = cy > 0 ? cy - 1 : cy; y <= cy + 1 && y < g->ny; ++y) {
+        int first = g->cell_start[y * g->nx + x0], end = g->cell_start[y * g->nx + x1 + 1];
+        for (int b = first / LEDGE__BLOCK; first < end && b <= (end - 1) / LEDGE__BLOCK; ++b)
+            w->par.research[b] = 1;
+    }
+}
+
+static inline bool searched_again(const ledge_world *w, int b) {
+    return w->par.research_all || w->par.research[b];
+}
+
+static void research_task(int start, int end, int worker, void *context) {
+    (void)worker;
+    ledge_world *w = context;
+    for (int b = start; b < end; ++b) {
+        if (searched_again(w, b)) grid_block(w, b, false);
+    }
+}
+
+// One worker's in-place list (count: the grid's part) with the blocks
+// searched again (their lists in `fresh`) in place of their first
+// search's pairs (which started at start[b]); `to` gets the new starts.
+// The other blocks' segments move: those moving right from the last,
+// those moving left from the first (neither overwrites a source the other
+// still needs: the blocks keep their order), then the fresh lists are
+// copied in. False (logged) when the list cannot grow.
+static bool splice(const ledge_world *w, ledge__pair **list, int *count, int *cap, int *start,
+                   const ledge__pair_list *fresh, int blocks, int *to) {
+    int old_end = *count, at = 0;
+    for (int b = 0; b < blocks; ++b) {
+        to[b] = at;
+        int end = b + 1 < blocks ? start[b + 1] : old_end;
+        at += searched_again(w, b) ? fresh[b].count : end - start[b];
+    }
+    if (!reserve_pairs(list, cap, old_end, at)) return false;
+    ledge__pair *p = *list;
+    for (int pass = 0; pass < 2; ++pass) {
+        for (int k = 0; k < blocks; ++k) {
+            int b = pass == 0 ? blocks - 1 - k : k, end = b + 1 < blocks ? start[b + 1] : old_end;
+            bool moves = pass == 0 ? to[b] > start[b] : to[b] < start[b];
+            if (!searched_again(w, b) && moves)
+                memmove(p + to[b], p + start[b], sizeof *p * (size_t)(end - start[b]));
+        }
+    }
+    for (int b = 0; b < blocks; ++b) {
+        if (searched_again(w, b) && fresh[b].count > 0)
+            memcpy(p + to[b], fresh[b].pairs, sizeof *p * (size_t)fresh[b].count);
+    }
+    memcpy(start, to, sizeof *start * (size_t)blocks);
+    *count = at;
+    return true;
+}
+
+// The grid's part of the lists again (false: it could not be spliced, and
+// the whole search must be made again).
+static bool grid_pairs_again(ledge_world *w) {
+    int blocks = ledge__blocks(w->grid.count);
+    count_active(w);
+    w->step.pair_count = w->par.grid_pair_count; // the big bodies' pairs are found again
+    w->step.sensor_pair_count = w->par.grid_sensor_count;
+    ledge__run(w, research_task, blocks, 1, w);
+    for (int b = 0; b < blocks; ++b) {
+        if (searched_again(w, b) && (w->par.pairs[b].overflow || w->par.sensors[b].overflow))
+            grid_block(w, b, true);
+    }
+    if (w->par.workers != NULL) {
+        w->step.pair_count = w->step.sensor_pair_count = 0;
+        concatenate(w, blocks);
+    } else {
+        int *to = w->par.block_offset; // free here (resolve.c's, later in the substep)
+        if (!splice(w, &w->step.pairs, &w->step.pair_count, &w->step.pair_cap, w->par.pair_start,
+                    w->par.pairs, blocks, to) ||
+            !splice(w, &w->step.sensor_pairs, &w->step.sensor_pair_count, &w->step.sensor_pair_cap,
+                    w->par.sensor_start, w->par.sensors, blocks, to))
+            return false;
+    }
+    grid_part_done(w);
+    w->par.researched++;
+    return true;
 }
 
 // A big body against the grid bodies whose cells its grown box reaches
@@ -900,10 +1026,8 @@ static void tile_task(int start, int end, int worker, void *context) {
     for (int b = start; b < end; ++b) tile_block(context, b);
 }
 
-void ledge__broad_pairs(ledge_world *w) {
-    w->step.pair_count = 0;
-    w->step.sensor_pair_count = 0;
-    all_grid_pairs(w);
+// After the grid's pairs: the big bodies' pairs and the tile list.
+static void after_grid_pairs(ledge_world *w) {
     big_pairs(w);
     w->step.tile_count = 0;
     check_map_version(w);
@@ -915,6 +1039,23 @@ void ledge__broad_pairs(ledge_world *w) {
             w->step.tile_list[w->step.tile_count++] = list[k];
     }
     ledge__take_rechecked(w);
+}
+
+void ledge__broad_pairs(ledge_world *w) {
+    w->step.pair_count = 0;
+    w->step.sensor_pair_count = 0;
+    all_grid_pairs(w);
+    after_grid_pairs(w);
+}
+
+void ledge__broad_pairs_again(ledge_world *w) {
+    // No sleeper left: the search's mode changes (count_active), all again.
+    if (!w->par.research_on || w->par.research_all || !w->step.count_active || w->sleepers == 0 ||
+        !grid_pairs_again(w)) {
+        ledge__broad_pairs(w);
+        return;
+    }
+    after_grid_pairs(w);
 }
 
 // Safe on a worker: it writes only body i's own entries, marking it 2 (to

@@ -21,6 +21,15 @@ void ledge__broad_build(ledge_world *world, ledge__filing filing);
 /// and the bodies near non-empty tiles, for the relaxation passes.
 void ledge__broad_pairs(ledge_world *world);
 
+/// A sleeper woken after ledge__broad_pairs (sleep.c): the blocks of the
+/// search whose bodies it is within reach of are marked to search again.
+void ledge__broad_woken(ledge_world *world, int slot);
+
+/// ledge__broad_pairs again after wakes (ledge__broad_woken): the marked
+/// blocks are searched again, the lists come out as a whole search would
+/// give them.
+void ledge__broad_pairs_again(ledge_world *world);
+
 /// What the tile list's search leaves for a body it does not look for
 /// (asleep, static, ...): not listed, no answer standing at its anchor,
 /// anchored at its box's centre (broad.c).

@@ -26,6 +26,9 @@ static bool reserve_blocks(ledge__par *p, int blocks) {
         !regrow((void **)&p->block_count, sizeof *p->block_count, 0, want) ||
         !regrow((void **)&p->block_flag, sizeof *p->block_flag, 0, want) ||
         !regrow((void **)&p->dormant, sizeof *p->dormant, 0, want) ||
+        !regrow((void **)&p->research, sizeof *p->research, 0, want) ||
+        !regrow((void **)&p->pair_start, sizeof *p->pair_start, 0, want) ||
+        !regrow((void **)&p->sensor_start, sizeof *p->sensor_start, 0, want) ||
         !regrow((void **)&p->block_offset, sizeof *p->block_offset, 0, want) ||
         !regrow((void **)&p->grid_count, sizeof *p->grid_count * LEDGE__GRID_BANDS, 0, want) ||
         !regrow((void **)&p->block_lower, sizeof *p->block_lower * 2, 0, want) ||
@@ -86,6 +89,9 @@ void ledge__par_free(ledge__par *p) {
     ledge__free(p->block_count);
     ledge__free(p->block_flag);
     ledge__free(p->dormant);
+    ledge__free(p->research);
+    ledge__free(p->pair_start);
+    ledge__free(p->sensor_start);
     ledge__free(p->block_offset);
     ledge__free(p->grid_count);
     ledge__free(p->tile_contacts);

@@ -182,6 +182,7 @@ bool ledge__sleep_wake_paired(ledge_world *w) {
         if (w->type[o] == LEDGE_BODY_STATIC || !(speed2(w, o) > s2)) continue;
         ledge__wake(w, s);
         w->step.active[s] = w->step.in_grid[s];
+        ledge__broad_woken(w, s);
         any = true;
     }
     return any;

@@ -112,6 +112,7 @@ ledge_world *ledge_world_create(const ledge_world_def *def) {
     w->cell_size = def->cell_size;
     w->order_period = LEDGE__ORDER_PERIOD;
     w->dormant_on = true;
+    w->par.research_on = true;
     w->stacking = def->response_model == LEDGE_RESPONSE_MODEL_STACKING;
     w->sleep_on = def->enable_sleep;
     w->sleep_speed = def->sleep_speed;
@@ -469,7 +470,7 @@ static void substep(ledge_world *w, float h) {
     }
     t = stage_mark(w, LEDGE__STAGE_PAIRS, t);
     ledge__broad_pairs(w);
-    if (ledge__sleep_wake_paired(w)) ledge__broad_pairs(w); // the woken bodies' pairs too
+    if (ledge__sleep_wake_paired(w)) ledge__broad_pairs_again(w); // the woken bodies' pairs too
     t = stage_mark(w, LEDGE__STAGE_RELAX, t);
     relax(w);
     t = stage_mark(w, LEDGE__STAGE_SORT, t);

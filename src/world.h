@@ -209,7 +209,17 @@ typedef struct ledge__par {
     int tile_contact_cap;
     int *record_offset; ///< Per block of pairs: where its contacts go (resolve.c).
     int record_offset_cap;
-    int grid_pair_count;    ///< Pairs found through the grid (before the big bodies').
+    int grid_pair_count;   ///< Pairs found through the grid (before the big bodies').
+    int grid_sensor_count; ///< Sensor pairs found through the grid (likewise).
+    /// Per block of sorted grid bodies: where its pairs and sensor pairs
+    /// start in the step's lists (the substep's first search, broad.c).
+    int *pair_start, *sensor_start;
+    /// Per block of sorted grid bodies: a body woken after the pair search
+    /// is within reach of its bodies, so its search is made again (broad.c).
+    uint8_t *research;
+    bool research_all;      ///< A woken body is not in the grid: every block is searched again.
+    bool research_on;       ///< Blocks are searched again, not the whole grid (tests turn it off).
+    long researched;        ///< Searches made again by blocks (tests).
     int worker_count;       ///< The def's worker_count: worker indices are below it.
     int *fast_near;         ///< Per worker: LEDGE__FAST_ROOM bodies near a fast path (fast.c).
     int fast_room;          ///< Of those, used (tests lower it; -1: the calling thread does all).

@@ -212,8 +212,11 @@ static void test_rain_sleeping(void **state) {
 // --- dormant blocks ----------------------------------------------------------------
 
 // Blocks of slots whose bodies all sleep skip the stages that do nothing
-// for a sleeper (sleep.c, "Dormant blocks"). The oracle: the same world
-// with the flags never set, step by step, for 1 and 2 workers. The scene:
+// for a sleeper (sleep.c, "Dormant blocks"), and after a sleeper is woken
+// by the pairs only the blocks of the pair search within its reach are
+// searched again (broad.c). The oracle: the same world with both
+// shortcuts off (the flags never set, the whole search made again), step
+// by step, for 1 and 2 workers (the two ways the search lists its pairs). The scene:
 // a yard of 3,000 crates in columns on a floor (six blocks of slots),
 // which soon sleeps, and a game that stirs it: bodies destroyed and made
 // (a new body in a dormant block's slot), a ball the slots' order by
@@ -233,6 +236,7 @@ static const int dormant_workers[DORMANT_RUNS] = {1, 2, 1, 2, 1, 1};
 static const bool dormant_flags[DORMANT_RUNS] = {false, false, true, true, false, true};
 static const bool dormant_ordered[DORMANT_RUNS] = {true, true, true, true, false, false};
 static uint64_t g_dormant_hash[DORMANT_STEPS][DORMANT_RUNS];
+static long g_researched[DORMANT_RUNS]; // searches made again by blocks, per run
 
 // The world's dormant blocks now.
 static int dormant_blocks(const ledge_world *w) {
@@ -348,6 +352,7 @@ static int dormant_run(int run) {
     yard_build(y, dormant_workers[run]);
     bool dormant = dormant_flags[run];
     y->world->dormant_on = dormant;
+    y->world->par.research_on = dormant;
     if (!dormant_ordered[run]) ledge__order_set_period(y->world, 0);
     int most = 0;
     for (int k = 0; k < DORMANT_STEPS; ++k) {
@@ -358,6 +363,7 @@ static int dormant_run(int run) {
         most = n > most ? n : most;
         if (!dormant) assert_int_equal(n, 0);
     }
+    g_researched[run] = y->world->par.researched;
     ledge_world_destroy(y->world);
     free(y);
     return most;
@@ -371,17 +377,21 @@ static void test_dormant_blocks(void **state) {
         for (int r = 1; r < DORMANT_RUNS; ++r) {
             int oracle = dormant_ordered[r] ? 0 : 4; // the same world with the flags off
             if (g_dormant_hash[k][r] != g_dormant_hash[k][oracle])
-                fail_msg("dormant blocks: run %d (%d workers, flags %s, %s) differs after step %d",
+                fail_msg("dormant blocks: run %d (%d workers, shortcuts %s, %s) differs after "
+                         "step %d",
                          r, dormant_workers[r], dormant_flags[r] ? "on" : "off",
                          dormant_ordered[r] ? "ordered" : "not ordered", k + 1);
         }
     }
     assert_true(g_dormant_hash[DORMANT_STEPS - 1][0] != g_dormant_hash[DORMANT_STEPS / 2][0]);
     print_message("dormant blocks: %d steps of a stirred yard of crates, the same hash with the "
-                  "flags off and on, 1 and 2 workers, ordered or not; up to %d and %d of %d "
-                  "blocks dormant\n",
-                  DORMANT_STEPS, most[2], most[5], ledge__blocks(YARD_COLS * YARD_ROWS + 2));
+                  "shortcuts off and on, 1 and 2 workers, ordered or not; up to %d and %d of %d "
+                  "blocks dormant; %ld and %ld searches made again by blocks\n",
+                  DORMANT_STEPS, most[2], most[5], ledge__blocks(YARD_COLS * YARD_ROWS + 2),
+                  g_researched[2], g_researched[3]);
     assert_true(most[2] >= 3 && most[3] >= 3 && most[5] >= 3); // the skipping ran
+    assert_true(g_researched[2] > 0 && g_researched[3] > 0 && g_researched[5] > 0);
+    assert_true(g_researched[0] == 0 && g_researched[1] == 0 && g_researched[4] == 0);
 }
 
 // The same oracle over seeded random worlds: walled maps with random tiles
@@ -427,9 +437,10 @@ static ledge_body_id random_body(ledge_world *w, int type, vec2s at) {
     return id;
 }
 
-// World `seed` stepped RANDOM_STEPS times, its hashes into `hashes`;
-// returns the most dormant blocks seen.
-static int random_world_run(uint64_t seed, bool dormant, uint64_t *hashes) {
+// World `seed` stepped RANDOM_STEPS times (the shortcuts on or off), its
+// hashes into `hashes`; returns the most dormant blocks seen, and adds the
+// searches made again by blocks to *researched.
+static int random_world_run(uint64_t seed, bool dormant, uint64_t *hashes, long *researched) {
     g_rng = seed;
     enum { W = 200, H = 20, MOST = 1200 };
     ledge_world_def wd = ledge_default_world_def();
@@ -444,6 +455,7 @@ static int random_world_run(uint64_t seed, bool dormant, uint64_t *hashes) {
     ledge_world *w = ledge_world_create(&wd);
     assert_non_null(w);
     w->dormant_on = dormant;
+    w->par.research_on = dormant;
     ledge_tilemap *map = ledge_world_tilemap(w);
     for (int x = 0; x < W; ++x) {
         for (int y = 0; y < H; ++y) {
@@ -491,6 +503,7 @@ static int random_world_run(uint64_t seed, bool dormant, uint64_t *hashes) {
         int blocks = dormant_blocks(w);
         most = blocks > most ? blocks : most;
     }
+    *researched += w->par.researched;
     ledge_world_destroy(w);
     return most;
 }
@@ -499,22 +512,102 @@ static void test_dormant_random_worlds(void **state) {
     (void)state;
     static uint64_t off[RANDOM_STEPS], on[RANDOM_STEPS];
     int worlds = test_cases(RANDOM_WORLDS), with_dormant = 0;
+    long researched[2] = {0, 0};
     for (int s = 0; s < worlds; ++s) {
         uint64_t seed = 0xd0c0ffee00ull + (uint64_t)s;
-        random_world_run(seed, false, off);
-        with_dormant += random_world_run(seed, true, on) > 0;
+        random_world_run(seed, false, off, &researched[0]);
+        with_dormant += random_world_run(seed, true, on, &researched[1]) > 0;
         for (int k = 0; k < RANDOM_STEPS; ++k) {
             if (off[k] != on[k])
-                fail_msg("random world %d: the flags on differ from off after step %d", s, k + 1);
+                fail_msg("random world %d: the shortcuts on differ from off after step %d", s,
+                         k + 1);
         }
     }
-    print_message("dormant blocks: %d random worlds of %d steps, the same hash with the flags off "
-                  "and on; %d had dormant blocks\n",
-                  worlds, RANDOM_STEPS, with_dormant);
+    print_message("dormant blocks: %d random worlds of %d steps, the same hash with the "
+                  "shortcuts off and on; %d had dormant blocks, %ld searches made again by "
+                  "blocks\n",
+                  worlds, RANDOM_STEPS, with_dormant, researched[1]);
+    assert_true(researched[0] == 0 && researched[1] > 0);
     // Random heaps keep some bodies awake in most blocks (N's model keeps
     // piles creeping; stacked mixed shapes settle slowly): the yard above
     // is the test that exercises dormant blocks most, these vary the rest.
     if (worlds == RANDOM_WORLDS) assert_true(with_dormant >= 2);
+}
+
+// --- the search again by blocks ----------------------------------------------------
+
+// The shortcut where a woken body's reach crosses from one block of the
+// sorted grid bodies into the next, which the worlds above meet seldom: a
+// row of 1,500 sleeping circles on a floor (three blocks of the sorted
+// list), and a ball dropped every 8 steps somewhere along the row, most
+// near the blocks' boundaries, some past the row's ends (the first and
+// last sleepers are in other blocks than the balls). Each ball, filed in
+// the row above, finds the sleepers below it as inactive partners; once
+// they wake, they find it themselves, and the ball's block, in the next
+// column of cells, must be searched again. The oracle: the whole search
+// made again. 1 and 2 workers (the in-place list and the blocks' lists).
+#define ROW_BODIES 1500
+#define ROW_STEPS  240
+
+static void row_run(int workers, bool shortcut, uint64_t *hashes, long *researched) {
+    ledge_world_def wd = ledge_default_world_def();
+    wd.map_width = (int)(0.81f * ROW_BODIES) + 4;
+    wd.map_height = 12;
+    wd.enable_sleep = true;
+    wd.sleep_time = 0.1f;
+    wd.worker_count = workers;
+    wd.response_model = LEDGE_RESPONSE_MODEL_STACKING;
+    ledge_world *w = ledge_world_create(&wd);
+    assert_non_null(w);
+    w->par.research_on = shortcut;
+    ledge_tilemap *map = ledge_world_tilemap(w);
+    for (int x = 0; x < wd.map_width; ++x)
+        assert_true(ledge_tilemap_set(map, x, 0, LEDGE_TILE_FULL));
+    ledge_body_def bd = ledge_default_body_def();
+    bd.shape = ledge_make_circle((vec2s){{0, 0}}, 0.4f);
+    for (int k = 0; k < ROW_BODIES; ++k) {
+        bd.position = (vec2s){{2.0f + 0.81f * (float)k, 1.4f}};
+        assert_true(ledge_body_is_valid(w, ledge_body_create(w, &bd)));
+    }
+    g_rng = 0x70b10c5ull;
+    for (int k = 0; k < ROW_STEPS; ++k) {
+        if (k >= 30 && k % 8 == 0) {
+            // Near one of the two boundaries between blocks, anywhere, or
+            // past either end of the row (a ball that wakes only the
+            // sleeper on one side of it).
+            int roll = rng_int(0, 7);
+            int at = roll == 0   ? -1
+                     : roll == 1 ? ROW_BODIES
+                     : roll == 2 ? rng_int(0, ROW_BODIES - 1)
+                                 : rng_int(1, 2) * 512 + rng_int(-12, 12);
+            bd.position = (vec2s){{2.0f + 0.81f * (float)at + rng_range(-0.4, 0.4), 4.0f}};
+            assert_true(ledge_body_is_valid(w, ledge_body_create(w, &bd)));
+        }
+        ledge_world_step(w, 1.0f / 60.0f);
+        hashes[k] = ledge_world_hash(w);
+    }
+    *researched += w->par.researched;
+    ledge_world_destroy(w);
+}
+
+static void test_research_across_blocks(void **state) {
+    (void)state;
+    static uint64_t oracle[ROW_STEPS], on[ROW_STEPS];
+    long researched[2] = {0, 0};
+    for (int workers = 1; workers <= 2; ++workers) {
+        row_run(workers, false, oracle, &researched[0]);
+        row_run(workers, true, on, &researched[1]);
+        for (int k = 0; k < ROW_STEPS; ++k) {
+            if (on[k] != oracle[k])
+                fail_msg("a row of sleepers, %d workers: the search again by blocks differs from "
+                         "the whole search after step %d",
+                         workers, k + 1);
+        }
+    }
+    print_message("a row of %d sleepers hit by balls: the same hash with the search made again "
+                  "by blocks (%ld times) and whole, 1 and 2 workers\n",
+                  ROW_BODIES, researched[1]);
+    assert_true(researched[0] == 0 && researched[1] >= 20);
 }
 
 // --- touch events ----------------------------------------------------------------
@@ -774,11 +867,17 @@ static void test_refusals(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_refusals),       cmocka_unit_test(test_rain_stacking),
-        cmocka_unit_test(test_rain_n),         cmocka_unit_test(test_crowd),
-        cmocka_unit_test(test_demo_level),     cmocka_unit_test(test_fast_paths),
-        cmocka_unit_test(test_touch_blocks),   cmocka_unit_test(test_rain_sleeping),
-        cmocka_unit_test(test_dormant_blocks), cmocka_unit_test(test_dormant_random_worlds),
+        cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_rain_stacking),
+        cmocka_unit_test(test_rain_n),
+        cmocka_unit_test(test_crowd),
+        cmocka_unit_test(test_demo_level),
+        cmocka_unit_test(test_fast_paths),
+        cmocka_unit_test(test_touch_blocks),
+        cmocka_unit_test(test_rain_sleeping),
+        cmocka_unit_test(test_dormant_blocks),
+        cmocka_unit_test(test_dormant_random_worlds),
+        cmocka_unit_test(test_research_across_blocks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
