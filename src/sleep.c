@@ -16,7 +16,8 @@
 //   sleeper are never paired, and tiles are not in the grid);
 // - in each substep, after the pair search, an awake dynamic or kinematic
 //   body faster than the sleep speed wakes the sleepers it is paired with,
-//   and the pairs are searched again, so that the hit moves them;
+//   and the pairs are searched again where they reach (broad.c), so that
+//   the hit moves them;
 // - at the end of the step the rest timers advance, bodies that rested
 //   long enough fall asleep together unless they touch a dynamic body that
 //   did not, and the contacts are sorted into live and held ones.
