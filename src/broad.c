@@ -43,7 +43,10 @@ static LEDGE_NOINLINE ledge__pair *next_pair_full(ledge__pair_list *list, bool m
         list->count++;
         return NULL;
     }
-    if (!reserve_pairs(&list->pairs, &list->cap, list->count, list->count + 1)) return NULL;
+    if (!reserve_pairs(&list->pairs, &list->cap, list->count, list->count + 1)) {
+        list->overflow = true; // (logged) the list misses pairs
+        return NULL;
+    }
     return &list->pairs[list->count++];
 }
 
@@ -497,20 +500,43 @@ static void research_task(int start, int end, int worker, void *context) {
     }
 }
 
-// One worker's in-place list (count: the grid's part) with the blocks
-// searched again (their lists in `fresh`) in place of their first
-// search's pairs (which started at start[b]); `to` gets the new starts.
-// The other blocks' segments move: those moving right from the last,
-// those moving left from the first (neither overwrites a source the other
-// still needs: the blocks keep their order), then the fresh lists are
-// copied in. False (logged) when the list cannot grow.
-static bool splice(const ledge_world *w, ledge__pair **list, int *count, int *cap, int *start,
-                   const ledge__pair_list *fresh, int blocks, int *to) {
+// One worker: the blocks to search again, in order, into one list of
+// pairs and one of sensor pairs (par.pairs[0], par.sensors[0]: no room is
+// kept per block), each block's start in them in par.fresh_start (two per
+// block). False when a list could not grow.
+static bool research_in_place(ledge_world *w, int blocks) {
+    ledge__pair_list *pairs = &w->par.pairs[0], *sensors = &w->par.sensors[0];
+    pairs->count = sensors->count = 0;
+    pairs->overflow = sensors->overflow = false;
+    pair_out out = {pairs, sensors, true};
+    for (int b = 0; b < blocks; ++b) {
+        w->par.fresh_start[2 * b] = pairs->count;
+        w->par.fresh_start[2 * b + 1] = sensors->count;
+        if (searched_again(w, b))
+            grid_pairs(w, &out, b * LEDGE__BLOCK, ledge__block_end(b, w->grid.count));
+    }
+    return !pairs->overflow && !sensors->overflow;
+}
+
+static inline int fresh_count(const ledge__fresh_list *f, int b, int blocks) {
+    int end = b + 1 < blocks ? f->start[f->stride * (b + 1)] : f->end;
+    return end - f->start[f->stride * b];
+}
+
+// The segments that are not replaced move: those moving right from the
+// last, those moving left from the first (neither overwrites a source the
+// other still needs: the blocks keep their order), then the fresh pairs
+// are copied in. (A wake only adds pairs before it removes any, in the
+// list's order, so the search again never moves a segment left; the
+// splice does not rely on it, and test_workers checks both directions.)
+bool ledge__splice_blocks(ledge__pair **list, int *count, int *cap, const int *start,
+                          const uint8_t *again, const ledge__fresh_list *fresh, int blocks,
+                          int *to) {
     int old_end = *count, at = 0;
     for (int b = 0; b < blocks; ++b) {
         to[b] = at;
         int end = b + 1 < blocks ? start[b + 1] : old_end;
-        at += searched_again(w, b) ? fresh[b].count : end - start[b];
+        at += again[b] ? fresh_count(fresh, b, blocks) : end - start[b];
     }
     if (!reserve_pairs(list, cap, old_end, at)) return false;
     ledge__pair *p = *list;
@@ -518,41 +544,62 @@ static bool splice(const ledge_world *w, ledge__pair **list, int *count, int *ca
         for (int k = 0; k < blocks; ++k) {
             int b = pass == 0 ? blocks - 1 - k : k, end = b + 1 < blocks ? start[b + 1] : old_end;
             bool moves = pass == 0 ? to[b] > start[b] : to[b] < start[b];
-            if (!searched_again(w, b) && moves)
+            if (!again[b] && moves)
                 memmove(p + to[b], p + start[b], sizeof *p * (size_t)(end - start[b]));
         }
     }
     for (int b = 0; b < blocks; ++b) {
-        if (searched_again(w, b) && fresh[b].count > 0)
-            memcpy(p + to[b], fresh[b].pairs, sizeof *p * (size_t)fresh[b].count);
+        int n = again[b] ? fresh_count(fresh, b, blocks) : 0;
+        if (n > 0)
+            memcpy(p + to[b], fresh->pairs + fresh->start[fresh->stride * b],
+                   sizeof *p * (size_t)n);
     }
-    memcpy(start, to, sizeof *start * (size_t)blocks);
     *count = at;
     return true;
 }
 
-// The grid's part of the lists again (false: it could not be spliced, and
-// the whole search must be made again).
+// Whether most blocks are to be searched again (one worker then searches
+// them all again in place, which needs no room beside the list).
+static bool most_blocks_again(const ledge_world *w, int blocks) {
+    int n = 0;
+    for (int b = 0; b < blocks; ++b) n += searched_again(w, b);
+    return 2 * n > blocks;
+}
+
+// One worker: the searched-again blocks spliced into the in-place lists.
+static bool splice_in_place(ledge_world *w, int blocks) {
+    if (!research_in_place(w, blocks)) return false;
+    int *to = w->par.block_offset; // free here (resolve.c's, later in the substep)
+    ledge__fresh_list pairs = {w->par.pairs[0].pairs, w->par.fresh_start, 2, w->par.pairs[0].count};
+    ledge__fresh_list sensors = {w->par.sensors[0].pairs, w->par.fresh_start + 1, 2,
+                                 w->par.sensors[0].count};
+    return ledge__splice_blocks(&w->step.pairs, &w->step.pair_count, &w->step.pair_cap,
+                                w->par.pair_start, w->par.research, &pairs, blocks, to) &&
+           ledge__splice_blocks(&w->step.sensor_pairs, &w->step.sensor_pair_count,
+                                &w->step.sensor_pair_cap, w->par.sensor_start, w->par.research,
+                                &sensors, blocks, to);
+}
+
+// The grid's part of the lists again (false: the whole search must be
+// made again: most blocks are to be searched again on one worker, or a
+// list could not grow).
 static bool grid_pairs_again(ledge_world *w) {
     int blocks = ledge__blocks(w->grid.count);
+    bool in_place = w->par.workers == NULL;
+    if (in_place && most_blocks_again(w, blocks)) return false;
     count_active(w);
     w->step.pair_count = w->par.grid_pair_count; // the big bodies' pairs are found again
     w->step.sensor_pair_count = w->par.grid_sensor_count;
-    ledge__run(w, research_task, blocks, 1, w);
-    for (int b = 0; b < blocks; ++b) {
-        if (searched_again(w, b) && (w->par.pairs[b].overflow || w->par.sensors[b].overflow))
-            grid_block(w, b, true);
-    }
-    if (w->par.workers != NULL) {
+    if (in_place) {
+        if (!splice_in_place(w, blocks)) return false;
+    } else {
+        ledge__run(w, research_task, blocks, 1, w);
+        for (int b = 0; b < blocks; ++b) {
+            if (searched_again(w, b) && (w->par.pairs[b].overflow || w->par.sensors[b].overflow))
+                grid_block(w, b, true);
+        }
         w->step.pair_count = w->step.sensor_pair_count = 0;
         concatenate(w, blocks);
-    } else {
-        int *to = w->par.block_offset; // free here (resolve.c's, later in the substep)
-        if (!splice(w, &w->step.pairs, &w->step.pair_count, &w->step.pair_cap, w->par.pair_start,
-                    w->par.pairs, blocks, to) ||
-            !splice(w, &w->step.sensor_pairs, &w->step.sensor_pair_count, &w->step.sensor_pair_cap,
-                    w->par.sensor_start, w->par.sensors, blocks, to))
-            return false;
     }
     grid_part_done(w);
     w->par.researched++;

@@ -25,6 +25,24 @@ void ledge__broad_pairs(ledge_world *world);
 /// search whose bodies it is within reach of are marked to search again.
 void ledge__broad_woken(ledge_world *world, int slot);
 
+/// The output of the blocks of a pair search made again, in one list:
+/// block b's pairs start at start[stride * b] and end where the next
+/// block's start (the last block's at `end`).
+typedef struct ledge__fresh_list {
+    const ledge__pair *pairs;
+    const int *start;
+    int stride, end;
+} ledge__fresh_list;
+
+/// A list of pairs made of `blocks` segments (segment b at start[b], the
+/// last ending at *count) rebuilt in place: the segments with again[b]
+/// set are replaced by block b's fresh pairs, the others keep theirs, in
+/// block order (broad.c; growing the list, false and logged when it
+/// cannot). `to` (room for `blocks`) gets the new starts.
+bool ledge__splice_blocks(ledge__pair **list, int *count, int *cap, const int *start,
+                          const uint8_t *again, const ledge__fresh_list *fresh, int blocks,
+                          int *to);
+
 /// ledge__broad_pairs again after wakes (ledge__broad_woken): the marked
 /// blocks are searched again, the lists come out as a whole search would
 /// give them.

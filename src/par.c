@@ -29,6 +29,7 @@ static bool reserve_blocks(ledge__par *p, int blocks) {
         !regrow((void **)&p->research, sizeof *p->research, 0, want) ||
         !regrow((void **)&p->pair_start, sizeof *p->pair_start, 0, want) ||
         !regrow((void **)&p->sensor_start, sizeof *p->sensor_start, 0, want) ||
+        !regrow((void **)&p->fresh_start, sizeof *p->fresh_start * 2, 0, want) ||
         !regrow((void **)&p->block_offset, sizeof *p->block_offset, 0, want) ||
         !regrow((void **)&p->grid_count, sizeof *p->grid_count * LEDGE__GRID_BANDS, 0, want) ||
         !regrow((void **)&p->block_lower, sizeof *p->block_lower * 2, 0, want) ||
@@ -92,6 +93,7 @@ void ledge__par_free(ledge__par *p) {
     ledge__free(p->research);
     ledge__free(p->pair_start);
     ledge__free(p->sensor_start);
+    ledge__free(p->fresh_start);
     ledge__free(p->block_offset);
     ledge__free(p->grid_count);
     ledge__free(p->tile_contacts);

@@ -214,6 +214,9 @@ typedef struct ledge__par {
     /// Per block of sorted grid bodies: where its pairs and sensor pairs
     /// start in the step's lists (the substep's first search, broad.c).
     int *pair_start, *sensor_start;
+    /// Per block, two: where a block searched again starts in one worker's
+    /// lists of the blocks searched again (broad.c).
+    int *fresh_start;
     /// Per block of sorted grid bodies: a body woken after the pair search
     /// is within reach of its bodies, so its search is made again (broad.c).
     uint8_t *research;

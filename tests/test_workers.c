@@ -15,6 +15,7 @@
 
 #include <ledge/ledge.h>
 
+#include "broad.h" // ledge__splice_blocks
 #include "game.h"
 #include "order.h" // ledge__order_set_period
 #include "world.h" // the pool's counts of ranges run (ledge__workers_ranges)
@@ -610,6 +611,70 @@ static void test_research_across_blocks(void **state) {
     assert_true(researched[0] == 0 && researched[1] >= 20);
 }
 
+// The splice itself, against a list built afresh: 5,000 seeded lists of
+// 1 to 24 segments of 0 to 6 pairs, each segment replaced or kept at
+// random by 0 to 8 fresh pairs, so that segments move both ways (the
+// search again only ever moves them right) and lists grow and shrink.
+static void test_splice_blocks(void **state) {
+    (void)state;
+    enum { MOST = 24 * 8 };
+    g_rng = 0x5911ceull;
+    int moved_left = 0, moved_right = 0, cases = test_cases(5000);
+    for (int c = 0; c < cases; ++c) {
+        int blocks = rng_int(1, 24), start[24], to[24], fresh_start[24], n = 0, f = 0;
+        uint8_t again[24];
+        ledge__pair fresh[MOST], expect[MOST];
+        int cap = rng_int(0, 1) ? 8 : 256, e = 0;
+        // (The library's allocator: the splice grows the list through it.)
+        ledge__pair *list = ledge__alloc(sizeof *list * (size_t)cap);
+        assert_non_null(list);
+        for (int b = 0; b < blocks; ++b) {
+            start[b] = n;
+            int old = rng_int(0, 6);
+            for (int k = 0; k < old; ++k) {
+                if (n == cap) { // (8 room: grown here as the step grows its lists)
+                    ledge__pair *more = ledge__alloc(sizeof *list * (size_t)(2 * cap));
+                    assert_non_null(more);
+                    memcpy(more, list, sizeof *list * (size_t)n);
+                    ledge__free(list);
+                    list = more;
+                    cap *= 2;
+                }
+                memset(&list[n], 0, sizeof list[n]);
+                list[n].a = b, list[n].b = k, list[n++].kind = 1;
+            }
+            again[b] = (uint8_t)rng_int(0, 1);
+            fresh_start[b] = f;
+            int made = again[b] ? rng_int(0, 8) : 0;
+            for (int k = 0; k < made; ++k) {
+                memset(&fresh[f], 0, sizeof fresh[f]);
+                fresh[f].a = b, fresh[f].b = 100 + k, fresh[f++].kind = 2;
+            }
+            for (int k = 0; k < (again[b] ? made : old); ++k) {
+                expect[e++] = again[b] ? fresh[fresh_start[b] + k] : list[start[b] + k];
+            }
+        }
+        ledge__fresh_list fl = {fresh, fresh_start, 1, f};
+        assert_true(ledge__splice_blocks(&list, &n, &cap, start, again, &fl, blocks, to));
+        assert_int_equal(n, e);
+        for (int k = 0; k < e; ++k) {
+            if (list[k].a != expect[k].a || list[k].b != expect[k].b ||
+                list[k].kind != expect[k].kind)
+                fail_msg("case %d: pair %d is (%d, %d, %d), not (%d, %d, %d)", c, k, list[k].a,
+                         list[k].b, list[k].kind, expect[k].a, expect[k].b, expect[k].kind);
+        }
+        for (int b = 0; b < blocks; ++b) {
+            moved_left += !again[b] && to[b] < start[b];
+            moved_right += !again[b] && to[b] > start[b];
+        }
+        ledge__free(list);
+    }
+    print_message("splice: %d seeded lists rebuilt as a fresh build gives them (%d segments "
+                  "moved left, %d right)\n",
+                  cases, moved_left, moved_right);
+    assert_true(moved_left > 0 && moved_right > 0);
+}
+
 // --- touch events ----------------------------------------------------------------
 
 // The workers flag the blocks of contacts that hold a touch of a body that
@@ -878,6 +943,7 @@ int main(void) {
         cmocka_unit_test(test_dormant_blocks),
         cmocka_unit_test(test_dormant_random_worlds),
         cmocka_unit_test(test_research_across_blocks),
+        cmocka_unit_test(test_splice_blocks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
