@@ -446,7 +446,7 @@ static void all_grid_pairs(ledge_world *w) {
     int blocks = ledge__blocks(w->grid.count);
     w->step.count_active = w->sleepers > 0;
     if (w->step.count_active) count_active(w);
-    memset(w->par.research, 0, (size_t)blocks);
+    if (blocks > 0) memset(w->par.research, 0, (size_t)blocks); // (none: no room yet)
     w->par.research_all = false;
     if (w->par.workers == NULL) {
         ledge__run(w, in_place_task, 1, 1, w);
@@ -544,7 +544,7 @@ bool ledge__splice_blocks(ledge__pair **list, int *count, int *cap, const int *s
         for (int k = 0; k < blocks; ++k) {
             int b = pass == 0 ? blocks - 1 - k : k, end = b + 1 < blocks ? start[b + 1] : old_end;
             bool moves = pass == 0 ? to[b] > start[b] : to[b] < start[b];
-            if (!again[b] && moves)
+            if (!again[b] && moves && end > start[b])
                 memmove(p + to[b], p + start[b], sizeof *p * (size_t)(end - start[b]));
         }
     }
@@ -586,7 +586,7 @@ static bool splice_in_place(ledge_world *w, int blocks) {
 static bool grid_pairs_again(ledge_world *w) {
     int blocks = ledge__blocks(w->grid.count);
     bool in_place = w->par.workers == NULL;
-    if (in_place && most_blocks_again(w, blocks)) return false;
+    if (blocks == 0 || (in_place && most_blocks_again(w, blocks))) return false;
     count_active(w);
     w->step.pair_count = w->par.grid_pair_count; // the big bodies' pairs are found again
     w->step.sensor_pair_count = w->par.grid_sensor_count;
