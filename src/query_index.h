@@ -34,6 +34,12 @@ typedef bool ledge__slot_visit_fn(const ledge_world *world, int slot, void *cont
 int ledge__query_aabb_unordered(ledge_world *world, ledge_aabb aabb, const char *fn,
                                 ledge__slot_visit_fn *visit, void *context);
 
+/// ledge__query_aabb_unordered over every body whatever its filter (the
+/// sleepers an edit or a platform reaches: a filter that hides a body from
+/// the queries does not keep it off the tiles).
+int ledge__query_aabb_every(ledge_world *world, ledge_aabb aabb, const char *fn,
+                            ledge__slot_visit_fn *visit, void *context);
+
 /// The same query of `aabb` answered from `slots`, every slot an earlier
 /// ledge__query_aabb_unordered of a box containing `aabb` visited, with
 /// no body changed since: visits those whose boxes overlap `aabb`, which

@@ -81,8 +81,9 @@ static void mark_in_box(ledge_world *w, ledge_aabb box, bool *marked) {
     if (w->sleepers == 0) return;
     if (!*marked) memset(w->step.sleepy, 0, (size_t)w->slot_count);
     *marked = true;
-    if (ledge__query_aabb_unordered(w, box, "ledge_world_step", mark_sleeper, NULL) < 0)
-        wake_all(w);
+    // (Every sleeper, whatever its filter: the default filter's queries do
+    // not see a body without the first mask bit, and it still rests on tiles.)
+    if (ledge__query_aabb_every(w, box, "ledge_world_step", mark_sleeper, NULL) < 0) wake_all(w);
 }
 
 // The sleepers the kinematic bodies faster than the sleep speed reach in

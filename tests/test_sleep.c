@@ -435,6 +435,49 @@ static int edit_case(int up, int tile) {
     return woken;
 }
 
+// Sleepers whose filters hide them from the default queries (no first
+// mask bit, category 0, a negative group, a mask of nothing) still rest
+// on tiles, so an edit that empties the tile under them, or a platform
+// that comes to them, must wake them: the wake's search of the queries'
+// index used to skip the bodies the default filter does not see (found by
+// fuzz_world). Under each gravity, a crate on a one-tile ledge for each
+// filter; the ledge is emptied, and each crate must fall.
+static void test_edit_wakes_filtered_sleepers(void **state) {
+    (void)state;
+    const ledge_filter filters[] = {
+        {1, ~(uint64_t)0, 0}, {1, 2, 0}, {0, ~(uint64_t)0, 0}, {1, ~(uint64_t)0, -1}, {2, 0, 0}};
+    enum { FILTERS = sizeof filters / sizeof filters[0] };
+    for (int d = 0; d < 4; ++d) {
+        for (int f = 0; f < FILTERS; ++f) {
+            ledge_world_def wd = sleepy_def(0.1f);
+            wd.gravity = gravity_toward(d);
+            ledge_world *w = walled_world(wd);
+            vec2s g = gravity_toward(d), up = v(-g.x / 10.0f, -g.y / 10.0f);
+            // The ledge: the tile 3 cells from the centre against gravity.
+            int lx = 8 + (int)(3.0f * up.x), ly = 8 + (int)(3.0f * up.y);
+            assert_true(ledge_tilemap_set(ledge_world_tilemap(w), lx, ly, LEDGE_TILE_FULL));
+            ledge_body_def bd = ledge_default_body_def();
+            bd.shape = ledge_make_box(v(0, 0), v(0.3f, 0.3f));
+            bd.filter = filters[f];
+            bd.position = v((float)lx + 0.5f + 0.81f * up.x, (float)ly + 0.5f + 0.81f * up.y);
+            ledge_body_id b = ledge_body_create(w, &bd);
+            assert_true(ledge_body_is_valid(w, b));
+            for (int k = 0; k < 120 && ledge_body_is_awake(w, b); ++k)
+                ledge_world_step(w, 1.0f / 60.0f);
+            assert_false(ledge_body_is_awake(w, b));
+            vec2s at = ledge_body_position(w, b);
+            assert_true(ledge_tilemap_set(ledge_world_tilemap(w), lx, ly, LEDGE_TILE_EMPTY));
+            for (int k = 0; k < 30; ++k) ledge_world_step(w, 1.0f / 60.0f);
+            vec2s now = ledge_body_position(w, b);
+            float fell = (now.x - at.x) * g.x / 10.0f + (now.y - at.y) * g.y / 10.0f;
+            if (!(fell > 0.5f))
+                fail_msg("gravity %d, filter %d: the crate fell %g m after its ledge went", d, f,
+                         (double)fell);
+            ledge_world_destroy(w);
+        }
+    }
+}
+
 // Every tile id, and every one-way setting, put under a sleeping body of a
 // ledge, with gravity down and up: only the bodies near the cell wake, and
 // the ledge ends as it does when every body wakes.
@@ -910,6 +953,7 @@ int main(void) {
         cmocka_unit_test(test_hit_moves_a_sleeper_as_an_awake_body),
         cmocka_unit_test(test_lost_support_wakes),
         cmocka_unit_test(test_edit_wakes_near_sleepers),
+        cmocka_unit_test(test_edit_wakes_filtered_sleepers),
         cmocka_unit_test(test_many_edits_wake_all),
         cmocka_unit_test(test_put_to_sleep_after_a_move),
         cmocka_unit_test(test_put_to_sleep_after_its_support_moved),
