@@ -67,8 +67,8 @@ typedef struct ledge__range {
     X(SCRATCH, uint8_t, in_grid)   /* filed in the grid (alive, not larger than a cell) */         \
     X(SCRATCH, uint8_t, plain)     /* a dynamic circle that meets any such plainly (broad.c) */    \
     X(SCRATCH, uint8_t, active)    /* in the grid and may move or sense this substep (broad.c) */  \
-    X(SCRATCH, int, active_upto)   /* active bodies in grid.sorted[0 .. p] (broad.c) */            \
-    X(SCRATCH, int, active_at)     /* where the active bodies are in grid.sorted (broad.c) */      \
+    X(SCRATCH, int, active_upto)   /* active bodies in its block up to p (broad.c) */              \
+    X(SCRATCH, int, active_at)     /* its block's active bodies' places (broad.c) */               \
     X(SCRATCH, uint8_t, sleepy)    /* may fall asleep at the end of this step (sleep.c) */         \
     X(SCRATCH, int, tile_list)     /* see ledge__step.tile_count */                                \
     X(SCRATCH, int, big_list)      /* see ledge__step.big_count */                                 \

@@ -182,10 +182,15 @@ static inline bool consider(ledge_world *w, pair_out *out, int a, int b) {
     return consider_probe(w, out, &pa, b);
 }
 
-// Active bodies in sorted[q0 .. q1) (step.active_upto, counted when bodies sleep).
+// Active bodies in sorted[0 .. q] (counted by blocks when bodies sleep:
+// count_active).
+static inline int active_through(const ledge_world *w, int q) {
+    return w->par.active_before[q / LEDGE__BLOCK] + w->step.active_upto[q];
+}
+
+// Active bodies in sorted[q0 .. q1).
 static inline int active_in(const ledge_world *w, int q0, int q1) {
-    const int *upto = w->step.active_upto;
-    return (q1 > 0 ? upto[q1 - 1] : 0) - (q0 > 0 ? upto[q0 - 1] : 0);
+    return (q1 > 0 ? active_through(w, q1 - 1) : 0) - (q0 > 0 ? active_through(w, q0 - 1) : 0);
 }
 
 // The bodies of sorted[q0 .. q1) against probe a; an inactive a (a static
@@ -247,20 +252,19 @@ static inline bool consider_behind(ledge_world *w, pair_out *out, const probe *p
 // active and an inactive body once, by the active one. Such a pair joins
 // rows r - 1 .. r + 1 of its first body's row r; the relaxation's bands of
 // one parity are a band apart, so they still share no body (resolve.c).
+// p0 .. p1 is one block (p0 a multiple of LEDGE__BLOCK).
 static void grid_pairs(ledge_world *w, pair_out *out, int p0, int p1) {
     const ledge__grid *g = &w->grid;
     const int *sorted = g->sorted, *cell_start = g->cell_start;
     int nx = g->nx, ny = g->ny;
     bool by_active = w->step.count_active;
     // While bodies sleep, only the active bodies of the block are gone
-    // through (step.active_at), their rows divided out: a settled pile's
-    // sleepers cost nothing here. Otherwise every body, the cells only
-    // growing along the list: the row is stepped to, not divided out.
-    int q = 0, q1 = 0;
-    if (by_active) {
-        q = p0 > 0 ? w->step.active_upto[p0 - 1] : 0;
-        q1 = p1 > 0 ? w->step.active_upto[p1 - 1] : 0;
-    }
+    // through (step.active_at, from the block's start), their rows divided
+    // out: a settled pile's sleepers cost nothing here. Otherwise every
+    // body, the cells only growing along the list: the row is stepped to,
+    // not divided out.
+    int q = p0, q1 = p0;
+    if (by_active && p1 > p0) q1 = p0 + w->step.active_upto[p1 - 1];
     int cy = p0 < p1 ? g->cell_of[sorted[p0]] / nx : 0, row = cy * nx;
     for (int p = p0; by_active ? q < q1 : p < p1; ++p) {
         if (by_active) p = w->step.active_at[q++];
@@ -426,13 +430,36 @@ static void in_place_task(int start, int end, int worker, void *context) {
 // lists concatenated in block order.
 // With sleeping bodies, the active bodies are counted and listed along
 // the sorted list, so that the pair loop goes through those alone and
-// skips runs of inactive ones.
-static void count_active(ledge_world *w) {
-    int n = 0;
-    for (int p = 0; p < w->grid.count; ++p) {
-        if (w->step.active[w->grid.sorted[p]]) w->step.active_at[n++] = p;
+// skips runs of inactive ones. By blocks, so that a search again after a
+// wake recounts only the blocks it searches again: block b's active
+// bodies are listed in step.active_at from b * LEDGE__BLOCK on, counted in
+// step.active_upto from the block's start, and par.active_before holds
+// those of the blocks before it.
+static void count_block_active(ledge_world *w, int b) {
+    int p0 = b * LEDGE__BLOCK, p1 = ledge__block_end(b, w->grid.count), n = 0;
+    for (int p = p0; p < p1; ++p) {
+        if (w->step.active[w->grid.sorted[p]]) w->step.active_at[p0 + n++] = p;
         w->step.active_upto[p] = n;
     }
+}
+
+static void count_active_task(int start, int end, int worker, void *context) {
+    (void)worker;
+    for (int b = start; b < end; ++b) count_block_active(context, b);
+}
+
+static void sum_active_before(ledge_world *w, int blocks) {
+    int n = 0;
+    for (int b = 0; b < blocks; ++b) {
+        w->par.active_before[b] = n;
+        n += w->step.active_upto[ledge__block_end(b, w->grid.count) - 1];
+    }
+}
+
+static void count_active(ledge_world *w) {
+    int blocks = ledge__blocks(w->grid.count);
+    ledge__run(w, count_active_task, blocks, 1, w);
+    sum_active_before(w, blocks);
 }
 
 // The grid's part of the lists is complete: its length, and its rows.
@@ -569,7 +596,7 @@ static bool most_blocks_again(const ledge_world *w, int blocks) {
 // One worker: the searched-again blocks spliced into the in-place lists.
 static bool splice_in_place(ledge_world *w, int blocks) {
     if (!research_in_place(w, blocks)) return false;
-    int *to = w->par.block_offset; // free here (resolve.c's, later in the substep)
+    int *to = w->par.splice_to;
     ledge__fresh_list pairs = {w->par.pairs[0].pairs, w->par.fresh_start, 2, w->par.pairs[0].count};
     ledge__fresh_list sensors = {w->par.sensors[0].pairs, w->par.fresh_start + 1, 2,
                                  w->par.sensors[0].count};
@@ -587,7 +614,12 @@ static bool grid_pairs_again(ledge_world *w) {
     int blocks = ledge__blocks(w->grid.count);
     bool in_place = w->par.workers == NULL;
     if (blocks == 0 || (in_place && most_blocks_again(w, blocks))) return false;
-    count_active(w);
+    // The woken bodies are in the blocks searched again (their own cells
+    // are among the 3 x 3 marked): only those are counted again.
+    for (int b = 0; b < blocks; ++b) {
+        if (searched_again(w, b)) count_block_active(w, b);
+    }
+    sum_active_before(w, blocks);
     w->step.pair_count = w->par.grid_pair_count; // the big bodies' pairs are found again
     w->step.sensor_pair_count = w->par.grid_sensor_count;
     if (in_place) {

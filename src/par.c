@@ -31,6 +31,8 @@ static bool reserve_blocks(ledge__par *p, int blocks) {
         !regrow((void **)&p->sensor_start, sizeof *p->sensor_start, 0, want) ||
         !regrow((void **)&p->fresh_start, sizeof *p->fresh_start * 2, 0, want) ||
         !regrow((void **)&p->block_offset, sizeof *p->block_offset, 0, want) ||
+        !regrow((void **)&p->active_before, sizeof *p->active_before, 0, want) ||
+        !regrow((void **)&p->splice_to, sizeof *p->splice_to, 0, want) ||
         !regrow((void **)&p->grid_count, sizeof *p->grid_count * LEDGE__GRID_BANDS, 0, want) ||
         !regrow((void **)&p->block_lower, sizeof *p->block_lower * 2, 0, want) ||
         !regrow((void **)&p->block_upper, sizeof *p->block_upper * 2, 0, want)) {
@@ -95,6 +97,8 @@ void ledge__par_free(ledge__par *p) {
     ledge__free(p->sensor_start);
     ledge__free(p->fresh_start);
     ledge__free(p->block_offset);
+    ledge__free(p->active_before);
+    ledge__free(p->splice_to);
     ledge__free(p->grid_count);
     ledge__free(p->tile_contacts);
     ledge__free(p->record_offset);

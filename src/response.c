@@ -41,9 +41,6 @@
 
 #include <string.h>
 
-// (Flatter contacts than LEDGE__STACKED_COSINE are shared by inverse mass.)
-#define STACKED_COSINE LEDGE__STACKED_COSINE
-
 // A normal speed smaller than this fraction of the speed is a rounding
 // residue, not an approach (squared, as compared). The answer's own
 // residue is a few float ulps of |v| (~1e-7 |v|).
@@ -130,23 +127,17 @@ static inline bool weights(const ledge_world *w, const ledge__contact *c, float 
 }
 
 // Which body of a contact rests on the other: the upper one's slot (or -1
-// when the contact is flatter than STACKED_COSINE or the upper body cannot
-// move), its lower one (-1 for a tile) and the cosine of the normal with up.
+// when the contact is flatter than LEDGE__STACKED_COSINE, which is then
+// shared by inverse mass, or the upper body cannot move), its lower one (-1
+// for a tile) and the cosine of the normal with up.
 static inline int stacked(const ledge_world *w, const ledge__contact *c, int *lower,
                           float *cosine) {
     if (c->policy == LEDGE_RESPONSE_CROSS) return -1;
-    float up = v2_dot(c->normal, w->up);
-    int u = -1;
-    if (up > STACKED_COSINE) {
-        u = c->a;
-        *lower = c->b;
-        *cosine = up;
-    } else if (up < -STACKED_COSINE && c->b >= 0) {
-        u = c->b;
-        *lower = c->a;
-        *cosine = -up;
-    }
-    return u >= 0 && w->inv_mass[u] > 0.0f ? u : -1;
+    int u = ledge__upper_body(w, c);
+    if (u < 0) return -1;
+    *lower = u == c->a ? c->b : c->a;
+    *cosine = fabsf(v2_dot(c->normal, w->up));
+    return w->inv_mass[u] > 0.0f ? u : -1;
 }
 
 // The shock sweep's weights: the lower body is held still.

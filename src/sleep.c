@@ -350,20 +350,14 @@ static void veto_run(int start, int end, int worker, void *context) {
     }
 }
 
-// Body `upper` of contact c rests on the other (c's normal points from b
-// toward a).
-static inline bool rests_on(const ledge_world *w, const ledge__contact *c, int upper) {
-    float up = v2_dot(c->normal, w->up);
-    return upper == c->a ? up > LEDGE__STACKED_COSINE : up < -LEDGE__STACKED_COSINE;
-}
-
 // Whether contact c wakes its sleeper: deep, its other body pressed, or
 // the sleeper resting on a body that rests on a pressed one.
 static inline bool wakes_sleeper(const ledge_world *w, const ledge__contact *c, float deep) {
     if (c->b < 0 || w->asleep[c->a] == w->asleep[c->b]) return false;
     int sleeper = w->asleep[c->a] ? c->a : c->b, other = sleeper == c->a ? c->b : c->a;
     unsigned bits = atomic_load_explicit(&w->par.veto[other], memory_order_relaxed);
-    return c->depth > deep || (bits & PRESSED) || ((bits & ON_PRESSED) && rests_on(w, c, sleeper));
+    return c->depth > deep || (bits & PRESSED) ||
+           ((bits & ON_PRESSED) && ledge__upper_body(w, c) == sleeper);
 }
 
 static void lids_run(int start, int end, int worker, void *context) {
@@ -391,8 +385,7 @@ static void veto_above_pressed(ledge_world *w) {
     for (int k = 0; k < w->contact_count; ++k) {
         const ledge__contact *c = &w->contacts[k];
         if (c->b < 0) continue;
-        float up = v2_dot(c->normal, w->up); // c->normal points from b toward a
-        int upper = up > LEDGE__STACKED_COSINE ? c->a : up < -LEDGE__STACKED_COSINE ? c->b : -1;
+        int upper = ledge__upper_body(w, c);
         if (upper < 0 || !awake_dynamic(w, upper)) continue;
         int lower = upper == c->a ? c->b : c->a;
         unsigned bits = atomic_load_explicit(&w->par.veto[lower], memory_order_relaxed);

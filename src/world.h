@@ -220,13 +220,17 @@ typedef struct ledge__par {
     /// Per block of sorted grid bodies: a body woken after the pair search
     /// is within reach of its bodies, so its search is made again (broad.c).
     uint8_t *research;
-    bool research_all;      ///< A woken body is not in the grid: every block is searched again.
-    bool research_on;       ///< Blocks are searched again, not the whole grid (tests turn it off).
-    long researched;        ///< Searches made again by blocks (tests).
-    int worker_count;       ///< The def's worker_count: worker indices are below it.
-    int *fast_near;         ///< Per worker: LEDGE__FAST_ROOM bodies near a fast path (fast.c).
-    int fast_room;          ///< Of those, used (tests lower it; -1: the calling thread does all).
-    long fast_left;         ///< Fast bodies the workers left to the calling thread (tests).
+    /// Per block of sorted grid bodies: the active bodies of the blocks
+    /// before it, while bodies sleep (broad.c's count_active).
+    int *active_before;
+    int *splice_to;    ///< Per block: where its pairs go when a search again is spliced (broad.c).
+    bool research_all; ///< A woken body is not in the grid: every block is searched again.
+    bool research_on;  ///< Blocks are searched again, not the whole grid (tests turn it off).
+    long researched;   ///< Searches made again by blocks (tests).
+    int worker_count;  ///< The def's worker_count: worker indices are below it.
+    int *fast_near;    ///< Per worker: LEDGE__FAST_ROOM bodies near a fast path (fast.c).
+    int fast_room;     ///< Of those, used (tests lower it; -1: the calling thread does all).
+    long fast_left;    ///< Fast bodies the workers left to the calling thread (tests).
     ledge__profile profile; ///< Stage times, for the benchmark.
     struct {
         int pushes;    ///< Projections made (resolve.c).
@@ -353,6 +357,15 @@ static inline bool ledge__dynamic_against_fixed(const ledge_world *w, const ledg
     *p = a_dynamic ? c->b : c->a;
     *n = a_dynamic ? c->normal : v2_neg(c->normal);
     return w->type[*d] == LEDGE_BODY_DYNAMIC && w->type[*p] != LEDGE_BODY_DYNAMIC;
+}
+
+/// The body of contact c that rests on the other: c->a or c->b when the
+/// normal is within LEDGE__STACKED_COSINE of up, else -1 (a tile, c->b < 0,
+/// never rests on a body). c->normal points from b toward a.
+static inline int ledge__upper_body(const ledge_world *w, const ledge__contact *c) {
+    float up = v2_dot(c->normal, w->up);
+    if (up > LEDGE__STACKED_COSINE) return c->a;
+    return up < -LEDGE__STACKED_COSINE && c->b >= 0 ? c->b : -1;
 }
 
 /// Box2D's filter rule (body.h): a shared nonzero group decides (positive:
