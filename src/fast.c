@@ -81,10 +81,27 @@ static inline bool near_obstacle(const ledge_world *w, int i, vec2s c, vec2s h, 
 // list, so each row's cells are one run of it; the box test (hot arrays)
 // comes before the obstacle rules (per-body flags and filters), since
 // most bodies near a falling one are out of reach.
+//
+// The cells are read only when they may hold a still body: the filing
+// bounds the centres of the grid bodies that are not fast (broad.c), and a
+// path whose cells lie outside those bounds meets fast bodies alone there.
+// In falling rain most paths are far above the pile: their cells are not
+// read at all.
+static bool reaches_still_cells(const ledge_world *w, const ledge__cell_rect *r) {
+    if (!w->step.still_any) return false;
+    const ledge__grid *g = &w->grid;
+    vec2s lo = w->step.still_lower, hi = w->step.still_upper;
+    return r->x1 >= ledge__grid_index((lo.x - g->origin.x) * g->inv_cell, g->nx) &&
+           r->x0 <= ledge__grid_index((hi.x - g->origin.x) * g->inv_cell, g->nx) &&
+           r->y1 >= ledge__grid_index((lo.y - g->origin.y) * g->inv_cell, g->ny) &&
+           r->y0 <= ledge__grid_index((hi.y - g->origin.y) * g->inv_cell, g->ny);
+}
+
 static int gather(const ledge_world *w, int i, vec2s c, vec2s h, int *near, int room) {
     const ledge__grid *g = &w->grid;
     int n = 0;
     ledge__cell_rect r = ledge__grid_cells(w, c, h, 0.5f * g->cell + w->step.margin);
+    if (w->par.still_cells_on && !reaches_still_cells(w, &r)) r.y1 = r.y0 - 1; // none
     for (int y = r.y0; y <= r.y1; ++y) {
         int row = y * g->nx;
         for (int q = g->cell_start[row + r.x0]; q < g->cell_start[row + r.x1 + 1]; ++q) {

@@ -113,6 +113,7 @@ ledge_world *ledge_world_create(const ledge_world_def *def) {
     w->order_period = LEDGE__ORDER_PERIOD;
     w->dormant_on = true;
     w->par.research_on = true;
+    w->par.still_cells_on = true;
     w->stacking = def->response_model == LEDGE_RESPONSE_MODEL_STACKING;
     w->sleep_on = def->enable_sleep;
     w->sleep_speed = def->sleep_speed;

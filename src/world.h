@@ -226,11 +226,14 @@ typedef struct ledge__par {
     int *splice_to;    ///< Per block: where its pairs go when a search again is spliced (broad.c).
     bool research_all; ///< A woken body is not in the grid: every block is searched again.
     bool research_on;  ///< Blocks are searched again, not the whole grid (tests turn it off).
-    long researched;   ///< Searches made again by blocks (tests).
-    int worker_count;  ///< The def's worker_count: worker indices are below it.
-    int *fast_near;    ///< Per worker: LEDGE__FAST_ROOM bodies near a fast path (fast.c).
-    int fast_room;     ///< Of those, used (tests lower it; -1: the calling thread does all).
-    long fast_left;    ///< Fast bodies the workers left to the calling thread (tests).
+    /// The fast paths skip the cells that hold no still body (fast.c; tests
+    /// turn it off).
+    bool still_cells_on;
+    long researched;        ///< Searches made again by blocks (tests).
+    int worker_count;       ///< The def's worker_count: worker indices are below it.
+    int *fast_near;         ///< Per worker: LEDGE__FAST_ROOM bodies near a fast path (fast.c).
+    int fast_room;          ///< Of those, used (tests lower it; -1: the calling thread does all).
+    long fast_left;         ///< Fast bodies the workers left to the calling thread (tests).
     ledge__profile profile; ///< Stage times, for the benchmark.
     struct {
         int pushes;    ///< Projections made (resolve.c).
