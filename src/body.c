@@ -156,6 +156,7 @@ ledge_body_id ledge_body_create(ledge_world *world, const ledge_body_def *def) {
     world->frozen[i] = 0;
     world->sensor[i] = def->sensor;
     world->events[i] = def->enable_events;
+    world->event_bodies += def->enable_events;
     world->one_way[i] = (uint8_t)def->one_way;
     world->floor_cos[i] = cosf(def->max_floor_angle);
     world->response[i] = (uint8_t)def->response;

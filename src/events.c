@@ -200,8 +200,10 @@ static void touch_events(ledge_world *w, bool flags) {
             push_key(&w->ev.touch_now, pair_key(w, c->a, c->b, c->cell_x, c->cell_y));
         }
     }
-    // The sleeping bodies' held contacts still touch (sleep.c).
-    for (int k = 0; k < w->held_count; ++k) {
+    // The sleeping bodies' held contacts still touch (sleep.c). (None
+    // does when no body has events on: a settled pile's held contacts are
+    // then not gone through every step.)
+    for (int k = 0; w->event_bodies > 0 && k < w->held_count; ++k) {
         const ledge__contact *c = &w->held[k];
         if (touches(w, c))
             push_key(&w->ev.touch_now, pair_key(w, c->a, c->b, c->cell_x, c->cell_y));

@@ -900,6 +900,70 @@ static void test_pressed_column_sleeps_again(void **state) {
 
 // --- a pile ----------------------------------------------------------------
 
+// A sleeping crate with events on keeps its touch with the crate under it
+// (held, not ended) while the game makes and destroys bodies elsewhere,
+// with and without events: the step goes through the held contacts for
+// touches only while some body has events on, so the count of such
+// bodies must follow every create and destroy. Static bodies in the far
+// half of the map, so that nothing wakes the pair; four gravities.
+static void test_held_touch_through_churn(void **state) {
+    (void)state;
+    uint32_t seed = 0x7e11u;
+    for (int d = 0; d < 4; ++d) {
+        ledge_world_def wd = sleepy_def(0.25f);
+        wd.gravity = gravity_toward(d);
+        wd.response_model = LEDGE_RESPONSE_MODEL_STACKING; // (N's stacks do not sleep)
+        ledge_world *w = walled_world(wd);
+        vec2s g = gravity_toward(d), down = v(g.x / 10.0f, g.y / 10.0f), side = v(-down.y, down.x);
+        float half = d < 2 ? 0.3f : 0.4f; // shape_of(1) along gravity
+        float low = 7.0f - half - 0.01f, high = low - 2.0f * half - 0.02f;
+        ledge_body_id under = make_body(w, 1, v(8.0f + low * down.x, 8.0f + low * down.y), false);
+        ledge_body_id top = make_body(w, 1, v(8.0f + high * down.x, 8.0f + high * down.y), true);
+        for (int k = 0; k < 300 && (ledge_body_is_awake(w, top) || ledge_body_is_awake(w, under));
+             ++k)
+            ledge_world_step(w, 1.0f / 60.0f);
+        if (ledge_body_is_awake(w, top) || ledge_body_is_awake(w, under)) {
+            vec2s a = ledge_body_position(w, under), b = ledge_body_position(w, top);
+            fail_msg("gravity %d: the crates did not fall asleep: under (%g, %g) %s, top (%g, %g) "
+                     "%s",
+                     d, (double)a.x, (double)a.y,
+                     ledge_body_is_awake(w, under) ? "awake" : "asleep", (double)b.x, (double)b.y,
+                     ledge_body_is_awake(w, top) ? "awake" : "asleep");
+        }
+        ledge_body_id others[16];
+        int n = 0, made = 0, destroyed = 0;
+        for (int k = 0; k < 240; ++k) {
+            seed = seed * 1664525u + 1013904223u;
+            if (n < 16 && (n == 0 || (seed >> 8) % 2 == 0)) {
+                float along = -1.0f - (float)((seed >> 12) % 5),
+                      across = (float)((seed >> 16) % 11) - 5.0f;
+                ledge_body_def bd = ledge_default_body_def();
+                bd.type = LEDGE_BODY_STATIC;
+                bd.shape = shape_of((int)((seed >> 20) % 3));
+                bd.position = v(8.0f + along * down.x + across * side.x,
+                                8.0f + along * down.y + across * side.y);
+                bd.enable_events = (seed >> 24) % 2 == 0;
+                others[n] = ledge_body_create(w, &bd);
+                assert_true(ledge_body_is_valid(w, others[n]));
+                n++, made++;
+            } else {
+                int j = (int)((seed >> 4) % (uint32_t)n);
+                ledge_body_destroy(w, others[j]);
+                others[j] = others[--n];
+                destroyed++;
+            }
+            ledge_world_step(w, 1.0f / 60.0f);
+            if (count_end_events_of(w, top) != 0 || ledge_body_is_awake(w, top))
+                fail_msg("gravity %d, step %d of the churn (%d made, %d destroyed): the sleeping "
+                         "crate's touch ended or it woke",
+                         d, k + 1, made, destroyed);
+        }
+        assert_true(ledge_body_contacts(w, top, NULL, 0) > 0);
+        assert_true(made > 60 && destroyed > 60);
+        ledge_world_destroy(w);
+    }
+}
+
 // The rain scene of 2000 circles with and without sleeping (stacking
 // model): the sleeping pile falls asleep almost whole, keeps the quality
 // figures (nothing escapes or ends in a tile, overlaps within twice the
@@ -962,6 +1026,7 @@ int main(void) {
         cmocka_unit_test(test_setters_wake),
         cmocka_unit_test(test_set_awake_and_refusals),
         cmocka_unit_test(test_pressed_column_sleeps_again),
+        cmocka_unit_test(test_held_touch_through_churn),
         cmocka_unit_test(test_rain_pile_sleeps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
