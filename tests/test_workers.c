@@ -870,7 +870,7 @@ static void still_cells_run(uint64_t seed, bool shortcut, uint64_t *hashes) {
             bd.position = (vec2s){{centre.x + dist * cosf(from), centre.y + dist * sinf(from)}};
             bd.velocity = (vec2s){{speed * cosf(aim), speed * sinf(aim)}};
             bd.bullet = rng_int(0, 2) == 0;
-            ledge_body_create(w, &bd); // (one that overlaps a wall is refused: as it may)
+            assert_true(ledge_body_is_valid(w, ledge_body_create(w, &bd)));
         }
         ledge_world_step(w, 1.0f / 60.0f);
         hashes[k] = ledge_world_hash(w);
