@@ -87,11 +87,6 @@ static inline vec2s ledge__half_to_grid(int up_axis, vec2s h) {
     return up_axis >= 2 ? v2(h.y, h.x) : h;
 }
 
-/// A rectangle of grid cells: columns x0 .. x1, rows y0 .. y1.
-typedef struct ledge__cell_rect {
-    int x0, y0, x1, y1;
-} ledge__cell_rect;
-
 /// The grid cells that the box (centre c, half extents h, world
 /// coordinates) grown by `reach` covers (inline: the fast bodies' gather
 /// asks for every path).

@@ -84,24 +84,18 @@ static inline bool near_obstacle(const ledge_world *w, int i, vec2s c, vec2s h, 
 //
 // The cells are read only when they may hold a still body: the filing
 // bounds the centres of the grid bodies that are not fast (broad.c), and a
-// path whose cells lie outside those bounds meets fast bodies alone there.
-// In falling rain most paths are far above the pile: their cells are not
-// read at all.
-static bool reaches_still_cells(const ledge_world *w, const ledge__cell_rect *r) {
-    if (!w->step.still_any) return false;
-    const ledge__grid *g = &w->grid;
-    vec2s lo = w->step.still_lower, hi = w->step.still_upper;
-    return r->x1 >= ledge__grid_index((lo.x - g->origin.x) * g->inv_cell, g->nx) &&
-           r->x0 <= ledge__grid_index((hi.x - g->origin.x) * g->inv_cell, g->nx) &&
-           r->y1 >= ledge__grid_index((lo.y - g->origin.y) * g->inv_cell, g->ny) &&
-           r->y0 <= ledge__grid_index((hi.y - g->origin.y) * g->inv_cell, g->ny);
+// path whose cells lie outside those bounds' cells (step.still_cells)
+// meets fast bodies alone there. In falling rain most paths are far above
+// the pile: their cells are not read at all.
+static inline bool rects_meet(const ledge__cell_rect *a, const ledge__cell_rect *b) {
+    return a->x1 >= b->x0 && a->x0 <= b->x1 && a->y1 >= b->y0 && a->y0 <= b->y1;
 }
 
 static int gather(const ledge_world *w, int i, vec2s c, vec2s h, int *near, int room) {
     const ledge__grid *g = &w->grid;
     int n = 0;
     ledge__cell_rect r = ledge__grid_cells(w, c, h, 0.5f * g->cell + w->step.margin);
-    if (w->par.still_cells_on && !reaches_still_cells(w, &r)) r.y1 = r.y0 - 1; // none
+    if (!rects_meet(&r, &w->step.still_cells)) r.y1 = r.y0 - 1; // none
     for (int y = r.y0; y <= r.y1; ++y) {
         int row = y * g->nx;
         for (int q = g->cell_start[row + r.x0]; q < g->cell_start[row + r.x1 + 1]; ++q) {
@@ -291,7 +285,20 @@ static void move_task(int start, int end, int worker, void *context) {
     for (int b = start; b < end; ++b) move_block(context, b, worker);
 }
 
+// The cells that may hold a still body (all of them when the tests turn
+// the shortcut off; none when there is no still grid body).
+static ledge__cell_rect still_cells(const ledge_world *w) {
+    const ledge__grid *g = &w->grid;
+    ledge__cell_rect r = {0, 0, g->nx - 1, g->ny - 1};
+    if (!w->par.still_cells_on) return r;
+    if (!w->step.still_any) return (ledge__cell_rect){0, 0, -1, -1};
+    ledge__grid_xy(g, w->step.still_lower, &r.x0, &r.y0);
+    ledge__grid_xy(g, w->step.still_upper, &r.x1, &r.y1);
+    return r;
+}
+
 void ledge__fast_move(ledge_world *w) {
+    w->step.still_cells = still_cells(w);
     int blocks = ledge__blocks(w->slot_count);
     ledge__run(w, move_task, blocks, 1, w);
     for (int b = 0; b < blocks; ++b) {

@@ -59,10 +59,23 @@ static inline int ledge__grid_index(float f, int n) {
 #define LEDGE__GRID_BANDS 64
 int ledge__grid_band_shift(const ledge__grid *g);
 
-/// The cell of a centre (grid coordinates): the one rule every filing uses.
+/// A rectangle of grid cells: columns x0 .. x1, rows y0 .. y1 (empty when
+/// x0 > x1 or y0 > y1).
+typedef struct ledge__cell_rect {
+    int x0, y0, x1, y1;
+} ledge__cell_rect;
+
+/// The column and row of the cell of a centre (grid coordinates): the one
+/// rule every filing uses.
+static inline void ledge__grid_xy(const ledge__grid *g, vec2s c, int *cx, int *cy) {
+    *cx = ledge__grid_index((c.x - g->origin.x) * g->inv_cell, g->nx);
+    *cy = ledge__grid_index((c.y - g->origin.y) * g->inv_cell, g->ny);
+}
+
+/// The cell of a centre (grid coordinates).
 static inline int ledge__grid_cell(const ledge__grid *g, vec2s c) {
-    int cx = ledge__grid_index((c.x - g->origin.x) * g->inv_cell, g->nx);
-    int cy = ledge__grid_index((c.y - g->origin.y) * g->inv_cell, g->ny);
+    int cx, cy;
+    ledge__grid_xy(g, c, &cx, &cy);
     return cy * g->nx + cx;
 }
 

@@ -124,6 +124,7 @@ typedef struct ledge__step {
     int stacking_cap;
     bool still_any; ///< Grid bodies not fast this substep: bounds of their centres (broad.c).
     vec2s still_lower, still_upper;
+    ledge__cell_rect still_cells; ///< The cells of those bounds, for the fast paths (fast.c).
 } ledge__step;
 
 /// Bodies per block: the fixed unit of the step's parallel work over body
