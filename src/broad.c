@@ -884,10 +884,45 @@ static inline void block_bounds_join(const ledge_world *w, int b, int kind, boun
                 w->par.block_upper[2 * b + kind]);
 }
 
+// Whether block b's bodies hold what classify_axis would write: the block
+// was classified while dormant, has not been stirred since (ledge__stir
+// clears the stamp), and nothing else the boxes depend on has changed
+// (classify_stamp). Its sleepers, static and dead bodies did not move, and
+// none is fast (make_dormant cleared the flags, and no stage sets them in a
+// dormant block), so all of its grid bodies are still ones.
+static inline bool reusable(const ledge_world *w, int b) {
+    return w->par.reuse_on && ledge__dormant(w, b) && w->par.classified[b] == w->par.classify_stamp;
+}
+
+// classify_axis's per-block output for a reusable block: its bounds are the
+// ones it wrote then (only classify writes a block's still bounds).
+static void reuse_block(ledge_world *w, int b) {
+    w->par.block_count[b] = 0;
+    w->par.block_flag[b] = w->par.classified_still[b];
+}
+
+// The classify key of this step; a new one makes every block found again.
+static void check_classify_key(ledge_world *w, float cell) {
+    ledge__classify_key k = {cell, w->step.margin, w->up_axis, w->pre_solve != NULL};
+    ledge__classify_key *old = &w->par.classify_key;
+    bool same = w->par.classify_stamp != 0 && k.cell == old->cell && k.margin == old->margin &&
+                k.up_axis == old->up_axis && k.pre_solve == old->pre_solve;
+    if (same) return;
+    *old = k;
+    if (++w->par.classify_stamp == 0) { // wrapped: no block may match an old stamp
+        w->par.classify_stamp = 1;
+        memset(w->par.classified, 0, sizeof *w->par.classified * (size_t)w->par.block_cap);
+    }
+}
+
 // (Inline with the axis and `split` constants: classify_block's loop then
 // has no switch per body for the usual y-up world, and no look at the fast
 // flags when there is no second filing.)
 static LEDGE_INLINE void classify_axis(ledge_world *w, float cell, int b, int up_axis, bool split) {
+    if (reusable(w, b)) {
+        reuse_block(w, b);
+        return;
+    }
     bounds still = {0}, fast = {0};
     int *big = w->par.items + b * LEDGE__BLOCK, big_count = 0;
     int end = (b + 1) * LEDGE__BLOCK < w->slot_count ? (b + 1) * LEDGE__BLOCK : w->slot_count;
@@ -914,6 +949,13 @@ static LEDGE_INLINE void classify_axis(ledge_world *w, float cell, int b, int up
     w->par.block_flag[b] = 0;
     block_bounds_put(w, b, 0, &still);
     block_bounds_put(w, b, 1, &fast);
+    // A dormant block's bodies stay where they are until it is stirred:
+    // what was found here holds until then (big bodies aside: their list
+    // is the block's scratch, which other stages reuse).
+    bool keep = ledge__dormant(w, b) && big_count == 0;
+    w->par.classified[b] = keep ? w->par.classify_stamp : 0u;
+    w->par.classified_still[b] = still.any;
+    w->par.counted[b] = 0; // its counts are found again (count_run)
 }
 
 static void classify_block(ledge_world *w, float cell, int b, bool split) {
@@ -937,6 +979,7 @@ static void classify_run(int start, int end, int worker, void *context) {
 // still and fast bodies gives the values of one pass over the bodies.
 static void classify(ledge_world *w, float cell, bool split, vec2s *lower, vec2s *upper) {
     classify_task t = {w, cell, split};
+    check_classify_key(w, cell);
     int blocks = ledge__blocks(w->slot_count);
     ledge__run(w, classify_run, blocks, 1, &t);
     bounds still = {0}, all;
@@ -1006,12 +1049,32 @@ typedef struct file_task {
     int band_start[LEDGE__GRID_BANDS + 1];
 } file_task;
 
+// A reusable block (classify) whose cells were counted under this grid
+// stamp: its bodies' cells (grid.cell_of) and its counts are what counting
+// would find again.
+static inline bool counted_before(const ledge_world *w, int b) {
+    return reusable(w, b) && w->par.counted[b] == w->par.grid_stamp;
+}
+
+// After block b's count: a reusable block's counts are kept for the next
+// filings.
+static void keep_count(ledge_world *w, int b, const int *count) {
+    if (!reusable(w, b)) return; // (counted[b] is 0 since its classify)
+    memcpy(w->par.saved_count + b * LEDGE__GRID_BANDS, count, sizeof *count * LEDGE__GRID_BANDS);
+    w->par.counted[b] = w->par.grid_stamp;
+}
+
 static void count_run(int start, int end, int worker, void *context) {
     (void)worker;
     file_task *t = context;
     ledge_world *w = t->w;
     for (int b = start; b < end; ++b) {
         int *count = w->par.grid_count + b * LEDGE__GRID_BANDS;
+        if (counted_before(w, b)) {
+            memcpy(count, w->par.saved_count + b * LEDGE__GRID_BANDS,
+                   sizeof *count * LEDGE__GRID_BANDS);
+            continue;
+        }
         if (t->before_ny > 0) {
             ledge__grid_recount(&w->grid, w->step.grid_center, w->step.fast, t->before_ny,
                                 b * LEDGE__BLOCK, ledge__block_end(b, w->slot_count), t->shift,
@@ -1020,6 +1083,24 @@ static void count_run(int start, int end, int worker, void *context) {
             ledge__grid_count(&w->grid, w->step.grid_center, w->step.in_grid, b * LEDGE__BLOCK,
                               ledge__block_end(b, w->slot_count), t->shift, count);
         }
+        keep_count(w, b, count);
+    }
+}
+
+// The grid stamp of this filing; new cells (or a new cell_of array, whose
+// contents its growth drops) make every block count again.
+static void check_grid_key(ledge_world *w) {
+    const ledge__grid *g = &w->grid;
+    ledge__grid_key k = {g->origin, g->cell, g->nx, g->ny, g->cell_of};
+    ledge__grid_key *old = &w->par.grid_key;
+    bool same = w->par.grid_stamp != 0 && k.origin.x == old->origin.x &&
+                k.origin.y == old->origin.y && k.cell == old->cell && k.nx == old->nx &&
+                k.ny == old->ny && k.cell_of == old->cell_of;
+    if (same) return;
+    *old = k;
+    if (++w->par.grid_stamp == 0) { // wrapped: no block may match an old stamp
+        w->par.grid_stamp = 1;
+        memset(w->par.counted, 0, sizeof *w->par.counted * (size_t)w->par.block_cap);
     }
 }
 
@@ -1050,6 +1131,7 @@ static void file_bodies(ledge_world *w, int before_ny) {
     t.shift = ledge__grid_band_shift(&w->grid);
     int blocks = ledge__blocks(w->slot_count);
     int bands = ((w->grid.nx * w->grid.ny - 1) >> t.shift) + 1;
+    check_grid_key(w);
     ledge__run(w, count_run, blocks, 1, &t);
     ledge__grid_band_places(&w->grid, w->par.grid_count, blocks, t.shift, w->slot_count,
                             t.band_start);

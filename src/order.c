@@ -77,7 +77,10 @@ void ledge__order_bodies(ledge_world *w) {
         ledge__store_permute(w, w->step.order);
         remap(w);
         // Blocks hold other bodies now; the next step's end finds the dormant ones.
-        if (w->par.block_cap > 0) memset(w->par.dormant, 0, (size_t)w->par.block_cap);
+        if (w->par.block_cap > 0) {
+            memset(w->par.dormant, 0, (size_t)w->par.block_cap);
+            memset(w->par.classified, 0, sizeof *w->par.classified * (size_t)w->par.block_cap);
+        }
         w->reorders++;
     }
     w->grid.slots = 0; // its cell_of and cell_start name the old slots now

@@ -26,6 +26,10 @@ static bool reserve_blocks(ledge__par *p, int blocks) {
         !regrow((void **)&p->block_count, sizeof *p->block_count, 0, want) ||
         !regrow((void **)&p->block_flag, sizeof *p->block_flag, 0, want) ||
         !regrow((void **)&p->dormant, sizeof *p->dormant, 0, want) ||
+        !regrow((void **)&p->classified, sizeof *p->classified, 0, want) ||
+        !regrow((void **)&p->classified_still, sizeof *p->classified_still, 0, want) ||
+        !regrow((void **)&p->counted, sizeof *p->counted, 0, want) ||
+        !regrow((void **)&p->saved_count, sizeof *p->saved_count * LEDGE__GRID_BANDS, 0, want) ||
         !regrow((void **)&p->research, sizeof *p->research, 0, want) ||
         !regrow((void **)&p->pair_start, sizeof *p->pair_start, 0, want) ||
         !regrow((void **)&p->sensor_start, sizeof *p->sensor_start, 0, want) ||
@@ -92,6 +96,10 @@ void ledge__par_free(ledge__par *p) {
     ledge__free(p->block_count);
     ledge__free(p->block_flag);
     ledge__free(p->dormant);
+    ledge__free(p->classified);
+    ledge__free(p->classified_still);
+    ledge__free(p->counted);
+    ledge__free(p->saved_count);
     ledge__free(p->research);
     ledge__free(p->pair_start);
     ledge__free(p->sensor_start);

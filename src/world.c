@@ -114,6 +114,7 @@ ledge_world *ledge_world_create(const ledge_world_def *def) {
     w->dormant_on = true;
     w->par.research_on = true;
     w->par.still_cells_on = true;
+    w->par.reuse_on = true;
     w->stacking = def->response_model == LEDGE_RESPONSE_MODEL_STACKING;
     w->sleep_on = def->enable_sleep;
     w->sleep_speed = def->sleep_speed;

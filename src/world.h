@@ -181,6 +181,23 @@ typedef struct ledge__profile {
 /// platform has no such clock); only differences matter (workers.c).
 double ledge__seconds(void);
 
+/// What a block's boxes, grid coordinates and flags depend on besides its
+/// bodies (broad.c, "classify").
+typedef struct ledge__classify_key {
+    float cell, margin;
+    int up_axis;
+    bool pre_solve;
+} ledge__classify_key;
+
+/// What the grid's cells of the bodies depend on besides their centres
+/// (broad.c, "file_bodies").
+typedef struct ledge__grid_key {
+    vec2s origin;
+    float cell;
+    int nx, ny;
+    const int *cell_of;
+} ledge__grid_key;
+
 /// The step's parallel scratch (workers.h): per-block outputs, concatenated
 /// in block order by the calling thread.
 typedef struct ledge__par {
@@ -195,6 +212,25 @@ typedef struct ledge__par {
     /// stages that have nothing to do for a sleeper skip the block (sleep.c,
     /// "Dormant blocks"). Cleared by anything that may change that.
     uint8_t *dormant;
+    /// Per block of slots: the classify stamp under which the broad phase
+    /// last found the boxes of the block while it was dormant, or 0. Its
+    /// bodies' boxes, grid coordinates and flags are then still the ones
+    /// found, and the broad phase reuses them (broad.c, "classify").
+    /// Cleared with `dormant` by ledge__stir.
+    uint32_t *classified;
+    uint8_t *classified_still; ///< Per block: it had grid bodies when classified.
+    /// Changes whenever something the boxes depend on besides the bodies
+    /// (the key) changes: a block classified under an older stamp is found again.
+    uint32_t classify_stamp;
+    ledge__classify_key classify_key;
+    bool reuse_on; ///< Dormant blocks' boxes are reused (tests turn it off).
+    /// Per block of slots: the grid stamp under which a reusable block's
+    /// cells were counted (its counts then in saved_count), or 0.
+    uint32_t *counted;
+    int *saved_count; ///< Per block: LEDGE__GRID_BANDS counts of a reusable block.
+    /// Changes whenever the grid's cells or its cell_of array change.
+    uint32_t grid_stamp;
+    ledge__grid_key grid_key;
     vec2s *block_lower; ///< Per block, two: still, fast grid bodies' bounds (broad.c).
     vec2s *block_upper;
     int items_cap; ///< Entries in `items`.
@@ -400,7 +436,7 @@ static inline const ledge__contact *ledge__view_contact(const ledge_world *w, in
 /// about to wake, be made or change.
 static inline void ledge__stir(ledge_world *w, int i) {
     int b = i / LEDGE__BLOCK;
-    if (b < w->par.block_cap) w->par.dormant[b] = 0;
+    if (b < w->par.block_cap) w->par.dormant[b] = 0, w->par.classified[b] = 0;
 }
 
 /// Whether block b of the slots is dormant (see ledge__par.dormant).

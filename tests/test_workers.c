@@ -535,6 +535,187 @@ static void test_dormant_random_worlds(void **state) {
     if (worlds == RANDOM_WORLDS) assert_true(with_dormant >= 2);
 }
 
+// --- the boxes of dormant blocks, reused ----------------------------------------------
+
+// A dormant block's boxes, grid coordinates, flags and cells are kept
+// from the step that found them while it was dormant (broad.c, "classify"
+// and "count_run"), until the block is stirred or what they depend on
+// besides its bodies changes. The oracle: the same world with the reuse
+// off, stepped beside it; after every step the hashes and each body's
+// broad-phase scratch (filed or big, box centre, grid coordinates, active,
+// cell) must agree. The world: a fixed cell of 1 m and crates of half size
+// 0.48 (filed, 0.96 + margin 0.02 < 1), several blocks of them asleep on
+// the floor under any of four gravities, sleep_time 0 (a woken body may
+// sleep again in the step that woke it), 0.05 s or 0.5 s. The game, at
+// random: drops balls on the pile, moves, refilters and destroys
+// sleepers, sets and clears a pre-solve callback, and once makes a large
+// dynamic circle far away, which widens the margin so that every crate is
+// now too large for a cell (a change of the key, with the crates' blocks
+// dormant).
+#define REUSE_COLS  60
+#define REUSE_ROWS  20
+#define REUSE_STEPS 300
+
+static ledge_response reuse_pre_solve(ledge_body_id body, ledge_body_id other, int cell_x,
+                                      int cell_y, vec2s normal, ledge_response proposed,
+                                      void *context) {
+    (void)body, (void)other, (void)cell_x, (void)cell_y, (void)normal, (void)context;
+    return proposed;
+}
+
+typedef struct reuse_world {
+    ledge_world *w;
+    ledge_body_id ids[REUSE_COLS * REUSE_ROWS + REUSE_STEPS];
+    int n;
+} reuse_world;
+
+static void reuse_build(reuse_world *r, bool reuse, int gravity, float sleep_time, int workers) {
+    static const float g[4][2] = {{0, -10}, {0, 10}, {-10, 0}, {10, 0}};
+    enum { SIDE = 80 };
+    ledge_world_def wd = ledge_default_world_def();
+    wd.map_width = wd.map_height = SIDE;
+    wd.gravity = (vec2s){{g[gravity][0], g[gravity][1]}};
+    wd.enable_sleep = true;
+    wd.sleep_time = sleep_time;
+    wd.cell_size = 1.0f;
+    wd.worker_count = workers;
+    wd.response_model = LEDGE_RESPONSE_MODEL_STACKING;
+    r->w = ledge_world_create(&wd);
+    assert_non_null(r->w);
+    r->w->par.reuse_on = reuse;
+    ledge_tilemap *map = ledge_world_tilemap(r->w);
+    for (int k = 0; k < SIDE; ++k) {
+        assert_true(ledge_tilemap_set(map, k, 0, LEDGE_TILE_FULL));
+        assert_true(ledge_tilemap_set(map, k, SIDE - 1, LEDGE_TILE_FULL));
+        assert_true(ledge_tilemap_set(map, 0, k, LEDGE_TILE_FULL));
+        assert_true(ledge_tilemap_set(map, SIDE - 1, k, LEDGE_TILE_FULL));
+    }
+    ledge_body_def bd = ledge_default_body_def();
+    bd.shape = ledge_make_box((vec2s){{0, 0}}, (vec2s){{0.45f, 0.45f}});
+    r->n = 0;
+    // Columns against the wall gravity points at, touching: they land in
+    // a few steps and sleep.
+    for (int row = 0; row < REUSE_ROWS; ++row) {
+        for (int col = 0; col < REUSE_COLS; ++col) {
+            float along = 10.0f + (float)col, off = 1.5f + (float)row;
+            vec2s at = gravity == 0   ? (vec2s){{along, off}}
+                       : gravity == 1 ? (vec2s){{along, SIDE - off}}
+                       : gravity == 2 ? (vec2s){{off, along}}
+                                      : (vec2s){{SIDE - off, along}};
+            bd.position = at;
+            r->ids[r->n++] = ledge_body_create(r->w, &bd);
+            assert_true(ledge_body_is_valid(r->w, r->ids[r->n - 1]));
+        }
+    }
+}
+
+// One of the game's moves of step k (the same for both worlds: the rng is
+// seeded per step).
+static void reuse_game(reuse_world *r, int k, uint64_t seed) {
+    g_rng = seed * 1000003ull + (uint64_t)k;
+    ledge_world *w = r->w;
+    int i = rng_int(0, REUSE_COLS * REUSE_ROWS - 1);
+    bool valid = ledge_body_is_valid(w, r->ids[i]);
+    int roll = k < 60 ? 99 : rng_int(0, 143); // a move in about one step of 24, after 60
+    if (k == REUSE_STEPS / 2) {               // the margin widens: a large circle, far away
+        ledge_body_def bd = ledge_default_body_def();
+        bd.shape = ledge_make_circle((vec2s){{0, 0}}, 1.5f);
+        bd.position = (vec2s){{70.0f, 70.0f}};
+        bd.gravity_scale = 0.0f;
+        r->ids[r->n++] = ledge_body_create(w, &bd);
+    } else if (roll == 0 && valid) {
+        vec2s p = ledge_body_position(w, r->ids[i]);
+        ledge_body_set_position(w, r->ids[i], (vec2s){{p.x + 0.01f, p.y + 0.01f}});
+    } else if (roll == 1 && valid) {
+        ledge_filter f = ledge_default_filter();
+        f.group = rng_int(0, 1) ? -1 : 0;
+        ledge_body_set_filter(w, r->ids[i], f);
+    } else if (roll == 2 && valid) {
+        ledge_body_destroy(w, r->ids[i]);
+    } else if (roll == 3) {
+        ledge_world_set_pre_solve(w, rng_int(0, 1) ? reuse_pre_solve : NULL, NULL);
+    } else if (roll <= 5 && r->n < (int)(sizeof r->ids / sizeof r->ids[0])) {
+        // A ball over a random column of the pile.
+        vec2s p = valid ? ledge_body_position(w, r->ids[i]) : (vec2s){{40.0f, 40.0f}};
+        vec2s up = v2_scale(w->up, 3.0f);
+        ledge_body_def bd = ledge_default_body_def();
+        bd.shape = ledge_make_circle((vec2s){{0, 0}}, 0.3f);
+        bd.position = v2_add(p, up);
+        r->ids[r->n++] = ledge_body_create(w, &bd);
+    }
+}
+
+// Every body's broad-phase scratch in both worlds (slots are the same: the
+// same calls in the same order).
+static void reuse_compare(const ledge_world *a, const ledge_world *b, const char *what, int k) {
+    assert_int_equal(a->slot_count, b->slot_count);
+    for (int i = 0; i < a->slot_count; ++i) {
+        if (!a->alive[i] || a->frozen[i]) continue;
+        bool same = a->step.in_grid[i] == b->step.in_grid[i];
+        if (same && a->step.in_grid[i]) {
+            same = memcmp(&a->step.box_center[i], &b->step.box_center[i], sizeof(vec2s)) == 0 &&
+                   memcmp(&a->step.grid_center[i], &b->step.grid_center[i], sizeof(vec2s)) == 0 &&
+                   a->step.active[i] == b->step.active[i] &&
+                   a->grid.cell_of[i] == b->grid.cell_of[i];
+        }
+        if (!same)
+            fail_msg("%s: slot %d's broad-phase scratch differs after step %d", what, i, k + 1);
+    }
+}
+
+static int reusable_blocks(const ledge_world *w) {
+    int n = 0;
+    for (int b = 0; b < ledge__blocks(w->slot_count); ++b)
+        n += w->par.dormant[b] && w->par.classified[b] == w->par.classify_stamp &&
+             w->par.counted[b] == w->par.grid_stamp;
+    return n;
+}
+
+static void test_reuse_dormant_blocks(void **state) {
+    (void)state;
+    static const float sleep_times[3] = {0.0f, 0.05f, 0.5f};
+    long reused = 0, runs = 0;
+    int made_big = 0;
+    for (int gravity = 0; gravity < 4; ++gravity) {
+        for (int t = 0; t < 3; ++t) {
+            int workers = 1 + (gravity + t) % 2;
+            reuse_world *off = calloc(1, sizeof *off), *on = calloc(1, sizeof *on);
+            assert_non_null(off);
+            assert_non_null(on);
+            reuse_build(off, false, gravity, sleep_times[t], workers);
+            reuse_build(on, true, gravity, sleep_times[t], workers);
+            char what[96];
+            snprintf(what, sizeof what, "reuse: gravity %d, sleep_time %g, %d workers", gravity,
+                     (double)sleep_times[t], workers);
+            uint64_t seed = (uint64_t)(gravity * 3 + t + 1);
+            for (int k = 0; k < REUSE_STEPS; ++k) {
+                reuse_game(off, k, seed);
+                reuse_game(on, k, seed);
+                ledge_world_step(off->w, 1.0f / 60.0f);
+                ledge_world_step(on->w, 1.0f / 60.0f);
+                if (ledge_world_hash(off->w) != ledge_world_hash(on->w))
+                    fail_msg("%s: the hashes differ after step %d", what, k + 1);
+                reuse_compare(off->w, on->w, what, k);
+                reused += reusable_blocks(on->w);
+                assert_int_equal(reusable_blocks(off->w), 0);
+            }
+            // The crates are now too large for a cell (the big bodies' list).
+            made_big += on->w->step.big_count >= REUSE_COLS * REUSE_ROWS / 2;
+            runs++;
+            ledge_world_destroy(off->w);
+            ledge_world_destroy(on->w);
+            free(off);
+            free(on);
+        }
+    }
+    print_message("reuse: %ld worlds of %d steps, the same hash and broad-phase scratch with the "
+                  "dormant blocks' boxes reused and found again; %ld block-steps reused; the "
+                  "crates became big bodies in %d worlds\n",
+                  runs, REUSE_STEPS, reused, made_big);
+    assert_true(reused > 0);
+    assert_int_equal(made_big, runs);
+}
+
 // --- the search again by blocks ----------------------------------------------------
 
 // The shortcut where a woken body's reach crosses from one block of the
@@ -1015,6 +1196,7 @@ int main(void) {
         cmocka_unit_test(test_rain_sleeping),
         cmocka_unit_test(test_dormant_blocks),
         cmocka_unit_test(test_dormant_random_worlds),
+        cmocka_unit_test(test_reuse_dormant_blocks),
         cmocka_unit_test(test_research_across_blocks),
         cmocka_unit_test(test_splice_blocks),
     };
