@@ -24,6 +24,7 @@
 // the harness keeps dt <= 1 and the NaN invariant meaningful; build with
 // -DFUZZ_WORLD_STRESS=1 to feed the extremes too.
 #include "fuzz_common.h"
+#include "world.h" // the twin turns the broad phase's reuse of dormant blocks off
 
 #ifndef FUZZ_WORLD_STRESS
 #define FUZZ_WORLD_STRESS 0
@@ -440,6 +441,9 @@ static bool make_world(model *m, reader *r, bool one_worker) {
     m->sleep = wd.enable_sleep;
     m->w = ledge_world_create(&wd);
     if (m->w == NULL) return false;
+    // The twin finds every dormant block's boxes again (broad.c), so that
+    // the comparison checks their reuse as well as the workers.
+    if (one_worker) m->w->par.reuse_on = false;
     if (fabsf(wd.gravity.x) + fabsf(wd.gravity.y) > 1e3f) m->extreme = true;
     m->map = ledge_world_tilemap(m->w);
     m->md = ledge_tilemap_get_def(m->map);
