@@ -1070,38 +1070,56 @@ static void count_run(int start, int end, int worker, void *context) {
     ledge_world *w = t->w;
     for (int b = start; b < end; ++b) {
         int *count = w->par.grid_count + b * LEDGE__GRID_BANDS;
+        w->par.cells_changed[b] = 0;
         if (counted_before(w, b)) {
             memcpy(count, w->par.saved_count + b * LEDGE__GRID_BANDS,
                    sizeof *count * LEDGE__GRID_BANDS);
             continue;
         }
+        int end = ledge__block_end(b, w->slot_count);
+        bool changed;
         if (t->before_ny > 0) {
-            ledge__grid_recount(&w->grid, w->step.grid_center, w->step.fast, t->before_ny,
-                                b * LEDGE__BLOCK, ledge__block_end(b, w->slot_count), t->shift,
-                                count);
+            changed = ledge__grid_recount(&w->grid, w->step.grid_center, w->step.fast, t->before_ny,
+                                          b * LEDGE__BLOCK, end, t->shift, count);
         } else {
-            ledge__grid_count(&w->grid, w->step.grid_center, w->step.in_grid, b * LEDGE__BLOCK,
-                              ledge__block_end(b, w->slot_count), t->shift, count);
+            changed = ledge__grid_count(&w->grid, w->step.grid_center, w->step.in_grid,
+                                        b * LEDGE__BLOCK, end, t->shift, count);
         }
+        w->par.cells_changed[b] = changed;
         keep_count(w, b, count);
     }
 }
 
-// The grid stamp of this filing; new cells (or a new cell_of array, whose
-// contents its growth drops) make every block count again.
-static void check_grid_key(ledge_world *w) {
+// The grid stamp of this filing; new cells (or new arrays, whose contents
+// their growth drops) make every block count again. Returns whether the
+// stamp is new.
+static bool check_grid_key(ledge_world *w) {
     const ledge__grid *g = &w->grid;
-    ledge__grid_key k = {g->origin, g->cell, g->nx, g->ny, g->cell_of};
+    ledge__grid_key k = {g->origin, g->cell, g->nx, g->ny, g->cell_of, g->cell_start, g->sorted};
     ledge__grid_key *old = &w->par.grid_key;
     bool same = w->par.grid_stamp != 0 && k.origin.x == old->origin.x &&
                 k.origin.y == old->origin.y && k.cell == old->cell && k.nx == old->nx &&
-                k.ny == old->ny && k.cell_of == old->cell_of;
-    if (same) return;
+                k.ny == old->ny && k.cell_of == old->cell_of && k.cell_start == old->cell_start &&
+                k.sorted == old->sorted;
+    if (same) return false;
     *old = k;
     if (++w->par.grid_stamp == 0) { // wrapped: no block may match an old stamp
         w->par.grid_stamp = 1;
         memset(w->par.counted, 0, sizeof *w->par.counted * (size_t)w->par.block_cap);
     }
+    return true;
+}
+
+// Whether the last filing is this one's: the same cells and arrays, the
+// same slots, and no slot's cell changed (a slot out of the grid has cell
+// -1). The filing is a stable sort by (cell, slot), so its list and its
+// cells' starts would come out the same.
+static bool filing_unchanged(const ledge_world *w, bool new_stamp, int blocks) {
+    if (new_stamp || !w->par.reuse_on || w->grid.slots != w->slot_count) return false;
+    for (int b = 0; b < blocks; ++b) {
+        if (w->par.cells_changed[b]) return false;
+    }
+    return true;
 }
 
 static void scatter_run(int start, int end, int worker, void *context) {
@@ -1131,8 +1149,12 @@ static void file_bodies(ledge_world *w, int before_ny) {
     t.shift = ledge__grid_band_shift(&w->grid);
     int blocks = ledge__blocks(w->slot_count);
     int bands = ((w->grid.nx * w->grid.ny - 1) >> t.shift) + 1;
-    check_grid_key(w);
+    bool new_stamp = check_grid_key(w);
     ledge__run(w, count_run, blocks, 1, &t);
+    if (filing_unchanged(w, new_stamp, blocks)) { // a settled level: nothing to place again
+        w->grid.kept++;
+        return;
+    }
     ledge__grid_band_places(&w->grid, w->par.grid_count, blocks, t.shift, w->slot_count,
                             t.band_start);
     ledge__run(w, scatter_run, blocks, 1, &t);

@@ -51,18 +51,17 @@ int ledge__grid_band_shift(const ledge__grid *g) {
     return shift;
 }
 
-void ledge__grid_count(ledge__grid *g, const vec2s *centers, const uint8_t *include, int begin,
+bool ledge__grid_count(ledge__grid *g, const vec2s *centers, const uint8_t *include, int begin,
                        int end, int shift, int *count) {
     memset(count, 0, sizeof *count * LEDGE__GRID_BANDS);
+    int changed = 0;
     for (int i = begin; i < end; ++i) {
-        if (!include[i]) {
-            g->cell_of[i] = -1;
-            continue;
-        }
-        int c = ledge__grid_cell(g, centers[i]);
+        int c = include[i] ? ledge__grid_cell(g, centers[i]) : -1;
+        changed |= g->cell_of[i] != c;
         g->cell_of[i] = c;
-        count[c >> shift]++;
+        if (c >= 0) count[c >> shift]++;
     }
+    return changed != 0;
 }
 
 void ledge__grid_band_places(ledge__grid *g, int *counts, int blocks, int shift, int slot_count,

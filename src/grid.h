@@ -23,6 +23,7 @@ typedef struct ledge__grid {
     int count;       ///< Bodies in `sorted`.
     int slots;       ///< Slots filed by the last build (cell_of is valid below it; 0: none).
     long refiled;    ///< Filings made by ledge__grid_recount (for the tests).
+    long kept;       ///< Filings that found every cell as it was and kept the last (broad.c).
 } ledge__grid;
 
 /// Makes room for `bodies` slots and `cells` cells. Allocates only when the
@@ -81,7 +82,8 @@ static inline int ledge__grid_cell(const ledge__grid *g, vec2s c) {
 
 /// Phase 1 for slots [begin, end): their cells (cell_of, -1 for those whose
 /// `include` flag is clear) and `count[band]` of the block (zeroed first).
-void ledge__grid_count(ledge__grid *g, const vec2s *centers, const uint8_t *include, int begin,
+/// Returns whether any slot's cell_of changed.
+bool ledge__grid_count(ledge__grid *g, const vec2s *centers, const uint8_t *include, int begin,
                        int end, int shift, int *count);
 
 /// Phase 2, on one thread: the blocks' counts (`blocks` rows of
@@ -109,8 +111,8 @@ bool ledge__grid_refilable(const ledge__grid *before, const ledge__grid *g);
 
 /// ledge__grid_count for a grid refilable from a filing with `before_ny`
 /// rows, the same set of bodies filed (cell_of >= 0) and only those flagged
-/// in `moved` moved since.
-void ledge__grid_recount(ledge__grid *g, const vec2s *centers, const uint8_t *moved, int before_ny,
+/// in `moved` moved since. Returns whether any slot's cell_of changed.
+bool ledge__grid_recount(ledge__grid *g, const vec2s *centers, const uint8_t *moved, int before_ny,
                          int begin, int end, int shift, int *count);
 
 #endif // LEDGE_GRID_H

@@ -21,15 +21,21 @@ bool ledge__grid_refilable(const ledge__grid *before, const ledge__grid *g) {
            memcmp(&before->cell, &g->cell, sizeof g->cell) == 0;
 }
 
-void ledge__grid_recount(ledge__grid *g, const vec2s *centers, const uint8_t *moved, int before_ny,
+bool ledge__grid_recount(ledge__grid *g, const vec2s *centers, const uint8_t *moved, int before_ny,
                          int begin, int end, int shift, int *count) {
     memset(count, 0, sizeof *count * LEDGE__GRID_BANDS);
     int rows = before_ny < g->ny ? before_ny : g->ny;
     int top = (rows - 1) * g->nx;
+    int changed = 0;
     for (int i = begin; i < end; ++i) {
         int c = g->cell_of[i];
         if (c < 0) continue;
-        if (moved[i] || c >= top) c = g->cell_of[i] = ledge__grid_cell(g, centers[i]);
+        if (moved[i] || c >= top) {
+            int now = ledge__grid_cell(g, centers[i]);
+            changed |= now != c;
+            c = g->cell_of[i] = now;
+        }
         count[c >> shift]++;
     }
+    return changed != 0;
 }

@@ -29,6 +29,7 @@ static bool reserve_blocks(ledge__par *p, int blocks) {
         !regrow((void **)&p->classified, sizeof *p->classified, 0, want) ||
         !regrow((void **)&p->classified_still, sizeof *p->classified_still, 0, want) ||
         !regrow((void **)&p->counted, sizeof *p->counted, 0, want) ||
+        !regrow((void **)&p->cells_changed, sizeof *p->cells_changed, 0, want) ||
         !regrow((void **)&p->saved_count, sizeof *p->saved_count * LEDGE__GRID_BANDS, 0, want) ||
         !regrow((void **)&p->research, sizeof *p->research, 0, want) ||
         !regrow((void **)&p->pair_start, sizeof *p->pair_start, 0, want) ||
@@ -99,6 +100,7 @@ void ledge__par_free(ledge__par *p) {
     ledge__free(p->classified);
     ledge__free(p->classified_still);
     ledge__free(p->counted);
+    ledge__free(p->cells_changed);
     ledge__free(p->saved_count);
     ledge__free(p->research);
     ledge__free(p->pair_start);

@@ -189,13 +189,13 @@ typedef struct ledge__classify_key {
     bool pre_solve;
 } ledge__classify_key;
 
-/// What the grid's cells of the bodies depend on besides their centres
-/// (broad.c, "file_bodies").
+/// What the grid's cells of the bodies depend on besides their centres,
+/// and the arrays that hold its filing (broad.c, "file_bodies").
 typedef struct ledge__grid_key {
     vec2s origin;
     float cell;
     int nx, ny;
-    const int *cell_of;
+    const int *cell_of, *cell_start, *sorted;
 } ledge__grid_key;
 
 /// The step's parallel scratch (workers.h): per-block outputs, concatenated
@@ -227,7 +227,8 @@ typedef struct ledge__par {
     /// Per block of slots: the grid stamp under which a reusable block's
     /// cells were counted (its counts then in saved_count), or 0.
     uint32_t *counted;
-    int *saved_count; ///< Per block: LEDGE__GRID_BANDS counts of a reusable block.
+    int *saved_count;       ///< Per block: LEDGE__GRID_BANDS counts of a reusable block.
+    uint8_t *cells_changed; ///< Per block of slots: a body's cell changed in this filing.
     /// Changes whenever the grid's cells or its cell_of array change.
     uint32_t grid_stamp;
     ledge__grid_key grid_key;

@@ -661,6 +661,11 @@ static void reuse_compare(const ledge_world *a, const ledge_world *b, const char
         if (!same)
             fail_msg("%s: slot %d's broad-phase scratch differs after step %d", what, i, k + 1);
     }
+    // The filing: the same list of bodies by cell (a kept filing is the
+    // one the step would have made).
+    assert_int_equal(a->grid.count, b->grid.count);
+    if (memcmp(a->grid.sorted, b->grid.sorted, sizeof(int) * (size_t)a->grid.count) != 0)
+        fail_msg("%s: the grid's sorted bodies differ after step %d", what, k + 1);
 }
 
 static int reusable_blocks(const ledge_world *w) {
@@ -674,7 +679,7 @@ static int reusable_blocks(const ledge_world *w) {
 static void test_reuse_dormant_blocks(void **state) {
     (void)state;
     static const float sleep_times[3] = {0.0f, 0.05f, 0.5f};
-    long reused = 0, runs = 0;
+    long reused = 0, runs = 0, kept = 0;
     int made_big = 0;
     for (int gravity = 0; gravity < 4; ++gravity) {
         for (int t = 0; t < 3; ++t) {
@@ -688,6 +693,7 @@ static void test_reuse_dormant_blocks(void **state) {
             snprintf(what, sizeof what, "reuse: gravity %d, sleep_time %g, %d workers", gravity,
                      (double)sleep_times[t], workers);
             uint64_t seed = (uint64_t)(gravity * 3 + t + 1);
+            long kept_before = 0;
             for (int k = 0; k < REUSE_STEPS; ++k) {
                 reuse_game(off, k, seed);
                 reuse_game(on, k, seed);
@@ -697,6 +703,9 @@ static void test_reuse_dormant_blocks(void **state) {
                     fail_msg("%s: the hashes differ after step %d", what, k + 1);
                 reuse_compare(off->w, on->w, what, k);
                 reused += reusable_blocks(on->w);
+                kept += on->w->grid.kept - kept_before;
+                kept_before = on->w->grid.kept;
+                assert_int_equal(off->w->grid.kept, 0);
                 assert_int_equal(reusable_blocks(off->w), 0);
             }
             // The crates are now too large for a cell (the big bodies' list).
@@ -708,11 +717,12 @@ static void test_reuse_dormant_blocks(void **state) {
             free(on);
         }
     }
-    print_message("reuse: %ld worlds of %d steps, the same hash and broad-phase scratch with the "
-                  "dormant blocks' boxes reused and found again; %ld block-steps reused; the "
-                  "crates became big bodies in %d worlds\n",
-                  runs, REUSE_STEPS, reused, made_big);
-    assert_true(reused > 0);
+    print_message("reuse: %ld worlds of %d steps, the same hash, broad-phase scratch and filing "
+                  "with the dormant blocks' boxes reused and the unchanged filings kept as with "
+                  "both found again; %ld block-steps reused, %ld filings kept; the crates became "
+                  "big bodies in %d worlds\n",
+                  runs, REUSE_STEPS, reused, kept, made_big);
+    assert_true(reused > 0 && kept > 0);
     assert_int_equal(made_big, runs);
 }
 
