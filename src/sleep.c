@@ -104,13 +104,30 @@ static void mark_near_kinematic(ledge_world *w, float dt, bool *marked) {
     }
 }
 
+// The sleepers holding a tile contact whose cell an edit changed (its
+// stamp no longer the cell's). A contact is found where the body was in
+// the substep, before the push out of the overlap: a body that fell far in
+// one step can come to rest cells away from a tile it met on the way, out
+// of reach of the boxes below, and must not keep that contact.
+static void mark_held_edited(ledge_world *w, bool *marked) {
+    for (int k = 0; k < w->held_count; ++k) {
+        const ledge__contact *c = &w->held[k];
+        if (c->b >= 0 || !w->asleep[c->a] ||
+            c->stamp == ledge__cell_stamp(w->map, c->cell_x, c->cell_y))
+            continue;
+        if (!*marked) memset(w->step.sleepy, 0, (size_t)w->slot_count);
+        *marked = true;
+        w->step.sleepy[c->a] = 1;
+    }
+}
+
 // The sleepers near the cells edited since the last step: an edit changes
 // the cell's tile or one-way setting and the sides it shares with its four
 // neighbours, all within the cell's box, and the broad phase looks for a
 // body's tiles within the margin of its box (broad.c, tile_span_of), so a
-// body farther away has no contact the edit changes. (The slop on top
-// covers the rounding of both tests.) After more edits than the map
-// remembers, every sleeper wakes.
+// body farther away finds no new contact there. (The slop on top covers
+// the rounding of both tests.) Then those holding a contact the edit
+// changed. After more edits than the map remembers, every sleeper wakes.
 static void mark_near_edits(ledge_world *w, bool *marked) {
     const ledge_tilemap *map = w->map;
     uint32_t edits = map->version - w->sleep_map_version;
@@ -126,6 +143,7 @@ static void mark_near_edits(ledge_world *w, bool *marked) {
         mark_in_box(w, (ledge_aabb){v2_sub(lower, v2(grow, grow)), v2_add(upper, v2(grow, grow))},
                     marked);
     }
+    mark_held_edited(w, marked);
 }
 
 // Wakes what the edits and the kinematic bodies reach: marked first, then

@@ -478,6 +478,120 @@ static void test_edit_wakes_filtered_sleepers(void **state) {
     }
 }
 
+// A contact is found where the body is in the substep, before the push
+// out of the overlap, so a body that falls asleep in the step that pushed
+// it far can hold a contact with a cell out of reach of its box (found by
+// fuzz_world: a bullet circle made deep in the floor, pushed up onto a
+// pillar, kept a contact with the floor cell it left; the cell was
+// emptied, and the sleeper kept the contact). The scene: a 20 x 12 map,
+// a floor and a two-cell pillar at x = 2 (FULL on a quarter disc, or on
+// FULL), gravity down and up (the map mirrored), a circle of radius 2.5
+// made overlapping the floor at a grid of places, bullet or not, both
+// response models, sleep_time 0 and a first step of 0.5 s. For each tile
+// cell the sleeper holds a contact with, two copies of the world: one has
+// the cell emptied, the other as well and the body woken by the game. The
+// edit must act as the game's wake: the same bits for 30 steps.
+enum { FAR_W = 20, FAR_H = 12 };
+
+static ledge_world *far_world(int up, int pillar, ledge_response_model model, bool bullet, vec2s at,
+                              ledge_body_id *id) {
+    ledge_world_def wd = sleepy_def(0.0f);
+    wd.gravity = gravity_toward(up);
+    wd.map_width = FAR_W;
+    wd.map_height = FAR_H;
+    wd.cell_size = 1.0f;
+    wd.iterations = 5;
+    wd.substeps = 1;
+    wd.response_model = model;
+    ledge_world *w = ledge_world_create(&wd);
+    assert_non_null(w);
+    ledge_tilemap *m = ledge_world_tilemap(w);
+    // Row r from the floor's side (mirrored for gravity up).
+    int r0 = up ? FAR_H - 1 : 0, dr = up ? -1 : 1;
+    for (int x = 0; x < FAR_W; ++x) assert_true(ledge_tilemap_set(m, x, r0, LEDGE_TILE_FULL));
+    ledge_tile disc = up ? LEDGE_TILE_CONVEX_NN : LEDGE_TILE_CONVEX_NP;
+    assert_true(ledge_tilemap_set(m, 2, r0 + dr, pillar ? disc : LEDGE_TILE_FULL));
+    assert_true(ledge_tilemap_set(m, 2, r0 + 2 * dr, LEDGE_TILE_FULL));
+    ledge_body_def bd = ledge_default_body_def();
+    bd.shape = ledge_make_circle(v(2.5f, 0.0f), 2.5f);
+    bd.position = up ? v(at.x, (float)FAR_H - at.y) : at;
+    bd.velocity = v(0.625f, up ? -0.625f : 0.625f);
+    bd.friction = bd.bounce = 0.02f;
+    bd.bullet = bullet;
+    *id = ledge_body_create(w, &bd);
+    assert_true(ledge_body_is_valid(w, *id));
+    ledge_world_step(w, 0.5f);
+    return w;
+}
+
+static void test_edit_wakes_sleepers_holding_its_cell(void **state) {
+    (void)state;
+    int cases = 0, far = 0;
+    for (int up = 0; up < 2; ++up)
+        for (int pillar = 0; pillar < 2; ++pillar)
+            for (int model = 0; model < 2; ++model)
+                for (int bullet = 0; bullet < 2; ++bullet)
+                    for (int xi = 0; xi < 7; ++xi)
+                        for (int yi = 0; yi < 5; ++yi) {
+                            vec2s at = v(-1.1f + 0.5f * (float)xi, -0.76f + 0.5f * (float)yi);
+                            ledge_body_id id;
+                            ledge_world *w =
+                                far_world(up, pillar, (ledge_response_model)model, bullet, at, &id);
+                            ledge_contact_data c[16];
+                            int n = ledge_body_contacts(w, id, c, 16);
+                            assert_in_range(n, 0, 16);
+                            bool asleep = !ledge_body_is_awake(w, id);
+                            vec2s p = ledge_body_position(w, id);
+                            ledge_world_destroy(w);
+                            for (int k = 0; asleep && k < n; ++k) {
+                                ledge_body_id none = LEDGE_NULL_BODY_ID;
+                                if (memcmp(&c[k].other, &none, sizeof none) != 0)
+                                    continue; // a body (there is none)
+                                int cx = c[k].cell_x, cy = c[k].cell_y;
+                                if (cx < 0 || cy < 0 || cx >= FAR_W || cy >= FAR_H)
+                                    continue; // (never edited)
+                                // Out of reach: a cell beyond the box's next cell.
+                                float gx = fmaxf((float)cx - (p.x + 5.0f), p.x - (float)(cx + 1));
+                                float gy =
+                                    fmaxf((float)cy - (p.y + 2.5f), (p.y - 2.5f) - (float)(cy + 1));
+                                far += gx > 1.0f || gy > 1.0f;
+                                ledge_body_id ids[2];
+                                ledge_world *ws[2];
+                                for (int which = 0; which < 2; ++which) {
+                                    ws[which] = far_world(up, pillar, (ledge_response_model)model,
+                                                          bullet, at, &ids[which]);
+                                    assert_true(ledge_tilemap_set(ledge_world_tilemap(ws[which]),
+                                                                  cx, cy, LEDGE_TILE_EMPTY));
+                                }
+                                assert_true(ledge_body_set_awake(ws[1], ids[1], true));
+                                for (int s = 0; s < 30; ++s) {
+                                    ledge_world_step(ws[0], 1.0f / 60.0f);
+                                    ledge_world_step(ws[1], 1.0f / 60.0f);
+                                    vec2s p0 = ledge_body_position(ws[0], ids[0]);
+                                    vec2s p1 = ledge_body_position(ws[1], ids[1]);
+                                    if (memcmp(&p0, &p1, sizeof p0) != 0 ||
+                                        ledge_world_hash(ws[0]) != ledge_world_hash(ws[1])) {
+                                        fail_msg("gravity %s, pillar %d, model %d, bullet %d, "
+                                                 "made at (%g, %g), cell (%d, %d) emptied: after "
+                                                 "step %d the body is at (%g, %g), woken by the "
+                                                 "game at (%g, %g)",
+                                                 up ? "up" : "down", pillar, model, bullet,
+                                                 (double)at.x, (double)at.y, cx, cy, s + 1,
+                                                 (double)p0.x, (double)p0.y, (double)p1.x,
+                                                 (double)p1.y);
+                                    }
+                                }
+                                ledge_world_destroy(ws[0]);
+                                ledge_world_destroy(ws[1]);
+                                ++cases;
+                            }
+                        }
+    print_message("%d edits of a cell a sleeper held a contact with (%d out of reach of its box): "
+                  "each acted as the game's wake\n",
+                  cases, far);
+    assert_true(far > 0);
+}
+
 // Every tile id, and every one-way setting, put under a sleeping body of a
 // ledge, with gravity down and up: only the bodies near the cell wake, and
 // the ledge ends as it does when every body wakes.
@@ -1018,6 +1132,7 @@ int main(void) {
         cmocka_unit_test(test_lost_support_wakes),
         cmocka_unit_test(test_edit_wakes_near_sleepers),
         cmocka_unit_test(test_edit_wakes_filtered_sleepers),
+        cmocka_unit_test(test_edit_wakes_sleepers_holding_its_cell),
         cmocka_unit_test(test_many_edits_wake_all),
         cmocka_unit_test(test_put_to_sleep_after_a_move),
         cmocka_unit_test(test_put_to_sleep_after_its_support_moved),
