@@ -901,6 +901,15 @@ static void reuse_block(ledge_world *w, int b) {
     w->par.block_flag[b] = w->par.classified_still[b];
 }
 
+// A new stamp for the blocks' results kept under the old one (none of
+// them matches it); when the count wraps, the blocks' stamps are cleared,
+// so that none matches an old stamp either.
+static void next_stamp(uint32_t *stamp, uint32_t *blocks, int block_cap) {
+    if (++*stamp != 0) return;
+    *stamp = 1;
+    if (block_cap > 0) memset(blocks, 0, sizeof *blocks * (size_t)block_cap);
+}
+
 // The classify key of this step; a new one makes every block found again.
 static void check_classify_key(ledge_world *w, float cell) {
     ledge__classify_key k = {cell, w->step.margin, w->up_axis, w->pre_solve != NULL};
@@ -909,10 +918,7 @@ static void check_classify_key(ledge_world *w, float cell) {
                 k.up_axis == old->up_axis && k.pre_solve == old->pre_solve;
     if (same) return;
     *old = k;
-    if (++w->par.classify_stamp == 0) { // wrapped: no block may match an old stamp
-        w->par.classify_stamp = 1;
-        memset(w->par.classified, 0, sizeof *w->par.classified * (size_t)w->par.block_cap);
-    }
+    next_stamp(&w->par.classify_stamp, w->par.classified, w->par.block_cap);
 }
 
 // (Inline with the axis and `split` constants: classify_block's loop then
@@ -1103,10 +1109,7 @@ static bool check_grid_key(ledge_world *w) {
                 k.sorted == old->sorted;
     if (same) return false;
     *old = k;
-    if (++w->par.grid_stamp == 0) { // wrapped: no block may match an old stamp
-        w->par.grid_stamp = 1;
-        memset(w->par.counted, 0, sizeof *w->par.counted * (size_t)w->par.block_cap);
-    }
+    next_stamp(&w->par.grid_stamp, w->par.counted, w->par.block_cap);
     return true;
 }
 

@@ -437,7 +437,9 @@ static inline const ledge__contact *ledge__view_contact(const ledge_world *w, in
 /// about to wake, be made or change.
 static inline void ledge__stir(ledge_world *w, int i) {
     int b = i / LEDGE__BLOCK;
-    if (b < w->par.block_cap) w->par.dormant[b] = 0, w->par.classified[b] = 0;
+    if (b >= w->par.block_cap) return;
+    w->par.dormant[b] = 0;
+    w->par.classified[b] = 0;
 }
 
 /// Whether block b of the slots is dormant (see ledge__par.dormant).
