@@ -73,14 +73,19 @@ static bool mark_sleeper(const ledge_world *w, int slot, void *context) {
     return true;
 }
 
-// Marks the sleepers whose boxes overlap `box` (the marks cleared first
-// when *marked is still false). Without room for the query index (logged),
-// every sleeper wakes: the step must not keep one an edit or a platform
-// reached.
-static void mark_in_box(ledge_world *w, ledge_aabb box, bool *marked) {
-    if (w->sleepers == 0) return;
+// Starts the marks of this step's wakes, unless *marked says they are
+// started already.
+static void start_marks(ledge_world *w, bool *marked) {
     if (!*marked) memset(w->step.sleepy, 0, (size_t)w->slot_count);
     *marked = true;
+}
+
+// Marks the sleepers whose boxes overlap `box`. Without room for the query
+// index (logged), every sleeper wakes: the step must not keep one an edit
+// or a platform reached.
+static void mark_in_box(ledge_world *w, ledge_aabb box, bool *marked) {
+    if (w->sleepers == 0) return;
+    start_marks(w, marked);
     // (Every sleeper, whatever its filter: the default filter's queries do
     // not see a body without the first mask bit, and it still rests on tiles.)
     if (ledge__query_aabb_every(w, box, "ledge_world_step", mark_sleeper, NULL) < 0) wake_all(w);
@@ -112,11 +117,8 @@ static void mark_near_kinematic(ledge_world *w, float dt, bool *marked) {
 static void mark_held_edited(ledge_world *w, bool *marked) {
     for (int k = 0; k < w->held_count; ++k) {
         const ledge__contact *c = &w->held[k];
-        if (c->b >= 0 || !w->asleep[c->a] ||
-            c->stamp == ledge__cell_stamp(w->map, c->cell_x, c->cell_y))
-            continue;
-        if (!*marked) memset(w->step.sleepy, 0, (size_t)w->slot_count);
-        *marked = true;
+        if (c->b >= 0 || !w->asleep[c->a] || !ledge__tile_contact_changed(w->map, c)) continue;
+        start_marks(w, marked);
         w->step.sleepy[c->a] = 1;
     }
 }

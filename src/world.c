@@ -432,8 +432,7 @@ static void drop_stale_contacts(ledge_world *w) {
         const ledge__contact *c = &w->contacts[k];
         bool stale =
             w->moved[c->a] ||
-            (c->b >= 0 ? w->moved[c->b] != 0
-                       : edited && c->stamp != ledge__cell_stamp(w->map, c->cell_x, c->cell_y));
+            (c->b >= 0 ? w->moved[c->b] != 0 : edited && ledge__tile_contact_changed(w->map, c));
         if (!stale) w->contacts[n++] = *c;
     }
     w->contact_count = n;

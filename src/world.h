@@ -44,6 +44,12 @@ static inline int ledge__cell_stamp(const ledge_tilemap *map, int x, int y) {
     return (int)map->tiles[k] | (int)map->one_way[k] << 8;
 }
 
+/// Whether a tile contact's cell was edited since it was found (its stamp
+/// is no longer the cell's): the contact no longer holds.
+static inline bool ledge__tile_contact_changed(const ledge_tilemap *map, const ledge__contact *c) {
+    return c->stamp != ledge__cell_stamp(map, c->cell_x, c->cell_y);
+}
+
 /// A candidate pair from the broad phase: the bounding boxes, grown by the
 /// world's margin, overlap and the filters let the bodies touch. The
 /// relaxation passes of the substep test only these.
