@@ -39,20 +39,49 @@ static void note_edit(ledge_tilemap *m, int x, int y) {
     m->edited[m->version % LEDGE__EDITS_KEPT] = (ledge__cell){x, y};
 }
 
+static ledge_one_way one_way_at(const ledge_tilemap *m, int x, int y) {
+    return ledge__tilemap_inside(m, x, y)
+               ? (ledge_one_way)m->one_way[(size_t)y * (size_t)m->width + (size_t)x]
+               : LEDGE_ONE_WAY_NONE;
+}
+
+// The side shared by cells (ax, ay) and (bx, by). A one-way cell lets
+// bodies in through its other sides, so where it meets a cell that is not
+// one-way the side is never an internal seam: a floor under a one-way
+// platform holds up a body walking through the platform, instead of
+// letting it fall through an OFF side. (Only OFF blocks a side in the
+// collision; two one-way cells meet as their shapes do, so a platform's
+// own seams stay smooth.)
+static ledge_edge edge_of(const ledge_tilemap *m, int ax, int ay, int sa, int bx, int by, int sb) {
+    const ledge__tile_geom *a = &m->geom[ledge__tilemap_at(m, ax, ay)];
+    const ledge__tile_geom *b = &m->geom[ledge__tilemap_at(m, bx, by)];
+    ledge_edge e = edge_between(a, sa, b, sb);
+    bool one_way_a = one_way_at(m, ax, ay) != LEDGE_ONE_WAY_NONE;
+    bool one_way_b = one_way_at(m, bx, by) != LEDGE_ONE_WAY_NONE;
+    int ca = a->cover[sa], cb = b->cover[sb];
+    if (e != LEDGE_EDGE_OFF || one_way_a == one_way_b || ca + cb == LEDGE_COVER_NONE) return e;
+    return ca != LEDGE_COVER_PARTIAL && cb != LEDGE_COVER_PARTIAL ? LEDGE_EDGE_SOLID
+                                                                  : LEDGE_EDGE_INTERESTING;
+}
+
 // Recomputes the vertical side at cell boundary bx (0..width) of row y.
 static void update_edge_v(ledge_tilemap *m, int bx, int y) {
-    const ledge__tile_geom *left = &m->geom[ledge__tilemap_at(m, bx - 1, y)];
-    const ledge__tile_geom *right = &m->geom[ledge__tilemap_at(m, bx, y)];
     m->edges_v[(size_t)y * (size_t)(m->width + 1) + (size_t)bx] =
-        (uint8_t)edge_between(left, SIDE_XPOS, right, SIDE_XNEG);
+        (uint8_t)edge_of(m, bx - 1, y, SIDE_XPOS, bx, y, SIDE_XNEG);
 }
 
 // Recomputes the horizontal side at cell boundary by (0..height) of column x.
 static void update_edge_h(ledge_tilemap *m, int x, int by) {
-    const ledge__tile_geom *below = &m->geom[ledge__tilemap_at(m, x, by - 1)];
-    const ledge__tile_geom *above = &m->geom[ledge__tilemap_at(m, x, by)];
     m->edges_h[(size_t)by * (size_t)m->width + (size_t)x] =
-        (uint8_t)edge_between(below, SIDE_YPOS, above, SIDE_YNEG);
+        (uint8_t)edge_of(m, x, by - 1, SIDE_YPOS, x, by, SIDE_YNEG);
+}
+
+// The four sides of cell (x, y), after its tile or one-way setting changed.
+static void update_edges_around(ledge_tilemap *m, int x, int y) {
+    update_edge_v(m, x, y);
+    update_edge_v(m, x + 1, y);
+    update_edge_h(m, x, y);
+    update_edge_h(m, x, y + 1);
 }
 
 // The state of side `side` (0..3) of any cell. Sides that are not stored
@@ -246,10 +275,7 @@ bool ledge_tilemap_set(ledge_tilemap *map, int x, int y, ledge_tile tile) {
     if (!ledge__check_tile("ledge_tilemap_set", tile)) return false;
     map->tiles[(size_t)y * (size_t)map->width + (size_t)x] = tile;
     note_edit(map, x, y);
-    update_edge_v(map, x, y);
-    update_edge_v(map, x + 1, y);
-    update_edge_h(map, x, y);
-    update_edge_h(map, x, y + 1);
+    update_edges_around(map, x, y);
     return true;
 }
 
@@ -266,6 +292,7 @@ bool ledge_tilemap_set_one_way(ledge_tilemap *map, int x, int y, ledge_one_way w
     }
     map->one_way[(size_t)y * (size_t)map->width + (size_t)x] = (uint8_t)way;
     note_edit(map, x, y);
+    update_edges_around(map, x, y);
     return true;
 }
 

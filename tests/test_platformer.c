@@ -296,6 +296,62 @@ static void test_one_way_tiles(void **state) {
     ledge_world_destroy(w);
 }
 
+// A one-way cell beside a solid cell hides none of the solid cell's side:
+// a box inside the one-way cell, pulled against the solid cell by gravity,
+// rests on that side. Every one-way direction, gravity all round, and every
+// one-way shape whose solid part reaches the shared side in full or not at
+// all (FULL, the four halves); the solid cell FULL or a half covering the
+// side. Before edge states knew one-way cells, two such FULL cells made an
+// internal seam and the box fell into the solid cell.
+static void test_one_way_cell_keeps_neighbour_side(void **state) {
+    (void)state;
+    static const float gx[4] = {0.0f, 0.0f, -10.0f, 10.0f}, gy[4] = {-10.0f, 10.0f, 0.0f, 0.0f};
+    static const int dx[4] = {0, 0, -1, 1}, dy[4] = {-1, 1, 0, 0};
+    // The half whose solid part lies against the side toward (dx, dy).
+    static const ledge_tile toward[4] = {LEDGE_TILE_HALF_U, LEDGE_TILE_HALF_D, LEDGE_TILE_HALF_L,
+                                         LEDGE_TILE_HALF_R};
+    const ledge_tile one_way_shapes[] = {LEDGE_TILE_FULL, LEDGE_TILE_HALF_D, LEDGE_TILE_HALF_R,
+                                         LEDGE_TILE_HALF_U, LEDGE_TILE_HALF_L};
+    int cases = 0;
+    for (int g = 0; g < 4; ++g) {
+        for (int way = LEDGE_ONE_WAY_UP; way <= LEDGE_ONE_WAY_RIGHT; ++way) {
+            for (int k = 0; k < 5; ++k) {
+                for (int solid = 0; solid < 2; ++solid) {
+                    ledge_world_def wd = ledge_default_world_def();
+                    wd.gravity = v(gx[g], gy[g]);
+                    wd.map_width = 9;
+                    wd.map_height = 9;
+                    ledge_world *w = ledge_world_create(&wd);
+                    assert_non_null(w);
+                    ledge_tilemap *map = ledge_world_tilemap(w);
+                    assert_true(ledge_tilemap_set(map, 4, 4, one_way_shapes[k]));
+                    assert_true(ledge_tilemap_set_one_way(map, 4, 4, (ledge_one_way)way));
+                    ledge_tile wall = solid ? toward[g ^ 1] : LEDGE_TILE_FULL;
+                    assert_true(ledge_tilemap_set(map, 4 + dx[g], 4 + dy[g], wall));
+                    ledge_body_def bd = ledge_default_body_def();
+                    bd.shape = ledge_make_box(v(0, 0), v(0.2f, 0.2f));
+                    bd.position = v(4.5f, 4.5f);
+                    ledge_body_id box = ledge_body_create(w, &bd);
+                    for (int s = 0; s < 90; ++s) ledge_world_step(w, DT);
+                    // How far the box reaches past the shared side, toward the wall.
+                    vec2s p = ledge_body_position(w, box);
+                    float past = dx[g] != 0 ? (dx[g] < 0 ? 4.0f - (p.x - 0.2f) : p.x + 0.2f - 5.0f)
+                                            : (dy[g] < 0 ? 4.0f - (p.y - 0.2f) : p.y + 0.2f - 5.0f);
+                    if (past > 0.006f) {
+                        fail_msg("gravity (%g, %g), one-way %d tile %d, wall tile %d: the box "
+                                 "reaches %g past the wall's side",
+                                 (double)gx[g], (double)gy[g], way, (int)one_way_shapes[k],
+                                 (int)wall, (double)past);
+                    }
+                    cases++;
+                    ledge_world_destroy(w);
+                }
+            }
+        }
+    }
+    assert_int_equal(cases, 160);
+}
+
 // Walking off the end of a one-way platform and across it from the side:
 // no snag (the horizontal speed is kept).
 static void test_one_way_no_snag(void **state) {
@@ -323,6 +379,10 @@ static void test_one_way_no_snag(void **state) {
         ledge_world_step(w, DT);
         assert_float_equal(ledge_body_position(w, walker).x - wx, 3.0f * DT, 1e-4f);
         assert_float_equal(ledge_body_position(w, crosser).x - cx, -3.0f * DT, 1e-4f);
+        // The floor under the platform holds the crosser up all the way
+        // (it once fell through the side the platform hid, then popped up
+        // onto the platform).
+        assert_float_equal(ledge_body_position(w, crosser).y, 1.445f, 0.006f);
     }
     assert_true(ledge_body_position(w, walker).x > 20.5f);  // walked off the end
     assert_true(ledge_body_position(w, walker).y < 1.5f);   // and fell to the floor
@@ -558,6 +618,7 @@ int main(void) {
         cmocka_unit_test(test_sensor_events),
         cmocka_unit_test(test_one_way_tiles),
         cmocka_unit_test(test_one_way_no_snag),
+        cmocka_unit_test(test_one_way_cell_keeps_neighbour_side),
         cmocka_unit_test(test_one_way_body),
         cmocka_unit_test(test_moving_platform_carries),
         cmocka_unit_test(test_crush_event),
