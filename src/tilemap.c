@@ -39,12 +39,6 @@ static void note_edit(ledge_tilemap *m, int x, int y) {
     m->edited[m->version % LEDGE__EDITS_KEPT] = (ledge__cell){x, y};
 }
 
-static ledge_one_way one_way_at(const ledge_tilemap *m, int x, int y) {
-    return ledge__tilemap_inside(m, x, y)
-               ? (ledge_one_way)m->one_way[(size_t)y * (size_t)m->width + (size_t)x]
-               : LEDGE_ONE_WAY_NONE;
-}
-
 // The side shared by cells (ax, ay) and (bx, by). A one-way cell lets
 // bodies in through its other sides, so where it meets a cell that is not
 // one-way the side is never an internal seam: a floor under a one-way
@@ -56,10 +50,12 @@ static ledge_edge edge_of(const ledge_tilemap *m, int ax, int ay, int sa, int bx
     const ledge__tile_geom *a = &m->geom[ledge__tilemap_at(m, ax, ay)];
     const ledge__tile_geom *b = &m->geom[ledge__tilemap_at(m, bx, by)];
     ledge_edge e = edge_between(a, sa, b, sb);
-    bool one_way_a = one_way_at(m, ax, ay) != LEDGE_ONE_WAY_NONE;
-    bool one_way_b = one_way_at(m, bx, by) != LEDGE_ONE_WAY_NONE;
+    bool one_way_a = ledge_tilemap_one_way(m, ax, ay) != LEDGE_ONE_WAY_NONE;
+    bool one_way_b = ledge_tilemap_one_way(m, bx, by) != LEDGE_ONE_WAY_NONE;
     int ca = a->cover[sa], cb = b->cover[sb];
-    if (e != LEDGE_EDGE_OFF || one_way_a == one_way_b || ca + cb == LEDGE_COVER_NONE) return e;
+    if (e != LEDGE_EDGE_OFF || one_way_a == one_way_b ||
+        (ca == LEDGE_COVER_NONE && cb == LEDGE_COVER_NONE))
+        return e;
     return ca != LEDGE_COVER_PARTIAL && cb != LEDGE_COVER_PARTIAL ? LEDGE_EDGE_SOLID
                                                                   : LEDGE_EDGE_INTERESTING;
 }
