@@ -12,6 +12,13 @@
 /// slower than `resting` are left alone.
 void ledge__velocity_pass(ledge_world *world, float resting, float dt);
 
+/// The stacking model's sweep (ledge__velocity_pass calls it after the
+/// pass; tests call it alone): each contact once more in list order, a
+/// stacked pair answered against its lower body held (response.c,
+/// held_velocity), toward the targets the pass's aim set. Reads the
+/// substep's cap_dt.
+void ledge__shock_sweep(ledge_world *world, float resting);
+
 /// Orders the recorded contacts from the bottom of each pile up: tile
 /// contacts first, then pairs by the height of their lower body (along up),
 /// a stable counting sort over slices of a tenth of a grid cell.

@@ -47,6 +47,19 @@ static void steps(ledge_world *w, int n) {
     for (int i = 0; i < n; ++i) ledge_world_step(w, DT);
 }
 
+static vec2s add(vec2s a, vec2s b) {
+    return v(a.x + b.x, a.y + b.y);
+}
+static vec2s sub(vec2s a, vec2s b) {
+    return v(a.x - b.x, a.y - b.y);
+}
+static vec2s scale(vec2s a, float k) {
+    return v(a.x * k, a.y * k);
+}
+static float dot(vec2s a, vec2s b) {
+    return a.x * b.x + a.y * b.y;
+}
+
 // --- ground, walls, ceilings ---------------------------------------------------
 
 static void test_ground_on_floor_and_wall(void **state) {
@@ -416,6 +429,75 @@ static void test_one_way_body(void **state) {
 
 // --- moving platforms ----------------------------------------------------------------
 
+// A kinematic platform moving along up at a constant speed carries a stack
+// of 1 to 4 boxes or circles whole (stacking model; the shock sweep holds a
+// body resting on the platform as it moves, and one resting on that one,
+// and so on): after a second every body moves at the platform's speed and
+// rests on the one below, overlapping it by no more than the slop. Gravity down, up, left and
+// right; platform speeds from 8 m/s up to 2 m/s down (slow enough to follow).
+static void test_platform_lifts_stack(void **state) {
+    (void)state;
+    static const vec2s ups[4] = {{{0, 1}}, {{0, -1}}, {{1, 0}}, {{-1, 0}}};
+    static const float speeds[] = {8.0f, 4.0f, 2.0f, 1.0f, 0.5f, -0.5f, -2.0f};
+    int cases = 0;
+    for (int g = 0; g < 4; ++g) {
+        vec2s up = ups[g], side = v(-up.y, up.x), across = v(fabsf(side.x), fabsf(side.y));
+        for (size_t si = 0; si < sizeof speeds / sizeof speeds[0]; ++si) {
+            for (int count = 1; count <= 4; ++count) {
+                for (int circles = 0; circles < 2; ++circles) {
+                    ledge_world_def wd = ledge_default_world_def();
+                    wd.gravity = scale(up, -10.0f);
+                    wd.response_model = LEDGE_RESPONSE_MODEL_STACKING;
+                    ledge_world *w = ledge_world_create(&wd);
+                    assert_non_null(w);
+                    float slop = wd.linear_slop;
+                    vec2s base = v(32.0f, 32.0f);
+                    ledge_body_def pd = ledge_default_body_def();
+                    pd.type = LEDGE_BODY_KINEMATIC;
+                    pd.shape = ledge_make_box(v(0, 0), v(2.0f * across.x + 0.25f * across.y,
+                                                         2.0f * across.y + 0.25f * across.x));
+                    pd.position = base;
+                    pd.velocity = scale(up, speeds[si]);
+                    ledge_body_id plat = ledge_body_create(w, &pd);
+                    ledge_body_id body[4];
+                    ledge_body_def bd = ledge_default_body_def();
+                    bd.shape = circles ? ledge_make_circle(v(0, 0), 0.3f)
+                                       : ledge_make_box(v(0, 0), v(0.3f, 0.3f));
+                    bd.friction = 0.5f;
+                    for (int k = 0; k < count; ++k) {
+                        bd.position = add(base, scale(up, 0.25f + 0.3f + 0.6f * (float)k));
+                        body[k] = ledge_body_create(w, &bd);
+                    }
+                    for (int step = 1; step <= 90; ++step) {
+                        ledge_world_step(w, DT);
+                        if (step < 60) continue;
+                        float below = dot(ledge_body_position(w, plat), up) + 0.25f;
+                        for (int k = 0; k < count; ++k) {
+                            vec2s p = ledge_body_position(w, body[k]);
+                            float h = dot(p, up), speed = dot(ledge_body_velocity(w, body[k]), up);
+                            if (fabsf(speed - speeds[si]) > 1e-3f ||
+                                !(below - (h - 0.3f) > -1e-3f &&
+                                  below - (h - 0.3f) < slop + 1e-3f) ||
+                                fabsf(dot(sub(p, base), side)) > 1e-3f) {
+                                fail_msg("up (%g, %g), platform %g m/s, %d %s, body %d at step "
+                                         "%d: speed %.5f, overlap %.5f below, %.5f off its "
+                                         "column",
+                                         up.x, up.y, speeds[si], count,
+                                         circles ? "circles" : "boxes", k, step, speed,
+                                         below - (h - 0.3f), dot(sub(p, base), side));
+                            }
+                            below = h + 0.3f;
+                        }
+                    }
+                    ledge_world_destroy(w);
+                    cases++;
+                }
+            }
+        }
+    }
+    assert_int_equal(cases, 4 * 7 * 4 * 2);
+}
+
 // A platform driven by targets back and forth (a sine, 2 s period) carries
 // a crate standing on it through a full cycle without slipping.
 static void test_moving_platform_carries(void **state) {
@@ -621,6 +703,7 @@ int main(void) {
         cmocka_unit_test(test_one_way_cell_keeps_neighbour_side),
         cmocka_unit_test(test_one_way_body),
         cmocka_unit_test(test_moving_platform_carries),
+        cmocka_unit_test(test_platform_lifts_stack),
         cmocka_unit_test(test_crush_event),
         cmocka_unit_test(test_push_into_wall),
         cmocka_unit_test(test_responses),
