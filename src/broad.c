@@ -1212,6 +1212,130 @@ static void tile_task(int start, int end, int worker, void *context) {
     for (int b = start; b < end; ++b) tile_block(context, b);
 }
 
+// --- pairs after far pushes ---------------------------------------------------
+
+// The candidate pairs are listed once per substep, for boxes grown by the
+// margin; a pass can push a body further than that (a landing body stops
+// inside the one below and is pushed back out, into the one falling behind
+// it), and the pairs it then makes would be missed for the rest of the
+// substep: the two stay overlapped, and deep in a pile nothing works the
+// overlap off. So after each pass the bodies pushed beyond the margin look
+// for them (ledge__far_pairs).
+
+// Whether boxes at centres ca, cb with summed half extents h are within
+// the margin m of each other (the candidate test's own numbers).
+static inline bool within_margin(vec2s ca, vec2s cb, vec2s h, float m) {
+    vec2s d = v2_sub(ca, cb);
+    return fabsf(d.x) < h.x + m && fabsf(d.y) < h.y + m;
+}
+
+static inline uint32_t far_slot_of(uint64_t key, int cap) {
+    return (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 32) & (uint32_t)(cap - 1);
+}
+
+// Doubles the hash set of far pairs (at least 1024 slots), its keys kept.
+static bool far_keys_grow(ledge_world *w) {
+    int cap = w->step.far_key_cap ? 2 * w->step.far_key_cap : 1024;
+    uint64_t *fresh = ledge__alloc(sizeof *fresh * (size_t)cap);
+    if (fresh == NULL) {
+        LEDGE_ERROR("ledge_world_step: allocation of %d far pair keys failed (pairs found after "
+                    "far pushes are skipped this substep)",
+                    cap);
+        return false;
+    }
+    memset(fresh, 0, sizeof *fresh * (size_t)cap);
+    for (int k = 0; k < w->step.far_key_cap; ++k) {
+        uint64_t key = w->step.far_keys[k];
+        if (key == 0) continue;
+        uint32_t at = far_slot_of(key, cap);
+        while (fresh[at] != 0) at = (at + 1) & (uint32_t)(cap - 1);
+        fresh[at] = key;
+    }
+    ledge__free(w->step.far_keys);
+    w->step.far_keys = fresh;
+    w->step.far_key_cap = cap;
+    return true;
+}
+
+// Adds the pair (a, b) to the substep's far pairs; false when it is there
+// already (or the set cannot grow).
+static bool far_key_insert(ledge_world *w, int a, int b) {
+    if (2 * (w->step.far_key_count + 1) > w->step.far_key_cap && !far_keys_grow(w)) return false;
+    uint64_t lo = (uint64_t)(a < b ? a : b), hi = (uint64_t)(a < b ? b : a);
+    uint64_t key = lo << 32 | hi; // never 0: a != b
+    uint32_t mask = (uint32_t)(w->step.far_key_cap - 1), at = far_slot_of(key, w->step.far_key_cap);
+    for (; w->step.far_keys[at] != 0; at = (at + 1) & mask) {
+        if (w->step.far_keys[at] == key) return false;
+    }
+    w->step.far_keys[at] = key;
+    w->step.far_key_count++;
+    return true;
+}
+
+// The substep's far pairs forgotten (at its broad phase).
+static void far_keys_clear(ledge_world *w) {
+    if (w->step.far_key_count == 0) return;
+    memset(w->step.far_keys, 0, sizeof *w->step.far_keys * (size_t)w->step.far_key_cap);
+    w->step.far_key_count = 0;
+}
+
+// Body b near marked body a: a pair when their boxes are within the margin
+// now but were not at the anchors (the broad phase saw that and listed the
+// pair, or had reasons not to), consider_near's rules let them collide
+// (sensors report from their own list, which the anchors decide), and the
+// pair is new this substep. False only when the list cannot grow.
+static bool far_consider(ledge_world *w, pair_out *out, int a, int b, int *added) {
+    if (b == a) return true;
+    vec2s h = v2_add(w->box_half[a], w->box_half[b]);
+    float m = w->step.margin;
+    if (!within_margin(w->step.box_center[a], w->step.box_center[b], h, m) ||
+        within_margin(w->tile_anchor[a], w->tile_anchor[b], h, m)) {
+        return true;
+    }
+    if ((w->sensor[a] | w->sensor[b]) || !ledge__filters_allow(&w->filter[a], &w->filter[b]) ||
+        w->inv_mass[a] + w->inv_mass[b] <= 0.0f || !far_key_insert(w, a, b)) {
+        return true;
+    }
+    ++*added;
+    return push_pair(w, out, a, b);
+}
+
+// Marked body a's new pairs: the grid bodies of the cells its box reaches
+// (a filed centre lies within half a cell of its box, and a body not
+// marked itself within the margin of its anchor), and the big bodies.
+static bool far_search(ledge_world *w, pair_out *out, int a, int *added) {
+    const ledge__grid *g = &w->grid;
+    ledge__cell_rect r = ledge__grid_cells(w, w->step.box_center[a], w->box_half[a],
+                                           0.5f * g->cell + 2.0f * w->step.margin);
+    for (int y = r.y0; y <= r.y1; ++y) {
+        int first = g->cell_start[y * g->nx + r.x0], last = g->cell_start[y * g->nx + r.x1 + 1];
+        for (int q = first; q < last; ++q) {
+            if (!far_consider(w, out, a, g->sorted[q], added)) return false;
+        }
+    }
+    for (int k = 0; k < w->step.big_count; ++k) {
+        if (!far_consider(w, out, a, w->step.big_list[k], added)) return false;
+    }
+    return true;
+}
+
+int ledge__far_pairs(ledge_world *w, bool search) {
+    if (ledge__take_far_moved(w) == 0) return 0;
+    ledge__pair_list pairs = {w->step.pairs, w->step.pair_count, w->step.pair_cap, false};
+    ledge__pair_list sensors = {w->step.sensor_pairs, w->step.sensor_pair_count,
+                                w->step.sensor_pair_cap, false};
+    pair_out out = {&pairs, &sensors, true};
+    int added = 0;
+    bool room = search;
+    for (int i = 0; i < w->slot_count; ++i) {
+        if (!w->step.far_moved[i]) continue;
+        w->step.far_moved[i] = 0;
+        if (room) room = far_search(w, &out, i, &added);
+    }
+    store_lists(w, &pairs, &sensors);
+    return added;
+}
+
 // After the grid's pairs: the big bodies' pairs and the tile list.
 static void after_grid_pairs(ledge_world *w) {
     big_pairs(w);
@@ -1225,6 +1349,7 @@ static void after_grid_pairs(ledge_world *w) {
             w->step.tile_list[w->step.tile_count++] = list[k];
     }
     ledge__take_rechecked(w);
+    far_keys_clear(w);
 }
 
 void ledge__broad_pairs(ledge_world *w) {
@@ -1244,16 +1369,16 @@ void ledge__broad_pairs_again(ledge_world *w) {
     after_grid_pairs(w);
 }
 
-// Safe on a worker: it writes only body i's own entries, marking it 2 (to
-// be appended to the tile list in slot order after the pass) and counting
-// it on the worker's counter.
-void ledge__recheck_tiles(ledge_world *w, int i, int worker) {
+// Marks body i (ledge__far_pairs reads the marks after the pass), and
+// rechecks its tiles: a listed body is marked 2, to be appended to the
+// tile list in slot order after the pass.
+void ledge__moved_far(ledge_world *w, int i, int worker) {
+    if (!w->step.far_moved[i]) {
+        w->step.far_moved[i] = 1;
+        w->par.counter[worker].far_moved++;
+    }
     if (w->step.tile_listed[i] || w->type[i] != LEDGE_BODY_DYNAMIC || w->sensor[i] || w->asleep[i])
         return;
-    // Within the margin of where the broad phase saw it, its box is still
-    // inside the grown box that was found free of tiles.
-    vec2s d = v2_sub(w->step.box_center[i], w->tile_anchor[i]);
-    if (fabsf(d.x) < w->step.margin && fabsf(d.y) < w->step.margin) return;
     if (!body_near_tiles(w, i, 0)) return;
     w->step.tile_listed[i] = 2;
     w->par.counter[worker].rechecked++;

@@ -53,19 +53,35 @@ void ledge__broad_pairs_again(ledge_world *world);
 /// anchored at its box's centre (broad.c).
 void ledge__broad_forget_anchor(ledge_world *world, int i);
 
-/// A body pushed by a pair beyond what the broad phase saw (a crowd can
-/// push one further than the margin in a substep) joins the tile list if
-/// it now reaches a tile, so that tiles always have the last word (broad.c).
-void ledge__recheck_tiles(ledge_world *world, int i, int worker);
-
-/// ledge__recheck_tiles without the call in the common case: a body still
-/// within the margin of where the broad phase looked for its tiles (most
-/// pushes in a pile) is inside the grown box found free of them.
-static inline void ledge__recheck_tiles_if_moved(ledge_world *w, int i, int worker) {
+/// Whether body i's box is beyond the margin of where the broad phase saw
+/// it (its anchor): the candidate pairs and the tile list may then miss
+/// what it meets.
+static inline bool ledge__far_from_anchor(const ledge_world *w, int i) {
     vec2s d = v2_sub(w->step.box_center[i], w->tile_anchor[i]);
-    if (fabsf(d.x) < w->step.margin && fabsf(d.y) < w->step.margin) return;
-    ledge__recheck_tiles(w, i, worker);
+    return !(fabsf(d.x) < w->step.margin && fabsf(d.y) < w->step.margin);
 }
+
+/// A body pushed beyond the margin of where the broad phase saw it (a crowd
+/// or a landing can push one further than the margin in a substep): it
+/// joins the tile list if it now reaches a tile, so that tiles always have
+/// the last word, and is marked for ledge__far_pairs. Safe on a worker: it
+/// writes only body i's entries and the worker's counters (broad.c).
+void ledge__moved_far(ledge_world *world, int i, int worker);
+
+/// ledge__moved_far without the call in the common case: a body still
+/// within the margin of its anchor (most pushes in a pile) is inside the
+/// grown box the broad phase searched.
+static inline void ledge__recheck_if_far(ledge_world *w, int i, int worker) {
+    if (ledge__far_from_anchor(w, i)) ledge__moved_far(w, i, worker);
+}
+
+/// After a relaxation pass, on the calling thread: the pairs that the
+/// bodies ledge__moved_far marked now make and that the broad phase could
+/// not list (their boxes were not within the margin at the anchors) are
+/// appended to the candidate pairs, each once per substep, so the next
+/// pass projects them (broad.c). With `search` false (the last pass) the
+/// marks are only cleared. Returns the pairs added.
+int ledge__far_pairs(ledge_world *world, bool search);
 
 /// World to grid coordinates: a permutation and signs of the axes, so that
 /// grid rows run along the world's up_axis (0 +y, 1 -y, 2 +x, 3 -x).

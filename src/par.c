@@ -4,6 +4,7 @@
 // up, on the calling thread: broad.c).
 #include "world.h"
 
+#include <stddef.h>
 #include <string.h>
 
 // Replaces *array (count `used` elements of `size` bytes) by one of `cap`
@@ -121,20 +122,25 @@ void ledge__par_free(ledge__par *p) {
     memset(p, 0, sizeof *p);
 }
 
-int ledge__take_pushes(ledge_world *w) {
+// One of the workers' counters (at byte `offset` of each), summed and reset.
+static int take_counter(ledge_world *w, size_t offset) {
     int sum = 0;
     for (int k = 0; k < LEDGE_MAX_WORKERS; ++k) {
-        sum += w->par.counter[k].pushes;
-        w->par.counter[k].pushes = 0;
+        int *n = (int *)((char *)&w->par.counter[k] + offset);
+        sum += *n;
+        *n = 0;
     }
     return sum;
 }
 
+int ledge__take_pushes(ledge_world *w) {
+    return take_counter(w, offsetof(struct ledge__counter, pushes));
+}
+
 int ledge__take_rechecked(ledge_world *w) {
-    int sum = 0;
-    for (int k = 0; k < LEDGE_MAX_WORKERS; ++k) {
-        sum += w->par.counter[k].rechecked;
-        w->par.counter[k].rechecked = 0;
-    }
-    return sum;
+    return take_counter(w, offsetof(struct ledge__counter, rechecked));
+}
+
+int ledge__take_far_moved(ledge_world *w) {
+    return take_counter(w, offsetof(struct ledge__counter, far_moved));
 }

@@ -144,7 +144,7 @@ static inline void move_body(ledge_world *w, int i, vec2s to, int worker) {
     if (same_bits(to, w->position[i])) return;
     w->position[i] = to;
     w->step.box_center[i] = v2_add(to, w->box_offset[i]);
-    ledge__recheck_tiles_if_moved(w, i, worker);
+    ledge__recheck_if_far(w, i, worker);
 }
 
 static void project_pair(ledge_world *w, ledge__pair *p, int worker) {
@@ -295,6 +295,7 @@ static int project_tiles(ledge_world *w, int a, bool record, int worker, ledge__
         }
     }
     w->step.box_center[a] = v2_add(w->position[a], w->box_offset[a]);
+    ledge__recheck_if_far(w, a, worker);
     return n;
 }
 
@@ -521,5 +522,7 @@ void ledge__resolve_pass(ledge_world *w, bool record) {
     ledge__append_rechecked(w);
     project_all_tiles(w, record);
     w->step.pushes = ledge__take_pushes(w);
+    // New pairs make the next pass move something.
+    w->step.pushes += ledge__far_pairs(w, !record);
     if (record) record_pairs(w);
 }

@@ -158,6 +158,7 @@ void ledge_world_destroy(ledge_world *world) {
     ledge__free(world->step.sort_range);
     ledge__free(world->step.carry_block);
     ledge__free(world->step.stacking);
+    ledge__free(world->step.far_keys);
     ledge__par_free(&world->par);
     ledge__free(world);
 }

@@ -110,13 +110,16 @@ typedef struct ledge__step {
     int pair_count, pair_cap;
     ledge__pair *sensor_pairs; ///< A sensor (a) and a body near it (b) (broad.c).
     int sensor_pair_count, sensor_pair_cap;
-    int tile_count;    ///< Entries in tile_list (dynamic bodies near non-empty cells).
-    int big_count;     ///< Entries in big_list (bodies larger than a grid cell).
-    bool count_active; ///< active_upto is counted (bodies sleep; broad.c).
-    int pushes;        ///< Projections made by the current relaxation pass.
-    float margin;      ///< Broad-phase growth of the boxes (this step).
-    float cap_dt;      ///< The velocity pass's dt (response.c).
-    int *buckets;      ///< The contact sort's counters.
+    int tile_count;     ///< Entries in tile_list (dynamic bodies near non-empty cells).
+    int big_count;      ///< Entries in big_list (bodies larger than a grid cell).
+    bool count_active;  ///< active_upto is counted (bodies sleep; broad.c).
+    int pushes;         ///< Projections made by the current relaxation pass.
+    uint64_t *far_keys; ///< The pairs found after far pushes this substep, a hash set (broad.c).
+    int far_key_cap;    ///< Its slots (a power of two, or 0).
+    int far_key_count;  ///< Its keys.
+    float margin;       ///< Broad-phase growth of the boxes (this step).
+    float cap_dt;       ///< The velocity pass's dt (response.c).
+    int *buckets;       ///< The contact sort's counters.
     int bucket_cap;
     int *sort_key;     ///< Per contact: its bucket (the contact sort, response.c).
     int *sort_index;   ///< The contacts' indices, by groups of buckets.
@@ -279,10 +282,11 @@ typedef struct ledge__par {
     int fast_room;          ///< Of those, used (tests lower it; -1: the calling thread does all).
     long fast_left;         ///< Fast bodies the workers left to the calling thread (tests).
     ledge__profile profile; ///< Stage times, for the benchmark.
-    struct {
+    struct ledge__counter {
         int pushes;    ///< Projections made (resolve.c).
         int rechecked; ///< Bodies that joined the tile list (broad.c).
-        char pad[56];  ///< One cache line per worker.
+        int far_moved; ///< Bodies pushed beyond the margin (broad.c).
+        char pad[52];  ///< One cache line per worker.
     } counter[LEDGE_MAX_WORKERS];
 } ledge__par;
 
@@ -486,8 +490,12 @@ static inline void ledge__run(ledge_world *w, ledge_task_fn *task, int items, in
 int ledge__take_pushes(ledge_world *world);
 int ledge__take_rechecked(ledge_world *world);
 
+/// The workers' count of bodies pushed beyond the margin, summed and reset
+/// (par.c).
+int ledge__take_far_moved(ledge_world *world);
+
 /// Appends the bodies that joined the tile list during the pass (marked 2
-/// by ledge__recheck_tiles), in slot order (broad.c).
+/// by ledge__moved_far), in slot order (broad.c).
 void ledge__append_rechecked(ledge_world *world);
 
 #endif // LEDGE_WORLD_INTERNAL_H

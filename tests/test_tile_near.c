@@ -5,7 +5,8 @@
 // bodies (slow, fast, small, large, partly outside the map), after every
 // step and after tile edits between steps, the answers must be the
 // lookup's, and no body the brute force finds near a tile may be left out
-// of the broad phase's tile list.
+// of the broad phase's tile list. And the pairs found after far pushes
+// (broad.c, ledge__far_pairs) join the candidate list once each.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,6 +21,7 @@
 #include "world.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 #define MAP_W 40
 #define MAP_H 30
@@ -195,9 +197,72 @@ static void test_tile_lookups_match_brute_force(void **state) {
     assert_int_equal(up_axes_seen, 15); // all four grid orientations ran
 }
 
+// --- pairs after far pushes ----------------------------------------------------
+
+static int key_cmp(const void *pa, const void *pb) {
+    uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+    return (a > b) - (a < b);
+}
+
+// Rain landing in a narrow shaft (22 x 60 circles falling up to 75 m): the
+// substeps' pair lists, with the pairs the passes found after far pushes
+// at their tails, hold no pair twice, for 1 and 2 workers; and far pairs
+// were found (the test sees the search at work).
+static void test_far_pairs_listed_once(void **state) {
+    (void)state;
+    enum { COLS = 22, ROWS = 60, N = COLS * ROWS };
+    static uint64_t keys[8 * N];
+    for (int workers = 1; workers <= 2; ++workers) {
+        ledge_world_def wd = ledge_default_world_def();
+        wd.gravity = (vec2s){{0.0f, -10.0f}};
+        wd.response_model = LEDGE_RESPONSE_MODEL_STACKING;
+        wd.map_width = COLS + 2;
+        wd.map_height = ROWS + 10;
+        wd.worker_count = workers;
+        ledge_world *w = ledge_world_create(&wd);
+        assert_non_null(w);
+        ledge_tilemap *map = ledge_world_tilemap(w);
+        for (int j = 0; j < ROWS + 10; ++j) {
+            ledge_tilemap_set(map, 0, j, LEDGE_TILE_FULL);
+            ledge_tilemap_set(map, COLS + 1, j, LEDGE_TILE_FULL);
+        }
+        for (int i = 0; i < COLS + 2; ++i) ledge_tilemap_set(map, i, 0, LEDGE_TILE_FULL);
+        ledge_body_def bd = ledge_default_body_def();
+        bd.shape = ledge_make_circle((vec2s){{0.0f, 0.0f}}, 0.4f);
+        bd.friction = 0.3f;
+        bd.bounce = 0.1f;
+        for (int k = 0; k < N; ++k) {
+            bd.position = (vec2s){{1.5f + (float)(k % COLS) + 0.01f * (float)((7 * k) % 11 - 5),
+                                   7.0f + (float)(k / COLS)}};
+            assert_true(ledge_body_is_valid(w, ledge_body_create(w, &bd)));
+        }
+        int with_far = 0;
+        for (int s = 0; s < 400; ++s) {
+            ledge_world_step(w, 1.0f / 60.0f);
+            int n = w->step.pair_count;
+            assert_true(n <= 8 * N);
+            for (int k = 0; k < n; ++k) {
+                int a = w->step.pairs[k].a, b = w->step.pairs[k].b;
+                keys[k] = (uint64_t)(a < b ? a : b) << 32 | (uint64_t)(a < b ? b : a);
+            }
+            qsort(keys, (size_t)n, sizeof keys[0], key_cmp);
+            for (int k = 1; k < n; ++k) {
+                if (keys[k] == keys[k - 1]) {
+                    fail_msg("%d workers, step %d: the pair (%d, %d) is listed twice", workers, s,
+                             (int)(keys[k] >> 32), (int)(keys[k] & 0xffffffffu));
+                }
+            }
+            with_far += w->step.far_key_count > 0;
+        }
+        assert_true(with_far > 0);
+        ledge_world_destroy(w);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tile_lookups_match_brute_force),
+        cmocka_unit_test(test_far_pairs_listed_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
