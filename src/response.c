@@ -32,8 +32,9 @@
 // down into the floor, so a pile comes to rest in one pass instead of
 // sinking for as many passes as it is high. A dynamic lower body is held
 // without its motion toward the upper one (held_velocity), unless it rests
-// on a moving platform: the sweep slows bodies that fall into a pile,
-// never throws them off it, and lifts a stack on a platform whole. The sweep
+// on a kinematic body, directly or through others: the sweep slows bodies
+// that fall into a pile, never throws them off it, and lifts a stack on a
+// platform whole. The sweep
 // aims at the normal speed each contact was to leave with, taken before
 // the pass (aim(): a bounce aimed for stays a bounce, so a ball dropped on
 // a ball resting on the floor rebounds, the floor holding the lower one).
@@ -149,12 +150,14 @@ static inline int stacked(const ledge_world *w, const ledge__contact *c, int *lo
     return w->inv_mass[u] > 0.0f ? u : -1;
 }
 
-// Whether the shock sweep holds body i as it moves: a static or kinematic
-// body (its motion is real: no contact changes it), or one the sweep has
-// found stacked on such a body, directly or through others (a stack on a
-// rising platform is lifted whole).
+// Whether the shock sweep holds body i as it moves: a kinematic body (its
+// motion is real: no contact changes it), or one the sweep has found
+// stacked on one, directly or through others (a stack on a rising
+// platform is lifted whole). A static body does not move, and neither does
+// a sleeper: held either way, they mark nothing, so a pile on a static
+// body is swept as a pile on tiles.
 static inline bool held_as_it_moves(const ledge_world *w, int i) {
-    return w->type[i] != LEDGE_BODY_DYNAMIC || w->step.held_moving[i];
+    return w->type[i] == LEDGE_BODY_KINEMATIC || w->step.held_moving[i];
 }
 
 // The lower body's velocity as the shock sweep holds it: as it moves

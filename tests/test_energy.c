@@ -1,15 +1,17 @@
 // The velocity pass (response.c) against the energy bound, on thousands of
-// seeded contact sets: with every bounce 0, contacts between dynamic bodies
-// and tiles can only take kinetic energy away. The pass shares each change
-// by inverse mass, so its energy is that of the centre of mass plus
-// mu |v_rel|^2 / 2, and |v_rel| only shrinks; a tile contact only removes
-// approach and tangential speed. The stacking model's sweep holds a lower
-// body still and changes the upper one alone: it must only slow the upper
-// body (never throw it at the lower one's speed), which is what keeps a
-// deep pile from being pumped up row after row. Friction between two
+// seeded contact sets: with every bounce 0, contacts between dynamic
+// bodies, static bodies and tiles can only take kinetic energy away. The
+// pass shares each change by inverse mass, so its energy is that of the
+// centre of mass plus mu |v_rel|^2 / 2, and |v_rel| only shrinks; a tile
+// or static contact only removes approach and tangential speed. The
+// stacking model's sweep holds a lower body still and changes the upper
+// one alone: it must only slow the upper body (never throw it at the lower
+// one's speed), which is what keeps a deep pile from being pumped up row
+// after row, on tiles or on a static body. Friction between two dynamic
 // bodies is 0 here: in the sweep it drags the upper body along with the
 // lower one, which is how a moving support carries a load and does add
-// energy. Tile friction, Coulomb caps and approach speeds are random.
+// energy. Friction against tiles and static bodies, Coulomb caps and
+// approach speeds are random.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -32,9 +34,12 @@
 #define CASES  6000
 #define PI     3.14159265358979323846
 
+#define STATICS 2
+
 typedef struct bench {
     ledge_world *world;
     int slot[BODIES];
+    int fixed[STATICS]; ///< Static bodies: a contact's lower body, never in the energy.
 } bench;
 
 static void bench_create(bench *b, ledge_response_model model, vec2s gravity) {
@@ -55,6 +60,14 @@ static void bench_create(bench *b, ledge_response_model model, vec2s gravity) {
         ledge_body_id id = ledge_body_create(b->world, &bd);
         assert_true(ledge_body_is_valid(b->world, id));
         b->slot[i] = ledge__slot_of(b->world, id);
+    }
+    bd.type = LEDGE_BODY_STATIC;
+    bd.shape = ledge_make_circle((vec2s){{0.0f, 0.0f}}, 0.5f);
+    for (int i = 0; i < STATICS; ++i) {
+        bd.position = (vec2s){{4.0f + 4.0f * (float)i, 50.0f}};
+        ledge_body_id id = ledge_body_create(b->world, &bd);
+        assert_true(ledge_body_is_valid(b->world, id));
+        b->fixed[i] = ledge__slot_of(b->world, id);
     }
     // One step (the bodies far apart) sets what the pass reads: up.
     ledge_world_step(b->world, 1.0f / 60.0f);
@@ -99,15 +112,22 @@ static int random_case(ledge_world *w, const bench *b) {
         memset(&c, 0, sizeof c);
         c.a = b->slot[rng_int(0, BODIES - 1)];
         c.b = -1;
-        if (rng_unit() < 0.8) {
+        double kind = rng_unit();
+        if (kind < 0.1) {
+            // A static body below (the pile's floor is a body, not tiles:
+            // the sweep must hold what rests on it as it holds a pile on
+            // tiles).
+            c.b = b->fixed[rng_int(0, STATICS - 1)];
+        } else if (kind < 0.8) {
             do {
                 c.b = b->slot[rng_int(0, BODIES - 1)];
             } while (c.b == c.a);
         }
         c.normal = random_unit(w->up);
-        c.friction = c.b < 0 ? rng_range(0.0, 1.0) : 0.0f;
+        bool fixed = c.b < 0 || c.b == b->fixed[0] || c.b == b->fixed[1];
+        c.friction = fixed ? rng_range(0.0, 1.0) : 0.0f;
         c.bounce = 0.0f;
-        c.cap = c.b < 0 ? rng_range(0.0, 20.0) : 0.0f;
+        c.cap = fixed ? rng_range(0.0, 20.0) : 0.0f;
         c.depth = rng_range(0.0, 0.1);
         c.policy = LEDGE_RESPONSE_SLIDE;
         w->contacts[w->contact_count++] = c;
