@@ -55,6 +55,12 @@ ledge_shape ledge_make_box(vec2s center, vec2s half_extents) {
     }
     vec2s lo = v2(center.x - half_extents.x, center.y - half_extents.y);
     vec2s hi = v2(center.x + half_extents.x, center.y + half_extents.y);
+    // Each vertex within the limit too, as ledge_shape_is_valid asks (a
+    // centre and half extents each within it can reach twice as far).
+    if (!ledge__check_vec("ledge_make_box", "center - half_extents", lo, LEDGE_MAX_COORDINATE) ||
+        !ledge__check_vec("ledge_make_box", "center + half_extents", hi, LEDGE_MAX_COORDINATE)) {
+        return invalid_shape();
+    }
     return box_from_bounds(center, lo, hi);
 }
 

@@ -49,6 +49,9 @@ ROW(circle_huge) {
 ROW(box_half) {
     return ledge_make_box(v(0, 0), v(1, 0)).type == LEDGE_SHAPE_INVALID;
 }
+ROW(box_corner) {
+    return ledge_make_box(v(0, 8e5f), v(1, 8e5f)).type == LEDGE_SHAPE_INVALID;
+}
 ROW(poly_null_out) {
     vec2s p[3] = {{{0, 0}}, {{1, 0}}, {{0, 1}}};
     return !ledge_make_polygon(p, 3, NULL);
@@ -398,6 +401,7 @@ static const row rows[] = {
     {"`ledge_make_circle((NaN, 0), 1)`", circle_nan, "ledge_make_circle", "center", "invalid shape"},
     {"`ledge_make_circle(c, 2e6)`", circle_huge, "ledge_make_circle", "radius", "invalid shape"},
     {"`ledge_make_box(c, (1, 0))`", box_half, "ledge_make_box", "half_extents", "invalid shape"},
+    {"`ledge_make_box((0, 8e5), (1, 8e5))`", box_corner, "ledge_make_box", "center + half_extents", "invalid shape"},
     {"`ledge_make_polygon(p, 3, NULL)`", poly_null_out, "ledge_make_polygon", "out", "false"},
     {"`ledge_make_polygon(NULL, 3, &s)`", poly_null_points, "ledge_make_polygon", "points", "false"},
     {"`ledge_make_polygon` with 9 points", poly_count, "ledge_make_polygon", "count", "false"},

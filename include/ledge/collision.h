@@ -131,7 +131,8 @@ typedef struct ledge_toi {
 LEDGE_API ledge_shape ledge_make_circle(vec2s center, float radius);
 
 /// An axis-aligned box centred at `center` with `half_extents` (both > 0).
-/// Refused like ledge_make_circle.
+/// Refused like ledge_make_circle, and when a corner (center +-
+/// half_extents) exceeds LEDGE_MAX_COORDINATE.
 LEDGE_API ledge_shape ledge_make_box(vec2s center, vec2s half_extents);
 
 /// A convex polygon from 3..LEDGE_MAX_POLYGON_VERTICES points in either
