@@ -770,6 +770,38 @@ static LEDGE_INLINE ledge_distance_result polygon_circle(const ledge_shape *a, v
 }
 #endif
 
+// Polygon a and circle b within rounding of touching: the SAT has the last
+// word, as for two polygons (pair_distance), so that ledge_collide's hit
+// always means distance 0. The closed form measures the centre against a
+// face through one of its vertices, the SAT against the face's precomputed
+// axis, whose offset rounds on the face's other vertex: they can disagree
+// by a float rounding of the coordinates (a circle of radius 8e-44 on a
+// triangle's vertex: the SAT says hit, the closed form 1.1e-16 apart;
+// tests/fuzz/crashes/collide/circle-on-triangle-vertex-rounding).
+static LEDGE_NOINLINE ledge_distance_result sat_near_touch(const ledge_shape *a, vec2s pa,
+                                                           const ledge_shape *b, vec2s pb,
+                                                           ledge_distance_result r, bool flip) {
+    ledge_manifold m = flip ? ledge_collide(b, pb, a, pa) : ledge_collide(a, pa, b, pb);
+    if (!m.hit) return r;
+    ledge_distance_result hit = ledge__distance_from_manifold(&m);
+    hit.iterations = r.iterations;
+    return hit;
+}
+
+// polygon_circle, and the SAT's word when it finds the pair within
+// rounding of touching (a relative 1e-5 of the coordinates, as
+// pair_distance's).
+static LEDGE_INLINE ledge_distance_result polygon_circle_checked(const ledge_shape *a, vec2s pa,
+                                                                 const ledge_shape *b, vec2s pb,
+                                                                 bool flip) {
+    ledge_distance_result r = polygon_circle(a, pa, b, pb, flip);
+    if (!(r.distance > 0.0f)) return r;
+    vec2s ea = v2_sub(a->bounds.upper, a->bounds.lower), off = v2_sub(pb, pa);
+    float scale = maxf(ea.x, ea.y) + fabsf(off.x) + fabsf(off.y) + b->radius;
+    if (r.distance > 1.0e-5f * scale) return r;
+    return sat_near_touch(a, pa, b, pb, r, flip);
+}
+
 // The pairs with a circle, out of line so that their register pressure
 // does not burden the others; `flip` constant in each.
 LEDGE_NOINLINE static ledge_distance_result box_and_circle(const ledge_shape *a, vec2s pa,
@@ -782,11 +814,11 @@ LEDGE_NOINLINE static ledge_distance_result circle_and_box(const ledge_shape *a,
 }
 LEDGE_NOINLINE static ledge_distance_result polygon_and_circle(const ledge_shape *a, vec2s pa,
                                                                const ledge_shape *b, vec2s pb) {
-    return polygon_circle(a, pa, b, pb, false);
+    return polygon_circle_checked(a, pa, b, pb, false);
 }
 LEDGE_NOINLINE static ledge_distance_result circle_and_polygon(const ledge_shape *a, vec2s pa,
                                                                const ledge_shape *b, vec2s pb) {
-    return polygon_circle(b, pb, a, pa, true);
+    return polygon_circle_checked(b, pb, a, pa, true);
 }
 
 // The support points of p along n (those within tol of the largest
@@ -956,12 +988,12 @@ LEDGE_NOINLINE static ledge_distance_result checked_circle_box(const ledge_shape
 LEDGE_NOINLINE static ledge_distance_result checked_polygon_circle(const ledge_shape *a, vec2s pa,
                                                                    const ledge_shape *b, vec2s pb) {
     if (LEDGE_UNLIKELY(!polygon_counts_ok(a))) return refused(a, pa, b, pb);
-    return polygon_circle(a, pa, b, pb, false);
+    return polygon_circle_checked(a, pa, b, pb, false);
 }
 LEDGE_NOINLINE static ledge_distance_result checked_circle_polygon(const ledge_shape *a, vec2s pa,
                                                                    const ledge_shape *b, vec2s pb) {
     if (LEDGE_UNLIKELY(!polygon_counts_ok(b))) return refused(a, pa, b, pb);
-    return polygon_circle(b, pb, a, pa, true);
+    return polygon_circle_checked(b, pb, a, pa, true);
 }
 
 typedef ledge_distance_result (*pair_fn)(const ledge_shape *a, vec2s pa, const ledge_shape *b,
