@@ -778,28 +778,35 @@ static LEDGE_INLINE ledge_distance_result polygon_circle(const ledge_shape *a, v
 // by a float rounding of the coordinates (a circle of radius 8e-44 on a
 // triangle's vertex: the SAT says hit, the closed form 1.1e-16 apart;
 // tests/fuzz/crashes/collide/circle-on-triangle-vertex-rounding).
-static LEDGE_NOINLINE ledge_distance_result sat_near_touch(const ledge_shape *a, vec2s pa,
-                                                           const ledge_shape *b, vec2s pb,
-                                                           ledge_distance_result r, bool flip) {
+// The distance under which polygon a and circle b count as touching
+// within rounding: a relative 1e-5 of their coordinates.
+static inline float near_touch(const ledge_shape *a, vec2s pa, const ledge_shape *b, vec2s pb) {
+    vec2s ea = v2_sub(a->bounds.upper, a->bounds.lower), off = v2_sub(pb, pa);
+    return 1.0e-5f * (maxf(ea.x, ea.y) + fabsf(off.x) + fabsf(off.y) + b->radius);
+}
+
+static LEDGE_NOINLINE void sat_near_touch(const ledge_shape *a, vec2s pa, const ledge_shape *b,
+                                          vec2s pb, bool flip, ledge_distance_result *r) {
     ledge_manifold m = flip ? ledge_collide(b, pb, a, pa) : ledge_collide(a, pa, b, pb);
-    if (!m.hit) return r;
-    ledge_distance_result hit = ledge__distance_from_manifold(&m);
-    hit.iterations = r.iterations;
-    return hit;
+    if (!m.hit) return;
+    int iterations = r->iterations;
+    *r = ledge__distance_from_manifold(&m);
+    r->iterations = iterations;
 }
 
 // polygon_circle, and the SAT's word when it finds the pair within
 // rounding of touching (a relative 1e-5 of the coordinates, as
-// pair_distance's).
+// pair_distance's). The answer is changed in place, so that it is built
+// where the caller wants it (a copy of the returned struct would cost a
+// store-forwarding stall on every query).
 static LEDGE_INLINE ledge_distance_result polygon_circle_checked(const ledge_shape *a, vec2s pa,
                                                                  const ledge_shape *b, vec2s pb,
                                                                  bool flip) {
     ledge_distance_result r = polygon_circle(a, pa, b, pb, flip);
-    if (!(r.distance > 0.0f)) return r;
-    vec2s ea = v2_sub(a->bounds.upper, a->bounds.lower), off = v2_sub(pb, pa);
-    float scale = maxf(ea.x, ea.y) + fabsf(off.x) + fabsf(off.y) + b->radius;
-    if (r.distance > 1.0e-5f * scale) return r;
-    return sat_near_touch(a, pa, b, pb, r, flip);
+    if (LEDGE_UNLIKELY(r.distance > 0.0f && r.distance <= near_touch(a, pa, b, pb))) {
+        sat_near_touch(a, pa, b, pb, flip, &r);
+    }
+    return r;
 }
 
 // The pairs with a circle, out of line so that their register pressure
