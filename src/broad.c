@@ -1279,42 +1279,38 @@ static void far_keys_clear(ledge_world *w) {
     w->step.far_key_count = 0;
 }
 
-// Body b near marked body a: a pair when their boxes are within the margin
-// now but were not at the anchors (the broad phase saw that and listed the
-// pair, or had reasons not to), consider_near's rules let them collide
-// (sensors report from their own list, which the anchors decide), and the
-// pair is new this substep. False only when the list cannot grow.
-static bool far_consider(ledge_world *w, pair_out *out, int a, int b, int *added) {
-    if (b == a) return true;
+// Body b near marked body a: a candidate when their boxes are within the
+// margin now but were not at the anchors (the broad phase saw that and
+// listed the pair, or had reasons not to), neither is a sensor (sensors
+// report from their own list, which the anchors decide), and the pair is
+// new this substep; then consider_near's rules. False only when the list
+// cannot grow.
+static bool far_consider(ledge_world *w, pair_out *out, int a, int b) {
+    if (b == a || (w->sensor[a] | w->sensor[b])) return true;
     vec2s h = v2_add(w->box_half[a], w->box_half[b]);
     float m = w->step.margin;
     if (!within_margin(w->step.box_center[a], w->step.box_center[b], h, m) ||
-        within_margin(w->tile_anchor[a], w->tile_anchor[b], h, m)) {
+        within_margin(w->tile_anchor[a], w->tile_anchor[b], h, m) || !far_key_insert(w, a, b)) {
         return true;
     }
-    if ((w->sensor[a] | w->sensor[b]) || !ledge__filters_allow(&w->filter[a], &w->filter[b]) ||
-        w->inv_mass[a] + w->inv_mass[b] <= 0.0f || !far_key_insert(w, a, b)) {
-        return true;
-    }
-    ++*added;
-    return push_pair(w, out, a, b);
+    return consider_near(w, out, a, b);
 }
 
 // Marked body a's new pairs: the grid bodies of the cells its box reaches
 // (a filed centre lies within half a cell of its box, and a body not
 // marked itself within the margin of its anchor), and the big bodies.
-static bool far_search(ledge_world *w, pair_out *out, int a, int *added) {
+static bool far_search(ledge_world *w, pair_out *out, int a) {
     const ledge__grid *g = &w->grid;
     ledge__cell_rect r = ledge__grid_cells(w, w->step.box_center[a], w->box_half[a],
                                            0.5f * g->cell + 2.0f * w->step.margin);
     for (int y = r.y0; y <= r.y1; ++y) {
         int first = g->cell_start[y * g->nx + r.x0], last = g->cell_start[y * g->nx + r.x1 + 1];
         for (int q = first; q < last; ++q) {
-            if (!far_consider(w, out, a, g->sorted[q], added)) return false;
+            if (!far_consider(w, out, a, g->sorted[q])) return false;
         }
     }
     for (int k = 0; k < w->step.big_count; ++k) {
-        if (!far_consider(w, out, a, w->step.big_list[k], added)) return false;
+        if (!far_consider(w, out, a, w->step.big_list[k])) return false;
     }
     return true;
 }
@@ -1325,13 +1321,13 @@ int ledge__far_pairs(ledge_world *w, bool search) {
     ledge__pair_list sensors = {w->step.sensor_pairs, w->step.sensor_pair_count,
                                 w->step.sensor_pair_cap, false};
     pair_out out = {&pairs, &sensors, true};
-    int added = 0;
     bool room = search;
     for (int i = 0; i < w->slot_count; ++i) {
         if (!w->step.far_moved[i]) continue;
         w->step.far_moved[i] = 0;
-        if (room) room = far_search(w, &out, i, &added);
+        if (room) room = far_search(w, &out, i);
     }
+    int added = pairs.count - w->step.pair_count;
     store_lists(w, &pairs, &sensors);
     return added;
 }

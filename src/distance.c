@@ -43,6 +43,11 @@ static inline __m128 load_vec(vec2s v) { // (v.x, v.y, 0, 0)
 /// cycles.
 #define GJK_MAX_ITERATIONS 24
 
+/// Within this fraction of the coordinates' size two shapes count as
+/// touching within rounding, and ledge_collide's SAT has the last word
+/// (pair_distance, near_touch).
+#define TOUCH_ROUNDING 1.0e-5f
+
 ledge_distance_result ledge__distance_none(int iterations) {
     ledge_distance_result r;
     memset(&r, 0, sizeof r);
@@ -344,7 +349,7 @@ static ledge_distance_result pair_distance(const gjk_pair *gp, float ra, float r
     // Within rounding of touching the SAT has the last word (its hit means
     // distance 0): a relative 1e-5 of the coordinates, far above float
     // rounding, costs a collide call only for nearly touching pairs.
-    *overlap = core <= r + 1.0e-5f * (scale + r);
+    *overlap = core <= r + TOUCH_ROUNDING * (scale + r);
     if (core > 0.0f) {
         res.normal = v2_unit(d, core);
     } else if (!finish) {
@@ -770,6 +775,13 @@ static LEDGE_INLINE ledge_distance_result polygon_circle(const ledge_shape *a, v
 }
 #endif
 
+// The distance under which polygon a and circle b count as touching
+// within rounding (TOUCH_ROUNDING of their coordinates' size).
+static inline float near_touch(const ledge_shape *a, vec2s pa, const ledge_shape *b, vec2s pb) {
+    vec2s ea = v2_sub(a->bounds.upper, a->bounds.lower), off = v2_sub(pb, pa);
+    return TOUCH_ROUNDING * (maxf(ea.x, ea.y) + fabsf(off.x) + fabsf(off.y) + b->radius);
+}
+
 // Polygon a and circle b within rounding of touching: the SAT has the last
 // word, as for two polygons (pair_distance), so that ledge_collide's hit
 // always means distance 0. The closed form measures the centre against a
@@ -778,13 +790,6 @@ static LEDGE_INLINE ledge_distance_result polygon_circle(const ledge_shape *a, v
 // by a float rounding of the coordinates (a circle of radius 8e-44 on a
 // triangle's vertex: the SAT says hit, the closed form 1.1e-16 apart;
 // tests/fuzz/crashes/collide/circle-on-triangle-vertex-rounding).
-// The distance under which polygon a and circle b count as touching
-// within rounding: a relative 1e-5 of their coordinates.
-static inline float near_touch(const ledge_shape *a, vec2s pa, const ledge_shape *b, vec2s pb) {
-    vec2s ea = v2_sub(a->bounds.upper, a->bounds.lower), off = v2_sub(pb, pa);
-    return 1.0e-5f * (maxf(ea.x, ea.y) + fabsf(off.x) + fabsf(off.y) + b->radius);
-}
-
 static LEDGE_NOINLINE void sat_near_touch(const ledge_shape *a, vec2s pa, const ledge_shape *b,
                                           vec2s pb, bool flip, ledge_distance_result *r) {
     ledge_manifold m = flip ? ledge_collide(b, pb, a, pa) : ledge_collide(a, pa, b, pb);
@@ -795,8 +800,7 @@ static LEDGE_NOINLINE void sat_near_touch(const ledge_shape *a, vec2s pa, const 
 }
 
 // polygon_circle, and the SAT's word when it finds the pair within
-// rounding of touching (a relative 1e-5 of the coordinates, as
-// pair_distance's). The answer is changed in place, so that it is built
+// rounding of touching (near_touch). The answer is changed in place, so that it is built
 // where the caller wants it (a copy of the returned struct would cost a
 // store-forwarding stall on every query).
 static LEDGE_INLINE ledge_distance_result polygon_circle_checked(const ledge_shape *a, vec2s pa,
