@@ -57,7 +57,7 @@ typedef struct ledge__pair {
     int a, b;       ///< Body slots (friction and bounce are combined when recorded).
     vec2s normal;   ///< Of the last overlap found this substep (from a toward b).
     float depth;    ///< Its depth.
-    float share;    ///< Body a's share of a push, inv_mass a / (inv_mass a + inv_mass b).
+    float share;    ///< Body a's share of a push: by inverse mass, leaned up (broad.c, pair_share).
     vec2s tested_a; ///< A plain circle pair (kind LEDGE__PAIR_CIRCLES | LEDGE__PAIR_PLAIN):
                     ///< the box centres of a and b at its last test, valid when `tested`;
                     ///< once it touched, at its last overlap (its contact point is found
@@ -146,6 +146,14 @@ typedef struct ledge__step {
 /// and the loads (response.c), and for what rests on a pressed body
 /// (sleep.c); flatter ones are side by side.
 #define LEDGE__STACKED_COSINE 0.2f
+
+/// Stacking model: how many times heavier a dynamic body under another
+/// counts when the projection shares their overlap (broad.c, pair_share).
+/// Measured on a column of 20 x 1,000 circles (rain map and material,
+/// sleeping; worst overlap at step 1,500 and bodies faster than 0.1 m/s at
+/// step 800): 1 (by inverse mass) 0.0226 m, 5; 2: 0.0063 m, 27; 4: 0.0062
+/// m, 161; infinite (the lower body held still): 0.0063 m, 452.
+#define LEDGE__LOWER_WEIGHT 2.0f
 
 /// A list of pairs written by one block of the broad phase (broad.c). A
 /// worker never allocates: a block that runs out of room counts what it
