@@ -122,10 +122,8 @@ static inline bool append_pair(ledge_world *w, pair_out *out, int a, int b, uint
     p->a = a;
     p->b = b;
     p->normal = v2(0.0f, 0.0f);
-    p->touched = false;
-    p->tested = false;
     p->kind = kind;
-    p->decided = (p->kind & LEDGE__PAIR_PLAIN) != 0;
+    p->state = (p->kind & LEDGE__PAIR_PLAIN) ? LEDGE__PAIR_DECIDED : 0u;
     p->policy = LEDGE_RESPONSE_SLIDE;
     p->share = pair_share(w, a, b);
     return true;

@@ -54,23 +54,30 @@ static inline bool ledge__tile_contact_changed(const ledge_tilemap *map, const l
 /// world's margin, overlap and the filters let the bodies touch. The
 /// relaxation passes of the substep test only these.
 typedef struct ledge__pair {
-    int a, b;       ///< Body slots (friction and bounce are combined when recorded).
-    vec2s normal;   ///< Of the last overlap found this substep (from a toward b).
-    float depth;    ///< Its depth.
-    float share;    ///< Body a's share of a push: by inverse mass, leaned up (broad.c, pair_share).
-    vec2s tested_a; ///< A plain circle pair (kind LEDGE__PAIR_CIRCLES | LEDGE__PAIR_PLAIN):
-                    ///< the box centres of a and b at its last test, valid when `tested`;
-                    ///< once it touched, at its last overlap (its contact point is found
-                    ///< from tested_a when recorded: resolve.c). Any other pair keeps the
-                    ///< contact point of its last overlap in tested_a.
-    vec2s tested_b; ///< b's box centre, as tested_a holds a's.
-    bool touched;   ///< Whether any relaxation pass found them overlapping.
-    bool decided;   ///< Whether `policy` was chosen this substep (at the first touch).
-    bool tested;    ///< A plain circle pair: tested this substep (tested_a, tested_b set).
-    bool pushed;    ///< A plain circle pair: its last test pushed (by depth less the slop).
+    int a, b;     ///< Body slots (friction and bounce are combined when recorded).
+    vec2s normal; ///< Of the last overlap found this substep (from a toward b).
+    float depth;  ///< Its depth.
+    float share;  ///< Body a's share of a push: by inverse mass, leaned up (broad.c, pair_share).
+    /// A plain circle pair (kind LEDGE__PAIR_CIRCLES | LEDGE__PAIR_PLAIN): b's box centre less
+    /// a's at its last test, valid when LEDGE__PAIR_TESTED (the test's answer depends on that
+    /// offset alone; the contact point is found from a's centre when recorded: resolve.c). Any
+    /// other pair: the contact point of its last overlap.
+    vec2s tested;
+    uint8_t state;  ///< LEDGE__PAIR_TOUCHED, _DECIDED, _TESTED, _PUSHED (one byte: the passes
+                    ///< stream 36 bytes a pair).
     uint8_t policy; ///< A ledge_response for the pair.
     uint8_t kind;   ///< LEDGE__PAIR_CIRCLES, LEDGE__PAIR_PLAIN (broad.c, once per substep).
 } ledge__pair;
+
+/// ledge__pair.state: a relaxation pass found the bodies overlapping.
+#define LEDGE__PAIR_TOUCHED 1u
+/// ledge__pair.state: `policy` was chosen this substep (at the first touch).
+#define LEDGE__PAIR_DECIDED 2u
+/// ledge__pair.state: a plain circle pair tested this substep (`tested` set).
+#define LEDGE__PAIR_TESTED 4u
+/// ledge__pair.state: a plain circle pair whose last test pushed (by depth
+/// less the slop).
+#define LEDGE__PAIR_PUSHED 8u
 
 /// ledge__pair.kind: both bodies are circles.
 #define LEDGE__PAIR_CIRCLES 1u

@@ -732,29 +732,32 @@ static void test_tiny_circle_pairs(void **state) {
     assert_true(asked >= touching / 2);
 }
 
-// Whether the contact's point is r_o - depth / 2 from o's centre along
-// its normal and r_t - depth / 2 from t's centre against it (in double).
+// Whether the contact's point is midway between the two circles' surfaces
+// along its normal, with the centres o and t (in double): r_o - h from o's
+// centre along the normal and r_t - h from t's against it, where 2 h is
+// how deep they overlap along the normal there.
 static bool midway(ledge_contact_data c, vec2s o, float ro, vec2s t, float rt) {
-    double nx = c.normal.x, ny = c.normal.y, h = 0.5 * c.depth;
+    double nx = c.normal.x, ny = c.normal.y;
+    double h = 0.5 * ((double)ro + rt - ((t.x - (double)o.x) * nx + (t.y - (double)o.y) * ny));
     double ox = o.x + nx * (ro - h) - c.point.x, oy = o.y + ny * (ro - h) - c.point.y;
     double tx = t.x - nx * (rt - h) - c.point.x, ty = t.y - ny * (rt - h) - c.point.y;
     return sqrt(ox * ox + oy * oy) < 1e-4 && sqrt(tx * tx + ty * ty) < 1e-4;
 }
 
 // The contact point of two circles is midway between their surfaces, on
-// the line of their centres (ledge_contact_data.point): r_other - depth / 2
-// from the other body's centre along the normal, in double. The pair is
-// found overlapping, pushed apart, and its last overlap (the one the point
-// is of) is either at the positions the step ends with (the push left it
-// at the slop) or, when the push parted it (slop 0), at the positions it
-// started from. 3,000 seeded cases: radii 0.1..1, every direction, two
-// dynamic circles, a dynamic one on a static one, and on a static circle
-// larger than a grid cell (tested outside the grid), either made first.
+// the line of their centres (ledge_contact_data.point), where the step
+// leaves them. The pair is found overlapping and pushed apart: either to
+// the slop, and the point is of that overlap (r_other - depth / 2 from the
+// other body's centre along the normal), or, with slop 0, parted, and the
+// point is where they touch. 3,000 seeded cases: radii 0.1..1, every
+// direction, two dynamic circles, a dynamic one on a static one, and on a
+// static circle larger than a grid cell (tested outside the grid), either
+// made first.
 static void test_circle_contact_points(void **state) {
     (void)state;
     uint32_t seed = 12345u;
 #define UNIT() ((seed = seed * 1664525u + 1013904223u), (double)(seed >> 8) / 16777216.0)
-    int at_end = 0, at_start = 0;
+    int at_rest = 0, apart = 0;
     for (int k = 0; k < 3000; ++k) {
         ledge_world_def wd = ledge_default_world_def();
         wd.gravity = v(0, 0);
@@ -786,18 +789,27 @@ static void test_circle_contact_points(void **state) {
         vec2s pd1 = ledge_body_position(w, d), po1 = ledge_body_position(w, o);
         double nx = cd[0].normal.x, ny = cd[0].normal.y;
         assert_true(fabs(nx - cos(angle)) < 1e-3 && fabs(ny - sin(angle)) < 1e-3);
-        // The point r_other - depth / 2 from the other's centre and
-        // r_this - depth / 2 from this one's, with the centres of the step's
-        // end or of its start.
-        bool end = midway(cd[0], po1, ro, pd1, rd), start = midway(cd[0], po, ro, pd, rd);
-        assert_true(end || start);
-        at_end += end;
-        at_start += !end;
+        // Midway with the centres of the step's end; at rest, that is the
+        // overlap the contact holds (its depth), parted, where they touch.
+        if (!midway(cd[0], po1, ro, pd1, rd)) {
+            fail_msg("case %d: point (%.6f, %.6f) not midway between the surfaces", k,
+                     cd[0].point.x, cd[0].point.y);
+        }
+        double gap = hypot((double)pd1.x - po1.x, (double)pd1.y - po1.y) - rd - ro;
+        bool parted = gap > -1e-5;
+        if (!parted) {
+            double nx2 = cd[0].normal.x, ny2 = cd[0].normal.y, h = 0.5 * cd[0].depth;
+            double ox = po1.x + nx2 * (ro - h) - cd[0].point.x;
+            double oy = po1.y + ny2 * (ro - h) - cd[0].point.y;
+            assert_true(sqrt(ox * ox + oy * oy) < 1e-4); // the overlap's own depth
+        }
+        at_rest += !parted;
+        apart += parted;
         ledge_world_destroy(w);
     }
 #undef UNIT
-    // Both kinds of last overlap were met.
-    assert_true(at_end > 1000 && at_start > 100);
+    // Both were met.
+    assert_true(at_rest > 1000 && apart > 100);
 }
 
 // Destroying a body between steps removes its contacts from every other

@@ -36,7 +36,8 @@ typedef struct ledge_contact_data {
     int cell_x;              ///< The tile cell (tile contacts).
     int cell_y;              ///< The tile cell (tile contacts).
     vec2s normal;            ///< Unit, from the other body (or tile) toward this body.
-    vec2s point;             ///< World point midway between the two surfaces.
+    vec2s point;             ///< World point midway between the two surfaces (two circles: along
+                             ///< the normal, where the step left them; else at the overlap).
     float depth;             ///< Overlap when found (0 for a bullet stopped short of it).
     ledge_response response; ///< How it was answered.
 } ledge_contact_data;
