@@ -418,9 +418,9 @@ static void touched_run(int start, int end, int worker, void *context) {
 // A pair's contact point. A plain circle pair's is found here, midway
 // between the two surfaces along its normal where the passes left the
 // bodies (for a pair at rest, the point of its last overlap; for one a
-// push parted, where they touch), so that the pair need not keep it: the
-// relaxation passes stream 36 bytes a pair, not 56. Any other pair keeps
-// the point of its last overlap.
+// push parted, where they touch), so that the pair need not keep it (8
+// bytes a pair more for the relaxation passes to stream). Any other pair
+// keeps the point of its last overlap.
 static inline vec2s point_of(const ledge_world *w, const ledge__pair *p) {
     if (p->kind != (LEDGE__PAIR_CIRCLES | LEDGE__PAIR_PLAIN)) return p->tested;
     vec2s ca = w->step.box_center[p->a], cb = w->step.box_center[p->b];
