@@ -100,8 +100,7 @@ static inline uint8_t pair_kind(const ledge_world *w, int a, int b) {
 static inline float pair_share(const ledge_world *w, int a, int b) {
     float ia = w->inv_mass[a], ib = w->inv_mass[b];
     if (w->stacking && ia > 0.0f && ib > 0.0f) {
-        vec2s ca = v2_add(w->position[a], w->box_offset[a]);
-        vec2s d = v2_sub(v2_add(w->position[b], w->box_offset[b]), ca);
+        vec2s d = v2_sub(w->step.box_center[b], w->step.box_center[a]);
         float along = v2_dot(d, w->up); // 0 without gravity: no body is under another
         if (along * along > LEDGE__STACKED_COSINE * LEDGE__STACKED_COSINE * v2_len2(d)) {
             if (along > 0.0f) {

@@ -800,9 +800,9 @@ static LEDGE_NOINLINE void sat_near_touch(const ledge_shape *a, vec2s pa, const 
 }
 
 // polygon_circle, and the SAT's word when it finds the pair within
-// rounding of touching (near_touch). The answer is changed in place, so that it is built
-// where the caller wants it (a copy of the returned struct would cost a
-// store-forwarding stall on every query).
+// rounding of touching (near_touch). The answer is changed in place, so
+// that it is built where the caller wants it (a copy of the returned
+// struct would cost a store-forwarding stall on every query).
 static LEDGE_INLINE ledge_distance_result polygon_circle_checked(const ledge_shape *a, vec2s pa,
                                                                  const ledge_shape *b, vec2s pb,
                                                                  bool flip) {

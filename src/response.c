@@ -34,10 +34,10 @@
 // without its motion toward the upper one (held_velocity), unless it rests
 // on a kinematic body, directly or through others: the sweep slows bodies
 // that fall into a pile, never throws them off it, and lifts a stack on a
-// platform whole. The sweep
-// aims at the normal speed each contact was to leave with, taken before
-// the pass (aim(): a bounce aimed for stays a bounce, so a ball dropped on
-// a ball resting on the floor rebounds, the floor holding the lower one).
+// platform whole. The sweep aims at the normal speed each contact was to
+// leave with, taken before the pass (aim(): a bounce aimed for stays a
+// bounce, so a ball dropped on a ball resting on the floor rebounds, the
+// floor holding the lower one).
 // It answers only a contact the pass left short of that speed, which is a
 // new normal impulse and gets its friction; a shortfall within rounding
 // gets none.

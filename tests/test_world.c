@@ -732,6 +732,13 @@ static void test_tiny_circle_pairs(void **state) {
     assert_true(asked >= touching / 2);
 }
 
+// Whether the contact's point is within 1e-4 of o + s times its normal (in
+// double).
+static bool point_along(ledge_contact_data c, vec2s o, double s) {
+    double ox = o.x + c.normal.x * s - c.point.x, oy = o.y + c.normal.y * s - c.point.y;
+    return sqrt(ox * ox + oy * oy) < 1e-4;
+}
+
 // Whether the contact's point is midway between the two circles' surfaces
 // along its normal, with the centres o and t (in double): r_o - h from o's
 // centre along the normal and r_t - h from t's against it, where 2 h is
@@ -739,9 +746,7 @@ static void test_tiny_circle_pairs(void **state) {
 static bool midway(ledge_contact_data c, vec2s o, float ro, vec2s t, float rt) {
     double nx = c.normal.x, ny = c.normal.y;
     double h = 0.5 * ((double)ro + rt - ((t.x - (double)o.x) * nx + (t.y - (double)o.y) * ny));
-    double ox = o.x + nx * (ro - h) - c.point.x, oy = o.y + ny * (ro - h) - c.point.y;
-    double tx = t.x - nx * (rt - h) - c.point.x, ty = t.y - ny * (rt - h) - c.point.y;
-    return sqrt(ox * ox + oy * oy) < 1e-4 && sqrt(tx * tx + ty * ty) < 1e-4;
+    return point_along(c, o, ro - h) && point_along(c, t, -(rt - h));
 }
 
 // The contact point of two circles is midway between their surfaces, on
@@ -798,10 +803,8 @@ static void test_circle_contact_points(void **state) {
         double gap = hypot((double)pd1.x - po1.x, (double)pd1.y - po1.y) - rd - ro;
         bool parted = gap > -1e-5;
         if (!parted) {
-            double nx2 = cd[0].normal.x, ny2 = cd[0].normal.y, h = 0.5 * cd[0].depth;
-            double ox = po1.x + nx2 * (ro - h) - cd[0].point.x;
-            double oy = po1.y + ny2 * (ro - h) - cd[0].point.y;
-            assert_true(sqrt(ox * ox + oy * oy) < 1e-4); // the overlap's own depth
+            // r_other - depth / 2 from the other's centre: the overlap's own depth.
+            assert_true(point_along(cd[0], po1, ro - 0.5 * cd[0].depth));
         }
         at_rest += !parted;
         apart += parted;
