@@ -8,7 +8,8 @@
 // dynamic bodies lean), under gravity down, up, left, right, at a slant
 // and none, in both response models. Then a column of circles
 // stacked 0.1 m deep into each other in a one-cell shaft, under gravity in
-// all four directions, must push its overlaps out to the slop: shared by
+// all four directions, with friction 0, 0.3 and 1 and bounce 0, 0.5 and 1
+// (36 cells), must push its overlaps out to the slop: shared by
 // inverse mass alone, the overlap spreads by diffusion and a column 60
 // deep still holds it hundreds of steps later.
 #include <setjmp.h>
@@ -213,7 +214,10 @@ static void test_deep_column_pushed_out(void **state) {
     const int size = COLUMN + 12;
     const double radius = 0.4;
     static const vec2s up[4] = {{{0, 1}}, {{0, -1}}, {{1, 0}}, {{-1, 0}}};
-    for (int u = 0; u < 4; ++u) {
+    static const float friction[3] = {0.0f, 0.3f, 1.0f}, bounce[3] = {0.0f, 0.5f, 1.0f};
+    for (int cell = 0; cell < 4 * 9; ++cell) {
+        int u = cell / 9;
+        float fr = friction[cell % 3], bo = bounce[cell / 3 % 3];
         ledge_world_def wd = ledge_default_world_def();
         wd.gravity = (vec2s){{-10.0f * up[u].x, -10.0f * up[u].y}};
         wd.response_model = LEDGE_RESPONSE_MODEL_STACKING;
@@ -232,8 +236,8 @@ static void test_deep_column_pushed_out(void **state) {
         ledge_body_def bd = ledge_default_body_def();
         bd.type = LEDGE_BODY_DYNAMIC;
         bd.shape = ledge_make_circle((vec2s){{0, 0}}, (float)radius);
-        bd.friction = 0.3f;
-        bd.bounce = 0.0f;
+        bd.friction = fr;
+        bd.bounce = bo;
         ledge_body_id ids[COLUMN];
         for (int k = 0; k < COLUMN; ++k) {
             // Each circle 0.1 m into the one under it, the lowest on the floor.
@@ -244,8 +248,9 @@ static void test_deep_column_pushed_out(void **state) {
         double start = worst_overlap(w, ids, radius);
         for (int s = 0; s < STEPS; ++s) ledge_world_step(w, 1.0f / 60.0f);
         double end = worst_overlap(w, ids, radius);
-        printf("up (%g, %g): worst overlap %.4f m at the start, %.4f m after %d steps\n", up[u].x,
-               up[u].y, start, end, STEPS);
+        printf("up (%g, %g), friction %.1f, bounce %.1f: worst overlap %.4f m at the start, %.4f "
+               "m after %d steps\n",
+               up[u].x, up[u].y, fr, bo, start, end, STEPS);
         assert_true(start > 0.099);
         // At the slop, as a pile at rest (with the float rounding of a
         // column 60 deep on top).
