@@ -355,17 +355,29 @@ static void key_task(int start, int end, int worker, void *context) {
     (void)worker;
     const sort_task *t = context;
     ledge_world *w = t->w;
+    const float lo = t->lo, inv = t->inv;
+    const int last_bucket = t->buckets - 1, shift = t->shift;
     for (int b = start; b < end; ++b) {
         int *count = w->step.sort_count + b * SORT_GROUPS;
         memset(count, 0, sizeof *count * SORT_GROUPS);
-        for (int k = b * SORT_BLOCK; k < sort_block_end(w, b); ++k) {
+        // Neighbouring contacts mostly share a group: a run is counted in
+        // a register and added once (an increment in memory per contact
+        // made one long chain of dependent loads and stores).
+        int group = 0, run = 0;
+        for (int k = b * SORT_BLOCK, k1 = sort_block_end(w, b); k < k1; ++k) {
             const ledge__contact *c = &w->contacts[k];
-            int key = c->b < 0 ? 0
-                               : 1 + ledge__grid_index((contact_height(w, c) - t->lo) * t->inv,
-                                                       t->buckets - 1);
+            int key = c->b < 0
+                          ? 0
+                          : 1 + ledge__grid_index((contact_height(w, c) - lo) * inv, last_bucket);
             w->step.sort_key[k] = key;
-            count[key >> t->shift]++;
+            if (key >> shift != group) {
+                count[group] += run;
+                group = key >> shift;
+                run = 0;
+            }
+            run++;
         }
+        count[group] += run;
     }
 }
 
