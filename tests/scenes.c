@@ -7,6 +7,7 @@ ledge_response_model scene_model = LEDGE_RESPONSE_MODEL_N;
 int scene_worker_count = 1;
 bool scene_sleep = false;
 float scene_sleep_time = 0.5f;
+bool scene_events = false;
 ledge_enqueue_task_fn *scene_enqueue_task;
 ledge_finish_task_fn *scene_finish_task;
 void *scene_task_context;
@@ -77,6 +78,7 @@ static bool build(int n, int width, int height, float origin_y, scene *out) {
     bd.bounce = RAIN_BOUNCE;
     bd.gravity_scale = out->gravity_scale;
     bd.drag = out->drag;
+    bd.enable_events = scene_events;
     for (int k = 0; k < n; ++k) {
         bd.position = rain_start(cols, k);
         out->bodies[k] = ledge_body_create(out->world, &bd);

@@ -80,6 +80,10 @@ extern bool scene_sleep;
 /// Their sleep_time (default 0.5 s, the library's default).
 extern float scene_sleep_time;
 
+/// Whether the rain's circles report their touches (enable_events; default
+/// false, the library's default).
+extern bool scene_events;
+
 /// ledge_default_world_def with scene_model, scene_sleep, scene_worker_count and the
 /// scene_*task* callbacks.
 ledge_world_def scene_world_def(void);

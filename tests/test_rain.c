@@ -141,6 +141,50 @@ static void test_rain_n_model(void **state) {
     assert_true(q.max_speed < 20.0); // nothing gains energy: free fall from the top is ~13 m/s
 }
 
+// A resting pile's touches hold from step to step: once the stacking
+// model's pile has settled, not one touch begins or ends over two more
+// seconds, awake and with sleep on (a sleeping body keeps its contacts).
+// Asserted also: the touches exist (about one contact per circle), and the
+// landing made begin events, so the silence is not events switched off.
+static void touches_hold(bool sleep) {
+    scene_model = LEDGE_RESPONSE_MODEL_STACKING;
+    scene_sleep = sleep;
+    scene_events = true;
+    scene s;
+    bool ok = scene_rain(N, &s);
+    scene_model = LEDGE_RESPONSE_MODEL_N;
+    scene_sleep = false;
+    scene_events = false;
+    assert_true(ok);
+    long landing = 0, begun = 0, ended = 0;
+    for (int step = 0; step < STEPS + 120; ++step) {
+        ledge_world_step(s.world, 1.0f / 60.0f);
+        ledge_touch_events t = ledge_world_touch_events(s.world);
+        if (step < STEPS) {
+            landing += t.begin_count;
+        } else {
+            begun += t.begin_count;
+            ended += t.end_count;
+        }
+    }
+    long contacts = 0;
+    for (int k = 0; k < N; ++k) contacts += ledge_body_contacts(s.world, s.bodies[k], NULL, 0);
+    print_message("rain (stacking, sleep %s) N=%d: %ld touch begins while landing, %ld contacts "
+                  "at rest, %ld begins and %ld ends over the 120 steps after\n",
+                  sleep ? "on" : "off", N, landing, contacts, begun, ended);
+    scene_destroy(&s);
+    assert_true(landing >= N);
+    assert_true(contacts >= N);
+    assert_int_equal(begun, 0);
+    assert_int_equal(ended, 0);
+}
+
+static void test_rain_touches_hold(void **state) {
+    (void)state;
+    touches_hold(false);
+    touches_hold(true);
+}
+
 // A fresh scene per test, freed by the teardown even when an assertion
 // fails (cmocka leaves the test by longjmp, past any cleanup in it).
 static scene g_scene;
@@ -171,6 +215,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_scene_matches_spec, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rain_settles, setup_stacking, teardown),
         cmocka_unit_test_setup_teardown(test_rain_n_model, setup, teardown),
+        cmocka_unit_test(test_rain_touches_hold),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
