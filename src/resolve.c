@@ -440,7 +440,7 @@ static void record_run(int start, int end, int worker, void *context) {
             // Combined here, for the pairs that touched, not for every
             // candidate. Written field by field: a contact built aside and
             // copied stalled the copy's wide loads on the narrow stores
-            // (a third of the recording's time).
+            // (three quarters of the recording's time).
             out->a = p->b;
             out->b = p->a;
             out->normal = p->normal;
