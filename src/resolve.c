@@ -138,13 +138,16 @@ static inline bool same_bits(vec2s a, vec2s b) {
     return memcmp(&a, &b, sizeof a) == 0;
 }
 
-// Body i projected to `to`. A push below the resolution of the position
-// (a settled pile makes thousands per pass) leaves it as it was.
-static inline void move_body(ledge_world *w, int i, vec2s to, int worker) {
-    if (same_bits(to, w->position[i])) return;
+// Body i projected to `to`; whether it moved. A push below the resolution
+// of the position (a settled pile makes thousands per pass) leaves it as
+// it was, and is not counted: a pass that changed no position's bits is
+// repeated exactly by the passes after it, which the relaxation skips.
+static inline bool move_body(ledge_world *w, int i, vec2s to, int worker) {
+    if (same_bits(to, w->position[i])) return false;
     w->position[i] = to;
     w->step.box_center[i] = v2_add(to, w->box_offset[i]);
     ledge__recheck_if_far(w, i, worker);
+    return true;
 }
 
 static void project_pair(ledge_world *w, ledge__pair *p, int worker) {
@@ -177,16 +180,16 @@ static void project_pair(ledge_world *w, ledge__pair *p, int worker) {
     if (push > 0.0f) {
         vec2s to_a = v2_sub(w->position[a], v2_scale(n, push * p->share));
         vec2s to_b = v2_add(w->position[b], v2_scale(n, push * (1.0f - p->share)));
-        w->par.counter[worker].pushes++;
-        move_body(w, a, to_a, worker);
-        move_body(w, b, to_b, worker);
+        bool moved_a = move_body(w, a, to_a, worker);
+        bool moved_b = move_body(w, b, to_b, worker);
+        w->par.counter[worker].pushes += moved_a || moved_b;
     }
 }
 
 // The pile's case, two circles of a plain pair (no one-way body, no policy,
 // no callback: it slides): project_pair's closed form without its rules,
-// reading only the hot arrays and the pair. Returns whether it pushed (the
-// caller counts the pushes).
+// reading only the hot arrays and the pair. Returns whether its push moved
+// a body (the caller counts the pushes).
 //
 // In a settled pile most bodies come back each pass to the very bits they
 // had (pushed up by one neighbour, back down by another), so a pair mostly
@@ -232,9 +235,9 @@ static inline int project_plain_circles(ledge_world *w, ledge__pair *p, int work
     }
     vec2s to_a = v2_sub(w->position[a], v2_scale(n, push * p->share));
     vec2s to_b = v2_add(w->position[b], v2_scale(n, push * (1.0f - p->share)));
-    move_body(w, a, to_a, worker);
-    move_body(w, b, to_b, worker);
-    return 1;
+    bool moved_a = move_body(w, a, to_a, worker);
+    bool moved_b = move_body(w, b, to_b, worker);
+    return moved_a || moved_b;
 }
 
 ledge__contact ledge__tile_contact(const ledge_world *w, int a, int x, int y,
@@ -280,8 +283,11 @@ static int project_tiles(ledge_world *w, int a, bool record, int worker, ledge__
                                                               : (uint8_t)LEDGE_RESPONSE_SLIDE;
             float push = m.depth - w->slop;
             if (push > 0.0f && policy != LEDGE_RESPONSE_CROSS) {
-                w->par.counter[worker].pushes++;
-                w->position[a] = v2_add(w->position[a], v2_scale(m.normal, push));
+                vec2s to = v2_add(w->position[a], v2_scale(m.normal, push));
+                if (!same_bits(to, w->position[a])) {
+                    w->par.counter[worker].pushes++;
+                    w->position[a] = to;
+                }
             }
             if (record) {
                 ledge__contact c = ledge__tile_contact(w, a, x, y, &m);

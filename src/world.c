@@ -115,6 +115,7 @@ ledge_world *ledge_world_create(const ledge_world_def *def) {
     w->par.research_on = true;
     w->par.still_cells_on = true;
     w->par.reuse_on = true;
+    w->par.skip_on = true;
     w->stacking = def->response_model == LEDGE_RESPONSE_MODEL_STACKING;
     w->sleep_on = def->enable_sleep;
     w->sleep_speed = def->sleep_speed;
@@ -323,14 +324,17 @@ static bool integrate_position(ledge_world *w, float dt) {
 // friction a second time in the same substep.
 #define RESTING_SPEED 1e-4f
 
-// The relaxation passes. A pass that moved nothing would be repeated
+// The relaxation passes. A pass that moved nothing (changed no position's
+// bits: a push below the resolution is not a move) would be repeated
 // exactly by the next ones, so after it only the last (recording) pass
-// runs: a resting scene pays two passes, not `iterations`.
+// runs: a scene at rest pays two passes without gravity and three with it
+// (the first pushes out what gravity sank in), not `iterations`.
 static void relax(ledge_world *w) {
     for (int it = 0; it < w->iterations; ++it) {
         bool last = it == w->iterations - 1;
         ledge__resolve_pass(w, last);
-        if (!last && w->step.pushes == 0) it = w->iterations - 2;
+        w->par.passes++;
+        if (!last && w->step.pushes == 0 && w->par.skip_on) it = w->iterations - 2;
     }
 }
 

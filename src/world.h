@@ -248,6 +248,9 @@ typedef struct ledge__par {
     uint32_t classify_stamp;
     ledge__classify_key classify_key;
     bool reuse_on; ///< Dormant blocks' boxes are reused (tests turn it off).
+    /// A relaxation pass that moved nothing skips to the last (world.c; tests turn it off).
+    bool skip_on;
+    long passes; ///< Relaxation passes run (tests).
     /// Per block of slots: the grid stamp under which a reusable block's
     /// cells were counted (its counts then in saved_count), or 0.
     uint32_t *counted;

@@ -1195,6 +1195,122 @@ static void test_refusals(void **state) {
     ledge_world_destroy(w);
 }
 
+// --- the relaxation's early exit ------------------------------------------------
+
+// A relaxation pass that changed no position's bits skips to the last
+// (world.c): the passes it skips would have repeated it exactly, so the
+// world must end with the bits of one that runs every pass. Two scenes,
+// under each gravity (and none), in both models, awake and sleeping, on 1
+// and 2 workers: bodies of every shape and material in rings along the
+// four walls and in mid-air, thrown in random directions (sliding, piling
+// and tumbling off slopes and round tiles: few passes skip); and a row of
+// them set down at rest on the floor, whose pushes after the first pass
+// are below the resolution of their positions: once landed, a step must
+// run at most 3 passes (2 without gravity), against 4.
+typedef struct skip_result {
+    uint64_t hash;
+    long passes, tail; ///< Passes in all, and over the last 60 steps.
+} skip_result;
+
+static void skip_bodies(ledge_world *w, int gravity, bool rest, int side_len) {
+    ledge_body_def bd = ledge_default_body_def();
+    vec2s o = {{0, 0}};
+    vec2s tri[3] = {{{-0.4f, -0.3f}}, {{0.4f, -0.3f}}, {{0.0f, 0.4f}}};
+    ledge_shape triangle;
+    assert_true(ledge_make_polygon(tri, 3, &triangle));
+    float top = (float)side_len;
+    for (int k = 0; k < (rest ? 40 : 160); ++k) {
+        int kind = k % 4;
+        bd.shape = kind == 0 ? ledge_make_circle(o, rng_range(0.15, 0.45))
+                   : kind == 1
+                       ? ledge_make_box(o, (vec2s){{rng_range(0.2, 0.45), rng_range(0.2, 0.45)}})
+                   : kind == 2 ? triangle
+                               : ledge_make_circle(o, 0.3f);
+        bd.friction = rest ? 0.5f : (float)(k % 3) * 0.5f;
+        bd.bounce = !rest && k % 5 == 0 ? 0.5f : 0.0f;
+        // At rest: one row on the wall gravity points at (the floor
+        // without gravity), 1 m apart. Else rings along the four walls and
+        // a few in mid-air.
+        int side = rest ? (gravity == 4 ? 0 : gravity) : k % 5;
+        int at = rest ? 4 + k : 3 + (k / 5) % 40;
+        float off = rest ? 1.5f : 1.5f + (float)((k / 5) / 40), along = (float)at + 0.5f;
+        bd.position = side == 0   ? (vec2s){{along, off}}
+                      : side == 1 ? (vec2s){{along, top - off}}
+                      : side == 2 ? (vec2s){{off, along}}
+                      : side == 3 ? (vec2s){{top - off, along}}
+                                  : (vec2s){{along, 20.0f + rng_range(0, 8)}};
+        bd.velocity = rest ? o : (vec2s){{rng_range(-2, 2), rng_range(-2, 2)}};
+        assert_true(ledge_body_is_valid(w, ledge_body_create(w, &bd)));
+    }
+}
+
+static skip_result skip_run(int gravity, int model, bool sleep, int workers, bool skip, bool rest) {
+    static const float g[5][2] = {{0, -10}, {0, 10}, {-10, 0}, {10, 0}, {0, 0}};
+    enum { SIDE = 48, STEPS = 240 };
+    ledge_world_def wd = ledge_default_world_def();
+    wd.map_width = wd.map_height = SIDE;
+    wd.gravity = (vec2s){{g[gravity][0], g[gravity][1]}};
+    wd.response_model = model ? LEDGE_RESPONSE_MODEL_STACKING : LEDGE_RESPONSE_MODEL_N;
+    wd.enable_sleep = sleep;
+    wd.worker_count = workers;
+    ledge_world *w = ledge_world_create(&wd);
+    assert_non_null(w);
+    w->par.skip_on = skip;
+    ledge_tilemap *map = ledge_world_tilemap(w);
+    for (int k = 0; k < SIDE; ++k) {
+        assert_true(ledge_tilemap_set(map, k, 0, LEDGE_TILE_FULL));
+        assert_true(ledge_tilemap_set(map, k, SIDE - 1, LEDGE_TILE_FULL));
+        assert_true(ledge_tilemap_set(map, 0, k, LEDGE_TILE_FULL));
+        assert_true(ledge_tilemap_set(map, SIDE - 1, k, LEDGE_TILE_FULL));
+    }
+    if (!rest) { // a slope and round tiles to slide off
+        assert_true(ledge_tilemap_set(map, 20, 1, LEDGE_TILE_45DEG_PP));
+        assert_true(ledge_tilemap_set(map, 30, SIDE - 2, LEDGE_TILE_CONCAVE_NN));
+        assert_true(ledge_tilemap_set(map, 1, 25, LEDGE_TILE_CONVEX_PP));
+        assert_true(ledge_tilemap_set(map, SIDE - 2, 12, LEDGE_TILE_22DEG_SMALL_PN));
+    }
+    g_rng = 0x5EED00ull + (uint64_t)(gravity * 8 + model * 2 + sleep);
+    skip_bodies(w, gravity, rest, SIDE);
+    skip_result r = {0, 0, 0};
+    for (int k = 0; k < STEPS; ++k) {
+        if (k == STEPS - 60) r.tail = w->par.passes;
+        ledge_world_step(w, 1.0f / 60.0f);
+    }
+    r.hash = ledge_world_hash(w);
+    r.passes = w->par.passes;
+    r.tail = r.passes - r.tail;
+    ledge_world_destroy(w);
+    return r;
+}
+
+static void test_skip_agrees(void **state) {
+    (void)state;
+    long skipped[2] = {0, 0}, all[2] = {0, 0};
+    for (int rest = 0; rest < 2; ++rest) {
+        for (int gravity = 0; gravity < 5; ++gravity) {
+            for (int cell = 0; cell < 8; ++cell) { // model, sleep, workers
+                int model = cell & 1, sleep = cell >> 1 & 1, workers = 1 + (cell >> 2);
+                skip_result on = skip_run(gravity, model, sleep, workers, true, rest);
+                skip_result off = skip_run(gravity, model, sleep, workers, false, rest);
+                if (on.hash != off.hash)
+                    fail_msg("%s, gravity %d, model %d, sleep %d, %d workers: hash %016llx with "
+                             "the skip, %016llx without",
+                             rest ? "at rest" : "thrown", gravity, model, sleep, workers,
+                             (unsigned long long)on.hash, (unsigned long long)off.hash);
+                assert_int_equal(off.passes, 240 * 4);
+                assert_true(on.passes <= off.passes);
+                if (rest) assert_true(on.tail <= 60 * (gravity == 4 ? 2 : 3));
+                skipped[rest] += off.passes - on.passes;
+                all[rest] += off.passes;
+            }
+        }
+    }
+    print_message("the early exit: 80 worlds, the same bits with and without it; passes skipped: "
+                  "%ld of %ld thrown, %ld of %ld at rest\n",
+                  skipped[0], all[0], skipped[1], all[1]);
+    assert_true(skipped[0] > 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_refusals),
@@ -1211,6 +1327,7 @@ int main(void) {
         cmocka_unit_test(test_reuse_dormant_blocks),
         cmocka_unit_test(test_research_across_blocks),
         cmocka_unit_test(test_splice_blocks),
+        cmocka_unit_test(test_skip_agrees),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
