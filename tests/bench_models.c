@@ -1,6 +1,7 @@
 // The response models side by side (issue 14; docs/benchmarks.md, "The
 // response models"): the rain, crowd and bowl scenes (docs/benchmarks.md,
-// "The scenes") stepped in N's model and in the stacking model, in the
+// "The scenes") and a floor of bodies at rest on tiles (below) stepped in
+// N's model and in the stacking model, in the
 // same program run, each figure the median of 3 runs. Printed per scene
 // and model: mean ms/step over all steps and over the last 100, the ratio
 // stacking / N, and the scene's quality figures after the last step.
@@ -139,6 +140,70 @@ static figures crowd_run(int n, const char *text, ledge_response_model m) {
     return f;
 }
 
+// --- floor ----------------------------------------------------------------------------
+
+// A platformer's commonest case: bodies resting on tiles and on nothing
+// else. FLOOR_N bodies (circles of radius 0.4 and 0.25, boxes 0.8 x 0.6,
+// in turn) in one row 2 m apart, dropped from 0 to 0.4 m above a floor of
+// FULL tiles, with a 45 degree slope or a concave quarter circle every 9
+// cells to settle against; timed after they land, like the rest.
+#define FLOOR_N 10000
+
+static figures floor_run(ledge_response_model m) {
+    int width = 2 * FLOOR_N + 4;
+    ledge_world_def wd = ledge_default_world_def();
+    wd.map_width = width;
+    wd.map_height = 8;
+    wd.body_capacity = FLOOR_N;
+    wd.response_model = m;
+    ledge_world *w = ledge_world_create(&wd);
+    ledge_tilemap *map = w ? ledge_world_tilemap(w) : NULL;
+    ledge_body_id *ids = malloc(sizeof *ids * FLOOR_N);
+    if (map == NULL || ids == NULL) {
+        fprintf(stderr, "bench_models: the floor scene was refused\n");
+        exit(1);
+    }
+    for (int x = 0; x < width; ++x) ledge_tilemap_set(map, x, 0, LEDGE_TILE_FULL);
+    for (int x = 5; x < width; x += 9)
+        ledge_tilemap_set(map, x, 1, (x / 9) % 2 ? LEDGE_TILE_45DEG_PP : LEDGE_TILE_CONCAVE_PP);
+    ledge_body_def bd = ledge_default_body_def();
+    bd.type = LEDGE_BODY_DYNAMIC;
+    bd.friction = 0.3f;
+    bd.bounce = 0.2f;
+    for (int k = 0; k < FLOOR_N; ++k) {
+        vec2s o = {{0.0f, 0.0f}}, half = {{0.4f, 0.3f}};
+        bd.shape = k % 3 == 0   ? ledge_make_box(o, half)
+                   : k % 3 == 1 ? ledge_make_circle(o, 0.4f)
+                                : ledge_make_circle(o, 0.25f);
+        bd.position = (vec2s){{2.5f + 2.0f * (float)k, 1.5f + 0.1f * (float)(k % 5)}};
+        ids[k] = ledge_body_create(w, &bd);
+    }
+    double step = 0.0, last = 0.0;
+    for (int i = 0; i < STEPS; ++i) {
+        double t0 = now_ns();
+        ledge_world_step(w, DT);
+        double dt = now_ns() - t0;
+        step += dt;
+        if (i >= STEPS - LAST) last += dt;
+    }
+    figures f = {step / 1e6 / STEPS, last / 1e6 / LAST, FLOOR_N, 0, 0, 0, NAN, 0.0};
+    for (int k = 0; k < FLOOR_N; ++k) {
+        vec2s p = ledge_body_position(w, ids[k]);
+        vec2s v = ledge_body_velocity(w, ids[k]);
+        double speed = sqrt((double)v.x * v.x + (double)v.y * v.y);
+        if (!isfinite(p.x) || !isfinite(p.y) || p.x < 0 || p.y < 0 || p.x > width || p.y > 8) {
+            f.escaped++;
+            continue;
+        }
+        if (ledge_tilemap_query_point(map, p, NULL)) f.inside_solid++;
+        if (speed > f.max_speed) f.max_speed = speed;
+        if (speed > 0.1) f.moving++;
+    }
+    free(ids);
+    ledge_world_destroy(w);
+    return f;
+}
+
 // --- bowl ---------------------------------------------------------------------------
 
 // The demo's level played by its autopilot; the pile's bodies are measured
@@ -213,6 +278,13 @@ int main(void) {
         printf("(crowd skipped: data/crowd.txt not found; run from the source root or tests/)\n");
     }
     double n_all = 0.0;
+    for (int m = 0; m < 2; ++m) {
+        figures runs[RUNS];
+        for (int r = 0; r < RUNS; ++r) runs[r] = floor_run((ledge_response_model)m);
+        figures f = median_of(runs);
+        if (m == 0) n_all = f.all;
+        print_row("floor", FLOOR_N, (ledge_response_model)m, f, n_all);
+    }
     for (int m = 0; m < 2; ++m) {
         figures runs[RUNS];
         for (int r = 0; r < RUNS; ++r) runs[r] = bowl_run((ledge_response_model)m);
