@@ -150,6 +150,17 @@ static inline bool move_body(ledge_world *w, int i, vec2s to, int worker) {
     return true;
 }
 
+// Pair p pushed apart by `push` along n (from a toward b), shared as the
+// pair says; whether a body moved.
+static inline bool push_apart(ledge_world *w, const ledge__pair *p, vec2s n, float push,
+                              int worker) {
+    vec2s to_a = v2_sub(w->position[p->a], v2_scale(n, push * p->share));
+    vec2s to_b = v2_add(w->position[p->b], v2_scale(n, push * (1.0f - p->share)));
+    bool moved_a = move_body(w, p->a, to_a, worker);
+    bool moved_b = move_body(w, p->b, to_b, worker);
+    return moved_a || moved_b;
+}
+
 static void project_pair(ledge_world *w, ledge__pair *p, int worker) {
     int a = p->a, b = p->b;
     // n points from a toward b: b moves along n, a against it.
@@ -177,13 +188,7 @@ static void project_pair(ledge_world *w, ledge__pair *p, int worker) {
     p->state |= LEDGE__PAIR_TOUCHED;
     if (p->policy == LEDGE_RESPONSE_CROSS) return;
     float push = depth - w->slop;
-    if (push > 0.0f) {
-        vec2s to_a = v2_sub(w->position[a], v2_scale(n, push * p->share));
-        vec2s to_b = v2_add(w->position[b], v2_scale(n, push * (1.0f - p->share)));
-        bool moved_a = move_body(w, a, to_a, worker);
-        bool moved_b = move_body(w, b, to_b, worker);
-        w->par.counter[worker].pushes += moved_a || moved_b;
-    }
+    if (push > 0.0f) w->par.counter[worker].pushes += push_apart(w, p, n, push, worker);
 }
 
 // The pile's case, two circles of a plain pair (no one-way body, no policy,
@@ -233,11 +238,7 @@ static inline int project_plain_circles(ledge_world *w, ledge__pair *p, int work
         if (!(push > 0.0f)) return 0;
         p->state |= LEDGE__PAIR_PUSHED;
     }
-    vec2s to_a = v2_sub(w->position[a], v2_scale(n, push * p->share));
-    vec2s to_b = v2_add(w->position[b], v2_scale(n, push * (1.0f - p->share)));
-    bool moved_a = move_body(w, a, to_a, worker);
-    bool moved_b = move_body(w, b, to_b, worker);
-    return moved_a || moved_b;
+    return push_apart(w, p, n, push, worker);
 }
 
 ledge__contact ledge__tile_contact(const ledge_world *w, int a, int x, int y,

@@ -504,3 +504,23 @@ void scene_floor_destroy(scene_floor *f) {
     free(f->drag);
     memset(f, 0, sizeof *f);
 }
+
+ledge_world *scene_walled_world(ledge_world_def wd, int size) {
+    wd.map_width = size;
+    wd.map_height = size;
+    ledge_world *w = ledge_world_create(&wd);
+    if (w == NULL) return NULL;
+    ledge_tilemap *m = ledge_world_tilemap(w);
+    bool ok = true;
+    for (int k = 0; k < size; ++k) {
+        ok &= ledge_tilemap_set(m, k, 0, LEDGE_TILE_FULL);
+        ok &= ledge_tilemap_set(m, k, size - 1, LEDGE_TILE_FULL);
+        ok &= ledge_tilemap_set(m, 0, k, LEDGE_TILE_FULL);
+        ok &= ledge_tilemap_set(m, size - 1, k, LEDGE_TILE_FULL);
+    }
+    if (!ok) {
+        ledge_world_destroy(w);
+        return NULL;
+    }
+    return w;
+}

@@ -139,6 +139,10 @@ bool scene_crowd(int n, const char *map_text, int width, int height, scene *out)
 /// point queries made.
 int scene_crowd_control(scene *s);
 
+/// A world of `wd` on a size x size map walled on all four sides with FULL
+/// tiles (so that every gravity has a floor), or NULL when it is refused.
+ledge_world *scene_walled_world(ledge_world_def wd, int size);
+
 /// Frees the world and the ids. Safe on a zeroed scene.
 void scene_destroy(scene *s);
 

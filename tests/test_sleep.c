@@ -40,17 +40,8 @@ static vec2s gravity_toward(int d) {
 // A size x size map walled on all four sides (so that every gravity has a
 // floor).
 static ledge_world *walled_world_of(ledge_world_def wd, int size) {
-    wd.map_width = size;
-    wd.map_height = size;
-    ledge_world *w = ledge_world_create(&wd);
+    ledge_world *w = scene_walled_world(wd, size);
     assert_non_null(w);
-    ledge_tilemap *m = ledge_world_tilemap(w);
-    for (int k = 0; k < size; ++k) {
-        assert_true(ledge_tilemap_set(m, k, 0, LEDGE_TILE_FULL));
-        assert_true(ledge_tilemap_set(m, k, size - 1, LEDGE_TILE_FULL));
-        assert_true(ledge_tilemap_set(m, 0, k, LEDGE_TILE_FULL));
-        assert_true(ledge_tilemap_set(m, size - 1, k, LEDGE_TILE_FULL));
-    }
     return w;
 }
 

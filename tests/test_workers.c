@@ -575,23 +575,15 @@ static void reuse_build(reuse_world *r, bool reuse, int gravity, float sleep_tim
     static const float g[4][2] = {{0, -10}, {0, 10}, {-10, 0}, {10, 0}};
     enum { SIDE = 80 };
     ledge_world_def wd = ledge_default_world_def();
-    wd.map_width = wd.map_height = SIDE;
     wd.gravity = (vec2s){{g[gravity][0], g[gravity][1]}};
     wd.enable_sleep = true;
     wd.sleep_time = sleep_time;
     wd.cell_size = 1.0f;
     wd.worker_count = workers;
     wd.response_model = LEDGE_RESPONSE_MODEL_STACKING;
-    r->w = ledge_world_create(&wd);
+    r->w = scene_walled_world(wd, SIDE);
     assert_non_null(r->w);
     r->w->par.reuse_on = reuse;
-    ledge_tilemap *map = ledge_world_tilemap(r->w);
-    for (int k = 0; k < SIDE; ++k) {
-        assert_true(ledge_tilemap_set(map, k, 0, LEDGE_TILE_FULL));
-        assert_true(ledge_tilemap_set(map, k, SIDE - 1, LEDGE_TILE_FULL));
-        assert_true(ledge_tilemap_set(map, 0, k, LEDGE_TILE_FULL));
-        assert_true(ledge_tilemap_set(map, SIDE - 1, k, LEDGE_TILE_FULL));
-    }
     ledge_body_def bd = ledge_default_body_def();
     bd.shape = ledge_make_box((vec2s){{0, 0}}, (vec2s){{0.45f, 0.45f}});
     r->n = 0;
@@ -1248,21 +1240,14 @@ static skip_result skip_run(int gravity, int model, bool sleep, int workers, boo
     static const float g[5][2] = {{0, -10}, {0, 10}, {-10, 0}, {10, 0}, {0, 0}};
     enum { SIDE = 48, STEPS = 240 };
     ledge_world_def wd = ledge_default_world_def();
-    wd.map_width = wd.map_height = SIDE;
     wd.gravity = (vec2s){{g[gravity][0], g[gravity][1]}};
     wd.response_model = model ? LEDGE_RESPONSE_MODEL_STACKING : LEDGE_RESPONSE_MODEL_N;
     wd.enable_sleep = sleep;
     wd.worker_count = workers;
-    ledge_world *w = ledge_world_create(&wd);
+    ledge_world *w = scene_walled_world(wd, SIDE);
     assert_non_null(w);
     w->par.skip_on = skip;
     ledge_tilemap *map = ledge_world_tilemap(w);
-    for (int k = 0; k < SIDE; ++k) {
-        assert_true(ledge_tilemap_set(map, k, 0, LEDGE_TILE_FULL));
-        assert_true(ledge_tilemap_set(map, k, SIDE - 1, LEDGE_TILE_FULL));
-        assert_true(ledge_tilemap_set(map, 0, k, LEDGE_TILE_FULL));
-        assert_true(ledge_tilemap_set(map, SIDE - 1, k, LEDGE_TILE_FULL));
-    }
     if (!rest) { // a slope and round tiles to slide off
         assert_true(ledge_tilemap_set(map, 20, 1, LEDGE_TILE_45DEG_PP));
         assert_true(ledge_tilemap_set(map, 30, SIDE - 2, LEDGE_TILE_CONCAVE_NN));
