@@ -241,22 +241,24 @@ static inline int project_plain_circles(ledge_world *w, ledge__pair *p, int work
     return push_apart(w, p, n, push, worker);
 }
 
-ledge__contact ledge__tile_contact(const ledge_world *w, int a, int x, int y,
-                                   const ledge_manifold *m) {
-    ledge__contact c;
-    memset(&c, 0, sizeof c);
-    c.a = a;
-    c.b = -1;
-    c.normal = m->normal;
-    c.friction = w->friction[a];
-    c.bounce = w->bounce[a];
-    c.depth = m->depth;
-    c.point =
+void ledge__tile_contact(const ledge_world *w, int a, int x, int y, const ledge_manifold *m,
+                         uint8_t policy, ledge__contact *c) {
+    // Field by field into place: a contact built aside and copied costs
+    // the copy's wide loads a stall on the narrow stores still in flight.
+    c->a = a;
+    c->b = -1;
+    c->normal = m->normal;
+    c->friction = w->friction[a];
+    c->bounce = w->bounce[a];
+    c->cap = 0.0f;
+    c->depth = m->depth;
+    c->point =
         m->point_count == 2 ? v2_scale(v2_add(m->points[0], m->points[1]), 0.5f) : m->points[0];
-    c.cell_x = x;
-    c.cell_y = y;
-    c.stamp = ledge__cell_stamp(w->map, x, y);
-    return c;
+    c->cell_x = x;
+    c->cell_y = y;
+    c->policy = policy;
+    c->target = 0.0f;
+    c->stamp = ledge__cell_stamp(w->map, x, y);
 }
 
 // --- bodies against tiles ---------------------------------------------------
@@ -291,12 +293,10 @@ static int project_tiles(ledge_world *w, int a, bool record, int worker, ledge__
                 }
             }
             if (record) {
-                ledge__contact c = ledge__tile_contact(w, a, x, y, &m);
-                c.policy = policy;
                 if (out != NULL) {
-                    out[n++] = c;
-                } else {
-                    ledge__record_contact(w, &c);
+                    ledge__tile_contact(w, a, x, y, &m, policy, &out[n++]);
+                } else if (ledge__contacts_reserve(w, 1)) {
+                    ledge__tile_contact(w, a, x, y, &m, policy, &w->contacts[w->contact_count++]);
                 }
             }
         }

@@ -31,8 +31,9 @@ bool ledge__record_contact(ledge_world *world, const ledge__contact *contact);
 /// overlapped a one-way platform (resolve.c).
 bool ledge__one_way_tile_allows(ledge_world *world, int a, int x, int y, const ledge_manifold *m);
 
-/// A contact of body a with tile cell (x, y), its friction and bounce.
-ledge__contact ledge__tile_contact(const ledge_world *world, int a, int x, int y,
-                                   const ledge_manifold *m);
+/// Writes *c: the contact of body a with tile cell (x, y) (manifold m),
+/// its friction, bounce and policy (a ledge_response).
+void ledge__tile_contact(const ledge_world *world, int a, int x, int y, const ledge_manifold *m,
+                         uint8_t policy, ledge__contact *c);
 
 #endif // LEDGE_RESOLVE_H
