@@ -6,7 +6,13 @@
 #include "shape.h"
 #include "tile_collide.h"
 
+#include <stdint.h>
 #include <string.h>
+
+// x86-64 always has SSE2: the scan range uses it (ledge__tilemap_scan_range).
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 // --- edge states -------------------------------------------------------------
 
@@ -526,8 +532,17 @@ static bool check_collide(const ledge_tilemap *map, const ledge_shape *shape, ve
 // the tile test works in the cell's frame (pos - cell_min), whose rounding
 // can make a shape whose world bounds just touch a cell overlap it by an
 // ulp. Scanning a cell too many only costs one early-out.
+// How much a shape's bounds grow for the scan, relative to their size plus
+// a tile: 2^-18, about 32 ulps.
+#define SCAN_GROWTH (1.0f / 262144.0f)
+
+#if defined(__SSE2__)
+static inline __m128i select_i(__m128i mask, __m128i a, __m128i b) { // mask ? a : b, by lane
+    return _mm_or_si128(_mm_and_si128(mask, a), _mm_andnot_si128(mask, b));
+}
+#else
 static ledge_aabb scan_bounds(const ledge_tilemap *m, const ledge_shape *s, vec2s pos) {
-    const float k = 1.0f / 262144.0f; // 2^-18: about 32 ulps
+    const float k = SCAN_GROWTH;
     ledge_aabb b = ledge_shape_aabb_fast(s, pos);
     b.lower.x -= (fabsf(b.lower.x) + m->tile_size) * k;
     b.lower.y -= (fabsf(b.lower.y) + m->tile_size) * k;
@@ -535,15 +550,56 @@ static ledge_aabb scan_bounds(const ledge_tilemap *m, const ledge_shape *s, vec2
     b.upper.y += (fabsf(b.upper.y) + m->tile_size) * k;
     return b;
 }
+#endif
 
 // Cells outside the map are FULL. Beyond the one-cell ring around the map
 // every cell is surrounded by FULL cells, so all four of its sides are
 // internal seams (OFF) and it can never push: the scan is clamped to the
 // ring, which bounds the work for a huge shape or one far outside.
+#if defined(__SSE2__)
+// The step asks this for every body near tiles in every pass: on x86-64
+// the four bounds go through scan_bounds, ledge__tilemap_cell and
+// cell_range side by side in one register (lanes lower x, lower y, upper
+// x, upper y), with the same IEEE operations lane by lane, so the same
+// cells. Floor: truncation, less one where it went up (a negative
+// fraction); exact here, the values being clamped to +-2e9 first.
+void ledge__tilemap_scan_range(const ledge_tilemap *map, const ledge_shape *shape, vec2s pos,
+                               int *x0, int *y0, int *x1, int *y1) {
+    const ledge_aabb *b = &shape->bounds;
+    __m128 p = _mm_setr_ps(pos.x, pos.y, pos.x, pos.y);
+    __m128 box = _mm_add_ps(_mm_setr_ps(b->lower.x, b->lower.y, b->upper.x, b->upper.y), p);
+    const __m128 sign = _mm_castsi128_ps(_mm_set1_epi32(INT32_MIN));
+    const __m128 lower_lanes = _mm_castsi128_ps(_mm_setr_epi32(-1, -1, 0, 0));
+    __m128 grow = _mm_mul_ps(_mm_add_ps(_mm_andnot_ps(sign, box), _mm_set1_ps(map->tile_size)),
+                             _mm_set1_ps(SCAN_GROWTH));
+    box = _mm_add_ps(box, _mm_xor_ps(grow, _mm_and_ps(sign, lower_lanes))); // lower - g, upper + g
+    __m128 origin = _mm_setr_ps(map->origin.x, map->origin.y, map->origin.x, map->origin.y);
+    __m128 f = _mm_mul_ps(_mm_sub_ps(box, origin), _mm_set1_ps(map->inv_tile_size));
+    __m128 valid = _mm_cmpge_ps(f, _mm_set1_ps(-2.0e9f)); // false for NaN
+    __m128 above = _mm_cmpgt_ps(f, _mm_set1_ps(2.0e9f));
+    __m128 safe = _mm_and_ps(f, _mm_andnot_ps(above, valid));
+    __m128i t = _mm_cvttps_epi32(safe);
+    t = _mm_add_epi32(t, _mm_castps_si128(_mm_cmpgt_ps(_mm_cvtepi32_ps(t), safe)));
+    __m128i low = _mm_set1_epi32(-2000000000), high = _mm_set1_epi32(2000000000);
+    t = select_i(_mm_castps_si128(valid), t, low);
+    t = select_i(_mm_castps_si128(above), high, t);
+    // The ring: lower lanes at least -1, upper ones at most the far cell + 1.
+    __m128i limit = _mm_setr_epi32(-1, -1, map->width, map->height);
+    __m128i keep = select_i(_mm_castps_si128(lower_lanes), _mm_cmpgt_epi32(t, limit),
+                            _mm_cmpgt_epi32(limit, t));
+    int out[4];
+    _mm_storeu_si128((__m128i *)out, select_i(keep, t, limit));
+    *x0 = out[0];
+    *y0 = out[1];
+    *x1 = out[2];
+    *y1 = out[3];
+}
+#else
 void ledge__tilemap_scan_range(const ledge_tilemap *map, const ledge_shape *shape, vec2s pos,
                                int *x0, int *y0, int *x1, int *y1) {
     cell_range(map, scan_bounds(map, shape, pos), 1, x0, y0, x1, y1);
 }
+#endif
 
 ledge_manifold ledge__tilemap_collide_cell(const ledge_tilemap *map, int x, int y,
                                            const ledge_shape *shape, vec2s pos) {

@@ -18,8 +18,10 @@
 
 #include "broad.h"
 #include "rng.h"
+#include "tilemap.h"
 #include "world.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -259,10 +261,130 @@ static void test_far_pairs_listed_once(void **state) {
     }
 }
 
+// The cells a shape's tile scan visits (ledge__tilemap_scan_range, which
+// the step asks for every body near tiles in every pass) from their
+// definition: the shape's bounds at pos grown by 2^-18 of their size plus a
+// tile, in float as defined, then floor in double and the clamps to the
+// map and its one-cell ring in long long. The library computes the four
+// bounds side by side in SSE registers on x86-64; they must be these cells
+// exactly, for any map, shape and position: cell boundaries hit exactly
+// and by an ulp, far outside, huge, infinite and NaN. And (in double,
+// independently) every cell the shape's bounds touch is in the range.
+static void scan_oracle(const ledge_tilemap *m, const ledge_shape *s, vec2s pos, int r[4]) {
+    float b[4] = {s->bounds.lower.x + pos.x, s->bounds.lower.y + pos.y, s->bounds.upper.x + pos.x,
+                  s->bounds.upper.y + pos.y};
+    float origin[2] = {m->origin.x, m->origin.y};
+    long long limit[4] = {-1, -1, m->width, m->height};
+    for (int i = 0; i < 4; ++i) {
+        float g = (fabsf(b[i]) + m->tile_size) * (1.0f / 262144.0f);
+        float edge = i < 2 ? b[i] - g : b[i] + g;
+        double c = floor((double)((edge - origin[i & 1]) * m->inv_tile_size));
+        long long k = !(c >= -2e9) ? -2000000000LL : c > 2e9 ? 2000000000LL : (long long)c;
+        r[i] = (int)(i < 2 ? (k > limit[i] ? k : limit[i]) : (k < limit[i] ? k : limit[i]));
+    }
+}
+
+// A position whose shape's bound `side` (0 lower x, 1 lower y, 2 upper x,
+// 3 upper y) lies on a cell boundary, or an ulp or a few beside it.
+static float on_boundary(const ledge_tilemap *m, const ledge_shape *s, int side) {
+    int axis = side & 1;
+    float o = axis ? m->origin.y : m->origin.x;
+    float bound = side < 2 ? (axis ? s->bounds.lower.y : s->bounds.lower.x)
+                           : (axis ? s->bounds.upper.y : s->bounds.upper.x);
+    float p = o + (float)rng_int(-3, (axis ? m->height : m->width) + 3) * m->tile_size - bound;
+    for (int k = rng_int(-3, 3); k != 0; k += k > 0 ? -1 : 1)
+        p = nextafterf(p, k > 0 ? INFINITY : -INFINITY);
+    return p;
+}
+
+static void test_scan_range_exact(void **state) {
+    (void)state;
+    g_rng = 0x5CA7;
+    const float sizes[] = {1.0f, 0.5f, 16.0f, 0.37f, 3.3f, 32.0f};
+    const float odd[] = {1e6f,   -1e6f,   3e9f,     -3e9f,     1e30f,
+                         -1e30f, FLT_MAX, INFINITY, -INFINITY, NAN};
+    int cases = 0, outside = 0, clamped = 0, special = 0;
+    for (int round = 0; round < 200; ++round) {
+        ledge_tilemap_def d = ledge_default_tilemap_def();
+        d.width = rng_int(1, 60);
+        d.height = rng_int(1, 60);
+        d.tile_size = sizes[rng_int(0, 5)];
+        d.origin = round % 4 == 0 ? v(0.0f, 0.0f) : v(rng_range(-1e4, 1e4), rng_range(-1e4, 1e4));
+        ledge_tilemap *map = ledge_tilemap_create(&d);
+        assert_non_null(map);
+        for (int q = 0; q < 200; ++q) {
+            float r = rng_range(0.01, 3.0) * d.tile_size;
+            ledge_shape s;
+            int kind = rng_int(0, 2);
+            if (kind == 0) {
+                s = ledge_make_circle(v(rng_range(-0.5, 0.5) * r, rng_range(-0.5, 0.5) * r), r);
+            } else if (kind == 1) {
+                s = ledge_make_box(v(rng_range(-0.5, 0.5) * r, 0.0f),
+                                   v(r, rng_range(0.2, 2.0) * r));
+            } else {
+                vec2s tri[3] = {v(-r, -r), v(r, rng_range(-1.0, 0.0) * r), v(0.0f, r)};
+                assert_true(ledge_make_polygon(tri, 3, &s));
+            }
+            vec2s pos = v(d.origin.x + rng_range(-4.0, d.width + 4.0) * d.tile_size,
+                          d.origin.y + rng_range(-4.0, d.height + 4.0) * d.tile_size);
+            int how = rng_int(0, 9);
+            if (how < 4) {
+                int side = rng_int(0, 3);
+                if (side & 1) {
+                    pos.y = on_boundary(map, &s, side);
+                } else {
+                    pos.x = on_boundary(map, &s, side);
+                }
+            } else if (how == 4) {
+                float f = odd[rng_int(0, 9)];
+                if (rng_unit() < 0.5) {
+                    pos.x = f;
+                } else {
+                    pos.y = f;
+                }
+                special++;
+            }
+            int got[4], want[4];
+            ledge__tilemap_scan_range(map, &s, pos, &got[0], &got[1], &got[2], &got[3]);
+            scan_oracle(map, &s, pos, want);
+            for (int i = 0; i < 4; ++i) {
+                if (got[i] != want[i]) {
+                    fail_msg("scan range %d: %d, want %d (pos %.9g %.9g, map %dx%d size %g origin "
+                             "%.9g %.9g)",
+                             i, got[i], want[i], (double)pos.x, (double)pos.y, d.width, d.height,
+                             (double)d.tile_size, (double)d.origin.x, (double)d.origin.y);
+                }
+            }
+            clamped += got[0] == -1 || got[1] == -1 || got[2] == d.width || got[3] == d.height;
+            // Every cell the bounds touch (in double), within the clamped range.
+            double lx = ((double)pos.x + s.bounds.lower.x - d.origin.x) / d.tile_size;
+            double ly = ((double)pos.y + s.bounds.lower.y - d.origin.y) / d.tile_size;
+            double ux = ((double)pos.x + s.bounds.upper.x - d.origin.x) / d.tile_size;
+            double uy = ((double)pos.y + s.bounds.upper.y - d.origin.y) / d.tile_size;
+            if (isfinite(lx) && isfinite(ly) && isfinite(ux) && isfinite(uy) && fabs(lx) < 1e6 &&
+                fabs(ly) < 1e6) {
+                double cx0 = fmax(floor(lx), -1.0), cy0 = fmax(floor(ly), -1.0);
+                double cx1 = fmin(ceil(ux) - 1.0, d.width), cy1 = fmin(ceil(uy) - 1.0, d.height);
+                if (cx0 <= cx1 && cy0 <= cy1) {
+                    assert_true(got[0] <= cx0 && got[1] <= cy0 && got[2] >= cx1 && got[3] >= cy1);
+                } else {
+                    outside++;
+                }
+            }
+            cases++;
+        }
+        ledge_tilemap_destroy(map);
+    }
+    print_message("scan range: %d cases (%d special values, %d clamped to the ring, %d outside)\n",
+                  cases, special, clamped, outside);
+    assert_true(cases == 40000 && special > 3000 && clamped > 5000);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tile_lookups_match_brute_force),
         cmocka_unit_test(test_far_pairs_listed_once),
+        cmocka_unit_test(test_scan_range_exact),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
