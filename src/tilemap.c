@@ -207,13 +207,31 @@ static bool check_def(const ledge_tilemap_def *def) {
            check_extent("y", def->origin.y, def->tile_size, def->height);
 }
 
+static unsigned blocked_sides(const ledge_tilemap *m, const ledge__tile_geom *g, int x, int y);
+
+// Recomputes the kept blocked sides of cells x0..x1 x y0..y1 (clamped to
+// the map and its ring).
+static void refresh_blocked(ledge_tilemap *m, int x0, int y0, int x1, int y1) {
+    x0 = x0 > -1 ? x0 : -1;
+    y0 = y0 > -1 ? y0 : -1;
+    x1 = x1 < m->width ? x1 : m->width;
+    y1 = y1 < m->height ? y1 : m->height;
+    for (int y = y0; y <= y1; ++y) {
+        for (int x = x0; x <= x1; ++x) {
+            size_t k = (size_t)(y + 1) * (size_t)(m->width + 2) + (size_t)(x + 1);
+            m->blocked[k] = (uint8_t)blocked_sides(m, &m->geom[ledge__tilemap_at(m, x, y)], x, y);
+        }
+    }
+}
+
 ledge_tilemap *ledge_tilemap_create(const ledge_tilemap_def *def) {
     if (!check_def(def)) return NULL;
     size_t w = (size_t)def->width, h = (size_t)def->height;
     size_t n_tiles = w * h, n_v = (w + 1) * h, n_h = w * (h + 1);
-    // One block: the struct, then the tiles, both edge arrays and the
-    // one-way directions (bytes).
-    size_t bytes = sizeof(ledge_tilemap) + n_tiles + n_v + n_h + n_tiles;
+    // One block: the struct, then the tiles, both edge arrays, the one-way
+    // directions and the blocked sides of the cells and their ring (bytes).
+    size_t n_ring = (w + 2) * (h + 2);
+    size_t bytes = sizeof(ledge_tilemap) + n_tiles + n_v + n_h + n_tiles + n_ring;
     unsigned char *block = ledge__alloc(bytes);
     if (block == NULL) {
         LEDGE_ERROR("ledge_tilemap_create: allocating %zu bytes for a %d x %d map failed", bytes,
@@ -231,6 +249,7 @@ ledge_tilemap *ledge_tilemap_create(const ledge_tilemap_def *def) {
     m->edges_v = m->tiles + n_tiles;
     m->edges_h = m->edges_v + n_v;
     m->one_way = m->edges_h + n_h;
+    m->blocked = m->one_way + n_tiles;
     memset(m->tiles, LEDGE_TILE_EMPTY, n_tiles);
     memset(m->one_way, LEDGE_ONE_WAY_NONE, n_tiles);
     for (int t = 0; t < LEDGE_TILE_COUNT; ++t) {
@@ -243,6 +262,7 @@ ledge_tilemap *ledge_tilemap_create(const ledge_tilemap_def *def) {
     for (int by = 0; by <= m->height; ++by) {
         for (int x = 0; x < m->width; ++x) update_edge_h(m, x, by);
     }
+    refresh_blocked(m, -1, -1, m->width, m->height);
     return m;
 }
 
@@ -278,6 +298,7 @@ bool ledge_tilemap_set(ledge_tilemap *map, int x, int y, ledge_tile tile) {
     map->tiles[(size_t)y * (size_t)map->width + (size_t)x] = tile;
     note_edit(map, x, y);
     update_edges_around(map, x, y);
+    refresh_blocked(map, x - 1, y - 1, x + 1, y + 1);
     return true;
 }
 
@@ -295,6 +316,7 @@ bool ledge_tilemap_set_one_way(ledge_tilemap *map, int x, int y, ledge_one_way w
     map->one_way[(size_t)y * (size_t)map->width + (size_t)x] = (uint8_t)way;
     note_edit(map, x, y);
     update_edges_around(map, x, y);
+    refresh_blocked(map, x - 1, y - 1, x + 1, y + 1);
     return true;
 }
 
@@ -517,6 +539,13 @@ static unsigned blocked_sides(const ledge_tilemap *m, const ledge__tile_geom *g,
     return kept;
 }
 
+// blocked_sides of cell (x, y), from the map's store where it has one.
+static inline unsigned cell_blocked(const ledge_tilemap *m, const ledge__tile_geom *g, int x,
+                                    int y) {
+    if (x < -1 || y < -1 || x > m->width || y > m->height) return blocked_sides(m, g, x, y);
+    return m->blocked[(size_t)(y + 1) * (size_t)(m->width + 2) + (size_t)(x + 1)];
+}
+
 static bool check_collide(const ledge_tilemap *map, const ledge_shape *shape, vec2s pos,
                           const ledge_tile_contact *out, int max_out) {
     const char *fn = "ledge_tilemap_collide";
@@ -612,11 +641,14 @@ ledge_manifold ledge__tilemap_collide_cell(const ledge_tilemap *map, int x, int 
     vec2s cell_min =
         v2(map->origin.x + (float)x * map->tile_size, map->origin.y + (float)y * map->tile_size);
     const ledge__tile_geom *g = &map->geom[t];
-    return ledge__tile_collide(g, cell_min, map->tile_size, blocked_sides(map, g, x, y), shape,
-                               pos);
+    return ledge__tile_collide(g, cell_min, map->tile_size, cell_blocked(map, g, x, y), shape, pos);
 }
 
 unsigned ledge__tilemap_blocked(const ledge_tilemap *map, int x, int y) {
+    return cell_blocked(map, &map->geom[ledge__tilemap_at(map, x, y)], x, y);
+}
+
+unsigned ledge__tilemap_blocked_afresh(const ledge_tilemap *map, int x, int y) {
     return blocked_sides(map, &map->geom[ledge__tilemap_at(map, x, y)], x, y);
 }
 

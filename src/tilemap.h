@@ -66,6 +66,14 @@ struct ledge_tilemap {
     uint8_t *edges_h;
     /// One-way direction of each cell (a ledge_one_way), row-major like tiles.
     uint8_t *one_way;
+    /// The blocked sides of each cell (LEDGE_SIDE_ bits, from the edge
+    /// states and the tiles around it: tilemap.c, blocked_sides), for the
+    /// map and the one-cell ring around it, which is as far as a shape's
+    /// scan reaches: cell (x, y), x in -1..width and y in -1..height, at
+    /// blocked[(y + 1) * (width + 2) + x + 1]. The step collides with
+    /// tiles far more often than a game edits them: each edit refreshes
+    /// the 3 x 3 cells around the cell it changes.
+    uint8_t *blocked;
     /// Unit-cell geometry of every tile id (tile.h), computed once.
     ledge__tile_geom geom[LEDGE_TILE_COUNT];
     /// The point test of every tile id, derived from geom (query_point).
@@ -106,5 +114,9 @@ ledge_manifold ledge__tilemap_collide_cell(const ledge_tilemap *map, int x, int 
 /// The sides of cell (x, y) that its tile's contacts treat as seams (the
 /// `blocked` of ledge__tile_collide), from the edge states. No checks.
 unsigned ledge__tilemap_blocked(const ledge_tilemap *map, int x, int y);
+
+/// The same, computed afresh from the edge states and tiles (what the
+/// map's store of blocked sides must hold; the tests compare the two).
+unsigned ledge__tilemap_blocked_afresh(const ledge_tilemap *map, int x, int y);
 
 #endif // LEDGE_TILEMAP_INTERNAL_H
