@@ -152,10 +152,10 @@ static tile_dist tile_distance(const ledge__tile_geom *g, vec2s cell_min, float 
     if (g->group == LEDGE_TILE_GROUP_EMPTY) return td;
     ledge_manifold m;
     memset(&m, 0, sizeof m);
-    if (may_overlap) m = ledge__tile_collide(g, cell_min, size, blocked, shape, pos);
+    if (may_overlap) m = ledge__tile_collide(g, NULL, cell_min, size, blocked, shape, pos);
     td.status = TILE_HIT;
     if (may_overlap && !m.hit && blocked != 0) {
-        m = ledge__tile_collide(g, cell_min, size, 0, shape, pos);
+        m = ledge__tile_collide(g, NULL, cell_min, size, 0, shape, pos);
         td.status = TILE_INTERIOR;
     }
     if (m.hit) {

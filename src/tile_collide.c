@@ -168,22 +168,11 @@ static int feature_points(const tc_push *p, const tc_poly *s, const vec2s tips[2
 
 // --- polygonal tiles: cell box and one half-plane ------------------------------
 
-/// A polygonal tile in the cell frame (cell_min at the origin).
-typedef struct tc_ptile {
-    const ledge__tile_geom *g;
-    float s;        ///< Cell side.
-    vec2s lo, hi;   ///< U's box: the cell with honoured blocked sides at infinity.
-    bool plane;     ///< Whether the half-plane n.p <= o applies (all but FULL).
-    vec2s n;        ///< Its outward unit normal.
-    float o;        ///< Its offset.
-    vec2s a;        ///< A point on its line, in the cell.
-    vec2s v[5];     ///< T's outline.
-    unsigned block; ///< Honoured blocked sides.
-    bool axis_box;  ///< FULL or HALF: U is the box [ulo, uhi].
-    vec2s ulo, uhi; ///< That box: the solid's bounds, blocked sides it reaches at infinity.
-} tc_ptile;
+/// A polygonal tile in the cell frame (cell_min at the origin): the
+/// internal header's ledge__ptile.
+typedef ledge__ptile tc_ptile;
 
-static void ptile_init(const ledge__tile_geom *g, float s, unsigned blocked, tc_ptile *t) {
+void ledge__ptile_init(const ledge__tile_geom *g, float s, unsigned blocked, tc_ptile *t) {
     t->g = g;
     t->s = s;
     t->block = blocked;
@@ -877,15 +866,20 @@ static float shape_extent(const ledge_shape *shape) {
     return maxf(e.x, e.y);
 }
 
-static void collide_polygonal(const ledge__tile_geom *g, vec2s cell_min, float s, unsigned blocked,
-                              const ledge_shape *shape, vec2s off, ledge_manifold *m) {
-    tc_ptile t;
-    ptile_init(g, s, blocked, &t);
+static void collide_polygonal(const ledge__tile_geom *g, const tc_ptile *made, vec2s cell_min,
+                              float s, unsigned blocked, const ledge_shape *shape, vec2s off,
+                              ledge_manifold *m) {
+    tc_ptile own;
+    const tc_ptile *t = made;
+    if (t == NULL) {
+        ledge__ptile_init(g, s, blocked, &own);
+        t = &own;
+    }
     tc_push p;
     vec2s pts[2];
     if (shape->type == LEDGE_SHAPE_CIRCLE) {
         vec2s c = v2_add(off, shape->center);
-        if (!circle_vs_ptile(&t, c, shape->radius, &p)) return;
+        if (!circle_vs_ptile(t, c, shape->radius, &p)) return;
         pts[0] = v2_sub(c, v2_scale(p.normal, shape->radius - 0.5f * p.depth));
         finish(m, &p, cell_min, pts, 1);
         return;
@@ -893,16 +887,16 @@ static void collide_polygonal(const ledge__tile_geom *g, vec2s cell_min, float s
     tc_poly poly;
     bool hit;
     if (shape->type == LEDGE_SHAPE_BOX) {
-        hit = box_vs_ptile(&t, v2_add(shape->bounds.lower, off), v2_add(shape->bounds.upper, off),
-                           &p);
+        hit =
+            box_vs_ptile(t, v2_add(shape->bounds.lower, off), v2_add(shape->bounds.upper, off), &p);
     } else {
         poly_place(shape, off, &poly);
-        hit = poly_vs_ptile(&t, &poly, &p);
+        hit = poly_vs_ptile(t, &poly, &p);
     }
     if (!hit) return;
     if (shape->type == LEDGE_SHAPE_BOX) poly_place(shape, off, &poly);
     float tol = 1.0e-4f * (s + shape_extent(shape));
-    int n = support_points(&p, t.v, g->count, &poly, tol, pts);
+    int n = support_points(&p, t->v, g->count, &poly, tol, pts);
     finish(m, &p, cell_min, pts, n);
 }
 
@@ -971,8 +965,9 @@ static void collide_round(const ledge__tile_geom *g, vec2s cell_min, float s, un
     finish(m, &p, cell_min, pts, n);
 }
 
-ledge_manifold ledge__tile_collide(const ledge__tile_geom *g, vec2s cell_min, float size,
-                                   unsigned blocked, const ledge_shape *shape, vec2s pos) {
+ledge_manifold ledge__tile_collide(const ledge__tile_geom *g, const ledge__ptile *made,
+                                   vec2s cell_min, float size, unsigned blocked,
+                                   const ledge_shape *shape, vec2s pos) {
     ledge_manifold m;
     memset(&m, 0, sizeof m);
     if (g->group == LEDGE_TILE_GROUP_EMPTY) return m;
@@ -984,7 +979,7 @@ ledge_manifold ledge__tile_collide(const ledge__tile_geom *g, vec2s cell_min, fl
         return m;
     }
     if (g->arc == LEDGE__ARC_NONE) {
-        collide_polygonal(g, cell_min, size, blocked & 15u, shape, off, &m);
+        collide_polygonal(g, made, cell_min, size, blocked & 15u, shape, off, &m);
     } else {
         collide_round(g, cell_min, size, blocked & g->full_sides, shape, off, &m);
     }
@@ -1013,5 +1008,5 @@ ledge_manifold ledge_collide_tile(ledge_tile tile, vec2s cell_min, float size, u
     if (!ledge__check_vec(fn, "pos", pos, LEDGE_MAX_COORDINATE)) return none;
     ledge__tile_geom g;
     ledge__tile_geom_of(tile, &g);
-    return ledge__tile_collide(&g, cell_min, size, blocked, shape, pos);
+    return ledge__tile_collide(&g, NULL, cell_min, size, blocked, shape, pos);
 }

@@ -255,6 +255,8 @@ ledge_tilemap *ledge_tilemap_create(const ledge_tilemap_def *def) {
     for (int t = 0; t < LEDGE_TILE_COUNT; ++t) {
         ledge__tile_geom_of((ledge_tile)t, &m->geom[t]);
         m->probe[t] = probe_of(&m->geom[t]);
+        for (unsigned b = 0; b < 16; ++b)
+            ledge__ptile_init(&m->geom[t], m->tile_size, b, &m->ptile[t][b]);
     }
     for (int y = 0; y < m->height; ++y) {
         for (int bx = 0; bx <= m->width; ++bx) update_edge_v(m, bx, y);
@@ -641,7 +643,9 @@ ledge_manifold ledge__tilemap_collide_cell(const ledge_tilemap *map, int x, int 
     vec2s cell_min =
         v2(map->origin.x + (float)x * map->tile_size, map->origin.y + (float)y * map->tile_size);
     const ledge__tile_geom *g = &map->geom[t];
-    return ledge__tile_collide(g, cell_min, map->tile_size, cell_blocked(map, g, x, y), shape, pos);
+    unsigned blocked = cell_blocked(map, g, x, y);
+    return ledge__tile_collide(g, &map->ptile[t][blocked], cell_min, map->tile_size, blocked, shape,
+                               pos);
 }
 
 unsigned ledge__tilemap_blocked(const ledge_tilemap *map, int x, int y) {

@@ -6,6 +6,7 @@
 
 #include "ledge/tilemap.h"
 #include "tile.h"
+#include "tile_collide.h"
 
 /// What a tile's point test is (ledge__tile_probe.kind).
 typedef enum ledge__probe_kind {
@@ -78,6 +79,11 @@ struct ledge_tilemap {
     ledge__tile_geom geom[LEDGE_TILE_COUNT];
     /// The point test of every tile id, derived from geom (query_point).
     ledge__tile_probe probe[LEDGE_TILE_COUNT];
+    /// Every polygonal tile id at this map's tile size with every set of
+    /// blocked sides (ledge__ptile_init), made with the map: a tile
+    /// collision reads its tile here instead of making it. (Round tiles'
+    /// entries are unused.)
+    ledge__ptile ptile[LEDGE_TILE_COUNT][16];
 };
 
 /// True when (x, y) is a cell of the map.

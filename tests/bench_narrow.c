@@ -107,9 +107,10 @@ static double time_tiles(const tile_pair *p, int n) {
     static ledge__tile_geom geom[LEDGE_TILE_COUNT];
     for (int t = 0; t < LEDGE_TILE_COUNT; ++t) ledge__tile_geom_of((ledge_tile)t, &geom[t]);
     double t;
-    TIME_LOOP(t, n, REPEAT / 4,
-              acc +=
-              ledge__tile_collide(&geom[p[i].tile], v(0, 0), 1.0f, 0, &p[i].s, p[i].pos).depth);
+    TIME_LOOP(
+        t, n, REPEAT / 4,
+        acc +=
+        ledge__tile_collide(&geom[p[i].tile], NULL, v(0, 0), 1.0f, 0, &p[i].s, p[i].pos).depth);
     return t;
 }
 
