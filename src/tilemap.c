@@ -211,7 +211,7 @@ static unsigned blocked_sides(const ledge_tilemap *m, const ledge__tile_geom *g,
 
 // Recomputes the kept blocked sides of cells x0..x1 x y0..y1 (clamped to
 // the map and its ring).
-static void refresh_blocked(ledge_tilemap *m, int x0, int y0, int x1, int y1) {
+static void refresh_blocked_cells(ledge_tilemap *m, int x0, int y0, int x1, int y1) {
     x0 = x0 > -1 ? x0 : -1;
     y0 = y0 > -1 ? y0 : -1;
     x1 = x1 < m->width ? x1 : m->width;
@@ -264,8 +264,7 @@ ledge_tilemap *ledge_tilemap_create(const ledge_tilemap_def *def) {
     for (int by = 0; by <= m->height; ++by) {
         for (int x = 0; x < m->width; ++x) update_edge_h(m, x, by);
     }
-    refresh_blocked(m, -1, -1, m->width, m->height);
-    return m;
+    return m; // the store of blocked sides is made when first refreshed
 }
 
 void ledge_tilemap_destroy(ledge_tilemap *map) {
@@ -300,7 +299,6 @@ bool ledge_tilemap_set(ledge_tilemap *map, int x, int y, ledge_tile tile) {
     map->tiles[(size_t)y * (size_t)map->width + (size_t)x] = tile;
     note_edit(map, x, y);
     update_edges_around(map, x, y);
-    refresh_blocked(map, x - 1, y - 1, x + 1, y + 1);
     return true;
 }
 
@@ -318,7 +316,6 @@ bool ledge_tilemap_set_one_way(ledge_tilemap *map, int x, int y, ledge_one_way w
     map->one_way[(size_t)y * (size_t)map->width + (size_t)x] = (uint8_t)way;
     note_edit(map, x, y);
     update_edges_around(map, x, y);
-    refresh_blocked(map, x - 1, y - 1, x + 1, y + 1);
     return true;
 }
 
@@ -541,11 +538,44 @@ static unsigned blocked_sides(const ledge_tilemap *m, const ledge__tile_geom *g,
     return kept;
 }
 
-// blocked_sides of cell (x, y), from the map's store where it has one.
+// Whether the map's store of blocked sides is behind for cell (x, y): not
+// made yet, more edits since than the map remembers, or an edit since in
+// the 3 x 3 cells around (x, y).
+static LEDGE_NOINLINE bool blocked_stale(const ledge_tilemap *m, int x, int y) {
+    uint32_t since = m->version - m->blocked_version;
+    if (!m->blocked_ready || since > LEDGE__EDITS_KEPT) return true;
+    for (uint32_t v = m->blocked_version + 1; v != m->version + 1; ++v) {
+        ledge__cell e = m->edited[v % LEDGE__EDITS_KEPT];
+        if (e.x - x <= 1 && x - e.x <= 1 && e.y - y <= 1 && y - e.y <= 1) return true;
+    }
+    return false;
+}
+
+// blocked_sides of cell (x, y), from the map's store where it has one and
+// it is up to date there.
 static inline unsigned cell_blocked(const ledge_tilemap *m, const ledge__tile_geom *g, int x,
                                     int y) {
     if (x < -1 || y < -1 || x > m->width || y > m->height) return blocked_sides(m, g, x, y);
+    if (LEDGE_UNLIKELY(m->version != m->blocked_version || !m->blocked_ready) &&
+        blocked_stale(m, x, y)) {
+        return blocked_sides(m, g, x, y);
+    }
     return m->blocked[(size_t)(y + 1) * (size_t)(m->width + 2) + (size_t)(x + 1)];
+}
+
+void ledge__tilemap_refresh_blocked(ledge_tilemap *m) {
+    uint32_t since = m->version - m->blocked_version;
+    if (m->blocked_ready && since == 0) return;
+    if (!m->blocked_ready || since > LEDGE__EDITS_KEPT) {
+        refresh_blocked_cells(m, -1, -1, m->width, m->height);
+    } else {
+        for (uint32_t v = m->blocked_version + 1; v != m->version + 1; ++v) {
+            ledge__cell e = m->edited[v % LEDGE__EDITS_KEPT];
+            refresh_blocked_cells(m, e.x - 1, e.y - 1, e.x + 1, e.y + 1);
+        }
+    }
+    m->blocked_version = m->version;
+    m->blocked_ready = true;
 }
 
 static bool check_collide(const ledge_tilemap *map, const ledge_shape *shape, vec2s pos,

@@ -72,9 +72,16 @@ struct ledge_tilemap {
     /// map and the one-cell ring around it, which is as far as a shape's
     /// scan reaches: cell (x, y), x in -1..width and y in -1..height, at
     /// blocked[(y + 1) * (width + 2) + x + 1]. The step collides with
-    /// tiles far more often than a game edits them: each edit refreshes
-    /// the 3 x 3 cells around the cell it changes.
+    /// tiles far more often than a game edits them. The store is made as
+    /// of version blocked_version (when blocked_ready), and brought up to
+    /// date by ledge__tilemap_refresh_blocked, which the world calls before
+    /// each step: the 3 x 3 cells around each edit since, or all of it
+    /// when more than LEDGE__EDITS_KEPT edits came since (a level being
+    /// built). Until then the cells around those edits are computed
+    /// afresh when asked, so an edit costs no more than its edges.
     uint8_t *blocked;
+    uint32_t blocked_version;
+    bool blocked_ready;
     /// Unit-cell geometry of every tile id (tile.h), computed once.
     ledge__tile_geom geom[LEDGE_TILE_COUNT];
     /// The point test of every tile id, derived from geom (query_point).
@@ -120,6 +127,11 @@ ledge_manifold ledge__tilemap_collide_cell(const ledge_tilemap *map, int x, int 
 /// The sides of cell (x, y) that its tile's contacts treat as seams (the
 /// `blocked` of ledge__tile_collide), from the edge states. No checks.
 unsigned ledge__tilemap_blocked(const ledge_tilemap *map, int x, int y);
+
+/// Brings the map's store of blocked sides up to date with its edits (see
+/// ledge_tilemap.blocked); on the calling thread, before collisions that
+/// run on several (the world's step).
+void ledge__tilemap_refresh_blocked(ledge_tilemap *map);
 
 /// The same, computed afresh from the edge states and tiles (what the
 /// map's store of blocked sides must hold; the tests compare the two).

@@ -495,6 +495,7 @@ static void substep(ledge_world *w, float h) {
 // inside the step while the world warms up; after that the step allocates
 // nothing.)
 static bool prepare(ledge_world *w) {
+    ledge__tilemap_refresh_blocked(w->map); // before the workers collide with tiles
     int cells = w->slot_count < 256 ? 1024 : 4 * w->slot_count;
     if (!ledge__grid_reserve(&w->grid, w->slot_count, cells)) return false;
     if (!ledge__par_reserve(w, w->slot_count, w->grid.cell_cap)) return false;

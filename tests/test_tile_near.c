@@ -381,21 +381,25 @@ static void test_scan_range_exact(void **state) {
 }
 
 // The map's store of each cell's blocked sides (tilemap.h, `blocked`: read
-// by every tile collision, refreshed around each edit) against the sides
-// computed afresh, for every cell of the map and its ring (and two cells
-// beyond it, which are computed when asked), after every edit of seeded
-// random maps: tiles of all 34 ids and one-way settings, set and reset.
+// by every tile collision, brought up to date before each step) against
+// the sides computed afresh, on seeded random maps edited at random (tiles
+// of all 34 ids and one-way settings, set and reset): after every edit the
+// answer for every cell of the map, its ring and two cells beyond it, the
+// store behind or not; and after each refresh (every 1 to 80 edits, so
+// both the refresh of the cells around each edit and the whole one, after
+// more edits than the map remembers) the store itself, every cell.
 static void test_blocked_store_follows_edits(void **state) {
     (void)state;
     g_rng = 0xB10C;
-    int edits = 0, checked = 0, seen_open = 0;
+    int edits = 0, checked = 0, refreshes = 0, whole = 0, seen_open = 0;
     for (int round = 0; round < 80; ++round) {
         ledge_tilemap_def d = ledge_default_tilemap_def();
         d.width = rng_int(1, 12);
         d.height = rng_int(1, 9);
         ledge_tilemap *map = ledge_tilemap_create(&d);
         assert_non_null(map);
-        for (int e = 0; e < 150; ++e) {
+        int next_refresh = rng_int(1, 80), since = 0;
+        for (int e = 0; e < 200; ++e) {
             int x = rng_int(0, d.width - 1), y = rng_int(0, d.height - 1);
             if (rng_unit() < 0.8) {
                 assert_true(
@@ -404,14 +408,29 @@ static void test_blocked_store_follows_edits(void **state) {
                 assert_true(ledge_tilemap_set_one_way(map, x, y, (ledge_one_way)rng_int(0, 4)));
             }
             edits++;
+            since++;
+            bool refresh = since == next_refresh;
+            if (refresh) {
+                whole += since > LEDGE__EDITS_KEPT;
+                ledge__tilemap_refresh_blocked(map);
+                refreshes++;
+                since = 0;
+                next_refresh = rng_int(1, 80);
+            }
             for (int cy = -3; cy <= d.height + 2; ++cy) {
                 for (int cx = -3; cx <= d.width + 2; ++cx) {
                     unsigned want = ledge__tilemap_blocked_afresh(map, cx, cy);
-                    if (ledge__tilemap_blocked(map, cx, cy) != want) {
-                        fail_msg("cell (%d, %d) of a %d x %d map after edit %d at (%d, %d): "
-                                 "stored 0x%x, afresh 0x%x",
+                    unsigned got = ledge__tilemap_blocked(map, cx, cy);
+                    bool ring = cx >= -1 && cy >= -1 && cx <= d.width && cy <= d.height;
+                    if (refresh && ring) {
+                        got = map->blocked[(size_t)(cy + 1) * (size_t)(d.width + 2) +
+                                           (size_t)(cx + 1)];
+                    }
+                    if (got != want) {
+                        fail_msg("cell (%d, %d) of a %d x %d map after edit %d at (%d, %d)%s: "
+                                 "0x%x, afresh 0x%x",
                                  cx, cy, d.width, d.height, e, x, y,
-                                 ledge__tilemap_blocked(map, cx, cy), want);
+                                 refresh ? " and a refresh" : "", got, want);
                     }
                     seen_open += want != 15u;
                     checked++;
@@ -420,9 +439,11 @@ static void test_blocked_store_follows_edits(void **state) {
         }
         ledge_tilemap_destroy(map);
     }
-    print_message("blocked sides: %d edits, %d cells checked (%d not blocked all round)\n", edits,
-                  checked, seen_open);
-    assert_true(edits == 12000 && seen_open > checked / 4);
+    print_message("blocked sides: %d edits, %d refreshes (%d whole), %d cells checked (%d not "
+                  "blocked all round)\n",
+                  edits, refreshes, whole, checked, seen_open);
+    assert_true(edits == 16000 && refreshes > 300 && whole > 20 && whole < refreshes / 2 &&
+                seen_open > checked / 4);
 }
 
 int main(void) {
