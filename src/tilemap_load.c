@@ -96,6 +96,7 @@ bool ledge_tilemap_load_n(ledge_tilemap *map, const char *text) {
                           (ledge_tile)n_tile_of(*p));
         ++k;
     }
+    ledge__tilemap_refresh_blocked(map); // a loaded level collides at full speed at once
     return true;
 }
 
@@ -227,5 +228,6 @@ bool ledge_tilemap_load_ascii(ledge_tilemap *map, const char *text) {
         }
         --y;
     }
+    ledge__tilemap_refresh_blocked(map); // a loaded level collides at full speed at once
     return true;
 }
