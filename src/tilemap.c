@@ -589,12 +589,12 @@ static bool check_collide(const ledge_tilemap *map, const ledge_shape *shape, ve
     return ledge__check_vec(fn, "pos", pos, LEDGE_MAX_COORDINATE) && check_out(fn, out, max_out);
 }
 
-// The shape's world bounds, grown by a few float ulps of the coordinates:
-// the tile test works in the cell's frame (pos - cell_min), whose rounding
-// can make a shape whose world bounds just touch a cell overlap it by an
-// ulp. Scanning a cell too many only costs one early-out.
-// How much a shape's bounds grow for the scan, relative to their size plus
-// a tile: 2^-18, about 32 ulps.
+// A shape's scan covers its world bounds grown by a few float ulps of the
+// coordinates: the tile test works in the cell's frame (pos - cell_min),
+// whose rounding can make a shape whose world bounds just touch a cell
+// overlap it by an ulp. Scanning a cell too many only costs one early-out.
+// The growth, relative to the bounds' size plus a tile: 2^-18, about 32
+// ulps.
 #define SCAN_GROWTH (1.0f / 262144.0f)
 
 #if defined(__SSE2__)
@@ -602,6 +602,7 @@ static inline __m128i select_i(__m128i mask, __m128i a, __m128i b) { // mask ? a
     return _mm_or_si128(_mm_and_si128(mask, a), _mm_andnot_si128(mask, b));
 }
 #else
+// The shape's world bounds, grown for the scan.
 static ledge_aabb scan_bounds(const ledge_tilemap *m, const ledge_shape *s, vec2s pos) {
     const float k = SCAN_GROWTH;
     ledge_aabb b = ledge_shape_aabb_fast(s, pos);
