@@ -274,9 +274,6 @@ static int project_tiles(ledge_world *w, int a, bool record, int worker, ledge__
     ledge__tilemap_scan_range(w->map, &w->shape[a], w->position[a], &x0, &y0, &x1, &y1);
     for (int y = y0; y <= y1; ++y) {
         for (int x = x0; x <= x1; ++x) {
-            // (An empty cell, most of a scan, is passed over before its
-            // empty manifold is made and copied.)
-            if (ledge__tilemap_at(w->map, x, y) == LEDGE_TILE_EMPTY) continue;
             ledge_manifold m =
                 ledge__tilemap_collide_cell(w->map, x, y, &w->shape[a], w->position[a]);
             if (!m.hit) continue;

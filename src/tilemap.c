@@ -538,14 +538,24 @@ static unsigned blocked_sides(const ledge_tilemap *m, const ledge__tile_geom *g,
     return kept;
 }
 
-// Whether the map's store of blocked sides is behind for cell (x, y): not
-// made yet, more edits since than the map remembers, or an edit since in
-// the 3 x 3 cells around (x, y).
+// Whether the whole store of blocked sides is behind: never made, or more
+// edits since it was than the map remembers.
+static bool blocked_all_stale(const ledge_tilemap *m) {
+    return !m->blocked_ready || m->version - m->blocked_version > LEDGE__EDITS_KEPT;
+}
+
+// The cell the i-th edit since the store was made changed (i from 0; fewer
+// than version - blocked_version, the store not all stale).
+static ledge__cell edit_since_blocked(const ledge_tilemap *m, uint32_t i) {
+    return m->edited[(m->blocked_version + 1 + i) % LEDGE__EDITS_KEPT];
+}
+
+// Whether the map's store of blocked sides is behind for cell (x, y): all
+// of it, or an edit since in the 3 x 3 cells around (x, y).
 static LEDGE_NOINLINE bool blocked_stale(const ledge_tilemap *m, int x, int y) {
-    uint32_t since = m->version - m->blocked_version;
-    if (!m->blocked_ready || since > LEDGE__EDITS_KEPT) return true;
-    for (uint32_t v = m->blocked_version + 1; v != m->version + 1; ++v) {
-        ledge__cell e = m->edited[v % LEDGE__EDITS_KEPT];
+    if (blocked_all_stale(m)) return true;
+    for (uint32_t i = 0; i < m->version - m->blocked_version; ++i) {
+        ledge__cell e = edit_since_blocked(m, i);
         if (e.x - x <= 1 && x - e.x <= 1 && e.y - y <= 1 && y - e.y <= 1) return true;
     }
     return false;
@@ -564,13 +574,11 @@ static inline unsigned cell_blocked(const ledge_tilemap *m, const ledge__tile_ge
 }
 
 void ledge__tilemap_refresh_blocked(ledge_tilemap *m) {
-    uint32_t since = m->version - m->blocked_version;
-    if (m->blocked_ready && since == 0) return;
-    if (!m->blocked_ready || since > LEDGE__EDITS_KEPT) {
+    if (blocked_all_stale(m)) {
         refresh_blocked_cells(m, -1, -1, m->width, m->height);
     } else {
-        for (uint32_t v = m->blocked_version + 1; v != m->version + 1; ++v) {
-            ledge__cell e = m->edited[v % LEDGE__EDITS_KEPT];
+        for (uint32_t i = 0; i < m->version - m->blocked_version; ++i) {
+            ledge__cell e = edit_since_blocked(m, i);
             refresh_blocked_cells(m, e.x - 1, e.y - 1, e.x + 1, e.y + 1);
         }
     }
@@ -663,14 +671,8 @@ void ledge__tilemap_scan_range(const ledge_tilemap *map, const ledge_shape *shap
 }
 #endif
 
-ledge_manifold ledge__tilemap_collide_cell(const ledge_tilemap *map, int x, int y,
+ledge_manifold ledge__tilemap_collide_tile(const ledge_tilemap *map, int x, int y, ledge_tile t,
                                            const ledge_shape *shape, vec2s pos) {
-    ledge_tile t = ledge__tilemap_at(map, x, y);
-    if (t == LEDGE_TILE_EMPTY) {
-        ledge_manifold none;
-        memset(&none, 0, sizeof none);
-        return none;
-    }
     vec2s cell_min =
         v2(map->origin.x + (float)x * map->tile_size, map->origin.y + (float)y * map->tile_size);
     const ledge__tile_geom *g = &map->geom[t];

@@ -8,6 +8,8 @@
 #include "tile.h"
 #include "tile_collide.h"
 
+#include <string.h>
+
 /// What a tile's point test is (ledge__tile_probe.kind).
 typedef enum ledge__probe_kind {
     LEDGE__PROBE_EMPTY = 0,    ///< Never solid.
@@ -119,10 +121,22 @@ static inline int ledge__tilemap_cell(float v, float origin, float inv_size) {
 void ledge__tilemap_scan_range(const ledge_tilemap *map, const ledge_shape *shape, vec2s pos,
                                int *x0, int *y0, int *x1, int *y1);
 
-/// The contact of a shape with one cell's tile (blocked sides from the edge
-/// states), or an empty manifold for an EMPTY cell. No argument checks.
-ledge_manifold ledge__tilemap_collide_cell(const ledge_tilemap *map, int x, int y,
+/// The contact of a shape with tile t (not EMPTY) of cell (x, y), blocked
+/// sides from the edge states. No argument checks.
+ledge_manifold ledge__tilemap_collide_tile(const ledge_tilemap *map, int x, int y, ledge_tile t,
                                            const ledge_shape *shape, vec2s pos);
+
+/// The contact of a shape with one cell's tile, or an empty manifold for an
+/// EMPTY cell. No argument checks. (Inline: most cells a scan visits are
+/// empty, and their callers then skip the empty manifold unmade.)
+static inline ledge_manifold ledge__tilemap_collide_cell(const ledge_tilemap *map, int x, int y,
+                                                         const ledge_shape *shape, vec2s pos) {
+    ledge_tile t = ledge__tilemap_at(map, x, y);
+    if (t != LEDGE_TILE_EMPTY) return ledge__tilemap_collide_tile(map, x, y, t, shape, pos);
+    ledge_manifold none;
+    memset(&none, 0, sizeof none);
+    return none;
+}
 
 /// The sides of cell (x, y) that its tile's contacts treat as seams (the
 /// `blocked` of ledge__tile_collide), from the edge states. No checks.
