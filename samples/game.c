@@ -107,12 +107,12 @@ static void add_pile(game *g) {
 }
 
 bool game_create(game *g) {
-    return game_create_with(g, LEDGE_RESPONSE_MODEL_N);
+    return game_create_with(g, LEDGE_FRICTION_N);
 }
 
-bool game_create_with(game *g, ledge_response_model model) {
+bool game_create_with(game *g, ledge_friction_law model) {
     ledge_world_def wd = ledge_default_world_def();
-    wd.response_model = model;
+    wd.friction_law = model;
     return game_create_from(g, wd);
 }
 

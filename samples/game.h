@@ -75,7 +75,7 @@ typedef struct game {
 bool game_create(game *g);
 /// game_create with another response model (tests/bench_models.c measures
 /// the bowl in both).
-bool game_create_with(game *g, ledge_response_model model);
+bool game_create_with(game *g, ledge_friction_law model);
 /// game_create from a def whose response model and workers are kept (the
 /// level sets gravity, map size and capacity; tests/test_workers.c runs
 /// the level on several workers).

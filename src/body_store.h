@@ -81,6 +81,7 @@ typedef struct ledge__range {
     X(SCRATCH, uint8_t, held_moving) /* the shock sweep holds it as it moves (response.c) */       \
     X(SCRATCH, float, load)          /* weight carried by each body (response.c) */                \
     X(SCRATCH, float, support)       /* sum of the up-cosines of its supports */                   \
+    X(SCRATCH, uint8_t, supported)   /* rests on the level, through a pile or not (response.c) */  \
     X(SCRATCH, int, order)           /* reordering: the old slot of each new slot (order.c) */     \
     X(SCRATCH, int, order_key)       /* reordering: each slot's grid cell, then its new slot */    \
     X(SCRATCH, uint8_t, order_mark)  /* reordering: slots already moved (body_store.c) */

@@ -86,7 +86,7 @@ static inline uint8_t pair_kind(const ledge_world *w, int a, int b) {
 
 // The part of a pair's push body a takes (resolve.c), divided once per
 // substep, not once per push (consider_near saw a sum of inverse masses >
-// 0). By inverse mass; but in the stacking model a dynamic body under
+// 0). By inverse mass; but a dynamic body under
 // another (their centres within LEDGE__STACKED_COSINE of up) counts
 // LEDGE__LOWER_WEIGHT times as heavy. Shared evenly, an overlap squeezed
 // into a pile spreads out by diffusion: each push up moves the lower body
@@ -99,7 +99,7 @@ static inline uint8_t pair_kind(const ledge_world *w, int a, int b) {
 // infinite mass: the sweep's throws, response.c).
 static inline float pair_share(const ledge_world *w, int a, int b) {
     float ia = w->inv_mass[a], ib = w->inv_mass[b];
-    if (w->stacking && ia > 0.0f && ib > 0.0f) {
+    if (ia > 0.0f && ib > 0.0f) {
         vec2s d = v2_sub(w->step.box_center[b], w->step.box_center[a]);
         float along = v2_dot(d, w->up); // 0 without gravity: no body is under another
         if (along * along > LEDGE__STACKED_COSINE * LEDGE__STACKED_COSINE * v2_len2(d)) {

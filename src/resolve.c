@@ -251,6 +251,7 @@ void ledge__tile_contact(const ledge_world *w, int a, int x, int y, const ledge_
     c->friction = w->friction[a];
     c->bounce = w->bounce[a];
     c->cap = 0.0f;
+    c->pile = 0;
     c->depth = m->depth;
     c->point =
         m->point_count == 2 ? v2_scale(v2_add(m->points[0], m->points[1]), 0.5f) : m->points[0];
@@ -454,6 +455,7 @@ static void record_run(int start, int end, int worker, void *context) {
             out->friction = sqrtf(w->friction[p->a] * w->friction[p->b]);
             out->bounce = maxf(w->bounce[p->a], w->bounce[p->b]);
             out->cap = 0.0f;
+            out->pile = 0;
             out->depth = p->depth;
             out->point = point_of(w, p);
             out->cell_x = out->cell_y = 0;

@@ -26,7 +26,7 @@ ledge_world_def ledge_default_world_def(void) {
     def.linear_slop = 0.005f;
     def.bounce_threshold = 0.5f;
     def.cell_size = 0.0f;
-    def.response_model = LEDGE_RESPONSE_MODEL_N;
+    def.friction_law = LEDGE_FRICTION_N;
     def.worker_count = 1;
     def.enable_sleep = false;
     def.sleep_speed = 0.05f;
@@ -59,10 +59,9 @@ static bool def_ok(const ledge_world_def *def) {
                     (double)def->cell_size);
         return false;
     }
-    if (def->response_model != LEDGE_RESPONSE_MODEL_N &&
-        def->response_model != LEDGE_RESPONSE_MODEL_STACKING) {
-        LEDGE_ERROR("ledge_world_create: response_model is %d (must be a ledge_response_model)",
-                    (int)def->response_model);
+    if (def->friction_law != LEDGE_FRICTION_N && def->friction_law != LEDGE_FRICTION_COULOMB) {
+        LEDGE_ERROR("ledge_world_create: friction_law is %d (must be a ledge_friction_law)",
+                    (int)def->friction_law);
         return false;
     }
     if (!ledge__workers_def_ok(def, "ledge_world_create")) return false;
@@ -116,7 +115,7 @@ ledge_world *ledge_world_create(const ledge_world_def *def) {
     w->par.still_cells_on = true;
     w->par.reuse_on = true;
     w->par.skip_on = true;
-    w->stacking = def->response_model == LEDGE_RESPONSE_MODEL_STACKING;
+    w->coulomb = def->friction_law == LEDGE_FRICTION_COULOMB;
     w->sleep_on = def->enable_sleep;
     w->sleep_speed = def->sleep_speed;
     w->sleep_time = def->sleep_time;
@@ -481,7 +480,7 @@ static void substep(ledge_world *w, float h) {
     relax(w);
     t = stage_mark(w, LEDGE__STAGE_SORT, t);
     ledge__sort_contacts(w);
-    if (w->stacking) ledge__contact_loads(w);
+    ledge__contact_loads(w);
     t = stage_mark(w, LEDGE__STAGE_RESPONSE, t);
     ledge__velocity_pass(w, RESTING_SPEED, h);
     w->contact_map_version = w->map->version;

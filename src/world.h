@@ -30,8 +30,11 @@ typedef struct ledge__contact {
     vec2s point;    ///< World point midway between the surfaces.
     int cell_x;     ///< The tile cell, for a tile contact.
     int cell_y;
-    int policy;   ///< A ledge_response.
-    float target; ///< Stacking: the normal speed aimed for, from before the pass (response.c).
+    uint8_t policy; ///< A ledge_response.
+    uint8_t pile;   ///< Its upper body rests on a dynamic body that rests on the level: within a
+                    ///< pile, friction is Coulomb's (response.c, loads).
+    float target;   ///< The normal speed the shock sweep aims for, from before the pass
+                    ///< (response.c).
     int stamp;    ///< A tile contact: its cell's tile and one-way setting when found
                   ///< (ledge__cell_stamp); a tile edit that changes them forgets the contact.
 } ledge__contact;
@@ -339,7 +342,7 @@ struct ledge_world {
     float slop;                   ///< Overlap left in place so that contacts persist.
     float bounce_threshold;       ///< Approach speed below which nothing bounces.
     float cell_size;              ///< Broad-phase cell override (0: automatic).
-    bool stacking;                ///< LEDGE_RESPONSE_MODEL_STACKING (else N's response).
+    bool coulomb;                 ///< LEDGE_FRICTION_COULOMB (else N's friction law).
     uint32_t contact_map_version; ///< The tilemap version the recorded contacts were found at.
     bool any_moved;               ///< Some body's `moved` is set.
     float max_extent;             ///< Largest dynamic body's extent seen (grows only).

@@ -43,11 +43,11 @@ static figures median_of(const figures *f) {
     return m;
 }
 
-static const char *model_name(ledge_response_model m) {
-    return m == LEDGE_RESPONSE_MODEL_N ? "N" : "stacking";
+static const char *model_name(ledge_friction_law m) {
+    return m == LEDGE_FRICTION_N ? "N" : "stacking";
 }
 
-static void print_row(const char *scene, int n, ledge_response_model m, figures f, double n_all) {
+static void print_row(const char *scene, int n, ledge_friction_law m, figures f, double n_all) {
     printf("| %s | %d | %s | %.3f / %.3f | %.2f | %d, %d | %.4f m | %d of %d | %.3f m/s |\n", scene,
            n, model_name(m), f.all, f.last, f.all / n_all, f.escaped, f.inside_solid, f.max_overlap,
            f.moving, f.count, f.max_speed);
@@ -55,14 +55,14 @@ static void print_row(const char *scene, int n, ledge_response_model m, figures 
 
 // --- rain -----------------------------------------------------------------------
 
-static figures rain_run(int n, ledge_response_model m) {
+static figures rain_run(int n, ledge_friction_law m) {
     scene s;
-    scene_model = m;
+    scene_friction = m;
     if (!scene_rain(n, &s)) {
         fprintf(stderr, "bench_models: the rain scene was refused\n");
         exit(1);
     }
-    scene_model = LEDGE_RESPONSE_MODEL_N;
+    scene_friction = LEDGE_FRICTION_N;
     double t0 = now_ns(), tl = t0;
     for (int i = 0; i < STEPS; ++i) {
         if (i == STEPS - LAST) tl = now_ns();
@@ -105,14 +105,14 @@ static char *read_text(const char *path) {
 
 // Quality of the crowd: characters outside the map or not finite, centres
 // inside a solid part of a tile, and the largest speed.
-static figures crowd_run(int n, const char *text, ledge_response_model m) {
+static figures crowd_run(int n, const char *text, ledge_friction_law m) {
     scene s;
-    scene_model = m;
+    scene_friction = m;
     if (!scene_crowd(n, text, 256, 64, &s)) {
         fprintf(stderr, "bench_models: the crowd scene was refused\n");
         exit(1);
     }
-    scene_model = LEDGE_RESPONSE_MODEL_N;
+    scene_friction = LEDGE_FRICTION_N;
     double step = 0.0, last = 0.0;
     for (int i = 0; i < STEPS; ++i) {
         scene_crowd_control(&s);
@@ -149,13 +149,13 @@ static figures crowd_run(int n, const char *text, ledge_response_model m) {
 // cells to settle against; timed after they land, like the rest.
 #define FLOOR_N 10000
 
-static figures floor_run(ledge_response_model m) {
+static figures floor_run(ledge_friction_law m) {
     int width = 2 * FLOOR_N + 4;
     ledge_world_def wd = ledge_default_world_def();
     wd.map_width = width;
     wd.map_height = 8;
     wd.body_capacity = FLOOR_N;
-    wd.response_model = m;
+    wd.friction_law = m;
     ledge_world *w = ledge_world_create(&wd);
     ledge_tilemap *map = w ? ledge_world_tilemap(w) : NULL;
     ledge_body_id *ids = malloc(sizeof *ids * FLOOR_N);
@@ -208,7 +208,7 @@ static figures floor_run(ledge_response_model m) {
 
 // The demo's level played by its autopilot; the pile's bodies are measured
 // (escaped: outside the map; inside_solid: centre in a tile; moving).
-static figures bowl_run(ledge_response_model m) {
+static figures bowl_run(ledge_friction_law m) {
     static game g;
     if (!game_create_with(&g, m)) {
         fprintf(stderr, "bench_models: the demo's world was refused\n");
@@ -258,21 +258,21 @@ int main(void) {
         for (int m = 0; m < 2; ++m) {
             figures runs[RUNS];
             for (int r = 0; r < RUNS; ++r)
-                runs[r] = rain_run(rain_sizes[k], (ledge_response_model)m);
+                runs[r] = rain_run(rain_sizes[k], (ledge_friction_law)m);
             figures f = median_of(runs);
             if (m == 0) n_all = f.all;
-            print_row("rain", rain_sizes[k], (ledge_response_model)m, f, n_all);
+            print_row("rain", rain_sizes[k], (ledge_friction_law)m, f, n_all);
         }
     }
     if (text) {
         double n_all = 0.0;
         for (int m = 0; m < 2; ++m) {
             figures runs[RUNS];
-            for (int r = 0; r < RUNS; ++r) runs[r] = crowd_run(1000, text, (ledge_response_model)m);
+            for (int r = 0; r < RUNS; ++r) runs[r] = crowd_run(1000, text, (ledge_friction_law)m);
             figures f = median_of(runs);
             f.max_overlap = NAN; // not measured for boxes
             if (m == 0) n_all = f.all;
-            print_row("crowd", 1000, (ledge_response_model)m, f, n_all);
+            print_row("crowd", 1000, (ledge_friction_law)m, f, n_all);
         }
     } else {
         printf("(crowd skipped: data/crowd.txt not found; run from the source root or tests/)\n");
@@ -280,18 +280,18 @@ int main(void) {
     double n_all = 0.0;
     for (int m = 0; m < 2; ++m) {
         figures runs[RUNS];
-        for (int r = 0; r < RUNS; ++r) runs[r] = floor_run((ledge_response_model)m);
+        for (int r = 0; r < RUNS; ++r) runs[r] = floor_run((ledge_friction_law)m);
         figures f = median_of(runs);
         if (m == 0) n_all = f.all;
-        print_row("floor", FLOOR_N, (ledge_response_model)m, f, n_all);
+        print_row("floor", FLOOR_N, (ledge_friction_law)m, f, n_all);
     }
     for (int m = 0; m < 2; ++m) {
         figures runs[RUNS];
-        for (int r = 0; r < RUNS; ++r) runs[r] = bowl_run((ledge_response_model)m);
+        for (int r = 0; r < RUNS; ++r) runs[r] = bowl_run((ledge_friction_law)m);
         figures f = median_of(runs);
         f.max_overlap = NAN;
         if (m == 0) n_all = f.all;
-        print_row("bowl", f.count, (ledge_response_model)m, f, n_all);
+        print_row("bowl", f.count, (ledge_friction_law)m, f, n_all);
     }
     free(text);
     return 0;

@@ -23,7 +23,7 @@
 //                                    then one step with callgrind's
 //                                    instrumentation on (tests/bench_callgrind.sh);
 //                                    --stacking: ledge's stacking model
-//                                    (LEDGE_RESPONSE_MODEL_STACKING); --sleep (before
+//                                    (LEDGE_FRICTION_COULOMB); --sleep (before
 //                                    --callgrind or the sizes): ledge's bodies may sleep
 //
 // Times are printed, never asserted.
@@ -570,7 +570,7 @@ int main(int argc, char **argv) {
             ledge_set_allocator(count_alloc, count_free, NULL); // before any ledge object
             return run_memory(n);
         } else if (strcmp(a, "--stacking") == 0) {
-            scene_model = LEDGE_RESPONSE_MODEL_STACKING;
+            scene_friction = LEDGE_FRICTION_COULOMB;
         } else if (strcmp(a, "--sleep") == 0) {
             scene_sleep = true; // ledge's bodies may sleep (Box2D's sleep by default)
         } else if (strcmp(a, "--callgrind") == 0 && i + 2 < argc) {

@@ -172,7 +172,7 @@ int main(int argc, char **argv) {
     printf("rain, ms/step (mean over %d steps, median of %d runs, setup untimed)%s\n", g_steps,
            RUNS, scene_sleep ? ", bodies may sleep" : "");
     for (int m = 0; m < (n_model ? 2 : 1); ++m) {
-        scene_model = m == 0 ? LEDGE_RESPONSE_MODEL_STACKING : LEDGE_RESPONSE_MODEL_N;
+        scene_friction = m == 0 ? LEDGE_FRICTION_COULOMB : LEDGE_FRICTION_N;
         if (m == 1) printf("\n--- N's response model (its pile sinks: an open problem) ---\n");
         for (int i = 0; i < size_count; ++i) {
             result res[8];

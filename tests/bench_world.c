@@ -297,12 +297,12 @@ int main(int argc, char **argv) {
         }
     }
 
-    static const char *names[2] = {"LEDGE_RESPONSE_MODEL_STACKING", "LEDGE_RESPONSE_MODEL_N"};
-    static const ledge_response_model model_of[2] = {LEDGE_RESPONSE_MODEL_STACKING,
-                                                     LEDGE_RESPONSE_MODEL_N};
+    static const char *names[2] = {"LEDGE_FRICTION_COULOMB", "LEDGE_FRICTION_N"};
+    static const ledge_friction_law model_of[2] = {LEDGE_FRICTION_COULOMB,
+                                                     LEDGE_FRICTION_N};
     for (int m = 0; m < 2; ++m) {
         if (!models[m]) continue;
-        scene_model = model_of[m];
+        scene_friction = model_of[m];
         scene_figures quality[2][16];
         printf("\nrain, response model %s; slots ordered by space every %d steps (on) or never "
                "(off)\n",
@@ -339,7 +339,7 @@ int main(int argc, char **argv) {
                 print_quality(sizes[i], o == 0 ? "on" : "off", &quality[o][i]);
         }
     }
-    scene_model = LEDGE_RESPONSE_MODEL_N;
+    scene_friction = LEDGE_FRICTION_N;
     return 0;
 usage:
     fprintf(stderr,

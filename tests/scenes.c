@@ -3,7 +3,7 @@
 // one that a game (or a peer engine) could build from the spec's words.
 #include "scenes.h"
 
-ledge_response_model scene_model = LEDGE_RESPONSE_MODEL_N;
+ledge_friction_law scene_friction = LEDGE_FRICTION_N;
 int scene_worker_count = 1;
 bool scene_sleep = false;
 float scene_sleep_time = 0.5f;
@@ -14,7 +14,7 @@ void *scene_task_context;
 
 ledge_world_def scene_world_def(void) {
     ledge_world_def wd = ledge_default_world_def();
-    wd.response_model = scene_model;
+    wd.friction_law = scene_friction;
     wd.worker_count = scene_worker_count;
     wd.enqueue_task = scene_enqueue_task;
     wd.finish_task = scene_finish_task;

@@ -65,7 +65,7 @@ ledge_tilemap *rain_map_create(const rain_layout *l);
 
 /// The response model of the worlds the scene builders make (default N's,
 /// the library's default).
-extern ledge_response_model scene_model;
+extern ledge_friction_law scene_friction;
 
 /// The worker count of the worlds the scene builders make (default 1), and
 /// the game's job system they use (default none: the world's own threads).
@@ -84,7 +84,7 @@ extern float scene_sleep_time;
 /// false, the library's default).
 extern bool scene_events;
 
-/// ledge_default_world_def with scene_model, scene_sleep, scene_worker_count and the
+/// ledge_default_world_def with scene_friction, scene_sleep, scene_worker_count and the
 /// scene_*task* callbacks.
 ledge_world_def scene_world_def(void);
 

@@ -97,9 +97,9 @@ static void test_plain_paths_agree(void **state) {
     // Under valgrind at least 120 steps: the rain must have landed, or the
     // general path would hardly run (66 callbacks after 40 steps).
     int steps = test_cases(400) < 120 ? 120 : test_cases(400);
-    ledge_response_model models[2] = {LEDGE_RESPONSE_MODEL_N, LEDGE_RESPONSE_MODEL_STACKING};
+    ledge_friction_law models[2] = {LEDGE_FRICTION_N, LEDGE_FRICTION_COULOMB};
     for (int m = 0; m < 2; ++m) {
-        scene_model = models[m];
+        scene_friction = models[m];
         long calls_plain, calls_callback, calls_filter;
         uint64_t plain = run_path(PATH_PLAIN, steps, &calls_plain);
         uint64_t callback = run_path(PATH_CALLBACK, steps, &calls_callback);
@@ -114,7 +114,7 @@ static void test_plain_paths_agree(void **state) {
                       "callbacks)\n",
                       steps, m, (unsigned long long)plain, calls_callback);
     }
-    scene_model = LEDGE_RESPONSE_MODEL_N;
+    scene_friction = LEDGE_FRICTION_N;
 }
 
 int main(void) {

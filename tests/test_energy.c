@@ -42,13 +42,13 @@ typedef struct bench {
     int fixed[STATICS]; ///< Static bodies: a contact's lower body, never in the energy.
 } bench;
 
-static void bench_create(bench *b, ledge_response_model model, vec2s gravity) {
+static void bench_create(bench *b, ledge_friction_law model, vec2s gravity) {
     ledge_world_def wd = ledge_default_world_def();
     wd.gravity = gravity;
     wd.map_width = 64; // an empty map around the bodies
     wd.map_height = 64;
     wd.tile_size = 1.0f;
-    wd.response_model = model;
+    wd.friction_law = model;
     b->world = ledge_world_create(&wd);
     assert_non_null(b->world);
     ledge_body_def bd = ledge_default_body_def();
@@ -139,10 +139,10 @@ static int random_case(ledge_world *w, const bench *b) {
 // alone, on random states such as a pass may leave (contacts still
 // approaching, lower bodies moving up into upper ones), under gravity
 // down, up, left and right (y up and y down, and sideways).
-static void check(ledge_response_model model, bool sweep_only) {
+static void check(ledge_friction_law model, bool sweep_only) {
     static const vec2s gravity[4] = {{{0, -10}}, {{0, 10}}, {{-10, 0}}, {{10, 0}}};
     const char *what = sweep_only                               ? "the shock sweep"
-                       : model == LEDGE_RESPONSE_MODEL_STACKING ? "the stacking pass"
+                       : model == LEDGE_FRICTION_COULOMB ? "the stacking pass"
                                                                 : "N's pass";
     g_rng = 0x5eed0000u + (uint64_t)model + (sweep_only ? 7u : 0u);
     double worst = 0.0;
@@ -182,17 +182,17 @@ static void check(ledge_response_model model, bool sweep_only) {
 
 static void test_pass_never_adds_energy_n(void **state) {
     (void)state;
-    check(LEDGE_RESPONSE_MODEL_N, false);
+    check(LEDGE_FRICTION_N, false);
 }
 
 static void test_pass_never_adds_energy_stacking(void **state) {
     (void)state;
-    check(LEDGE_RESPONSE_MODEL_STACKING, false);
+    check(LEDGE_FRICTION_COULOMB, false);
 }
 
 static void test_sweep_never_adds_energy(void **state) {
     (void)state;
-    check(LEDGE_RESPONSE_MODEL_STACKING, true);
+    check(LEDGE_FRICTION_COULOMB, true);
 }
 
 int main(void) {

@@ -163,7 +163,7 @@ static void test_bullet_hits_body(void **state) {
 // Balls dropped side by side onto a floor, then the resting heights.
 static void drop_balls(float cell_size, bool platform, float *heights, int n) {
     ledge_world_def wd = ledge_default_world_def();
-    wd.response_model = LEDGE_RESPONSE_MODEL_STACKING; // a stack of balls: shock propagation
+    wd.friction_law = LEDGE_FRICTION_COULOMB; // a stack of balls: shock propagation
     wd.cell_size = cell_size;
     ledge_world *w = ledge_world_create(&wd);
     ledge_tilemap *map = ledge_world_tilemap(w);
@@ -230,7 +230,7 @@ static double landing_column_overlap(int wide, int g) {
     static const float gx[4] = {0, 0, -10, 10}, gy[4] = {-10, 10, 0, 0};
     ledge_world_def wd = ledge_default_world_def();
     wd.gravity = v(gx[g], gy[g]);
-    wd.response_model = LEDGE_RESPONSE_MODEL_STACKING;
+    wd.friction_law = LEDGE_FRICTION_COULOMB;
     wd.map_width = g < 2 ? W : H;
     wd.map_height = g < 2 ? H : W;
     wd.tile_size = 1.0f;

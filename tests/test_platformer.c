@@ -447,7 +447,7 @@ static void test_platform_lifts_stack(void **state) {
                 for (int circles = 0; circles < 2; ++circles) {
                     ledge_world_def wd = ledge_default_world_def();
                     wd.gravity = scale(up, -10.0f);
-                    wd.response_model = LEDGE_RESPONSE_MODEL_STACKING;
+                    wd.friction_law = LEDGE_FRICTION_COULOMB;
                     ledge_world *w = ledge_world_create(&wd);
                     assert_non_null(w);
                     float slop = wd.linear_slop;

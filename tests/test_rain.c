@@ -116,7 +116,7 @@ static scene_figures rain_run(scene s, const char *model) {
     return q;
 }
 
-// The stacking model (LEDGE_RESPONSE_MODEL_STACKING): the pile comes to rest.
+// The stacking model (LEDGE_FRICTION_COULOMB): the pile comes to rest.
 static void test_rain_settles(void **state) {
     scene s = *(scene *)*state;
     scene_figures q = rain_run(s, "stacking");
@@ -147,12 +147,12 @@ static void test_rain_n_model(void **state) {
 // Asserted also: the touches exist (about one contact per circle), and the
 // landing made begin events, so the silence is not events switched off.
 static void touches_hold(bool sleep) {
-    scene_model = LEDGE_RESPONSE_MODEL_STACKING;
+    scene_friction = LEDGE_FRICTION_COULOMB;
     scene_sleep = sleep;
     scene_events = true;
     scene s;
     bool ok = scene_rain(N, &s);
-    scene_model = LEDGE_RESPONSE_MODEL_N;
+    scene_friction = LEDGE_FRICTION_N;
     scene_sleep = false;
     scene_events = false;
     assert_true(ok);
@@ -190,16 +190,16 @@ static void test_rain_touches_hold(void **state) {
 static scene g_scene;
 
 static int setup(void **state) {
-    scene_model = LEDGE_RESPONSE_MODEL_N;
+    scene_friction = LEDGE_FRICTION_N;
     if (!scene_rain(N, &g_scene)) return -1;
     *state = &g_scene;
     return 0;
 }
 
 static int setup_stacking(void **state) {
-    scene_model = LEDGE_RESPONSE_MODEL_STACKING;
+    scene_friction = LEDGE_FRICTION_COULOMB;
     bool ok = scene_rain(N, &g_scene);
-    scene_model = LEDGE_RESPONSE_MODEL_N;
+    scene_friction = LEDGE_FRICTION_N;
     if (!ok) return -1;
     *state = &g_scene;
     return 0;

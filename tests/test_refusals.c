@@ -253,9 +253,9 @@ ROW(world_cell_size) {
     d.cell_size = 1e-30f;
     return ledge_world_create(&d) == NULL;
 }
-ROW(world_response_model) {
+ROW(world_friction_law) {
     ledge_world_def d = ledge_default_world_def();
-    d.response_model = (ledge_response_model)7;
+    d.friction_law = (ledge_friction_law)7;
     return ledge_world_create(&d) == NULL;
 }
 ROW(world_sleep_speed) {
@@ -452,7 +452,7 @@ static const row rows[] = {
     {"`ledge_world_step(w, NaN)`", world_step_dt, "ledge_world_step", "dt", "world unchanged"},
     {"`ledge_world_step(w, 2)` (longer than LEDGE_MAX_STEP)", world_step_long, "ledge_world_step", "dt", "world unchanged"},
     {"`ledge_world_create` with cell_size 1e-30", world_cell_size, "ledge_world_create", "cell_size", "NULL"},
-    {"`ledge_world_create` with response_model 7", world_response_model, "ledge_world_create", "response_model", "NULL"},
+    {"`ledge_world_create` with friction_law 7", world_friction_law, "ledge_world_create", "friction_law", "NULL"},
     {"`ledge_world_create` with sleep_speed NaN", world_sleep_speed, "ledge_world_create", "sleep_speed", "NULL"},
     {"`ledge_body_set_awake(w, id, false)` with enable_sleep false", body_sleep_disabled, "ledge_body_set_awake", "enable_sleep", "false, body awake"},
     {"`ledge_body_set_awake(w, id, false)` of a static body", body_sleep_static, "ledge_body_set_awake", "not dynamic", "false, body awake"},

@@ -58,8 +58,8 @@ static vec2s fof(dvec a) {
     return v((float)a.x, (float)a.y);
 }
 
-static const char *model_name(ledge_response_model m) {
-    return m == LEDGE_RESPONSE_MODEL_N ? "N" : "stacking";
+static const char *model_name(ledge_friction_law m) {
+    return m == LEDGE_FRICTION_N ? "N" : "stacking";
 }
 
 // --- the oracle ----------------------------------------------------------------
@@ -69,13 +69,13 @@ static const char *model_name(ledge_response_model m) {
 // as 0 at or under the threshold. Stacking, without gravity (no loads):
 // friction removes max(f |vt|, f (out - vn)), at most |vt|.
 static dvec oracle_loaded(dvec vel, dvec n, double f, double b, double threshold,
-                          ledge_response_model model, double load) {
+                          ledge_friction_law model, double load) {
     double vn = ddot(vel, n);
     if (!(vn < 0.0)) return vel;
     dvec vt = dsub(vel, dscale(n, vn));
     double out = -vn > threshold ? -b * vn : 0.0;
     double t = dlen(vt), removed = f * t;
-    if (model == LEDGE_RESPONSE_MODEL_STACKING) {
+    if (model == LEDGE_FRICTION_COULOMB) {
         double floor = fmax(f * (out - vn), load);
         if (floor > removed) removed = floor;
         if (removed > t) removed = t;
@@ -154,21 +154,21 @@ static double tile_load(dvec n, double f) {
     return up > 0.2 ? f * g * (double)DT * up : 0.0;
 }
 
-static ledge_world *gravity_free_world(ledge_response_model model) {
+static ledge_world *gravity_free_world(ledge_friction_law model) {
     ledge_world_def wd = ledge_default_world_def();
     wd.gravity = v(0, 0);
     wd.map_width = wd.map_height = 24;
-    wd.response_model = model;
+    wd.friction_law = model;
     ledge_world *w = ledge_world_create(&wd);
     assert_non_null(w);
     return w;
 }
 
-static ledge_world *matrix_world(ledge_response_model model) {
+static ledge_world *matrix_world(ledge_friction_law model) {
     ledge_world_def wd = ledge_default_world_def();
     wd.gravity = fof(g_gravity);
     wd.map_width = wd.map_height = 24;
-    wd.response_model = model;
+    wd.friction_law = model;
     ledge_world *w = ledge_world_create(&wd);
     assert_non_null(w);
     return w;
@@ -277,7 +277,7 @@ typedef struct tally {
 // One cell of the matrix: the body starts just off the surface moving at
 // `vel`, and is stepped until its first contact; the velocity after that
 // step must be the oracle's.
-static void tile_cell(ledge_response_model model, int tile, const target *t, int kind, double b,
+static void tile_cell(ledge_friction_law model, int tile, const target *t, int kind, double b,
                       double f, int dir, tally *out) {
     ledge_world *w = matrix_world(model);
     assert_true(ledge_tilemap_set(ledge_world_tilemap(w), 10, 10, (ledge_tile)tile));
@@ -329,7 +329,7 @@ static void tile_cell(ledge_response_model model, int tile, const target *t, int
     ledge_world_destroy(w);
 }
 
-static void tile_matrix(ledge_response_model model) {
+static void tile_matrix(ledge_friction_law model) {
     tally t = {0};
     for (int tile = LEDGE_TILE_FULL; tile < LEDGE_TILE_COUNT; ++tile) {
         target targets[4];
@@ -348,7 +348,7 @@ static void tile_matrix(ledge_response_model model) {
 }
 
 // The matrix with gravity off, pointing -y (y up) and +y (y down).
-static void tile_matrix_all_gravities(ledge_response_model model) {
+static void tile_matrix_all_gravities(ledge_friction_law model) {
     const dvec gs[3] = {{0.0, 0.0}, {0.0, -10.0}, {0.0, 10.0}};
     for (int k = 0; k < 3; ++k) {
         g_gravity = gs[k];
@@ -359,12 +359,12 @@ static void tile_matrix_all_gravities(ledge_response_model model) {
 
 static void test_tile_matrix_n(void **state) {
     (void)state;
-    tile_matrix_all_gravities(LEDGE_RESPONSE_MODEL_N);
+    tile_matrix_all_gravities(LEDGE_FRICTION_N);
 }
 
 static void test_tile_matrix_stacking(void **state) {
     (void)state;
-    tile_matrix_all_gravities(LEDGE_RESPONSE_MODEL_STACKING);
+    tile_matrix_all_gravities(LEDGE_FRICTION_COULOMB);
 }
 
 // --- body pairs -------------------------------------------------------------------
@@ -384,7 +384,7 @@ static const pair_kind pair_kinds[] = {
 };
 #define PAIR_KINDS (int)(sizeof pair_kinds / sizeof pair_kinds[0])
 
-static void pair_cell(ledge_response_model model, const pair_kind *pk, double b, double f, int dir,
+static void pair_cell(ledge_friction_law model, const pair_kind *pk, double b, double f, int dir,
                       tally *out) {
     ledge_world *w = matrix_world(model);
     double a = pk->angle * PI / 180.0;
@@ -462,7 +462,7 @@ static void pair_cell(ledge_response_model model, const pair_kind *pk, double b,
     ledge_world_destroy(w);
 }
 
-static void pair_matrix(ledge_response_model model) {
+static void pair_matrix(ledge_friction_law model) {
     tally t = {0};
     for (int k = 0; k < PAIR_KINDS; ++k)
         for (int ib = 0; ib < NB; ++ib)
@@ -474,7 +474,7 @@ static void pair_matrix(ledge_response_model model) {
     assert_int_equal(t.cells, PAIR_KINDS * NB * NF * DIRECTIONS);
 }
 
-static void pair_matrix_all_gravities(ledge_response_model model) {
+static void pair_matrix_all_gravities(ledge_friction_law model) {
     const dvec gs[3] = {{0.0, 0.0}, {0.0, -10.0}, {0.0, 10.0}};
     for (int k = 0; k < 3; ++k) {
         g_gravity = gs[k];
@@ -485,12 +485,12 @@ static void pair_matrix_all_gravities(ledge_response_model model) {
 
 static void test_pair_matrix_n(void **state) {
     (void)state;
-    pair_matrix_all_gravities(LEDGE_RESPONSE_MODEL_N);
+    pair_matrix_all_gravities(LEDGE_FRICTION_N);
 }
 
 static void test_pair_matrix_stacking(void **state) {
     (void)state;
-    pair_matrix_all_gravities(LEDGE_RESPONSE_MODEL_STACKING);
+    pair_matrix_all_gravities(LEDGE_FRICTION_COULOMB);
 }
 
 // --- sliding down seamed ramps --------------------------------------------------------
@@ -552,16 +552,16 @@ static double build_ramp(ledge_tilemap *map, int width, int ramp, bool mirror, d
 // v = (1 - f) (v + g sin(a) h) settles at (1 - f) / f g sin(a) h. The
 // stacking model's Coulomb floor stops the body where tan(a) <= f; steeper,
 // N's term is the larger one at that speed, so the same closed form.
-static double terminal_speed(ledge_response_model model, double f, double angle, double g,
+static double terminal_speed(ledge_friction_law model, double f, double angle, double g,
                              double h) {
-    if (model == LEDGE_RESPONSE_MODEL_STACKING && tan(angle) <= f) return 0.0;
+    if (model == LEDGE_FRICTION_COULOMB && tan(angle) <= f) return 0.0;
     return (1.0 - f) / f * g * sin(angle) * h;
 }
 
-static void slide_case(ledge_response_model model, int ramp, bool mirror, int kind, double f,
+static void slide_case(ledge_friction_law model, int ramp, bool mirror, int kind, double f,
                        int substeps, double *worst) {
     ledge_world_def wd = ledge_default_world_def();
-    wd.response_model = model;
+    wd.friction_law = model;
     wd.substeps = substeps;
     wd.map_width = 112;
     wd.map_height = 64;
@@ -598,7 +598,7 @@ static void slide_case(ledge_response_model model, int ramp, bool mirror, int ki
     ledge_world_destroy(w);
 }
 
-static void slides(ledge_response_model model) {
+static void slides(ledge_friction_law model) {
     static const double fs[] = {0.1, 0.3, 0.5, 0.7, 1.0};
     double worst = 0.0;
     int cases = 0;
@@ -617,19 +617,19 @@ static void slides(ledge_response_model model) {
 
 static void test_ramp_slides_n(void **state) {
     (void)state;
-    slides(LEDGE_RESPONSE_MODEL_N);
+    slides(LEDGE_FRICTION_N);
 }
 
 static void test_ramp_slides_stacking(void **state) {
     (void)state;
-    slides(LEDGE_RESPONSE_MODEL_STACKING);
+    slides(LEDGE_FRICTION_COULOMB);
 }
 
 // --- teleports, edits, stacked bounce ---------------------------------------------------
 
-static ledge_world *floor_world(ledge_response_model model) {
+static ledge_world *floor_world(ledge_friction_law model) {
     ledge_world_def wd = ledge_default_world_def();
-    wd.response_model = model;
+    wd.friction_law = model;
     ledge_world *w = ledge_world_create(&wd);
     for (int x = 0; x < 64; ++x) ledge_tilemap_set(ledge_world_tilemap(w), x, 0, LEDGE_TILE_FULL);
     return w;
@@ -641,7 +641,7 @@ static ledge_world *floor_world(ledge_response_model model) {
 static void test_teleport_forgets_contacts(void **state) {
     (void)state;
     for (int m = 0; m < 2; ++m) {
-        ledge_world *w = floor_world((ledge_response_model)m);
+        ledge_world *w = floor_world((ledge_friction_law)m);
         ledge_body_def bd = ledge_default_body_def();
         bd.shape = ledge_make_box(v(0, 0), v(0.5f, 0.5f));
         bd.position = v(10.0f, 1.5f);
@@ -663,7 +663,7 @@ static void test_teleport_forgets_contacts(void **state) {
         assert_true(ledge_body_set_velocity(w, box, v(4.0f, 0.0f)));
         ledge_world_step(w, DT);
         vel = ledge_body_velocity(w, box);
-        double want = m == LEDGE_RESPONSE_MODEL_N ? 4.0 * 0.5 : 4.0 * 0.5; // f|vt| > f g h here
+        double want = m == LEDGE_FRICTION_N ? 4.0 * 0.5 : 4.0 * 0.5; // f|vt| > f g h here
         assert_float_equal(vel.x, want, 1e-5);
         assert_float_equal(vel.y, 0.0f, 1e-5);
         ledge_world_destroy(w);
@@ -687,7 +687,7 @@ static void test_set_target_forgets_contacts(void **state) {
         for (int flip = 0; flip < 2; ++flip) {
             double sy = flip ? -1.0 : 1.0; // y down: the mirror image
             ledge_world_def wd = ledge_default_world_def();
-            wd.response_model = (ledge_response_model)m;
+            wd.friction_law = (ledge_friction_law)m;
             wd.gravity = v(5.0f, (float)(-10.0 * sy));
             ledge_world *w = ledge_world_create(&wd);
             assert_non_null(w);
@@ -724,7 +724,7 @@ static void test_set_target_forgets_contacts(void **state) {
             if (!(speed < 1.0)) {
                 fail_msg("%s model, %s: the box left at (%.3f, %.3f) (a stale replay kicks it to "
                          "288 m/s)",
-                         model_name((ledge_response_model)m), flip ? "y down" : "y up",
+                         model_name((ledge_friction_law)m), flip ? "y down" : "y up",
                          (double)after.x, (double)after.y);
             }
             ledge_world_destroy(w);
@@ -737,7 +737,7 @@ static void test_set_target_forgets_contacts(void **state) {
 static void test_tile_edit_forgets_contacts(void **state) {
     (void)state;
     for (int m = 0; m < 2; ++m) {
-        ledge_world *w = floor_world((ledge_response_model)m);
+        ledge_world *w = floor_world((ledge_friction_law)m);
         ledge_tilemap *map = ledge_world_tilemap(w);
         for (int x = 0; x < 64; ++x) ledge_tilemap_set(map, x, 10, LEDGE_TILE_FULL);
         ledge_body_def bd = ledge_default_body_def();
@@ -759,7 +759,7 @@ static void test_tile_edit_forgets_contacts(void **state) {
 static void test_stacked_bounce(void **state) {
     (void)state;
     for (int m = 0; m < 2; ++m) {
-        ledge_world *w = floor_world((ledge_response_model)m);
+        ledge_world *w = floor_world((ledge_friction_law)m);
         ledge_body_def bd = ledge_default_body_def();
         bd.shape = ledge_make_circle(v(0, 0), 0.5f);
         bd.bounce = 1.0f;
@@ -780,7 +780,7 @@ static void test_stacked_bounce(void **state) {
         }
         float drop = 4.0f;
         print_message("%s model: dropped %.2f m onto a resting ball, rebounds %.3f m\n",
-                      model_name((ledge_response_model)m), (double)drop, (double)(high - low));
+                      model_name((ledge_friction_law)m), (double)drop, (double)(high - low));
         assert_true(hit);
         assert_true(high - low >= 0.5f * drop);
         // Not an explosion either. (N's model gains some: the lower ball
@@ -800,7 +800,7 @@ static void test_tall_pile_settles(void **state) {
     (void)state;
     enum { COLS = 20, ROWS = 100, WIDTH = COLS + 2, HEIGHT = ROWS + 12 };
     ledge_world_def wd = ledge_default_world_def();
-    wd.response_model = LEDGE_RESPONSE_MODEL_STACKING;
+    wd.friction_law = LEDGE_FRICTION_COULOMB;
     wd.map_width = WIDTH;
     wd.map_height = HEIGHT;
     ledge_world *w = ledge_world_create(&wd);
@@ -845,7 +845,7 @@ static void test_issue_example(void **state) {
     (void)state;
     const float want[2][2] = {{-2.9f, 7.1f}, {-5.0f, 5.0f}};
     for (int m = 0; m < 2; ++m) {
-        ledge_world *w = gravity_free_world((ledge_response_model)m);
+        ledge_world *w = gravity_free_world((ledge_friction_law)m);
         ledge_tilemap_set(ledge_world_tilemap(w), 10, 10, LEDGE_TILE_45DEG_NP);
         ledge_body_def bd = ledge_default_body_def();
         bd.shape = ledge_make_circle(v(0, 0), 0.25f);

@@ -66,11 +66,11 @@ static double expected_share(const body_rec *a, const body_rec *b, double ux, do
     return ia / (ia + ib);
 }
 
-static void check_shares(ledge_response_model model, vec2s gravity, int round, int *leaned_total,
+static void check_shares(ledge_friction_law model, vec2s gravity, int round, int *leaned_total,
                          int *checked_total) {
     ledge_world_def wd = ledge_default_world_def();
     wd.gravity = gravity;
-    wd.response_model = model;
+    wd.friction_law = model;
     wd.map_width = 32;
     wd.map_height = 32;
     wd.tile_size = 1.0f;
@@ -122,8 +122,7 @@ static void check_shares(ledge_response_model model, vec2s gravity, int round, i
         int ra = slot_to_rec[p->a], rb = slot_to_rec[p->b];
         assert_true(ra >= 0 && rb >= 0);
         bool leaned, edge;
-        double want = expected_share(&rec[ra], &rec[rb], ux, uy,
-                                     model == LEDGE_RESPONSE_MODEL_STACKING, &leaned, &edge);
+        double want = expected_share(&rec[ra], &rec[rb], ux, uy, true, &leaned, &edge);
         if (edge) continue; // on the stacked cosine's edge: float rounding decides
         if (fabs((double)p->share - want) > 1e-5 * (1.0 + want)) {
             fail_msg("round %d, gravity (%g, %g), model %d: pair %d-%d share %.7f, closed form "
@@ -143,19 +142,14 @@ static void test_share_closed_form(void **state) {
     const int n = (int)(sizeof gravity / sizeof gravity[0]);
     g_rng = 0x5ba2e000u;
     for (int model = 0; model < 2; ++model) {
-        ledge_response_model m = model ? LEDGE_RESPONSE_MODEL_STACKING : LEDGE_RESPONSE_MODEL_N;
+        ledge_friction_law m = model ? LEDGE_FRICTION_COULOMB : LEDGE_FRICTION_N;
         int leaned = 0, checked = 0;
         for (int r = 0; r < ROUNDS; ++r) check_shares(m, gravity[r % n], r, &leaned, &checked);
-        printf("model %s: %d pairs checked, %d leaned upward\n", model ? "stacking" : "N", checked,
-               leaned);
+        printf("friction law %s: %d pairs checked, %d leaned upward\n", model ? "Coulomb" : "N",
+               checked, leaned);
         assert_true(checked > 2000);
-        // N's model never leans; the stacking model does for most pairs
-        // (the check above could fail either way).
-        if (model) {
-            assert_true(leaned > checked / 4);
-        } else {
-            assert_int_equal(leaned, 0);
-        }
+        // The push leans for most pairs, whatever the friction law.
+        assert_true(leaned > checked / 4);
     }
 }
 
@@ -220,7 +214,7 @@ static void test_deep_column_pushed_out(void **state) {
         float fr = friction[cell % 3], bo = bounce[cell / 3 % 3];
         ledge_world_def wd = ledge_default_world_def();
         wd.gravity = (vec2s){{-10.0f * up[u].x, -10.0f * up[u].y}};
-        wd.response_model = LEDGE_RESPONSE_MODEL_STACKING;
+        wd.friction_law = LEDGE_FRICTION_COULOMB;
         wd.map_width = size;
         wd.map_height = size;
         wd.tile_size = 1.0f;

@@ -93,11 +93,11 @@ static int count_end_events_of(ledge_world *w, ledge_body_id id) {
 // asleep at the end of the first step where the timer reaches sleep_time
 // (its only contact is a tile, so nothing vetoes it). The rest times are
 // chosen off the multiples of dt, so the float sum and this count agree.
-static void schedule_case(int d, int kind, ledge_response_model model, float sleep_time, float dt,
+static void schedule_case(int d, int kind, ledge_friction_law model, float sleep_time, float dt,
                           int *cases) {
     ledge_world_def wd = sleepy_def(sleep_time);
     wd.gravity = gravity_toward(d);
-    wd.response_model = model;
+    wd.friction_law = model;
     ledge_world *w = walled_world(wd);
     vec2s g = gravity_toward(d);
     // Centre of the map, then 6.2 m along gravity: 0.3 m above the wall's face.
@@ -168,7 +168,7 @@ static void test_falls_asleep_on_schedule(void **state) {
             for (int m = 0; m < 2; ++m)
                 for (int t = 0; t < 4; ++t)
                     for (int s = 0; s < 2; ++s)
-                        schedule_case(d, kind, (ledge_response_model)m, times[t], dts[s], &cases);
+                        schedule_case(d, kind, (ledge_friction_law)m, times[t], dts[s], &cases);
     print_message("%d cases: asleep at the step the rest timer's closed form says, then still, "
                   "grounded, contacts kept, no end events\n",
                   cases);
@@ -181,7 +181,7 @@ static void test_falls_asleep_on_schedule(void **state) {
 static void test_awake_neighbour_keeps_awake(void **state) {
     (void)state;
     ledge_world_def wd = sleepy_def(0.2f);
-    wd.response_model = LEDGE_RESPONSE_MODEL_STACKING;
+    wd.friction_law = LEDGE_FRICTION_COULOMB;
     ledge_world *w = walled_world(wd);
     ledge_body_id box = make_body(w, 1, v(8.0f, 1.3f), false);
     ledge_body_id ball = make_body(w, 0, v(8.0f, 2.0f), false);
@@ -218,7 +218,7 @@ static void test_every_tile_as_a_floor(void **state) {
                 for (int sleeping = 0; sleeping < 2; ++sleeping) {
                     ledge_world_def wd = sleepy_def(0.5f);
                     wd.enable_sleep = sleeping;
-                    wd.response_model = LEDGE_RESPONSE_MODEL_STACKING;
+                    wd.friction_law = LEDGE_FRICTION_COULOMB;
                     wd.gravity = gravity_toward(up ? 1 : 0);
                     ledge_world *w = walled_world(wd);
                     ledge_tilemap *m = ledge_world_tilemap(w);
@@ -320,7 +320,7 @@ static void test_lost_support_wakes(void **state) {
     (void)state;
     for (int how = 0; how < 3; ++how) {
         ledge_world_def wd = sleepy_def(0.2f);
-        wd.response_model = LEDGE_RESPONSE_MODEL_STACKING; // N's boxes do not stack
+        wd.friction_law = LEDGE_FRICTION_COULOMB; // N's boxes do not stack
         ledge_world *w = walled_world(wd);
         ledge_tilemap *m = ledge_world_tilemap(w);
         // A ledge of one tile at (8, 5) holds a; b stands on a.
@@ -358,7 +358,7 @@ enum { ROW_BODIES = 12 }; // bodies on the ledge, one per cell from x = 2
 static ledge_world *sleeping_ledge(int up, ledge_body_id ids[ROW_BODIES], int *row) {
     ledge_world_def wd = sleepy_def(0.2f);
     wd.gravity = gravity_toward(up);
-    wd.response_model = LEDGE_RESPONSE_MODEL_STACKING;
+    wd.friction_law = LEDGE_FRICTION_COULOMB;
     ledge_world *w = walled_world(wd);
     ledge_tilemap *m = ledge_world_tilemap(w);
     *row = up ? 10 : 5;
@@ -484,7 +484,7 @@ static void test_edit_wakes_filtered_sleepers(void **state) {
 // edit must act as the game's wake: the same bits for 30 steps.
 enum { FAR_W = 20, FAR_H = 12 };
 
-static ledge_world *far_world(int up, int pillar, ledge_response_model model, bool bullet, vec2s at,
+static ledge_world *far_world(int up, int pillar, ledge_friction_law model, bool bullet, vec2s at,
                               ledge_body_id *id) {
     ledge_world_def wd = sleepy_def(0.0f);
     wd.gravity = gravity_toward(up);
@@ -493,7 +493,7 @@ static ledge_world *far_world(int up, int pillar, ledge_response_model model, bo
     wd.cell_size = 1.0f;
     wd.iterations = 5;
     wd.substeps = 1;
-    wd.response_model = model;
+    wd.friction_law = model;
     ledge_world *w = ledge_world_create(&wd);
     assert_non_null(w);
     ledge_tilemap *m = ledge_world_tilemap(w);
@@ -527,7 +527,7 @@ static void test_edit_wakes_sleepers_holding_its_cell(void **state) {
                             vec2s at = v(-1.1f + 0.5f * (float)xi, -0.76f + 0.5f * (float)yi);
                             ledge_body_id id;
                             ledge_world *w =
-                                far_world(up, pillar, (ledge_response_model)model, bullet, at, &id);
+                                far_world(up, pillar, (ledge_friction_law)model, bullet, at, &id);
                             ledge_contact_data c[16];
                             int n = ledge_body_contacts(w, id, c, 16);
                             assert_in_range(n, 0, 16);
@@ -549,7 +549,7 @@ static void test_edit_wakes_sleepers_holding_its_cell(void **state) {
                                 ledge_body_id ids[2];
                                 ledge_world *ws[2];
                                 for (int which = 0; which < 2; ++which) {
-                                    ws[which] = far_world(up, pillar, (ledge_response_model)model,
+                                    ws[which] = far_world(up, pillar, (ledge_friction_law)model,
                                                           bullet, at, &ids[which]);
                                     assert_true(ledge_tilemap_set(ledge_world_tilemap(ws[which]),
                                                                   cx, cy, LEDGE_TILE_EMPTY));
@@ -926,7 +926,7 @@ static ledge_shape column_crate(int kind, int d, float *tall) {
 static int column_case(int d, bool remake, int wait, int height, int kind) {
     ledge_world_def wd = sleepy_def(0.1f);
     wd.gravity = gravity_toward(d);
-    wd.response_model = LEDGE_RESPONSE_MODEL_STACKING;
+    wd.friction_law = LEDGE_FRICTION_COULOMB;
     int size = height <= 6 ? 16 : 24;
     ledge_world *w = walled_world_of(wd, size);
     vec2s up = v(-wd.gravity.x / 10.0f, -wd.gravity.y / 10.0f);
@@ -1017,7 +1017,7 @@ static void test_held_touch_through_churn(void **state) {
     for (int d = 0; d < 4; ++d) {
         ledge_world_def wd = sleepy_def(0.25f);
         wd.gravity = gravity_toward(d);
-        wd.response_model = LEDGE_RESPONSE_MODEL_STACKING; // (N's stacks do not sleep)
+        wd.friction_law = LEDGE_FRICTION_COULOMB; // (N's stacks do not sleep)
         ledge_world *w = walled_world(wd);
         vec2s g = gravity_toward(d), down = v(g.x / 10.0f, g.y / 10.0f), side = v(-down.y, down.x);
         float half = d < 2 ? 0.3f : 0.4f; // shape_of(1) along gravity
@@ -1081,11 +1081,11 @@ static void test_rain_pile_sleeps(void **state) {
     scene_figures fig[2];
     int awake_at_end = 0;
     for (int sleeping = 0; sleeping < 2; ++sleeping) {
-        scene_model = LEDGE_RESPONSE_MODEL_STACKING;
+        scene_friction = LEDGE_FRICTION_COULOMB;
         scene_sleep = sleeping;
         scene s;
         bool made = scene_rain(n, &s);
-        scene_model = LEDGE_RESPONSE_MODEL_N;
+        scene_friction = LEDGE_FRICTION_N;
         scene_sleep = false;
         assert_true(made);
         for (int k = 0; k < steps; ++k) ledge_world_step(s.world, 1.0f / 60.0f);

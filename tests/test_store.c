@@ -165,12 +165,12 @@ typedef struct pile {
     ledge_body_id platform, hero;
 } pile;
 
-static void make_pile(pile *p, ledge_response_model model) {
+static void make_pile(pile *p, ledge_friction_law model) {
     memset(p, 0, sizeof *p);
     ledge_world_def wd = ledge_default_world_def();
     wd.map_width = 40;
     wd.map_height = 40;
-    wd.response_model = model;
+    wd.friction_law = model;
     p->w = ledge_world_create(&wd);
     assert_non_null(p->w);
     ledge__order_set_period(p->w, 0);
@@ -249,7 +249,7 @@ static int contacts_by_id(const ledge_world *w, id_contact *out) {
 static void test_reorder_keeps_every_body(void **state) {
     (void)state;
     pile p;
-    make_pile(&p, LEDGE_RESPONSE_MODEL_STACKING);
+    make_pile(&p, LEDGE_FRICTION_COULOMB);
     for (int s = 0; s < 120; ++s) ledge_world_step(p.w, 1.0f / 60.0f);
     ledge_world *w = p.w;
     int n = w->slot_count;
@@ -316,9 +316,9 @@ static void count_events(ledge_world *w, int *begins, int *ends) {
 static void test_reorder_every_step(void **state) {
     (void)state;
     pile on, off, again;
-    make_pile(&on, LEDGE_RESPONSE_MODEL_STACKING);
-    make_pile(&off, LEDGE_RESPONSE_MODEL_STACKING);
-    make_pile(&again, LEDGE_RESPONSE_MODEL_STACKING);
+    make_pile(&on, LEDGE_FRICTION_COULOMB);
+    make_pile(&off, LEDGE_FRICTION_COULOMB);
+    make_pile(&again, LEDGE_FRICTION_COULOMB);
     ledge__order_set_period(on.w, 1);
     ledge__order_set_period(again.w, 1);
     int begins_on = 0, ends_on = 0, begins_off = 0, ends_off = 0;

@@ -217,7 +217,7 @@ static void test_far_pairs_listed_once(void **state) {
     for (int workers = 1; workers <= 2; ++workers) {
         ledge_world_def wd = ledge_default_world_def();
         wd.gravity = (vec2s){{0.0f, -10.0f}};
-        wd.response_model = LEDGE_RESPONSE_MODEL_STACKING;
+        wd.friction_law = LEDGE_FRICTION_COULOMB;
         wd.map_width = COLS + 2;
         wd.map_height = ROWS + 10;
         wd.worker_count = workers;

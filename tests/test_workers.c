@@ -84,7 +84,7 @@ static void use_config(int config) {
 
 static void use_default(void) {
     use_config(0);
-    scene_model = LEDGE_RESPONSE_MODEL_N;
+    scene_friction = LEDGE_FRICTION_N;
 }
 
 // The job system was used (when it was the configuration), and every task
@@ -173,8 +173,8 @@ static void rain_run(int config) {
     scene_destroy(&s);
 }
 
-static void rain_model(ledge_response_model model, const char *name) {
-    scene_model = model;
+static void rain_model(ledge_friction_law model, const char *name) {
+    scene_friction = model;
     for (int c = 0; c < CONFIGS; ++c) rain_run(c);
     use_default();
     compare(name, g_hash, RAIN_STEPS);
@@ -182,12 +182,12 @@ static void rain_model(ledge_response_model model, const char *name) {
 
 static void test_rain_stacking(void **state) {
     (void)state;
-    rain_model(LEDGE_RESPONSE_MODEL_STACKING, "rain 2500, stacking");
+    rain_model(LEDGE_FRICTION_COULOMB, "rain 2500, stacking");
 }
 
 static void test_rain_n(void **state) {
     (void)state;
-    rain_model(LEDGE_RESPONSE_MODEL_N, "rain 2500, N's model");
+    rain_model(LEDGE_FRICTION_N, "rain 2500, N's model");
 }
 
 // Sleeping (world.h): bodies fall asleep and are woken (by the rain
@@ -201,7 +201,7 @@ static void test_rain_sleeping(void **state) {
     scene_sleep = true;
     scene_sleep_time = 0.1f;
     g_asleep = 0;
-    rain_model(LEDGE_RESPONSE_MODEL_STACKING, "rain 2500, stacking, sleeping");
+    rain_model(LEDGE_FRICTION_COULOMB, "rain 2500, stacking, sleeping");
     scene_sleep = false;
     scene_sleep_time = 0.5f;
     print_message("rain 2500, sleeping: %ld body-steps asleep over %d steps\n", g_asleep,
@@ -260,7 +260,7 @@ static void yard_build(yard *y, int workers) {
     wd.map_height = 50;
     wd.enable_sleep = true;
     wd.sleep_time = 0.1f;
-    wd.response_model = LEDGE_RESPONSE_MODEL_STACKING;
+    wd.friction_law = LEDGE_FRICTION_COULOMB;
     wd.worker_count = workers;
     y->world = ledge_world_create(&wd);
     assert_non_null(y->world);
@@ -452,7 +452,7 @@ static int random_world_run(uint64_t seed, bool dormant, uint64_t *hashes, long 
     static const float g[4][2] = {{0, -10}, {0, 10}, {-10, 0}, {10, 0}};
     int d = rng_int(0, 3);
     wd.gravity = (vec2s){{g[d][0], g[d][1]}};
-    wd.response_model = rng_int(0, 3) ? LEDGE_RESPONSE_MODEL_STACKING : LEDGE_RESPONSE_MODEL_N;
+    wd.friction_law = rng_int(0, 3) ? LEDGE_FRICTION_COULOMB : LEDGE_FRICTION_N;
     ledge_world *w = ledge_world_create(&wd);
     assert_non_null(w);
     w->dormant_on = dormant;
@@ -580,7 +580,7 @@ static void reuse_build(reuse_world *r, bool reuse, int gravity, float sleep_tim
     wd.sleep_time = sleep_time;
     wd.cell_size = 1.0f;
     wd.worker_count = workers;
-    wd.response_model = LEDGE_RESPONSE_MODEL_STACKING;
+    wd.friction_law = LEDGE_FRICTION_COULOMB;
     r->w = scene_walled_world(wd, SIDE);
     assert_non_null(r->w);
     r->w->par.reuse_on = reuse;
@@ -742,7 +742,7 @@ static void row_run(int workers, bool shortcut, uint64_t *hashes, long *research
     wd.enable_sleep = true;
     wd.sleep_time = 0.1f;
     wd.worker_count = workers;
-    wd.response_model = LEDGE_RESPONSE_MODEL_STACKING;
+    wd.friction_law = LEDGE_FRICTION_COULOMB;
     ledge_world *w = ledge_world_create(&wd);
     assert_non_null(w);
     w->par.research_on = shortcut;
@@ -899,7 +899,7 @@ static int touches_of_contacts(const ledge_world *w, ledge__key *keys) {
 
 static void test_touch_blocks(void **state) {
     (void)state;
-    scene_model = LEDGE_RESPONSE_MODEL_STACKING;
+    scene_friction = LEDGE_FRICTION_COULOMB;
     static int counts_seen[CONFIGS];
     for (int c = 0; c < CONFIGS; ++c) {
         use_config(c);
@@ -993,7 +993,7 @@ static long fast_run(int room, int config, bool oracle) {
 
 static void test_fast_paths(void **state) {
     (void)state;
-    scene_model = LEDGE_RESPONSE_MODEL_STACKING;
+    scene_friction = LEDGE_FRICTION_COULOMB;
     long all = fast_run(-1, 0, true); // every fast body, on the calling thread
     long left[FAST_ROOMS];
     for (int r = 1; r < FAST_ROOMS; ++r) {
@@ -1127,7 +1127,7 @@ static void test_demo_level(void **state) {
     for (int model = 0; model < 2; ++model) {
         for (int c = 0; c < CONFIGS; ++c) {
             use_config(c);
-            scene_model = (ledge_response_model)model;
+            scene_friction = (ledge_friction_law)model;
             static game g;
             assert_true(game_create_from(&g, scene_world_def()));
             for (int f = 0; f < DEMO_FRAMES; ++f) {
@@ -1241,7 +1241,7 @@ static skip_result skip_run(int gravity, int model, bool sleep, int workers, boo
     enum { SIDE = 48, STEPS = 240 };
     ledge_world_def wd = ledge_default_world_def();
     wd.gravity = (vec2s){{g[gravity][0], g[gravity][1]}};
-    wd.response_model = model ? LEDGE_RESPONSE_MODEL_STACKING : LEDGE_RESPONSE_MODEL_N;
+    wd.friction_law = model ? LEDGE_FRICTION_COULOMB : LEDGE_FRICTION_N;
     wd.enable_sleep = sleep;
     wd.worker_count = workers;
     ledge_world *w = scene_walled_world(wd, SIDE);

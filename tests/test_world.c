@@ -20,16 +20,16 @@ static vec2s v(float x, float y) {
     return r;
 }
 
-static ledge_world *make_world_with(ledge_response_model model) {
+static ledge_world *make_world_with(ledge_friction_law model) {
     ledge_world_def wd = ledge_default_world_def();
-    wd.response_model = model;
+    wd.friction_law = model;
     ledge_world *w = ledge_world_create(&wd);
     assert_non_null(w);
     return w;
 }
 
 static ledge_world *make_world(void) {
-    return make_world_with(LEDGE_RESPONSE_MODEL_N);
+    return make_world_with(LEDGE_FRICTION_N);
 }
 
 static ledge_body_def ball_def(vec2s at) {
@@ -420,7 +420,7 @@ static void test_slope_friction(void **state) {
 
 // A ramp of 26.57 degree slopes (atan 1/2) rising to +x: each rise of one
 // cell takes a 22DEG_SMALL and a 22DEG_BIG cell, FULL below.
-static ledge_world *shallow_ramp_world(ledge_response_model model) {
+static ledge_world *shallow_ramp_world(ledge_friction_law model) {
     ledge_world *w = make_world_with(model);
     ledge_tilemap *map = ledge_world_tilemap(w);
     for (int k = 0; k < 30; ++k) {
@@ -442,7 +442,7 @@ static void test_coulomb_slope(void **state) {
     (void)state;
     const float frictions[2] = {0.6f, 0.4f};
     for (int k = 0; k < 2; ++k) {
-        ledge_world *w = shallow_ramp_world(LEDGE_RESPONSE_MODEL_STACKING);
+        ledge_world *w = shallow_ramp_world(LEDGE_FRICTION_COULOMB);
         ledge_body_def bd = ledge_default_body_def();
         bd.shape = ledge_make_box(v(0, 0), v(0.25f, 0.25f));
         // Above x = 31 (a BIG cell of rise 15: surface y = 15 + (x - 30) / 2).
@@ -492,7 +492,7 @@ static void test_box_stack(void **state) {
     (void)state;
     for (int sub = 1; sub <= 4; sub += 3) {
         ledge_world_def wd = ledge_default_world_def();
-        wd.response_model = LEDGE_RESPONSE_MODEL_STACKING;
+        wd.friction_law = LEDGE_FRICTION_COULOMB;
         wd.substeps = sub;
         ledge_world *w = ledge_world_create(&wd);
         ledge_tilemap *map = ledge_world_tilemap(w);
@@ -582,7 +582,7 @@ static void test_runaway_body_frozen(void **state) {
 // be found, and push it out.
 static void test_tile_set_beside_resting_ball(void **state) {
     (void)state;
-    ledge_world *w = make_world_with(LEDGE_RESPONSE_MODEL_STACKING);
+    ledge_world *w = make_world_with(LEDGE_FRICTION_COULOMB);
     ledge_body_def sd = ledge_default_body_def();
     sd.type = LEDGE_BODY_STATIC;
     sd.shape = ledge_make_box(v(0, 0), v(2.0f, 0.5f)); // top at y = 20.5
@@ -825,7 +825,7 @@ static void test_contacts_after_destroy(void **state) {
     int checked = 0;
     for (int victim = 0; victim < 7; ++victim) {
         ledge_world_def wd = ledge_default_world_def();
-        wd.response_model = LEDGE_RESPONSE_MODEL_STACKING;
+        wd.friction_law = LEDGE_FRICTION_COULOMB;
         wd.map_width = 16;
         wd.map_height = 16;
         ledge_world *w = ledge_world_create(&wd);

@@ -32,33 +32,41 @@
 /// After the last substep the game's view is built: contacts per body,
 /// ground state, touch, sensor and crush events (events.h).
 ///
-/// The response (ledge_world_def.response_model). At a contact with unit
-/// normal n (out of the surface, toward the body) split the velocity v (for
-/// two bodies: the relative velocity va - vb) into vn = (v . n) n and
-/// vt = v - vn. A contact is answered only while the body moves into the
-/// surface (v . n < 0), and at most once per substep: a contact it already
-/// answered (also a second contact with the same normal at a tile seam)
-/// then has v . n >= 0; what rounding leaves of an approach (under 1e-5 of
-/// the speed) is removed without friction or bounce.
-/// - LEDGE_RESPONSE_MODEL_N (the default), N's response verbatim:
+/// The response. At a contact with unit normal n (out of the surface,
+/// toward the body) split the velocity v (for two bodies: the relative
+/// velocity va - vb) into vn = (v . n) n and vt = v - vn. A contact is
+/// answered only while the body moves into the surface (v . n < 0), and at
+/// most once per substep: a contact it already answered (also a second
+/// contact with the same normal at a tile seam) then has v . n >= 0; what
+/// rounding leaves of an approach (under 1e-5 of the speed) is removed
+/// without friction or bounce.
+/// - A lone contact (a body against the level, or two bodies meeting in
+///   the air) answers N's split exactly:
 ///   v' = (1 - f) vt - b vn, with b = 0 when |v . n| <= bounce_threshold
 ///   (so that a resting body with b > 0 does not hop by b g h forever; set
 ///   the threshold to 0 for N's rule without exception).
 ///   Friction f is the fraction of the tangential speed removed, bounce b
-///   the fraction of the normal speed returned. Nothing else: a body on a
-///   slope slides down it unless f = 1 (terminal speed
-///   (1 - f) / f * |g| sin(slope) * h, docs/design.md).
-/// - LEDGE_RESPONSE_MODEL_STACKING: the same, except that friction removes
-///   at least f times the normal speed the contact removed (Coulomb's
-///   floor) or f times the load it carries (the weight of what rests on it,
-///   times |g| h), whichever is more, never more than |vt|; and a second
-///   pass from the bottom of each pile up holds each lower body still and
-///   brings each contact's normal speed up to what it was to leave with
-///   before the passes (shock propagation: a bounce aimed for is kept,
-///   off another body only if that body was at rest),
-///   with friction only where that adds approach. Bodies then rest on
-///   slopes no steeper than atan(f) and piles stand still: a deviation
-///   from N for games that stack crates.
+///   the fraction of the normal speed returned: a lone body slides down a
+///   slope unless f = 1 (terminal speed (1 - f) / f * |g| sin(slope) * h,
+///   docs/design.md).
+/// - Piles carry their weight to what supports them. After the contacts
+///   are answered in order, a second pass from the bottom of each pile up
+///   holds each lower body still and brings each contact's normal speed up
+///   to what it was to leave with (shock propagation: a bounce aimed for is
+///   kept, off another body only if that body was at rest), with friction
+///   only where that adds approach; and projection leans each push up the
+///   pile (a dynamic body under another counts twice as heavy). Friction in
+///   a pile also holds the weight it carries: a contact removes at least
+///   f times the load resting on its upper body (times |g| h), and a
+///   contact whose lower body is itself a dynamic body resting on the level
+///   is Coulomb's (below). So towers, pyramids and piles of crates and
+///   balls come to rest, a heavy crate stands on a light one, and the
+///   bodies a pile rests on do not creep.
+/// - ledge_world_def.friction_law = LEDGE_FRICTION_COULOMB makes every
+///   contact Coulomb's: friction removes at least f times the normal speed
+///   the contact removed, or f times the whole load it carries (the body's
+///   own weight included), whichever is more, never more than |vt|. A
+///   lone body then rests on slopes no steeper than atan(f).
 /// Two bodies: f = sqrt(fa * fb) and b = max(ba, bb), the change of the
 /// relative velocity shared by inverse mass (va += ma' dv, vb -= mb' dv
 /// with ma' = (1/ma) / (1/ma + 1/mb)), which conserves momentum. Against a
@@ -114,16 +122,24 @@ extern "C" {
 /// The smallest broad-phase cell side a world def may ask for.
 #define LEDGE_MIN_CELL_SIZE 0.001f
 
-/// How contacts change velocities (the header comment above says exactly
-/// how; docs/design.md gives the closed forms).
-typedef enum ledge_response_model {
-    /// N's response verbatim: v' = (1 - f) vt - b vn once per contact the
-    /// body moves into. The default.
-    LEDGE_RESPONSE_MODEL_N = 0,
-    /// N's response plus Coulomb's friction floor, load-based friction and
-    /// shock propagation: bodies rest on slopes and piles stand still.
-    LEDGE_RESPONSE_MODEL_STACKING = 1,
-} ledge_response_model;
+/// What friction does at a contact (ledge_world_def.friction_law; the header
+/// comment above says exactly how, docs/design.md gives the closed forms).
+/// The rest of the response (bounce, projection, how a pile carries its
+/// weight) is the same for both.
+typedef enum ledge_friction_law {
+    /// N's friction, the default: a contact removes f times the tangential
+    /// speed, so a lone body slides down every slope (f < 1) at N's
+    /// terminal speed. In a pile, a contact also holds, Coulomb-like, the
+    /// weight of the bodies resting on its upper body, so the bodies under
+    /// a pile do not creep.
+    LEDGE_FRICTION_N = 0,
+    /// Coulomb's friction: at least f times the normal speed the contact
+    /// removes, or f times the whole weight it carries (the body's own
+    /// included), never more than the tangential speed: a body rests on a
+    /// slope no steeper than atan(f). For games whose crates must stay put
+    /// on gentle slopes.
+    LEDGE_FRICTION_COULOMB = 1,
+} ledge_friction_law;
 
 /// The largest ledge_world_def.worker_count a world accepts.
 #define LEDGE_MAX_WORKERS 64
@@ -166,7 +182,7 @@ typedef struct ledge_world_def {
                             ///< else LEDGE_MIN_CELL_SIZE..1e6 (larger bodies are handled apart);
                             ///< below a quarter tile it is also the query index's finest cell.
                             ///< Default 0.
-    ledge_response_model response_model; ///< Default LEDGE_RESPONSE_MODEL_N.
+    ledge_friction_law friction_law; ///< Default LEDGE_FRICTION_N.
     /// Resting dynamic bodies fall asleep and leave the step until
     /// something wakes them (see "Sleeping" above). Default false: N's
     /// response has slides slower than any sleep speed (a body on a 45

@@ -423,7 +423,7 @@ static bool make_world(model *m, reader *r, bool one_worker) {
     wd.cell_size = cells[c % 4];
     // Both response models, from a bit of the same byte (the seeds keep
     // their meaning and cover both).
-    wd.response_model = (c >> 2) & 1 ? LEDGE_RESPONSE_MODEL_STACKING : LEDGE_RESPONSE_MODEL_N;
+    wd.friction_law = (c >> 2) & 1 ? LEDGE_FRICTION_COULOMB : LEDGE_FRICTION_N;
     if (FUZZ_WORLD_STRESS && c >= 0xE0) wd.cell_size = c >= 0xF0 ? rd_float(r) : 0.0f;
     if (FUZZ_WORLD_STRESS && c >= 0xF0) wd.cell_size = rd_float(r);
     uint8_t cap = rd_u8(r);

@@ -62,7 +62,7 @@ test('whole-number fields given NaN, infinities or 1e12 are refused with the fie
     ['bodyCapacity', /body_capacity/],
     ['iterations', /iterations is/],
     ['substeps', /substeps/],
-    ['responseModel', /response_?model/i], // negative: the binding's TypeError
+    ['frictionLaw', /friction_?law/i], // negative: the binding's TypeError
   ];
   for (const [field, pattern] of fields) {
     for (const bad of [NaN, Infinity, -Infinity, 1e12, -1e12]) {
@@ -264,41 +264,45 @@ test('sleeping: enableSleep, sleepTime, sleepSpeed, body.awake get and set, refu
   throwsLedge(() => new World({ sleepTime: NaN }), /sleep_time nan/);
 });
 
-test('responseModel: stacking differs from n on a small stack; bad names throw', () => {
-  const stack = (def) => {
+test('frictionLaw: coulomb holds a box on a 26.6 degree slope that n lets slide; bad names throw', () => {
+  // A box on one 22DEG_BIG_PP cell (normal (1, 2)/sqrt5, tan 0.5), friction 0.6.
+  const slide = (def) => {
     const world = room(def);
-    const boxes = [0, 1, 2].map((k) => world.createBody({ shape: box(0.4, 0.4), position: { x: 5 + 0.1 * k, y: 1.5 + 0.85 * k }, friction: 0.5 }));
-    for (let k = 0; k < 120; ++k) world.step(1 / 60);
-    const out = { hash: world.hash(), top: boxes[2].position };
+    world.tilemap.set(5, 1, Tile['22DEG_BIG_PP']);
+    const b = world.createBody({ shape: box(0.2, 0.2), position: { x: 5.4, y: 2.1 }, friction: 0.6 });
+    for (let k = 0; k < 30; ++k) world.step(1 / 60);
+    const landed = b.position.x;
+    for (let k = 0; k < 30; ++k) world.step(1 / 60);
+    const out = { hash: world.hash(), moved: b.position.x - landed };
     world.dispose();
     return out;
   };
-  const byDefault = stack({});
-  const n = stack({ responseModel: 'n' });
-  const stacking = stack({ responseModel: 'stacking' });
+  const byDefault = slide({});
+  const n = slide({ frictionLaw: 'n' });
+  const coulomb = slide({ frictionLaw: 'coulomb' });
   assert.equal(n.hash, byDefault.hash, "'n' is the default");
-  assert.deepEqual(stack({ responseModel: 1 }), stacking, 'the C enum value works too');
-  assert.notEqual(stacking.hash, n.hash);
-  assert.notDeepEqual(stacking.top, n.top);
-  assert.throws(() => new World({ responseModel: 'box2d' }), (e) => e instanceof TypeError && /responseModel must be one of n, stacking/.test(e.message));
-  throwsLedge(() => new World({ responseModel: 7 }), /ledge_world_create: response_model is 7/);
+  assert.deepEqual(slide({ frictionLaw: 1 }), coulomb, 'the C enum value works too');
+  assert.ok(n.moved > 0.02, `n: the box slides down (${n.moved} m in half a second)`);
+  assert.ok(Math.abs(coulomb.moved) < 1e-3, `coulomb: the box rests (${coulomb.moved} m)`);
+  assert.throws(() => new World({ frictionLaw: 'box2d' }), (e) => e instanceof TypeError && /frictionLaw must be one of n, coulomb/.test(e.message));
+  throwsLedge(() => new World({ frictionLaw: 7 }), /ledge_world_create: friction_law is 7/);
 });
 
-test('sleeping rain, both response models, through the binding: hash and sleeping count equal native', () => {
+test('sleeping rain, both friction laws, through the binding: hash and sleeping count equal native', () => {
   const N = 200;
-  const STEPS = 100; // part of the pile asleep with 'stacking' (all of it by 200 steps), none with 'n'
+  const STEPS = 100; // part of the pile asleep by then, with either law
   const hashes = [];
-  for (const [model, responseModel] of [[0, 'n'], [1, 'stacking']]) {
+  for (const [model, frictionLaw] of [[0, 'n'], [1, 'coulomb']]) {
     const [, hash, asleep] = execFileSync(nativeReplay, ['rain_sleep', N, STEPS, model].map(String), { encoding: 'utf8' }).trim().split(' ');
-    const world = rainWorld(ledge, N, { enableSleep: true, responseModel });
+    const world = rainWorld(ledge, N, { enableSleep: true, frictionLaw });
     try {
       for (let k = 0; k < STEPS; ++k) world.step(1 / 60);
       const bodies = world.queryAABB({ x: -100, y: -100 }, { x: 100, y: 100 });
       assert.equal(bodies.length, N);
       const sleeping = bodies.filter((b) => !b.awake).length;
-      assert.equal(world.hash().toString(16).padStart(16, '0'), hash, `hash, ${responseModel}`);
-      assert.equal(sleeping, Number(asleep), `sleeping circles, ${responseModel}`);
-      if (responseModel === 'stacking') assert.ok(sleeping > 0 && sleeping < N, `${sleeping} of ${N} asleep`);
+      assert.equal(world.hash().toString(16).padStart(16, '0'), hash, `hash, ${frictionLaw}`);
+      assert.equal(sleeping, Number(asleep), `sleeping circles, ${frictionLaw}`);
+      assert.ok(sleeping > 0 && sleeping < N, `${sleeping} of ${N} asleep`);
       hashes.push(hash);
     } finally {
       world.dispose();

@@ -42,7 +42,7 @@ test('npm pack, install from the tarball, README example and types', { timeout: 
   // TypeScript: correct use compiles, wrong use does not.
   const good = `import { init, type MoveResult, type Vec2 } from 'ledge-physics';
 const ledge = await init();
-const world = new ledge.World({ width: 8, height: 8, responseModel: 'stacking', enableSleep: true, sleepSpeed: 0.05, sleepTime: 0.5 });
+const world = new ledge.World({ width: 8, height: 8, frictionLaw: 'coulomb', enableSleep: true, sleepSpeed: 0.05, sleepTime: 0.5 });
 const body = world.createBody({ type: 'kinematic', shape: ledge.box(0.3, 0.45), position: { x: 2, y: 2 } });
 const r: MoveResult = body.move({ x: 0.1, y: 0 });
 const v: Vec2 = ledge.clipVelocity(r, { x: 1, y: 0 });
@@ -63,8 +63,8 @@ world.dispose();
   const refused = spawnSync(tsc, ['-p', '.'], { cwd: app, encoding: 'utf8' });
   assert.notEqual(refused.status, 0, 'tsc accepted a hexagon');
   assert.match(refused.stdout, /hexagon/);
-  fs.writeFileSync(path.join(app, 'good.mts'), good.replace("'stacking'", "'box2d'"));
+  fs.writeFileSync(path.join(app, 'good.mts'), good.replace("'coulomb'", "'box2d'"));
   const badModel = spawnSync(tsc, ['-p', '.'], { cwd: app, encoding: 'utf8' });
-  assert.notEqual(badModel.status, 0, "tsc accepted responseModel 'box2d'");
+  assert.notEqual(badModel.status, 0, "tsc accepted frictionLaw 'box2d'");
   assert.match(badModel.stdout, /box2d/);
 });

@@ -1,7 +1,7 @@
 // Browser-safe (no node imports): used by the node tests and the benchmark page.
 // The rain scene of tests/scenes.c (scene_rain) built through the binding:
 // the same world def, the same circles in the same order, then the tiles.
-// `def`: world def fields added to the scene's (enableSleep, responseModel:
+// `def`: world def fields added to the scene's (enableSleep, frictionLaw:
 // scene_sleep and scene_model of tests/scenes.c).
 export function rainWorld(ledge, n, def = {}) {
   let cols = 1;

@@ -101,13 +101,13 @@ static int bench_rain(int n, int steps) {
     return 0;
 }
 
-// `replay_hashes rain_sleep N STEPS MODEL`: the rain scene in a world with
-// enable_sleep and response model MODEL (0 N's, 1 stacking) after STEPS
+// `replay_hashes rain_sleep N STEPS LAW`: the rain scene in a world with
+// enable_sleep and friction law LAW (0 N's, 1 Coulomb's) after STEPS
 // steps of 1/60 s: its hash and how many circles sleep, for the binding's
-// enableSleep / responseModel test (tests/web/binding.test.mjs).
+// enableSleep / frictionLaw test (tests/web/binding.test.mjs).
 static int rain_sleep(int n, int steps, int model) {
     scene_sleep = true;
-    scene_model = (ledge_response_model)model;
+    scene_friction = (ledge_friction_law)model;
     scene s;
     if (!scene_rain(n, &s)) return 1;
     for (int k = 0; k < steps; ++k) ledge_world_step(s.world, 1.0f / 60.0f);

@@ -14,8 +14,8 @@ export interface AABB {
 
 export type BodyType = 'static' | 'kinematic' | 'dynamic';
 export type Response = 'slide' | 'touch' | 'bounce' | 'cross';
-/** ledge_response_model: N's response verbatim, or with Coulomb's floor, load friction and shock propagation. */
-export type ResponseModel = 'n' | 'stacking';
+/** ledge_friction_law: N's friction (a fraction of the tangential speed; Coulomb's within piles), or Coulomb's everywhere (bodies rest on slopes no steeper than atan f). */
+export type FrictionLaw = 'n' | 'coulomb';
 export type OneWay = 'none' | 'up' | 'down' | 'left' | 'right';
 
 export interface CircleShape {
@@ -63,7 +63,7 @@ export interface WorldDef {
   bounceThreshold?: number;
   cellSize?: number;
   /** How contacts change velocities (default 'n'; 'stacking': piles and slopes rest). */
-  responseModel?: ResponseModel;
+  frictionLaw?: FrictionLaw;
   /** Resting dynamic bodies fall asleep and leave the step until woken (default false). */
   enableSleep?: boolean;
   /** Speed under which a dynamic body counts as resting, 0..1e6 (default 0.05). */

@@ -10,7 +10,7 @@
 
 const TYPES = ['static', 'kinematic', 'dynamic'];
 const RESPONSES = ['slide', 'touch', 'bounce', 'cross'];
-const RESPONSE_MODELS = ['n', 'stacking'];
+const FRICTION_LAWS = ['n', 'coulomb'];
 const ONE_WAYS = ['none', 'up', 'down', 'left', 'right'];
 const HIT_KINDS = ['none', 'tile', 'body'];
 const SHAPE_TYPES = [null, 'circle', 'box', 'polygon'];
@@ -515,7 +515,7 @@ export function bind(M) {
     /**
      * def: gravity {x, y}, tileSize, width, height (tilemap cells), origin
      * {x, y}, bodyCapacity, iterations, substeps, linearSlop,
-     * bounceThreshold, cellSize, responseModel ('n' | 'stacking'),
+     * bounceThreshold, cellSize, frictionLaw ('n' | 'coulomb'),
      * enableSleep, sleepSpeed, sleepTime (ledge_world_def; omitted fields
      * keep ledge's defaults).
      */
@@ -533,7 +533,7 @@ export function bind(M) {
       if (def.linearSlop !== undefined) F[S + 10] = def.linearSlop;
       if (def.bounceThreshold !== undefined) F[S + 11] = def.bounceThreshold;
       if (def.cellSize !== undefined) F[S + 12] = def.cellSize;
-      F[S + 13] = enumIndex(RESPONSE_MODELS, def.responseModel, 'responseModel', worldDefaults[13]);
+      F[S + 13] = enumIndex(FRICTION_LAWS, def.frictionLaw, 'frictionLaw', worldDefaults[13]);
       if (def.enableSleep !== undefined) F[S + 14] = def.enableSleep ? 1 : 0;
       if (def.sleepSpeed !== undefined) F[S + 15] = def.sleepSpeed;
       if (def.sleepTime !== undefined) F[S + 16] = def.sleepTime;

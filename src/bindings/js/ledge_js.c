@@ -103,7 +103,7 @@ JS_API ledge_world *ledge_js_world_create(void) {
     d.linear_slop = f[10];
     d.bounce_threshold = f[11];
     d.cell_size = f[12];
-    d.response_model = (ledge_response_model)int_of(f[13]);
+    d.friction_law = (ledge_friction_law)int_of(f[13]);
     d.enable_sleep = f[14] != 0.0f;
     d.sleep_speed = f[15];
     d.sleep_time = f[16];
@@ -119,7 +119,7 @@ JS_API void ledge_js_default_world_def(void) {
                    d.map_origin.y,        (float)d.body_capacity,
                    (float)d.iterations,   (float)d.substeps,
                    d.linear_slop,         d.bounce_threshold,
-                   d.cell_size,           (float)d.response_model,
+                   d.cell_size,           (float)d.friction_law,
                    (float)d.enable_sleep, d.sleep_speed,
                    d.sleep_time};
     memcpy(scratch.f, v, sizeof v);

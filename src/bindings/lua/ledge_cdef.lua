@@ -296,10 +296,10 @@ bool ledge_body_set_awake(ledge_world *world, ledge_body_id id, bool awake);
 bool ledge_body_drop_through(ledge_world *world, ledge_body_id id);
 bool ledge_body_set_target(ledge_world *world, ledge_body_id id, vec2s target, float dt);
 void *ledge_body_user_data(const ledge_world *world, ledge_body_id id);
-typedef enum ledge_response_model {
-    LEDGE_RESPONSE_MODEL_N = 0,
-    LEDGE_RESPONSE_MODEL_STACKING = 1,
-} ledge_response_model;
+typedef enum ledge_friction_law {
+    LEDGE_FRICTION_N = 0,
+    LEDGE_FRICTION_COULOMB = 1,
+} ledge_friction_law;
 typedef void ledge_task_fn(int start, int end, int worker_index, void *task_context);
 typedef void *ledge_enqueue_task_fn(ledge_task_fn *task, int item_count, int min_range,
                                     void *task_context, void *user_context);
@@ -316,7 +316,7 @@ typedef struct ledge_world_def {
     float linear_slop;
     float bounce_threshold;
     float cell_size;
-    ledge_response_model response_model;
+    ledge_friction_law friction_law;
     bool enable_sleep;
     float sleep_speed;
     float sleep_time;
