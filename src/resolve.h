@@ -25,6 +25,15 @@ bool ledge__contacts_reserve(ledge_world *world, int more);
 /// response is lost) when the array cannot grow.
 bool ledge__record_contact(ledge_world *world, const ledge__contact *contact);
 
+/// Pushes dynamic body i out of the tiles when its centre lies buried in a
+/// solid cell whose four sides are blocked (no tile contact can push it:
+/// each needs an open side, so it would fall through the map): back along
+/// the way it came this substep, to the surface it crossed, or when it
+/// started the substep buried too, against gravity to the first cell that
+/// is not. Its velocity loses its part into that surface. Writes only body
+/// i; true when it moved it.
+bool ledge__unbury(ledge_world *world, int i);
+
 /// Whether one-way tile cell (x, y) (inside the map) meets body a with
 /// manifold m: pushed out toward its allowed side, a not dropping through,
 /// and not already inside it at the start of the substep. Marks a as having
