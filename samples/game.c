@@ -110,9 +110,9 @@ bool game_create(game *g) {
     return game_create_with(g, LEDGE_FRICTION_N);
 }
 
-bool game_create_with(game *g, ledge_friction_law model) {
+bool game_create_with(game *g, ledge_friction_law law) {
     ledge_world_def wd = ledge_default_world_def();
-    wd.friction_law = model;
+    wd.friction_law = law;
     return game_create_from(g, wd);
 }
 

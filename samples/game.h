@@ -73,10 +73,10 @@ typedef struct game {
 /// The level, its platforms, the pile and the player; false (logged by the
 /// library) if the world could not be made.
 bool game_create(game *g);
-/// game_create with another response model (tests/bench_models.c measures
-/// the bowl in both).
-bool game_create_with(game *g, ledge_friction_law model);
-/// game_create from a def whose response model and workers are kept (the
+/// game_create with another friction law (tests/bench_models.c measures
+/// the bowl under both).
+bool game_create_with(game *g, ledge_friction_law law);
+/// game_create from a def whose friction law and workers are kept (the
 /// level sets gravity, map size and capacity; tests/test_workers.c runs
 /// the level on several workers).
 bool game_create_from(game *g, ledge_world_def wd);

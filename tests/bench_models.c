@@ -1,10 +1,10 @@
-// The response models side by side (issue 14; docs/benchmarks.md, "The
-// response models"): the rain, crowd and bowl scenes (docs/benchmarks.md,
-// "The scenes") and a floor of bodies at rest on tiles (below) stepped in
-// N's model and in the stacking model, in the
-// same program run, each figure the median of 3 runs. Printed per scene
-// and model: mean ms/step over all steps and over the last 100, the ratio
-// stacking / N, and the scene's quality figures after the last step.
+// The friction laws side by side (docs/benchmarks.md): the rain, crowd and
+// bowl scenes (docs/benchmarks.md, "The scenes") and a floor of bodies at
+// rest on tiles (below) stepped under N's friction law (the default) and
+// under Coulomb's, in the same program run, each figure the median of 3
+// runs. Printed per scene and law: mean ms/step over all steps and over the
+// last 100, the ratio Coulomb / N, and the scene's quality figures after
+// the last step.
 // Times are printed, never asserted (tests/test_rain.c, test_response.c
 // and test_demo.c assert the behaviour).
 //
@@ -44,7 +44,7 @@ static figures median_of(const figures *f) {
 }
 
 static const char *model_name(ledge_friction_law m) {
-    return m == LEDGE_FRICTION_N ? "N" : "stacking";
+    return m == LEDGE_FRICTION_N ? "N (default)" : "Coulomb";
 }
 
 static void print_row(const char *scene, int n, ledge_friction_law m, figures f, double n_all) {
@@ -247,9 +247,9 @@ static figures bowl_run(ledge_friction_law m) {
 int main(void) {
     char *text = read_text("data/crowd.txt");
     if (!text) text = read_text("tests/data/crowd.txt");
-    printf("Response models: %d steps at dt 1/60, median of %d runs (ms/step all / last %d)\n\n",
+    printf("Friction laws: %d steps at dt 1/60, median of %d runs (ms/step all / last %d)\n\n",
            STEPS, RUNS, LAST);
-    printf("| scene | N | model | ms/step, all / last 100 | / N's model | escaped, in solid | "
+    printf("| scene | N | friction law | ms/step, all / last 100 | / N's law | escaped, in solid | "
            "max body overlap | moving > 0.1 m/s | max speed "
            "|\n|---|---|---|---|---|---|---|---|---|\n");
     static const int rain_sizes[] = {1000, 10000};

@@ -1,5 +1,6 @@
 // The rain scene (docs/benchmarks.md, "The scenes") in ledge and in the peer
-// engines found at build time (Chipmunk2D 7, Box2D 2.4; tests/peers.h),
+// engines found at build time (Chipmunk2D 7, Box2D 2.4, and Box2D v3 with
+// -Dbox2d_v3; tests/peers.h),
 // side by side in one run, with the integrate-only floor. For each N, one
 // row per engine: mean ms/step over all 600 steps and over the last 100
 // (settled), median of the runs; the ratio to the floor; the ratio peer /
@@ -19,10 +20,12 @@
 //   bench_peers --memory [N]         bytes per body and per tile cell, and
 //                                    allocations during stepping, counted
 //                                    through ledge's allocator hook
+//     --coulomb-row    after ledge's row, ledge under LEDGE_FRICTION_COULOMB
+//     --sleep          ledge's bodies may sleep (the Box2Ds' do by default)
 //   bench_peers [--stacking] --callgrind N K [engine]   K untimed steps,
 //                                    then one step with callgrind's
 //                                    instrumentation on (tests/bench_callgrind.sh);
-//                                    --stacking: ledge's stacking model
+//                                    --stacking: ledge under Coulomb's friction law
 //                                    (LEDGE_FRICTION_COULOMB); --sleep (before
 //                                    --callgrind or the sizes): ledge's bodies may sleep
 //
@@ -139,8 +142,8 @@ static row run_floor(int n) {
     return out;
 }
 
-static row run_ledge(int n) {
-    row out = {"ledge", n, {0, 0}, true, {0}, -1};
+static row run_ledge(int n, const char *name) {
+    row out = {name, n, {0, 0}, true, {0}, -1};
     timing runs[MAX_RUNS];
     for (int r = 0; r < g_runs; ++r) {
         scene s;
@@ -225,6 +228,9 @@ static const peer_engine *const peers[] = {
 #ifdef LEDGE_HAVE_CHIPMUNK
     &peer_chipmunk, &peer_chipmunk_locked,
 #endif
+#ifdef LEDGE_HAVE_BOX2D_V3
+    &peer_box2d_v3, &peer_box2d_v3_locked,
+#endif
 #ifdef LEDGE_HAVE_BOX2D
     &peer_box2d,    &peer_box2d_locked,
 #endif
@@ -233,6 +239,9 @@ static const peer_engine *const peers[] = {
 
 /// Per-peer size limits (--peers-max, --max).
 static int g_peer_max[8];
+
+/// --coulomb-row: a row of ledge under LEDGE_FRICTION_COULOMB after ledge's.
+static bool g_coulomb_row;
 
 static int run_table(const int *sizes, int count, FILE *csv) {
     printf("scene rain: %d steps at dt = 1/60, mean ms/step over all steps and the last %d, "
@@ -262,8 +271,14 @@ static int run_table(const int *sizes, int count, FILE *csv) {
         int n = sizes[i];
         row fl = run_floor(n);
         print_row(&fl, &fl, NULL, csv);
-        row le = run_ledge(n);
+        row le = run_ledge(n, "ledge");
         print_row(&le, &fl, &le, csv);
+        if (g_coulomb_row) { // the same world under Coulomb's friction law, for comparison
+            scene_friction = LEDGE_FRICTION_COULOMB;
+            row lc = run_ledge(n, "ledge-coulomb");
+            scene_friction = LEDGE_FRICTION_N;
+            print_row(&lc, &fl, &le, csv);
+        }
         for (int p = 0; peers[p]; ++p) {
             if (n > g_peer_max[p]) {
                 printf("%-9s %8d | skipped (above its limit %d: --peers-max, --max)\n",
@@ -571,6 +586,8 @@ int main(int argc, char **argv) {
             return run_memory(n);
         } else if (strcmp(a, "--stacking") == 0) {
             scene_friction = LEDGE_FRICTION_COULOMB;
+        } else if (strcmp(a, "--coulomb-row") == 0) {
+            g_coulomb_row = true;
         } else if (strcmp(a, "--sleep") == 0) {
             scene_sleep = true; // ledge's bodies may sleep (Box2D's sleep by default)
         } else if (strcmp(a, "--callgrind") == 0 && i + 2 < argc) {

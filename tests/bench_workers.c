@@ -1,7 +1,6 @@
 // Benchmark of the multi-core step (ledge_world_def.worker_count) on the
-// rain scene (docs/benchmarks.md, "The scenes"), in the stacking response
-// model (the "today's quality": the pile rests), optionally also in
-// N's model (--n-model; its pile sinks, a known open problem).
+// rain scene (docs/benchmarks.md, "The scenes") on the default world,
+// optionally also under Coulomb's friction law (--coulomb).
 //
 // Printed per N:
 // - ms/step with 1 and with each other worker count (mean over all steps,
@@ -20,7 +19,7 @@
 // predictions hold whatever the load.
 //
 // Run: meson test -C <release build> --benchmark workers -v
-//  or: <build>/tests/bench_workers [--n-model] [--sleep] [--steps S] [--workers W ...] [N ...]
+//  or: <build>/tests/bench_workers [--coulomb] [--sleep] [--steps S] [--workers W ...] [N ...]
 //      (default N: 10000 100000; workers 2; steps 600; --sleep: bodies may
 //      sleep, ledge_world_def.enable_sleep)
 #define _POSIX_C_SOURCE 199309L
@@ -104,7 +103,7 @@ static double amdahl(double p, int n) {
 
 static void report(int n, const int *workers, int count, const result *res) {
     const result *one = &res[0];
-    printf("\nN = %d (%d steps, stacking model unless said)\n", n, g_steps);
+    printf("\nN = %d (%d steps, N's friction law unless said)\n", n, g_steps);
     printf("%8s %10s %9s  %s\n", "workers", "ms/step", "speed-up", "hash");
     bool same = true;
     for (int w = 0; w < count; ++w) {
@@ -139,18 +138,18 @@ static void report(int n, const int *workers, int count, const result *res) {
 
 static int usage(void) {
     fprintf(stderr,
-            "usage: bench_workers [--n-model] [--sleep] [--steps S] [--workers W ...] [N ...]\n");
+            "usage: bench_workers [--coulomb] [--sleep] [--steps S] [--workers W ...] [N ...]\n");
     return 2;
 }
 
 int main(int argc, char **argv) {
     int sizes[8] = {10000, 100000}, size_count = 0;
     int workers[8] = {1, 2}, worker_count = 1;
-    bool n_model = false;
+    bool coulomb = false;
     for (int i = 1; i < argc; ++i) {
         char *end;
-        if (strcmp(argv[i], "--n-model") == 0) {
-            n_model = true;
+        if (strcmp(argv[i], "--coulomb") == 0) {
+            coulomb = true;
         } else if (strcmp(argv[i], "--sleep") == 0) {
             scene_sleep = true;
         } else if (strcmp(argv[i], "--steps") == 0 && i + 1 < argc) {
@@ -171,8 +170,8 @@ int main(int argc, char **argv) {
 
     printf("rain, ms/step (mean over %d steps, median of %d runs, setup untimed)%s\n", g_steps,
            RUNS, scene_sleep ? ", bodies may sleep" : "");
-    for (int m = 0; m < (n_model ? 2 : 1); ++m) {
-        scene_friction = m == 0 ? LEDGE_FRICTION_COULOMB : LEDGE_FRICTION_N;
+    for (int m = 0; m < (coulomb ? 2 : 1); ++m) {
+        scene_friction = m == 0 ? LEDGE_FRICTION_N : LEDGE_FRICTION_COULOMB;
         if (m == 1) printf("\n--- N's response model (its pile sinks: an open problem) ---\n");
         for (int i = 0; i < size_count; ++i) {
             result res[8];

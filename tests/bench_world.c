@@ -15,16 +15,15 @@
 //   run must give the same world hash).
 // Times are printed, never asserted; test_rain asserts the quality.
 //
-// The rain is stepped in each response model asked for (--model stacking,
-// n or both; default both: the stacking model is the one issue 16's
-// targets are measured in, N's the scenes' default). Each table names its
-// model. The memory the rain world holds (through the allocator hook) is
+// The rain is stepped under each friction law asked for (--friction n,
+// coulomb or both; default both: N's is the world's default, Coulomb's the
+// other choice). Each table names its law. The memory the rain world holds (through the allocator hook) is
 // printed per body. With --order both (the default) each rain row is run
 // with the slots ordered by space (src/order.c) and without, in the same
 // run, and the ratio printed; --order on / off runs one of them.
 //
 // Run: meson test -C <release build> --benchmark world -v
-//  or: <build>/tests/bench_world [--model stacking|n|both] [--runs R]
+//  or: <build>/tests/bench_world [--friction n|coulomb|both] [--runs R]
 //      [--order on|off|both] [--period P] [--cpu] [--steps S] [--rain-only] [--sleep]
 //      [--dig] [N ...]   (default 1000 10000; e.g.
 //      add 100000, or 1000000 where it fits in memory; --rain-only skips the floor and the open
@@ -213,13 +212,13 @@ static void print_quality(int n, const char *order, const scene_figures *q) {
 
 int main(int argc, char **argv) {
     int sizes[16] = {1000, 10000}, count = 0;
-    bool models[2] = {true, true}; // stacking, N
+    bool models[2] = {true, true}; // Coulomb, N
     bool rain_only = false;
     bool orders[2] = {true, true}; // on, off
     for (int i = 1; i < argc; ++i) {
-        if (strcmp(argv[i], "--model") == 0 && i + 1 < argc) {
+        if (strcmp(argv[i], "--friction") == 0 && i + 1 < argc) {
             const char *m = argv[++i];
-            models[0] = strcmp(m, "stacking") == 0 || strcmp(m, "both") == 0;
+            models[0] = strcmp(m, "coulomb") == 0 || strcmp(m, "both") == 0;
             models[1] = strcmp(m, "n") == 0 || strcmp(m, "both") == 0;
             if (!models[0] && !models[1]) goto usage;
             continue;
@@ -304,7 +303,7 @@ int main(int argc, char **argv) {
         if (!models[m]) continue;
         scene_friction = model_of[m];
         scene_figures quality[2][16];
-        printf("\nrain, response model %s; slots ordered by space every %d steps (on) or never "
+        printf("\nrain, friction law %s; slots ordered by space every %d steps (on) or never "
                "(off)\n",
                names[m], period_on);
         printf("%8s %5s | %9s %9s | %11s %9s | %9s | %s\n", "N", "order", "step", "last 100",
@@ -343,7 +342,7 @@ int main(int argc, char **argv) {
     return 0;
 usage:
     fprintf(stderr,
-            "usage: bench_world [--model stacking|n|both] [--runs 1..%d] [--order on|off|both] "
+            "usage: bench_world [--friction n|coulomb|both] [--runs 1..%d] [--order on|off|both] "
             "[--period P] [--cpu] [--steps S] [--rain-only] [--sleep] [--dig] "
             "[N ...]   (2 <= N <= 10000000)\n",
             RUNS);

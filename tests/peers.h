@@ -38,6 +38,10 @@ extern const peer_engine peer_chipmunk_locked;
 extern const peer_engine peer_box2d;
 extern const peer_engine peer_box2d_locked;
 #endif
+#ifdef LEDGE_HAVE_BOX2D_V3
+extern const peer_engine peer_box2d_v3;
+extern const peer_engine peer_box2d_v3_locked;
+#endif
 
 /// The solid cells of a rain map that a peer turns into static shapes: a
 /// FULL cell is a unit box, a 45 degree slope the triangle of its solid

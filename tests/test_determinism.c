@@ -107,7 +107,7 @@ static void test_plain_paths_agree(void **state) {
         assert_true(calls_callback > 1000); // the general path did run, pair by pair
         assert_true(plain == callback);
         assert_true(plain == filter);
-        // (The stacking model's pile of 400 is at rest, bit for bit, by step
+        // (Coulomb's pile of 400 is at rest, bit for bit, by step
         // 200, so the hash's sensitivity is shown while the rain still falls.)
         assert_true(plain != run_path(PATH_PLAIN, steps / 8, &calls_plain));
         print_message("rain 400 x %d steps, model %d: hash %016llx on all three paths (%ld "

@@ -4,7 +4,7 @@
 // pass shares each change by inverse mass, so its energy is that of the
 // centre of mass plus mu |v_rel|^2 / 2, and |v_rel| only shrinks; a tile
 // or static contact only removes approach and tangential speed. The
-// stacking model's sweep holds a lower body still and changes the upper
+// shock sweep holds a lower body still and changes the upper
 // one alone: it must only slow the upper body (never throw it at the lower
 // one's speed), which is what keeps a deep pile from being pumped up row
 // after row, on tiles or on a static body. Friction between two dynamic
@@ -142,7 +142,7 @@ static int random_case(ledge_world *w, const bench *b) {
 static void check(ledge_friction_law model, bool sweep_only) {
     static const vec2s gravity[4] = {{{0, -10}}, {{0, 10}}, {{-10, 0}}, {{10, 0}}};
     const char *what = sweep_only                               ? "the shock sweep"
-                       : model == LEDGE_FRICTION_COULOMB ? "the stacking pass"
+                       : model == LEDGE_FRICTION_COULOMB ? "the pass under Coulomb's law"
                                                                 : "N's pass";
     g_rng = 0x5eed0000u + (uint64_t)model + (sweep_only ? 7u : 0u);
     double worst = 0.0;

@@ -430,7 +430,7 @@ static void test_one_way_body(void **state) {
 // --- moving platforms ----------------------------------------------------------------
 
 // A kinematic platform moving along up at a constant speed carries a stack
-// of 1 to 4 boxes or circles whole (stacking model; the shock sweep holds a
+// of 1 to 4 boxes or circles whole (Coulomb's law; the shock sweep holds a
 // body resting on the platform as it moves, and one resting on that one,
 // and so on): after a second every body moves at the platform's speed and
 // rests on the one below, overlapping it by no more than the slop. Gravity down, up, left and

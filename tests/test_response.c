@@ -1,11 +1,13 @@
-// The response models against their closed forms (world.h, docs/design.md),
+// The response against its closed forms (world.h, docs/design.md), on the
+// default world under both friction laws (N's, the default, and Coulomb's),
 // through the public API only, with an oracle in double precision:
 // - the conformance matrix: every tile id (every group, every facing) and
 //   body pairs; circle, box and polygon; bounce 0, 0.5, 1; friction 0,
 //   0.1, 0.3, 0.7, 1; four approach directions (head-on, grazing, two
-//   oblique); both models: the velocity after the step that made the
-//   contact within 1e-5 of the speed of the formula's;
-// - slides down seamed ramps of every slope group at the model's
+//   oblique); both laws: the velocity after the step that made the
+//   contact within 1e-5 of the speed of the formula's (each a lone
+//   contact: N's split exactly under N's law);
+// - slides down seamed ramps of every slope group at the law's
 //   closed-form terminal speed, within 1%;
 // - a teleport forgets the contacts; a bounce-1 ball dropped on a resting
 //   bounce-1 ball rebounds.
@@ -59,14 +61,14 @@ static vec2s fof(dvec a) {
 }
 
 static const char *model_name(ledge_friction_law m) {
-    return m == LEDGE_FRICTION_N ? "N" : "stacking";
+    return m == LEDGE_FRICTION_N ? "N's friction" : "Coulomb's friction";
 }
 
 // --- the oracle ----------------------------------------------------------------
 
 // The closed form of one contact (world.h): v is the (relative) velocity,
 // n the unit normal toward the body. N: v' = (1 - f) vt - b vn, b counting
-// as 0 at or under the threshold. Stacking, without gravity (no loads):
+// as 0 at or under the threshold. Coulomb, without gravity (no loads):
 // friction removes max(f |vt|, f (out - vn)), at most |vt|.
 static dvec oracle_loaded(dvec vel, dvec n, double f, double b, double threshold,
                           ledge_friction_law model, double load) {
@@ -144,7 +146,7 @@ static const char *gravity_name(void) {
     return g_gravity.y == 0.0 ? "no gravity" : (g_gravity.y < 0.0 ? "gravity -y" : "gravity +y");
 }
 
-// The stacking model's load term for a body alone on a tile (response.c,
+// Coulomb's load term for a body alone on a tile (response.c,
 // loads): its own weight, times the normal's cosine with up when the
 // contact counts as resting on top (cosine over 0.2): f |g| h cos.
 static double tile_load(dvec n, double f) {
@@ -306,7 +308,7 @@ static void tile_cell(ledge_friction_law model, int tile, const target *t, int k
         ++steps;
     }
     char where[160];
-    snprintf(where, sizeof where, "%s model, %s, tile %d (%s), %s, b %g, f %g, direction %d",
+    snprintf(where, sizeof where, "%s, %s, tile %d (%s), %s, b %g, f %g, direction %d",
              model_name(model), gravity_name(), tile, ledge_tile_name((ledge_tile)tile),
              shape_names[kind], b, f, dir);
     if (n != 1) fail_msg("%s: %d contacts after %d steps (want exactly 1)", where, n, steps);
@@ -342,7 +344,7 @@ static void tile_matrix(ledge_friction_law model) {
                             tile_cell(model, tile, &targets[k], kind, bounces[ib], frictions[jf], d,
                                       &t);
     }
-    print_message("%s model, %s, body against tile: %d cells, worst error %.3g of the speed\n",
+    print_message("%s, %s, body against tile: %d cells, worst error %.3g of the speed\n",
                   model_name(model), gravity_name(), t.cells, t.worst);
     assert_int_equal(t.cells, (4 + 32) * SHAPE_KINDS * NB * NF * DIRECTIONS);
 }
@@ -423,7 +425,7 @@ static void pair_cell(ledge_friction_law model, const pair_kind *pk, double b, d
         ++steps;
     }
     char where[160];
-    snprintf(where, sizeof where, "%s model, %s, %s on %s along %g deg, b %g, f %g, direction %d",
+    snprintf(where, sizeof where, "%s, %s, %s on %s along %g deg, b %g, f %g, direction %d",
              model_name(model), gravity_name(), shape_names[pk->a], shape_names[pk->b], pk->angle,
              b, f, dir);
     if (contacts != 1) fail_msg("%s: %d contacts (want exactly 1)", where, contacts);
@@ -433,7 +435,7 @@ static void pair_cell(ledge_friction_law model, const pair_kind *pk, double b, d
     }
     double combined_f = sqrt((double)ba.friction * 1.0);
     // Each step first adds g dt to both (world.h, step 1): the relative
-    // velocity is unchanged, each body's is not. The stacking model's load
+    // velocity is unchanged, each body's is not. Coulomb's load
     // term for two bodies one on the other (|cos| with up over 0.2): the
     // upper one's weight, f |g| h |cos|.
     va0 = dadd(va0, dscale(g_gravity, steps * (double)DT));
@@ -469,7 +471,7 @@ static void pair_matrix(ledge_friction_law model) {
             for (int jf = 0; jf < NF; ++jf)
                 for (int d = 0; d < DIRECTIONS; ++d)
                     pair_cell(model, &pair_kinds[k], bounces[ib], frictions[jf], d, &t);
-    print_message("%s model, %s, body against body: %d cells, worst error %.3g of the speed\n",
+    print_message("%s, %s, body against body: %d cells, worst error %.3g of the speed\n",
                   model_name(model), gravity_name(), t.cells, t.worst);
     assert_int_equal(t.cells, PAIR_KINDS * NB * NF * DIRECTIONS);
 }
@@ -550,7 +552,7 @@ static double build_ramp(ledge_tilemap *map, int width, int ramp, bool mirror, d
 // The terminal speed along a slope (docs/design.md): per substep h gravity
 // adds g sin(a) h along it and the contact keeps (1 - f) of that, so
 // v = (1 - f) (v + g sin(a) h) settles at (1 - f) / f g sin(a) h. The
-// stacking model's Coulomb floor stops the body where tan(a) <= f; steeper,
+// Coulomb's floor stops the body where tan(a) <= f; steeper,
 // N's term is the larger one at that speed, so the same closed form.
 static double terminal_speed(ledge_friction_law model, double f, double angle, double g,
                              double h) {
@@ -586,7 +588,7 @@ static void slide_case(ledge_friction_law model, int ramp, bool mirror, int kind
         double err = fabs(speeds[s] - want) / fmax(want, 1e-3);
         if (err > *worst) *worst = err;
         if (!(err <= 0.01)) {
-            fail_msg("%s model, %s ramp %s, %s, f %g, %d substeps: speed %.6f m/s, closed form "
+            fail_msg("%s, %s ramp %s, %s, f %g, %d substeps: speed %.6f m/s, closed form "
                      "%.6f m/s (at (%.2f, %.2f))",
                      model_name(model), ramp_names[ramp],
                      mirror ? "descending right" : "descending left", shape_names[kind], f,
@@ -610,7 +612,7 @@ static void slides(ledge_friction_law model) {
                         slide_case(model, ramp, mirror, kind, fs[k], sub, &worst);
                         ++cases;
                     }
-    print_message("%s model: %d slides down seamed ramps, worst error %.3g%% of the terminal "
+    print_message("%s: %d slides down seamed ramps, worst error %.3g%% of the terminal "
                   "speed\n",
                   model_name(model), cases, 100.0 * worst);
 }
@@ -636,7 +638,7 @@ static ledge_world *floor_world(ledge_friction_law model) {
 }
 
 // A box resting on the floor, teleported far away with a new velocity: the
-// next step is free flight, v = (3, -5) + g dt, in both models. A velocity
+// next step is free flight, v = (3, -5) + g dt, under both friction laws. A velocity
 // set while resting is answered once, by the contact the step finds.
 static void test_teleport_forgets_contacts(void **state) {
     (void)state;
@@ -679,7 +681,7 @@ static void test_teleport_forgets_contacts(void **state) {
 // wall with friction against 300 m/s of sliding and kick it up (288 m/s
 // measured with the forget removed from set_target); forgotten, the box
 // only rests against the floor: its speed stays under 1 m/s (measured
-// 0.017), in both models, y up and y down. The wall's friction is set too:
+// 0.017), under both friction laws, y up and y down. The wall's friction is set too:
 // the pair's is sqrt(fa fb).
 static void test_set_target_forgets_contacts(void **state) {
     (void)state;
@@ -722,7 +724,7 @@ static void test_set_target_forgets_contacts(void **state) {
             vec2s after = ledge_body_velocity(w, box);
             double speed = hypot(after.x, after.y);
             if (!(speed < 1.0)) {
-                fail_msg("%s model, %s: the box left at (%.3f, %.3f) (a stale replay kicks it to "
+                fail_msg("%s, %s: the box left at (%.3f, %.3f) (a stale replay kicks it to "
                          "288 m/s)",
                          model_name((ledge_friction_law)m), flip ? "y down" : "y up",
                          (double)after.x, (double)after.y);
@@ -755,7 +757,7 @@ static void test_tile_edit_forgets_contacts(void **state) {
 }
 
 // A bounce-1 ball dropped 4 m onto a bounce-1 ball resting on the floor
-// rebounds to at least half its drop height, in both models.
+// rebounds to at least half its drop height, under both friction laws.
 static void test_stacked_bounce(void **state) {
     (void)state;
     for (int m = 0; m < 2; ++m) {
@@ -779,19 +781,17 @@ static void test_stacked_bounce(void **state) {
             if (hit) high = fmaxf(high, y);
         }
         float drop = 4.0f;
-        print_message("%s model: dropped %.2f m onto a resting ball, rebounds %.3f m\n",
+        print_message("%s: dropped %.2f m onto a resting ball, rebounds %.3f m\n",
                       model_name((ledge_friction_law)m), (double)drop, (double)(high - low));
         assert_true(hit);
         assert_true(high - low >= 0.5f * drop);
-        // Not an explosion either. (N's model gains some: the lower ball
-        // answers the floor one substep late and is projected out of it,
-        // lifting the upper one; measured 4.44 m for 4 m.)
+        // Not an explosion either (measured: 3.94 m for 4 m).
         assert_true(high - low <= 1.25f * drop);
         ledge_world_destroy(w);
     }
 }
 
-// Rain into a well 20 circles wide and 100 rows high, stacking model:
+// Rain into a well 20 circles wide and 100 rows high, on the default world:
 // every row lands on the one below it at up to 45 m/s, and 600 steps
 // later nothing moves faster than 0.1 m/s. With the sweep bouncing pairs
 // off lower bodies that still moved, 23 circles still moved (5 m/s at
@@ -800,7 +800,6 @@ static void test_tall_pile_settles(void **state) {
     (void)state;
     enum { COLS = 20, ROWS = 100, WIDTH = COLS + 2, HEIGHT = ROWS + 12 };
     ledge_world_def wd = ledge_default_world_def();
-    wd.friction_law = LEDGE_FRICTION_COULOMB;
     wd.map_width = WIDTH;
     wd.map_height = HEIGHT;
     ledge_world *w = ledge_world_create(&wd);
@@ -838,8 +837,8 @@ static void test_tall_pile_settles(void **state) {
 
 // The issue's example, figures worked by hand: a circle hitting a 45 degree
 // slope (normal (-1, 1) / sqrt 2) at (8, -2), b = 1, f = 0.3: vn = (5, -5),
-// vt = (3, 3), N: 0.7 (3, 3) - (5, -5) = (-2.9, 7.1). The stacking model's
-// Coulomb floor removes f (|out| + |vn|) = 0.3 * 14.14 = 4.24 of |vt| =
+// vt = (3, 3), N: 0.7 (3, 3) - (5, -5) = (-2.9, 7.1). Coulomb's
+// floor removes f (|out| + |vn|) = 0.3 * 14.14 = 4.24 of |vt| =
 // 4.24: all of it, (-5, 5).
 static void test_issue_example(void **state) {
     (void)state;

@@ -1,6 +1,6 @@
 // The projection's share of a push (broad.c, pair_share) against its
 // closed form, and what leaning it upward is for. By inverse mass; in the
-// stacking model a dynamic body whose centre lies under the other's
+// step a dynamic body whose centre lies under the other's
 // (within the stacked cosine of up) counts twice as heavy. The closed form
 // is written here in double, from the bodies' masses and the angle between
 // their centres, on about 48,000 seeded pairs of circles and boxes of

@@ -176,7 +176,7 @@ static void test_falls_asleep_on_schedule(void **state) {
 
 // A body that touches a body that has not rested long enough stays awake:
 // a ball resting on a box that keeps being pushed sideways by the game.
-// (The stacking model: in N's a body resting on another keeps a small
+// (Coulomb's friction law; earlier, a body resting on another kept a small
 // downward velocity, above the sleep speed, so stacks of N's do not sleep.)
 static void test_awake_neighbour_keeps_awake(void **state) {
     (void)state;
@@ -201,7 +201,7 @@ static void test_awake_neighbour_keeps_awake(void **state) {
 
 // Every tile (1 .. 33) as the cell a body lands on, for a circle and a
 // box, with gravity down and up (the tile's top or underside is its
-// floor), in the stacking model with friction 1: the same drop in a world
+// floor), under Coulomb's law with friction 1: the same drop in a world
 // that cannot sleep is the oracle. Where the awake body ends at rest (its
 // speed under the sleep speed for the last second), the sleeping world's
 // body must be asleep, on the ground as the awake one is, and within 1 mm
@@ -1069,7 +1069,7 @@ static void test_held_touch_through_churn(void **state) {
     }
 }
 
-// The rain scene of 2000 circles with and without sleeping (stacking
+// The rain scene of 2000 circles with and without sleeping (Coulomb's
 // model): the sleeping pile falls asleep almost whole, keeps the quality
 // figures (nothing escapes or ends in a tile, overlaps within twice the
 // slop), and ends near the awake pile's shape (the same number of
@@ -1098,7 +1098,7 @@ static void test_rain_pile_sleeps(void **state) {
         }
         scene_destroy(&s);
     }
-    print_message("rain 2000, stacking: %d of %d awake after %d steps; max overlap %.5f m asleep, "
+    print_message("rain 2000, Coulomb: %d of %d awake after %d steps; max overlap %.5f m asleep, "
                   "%.5f m awake\n",
                   awake_at_end, n, steps, fig[1].max_body_overlap, fig[0].max_body_overlap);
     assert_true(awake_at_end < n / 20);

@@ -182,12 +182,12 @@ static void rain_model(ledge_friction_law model, const char *name) {
 
 static void test_rain_stacking(void **state) {
     (void)state;
-    rain_model(LEDGE_FRICTION_COULOMB, "rain 2500, stacking");
+    rain_model(LEDGE_FRICTION_COULOMB, "rain 2500, Coulomb");
 }
 
 static void test_rain_n(void **state) {
     (void)state;
-    rain_model(LEDGE_FRICTION_N, "rain 2500, N's model");
+    rain_model(LEDGE_FRICTION_N, "rain 2500, default");
 }
 
 // Sleeping (world.h): bodies fall asleep and are woken (by the rain
@@ -201,7 +201,7 @@ static void test_rain_sleeping(void **state) {
     scene_sleep = true;
     scene_sleep_time = 0.1f;
     g_asleep = 0;
-    rain_model(LEDGE_FRICTION_COULOMB, "rain 2500, stacking, sleeping");
+    rain_model(LEDGE_FRICTION_COULOMB, "rain 2500, Coulomb, sleeping");
     scene_sleep = false;
     scene_sleep_time = 0.5f;
     print_message("rain 2500, sleeping: %ld body-steps asleep over %d steps\n", g_asleep,
@@ -1141,7 +1141,7 @@ static void test_demo_level(void **state) {
             game_destroy(&g);
         }
         use_default();
-        compare(model == 0 ? "demo level (bowl), N's model" : "demo level (bowl), stacking", g_hash,
+        compare(model == 0 ? "demo level (bowl), default" : "demo level (bowl), Coulomb", g_hash,
                 DEMO_FRAMES);
     }
 }

@@ -434,9 +434,9 @@ static ledge_world *shallow_ramp_world(ledge_friction_law model) {
     return w;
 }
 
-// The stacking model's Coulomb rule: a box stays on a slope no steeper
+// Coulomb's friction law: a box stays on a slope no steeper
 // than atan(friction) and slides on a steeper one. tan(26.57) = 0.5:
-// friction 0.6 holds it, 0.4 does not. (N's model lets it slide at N's
+// friction 0.6 holds it, 0.4 does not. (N's law lets it slide at N's
 // terminal speed: test_response.c.)
 static void test_coulomb_slope(void **state) {
     (void)state;
@@ -485,7 +485,7 @@ static void test_substeps_free_fall(void **state) {
     ledge_world_destroy(w);
 }
 
-// The stacking model: a stack of eight boxes on the floor comes to rest,
+// Coulomb's law: a stack of eight boxes on the floor comes to rest,
 // each on the one below (sunk by at most the slop per contact), with 1 and
 // with 4 substeps.
 static void test_box_stack(void **state) {

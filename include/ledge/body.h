@@ -81,8 +81,9 @@ typedef struct ledge_body_def {
     vec2s velocity;       ///< Initial velocity (units per second).
     float density;        ///< Mass per area, > 0 for dynamic bodies. Default 1.
     float friction;       ///< f, 0..1: the fraction of the tangential speed a contact removes each
-                          ///< substep while the body moves into it (the stacking model may remove
-                          ///< more, see world.h). Pairs use sqrt(fa * fb). Default 0.
+                          ///< substep while the body moves into it (in a pile, or under Coulomb's
+                          ///< friction law, it may remove more: world.h). Pairs use sqrt(fa * fb).
+                          ///< Default 0.
     float bounce;         ///< b, 0..1: the fraction of the normal speed a contact returns (0 at or
                   ///< under the world's bounce_threshold). Pairs use max(ba, bb). Default 0.
     float gravity_scale; ///< Multiplies the world's gravity. Default 1.

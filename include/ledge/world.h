@@ -182,12 +182,16 @@ typedef struct ledge_world_def {
                             ///< else LEDGE_MIN_CELL_SIZE..1e6 (larger bodies are handled apart);
                             ///< below a quarter tile it is also the query index's finest cell.
                             ///< Default 0.
-    ledge_friction_law friction_law; ///< Default LEDGE_FRICTION_N.
+    /// What friction does (ledge_friction_law). Default LEDGE_FRICTION_N: a
+    /// lone body slides down every slope as in N, piles stand. A choice
+    /// because games differ here: N's slides are part of N's feel, while a
+    /// game whose crates must stay put on gentle slopes wants Coulomb's.
+    ledge_friction_law friction_law;
     /// Resting dynamic bodies fall asleep and leave the step until
     /// something wakes them (see "Sleeping" above). Default false: N's
-    /// response has slides slower than any sleep speed (a body on a 45
-    /// degree slope with f = 0.5 and 3 substeps slides at 0.039 m/s), and
-    /// a sleeping body would stop them; turn it on for piles of crates.
+    /// friction gives a lone body slides slower than any sleep speed (on a
+    /// 45 degree slope with f = 0.5 and 3 substeps it slides at 0.039 m/s),
+    /// and a sleeping body would stop them; turn it on for piles of crates.
     bool enable_sleep;
     /// Speed (m/s) under which a dynamic body counts as resting, 0..1e6.
     /// Default 0.05.
