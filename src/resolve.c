@@ -319,7 +319,8 @@ static bool solid_at(const ledge_world *w, vec2s c, int *x, int *y) {
     if (t == LEDGE_TILE_EMPTY) return false;
     if (ledge__tilemap_inside(m, *x, *y) && m->one_way[(size_t)*y * (size_t)m->width + (size_t)*x])
         return false;
-    vec2s corner = v2(m->origin.x + (float)*x * m->tile_size, m->origin.y + (float)*y * m->tile_size);
+    vec2s corner =
+        v2(m->origin.x + (float)*x * m->tile_size, m->origin.y + (float)*y * m->tile_size);
     return ledge__tile_contains_unit(&m->geom[t], v2_scale(v2_sub(c, corner), m->inv_tile_size));
 }
 
@@ -329,48 +330,70 @@ static bool buried_at(const ledge_world *w, vec2s c, int *x, int *y) {
     return solid_at(w, c, x, y) && ledge__tilemap_blocked(w->map, *x, *y) == 0xFu;
 }
 
-// From buried point c straight "up" (the grid axis closest to -gravity;
-// +y without gravity), cell by cell, to the face of the first cell that is
-// not solid there (within the map's size and its ring). False when none.
-static bool way_up(const ledge_world *w, vec2s c, int x, int y, vec2s *point, vec2s *normal) {
+// The nearest way out of the solid from buried point c along the grid's
+// axes: cell by cell up (the axis closest to -gravity; +y without
+// gravity), along the two axes across it and down, to the face of the
+// first cell not solid there, the nearest of the four (up first on a tie),
+// as far as the map's ring. False when none.
+static bool way_out(const ledge_world *w, vec2s c, int x, int y, vec2s *point, vec2s *normal) {
     static const int step[4][2] = {{0, 1}, {0, -1}, {1, 0}, {-1, 0}};
+    static const int order[4][4] = {{0, 2, 3, 1}, {1, 2, 3, 0}, {2, 0, 1, 3}, {3, 0, 1, 2}};
     int axis = w->up.x == 0.0f && w->up.y == 0.0f ? 0 : w->up_axis;
-    int dx = step[axis][0], dy = step[axis][1];
     const ledge_tilemap *m = w->map;
-    int limit = (dx ? m->width : m->height) + 4;
-    for (int k = 1; k <= limit; ++k) {
-        vec2s mid = v2(m->origin.x + ((float)(x + dx * k) + 0.5f) * m->tile_size,
-                       m->origin.y + ((float)(y + dy * k) + 0.5f) * m->tile_size);
-        int cx, cy;
-        if (solid_at(w, mid, &cx, &cy)) continue;
-        // The face between cell k - 1 and cell k, at c's other coordinate.
-        float face = dx ? m->origin.x + (float)(x + dx * k + (dx < 0)) * m->tile_size
-                        : m->origin.y + (float)(y + dy * k + (dy < 0)) * m->tile_size;
-        *point = dx ? v2(face, c.y) : v2(c.x, face);
-        *normal = v2((float)dx, (float)dy);
-        return true;
+    int best = INT_MAX;
+    for (int o = 0; o < 4; ++o) {
+        int dx = step[order[axis][o]][0], dy = step[order[axis][o]][1];
+        // Up to the map's ring on the far side (beyond it every cell is
+        // solid), from wherever the body is.
+        long long far = dx > 0   ? (long long)m->width - x
+                        : dx < 0 ? (long long)x + 1
+                        : dy > 0 ? (long long)m->height - y
+                                 : (long long)y + 1;
+        int limit = far < 0 ? 0 : far > (1 << 24) ? (1 << 24) : (int)far;
+        for (int k = 1; k <= limit && k < best; ++k) {
+            vec2s mid = v2(m->origin.x + ((float)(x + dx * k) + 0.5f) * m->tile_size,
+                           m->origin.y + ((float)(y + dy * k) + 0.5f) * m->tile_size);
+            int cx, cy;
+            if (solid_at(w, mid, &cx, &cy)) continue;
+            // The face between cell k - 1 and cell k, at c's other coordinate.
+            float face = dx ? m->origin.x + (float)(x + dx * k + (dx < 0)) * m->tile_size
+                            : m->origin.y + (float)(y + dy * k + (dy < 0)) * m->tile_size;
+            *point = dx ? v2(face, c.y) : v2(c.x, face);
+            *normal = v2((float)dx, (float)dy);
+            best = k;
+        }
     }
-    return false;
+    return best < INT_MAX;
+}
+
+bool ledge__tile_buried(const ledge_world *w, vec2s point) {
+    int x, y;
+    return buried_at(w, point, &x, &y);
 }
 
 bool ledge__unbury(ledge_world *w, int i) {
     vec2s c = v2_add(w->position[i], w->box_offset[i]);
     int x, y, fx, fy;
     if (!buried_at(w, c, &x, &y)) return false;
-    vec2s from = v2_add(w->last_position[i], w->box_offset[i]), point, n;
+    vec2s from = v2_add(w->last_position[i], w->box_offset[i]), point = c, n = v2(0.0f, 1.0f);
     ledge_ray_hit hit;
-    if (!buried_at(w, from, &fx, &fy) && ledge_tilemap_raycast(w->map, from, v2_sub(c, from), &hit) &&
-        hit.fraction > 0.0f) {
+    if (!buried_at(w, from, &fx, &fy) &&
+        ledge_tilemap_raycast(w->map, from, v2_sub(c, from), &hit) && hit.fraction > 0.0f) {
         point = hit.point; // where it crossed into the solid
         n = hit.normal;
-    } else if (!way_up(w, c, x, y, &point, &n)) {
+    } else if (!way_out(w, c, x, y, &point, &n)) {
         return false;
     }
     // The shape's extent along n (its bounds'), less the slop: it ends
-    // touching the surface as a resting contact would.
+    // touching the surface as a resting contact would; unless that puts its
+    // centre in the solid again (a body wider than the room beyond the
+    // surface), then just past the surface, whose open side the tile
+    // contacts push it out through.
     float extent = fabsf(n.x) * w->box_half[i].x + fabsf(n.y) * w->box_half[i].y;
-    w->position[i] = v2_sub(v2_add(point, v2_scale(n, maxf(extent - w->slop, 0.0f))),
-                            w->box_offset[i]);
+    vec2s to = v2_add(point, v2_scale(n, maxf(extent - w->slop, 0.0f)));
+    if (buried_at(w, to, &x, &y))
+        to = v2_add(point, v2_scale(n, maxf(w->slop, 1e-3f * w->map->tile_size)));
+    w->position[i] = v2_sub(to, w->box_offset[i]);
     float into = v2_dot(w->velocity[i], n);
     if (into < 0.0f) w->velocity[i] = v2_sub(w->velocity[i], v2_scale(n, into));
     return true;

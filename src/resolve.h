@@ -29,10 +29,14 @@ bool ledge__record_contact(ledge_world *world, const ledge__contact *contact);
 /// solid cell whose four sides are blocked (no tile contact can push it:
 /// each needs an open side, so it would fall through the map): back along
 /// the way it came this substep, to the surface it crossed, or when it
-/// started the substep buried too, against gravity to the first cell that
-/// is not. Its velocity loses its part into that surface. Writes only body
-/// i; true when it moved it.
+/// started the substep buried too, to the nearest cell not solid along the
+/// grid's axes (against gravity first on a tie). Its velocity loses its
+/// part into that surface. Writes only body i; true when it moved it.
 bool ledge__unbury(ledge_world *world, int i);
+
+/// Whether `point` lies buried: in the solid part of a cell whose four
+/// sides are blocked (not a one-way cell).
+bool ledge__tile_buried(const ledge_world *world, vec2s point);
 
 /// Whether one-way tile cell (x, y) (inside the map) meets body a with
 /// manifold m: pushed out toward its allowed side, a not dropping through,

@@ -270,17 +270,20 @@ static void weight_task(int start, int end, int worker, void *context) {
     }
 }
 
-// Whether a body rests on the level: a tile (-1), a body that does not move
-// with the pile (static, kinematic, asleep), or a dynamic body found resting
-// on the level earlier in the bottom-up order.
+// Whether a body rests on the level: a tile (-1), a dynamic body found
+// resting on the level earlier in the bottom-up order, a sleeper, or a body
+// that does not move with the pile (static, kinematic). (Only an awake
+// dynamic body is ever marked supported: it is the upper body of a
+// stacked contact.)
 static inline bool rests_on_level(const ledge_world *w, int i) {
-    return i < 0 || w->type[i] != LEDGE_BODY_DYNAMIC || w->asleep[i] || w->step.supported[i];
+    return i < 0 || w->step.supported[i] || w->asleep[i] || w->type[i] != LEDGE_BODY_DYNAMIC;
 }
 
-// Whether contact k lies within a pile: its lower body is dynamic and rests
-// on the level (then its friction is Coulomb's under N's law too).
+// Whether a contact whose lower body is `lower` lies within a pile: that
+// body is dynamic and rests on the level (then the contact's friction is
+// Coulomb's under N's law too). Sleepers are dynamic.
 static inline bool in_pile(const ledge_world *w, int lower) {
-    return lower >= 0 && w->type[lower] == LEDGE_BODY_DYNAMIC && rests_on_level(w, lower);
+    return lower >= 0 && (w->step.supported[lower] || w->asleep[lower]);
 }
 
 // Each contact's cap from the loads (a block of contacts per item).

@@ -35,8 +35,8 @@ typedef struct ledge__contact {
                     ///< pile, friction is Coulomb's (response.c, loads).
     float target;   ///< The normal speed the shock sweep aims for, from before the pass
                     ///< (response.c).
-    int stamp;    ///< A tile contact: its cell's tile and one-way setting when found
-                  ///< (ledge__cell_stamp); a tile edit that changes them forgets the contact.
+    int stamp;      ///< A tile contact: its cell's tile and one-way setting when found
+                    ///< (ledge__cell_stamp); a tile edit that changes them forgets the contact.
 } ledge__contact;
 
 /// What a tile contact depends on in its cell: the tile and its one-way

@@ -257,8 +257,7 @@ int main(void) {
         double n_all = 0.0;
         for (int m = 0; m < 2; ++m) {
             figures runs[RUNS];
-            for (int r = 0; r < RUNS; ++r)
-                runs[r] = rain_run(rain_sizes[k], (ledge_friction_law)m);
+            for (int r = 0; r < RUNS; ++r) runs[r] = rain_run(rain_sizes[k], (ledge_friction_law)m);
             figures f = median_of(runs);
             if (m == 0) n_all = f.all;
             print_row("rain", rain_sizes[k], (ledge_friction_law)m, f, n_all);

@@ -52,31 +52,6 @@
 static int g_steps = 600, g_runs = 3;
 static const int LAST = 100;
 
-// --- the peers' static shapes ------------------------------------------------
-
-bool peer_each_tile(const ledge_tilemap *map, peer_tile_fn *fn, void *user) {
-    ledge_tilemap_def md = ledge_tilemap_get_def(map);
-    for (int j = 0; j < md.height; ++j) {
-        for (int i = 0; i < md.width; ++i) {
-            ledge_tile t = ledge_tilemap_get(map, i, j);
-            if (t == LEDGE_TILE_EMPTY) continue;
-            vec2s corner = v(md.origin.x + i * md.tile_size, md.origin.y + j * md.tile_size);
-            ledge_tile_outline o;
-            if (!ledge_tile_outline_get(t, corner, md.tile_size, &o) || o.arc_edge >= 0 ||
-                o.count > 4) {
-                return false; // the rain scene has boxes and triangles only
-            }
-            double xy[8];
-            for (int k = 0; k < o.count; ++k) {
-                xy[2 * k] = o.points[k].x;
-                xy[2 * k + 1] = o.points[k].y;
-            }
-            fn(user, xy, o.count);
-        }
-    }
-    return true;
-}
-
 // --- timing --------------------------------------------------------------------
 
 /// Mean ms/step over all steps and over the last LAST.

@@ -17,10 +17,10 @@
 //
 // The rain is stepped under each friction law asked for (--friction n,
 // coulomb or both; default both: N's is the world's default, Coulomb's the
-// other choice). Each table names its law. The memory the rain world holds (through the allocator hook) is
-// printed per body. With --order both (the default) each rain row is run
-// with the slots ordered by space (src/order.c) and without, in the same
-// run, and the ratio printed; --order on / off runs one of them.
+// other choice). Each table names its law. The memory the rain world holds (through the allocator
+// hook) is printed per body. With --order both (the default) each rain row is run with the slots
+// ordered by space (src/order.c) and without, in the same run, and the ratio printed; --order on /
+// off runs one of them.
 //
 // Run: meson test -C <release build> --benchmark world -v
 //  or: <build>/tests/bench_world [--friction n|coulomb|both] [--runs R]
@@ -297,8 +297,7 @@ int main(int argc, char **argv) {
     }
 
     static const char *names[2] = {"LEDGE_FRICTION_COULOMB", "LEDGE_FRICTION_N"};
-    static const ledge_friction_law model_of[2] = {LEDGE_FRICTION_COULOMB,
-                                                     LEDGE_FRICTION_N};
+    static const ledge_friction_law model_of[2] = {LEDGE_FRICTION_COULOMB, LEDGE_FRICTION_N};
     for (int m = 0; m < 2; ++m) {
         if (!models[m]) continue;
         scene_friction = model_of[m];

@@ -41,6 +41,16 @@ extern const peer_engine peer_box2d_locked;
 #ifdef LEDGE_HAVE_BOX2D_V3
 extern const peer_engine peer_box2d_v3;
 extern const peer_engine peer_box2d_v3_locked;
+
+/// The same pile (tests/piles.h) in Box2D v3 (tests/bench_stack.c): its
+/// tiles and bodies, shapes, masses, friction and bounce read back from the
+/// pile's world; `locked` locks rotation; `substeps` per step.
+struct pile;
+void *peer_v3_pile_create(const struct pile *p, bool locked, int substeps);
+void peer_v3_pile_step(void *world, float dt);
+/// Body i's position and velocity, in the pile's order.
+void peer_v3_pile_read(void *world, vec2s *pos, vec2s *vel);
+void peer_v3_pile_destroy(void *world);
 #endif
 
 /// The solid cells of a rain map that a peer turns into static shapes: a

@@ -1,6 +1,7 @@
 // The benchmark scenes (docs/benchmarks.md, "The scenes"), their quality
 // figures and the integrate-only floor. Public API only: the scene must be
 // one that a game (or a peer engine) could build from the spec's words.
+#include "peers.h"
 #include "scenes.h"
 
 ledge_friction_law scene_friction = LEDGE_FRICTION_N;
@@ -523,4 +524,30 @@ ledge_world *scene_walled_world(ledge_world_def wd, int size) {
         return NULL;
     }
     return w;
+}
+
+// --- the peers' static shapes (peers.h) ----------------------------------------
+
+bool peer_each_tile(const ledge_tilemap *map, peer_tile_fn *fn, void *user) {
+    ledge_tilemap_def md = ledge_tilemap_get_def(map);
+    for (int j = 0; j < md.height; ++j) {
+        for (int i = 0; i < md.width; ++i) {
+            ledge_tile t = ledge_tilemap_get(map, i, j);
+            if (t == LEDGE_TILE_EMPTY) continue;
+            vec2s corner = {
+                {md.origin.x + (float)i * md.tile_size, md.origin.y + (float)j * md.tile_size}};
+            ledge_tile_outline o;
+            if (!ledge_tile_outline_get(t, corner, md.tile_size, &o) || o.arc_edge >= 0 ||
+                o.count > 4) {
+                return false; // boxes and triangles only
+            }
+            double xy[8];
+            for (int k = 0; k < o.count; ++k) {
+                xy[2 * k] = o.points[k].x;
+                xy[2 * k + 1] = o.points[k].y;
+            }
+            fn(user, xy, o.count);
+        }
+    }
+    return true;
 }

@@ -355,8 +355,8 @@ static void rain_allocations(ledge_friction_law model, int warmup, bool sleep) {
     long during = g_alloc.calls - before;
     print_message("rain N=%d (%s model%s, %d workers): %ld allocations during %d steps after %d "
                   "warm-up steps\n",
-                  RAIN_N, model == LEDGE_FRICTION_N ? "N" : "stacking",
-                  sleep ? ", sleeping" : "", test_workers(), during, RAIN_STEPS, warmup);
+                  RAIN_N, model == LEDGE_FRICTION_N ? "N" : "stacking", sleep ? ", sleeping" : "",
+                  test_workers(), during, RAIN_STEPS, warmup);
     scene_destroy(&s);
     assert_int_equal(g_alloc.live, 0);
     alloc_hook_stop();

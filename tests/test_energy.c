@@ -141,9 +141,9 @@ static int random_case(ledge_world *w, const bench *b) {
 // down, up, left and right (y up and y down, and sideways).
 static void check(ledge_friction_law model, bool sweep_only) {
     static const vec2s gravity[4] = {{{0, -10}}, {{0, 10}}, {{-10, 0}}, {{10, 0}}};
-    const char *what = sweep_only                               ? "the shock sweep"
+    const char *what = sweep_only                        ? "the shock sweep"
                        : model == LEDGE_FRICTION_COULOMB ? "the pass under Coulomb's law"
-                                                                : "N's pass";
+                                                         : "N's pass";
     g_rng = 0x5eed0000u + (uint64_t)model + (sweep_only ? 7u : 0u);
     double worst = 0.0;
     int acted = 0;

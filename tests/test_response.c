@@ -554,8 +554,7 @@ static double build_ramp(ledge_tilemap *map, int width, int ramp, bool mirror, d
 // v = (1 - f) (v + g sin(a) h) settles at (1 - f) / f g sin(a) h. The
 // Coulomb's floor stops the body where tan(a) <= f; steeper,
 // N's term is the larger one at that speed, so the same closed form.
-static double terminal_speed(ledge_friction_law model, double f, double angle, double g,
-                             double h) {
+static double terminal_speed(ledge_friction_law model, double f, double angle, double g, double h) {
     if (model == LEDGE_FRICTION_COULOMB && tan(angle) <= f) return 0.0;
     return (1.0 - f) / f * g * sin(angle) * h;
 }

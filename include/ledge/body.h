@@ -188,8 +188,8 @@ LEDGE_API bool ledge_body_is_awake(const ledge_world *world, ledge_body_id id);
 /// Wakes a sleeping body (`awake` true), or puts a dynamic body to sleep
 /// now (`awake` false; its velocity becomes 0, and its contacts of the
 /// last step are kept as a sleeping body's, except those of a body the
-/// game has moved since; a world with enable_sleep false refuses it). False (logged) for an invalid id, a static or
-/// kinematic body put to sleep, or a stepping world.
+/// game has moved since; a world with enable_sleep false refuses it). False (logged) for an invalid
+/// id, a static or kinematic body put to sleep, or a stepping world.
 LEDGE_API bool ledge_body_set_awake(ledge_world *world, ledge_body_id id, bool awake);
 
 /// Lets the body fall through the one-way platforms (tiles and bodies) it

@@ -14,6 +14,9 @@
 // - a dynamic body placed overlapping a flat FULL floor by a small depth
 //   ends out of it (within the slop) after one step;
 // - the hash is a pure function of the state;
+// - no dynamic body that meets tiles ends a step with its centre buried in
+//   the tiles (solid, all four sides of its cell blocked) while its row or
+//   column of the map holds an EMPTY cell to come out through;
 // - the step's bits do not depend on the worker count: the input picks
 //   1..4 workers, and an input that picked more than one is run again with
 //   one worker, every step's hash compared with the first run's.
@@ -24,7 +27,8 @@
 // the harness keeps dt <= 1 and the NaN invariant meaningful; build with
 // -DFUZZ_WORLD_STRESS=1 to feed the extremes too.
 #include "fuzz_common.h"
-#include "world.h" // the twin turns the broad phase's reuse of dormant blocks off
+#include "resolve.h" // ledge__tile_buried
+#include "world.h"   // the twin turns the broad phase's reuse of dormant blocks off
 
 #ifndef FUZZ_WORLD_STRESS
 #define FUZZ_WORLD_STRESS 0
@@ -248,6 +252,37 @@ static void check_sleepers(const model *m) {
     }
 }
 
+// Whether row y or column x of the map holds an EMPTY cell (a way out).
+static bool has_empty(const model *m, int x, int y) {
+    for (int i = 0; i < m->md.width; ++i)
+        if (y >= 0 && y < m->md.height && ledge_tilemap_get(m->map, i, y) == LEDGE_TILE_EMPTY)
+            return true;
+    for (int j = 0; j < m->md.height; ++j)
+        if (x >= 0 && x < m->md.width && ledge_tilemap_get(m->map, x, j) == LEDGE_TILE_EMPTY)
+            return true;
+    return false;
+}
+
+// After a step: no body that meets the tiles lies buried in them with a way
+// out (ledge__unbury).
+static void check_unburied(model *m) {
+    if (m->extreme) return;
+    for (int i = 0; i < m->count; ++i) {
+        if (!m->alive[i]) continue;
+        ledge_world *w = m->w;
+        int s = ledge__slot_of(w, m->id[i]);
+        if (w->type[s] != LEDGE_BODY_DYNAMIC || w->sensor[s] || w->frozen[s] || w->asleep[s] ||
+            w->response[s] == LEDGE_RESPONSE_CROSS || w->pre_solve != NULL)
+            continue;
+        vec2s c = v2_add(w->position[s], w->box_offset[s]);
+        if (!ledge__tile_buried(w, c)) continue;
+        int x, y;
+        ledge_tilemap_cell_at(m->map, c, &x, &y);
+        CHECK(!has_empty(m, x, y), "body %d ends the step buried in cell (%d, %d) at (%g, %g)", i,
+              x, y, (double)c.x, (double)c.y);
+    }
+}
+
 static void op_step(model *m, reader *r) {
     static const float dts[] = {1.0f / 60.0f, 1.0f / 30.0f, 1.0f / 120.0f, 0.1f,   1e-6f,
                                 0.5f,         0.0f,         -1.0f,         1e-30f, 1.0f};
@@ -267,7 +302,10 @@ static void op_step(model *m, reader *r) {
     bool refused = !(dt > 0.0f && dt <= LEDGE_MAX_STEP);
     if (refused)
         CHECK(ledge_world_hash(m->w) == h, "a refused step (dt %g) changed the world", (double)dt);
-    if (!refused) check_sleepers(m);
+    if (!refused) {
+        check_sleepers(m);
+        check_unburied(m);
+    }
 }
 
 // A dynamic body placed d into a flat FULL floor, out of reach of other
