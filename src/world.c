@@ -278,8 +278,10 @@ static void check_positions_task(int start, int end, int worker, void *context) 
             if (!moving(w, i)) continue;
             if (!in_range(w->position[i])) {
                 bad = true;
-            } else if (meets_tiles(w, i)) {
-                ledge__unbury(w, i); // a pile's pressure may bury it: out the way it came
+            } else if (w->step.tile_listed[i] && meets_tiles(w, i)) {
+                // A pile's pressure may bury it: out the way it came. (Only
+                // a body near tiles can be: its box reaches the cell.)
+                ledge__unbury(w, i);
             }
         }
         w->par.block_flag[b] = bad;
