@@ -302,6 +302,10 @@ static int project_tiles(ledge_world *w, int a, bool record, int worker, ledge__
             }
         }
     }
+    // The last pass: a body the pile pressed into a buried cell, which no
+    // tile contact above could push out, goes back out the way it came.
+    if (record && w->response[a] != LEDGE_RESPONSE_CROSS && w->pre_solve == NULL)
+        ledge__unbury(w, a);
     w->step.box_center[a] = v2_add(w->position[a], w->box_offset[a]);
     ledge__recheck_if_far(w, a, worker);
     return n;

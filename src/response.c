@@ -270,11 +270,10 @@ static void weight_task(int start, int end, int worker, void *context) {
     }
 }
 
-// Whether a body rests on the level: a tile (-1), a dynamic body found
-// resting on the level earlier in the bottom-up order, a sleeper, or a body
-// that does not move with the pile (static, kinematic). (Only an awake
-// dynamic body is ever marked supported: it is the upper body of a
-// stacked contact.)
+// Whether a body rests on the level (N's law): a tile (-1), a dynamic body
+// found resting on the level earlier in the bottom-up order (only ever the
+// upper body of a stacked contact is marked `supported`), a sleeper, or a
+// body that does not move with the pile (static, kinematic).
 static inline bool rests_on_level(const ledge_world *w, int i) {
     return i < 0 || w->step.supported[i] || w->asleep[i] || w->type[i] != LEDGE_BODY_DYNAMIC;
 }
@@ -299,8 +298,7 @@ static void cap_task(int start, int end, int worker, void *context) {
             ledge__contact *c = &w->contacts[k];
             const ledge__stacking *st = &w->step.stacking[k];
             int u = st->upper;
-            c->pile = 0;
-            if (u < 0) {
+            if (u < 0) { // (pile is 0 since the contact was recorded)
                 c->cap = 0.0f;
                 continue;
             }
@@ -334,7 +332,7 @@ void ledge__contact_loads(ledge_world *w) {
         int u = st[k].upper;
         if (u < 0) continue;
         S[u] += st[k].cosine;
-        if (rests_on_level(w, st[k].lower)) w->step.supported[u] = 1;
+        if (!w->coulomb && rests_on_level(w, st[k].lower)) w->step.supported[u] = 1;
     }
     for (int k = w->contact_count - 1; k >= 0; --k) { // top down
         int u = st[k].upper, lower = st[k].lower;

@@ -262,27 +262,13 @@ static void integrate_velocity(ledge_world *w, float dt) {
     }
 }
 
-// Whether the tiles stop body i (so that it cannot lie buried in them):
-// a dynamic body that collides, unless the game lets contacts cross.
-static inline bool meets_tiles(const ledge_world *w, int i) {
-    return w->type[i] == LEDGE_BODY_DYNAMIC && !w->sensor[i] &&
-           w->response[i] != LEDGE_RESPONSE_CROSS && w->pre_solve == NULL;
-}
-
 static void check_positions_task(int start, int end, int worker, void *context) {
     (void)worker;
     ledge_world *w = context;
     for (int b = start; b < end; ++b) {
         bool bad = false;
         for (int i = b * LEDGE__BLOCK, last = ledge__stirred_end(w, b); i < last; ++i) {
-            if (!moving(w, i)) continue;
-            if (!in_range(w->position[i])) {
-                bad = true;
-            } else if (w->step.tile_listed[i] && meets_tiles(w, i)) {
-                // A pile's pressure may bury it: out the way it came. (Only
-                // a body near tiles can be: its box reaches the cell.)
-                ledge__unbury(w, i);
-            }
+            bad |= moving(w, i) && !in_range(w->position[i]);
         }
         w->par.block_flag[b] = bad;
     }
