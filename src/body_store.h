@@ -77,6 +77,7 @@ typedef struct ledge__range {
     X(SCRATCH, vec2s, path)          /* the substep's displacement of a fast body */               \
     X(SCRATCH, int, near)            /* bodies near a fast body's path (fast.c) */                 \
     X(SCRATCH, uint8_t, carried)     /* got its platform's velocity change this substep */         \
+    X(SCRATCH, vec2s, carry_change)  /* that change (world.c, carry) */                            \
     X(SCRATCH, uint8_t, far_moved)   /* pushed beyond the margin this pass (broad.c) */            \
     X(SCRATCH, uint8_t, held_moving) /* the shock sweep holds it as it moves (response.c) */       \
     X(SCRATCH, float, load)          /* weight carried by each body (response.c) */                \
