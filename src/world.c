@@ -481,7 +481,7 @@ const char *const ledge__stage_names[LEDGE__STAGE_COUNT] = {
 static double stage_mark(ledge_world *w, ledge__stage next, double since) {
     ledge__profile *p = &w->par.profile;
     if (!LEDGE_UNLIKELY(p->on)) return 0.0;
-    double now = ledge__seconds();
+    double now = ledge__profile_clock(p);
     if (since > 0.0) p->total[p->stage] += now - since;
     p->stage = (int)next;
     return now;
@@ -549,6 +549,7 @@ void ledge_world_step(ledge_world *world, float dt) {
         LEDGE_ERROR("ledge_world_step: the world is already stepping");
         return;
     }
+    if (LEDGE_UNLIKELY(world->par.profile.on)) ledge__profile_begin(&world->par.profile);
     ledge__order_bodies(world);  // every order_period steps: slots by space
     if (!prepare(world)) return; // logged; the world is unchanged
     double t = stage_mark(world, LEDGE__STAGE_SLEEP, 0.0);
@@ -568,6 +569,7 @@ void ledge_world_step(ledge_world *world, float dt) {
     ledge__characters_carry(world); // characters follow the bodies they stand on
     ledge__query_sync(world);       // the queries' index refiles the bodies that changed cell
     stage_mark(world, LEDGE__STAGE_EVENTS, t);
+    if (LEDGE_UNLIKELY(world->par.profile.on)) ledge__profile_end(&world->par.profile);
 }
 
 // --- replay hash ------------------------------------------------------------

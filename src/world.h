@@ -197,16 +197,37 @@ extern const char *const ledge__stage_names[LEDGE__STAGE_COUNT];
 /// the calling thread's CPU clock (ledge__seconds), and of those the part
 /// spent in tasks the workers share. Meant for one worker: it gives each
 /// stage's parallel fraction whatever else runs on the machine.
+/// With `wall` (ledge_world_enable_profile, profile.c) the clock is the
+/// monotonic wall clock instead, and each step's stage times are kept in
+/// `last` for the game.
 typedef struct ledge__profile {
     bool on;
+    bool wall; ///< Wall-clock times for ledge_world_profile (profile.c).
     int stage; ///< The stage running now.
     double total[LEDGE__STAGE_COUNT];
     double parallel[LEDGE__STAGE_COUNT];
+    double step_start;                ///< Wall clock when the step began (`wall`).
+    double start[LEDGE__STAGE_COUNT]; ///< `total` when the step began (`wall`).
+    float last_step;                  ///< The last step's milliseconds (`wall`).
+    float last[LEDGE__STAGE_COUNT];   ///< Its stages' milliseconds (`wall`).
 } ledge__profile;
 
 /// Seconds of the calling thread's CPU time (the process's where the
 /// platform has no such clock); only differences matter (workers.c).
 double ledge__seconds(void);
+
+/// Seconds of a monotonic wall clock; only differences matter (profile.c).
+double ledge__wall_seconds(void);
+
+/// The profile's clock: the wall clock for the game's profile, else the
+/// calling thread's CPU time (the benchmark's).
+static inline double ledge__profile_clock(const ledge__profile *p) {
+    return p->wall ? ledge__wall_seconds() : ledge__seconds();
+}
+
+/// The game's profile (profile.c): a step begins and ends.
+void ledge__profile_begin(ledge__profile *p);
+void ledge__profile_end(ledge__profile *p);
 
 /// What a block's boxes, grid coordinates and flags depend on besides its
 /// bodies (broad.c, "classify").
@@ -499,9 +520,9 @@ static inline void ledge__wake(ledge_world *w, int i) {
 static inline void ledge__run(ledge_world *w, ledge_task_fn *task, int items, int min_range,
                               void *context) {
     if (LEDGE_UNLIKELY(w->par.profile.on)) {
-        double t0 = ledge__seconds();
+        double t0 = ledge__profile_clock(&w->par.profile);
         ledge__workers_run(w->par.workers, task, items, min_range, context);
-        w->par.profile.parallel[w->par.profile.stage] += ledge__seconds() - t0;
+        w->par.profile.parallel[w->par.profile.stage] += ledge__profile_clock(&w->par.profile) - t0;
         return;
     }
     ledge__workers_run(w->par.workers, task, items, min_range, context);

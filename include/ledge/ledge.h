@@ -16,5 +16,6 @@
 #include "distance.h"
 #include "character.h"
 #include "ffi.h"
+#include "profile.h"
 
 #endif // LEDGE_H

@@ -613,6 +613,21 @@ int ledge_bump_move(ledge_world *world, ledge_bump_rect *rects, int rect_count,
                               const ledge_body_id *item, double goal_x, double goal_y, bool update,
                               ledge_bump_col *cols, int capacity, double *actual_x,
                               double *actual_y);
+typedef struct ledge_profile {
+    float step;
+    float integrate;
+    float move;
+    float grid;
+    float pairs;
+    float relax;
+    float sort;
+    float response;
+    float check;
+    float events;
+    float sleep;
+} ledge_profile;
+void ledge_world_enable_profile(ledge_world *world, bool enable);
+ledge_profile ledge_world_profile(const ledge_world *world);
 typedef const char *ledge_tiled_resolve_fn(const char *source, size_t *len, void *user);
 typedef struct ledge_tiled_def {
     ledge_world_def world;
