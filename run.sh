@@ -233,7 +233,9 @@ check_installed_single_header() { # PREFIX SCRATCH
 
 # Determinism across builds: the sanitizer (-O0) and release (-O3) builds
 # must end the same 1,000-body, 1,000-step scene with the same hash
-# (tests/test_determinism.c writes it). Counts as one test.
+# (tests/test_determinism.c writes it), and every testbed scene's 600
+# frames likewise (tests/test_scenes.c writes scenes.hash). Counts as two
+# tests.
 check_cross_build_hash() {
     local a=build/asan/tests/rain1000.hash b=build/release/tests/rain1000.hash
     echo "== determinism across builds"
@@ -242,6 +244,15 @@ check_cross_build_hash() {
         TOTAL_P=$((TOTAL_P + 1))
     else
         echo "sanitizer and release builds DIFFER: $(cat "$a" 2>/dev/null) vs $(cat "$b" 2>/dev/null)"
+        TOTAL_F=$((TOTAL_F + 1))
+    fi
+    a=build/asan/tests/scenes.hash b=build/release/tests/scenes.hash
+    if [ -s "$a" ] && [ -s "$b" ] && cmp -s "$a" "$b"; then
+        echo "sanitizer and release builds agree on the $(wc -l <"$a") testbed scenes"
+        TOTAL_P=$((TOTAL_P + 1))
+    else
+        echo "the testbed scenes' hashes DIFFER between the sanitizer and release builds:"
+        diff "$a" "$b" || true
         TOTAL_F=$((TOTAL_F + 1))
     fi
 }
@@ -381,6 +392,39 @@ check_lua() {
     fi
 }
 
+# The SDL testbed (samples/testbed.c, docs/samples.md) under Xvfb: every
+# scene for 60 frames played by its autopilot, exit 0 with no message from
+# the library. One test; skipped with a message where Xvfb cannot start.
+check_testbed() {
+    local exe=build/release/samples/testbed out rc n want tool
+    echo "== SDL testbed under Xvfb (every scene, 60 frames, autopilot)"
+    if [ ! -x "$exe" ]; then
+        echo "testbed: FAILED ($exe was not built: SDL2 missing?)"
+        TOTAL_F=$((TOTAL_F + 1))
+        return
+    fi
+    for tool in xvfb-run xauth; do
+        if ! command -v "$tool" >/dev/null; then
+            echo "testbed: skipped ($tool is not installed)"
+            return
+        fi
+    done
+    want=$("$exe" --list | wc -l)
+    out=$(timeout 900 xvfb-run -a -s "-screen 0 1280x720x24" "$exe" --all --autopilot --frames 60 2>&1) &&
+        rc=0 || rc=$?
+    n=$(echo "$out" | grep -c "^testbed: .* 60 frames" || true)
+    if [ $rc -eq 0 ] && [ "$n" -eq "$want" ]; then
+        echo "testbed: ok ($n scenes, 60 frames each)"
+        TOTAL_P=$((TOTAL_P + 1))
+    elif [ "$n" -eq 0 ] && echo "$out" | grep -qiE "xvfb failed|cannot open display|couldn't open display|no available video device"; then
+        echo "testbed: skipped (no display: $(echo "$out" | tail -n 1))"
+    else
+        echo "testbed: FAILED (exit $rc, $n of $want scenes)"
+        echo "$out" | grep -v " 60 frames, " | tail -n 10
+        TOTAL_F=$((TOTAL_F + 1))
+    fi
+}
+
 cmd=${1:-}
 case "$cmd" in
 demo)
@@ -398,6 +442,10 @@ demo)
     if [ -x build/release/samples/tile_atlas ]; then
         ./build/release/samples/tile_atlas out/tiles.png
     fi
+    # The testbed's scenes, one picture each (docs/samples.md shows them).
+    mkdir -p out/scenes
+    ./build/release/samples/gallery out/scenes | tail -n 1
+    echo "run.sh: wrote $(ls out/scenes/*.png | wc -l) scene pictures to out/scenes/"
     ;;
 web)
     install_missing
@@ -409,12 +457,13 @@ test)
     install_missing
     TOTAL_P=0
     TOTAL_F=0
-    rm -f build/asan/tests/rain1000.hash build/release/tests/rain1000.hash
+    rm -f build/{asan,release}/tests/rain1000.hash build/{asan,release}/tests/scenes.hash
     run_suite sanitized build/asan --buildtype=debug --werror -Db_sanitize=address,undefined
     run_suite release build/release --buildtype=release --werror -Dtests=enabled
     check_cross_build_hash
     check_tsan
     check_lua
+    check_testbed
     check_packaging
     check_valgrind
     check_fuzz

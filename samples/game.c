@@ -212,18 +212,26 @@ static void update_state(game *g) {
     s->on_one_way = on_one_way_cells(g);
 }
 
-void game_update(game *g, const game_input *in) {
+void game_before_step(game *g, const game_input *in) {
     // The platform is driven by position; the step carries a player
     // standing on it by the same displacement.
     ledge_body_set_target(g->world, g->platform, platform_target(g->frame + 1), GAME_DT);
     move_player(g, in);
     fire_bullets(g);
-    double t0 = now_seconds();
-    ledge_world_step(g->world, GAME_DT);
-    g->step_seconds += now_seconds() - t0;
+}
+
+void game_after_step(game *g) {
     ++g->frame;
     ++g->phase_frames;
     update_state(g);
+}
+
+void game_update(game *g, const game_input *in) {
+    game_before_step(g, in);
+    double t0 = now_seconds();
+    ledge_world_step(g->world, GAME_DT);
+    g->step_seconds += now_seconds() - t0;
+    game_after_step(g);
 }
 
 static void set_phase(game *g, game_phase p) {

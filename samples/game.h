@@ -86,6 +86,12 @@ void game_destroy(game *g);
 /// then ledge_world_step(GAME_DT).
 void game_update(game *g, const game_input *in);
 
+/// game_update in two halves, for a caller that steps the world itself
+/// (the testbed's scene, samples/scenes/level.c): what comes before
+/// ledge_world_step(g->world, GAME_DT), and what comes after it.
+void game_before_step(game *g, const game_input *in);
+void game_after_step(game *g);
+
 /// The scripted player's input for this frame (see the file comment).
 game_input game_autopilot(game *g);
 

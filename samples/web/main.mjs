@@ -1,59 +1,131 @@
-// The sample level on a canvas (docs/web.md): the game of samples/game.c,
-// compiled into the page's WebAssembly module with the binding, stepped at
-// a fixed 60 Hz and drawn interpolated between the last two steps.
-// window.ledgeDemo exposes { frame(), player() } for automated checks.
+// The testbed in the browser (docs/samples.md, docs/web.md): the scenes of
+// samples/scenes, compiled with the library into the page's WebAssembly
+// module (web_testbed.c), stepped at a fixed 60 Hz and painted on a
+// canvas from the draw list the module records each frame. The address
+// names the scene (?scene=pyramid). window.ledgeTestbed is for automated
+// checks (tests/web/testbed.test.mjs).
 import { bind } from './ledge.mjs';
 import createDemo from './ledge_demo.mjs';
 
 const DT = 1 / 60;
-const SCALE = 30; // pixels per metre
-const BODY_FLOATS = 5;
-const COLORS = { box: '#e6b366', ball: '#e69a66', player: '#5fb3ff', platform: '#8080e6', tile: '#596273' };
+const MAX_STEPS = 2; // fixed steps a drawn frame may take: a slow scene slows down
+const TILE = 0x9a9a9a; // LEDGE_COLOR_TILE: tile outlines, filled as ground
+const DRAW = { polygon: 1, solidPolygon: 2, circle: 3, solidCircle: 4, segment: 5, point: 6, text: 7 };
+const KEYS = { ArrowLeft: 1, ArrowRight: 2, ArrowUp: 3, ArrowDown: 4, ' ': 5, F1: 256, F2: 257, F3: 258, F4: 259, F5: 260,
+  Backspace: 261, '[': 262, ']': 263 };
 
 const canvas = document.getElementById('view');
 const ctx = canvas.getContext('2d');
 const hud = document.getElementById('hud');
-const debugBox = document.getElementById('debug');
-const autoBox = document.getElementById('autopilot');
+const nav = document.getElementById('scenes');
+const aspect = canvas.width / canvas.height;
 
 const M = await createDemo();
 const ledge = bind(M);
-const game = M._web_game_create();
-if (!game) throw new Error(`the sample game could not be made: ${M.UTF8ToString(M._ledge_js_error())}`);
-const world = ledge.World._adopt(M._web_game_world(game));
-const mapDef = world.tilemap.def;
-const tiles = drawTiles();
+const str = (p) => M.UTF8ToString(p);
 
-// Input: held keys, plus a latch so that a tap shorter than a frame still jumps.
-const held = { left: false, right: false, jump: false, drop: false };
-let jumpLatch = false;
-let dropLatch = false;
-const KEYS = { ArrowLeft: 'left', ArrowRight: 'right', ArrowUp: 'jump', ' ': 'jump', ArrowDown: 'drop' };
-function press(name, down) {
-  if (down && !held[name]) {
-    if (name === 'jump') jumpLatch = true;
-    if (name === 'drop') dropLatch = true;
+const scenes = [];
+for (let i = 0; i < M._tb_scene_count(); ++i) {
+  scenes.push({ index: i, name: str(M._tb_scene_name(i)), category: str(M._tb_scene_category(i)),
+    title: str(M._tb_scene_title(i)), caption: str(M._tb_scene_caption(i)), keys: str(M._tb_scene_keys(i)) });
+}
+
+// The list, by category; each entry a link to its address.
+const links = new Map();
+let category = '';
+for (const s of scenes) {
+  if (s.category !== category) {
+    category = s.category;
+    const h = document.createElement('h2');
+    h.textContent = category;
+    nav.append(h);
   }
-  held[name] = down;
+  const a = document.createElement('a');
+  a.href = `?scene=${s.name}`;
+  a.textContent = s.title;
+  a.title = s.caption;
+  a.addEventListener('click', (e) => {
+    e.preventDefault();
+    open(s);
+  });
+  nav.append(a);
+  links.set(s.index, a);
+}
+
+let current = null;
+let world = null; // the scene's world through the binding (adopted, not owned)
+let worldPtr = 0;
+let message = '';
+
+function open(scene) {
+  worldPtr = 0; // a new world, even where the old one's memory is reused
+  if (!M._tb_open(scene.index)) message = `the scene ${scene.name} could not be made: ${str(M._ledge_js_error())}`;
+  shown(scene);
+}
+
+// The page follows the scene the module runs (the list, [ ] keys, links).
+function shown(scene) {
+  worldPtr = 0;
+  if (current) links.get(current.index).classList.remove('on');
+  current = scene;
+  links.get(scene.index).classList.add('on');
+  document.title = `ledge testbed: ${scene.title}`;
+  const url = `?scene=${scene.name}`;
+  if (location.search !== url) history.replaceState(null, '', url);
+  syncSwitches();
+}
+
+function sceneFromAddress() {
+  const name = new URLSearchParams(location.search).get('scene') || location.hash.slice(1) || 'level';
+  const s = scenes.find((x) => x.name === name);
+  if (!s) console.warn(`ledge testbed: no scene "${name}"; the sample level instead`);
+  return s || scenes.find((x) => x.name === 'level') || scenes[0];
+}
+
+// --- controls -----------------------------------------------------------------
+
+const switches = [...document.querySelectorAll('#toolbar input[data-flag]')];
+function syncSwitches() {
+  const flags = M._tb_flags();
+  for (const box of switches) box.checked = (flags & Number(box.dataset.flag)) !== 0;
+  document.getElementById('pause').textContent = M._tb_paused() ? 'Run' : 'Pause';
+}
+for (const box of switches) {
+  box.addEventListener('change', () => {
+    const bit = Number(box.dataset.flag);
+    M._tb_set_flags(box.checked ? M._tb_flags() | bit : M._tb_flags() & ~bit);
+  });
+}
+const press = (key) => {
+  M._tb_key(key, 1);
+  M._tb_key(key, 0);
+};
+document.getElementById('pause').addEventListener('click', () => press(112)); // 'p'
+document.getElementById('step').addEventListener('click', () => press(111)); // 'o'
+document.getElementById('restart').addEventListener('click', () => press(KEYS.Backspace));
+
+function keyCode(e) {
+  if (KEYS[e.key] !== undefined) return KEYS[e.key];
+  if (e.key.length === 1 && /[a-z0-9]/i.test(e.key) && !e.ctrlKey && !e.metaKey && !e.altKey) {
+    return e.key.toLowerCase().charCodeAt(0);
+  }
+  return 0;
 }
 addEventListener('keydown', (e) => {
-  if (KEYS[e.key]) {
-    press(KEYS[e.key], true);
-    e.preventDefault();
-  } else if (e.key === 'd' || e.key === 'D') {
-    debugBox.checked = !debugBox.checked;
-  } else if (e.key === 'a' || e.key === 'A') {
-    autoBox.checked = !autoBox.checked;
-  }
+  const code = keyCode(e);
+  if (!code) return;
+  if (!e.repeat) M._tb_key(code, 1);
+  e.preventDefault();
 });
 addEventListener('keyup', (e) => {
-  if (KEYS[e.key]) press(KEYS[e.key], false);
+  const code = keyCode(e);
+  if (code) M._tb_key(code, 0);
 });
-addEventListener('blur', () => Object.keys(held).forEach((k) => (held[k] = false)));
+addEventListener('blur', () => M._tb_keys_up());
 for (const b of document.querySelectorAll('#touch button')) {
+  const key = Number(b.dataset.key);
   const set = (down) => (e) => {
-    press(b.dataset.key, down);
-    b.classList.toggle('on', down);
+    M._tb_key(key, down ? 1 : 0);
     e.preventDefault();
   };
   b.addEventListener('pointerdown', set(true));
@@ -62,162 +134,124 @@ for (const b of document.querySelectorAll('#touch button')) {
   b.addEventListener('pointercancel', set(false));
 }
 
-// Clicks drop a box (a ball with shift or the right button) where they land.
-let camera = { x: 0, y: 0 };
+// The pointer in world units, through the view of the last frame drawn.
+let view = { x0: 0, y0: 0, x1: 1, y1: 1 };
+let scale = 1; // canvas pixels per metre
 function toWorld(e) {
   const r = canvas.getBoundingClientRect();
   const px = ((e.clientX - r.left) * canvas.width) / r.width;
   const py = ((e.clientY - r.top) * canvas.height) / r.height;
-  return { x: camera.x + px / SCALE, y: camera.y + (canvas.height - py) / SCALE };
+  return { x: view.x0 + px / scale, y: view.y1 - py / scale };
 }
-canvas.addEventListener('pointerdown', (e) => {
+function pointer(e, inside = true) {
   const p = toWorld(e);
-  M._web_game_spawn(game, p.x, p.y, e.shiftKey || e.button === 2 ? 1 : 0);
+  M._tb_pointer(p.x, p.y, inside ? 1 : 0, e.shiftKey ? 1 : 0);
+}
+canvas.addEventListener('pointermove', (e) => pointer(e));
+canvas.addEventListener('pointerleave', (e) => pointer(e, false));
+canvas.addEventListener('pointerdown', (e) => {
+  pointer(e);
+  canvas.setPointerCapture(e.pointerId);
+  M._tb_button(e.button, 1);
+  e.preventDefault();
+});
+canvas.addEventListener('pointerup', (e) => {
+  pointer(e);
+  M._tb_button(e.button, 0);
 });
 canvas.addEventListener('contextmenu', (e) => e.preventDefault());
+canvas.addEventListener('wheel', (e) => {
+  const p = toWorld(e);
+  M._tb_zoom(e.deltaY < 0 ? 0.9 : 1 / 0.9, p.x, p.y, aspect);
+  e.preventDefault();
+}, { passive: false });
 
-// Body snapshots of the last two steps, for interpolation.
-function snapshot() {
-  const n = M._web_game_bodies(game);
-  const at = M._web_game_body_buffer() >> 2;
-  return M.HEAPF32.slice(at, at + n * BODY_FLOATS);
-}
-let prev = snapshot();
-let curr = prev;
-let stepMs = 0; // the fixed step's cost (move + ledge_world_step), smoothed
-let stepMsMax = 0;
+// --- painting -------------------------------------------------------------------
 
-function update() {
-  const t0 = performance.now();
-  if (autoBox.checked) {
-    M._web_game_autopilot(game);
-  } else {
-    const run = (held.right ? 1 : 0) - (held.left ? 1 : 0);
-    M._web_game_update(game, run, held.jump || jumpLatch ? 1 : 0, held.drop || dropLatch ? 1 : 0);
-    jumpLatch = false;
-    dropLatch = false;
-  }
-  const ms = performance.now() - t0;
-  stepMs = stepMs ? 0.95 * stepMs + 0.05 * ms : ms;
-  stepMsMax = Math.max(stepMsMax * 0.999, ms);
-  prev = curr;
-  curr = snapshot();
-}
+const css = (c, alpha = 1) => `rgba(${(c >> 16) & 255},${(c >> 8) & 255},${c & 255},${alpha})`;
+const sx = (x) => (x - view.x0) * scale;
+const sy = (y) => (view.y1 - y) * scale;
 
-function player() {
-  const p = M._web_game_player(game) >> 2;
-  const F = M.HEAPF32;
-  return { x: F[p], y: F[p + 1], vx: F[p + 2], vy: F[p + 3], onGround: F[p + 4] !== 0, onWall: F[p + 5] !== 0 };
-}
-
-// The tiles never change: drawn once, filled, into an offscreen canvas.
-function drawTiles() {
-  const c = document.createElement('canvas');
-  c.width = mapDef.width * SCALE;
-  c.height = mapDef.height * SCALE;
-  const g = c.getContext('2d');
-  g.fillStyle = COLORS.tile;
-  g.strokeStyle = '#7b8596';
-  g.lineWidth = 1;
-  for (const poly of world.debugDraw({ bodies: false, contacts: false, normals: false }).polygons) {
-    g.beginPath();
-    poly.vertices.forEach((v, i) => {
-      const x = (v.x - mapDef.origin.x) * SCALE;
-      const y = c.height - (v.y - mapDef.origin.y) * SCALE;
-      if (i) g.lineTo(x, y);
-      else g.moveTo(x, y);
-    });
-    g.closePath();
-    g.fill();
-    g.stroke();
-  }
-  return c;
-}
-
-const css = (color) => `#${color.toString(16).padStart(6, '0')}`;
-const sx = (x) => (x - camera.x) * SCALE;
-const sy = (y) => canvas.height - (y - camera.y) * SCALE;
-
-function drawBodies(alpha) {
-  const n = curr.length / BODY_FLOATS;
-  for (let k = 0; k < n; ++k) {
-    const o = k * BODY_FLOATS;
-    const fresh = o >= prev.length;
-    const x = fresh ? curr[o] : prev[o] + (curr[o] - prev[o]) * alpha;
-    const y = fresh ? curr[o + 1] : prev[o + 1] + (curr[o + 1] - prev[o + 1]) * alpha;
-    const kind = curr[o + 2];
-    const hx = curr[o + 3];
-    const hy = curr[o + 4];
-    if (kind === 1) {
-      ctx.fillStyle = COLORS.ball;
+function paint() {
+  const at = M._tb_draw(aspect) >> 2;
+  const n = M._tb_draw_count();
+  const F = M.HEAPF32; // after the call: the memory may have grown
+  const v = M._tb_view() >> 2;
+  view = { x0: F[v], y0: F[v + 1], x1: F[v + 2], y1: F[v + 3] };
+  scale = canvas.height / (view.y1 - view.y0);
+  const text = M._tb_draw_text();
+  ctx.fillStyle = '#20242c';
+  ctx.fillRect(0, 0, canvas.width, canvas.height);
+  ctx.lineWidth = 1.25;
+  for (let k = at, end = at + n; k < end;) {
+    const kind = F[k];
+    const color = F[k + 1];
+    if (kind === DRAW.polygon || kind === DRAW.solidPolygon) {
+      const count = F[k + 2];
       ctx.beginPath();
-      ctx.arc(sx(x), sy(y), hx * SCALE, 0, 2 * Math.PI);
-      ctx.fill();
+      for (let i = 0; i < count; ++i) {
+        const x = sx(F[k + 3 + 2 * i]);
+        const y = sy(F[k + 4 + 2 * i]);
+        if (i) ctx.lineTo(x, y);
+        else ctx.moveTo(x, y);
+      }
+      ctx.closePath();
+      if (kind === DRAW.polygon && color === TILE) {
+        ctx.fillStyle = '#4a5263';
+        ctx.fill();
+        ctx.strokeStyle = '#7b8596';
+      } else {
+        if (kind === DRAW.solidPolygon) {
+          ctx.fillStyle = css(color, 0.45);
+          ctx.fill();
+        }
+        ctx.strokeStyle = css(color);
+      }
+      ctx.stroke();
+      k += 3 + 2 * count;
+    } else if (kind === DRAW.circle || kind === DRAW.solidCircle) {
+      ctx.beginPath();
+      ctx.arc(sx(F[k + 2]), sy(F[k + 3]), F[k + 4] * scale, 0, 2 * Math.PI);
+      if (kind === DRAW.solidCircle) {
+        ctx.fillStyle = css(color, 0.45);
+        ctx.fill();
+      }
+      ctx.strokeStyle = css(color);
+      ctx.stroke();
+      k += 5;
+    } else if (kind === DRAW.segment) {
+      ctx.beginPath();
+      ctx.moveTo(sx(F[k + 2]), sy(F[k + 3]));
+      ctx.lineTo(sx(F[k + 4]), sy(F[k + 5]));
+      ctx.strokeStyle = css(color);
+      ctx.stroke();
+      k += 6;
+    } else if (kind === DRAW.point) {
+      const size = F[k + 2];
+      ctx.fillStyle = css(color);
+      ctx.fillRect(sx(F[k + 3]) - size / 2, sy(F[k + 4]) - size / 2, size, size);
+      k += 5;
+    } else if (kind === DRAW.text) {
+      ctx.font = `${Math.max(8, F[k + 4] * scale).toFixed(1)}px system-ui, sans-serif`;
+      ctx.fillStyle = css(color);
+      ctx.fillText(str(text + F[k + 5]), sx(F[k + 2]), sy(F[k + 3]));
+      k += 6;
     } else {
-      ctx.fillStyle = kind === 2 ? COLORS.player : kind === 3 ? COLORS.platform : COLORS.box;
-      ctx.fillRect(sx(x - hx), sy(y + hy), 2 * hx * SCALE, 2 * hy * SCALE);
+      throw new Error(`draw list: unknown command ${kind} at ${k - at}`);
     }
   }
 }
 
-function drawDebug() {
-  const view = { lower: { x: camera.x, y: camera.y }, upper: { x: camera.x + canvas.width / SCALE, y: camera.y + canvas.height / SCALE } };
-  const d = world.debugDraw({ tiles: true, bodies: true, contacts: true, normals: true, bounds: true }, view);
-  ctx.lineWidth = 1;
-  for (const p of d.polygons) {
-    ctx.strokeStyle = css(p.color);
-    ctx.beginPath();
-    p.vertices.forEach((v, i) => (i ? ctx.lineTo(sx(v.x), sy(v.y)) : ctx.moveTo(sx(v.x), sy(v.y))));
-    ctx.closePath();
-    ctx.stroke();
-  }
-  for (const c of d.circles) {
-    ctx.strokeStyle = css(c.color);
-    ctx.beginPath();
-    ctx.arc(sx(c.center.x), sy(c.center.y), c.radius * SCALE, 0, 2 * Math.PI);
-    ctx.stroke();
-  }
-  for (const s of d.segments) {
-    ctx.strokeStyle = css(s.color);
-    ctx.beginPath();
-    ctx.moveTo(sx(s.p1.x), sy(s.p1.y));
-    ctx.lineTo(sx(s.p2.x), sy(s.p2.y));
-    ctx.stroke();
-  }
-  for (const p of d.points) {
-    ctx.fillStyle = css(p.color);
-    ctx.fillRect(sx(p.point.x) - 2, sy(p.point.y) - 2, 4, 4);
-  }
-}
-
-function render(alpha) {
-  const o = 0;
-  const px = curr[o] + (o < prev.length ? (prev[o] - curr[o]) * (1 - alpha) : 0);
-  const viewW = canvas.width / SCALE;
-  const viewH = canvas.height / SCALE;
-  camera = {
-    x: Math.min(Math.max(px - viewW / 2, mapDef.origin.x), mapDef.origin.x + mapDef.width - viewW),
-    y: mapDef.origin.y + Math.max(0, (mapDef.height - viewH) / 2),
-  };
-  ctx.fillStyle = '#20242c';
-  ctx.fillRect(0, 0, canvas.width, canvas.height);
-  ctx.drawImage(tiles, -camera.x * SCALE, canvas.height - tiles.height + camera.y * SCALE);
-  drawBodies(alpha);
-  if (debugBox.checked) drawDebug();
-}
-
-let frames = 0;
+let drawn = 0;
 let fps = 0;
 let fpsFrames = 0;
 let fpsT = performance.now();
-let firstFrameMs = null;
 function showHud() {
-  const p = player();
-  hud.textContent =
-    `step ${stepMs.toFixed(3)} ms (max ${stepMsMax.toFixed(2)})  ${fps.toFixed(0)} fps  frame ${M._web_game_frame(game)}\n` +
-    `bodies ${world.bodyCount}  player (${p.x.toFixed(2)}, ${p.y.toFixed(2)})` +
-    `${p.onGround ? ' ground' : ''}${p.onWall ? ' wall' : ''}` +
-    (firstFrameMs !== null ? `\nfirst frame ${firstFrameMs.toFixed(0)} ms after load` : '');
+  const lines = [];
+  for (let k = 0; k < M._tb_line_count(); ++k) lines.push(str(M._tb_line(k)));
+  lines[M._tb_hud_count() - 1] += `  ${fps.toFixed(0)} fps`;
+  if (message) lines.push(message);
+  hud.textContent = lines.join('\n');
 }
 
 let acc = 0;
@@ -225,33 +259,66 @@ let last = performance.now();
 function tick(now) {
   acc += Math.min(now - last, 250) / 1000; // a hidden tab does not replay minutes
   last = now;
-  while (acc >= DT) {
-    update();
-    acc -= DT;
+  let steps = Math.floor(acc / DT);
+  acc -= steps * DT;
+  if (steps > MAX_STEPS) {
+    steps = MAX_STEPS;
+    acc = 0;
   }
-  render(acc / DT);
-  if (firstFrameMs === null) firstFrameMs = performance.now();
-  ++frames;
+  const flags = M._tb_flags();
+  const paused = M._tb_paused();
+  M._tb_frame(steps);
+  if (M._tb_index() !== current.index) shown(scenes[M._tb_index()]); // [ ] or a restart failed
+  else if (flags !== M._tb_flags() || paused !== M._tb_paused()) syncSwitches();
+  paint();
+  showHud();
+  ++drawn;
   ++fpsFrames;
   if (now - fpsT >= 500) {
     fps = (fpsFrames * 1000) / (now - fpsT);
     fpsFrames = 0;
     fpsT = now;
   }
-  showHud();
   requestAnimationFrame(tick);
 }
+
+open(sceneFromAddress());
 requestAnimationFrame(tick);
 
-window.ledgeDemo = {
-  /** Fixed steps taken so far. */
-  frame: () => M._web_game_frame(game),
-  /** The player: position, velocity, whether it stands on the ground. */
-  player,
-  /** Milliseconds from navigation start to the first drawn frame (null before it). */
-  firstFrameMs: () => firstFrameMs,
-  /** Frames drawn. */
-  drawn: () => frames,
-  world,
+window.ledgeTestbed = {
+  /** The scenes: index, name, category, title, caption, keys. */
+  scenes,
+  /** The running scene's name. */
+  scene: () => current.name,
+  /** Opens the scene named `name`, as its link does. */
+  open: (name) => open(scenes.find((s) => s.name === name)),
+  /** Fixed steps the scene has taken. */
+  frame: () => M._tb_frame_count(),
+  /** Frames drawn since the page loaded, and the drawn frames per second. */
+  drawn: () => drawn,
+  fps: () => fps,
+  paused: () => M._tb_paused() !== 0,
+  /** The debug draw's switches (APP_DRAW_* bits). */
+  flags: () => M._tb_flags(),
+  /** The world's hash after the last step, 16 hex digits. */
+  hash: () => str(M._tb_hash()),
+  /** The HUD's and the scene's lines of the last frame. */
+  lines: () => hud.textContent.split('\n'),
+  /** Index + 1 of the body the mouse drags (0: none). */
+  dragged: () => M._tb_dragged(),
+  /** The scene's world through the binding. */
+  get world() {
+    const ptr = M._tb_world();
+    if (ptr !== worldPtr) {
+      world = ptr ? ledge.World._adopt(ptr) : null;
+      worldPtr = ptr;
+    }
+    return world;
+  },
+  /** A world point's position in the page (CSS pixels), for the mouse. */
+  toPage(p) {
+    const r = canvas.getBoundingClientRect();
+    return { x: r.left + (sx(p.x) * r.width) / canvas.width, y: r.top + (sy(p.y) * r.height) / canvas.height };
+  },
   ledge,
 };

@@ -1,9 +1,9 @@
 // The replay hashes the browser build must reproduce (docs/web.md): the
-// sample game (samples/game.c) played by its autopilot, and the rain scene
-// (tests/scenes.c). Built twice: natively as the `replay_hashes` program,
-// which prints them, and into a WebAssembly module (src/bindings/js/build.sh
-// test) whose exports tests/web/hash.test.mjs calls; the two must print the
-// same numbers.
+// sample game (samples/game.c) played by its autopilot, the rain scene
+// (tests/scenes.c) and the testbed's scenes (replay_scenes.c). Built twice: natively as the
+// `replay_hashes` program, which prints them, and into a WebAssembly module
+// (src/bindings/js/build.sh test) whose exports tests/web/hash.test.mjs calls; the two must print
+// the same numbers.
 #include "../../samples/game.h"
 #include "../scenes.h"
 
@@ -118,11 +118,29 @@ static int rain_sleep(int n, int steps, int model) {
     return 0;
 }
 
+// The testbed's scenes (replay_scenes.c; its header's `scene` is another
+// type than tests/scenes.h's, so only these are declared here).
+int replay_scene_count(void);
+const char *replay_scene_name(int i);
+uint32_t replay_scene_high(void);
+uint32_t replay_scene(int i, int frames);
+
+// `replay_hashes scenes FRAMES`: each testbed scene's name and the fold of
+// its hashes over FRAMES frames (tests/web/hash.test.mjs compares).
+static int print_scenes(int frames) {
+    for (int i = 0; i < replay_scene_count(); ++i) {
+        uint32_t low = replay_scene(i, frames);
+        printf("%s %08x%08x\n", replay_scene_name(i), (unsigned)replay_scene_high(), (unsigned)low);
+    }
+    return 0;
+}
+
 static void print(const char *what, uint32_t low) {
     printf("%s %08x%08x\n", what, (unsigned)high_word, (unsigned)low);
 }
 
 int main(int argc, char **argv) {
+    if (argc == 3 && strcmp(argv[1], "scenes") == 0) return print_scenes(atoi(argv[2]));
     if (argc == 4 && strcmp(argv[1], "bench") == 0) return bench_rain(atoi(argv[2]), atoi(argv[3]));
     if (argc == 5 && strcmp(argv[1], "rain_sleep") == 0)
         return rain_sleep(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));

@@ -2,10 +2,11 @@
 # Builds ledge for the browser with Debian's emscripten (emcc 3.1.x), no
 # ports, nothing downloaded (docs/web.md):
 #   build.sh package OUT  the binding's module: OUT/ledge_wasm.mjs + .wasm
-#   build.sh demo OUT     the page's module, the same plus samples/game.c:
+#   build.sh demo OUT     the page's module, the same plus the testbed
+#                         (samples/scenes, samples/web/web_testbed.c):
 #                         OUT/ledge_demo.mjs + .wasm
-#   build.sh test OUT     the replay module of tests/web/hash.test.mjs
-#                         (samples/game.c, tests/scenes.c, tests/web/replay.c)
+#   build.sh test OUT     the replay module of tests/web/hash.test.mjs (the
+#                         testbed's scenes, tests/scenes.c, tests/web/replay*.c)
 # The library's sources are the `ledge_modules` of meson.build, compiled
 # with the native build's floating-point flags (-ffp-contract=off, no
 # fast-math), so that the wasm build replays native runs bit for bit.
@@ -32,6 +33,12 @@ mapfile -t modules < <(sed -n "/^ledge_modules = \[/,/^\]/p" "$root/meson.build"
 sources=()
 for m in "${modules[@]}"; do sources+=("$root/src/$m.c"); done
 sources+=("$root/src/tiled_flip.c" "$root/src/bindings/js/ledge_js.c")
+# The testbed's scenes (and the sample game they play), as samples/scenes/meson.build
+# lists them; the Tiled map's scene is left out (ledge_tiled needs jansson).
+mapfile -t scene_files < <(sed -n "/^scene_sources = files(/,/^)/p" "$root/samples/scenes/meson.build" |
+    grep -o "^  '[a-z_./]*\.c'" | tr -d " '")
+scenes=()
+for f in "${scene_files[@]}"; do scenes+=("$root/samples/scenes/$f"); done
 
 # LEDGE_EMCC_EXTRA: more compiler flags, for trying options (e.g. -msimd128).
 cflags=(-std=c11 -O3 -flto ${LEDGE_EMCC_EXTRA:-} -ffp-contract=off -fno-fast-math -Wall -Wextra -Werror
@@ -46,11 +53,12 @@ package)
     ;;
 demo)
     name=ledge_demo
-    sources+=("$root/samples/game.c" "$root/samples/web/web_game.c")
+    sources+=("${scenes[@]}" "$root/samples/web/web_testbed.c")
     ;;
 test)
     name=ledge_replay
-    sources+=("$root/samples/game.c" "$root/tests/scenes.c" "$root/tests/web/replay.c")
+    sources+=("${scenes[@]}" "$root/tests/scenes.c" "$root/tests/web/replay.c"
+        "$root/tests/web/replay_scenes.c")
     ;;
 *)
     echo "build.sh: unknown target $what" >&2
