@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # ledge's two commands (see README):
 #   ./run.sh demo   install what is missing, build (release), run the headless
-#                   demo (samples/demo.c), which writes its pictures to out/
-#   ./run.sh web    install what is missing, build the WebAssembly page
+#                   demo (samples/demo.c), which writes its pictures to out/,
+#                   and write a picture of every testbed scene to out/scenes/
+#   ./run.sh web    install what is missing, build the browser testbed
 #                   (samples/web) and serve it on http://127.0.0.1:8000/
 #   ./run.sh test   install what is missing, build twice (ASan+UBSan with
 #                   --werror, and release), run the test suite in both, run
@@ -22,11 +23,12 @@ cd "$(dirname "$0")"
 # (tests/bench_peers.c), so that their translation units are built too;
 # libcairo2-dev: the pictures the samples draw (samples/tile_atlas.c);
 # doxygen: the API reference, whose `doxygen` test fails on any warning;
-# libsdl2-dev: the interactive sample (samples/platformer.c), so that it is built too;
+# libsdl2-dev: the testbed's window (samples/testbed.c), so that it is built too;
 # cmake: the CMake consumer of the installed package (check_cmake);
 # emscripten and chromium: the WebAssembly build and its browser test (docs/web.md);
 # luajit, love, xvfb and xauth: the Lua binding's tests and the LÖVE sample's
-# autopilot under a virtual X server (check_lua).
+# autopilot under a virtual X server (check_lua), and the SDL testbed there
+# (check_testbed).
 PACKAGES=(meson ninja-build pkg-config gcc g++ python3 binutils libcglm-dev libcmocka-dev
     libjansson-dev zlib1g-dev valgrind clang libclang-rt-14-dev libchipmunk-dev libbox2d-dev
     libcairo2-dev doxygen libsdl2-dev cmake emscripten chromium luajit love xvfb xauth)

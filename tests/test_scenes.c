@@ -246,12 +246,74 @@ static void rain_workers(void **state) {
     app_close(&b);
 }
 
+// The panel's line of scene `name` that starts with `start`, after `n` frames.
+static void line_after(const char *name, int n, const char *start, char *out, size_t size) {
+    static app a;
+    assert_true(app_open(&a, index_of(name)));
+    for (int f = 0; f < n; ++f) app_step(&a);
+    app_draw(&a, app_view(&a, ASPECT));
+    out[0] = 0;
+    for (int k = 0; k < a.s.line_count; ++k)
+        if (strncmp(a.s.lines[k], start, strlen(start)) == 0)
+            snprintf(out, size, "%s", a.s.lines[k]);
+    app_close(&a);
+    if (!out[0]) fail_msg("scene %s: no line starting with \"%s\"", name, start);
+}
+
+// What docs/samples.md says the scenes show, after 600 frames: no bullet
+// through the wall, no fast ball out of its box, no seam slowing a slide.
+static void what_the_scenes_show(void **state) {
+    (void)state;
+    char line[SCENE_LINE];
+    line_after("bullets", frames(), "", line, sizeof line);
+    assert_non_null(strstr(line, "; 0 got through the wall"));
+    for (int k = 0; k < 2; ++k) {
+        line_after("no_tunnel", frames(), k ? "ordinary ball" : "bullet", line, sizeof line);
+        assert_non_null(strstr(line, "50.0 m/s, left the box 0 times"));
+    }
+    static const char *const rows[] = {"FULL row, crate", "FULL row, ball", "HALF row, crate",
+                                       "HALF row, ball"};
+    for (int k = 0; k < 4; ++k) {
+        line_after("seams", frames(), rows[k], line, sizeof line);
+        assert_non_null(strstr(line, "lowest since 6.00 m/s"));
+    }
+}
+
+// docs/samples.md shows every scene: its picture (docs/samples/NAME.png,
+// there) and its line (**NAME**).
+static void samples_doc(void **state) {
+    (void)state;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/docs/samples.md", LEDGE_SOURCE_DIR);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    static char doc[1 << 16];
+    size_t n = fread(doc, 1, sizeof doc - 1, f);
+    fclose(f);
+    doc[n] = 0;
+    for (int i = 0; i < scene_count; ++i) {
+        char want[128];
+        snprintf(want, sizeof want, "](samples/%s.png)", scene_list[i]->name);
+        if (!strstr(doc, want))
+            fail_msg("docs/samples.md has no picture of %s", scene_list[i]->name);
+        snprintf(want, sizeof want, "**%s**", scene_list[i]->name);
+        if (!strstr(doc, want)) fail_msg("docs/samples.md has no line of %s", scene_list[i]->name);
+        snprintf(path, sizeof path, "%s/docs/samples/%s.png", LEDGE_SOURCE_DIR,
+                 scene_list[i]->name);
+        FILE *png = fopen(path, "rb");
+        if (!png) fail_msg("%s is missing (samples/gallery docs/samples)", path);
+        fclose(png);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(names_and_captions),
         cmocka_unit_test(pause_step_restart),
         cmocka_unit_test(mouse),
         cmocka_unit_test(rain_workers),
+        cmocka_unit_test(what_the_scenes_show),
+        cmocka_unit_test(samples_doc),
         cmocka_unit_test(every_scene),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
