@@ -172,6 +172,38 @@ const css = (c, alpha = 1) => `rgba(${(c >> 16) & 255},${(c >> 8) & 255},${c & 2
 const sx = (x) => (x - view.x0) * scale;
 const sy = (y) => (view.y1 - y) * scale;
 
+// Consecutive commands of one kind and colour (the tiles, a scene's bodies)
+// go into one path, filled and stroked once: a thousand balls are one
+// fill() and one stroke(), not a thousand of each.
+let batch = null; // { kind, color }
+function flush() {
+  if (!batch) return;
+  const { kind, color } = batch;
+  if (kind === DRAW.polygon && color === TILE) {
+    ctx.fillStyle = '#4a5263';
+    ctx.fill();
+    ctx.strokeStyle = '#7b8596';
+    ctx.stroke();
+  } else if (kind === DRAW.point) {
+    ctx.fillStyle = css(color);
+    ctx.fill();
+  } else {
+    if (kind === DRAW.solidPolygon || kind === DRAW.solidCircle) {
+      ctx.fillStyle = css(color, 0.45);
+      ctx.fill();
+    }
+    ctx.strokeStyle = css(color);
+    ctx.stroke();
+  }
+  batch = null;
+}
+function begin(kind, color) {
+  if (batch && batch.kind === kind && batch.color === color) return;
+  flush();
+  batch = { kind, color };
+  ctx.beginPath();
+}
+
 function paint() {
   const at = M._tb_draw(aspect) >> 2;
   const n = M._tb_draw_count();
@@ -188,7 +220,7 @@ function paint() {
     const color = F[k + 1];
     if (kind === DRAW.polygon || kind === DRAW.solidPolygon) {
       const count = F[k + 2];
-      ctx.beginPath();
+      begin(kind, color);
       for (let i = 0; i < count; ++i) {
         const x = sx(F[k + 3 + 2 * i]);
         const y = sy(F[k + 4 + 2 * i]);
@@ -196,42 +228,27 @@ function paint() {
         else ctx.moveTo(x, y);
       }
       ctx.closePath();
-      if (kind === DRAW.polygon && color === TILE) {
-        ctx.fillStyle = '#4a5263';
-        ctx.fill();
-        ctx.strokeStyle = '#7b8596';
-      } else {
-        if (kind === DRAW.solidPolygon) {
-          ctx.fillStyle = css(color, 0.45);
-          ctx.fill();
-        }
-        ctx.strokeStyle = css(color);
-      }
-      ctx.stroke();
       k += 3 + 2 * count;
     } else if (kind === DRAW.circle || kind === DRAW.solidCircle) {
-      ctx.beginPath();
-      ctx.arc(sx(F[k + 2]), sy(F[k + 3]), F[k + 4] * scale, 0, 2 * Math.PI);
-      if (kind === DRAW.solidCircle) {
-        ctx.fillStyle = css(color, 0.45);
-        ctx.fill();
-      }
-      ctx.strokeStyle = css(color);
-      ctx.stroke();
+      begin(kind, color);
+      const x = sx(F[k + 2]);
+      const y = sy(F[k + 3]);
+      const r = F[k + 4] * scale;
+      ctx.moveTo(x + r, y);
+      ctx.arc(x, y, r, 0, 2 * Math.PI);
       k += 5;
     } else if (kind === DRAW.segment) {
-      ctx.beginPath();
+      begin(kind, color);
       ctx.moveTo(sx(F[k + 2]), sy(F[k + 3]));
       ctx.lineTo(sx(F[k + 4]), sy(F[k + 5]));
-      ctx.strokeStyle = css(color);
-      ctx.stroke();
       k += 6;
     } else if (kind === DRAW.point) {
+      begin(kind, color);
       const size = F[k + 2];
-      ctx.fillStyle = css(color);
-      ctx.fillRect(sx(F[k + 3]) - size / 2, sy(F[k + 4]) - size / 2, size, size);
+      ctx.rect(sx(F[k + 3]) - size / 2, sy(F[k + 4]) - size / 2, size, size);
       k += 5;
     } else if (kind === DRAW.text) {
+      flush();
       ctx.font = `${Math.max(8, F[k + 4] * scale).toFixed(1)}px system-ui, sans-serif`;
       ctx.fillStyle = css(color);
       ctx.fillText(str(text + F[k + 5]), sx(F[k + 2]), sy(F[k + 3]));
@@ -240,16 +257,19 @@ function paint() {
       throw new Error(`draw list: unknown command ${kind} at ${k - at}`);
     }
   }
+  flush();
 }
 
 let drawn = 0;
+let frameMs = 0; // the module's frame (the steps and the scene's work), smoothed
+let paintMs = 0; // recording and painting the draw list, smoothed
 let fps = 0;
 let fpsFrames = 0;
 let fpsT = performance.now();
 function showHud() {
   const lines = [];
   for (let k = 0; k < M._tb_line_count(); ++k) lines.push(str(M._tb_line(k)));
-  lines[M._tb_hud_count() - 1] += `  ${fps.toFixed(0)} fps`;
+  lines[M._tb_hud_count() - 1] += `  ${fps.toFixed(0)} fps (frame ${frameMs.toFixed(1)} ms, draw ${paintMs.toFixed(1)} ms)`;
   if (message) lines.push(message);
   hud.textContent = lines.join('\n');
 }
@@ -267,10 +287,15 @@ function tick(now) {
   }
   const flags = M._tb_flags();
   const paused = M._tb_paused();
+  const t0 = performance.now();
   M._tb_frame(steps);
   if (M._tb_index() !== current.index) shown(scenes[M._tb_index()]); // [ ] or a restart failed
   else if (flags !== M._tb_flags() || paused !== M._tb_paused()) syncSwitches();
+  const t1 = performance.now();
   paint();
+  const t2 = performance.now();
+  frameMs = 0.9 * frameMs + 0.1 * (t1 - t0);
+  paintMs = 0.9 * paintMs + 0.1 * (t2 - t1);
   showHud();
   ++drawn;
   ++fpsFrames;
@@ -297,6 +322,8 @@ window.ledgeTestbed = {
   /** Frames drawn since the page loaded, and the drawn frames per second. */
   drawn: () => drawn,
   fps: () => fps,
+  /** Milliseconds a drawn frame spends stepping and painting (smoothed). */
+  timing: () => ({ frame: frameMs, paint: paintMs }),
   paused: () => M._tb_paused() !== 0,
   /** The debug draw's switches (APP_DRAW_* bits). */
   flags: () => M._tb_flags(),
