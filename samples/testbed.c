@@ -335,8 +335,7 @@ static void on_event(testbed *t, const SDL_Event *e) {
     case SDL_MOUSEWHEEL: {
         int mx, my;
         SDL_GetMouseState(&mx, &my);
-        app_zoom(&t->a, e->wheel.y > 0 ? 0.9f : 1.0f / 0.9f, to_world(t, mx, my),
-                 (float)WINDOW_W / WINDOW_H);
+        app_zoom(&t->a, e->wheel.y > 0 ? 0.9f : 1.0f / 0.9f, to_world(t, mx, my));
         break;
     }
     default:

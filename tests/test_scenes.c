@@ -225,6 +225,30 @@ static void mouse(void **state) {
     app_close(&a);
 }
 
+// The wheel's zoom keeps the point under the pointer where it was on
+// screen (the same fraction of the view across and up), and stops at its
+// limits.
+static void zoom_keeps_the_point(void **state) {
+    (void)state;
+    static app a;
+    assert_true(app_open(&a, index_of("pyramid")));
+    vec2s at = scene_v2(20.0f, 7.0f);
+    for (int k = 0; k < 8; ++k) {
+        ledge_aabb v0 = app_view(&a, ASPECT);
+        app_zoom(&a, k % 3 ? 0.9f : 1.0f / 0.9f, at);
+        ledge_aabb v1 = app_view(&a, ASPECT);
+        float fx0 = (at.x - v0.lower.x) / (v0.upper.x - v0.lower.x);
+        float fx1 = (at.x - v1.lower.x) / (v1.upper.x - v1.lower.x);
+        float fy0 = (at.y - v0.lower.y) / (v0.upper.y - v0.lower.y);
+        float fy1 = (at.y - v1.lower.y) / (v1.upper.y - v1.lower.y);
+        assert_float_equal(fx0, fx1, 1e-4f);
+        assert_float_equal(fy0, fy1, 1e-4f);
+    }
+    for (int k = 0; k < 200; ++k) app_zoom(&a, 0.5f, at);
+    assert_true(a.zoom >= 0.05f);
+    app_close(&a);
+}
+
 // The rain's W: the same world on two workers, the same bits.
 static void rain_workers(void **state) {
     (void)state;
@@ -312,6 +336,7 @@ int main(void) {
         cmocka_unit_test(pause_step_restart),
         cmocka_unit_test(mouse),
         cmocka_unit_test(rain_workers),
+        cmocka_unit_test(zoom_keeps_the_point),
         cmocka_unit_test(what_the_scenes_show),
         cmocka_unit_test(samples_doc),
         cmocka_unit_test(every_scene),

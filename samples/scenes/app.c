@@ -189,8 +189,7 @@ ledge_aabb app_view(const app *a, float aspect) {
     return v;
 }
 
-void app_zoom(app *a, float factor, vec2s at, float aspect) {
-    (void)aspect;
+void app_zoom(app *a, float factor, vec2s at) {
     float z = a->zoom * factor;
     if (z < 0.05f || z > 20.0f) return;
     // Keep `at` where it is on screen: the centre moves toward it by 1 - factor.

@@ -96,7 +96,7 @@ void app_step(app *a);
 /// The part of the world a view of this width / height ratio shows.
 ledge_aabb app_view(const app *a, float aspect);
 /// Multiplies the zoom (less than 1 zooms in), keeping `at` in place.
-void app_zoom(app *a, float factor, vec2s at, float aspect);
+void app_zoom(app *a, float factor, vec2s at);
 /// Records the frame in a->list (the world and the scene's marks in
 /// `view`) and writes the HUD's lines and the scene's.
 void app_draw(app *a, ledge_aabb view);

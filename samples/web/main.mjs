@@ -162,7 +162,7 @@ canvas.addEventListener('pointerup', (e) => {
 canvas.addEventListener('contextmenu', (e) => e.preventDefault());
 canvas.addEventListener('wheel', (e) => {
   const p = toWorld(e);
-  M._tb_zoom(e.deltaY < 0 ? 0.9 : 1 / 0.9, p.x, p.y, aspect);
+  M._tb_zoom(e.deltaY < 0 ? 0.9 : 1 / 0.9, p.x, p.y);
   e.preventDefault();
 }, { passive: false });
 

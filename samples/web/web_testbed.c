@@ -119,8 +119,8 @@ WEB_API const float *tb_view(void) {
 }
 
 /// Zooms by `factor` (below 1: in) about world (x, y).
-WEB_API void tb_zoom(float factor, float x, float y, float aspect) {
-    app_zoom(&the_app, factor, scene_v2(x, y), aspect);
+WEB_API void tb_zoom(float factor, float x, float y) {
+    app_zoom(&the_app, factor, scene_v2(x, y));
 }
 
 /// The HUD's lines, then the scene's (tb_draw writes them).
