@@ -15,7 +15,10 @@ const KEYS = { ArrowLeft: 1, ArrowRight: 2, ArrowUp: 3, ArrowDown: 4, ' ': 5, F1
   Backspace: 261, '[': 262, ']': 263 };
 
 const canvas = document.getElementById('view');
-const ctx = canvas.getContext('2d');
+// Opaque: every frame paints the whole canvas, and the compositor need not
+// blend it with the page (in headless Chromium the rain's 1,000 balls went
+// from 47-56 to 57 drawn frames a second).
+const ctx = canvas.getContext('2d', { alpha: false });
 const hud = document.getElementById('hud');
 const nav = document.getElementById('scenes');
 const aspect = canvas.width / canvas.height;
