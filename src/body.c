@@ -140,6 +140,9 @@ ledge_body_id ledge_body_create(ledge_world *world, const ledge_body_def *def) {
     world->type[i] = (uint8_t)def->type;
     world->bullet[i] = def->bullet;
     world->position[i] = def->position;
+    // Where it was when the substep began, for a body the step does not
+    // move (static, asleep, frozen): where it is (one-way rules, resolve.c).
+    world->last_position[i] = def->position;
     world->velocity[i] = def->type == LEDGE_BODY_STATIC ? v2(0.0f, 0.0f) : def->velocity;
     float mass = def->density * ledge_shape_area(&def->shape);
     world->inv_mass[i] = def->type == LEDGE_BODY_DYNAMIC && mass > 0.0f ? 1.0f / mass : 0.0f;
@@ -251,6 +254,7 @@ bool ledge__body_place(ledge_world *world, int i, vec2s position, const char *fn
     if (!(fabsf(position.x) <= LEDGE_MAX_COORDINATE && fabsf(position.y) <= LEDGE_MAX_COORDINATE))
         return ledge__check_vec(fn, "position", position, LEDGE_MAX_COORDINATE);
     world->position[i] = position;
+    world->last_position[i] = position; // (a static body's stays where it is put)
     world->frozen[i] = 0;
     ledge__wake(world, i);
     ledge__sleep_wake_touching(world, i); // what rested on it or against it

@@ -20,6 +20,7 @@ bool ledge__grid_reserve(ledge__grid *g, int bodies, int cells) {
     int cap_of = g->body_cap, cap_sorted = g->body_cap;
     bool ok = grow_ints(&g->cell_of, &cap_of, bodies) && grow_ints(&g->sorted, &cap_sorted, bodies);
     g->body_cap = cap_of < cap_sorted ? cap_of : cap_sorted;
+    if (ok) g->cell_limit = cells;
     return ok;
 }
 
@@ -33,7 +34,7 @@ void ledge__grid_free(ledge__grid *g) {
 void ledge__grid_fit(ledge__grid *g, vec2s lower, vec2s upper, float cell) {
     double w = (double)upper.x - (double)lower.x, h = (double)upper.y - (double)lower.y;
     double nx = floor(w / cell) + 1.0, ny = floor(h / cell) + 1.0;
-    while (nx * ny > (double)(g->cell_cap - 1)) {
+    while (nx * ny > (double)g->cell_limit) {
         cell *= 2.0f;
         nx = floor(w / cell) + 1.0;
         ny = floor(h / cell) + 1.0;

@@ -16,6 +16,10 @@ typedef struct ledge__grid {
     vec2s origin;    ///< Position of cell (0, 0)'s lower corner.
     int nx, ny;      ///< Cells along x and y.
     int cell_cap;    ///< Capacity of cell_start (cells + 1).
+    /// Cells a fit may lay (ledge__grid_fit): the last reservation's, never
+    /// the capacity, which depends on how the arrays grew (a world restored
+    /// from a snapshot must lay the cells the world that saved it laid).
+    int cell_limit;
     int body_cap;    ///< Capacity of cell_of and sorted.
     int *cell_start; ///< Bodies of cell c are sorted[cell_start[c] .. cell_start[c + 1]).
     int *cell_of;    ///< Cell of each body slot (-1 for slots not in the grid).
@@ -26,16 +30,16 @@ typedef struct ledge__grid {
     long kept;       ///< Filings that found every cell as it was and kept the last (broad.c).
 } ledge__grid;
 
-/// Makes room for `bodies` slots and `cells` cells. Allocates only when the
-/// grid must grow; returns false (logged) when an allocation fails, leaving
-/// the grid as it was.
+/// Makes room for `bodies` slots and `cells` cells, and lets fits lay up to
+/// `cells` cells. Allocates only when the grid must grow; returns false
+/// (logged) when an allocation fails, leaving the grid as it was.
 bool ledge__grid_reserve(ledge__grid *g, int bodies, int cells);
 
 /// Frees the grid's arrays.
 void ledge__grid_free(ledge__grid *g);
 
 /// Lays cells of side >= `cell` over [lower, upper], doubling the side
-/// until the cells fit the reserved capacity (still correct, only coarser).
+/// until they are at most cell_limit (still correct, only coarser).
 void ledge__grid_fit(ledge__grid *g, vec2s lower, vec2s upper, float cell);
 
 /// The cell column or row of coordinate f (relative to the origin, times

@@ -18,9 +18,13 @@
 
 #include <string.h>
 
+// order_clock counts the steps ended since the last reordering, which a new
+// world or a new period counts as made one step before its first: the
+// reordering comes at the end of its (period - 1)-th step, then of every
+// period-th.
 void ledge__order_set_period(ledge_world *w, int period) {
     w->order_period = period > 0 ? period : 0;
-    w->order_clock = 0;
+    w->order_clock = 1;
 }
 
 // order_key[i]: the grid cell slot i was filed in by the last build, or

@@ -9,15 +9,19 @@
 /// Steps between reorderings unless set (ledge__order_set_period).
 #define LEDGE__ORDER_PERIOD 16
 
-/// At the start of a step, every order_period steps: renumbers the slots by
-/// the grid cell each body was filed in by the last substep (then by id),
-/// so that bodies near in space are near in memory, and remaps every slot
-/// kept across steps. Allocates nothing. Ids, and every body's state, are
-/// unchanged.
+/// At the end of a step, before every order_period-th step: renumbers the
+/// slots by the grid cell each body was filed in by the step's last
+/// substep (then by id), so that bodies near in space are near in memory,
+/// and remaps every slot kept across steps. Allocates nothing. Ids, and
+/// every body's state, are unchanged. (At the end of the step, not at the
+/// start of the next: the grid's filing is then never read across steps,
+/// so a world restored from a snapshot, which has no filing, reorders
+/// exactly as the one that saved it.)
 void ledge__order_bodies(ledge_world *world);
 
 /// Sets the steps between reorderings (0: never). For the benchmarks and
 /// tests that compare with and without; the default is LEDGE__ORDER_PERIOD.
+/// The first comes before the period-th step from now.
 void ledge__order_set_period(ledge_world *world, int period);
 
 #endif // LEDGE_ORDER_H

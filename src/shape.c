@@ -266,30 +266,49 @@ static bool same_fields(const ledge_shape *a, const ledge_shape *b) {
            !memcmp(a->axes, b->axes, (size_t)a->axis_count * sizeof a->axes[0]);
 }
 
-bool ledge__shape_is_made(const ledge_shape *s) {
-    if (!ledge_shape_is_valid(s)) return false;
-    ledge_shape again = invalid_shape();
+bool ledge__shape_remake(const ledge_shape *s, ledge_shape *out) {
+    *out = invalid_shape();
+    if (s == NULL) return false;
     if (s->type == LEDGE_SHAPE_CIRCLE) {
-        again = ledge_make_circle(s->center, s->radius);
+        if (!(s->radius > 0.0f && ledge__finite_within(s->radius, LEDGE_MAX_COORDINATE) &&
+              ledge__vec_within(s->center, LEDGE_MAX_COORDINATE))) {
+            return false;
+        }
+        *out = ledge_make_circle(s->center, s->radius);
     } else if (s->type == LEDGE_SHAPE_BOX) {
         // The centre from ledge_make_box lies inside the bounds (its
         // half-extents are > 0); rebuilding the half-extents from the
         // bounds could round differently, so the bounds are taken as given.
         vec2s c = s->center, lo = s->bounds.lower, hi = s->bounds.upper;
-        if (!(lo.x <= c.x && c.x <= hi.x && lo.y <= c.y && c.y <= hi.y)) return false;
-        again = box_from_bounds(c, lo, hi);
-    } else {
-        // The constructor's checks, silent (the caller names the refusal);
-        // the vertices' range was checked by ledge_shape_is_valid.
+        if (!ledge__vec_within(lo, LEDGE_MAX_COORDINATE) ||
+            !ledge__vec_within(hi, LEDGE_MAX_COORDINATE) ||
+            !(lo.x <= c.x && c.x <= hi.x && lo.y <= c.y && c.y <= hi.y)) {
+            return false;
+        }
+        *out = box_from_bounds(c, lo, hi);
+    } else if (s->type == LEDGE_SHAPE_POLYGON) {
+        // The constructor's checks, silent (the caller names the refusal).
         const vec2s *v = s->vertices;
         double sign = 0.0;
+        if (s->count < 3 || s->count > LEDGE_MAX_POLYGON_VERTICES) return false;
+        for (int i = 0; i < s->count; ++i) {
+            if (!ledge__vec_within(v[i], LEDGE_MAX_COORDINATE)) return false;
+        }
         if (!check_duplicates(v, s->count, ledge__points_extent(v, s->count), false) ||
             !check_convex(v, s->count, &sign, false) || sign < 0.0) {
             return false;
         }
-        again = polygon_from(v, s->count, sign);
+        *out = polygon_from(v, s->count, sign);
+    } else {
+        return false;
     }
-    return same_fields(s, &again);
+    return ledge_shape_is_valid(out);
+}
+
+bool ledge__shape_is_made(const ledge_shape *s) {
+    if (!ledge_shape_is_valid(s)) return false;
+    ledge_shape again;
+    return ledge__shape_remake(s, &again) && same_fields(s, &again);
 }
 
 ledge_aabb ledge_shape_aabb(const ledge_shape *s, vec2s pos) {

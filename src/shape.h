@@ -31,6 +31,13 @@ static inline bool ledge__shape_type_ok(const ledge_shape *s) {
 /// every step trusts the derived fields (bounds, normals, axes).
 bool ledge__shape_is_made(const ledge_shape *s);
 
+/// The shape its constructor makes from the defining data of `s` (its type
+/// and, by type, centre and radius, centre and bounds, or count and
+/// counter-clockwise vertices; the other fields are not read), into *out:
+/// how a snapshot brings a body's shape back from what it keeps. False
+/// (silent; *out invalid) when that data makes no shape.
+bool ledge__shape_remake(const ledge_shape *s, ledge_shape *out);
+
 /// The larger side of the points' bounding box (the scale the polygon
 /// tolerances are relative to).
 double ledge__points_extent(const vec2s *p, int count);

@@ -55,6 +55,7 @@ static inline float speed2(const ledge_world *w, int i) {
 static void put_to_sleep(ledge_world *w, int i) {
     w->asleep[i] = 1;
     w->velocity[i] = v2(0.0f, 0.0f);
+    w->last_position[i] = w->position[i]; // it stays there (one-way rules, resolve.c)
     w->sleep_inv_mass[i] = w->inv_mass[i];
     w->inv_mass[i] = 0.0f;
 }

@@ -109,7 +109,7 @@ ledge_world *ledge_world_create(const ledge_world_def *def) {
     w->slop = def->linear_slop;
     w->bounce_threshold = def->bounce_threshold;
     w->cell_size = def->cell_size;
-    w->order_period = LEDGE__ORDER_PERIOD;
+    ledge__order_set_period(w, LEDGE__ORDER_PERIOD);
     w->dormant_on = true;
     w->par.research_on = true;
     w->par.still_cells_on = true;
@@ -550,7 +550,6 @@ void ledge_world_step(ledge_world *world, float dt) {
         return;
     }
     if (LEDGE_UNLIKELY(world->par.profile.on)) ledge__profile_begin(&world->par.profile);
-    ledge__order_bodies(world);  // every order_period steps: slots by space
     if (!prepare(world)) return; // logged; the world is unchanged
     double t = stage_mark(world, LEDGE__STAGE_SLEEP, 0.0);
     ledge__sleep_begin(world, dt); // wakes; woken bodies' held contacts rejoin the live ones
@@ -568,6 +567,7 @@ void ledge_world_step(ledge_world *world, float dt) {
     world->stepping = false;
     ledge__characters_carry(world); // characters follow the bodies they stand on
     ledge__query_sync(world);       // the queries' index refiles the bodies that changed cell
+    ledge__order_bodies(world);     // before every order_period-th step: slots by space
     stage_mark(world, LEDGE__STAGE_EVENTS, t);
     if (LEDGE_UNLIKELY(world->par.profile.on)) ledge__profile_end(&world->par.profile);
 }

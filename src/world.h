@@ -402,7 +402,7 @@ struct ledge_world {
     ledge__step step;                     ///< Per-substep scratch.
     bool dormant_on;   ///< Blocks of sleepers may become dormant (tests turn it off; sleep.c).
     int order_period;  ///< Steps between reorderings of the slots by space (0: never; order.c).
-    int order_clock;   ///< Steps since the last reordering.
+    int order_clock;   ///< Steps ended since the last reordering (order.c).
     uint32_t reorders; ///< Reorderings that moved bodies (order.c; tests read it).
     ledge__par par;    ///< The workers and their scratch (workers.h).
 
