@@ -19,22 +19,7 @@
 
 #include <string.h>
 
-typedef struct ledge__character {
-    ledge_body_id id; ///< The body; index1 0 when the entry holds no character.
-    ledge_character_def def;
-    ledge_character_state state;
-    vec2s last_position; ///< Where the previous move ended (real velocity).
-    int floor_slot;      ///< The body stood on when the step began, or -1.
-    bool riding;         ///< Carried in this step (no obstacle to other carries).
-    vec2s floor_before;  ///< Its position then.
-} ledge__character;
-
-typedef struct ledge__characters {
-    ledge__character *c; ///< By body slot.
-    int cap;             ///< Entries in c.
-    int *list;           ///< Slots holding characters, in creation order (cap entries).
-    int count;           ///< Entries in list.
-} ledge__characters;
+static bool reserve(ledge_world *w, int i, const char *fn);
 
 ledge_character_def ledge_default_character_def(void) {
     ledge_character_def d;
@@ -80,6 +65,10 @@ static ledge__character *find(const ledge_world *w, ledge_body_id id, const char
                     id.generation);
     }
     return c;
+}
+
+bool ledge__characters_reserve(ledge_world *w, int handles, const char *fn) {
+    return handles <= 0 || reserve(w, handles - 1, fn);
 }
 
 // Room for handle i; all arrays allocated before the old ones are released.

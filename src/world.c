@@ -518,6 +518,13 @@ static void substep(ledge_world *w, float h) {
     stage_mark(w, LEDGE__STAGE_CHECK, t);
 }
 
+void ledge__world_set_up(ledge_world *w) {
+    float g = v2_len(w->gravity);
+    w->up = g > 0.0f ? v2_scale(w->gravity, -1.0f / g) : v2(0.0f, 0.0f);
+    w->up_axis = fabsf(w->gravity.y) >= fabsf(w->gravity.x) ? (w->gravity.y <= 0.0f ? 0 : 1)
+                                                            : (w->gravity.x <= 0.0f ? 2 : 3);
+}
+
 // Everything the step may need to allocate, before anything moves: a
 // failure leaves the world as it was. (Pair and contact lists still grow
 // inside the step while the world warms up; after that the step allocates
@@ -527,10 +534,7 @@ static bool prepare(ledge_world *w) {
     int cells = w->slot_count < 256 ? 1024 : 4 * w->slot_count;
     if (!ledge__grid_reserve(&w->grid, w->slot_count, cells)) return false;
     if (!ledge__par_reserve(w, w->slot_count, w->grid.cell_cap)) return false;
-    float g = v2_len(w->gravity);
-    w->up = g > 0.0f ? v2_scale(w->gravity, -1.0f / g) : v2(0.0f, 0.0f);
-    w->up_axis = fabsf(w->gravity.y) >= fabsf(w->gravity.x) ? (w->gravity.y <= 0.0f ? 0 : 1)
-                                                            : (w->gravity.x <= 0.0f ? 2 : 3);
+    ledge__world_set_up(w);
     w->step.margin = maxf(4.0f * w->slop, 0.05f * w->max_extent);
     return true;
 }

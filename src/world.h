@@ -410,6 +410,10 @@ struct ledge_world {
     LEDGE__BODY_STORE_MEMBERS
 };
 
+/// "Up" from the gravity (world.c; the step sets it, and a restore, since
+/// the game's view reads it between steps).
+void ledge__world_set_up(ledge_world *world);
+
 /// The slot of a living body named by `id`, or -1. Logs the refusal as
 /// "<fn>: id ... is stale / not a body of this world".
 int ledge__world_slot(const ledge_world *world, ledge_body_id id, const char *fn);

@@ -17,5 +17,6 @@
 #include "character.h"
 #include "ffi.h"
 #include "profile.h"
+#include "snapshot.h"
 
 #endif // LEDGE_H

@@ -1,0 +1,239 @@
+// Snapshots: the character table (characters.h): each character's def,
+// its state (the last move's result with it) and where its last move
+// ended, in creation order (the order the step carries them in). What the
+// step notes for a carry (the floor stood on, riding) is found again at
+// the next step.
+#include "characters.h"
+#include "snapshot.h"
+
+static void put_id(ledge__writer *o, ledge_body_id id) {
+    ledge__put_var(o, id.index1);
+    if (id.index1 != 0) ledge__put_var(o, id.generation);
+}
+
+static ledge_body_id get_id(ledge__reader *r, const ledge_world *w, int slots) {
+    ledge_body_id id = LEDGE_NULL_BODY_ID;
+    id.index1 = (uint32_t)ledge__get_count(r, (uint64_t)slots, "a character's body id");
+    if (id.index1 == 0) return id;
+    id.generation = (uint32_t)ledge__get_count(r, UINT32_MAX, "a generation");
+    id.world = w->serial;
+    return id;
+}
+
+static void put_move_def(ledge__writer *o, const ledge_move_def *d) {
+    ledge__put_var(o, (uint64_t)d->max_slides);
+    ledge__put_f32(o, d->max_floor_slope);
+    ledge__put_f32(o, d->snap_length);
+    ledge__put_f32(o, d->skin);
+    ledge__put_vec(o, d->up);
+    ledge__put_f32(o, d->step_height);
+    ledge__put_u8(o, (unsigned)d->stop_on_slope | (unsigned)d->set_velocity << 1 |
+                         (unsigned)d->slide_on_steep << 2 |
+                         (unsigned)d->constant_speed_on_slopes << 3 |
+                         (unsigned)d->block_on_wall << 4);
+}
+
+static bool get_move_def(ledge__reader *r, ledge_move_def *d) {
+    d->max_slides = (int)ledge__get_count(r, 16, "a character's max_slides");
+    d->max_floor_slope = ledge__get_f32(r);
+    d->snap_length = ledge__get_f32(r);
+    d->skin = ledge__get_f32(r);
+    d->up = ledge__get_vec_within(r, LEDGE_MAX_COORDINATE, "a character's up");
+    d->step_height = ledge__get_f32(r);
+    unsigned b = ledge__get_u8(r);
+    d->stop_on_slope = b & 1u;
+    d->set_velocity = b >> 1 & 1u;
+    d->slide_on_steep = b >> 2 & 1u;
+    d->constant_speed_on_slopes = b >> 3 & 1u;
+    d->block_on_wall = b >> 4 & 1u;
+    // ledge_character_create's checks (the mover's ranges).
+    if (!r->failed && (d->max_slides < 1 || b > 31u ||
+                       !(d->max_floor_slope >= 0.0f &&
+                         d->max_floor_slope <= LEDGE_MOVE_MAX_FLOOR_SLOPE) ||
+                       !(d->snap_length >= 0.0f && d->snap_length <= LEDGE_MAX_COORDINATE) ||
+                       !(d->skin > 0.0f && d->skin <= LEDGE_MAX_COORDINATE) ||
+                       !(d->step_height >= 0.0f && d->step_height <= LEDGE_MAX_COORDINATE)))
+        ledge__read_fail(r, "a character's move def is out of its ranges");
+    return !r->failed;
+}
+
+static vec2s get_vec(ledge__reader *r) {
+    return ledge__get_vec_within(r, 3.0e38f, "a character's vector");
+}
+
+static void put_result(ledge__writer *o, const ledge_move_result *m) {
+    ledge__put_vec(o, m->position);
+    ledge__put_vec(o, m->displacement);
+    ledge__put_vec(o, m->velocity);
+    ledge__put_u8(o, (unsigned)m->on_ground | (unsigned)m->on_wall << 1 |
+                         (unsigned)m->on_ceiling << 2 | (unsigned)m->snapped << 3 |
+                         (unsigned)m->stuck << 4);
+    ledge__put_svar(o, m->wall_side);
+    ledge__put_vec(o, m->ground_normal);
+    ledge__put_vec(o, m->wall_normal);
+    ledge__put_vec(o, m->ceiling_normal);
+    ledge__put_vec(o, m->up);
+    ledge__put_svar(o, m->ground_hit);
+    ledge__put_var(o, (uint64_t)m->hit_count);
+    for (int k = 0; k < m->hit_count; ++k) {
+        const ledge_move_hit *h = &m->hits[k];
+        ledge__put_var(o, (uint64_t)h->kind);
+        put_id(o, h->body);
+        ledge__put_svar(o, h->cell_x);
+        ledge__put_svar(o, h->cell_y);
+        ledge__put_var(o, h->tile);
+        ledge__put_vec(o, h->normal);
+        ledge__put_vec(o, h->point);
+        ledge__put_vec(o, h->push);
+        ledge__put_f32(o, h->fraction);
+    }
+}
+
+static int get_small(ledge__reader *r, int lo, int hi, const char *what) {
+    int64_t v = ledge__get_svar(r);
+    if (v < lo || v > hi) {
+        ledge__read_fail(r, "%s is %lld (%d..%d)", what, (long long)v, lo, hi);
+        return 0;
+    }
+    return (int)v;
+}
+
+static bool get_result(ledge__reader *r, const ledge_world *w, int slots, ledge_move_result *m) {
+    m->position = get_vec(r);
+    m->displacement = get_vec(r);
+    m->velocity = get_vec(r);
+    unsigned b = ledge__get_u8(r);
+    if (b > 31u) return ledge__read_fail(r, "a move result's flags are %u", b);
+    m->on_ground = b & 1u;
+    m->on_wall = b >> 1 & 1u;
+    m->on_ceiling = b >> 2 & 1u;
+    m->snapped = b >> 3 & 1u;
+    m->stuck = b >> 4 & 1u;
+    m->wall_side = get_small(r, -1, 1, "a wall side");
+    m->ground_normal = get_vec(r);
+    m->wall_normal = get_vec(r);
+    m->ceiling_normal = get_vec(r);
+    m->up = get_vec(r);
+    m->ground_hit = get_small(r, -1, LEDGE_MOVE_MAX_HITS - 1, "a ground hit");
+    m->hit_count = (int)ledge__get_count(r, LEDGE_MOVE_MAX_HITS, "a move's hits");
+    if (m->ground_hit >= m->hit_count) return ledge__read_fail(r, "the ground hit is no hit");
+    for (int k = 0; k < m->hit_count && !r->failed; ++k) {
+        ledge_move_hit *h = &m->hits[k];
+        h->kind = (ledge_hit_kind)ledge__get_count(r, LEDGE_HIT_BODY, "a hit's kind");
+        h->body = get_id(r, w, slots);
+        h->cell_x = get_small(r, INT32_MIN, INT32_MAX, "a hit's cell");
+        h->cell_y = get_small(r, INT32_MIN, INT32_MAX, "a hit's cell");
+        h->tile = (ledge_tile)ledge__get_count(r, LEDGE_TILE_COUNT - 1, "a hit's tile");
+        h->normal = get_vec(r);
+        h->point = get_vec(r);
+        h->push = get_vec(r);
+        h->fraction = ledge__get_within(r, 3.0e38f, "a hit's fraction");
+    }
+    return !r->failed;
+}
+
+static void put_state(ledge__writer *o, const ledge_character_state *s) {
+    ledge__put_vec(o, s->position);
+    ledge__put_vec(o, s->velocity);
+    ledge__put_vec(o, s->real_velocity);
+    ledge__put_u8(o, (unsigned)s->on_floor | (unsigned)s->on_wall << 1 |
+                         (unsigned)s->on_ceiling << 2 | (unsigned)s->floor_is_tile << 3 |
+                         (unsigned)s->crushed << 4);
+    ledge__put_svar(o, s->wall_side);
+    ledge__put_vec(o, s->floor_normal);
+    ledge__put_vec(o, s->wall_normal);
+    ledge__put_vec(o, s->ceiling_normal);
+    put_id(o, s->floor_body);
+    ledge__put_svar(o, s->floor_cell_x);
+    ledge__put_svar(o, s->floor_cell_y);
+    ledge__put_var(o, s->floor_tile);
+    ledge__put_vec(o, s->platform_velocity);
+    ledge__put_f32(o, s->time_since_floor);
+    put_result(o, &s->last_move);
+    put_id(o, s->crushed_by);
+}
+
+static bool get_state(ledge__reader *r, const ledge_world *w, int slots, ledge_character_state *s) {
+    s->position = get_vec(r);
+    s->velocity = get_vec(r);
+    s->real_velocity = get_vec(r);
+    unsigned b = ledge__get_u8(r);
+    if (b > 31u) return ledge__read_fail(r, "a character's flags are %u", b);
+    s->on_floor = b & 1u;
+    s->on_wall = b >> 1 & 1u;
+    s->on_ceiling = b >> 2 & 1u;
+    s->floor_is_tile = b >> 3 & 1u;
+    s->crushed = b >> 4 & 1u;
+    s->wall_side = get_small(r, -1, 1, "a wall side");
+    s->floor_normal = get_vec(r);
+    s->wall_normal = get_vec(r);
+    s->ceiling_normal = get_vec(r);
+    s->floor_body = get_id(r, w, slots);
+    s->floor_cell_x = get_small(r, INT32_MIN, INT32_MAX, "a floor cell");
+    s->floor_cell_y = get_small(r, INT32_MIN, INT32_MAX, "a floor cell");
+    s->floor_tile = (ledge_tile)ledge__get_count(r, LEDGE_TILE_COUNT - 1, "a floor tile");
+    s->platform_velocity = get_vec(r);
+    s->time_since_floor = ledge__get_within(r, 3.0e38f, "a time since the floor");
+    if (!get_result(r, w, slots, &s->last_move)) return false;
+    s->crushed_by = get_id(r, w, slots);
+    return !r->failed;
+}
+
+void ledge__snap_characters_put(const ledge_world *w, ledge__writer *o) {
+    const ledge__characters *t = w->characters;
+    int count = t != NULL ? t->count : 0;
+    ledge__put_var(o, (uint64_t)count);
+    for (int k = 0; k < count; ++k) {
+        const ledge__character *c = &t->c[t->list[k]];
+        ledge__put_var(o, (uint64_t)t->list[k]);
+        ledge__put_var(o, c->id.generation);
+        put_move_def(o, &c->def.move);
+        ledge__put_var(o, (uint64_t)c->def.platform_on_leave);
+        ledge__put_u8(o, c->def.ride_platforms);
+        put_state(o, &c->state);
+        ledge__put_vec(o, c->last_position);
+    }
+}
+
+bool ledge__snap_characters_get(ledge__reader *r, ledge_world *w, ledge__snap_plan *plan,
+                                bool apply) {
+    int n = plan->slots;
+    int count = (int)ledge__get_count(r, (uint64_t)n, "the characters");
+    ledge__characters *t = w->characters;
+    if (apply && t != NULL) {
+        memset(t->c, 0, sizeof *t->c * (size_t)t->cap);
+        t->count = 0;
+    }
+    plan->characters = count;
+    plan->character_room = 0;
+    for (int k = 0; k < count && !r->failed; ++k) {
+        ledge__character c;
+        memset(&c, 0, sizeof c);
+        int h = (int)ledge__get_count(r, (uint64_t)n - 1u, "a character's handle");
+        c.id.index1 = (uint32_t)h + 1u;
+        c.id.generation = (uint32_t)ledge__get_count(r, UINT32_MAX, "a generation");
+        c.id.world = w->serial;
+        if (!get_move_def(r, &c.def.move)) break;
+        c.def.platform_on_leave = (ledge_platform_leave)ledge__get_count(
+            r, LEDGE_PLATFORM_LEAVE_NOTHING, "a platform_on_leave");
+        unsigned ride = ledge__get_u8(r);
+        if (ride > 1u) return ledge__read_fail(r, "a character's ride_platforms is %u", ride);
+        c.def.ride_platforms = ride != 0;
+        if (!get_state(r, w, n, &c.state)) break;
+        c.last_position = get_vec(r);
+        c.floor_slot = -1;
+        if (r->failed) break;
+        if (h + 1 > plan->character_room) plan->character_room = h + 1;
+        if (!apply) {
+            // A handle listed twice would be two characters of one body
+            // (step.order, by handle, is free again after the bodies).
+            if (w->step.order[h] == -2)
+                return ledge__read_fail(r, "character handle %d is listed twice", h);
+            w->step.order[h] = -2;
+            continue;
+        }
+        t->c[h] = c;
+        t->list[t->count++] = h;
+    }
+    return !r->failed;
+}
