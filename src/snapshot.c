@@ -49,20 +49,9 @@ uint64_t ledge__get_count(ledge__reader *r, uint64_t max, const char *what) {
     return v;
 }
 
-float ledge__get_within(ledge__reader *r, float limit, const char *what) {
-    float f = ledge__get_f32(r);
-    if (!ledge__finite_within(f, limit)) {
-        ledge__read_fail(r, "%s is %g (finite, at most %g)", what, (double)f, (double)limit);
-        return 0.0f;
-    }
-    return f;
-}
-
-vec2s ledge__get_vec_within(ledge__reader *r, float limit, const char *what) {
-    vec2s v;
-    v.x = ledge__get_within(r, limit, what);
-    v.y = ledge__get_within(r, limit, what);
-    return v;
+float ledge__within_fail(ledge__reader *r, float f, float limit, const char *what) {
+    ledge__read_fail(r, "%s is %g (finite, at most %g)", what, (double)f, (double)limit);
+    return 0.0f;
 }
 
 // --- the checksum -----------------------------------------------------------------
@@ -375,7 +364,7 @@ static bool header_ok(const ledge_world *w, const uint8_t *b, size_t size) {
         LEDGE_ERROR("%s: size is %zu bytes (a snapshot has at least %d)", fn, size, HEADER_BYTES);
         return false;
     }
-    ledge__reader r = {b, 0, HEADER_BYTES, false, {0}};
+    ledge__reader r = {b, 0, HEADER_BYTES, false, false, {0}};
     uint32_t magic = ledge__get_u32(&r), version = ledge__get_u32(&r);
     uint64_t total = ledge__get_u64(&r), sum = ledge__get_u64(&r);
     if (magic != MAGIC) {
@@ -405,8 +394,8 @@ static bool header_ok(const ledge_world *w, const uint8_t *b, size_t size) {
 // One reading of the sections after the header (the first checks them and
 // fills the plan; the second, `apply`, puts the world back).
 static bool read_sections(ledge_world *w, const uint8_t *b, size_t size, ledge__snap_plan *plan,
-                          bool apply, char *why, size_t why_size) {
-    ledge__reader r = {b, HEADER_BYTES, size, false, {0}};
+                          bool apply, char *why, size_t why_size, bool *no_room) {
+    ledge__reader r = {b, HEADER_BYTES, size, false, false, {0}};
     bool ok = ledge__snap_world_get(&r, w, plan) && ledge__snap_tiles_get(&r, w, apply) &&
               ledge__snap_bodies_get(&r, w, plan, apply) &&
               ledge__snap_contacts_get(&r, w, plan->slots, w->contacts,
@@ -417,6 +406,7 @@ static bool read_sections(ledge_world *w, const uint8_t *b, size_t size, ledge__
               ledge__snap_characters_get(&r, w, plan, apply);
     if (ok && r.at != r.end) ok = ledge__read_fail(&r, "%zu bytes follow the last section", r.end - r.at);
     if (!ok) snprintf(why, why_size, "%s", r.message);
+    *no_room = r.no_room;
     return ok;
 }
 
@@ -496,12 +486,15 @@ bool ledge_world_restore(ledge_world *world, const void *buffer, size_t size) {
     ledge__snap_plan plan;
     memset(&plan, 0, sizeof plan);
     char why[200];
-    if (!read_sections(world, b, size, &plan, false, why, sizeof why)) {
-        LEDGE_ERROR("%s: the snapshot is corrupted: %s (the world is unchanged)", fn, why);
+    bool no_room = false;
+    if (!read_sections(world, b, size, &plan, false, why, sizeof why, &no_room)) {
+        LEDGE_ERROR(no_room ? "%s: %s (the world is unchanged)"
+                            : "%s: the snapshot is corrupted: %s (the world is unchanged)",
+                    fn, why);
         return false;
     }
     if (!make_room(world, &plan)) return false;
-    bool again = read_sections(world, b, size, &plan, true, why, sizeof why);
+    bool again = read_sections(world, b, size, &plan, true, why, sizeof why, &no_room);
     LEDGE_ASSERT(again); // the first reading checked everything the second reads
     (void)again;
     finish(world, &plan);

@@ -37,8 +37,11 @@ static inline void ledge__put_u8(ledge__writer *o, unsigned v) {
 }
 
 static inline void ledge__put_u32(ledge__writer *o, uint32_t v) {
-    uint8_t b[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
-    ledge__put_bytes(o, b, 4);
+    if (o->p != NULL && o->cap - o->at >= 4 && o->at <= o->cap) {
+        uint8_t *b = o->p + o->at;
+        b[0] = (uint8_t)v, b[1] = (uint8_t)(v >> 8), b[2] = (uint8_t)(v >> 16), b[3] = (uint8_t)(v >> 24);
+    }
+    o->at += 4;
 }
 
 static inline void ledge__put_u64(ledge__writer *o, uint64_t v) {
@@ -68,6 +71,17 @@ static inline void ledge__put_vec(ledge__writer *o, vec2s v) {
 }
 
 static inline void ledge__put_var(ledge__writer *o, uint64_t v) {
+    if (o->p != NULL && o->at <= o->cap && o->cap - o->at >= 10) { // (the usual case)
+        uint8_t *b = o->p + o->at;
+        size_t n = 0;
+        while (v >= 0x80u) {
+            b[n++] = (uint8_t)(v | 0x80u);
+            v >>= 7;
+        }
+        b[n++] = (uint8_t)v;
+        o->at += n;
+        return;
+    }
     uint8_t b[10];
     size_t n = 0;
     while (v >= 0x80u) {
@@ -99,6 +113,7 @@ typedef struct ledge__reader {
     const uint8_t *p;
     size_t at, end;
     bool failed;
+    bool no_room; ///< It failed for want of memory, not for the bytes.
     char message[200];
 } ledge__reader;
 
@@ -146,7 +161,21 @@ static inline vec2s ledge__get_vec(ledge__reader *r) {
 uint64_t ledge__get_var_slow(ledge__reader *r);
 
 static inline uint64_t ledge__get_var(ledge__reader *r) {
-    if (r->at < r->end && r->p[r->at] < 0x80u) return r->p[r->at++];
+    const uint8_t *p = r->p + r->at;
+    if (r->end - r->at >= 3) { // (the usual one to three bytes inline)
+        if (p[0] < 0x80u) {
+            r->at += 1;
+            return p[0];
+        }
+        if (p[1] < 0x80u) {
+            r->at += 2;
+            return (uint64_t)(p[0] & 0x7Fu) | (uint64_t)p[1] << 7;
+        }
+        if (p[2] < 0x80u) {
+            r->at += 3;
+            return (uint64_t)(p[0] & 0x7Fu) | (uint64_t)(p[1] & 0x7Fu) << 7 | (uint64_t)p[2] << 14;
+        }
+    }
     return ledge__get_var_slow(r);
 }
 
@@ -158,10 +187,32 @@ static inline int64_t ledge__get_svar(ledge__reader *r) {
 /// A varint at most `max`, or a failed reading naming `what`.
 uint64_t ledge__get_count(ledge__reader *r, uint64_t max, const char *what);
 
+/// The failure of ledge__get_within (out of line).
+float ledge__within_fail(ledge__reader *r, float f, float limit, const char *what);
+
 /// A float that is finite and within `limit` in magnitude, or a failed
 /// reading naming `what`.
-float ledge__get_within(ledge__reader *r, float limit, const char *what);
-vec2s ledge__get_vec_within(ledge__reader *r, float limit, const char *what);
+static inline float ledge__get_within(ledge__reader *r, float limit, const char *what) {
+    float f = ledge__get_f32(r);
+    return ledge__finite_within(f, limit) ? f : ledge__within_fail(r, f, limit, what);
+}
+
+static inline vec2s ledge__get_vec_within(ledge__reader *r, float limit, const char *what) {
+    vec2s v;
+    v.x = ledge__get_within(r, limit, what);
+    v.y = ledge__get_within(r, limit, what);
+    return v;
+}
+
+/// The checksum a header holds: of the `n` bytes from the byte after the
+/// checksum field to the snapshot's end (snapshot.c; the fuzz harness
+/// mends mutated snapshots with it to reach the sections' checks).
+uint64_t ledge__snapshot_checksum(const void *data, size_t n);
+
+/// Where the checksum field lies and where the bytes it covers start.
+#define LEDGE__SNAP_SUM_AT     16
+#define LEDGE__SNAP_SUM_FROM   24
+#define LEDGE__SNAP_HEADER     88
 
 // --- the sections --------------------------------------------------------------
 

@@ -113,6 +113,30 @@ static void put_shape(ledge__writer *o, const ledge_shape *s) {
     }
 }
 
+// PUT_RUNS, with FIRST(i) called where a run starts (to keep its value).
+#define PUT_RUNS_AT(w, o, SAME, PUT, FIRST)                                                        \
+    do {                                                                                           \
+        int first_ = -1, run_ = 0;                                                                 \
+        for (int i = 0; i < (w)->slot_count; ++i) {                                                \
+            if (!(w)->alive[i]) continue;                                                          \
+            if (first_ >= 0 && SAME(i, first_)) {                                                  \
+                run_++;                                                                            \
+                continue;                                                                          \
+            }                                                                                      \
+            if (first_ >= 0) {                                                                     \
+                ledge__put_var(o, (uint64_t)run_);                                                 \
+                PUT(first_);                                                                       \
+            }                                                                                      \
+            first_ = i;                                                                            \
+            FIRST(i);                                                                              \
+            run_ = 1;                                                                              \
+        }                                                                                          \
+        if (first_ >= 0) {                                                                         \
+            ledge__put_var(o, (uint64_t)run_);                                                     \
+            PUT(first_);                                                                           \
+        }                                                                                          \
+    } while (0)
+
 // One column of runs over the living slots: (run length, value) pairs,
 // a run ending where SAME(i, first) fails.
 #define PUT_RUNS(w, o, SAME, PUT)                                                                  \
@@ -138,9 +162,11 @@ static void put_shape(ledge__writer *o, const ledge_shape *s) {
     } while (0)
 
 static void put_settings(const ledge_world *w, ledge__writer *o) {
-#define SAME_KIND(i, j) (kind_of(w, i) == kind_of(w, j))
-#define PUT_KIND(i)     ledge__put_var(o, kind_of(w, i))
-    PUT_RUNS(w, o, SAME_KIND, PUT_KIND);
+    unsigned kind_first = 0;
+#define SAME_KIND(i, j) (kind_of(w, i) == kind_first)
+#define PUT_KIND(i)     ledge__put_var(o, kind_first)
+#define KIND_FIRST(i)   (kind_first = kind_of(w, i))
+    PUT_RUNS_AT(w, o, SAME_KIND, PUT_KIND, KIND_FIRST);
 #define SAME_MATERIAL(i, j) same_material(w, i, j)
 #define PUT_MATERIAL(i)                                                                            \
     (ledge__put_f32(o, w->friction[i]), ledge__put_f32(o, w->bounce[i]),                           \
@@ -179,7 +205,11 @@ void ledge__snap_bodies_put(const ledge_world *w, ledge__writer *o) {
     for (int i = 0; i < n; ++i) {
         unsigned x = extras_of(w, i);
         ledge__put_u8(o, flags_of(w, i) | (x ? F_EXTRA : 0u));
-        if (x) ledge__put_u8(o, x);
+        if (!x) continue;
+        ledge__put_u8(o, x);
+        if (x & X_TIMER) ledge__put_f32(o, w->sleep_timer[i]);
+        if (x & X_PREV) ledge__put_vec(o, w->prev_velocity[i]);
+        if (x & X_LAST) ledge__put_vec(o, w->last_position[i]);
     }
     ledge__put_var(o, (uint64_t)w->free_count);
     for (int k = 0; k < w->free_count; ++k) ledge__put_var(o, (uint64_t)w->free_handles[k]);
@@ -187,54 +217,46 @@ void ledge__snap_bodies_put(const ledge_world *w, ledge__writer *o) {
     for (int i = 0; i < n; ++i) {
         if (w->alive[i]) ledge__put_vec(o, w->position[i]);
     }
+    vec2s zero = {{0.0f, 0.0f}};
     for (int i = 0; i < n; ++i) {
-        if (w->alive[i] && (flags_of(w, i) & F_VELOCITY)) ledge__put_vec(o, w->velocity[i]);
-    }
-    for (int i = 0; i < n; ++i) {
-        unsigned x = extras_of(w, i);
-        if (x & X_TIMER) ledge__put_f32(o, w->sleep_timer[i]);
-        if (x & X_PREV) ledge__put_vec(o, w->prev_velocity[i]);
-        if (x & X_LAST) ledge__put_vec(o, w->last_position[i]);
+        if (w->alive[i] && !ledge__same_vec(w->velocity[i], zero)) ledge__put_vec(o, w->velocity[i]);
     }
 }
 
 // --- reading ----------------------------------------------------------------------
 
-// The next living slot of the snapshot from i on (first reading's marks).
-static inline int next_alive(const ledge_world *w, int i, int n) {
-    while (i < n && !ledge__snap_alive(w, i)) ++i;
-    return i;
-}
-
-// Reads one column of runs covering the `alive` living slots: for each run,
-// GET reads its value once (checking it, false to stop), then PUT writes
-// it to each slot i of the run (second reading only).
-#define GET_RUNS(r, w, n, alive, apply, what, GET, PUT)                                            \
+// Reads one column of runs covering the `alive` living slots (listed in
+// step.order by then): for each run, GET reads its value once (checking
+// it, false to stop; `at` is where the run starts in the list), then PUT
+// writes it to each slot i of the run (second reading only).
+#define GET_RUNS(r, w, alive, apply, what, GET, PUT)                                               \
     do {                                                                                           \
-        int left_ = (alive), i = next_alive(w, 0, n);                                              \
-        while (left_ > 0 && !(r)->failed) {                                                        \
-            int run_ = (int)ledge__get_count(r, (uint64_t)left_, what " run");                     \
+        const int *live_ = (w)->step.order;                                                        \
+        for (int at = 0; at < (alive) && !(r)->failed;) {                                          \
+            int run_ = (int)ledge__get_count(r, (uint64_t)((alive) - at), what " run");            \
             if (run_ == 0) {                                                                       \
                 ledge__read_fail(r, "a " what " run is empty");                                    \
                 break;                                                                             \
             }                                                                                      \
             if (!(GET)) break;                                                                     \
-            for (int k_ = 0; k_ < run_; ++k_, i = next_alive(w, i + 1, n)) {                       \
-                if (apply) {                                                                       \
+            if (apply) {                                                                           \
+                for (int k_ = at; k_ < at + run_; ++k_) {                                          \
+                    int i = live_[k_];                                                             \
                     PUT;                                                                           \
                 }                                                                                  \
             }                                                                                      \
-            left_ -= run_;                                                                         \
+            at += run_;                                                                            \
         }                                                                                          \
     } while (0)
 
-static bool get_kind(ledge__reader *r, ledge_world *w, int i0, int run, int n, unsigned *kind) {
+static bool get_kind(ledge__reader *r, ledge_world *w, int at, int run, unsigned *kind) {
     *kind = (unsigned)ledge__get_count(r, 0x3FFu, "a body's kind");
     unsigned type = *kind & 3u, one_way = *kind >> 5 & 7u;
     if (type > LEDGE_BODY_DYNAMIC || one_way > LEDGE_ONE_WAY_RIGHT)
         return ledge__read_fail(r, "a body's type %u or one-way setting %u", type, one_way);
     // The marks of the run's slots: their type, checked against the flags.
-    for (int k = 0, i = i0; k < run; ++k, i = next_alive(w, i + 1, n)) {
+    for (int k = at; k < at + run; ++k) {
+        int i = w->step.order[k];
         uint8_t *m = &w->step.order_mark[i];
         *m = (uint8_t)(*m & ~(LEDGE__SNAP_KINEMATIC | M_DYNAMIC | M_STATIC));
         *m |= type == LEDGE_BODY_KINEMATIC ? LEDGE__SNAP_KINEMATIC
@@ -274,10 +296,11 @@ static bool get_material(ledge__reader *r, material *m) {
     return !r->failed;
 }
 
-static bool get_mass(ledge__reader *r, ledge_world *w, int i0, int run, int n, float *inv) {
+static bool get_mass(ledge__reader *r, ledge_world *w, int at, int run, float *inv) {
     *inv = ledge__get_f32(r);
     bool any = *inv >= 1.0f / LEDGE_MAX_MASS && *inv <= 1.0f / LEDGE_MIN_MASS;
-    for (int k = 0, i = i0; k < run && !r->failed; ++k, i = next_alive(w, i + 1, n)) {
+    for (int k = at; k < at + run && !r->failed; ++k) {
+        int i = w->step.order[k];
         bool dynamic = w->step.order_mark[i] & M_DYNAMIC;
         if (dynamic ? !any : ledge__f32_bits(*inv) != 0u)
             ledge__read_fail(r, "body slot %d's inverse mass is %g", i, (double)*inv);
@@ -316,26 +339,26 @@ static void put_shape_at(ledge_world *w, int i, const ledge_shape *s) {
     w->circle[i] = s->type == LEDGE_SHAPE_CIRCLE;
 }
 
-static bool get_settings(ledge__reader *r, ledge_world *w, int n, int alive, bool apply) {
+static bool get_settings(ledge__reader *r, ledge_world *w, int alive, bool apply) {
     unsigned kind = 0;
-    GET_RUNS(r, w, n, alive, apply, "kind", get_kind(r, w, i, run_, n, &kind), put_kind(w, i, kind));
+    GET_RUNS(r, w, alive, apply, "kind", get_kind(r, w, at, run_, &kind), put_kind(w, i, kind));
     material m;
-    GET_RUNS(r, w, n, alive, apply, "material", get_material(r, &m),
+    GET_RUNS(r, w, alive, apply, "material", get_material(r, &m),
              (w->friction[i] = m.friction, w->bounce[i] = m.bounce,
               w->gravity_scale[i] = m.gravity_scale, w->drag[i] = m.drag,
               w->floor_cos[i] = m.floor_cos));
     float inv = 0.0f;
-    GET_RUNS(r, w, n, alive, apply, "mass", get_mass(r, w, i, run_, n, &inv),
+    GET_RUNS(r, w, alive, apply, "mass", get_mass(r, w, at, run_, &inv),
              (w->sleep_inv_mass[i] = inv, w->inv_mass[i] = w->asleep[i] ? 0.0f : inv));
     ledge_shape s;
-    GET_RUNS(r, w, n, alive, apply, "shape", get_shape(r, &s), put_shape_at(w, i, &s));
+    GET_RUNS(r, w, alive, apply, "shape", get_shape(r, &s), put_shape_at(w, i, &s));
     ledge_filter f;
-    GET_RUNS(r, w, n, alive, apply, "filter",
+    GET_RUNS(r, w, alive, apply, "filter",
              (f.category = ledge__get_u64(r), f.mask = ledge__get_u64(r),
               f.group = (int32_t)ledge__get_svar(r), !r->failed),
              w->filter[i] = f);
     uint64_t user = 0;
-    GET_RUNS(r, w, n, alive, apply, "user data", (user = ledge__get_u64(r), !r->failed),
+    GET_RUNS(r, w, alive, apply, "user data", (user = ledge__get_u64(r), !r->failed),
              w->user_data[i] = (void *)(uintptr_t)user);
     return !r->failed;
 }
@@ -395,6 +418,22 @@ static bool get_generations(ledge__reader *r, ledge_world *w, int n, bool apply)
     return !r->failed;
 }
 
+// The extras' values of slot i (their kinds are checked against the
+// body's type in get_motion, once the settings are read).
+static bool get_extras(ledge__reader *r, ledge_world *w, int i, unsigned x, bool apply) {
+    float timer = (x & X_TIMER) ? ledge__get_f32(r) : 0.0f;
+    if (!(timer >= 0.0f && isfinite(timer)))
+        return ledge__read_fail(r, "slot %d's rest timer is %g", i, (double)timer);
+    vec2s zero = {{0.0f, 0.0f}};
+    vec2s prev = (x & X_PREV) ? ledge__get_vec_within(r, LEDGE_MAX_COORDINATE, "a velocity") : zero;
+    vec2s last = (x & X_LAST) ? ledge__get_vec_within(r, LEDGE_MAX_COORDINATE, "a position") : zero;
+    if (!apply || r->failed) return !r->failed;
+    w->sleep_timer[i] = timer;
+    w->prev_velocity[i] = prev;
+    w->last_position[i] = last;
+    return true;
+}
+
 static bool get_flags(ledge__reader *r, ledge_world *w, int n, int *alive, bool apply) {
     *alive = 0;
     for (int i = 0; i < n && !r->failed; ++i) {
@@ -404,12 +443,13 @@ static bool get_flags(ledge__reader *r, ledge_world *w, int n, int *alive, bool 
         if ((!live && (f & ~dead_ok)) || ((f & F_EXTRA) && (x == 0u || x > 7u)) ||
             ((f & F_ASLEEP) && ((f & F_VELOCITY) || !w->sleep_on || (x & X_TIMER))))
             return ledge__read_fail(r, "slot %d's flags %u/%u do not go together", i, f, x);
+        if (x && !get_extras(r, w, i, x, apply)) return false;
         *alive += live;
         w->step.order_mark[i] =
             (uint8_t)((live ? LEDGE__SNAP_ALIVE : 0u) | ((f & F_ASLEEP) ? M_ASLEEP : 0u) |
                       ((f & F_VELOCITY) ? M_VELOCITY : 0u) | ((f & F_FROZEN) ? M_FROZEN : 0u) |
                       (x ? M_EXTRA : 0u));
-        w->step.order_key[i] = (int)x; // the extras, kept for their values (get_motion)
+        w->step.order_key[i] = (int)x; // the extras' kinds, for get_motion
         if (!apply) continue;
         w->alive[i] = live;
         w->moved[i] = (f & F_MOVED) != 0;
@@ -423,41 +463,41 @@ static bool get_flags(ledge__reader *r, ledge_world *w, int n, int *alive, bool 
 }
 
 // Positions, velocities and the extras' values of the living slots.
-static bool get_motion(ledge__reader *r, ledge_world *w, int n, bool apply) {
+static bool get_motion(ledge__reader *r, ledge_world *w, int n, int alive, bool apply) {
     const uint8_t *mark = w->step.order_mark;
-    for (int i = 0; i < n && !r->failed; ++i) {
+    const int *extras = w->step.order_key;
+    if (!ledge__have(r, (size_t)alive * 8u)) return false;
+    for (int i = 0; i < n; ++i) {
         if (!(mark[i] & LEDGE__SNAP_ALIVE)) continue;
         vec2s p = ledge__get_vec_within(r, LEDGE_MAX_COORDINATE, "a position");
-        if (apply) w->position[i] = w->last_position[i] = p;
+        if (!apply) continue;
+        w->position[i] = p;
+        if (!(extras[i] & X_LAST)) w->last_position[i] = p;
+        if (!(extras[i] & X_TIMER)) w->sleep_timer[i] = 0.0f;
     }
     vec2s zero = {{0.0f, 0.0f}};
     for (int i = 0; i < n && !r->failed; ++i) {
         if (!(mark[i] & LEDGE__SNAP_ALIVE)) continue;
+        unsigned x = (unsigned)extras[i];
+        if (((x & X_PREV) && !(mark[i] & LEDGE__SNAP_KINEMATIC)) ||
+            ((x & X_LAST) && !(mark[i] & (M_STATIC | M_ASLEEP | M_FROZEN))))
+            return ledge__read_fail(r, "slot %d keeps a value its body does not have", i);
         vec2s v = (mark[i] & M_VELOCITY) ? ledge__get_vec_within(r, LEDGE_MAX_COORDINATE, "a velocity")
                                          : zero;
-        if (apply) w->velocity[i] = w->prev_velocity[i] = v;
-        if (apply) w->sleep_timer[i] = 0.0f;
-    }
-    for (int i = 0; i < n && !r->failed; ++i) {
-        if (!(mark[i] & M_EXTRA)) continue;
-        unsigned x = (unsigned)w->step.order_key[i];
-        bool kinematic = mark[i] & LEDGE__SNAP_KINEMATIC;
-        bool still = (mark[i] & (M_STATIC | M_ASLEEP | M_FROZEN)) != 0;
-        if (((x & X_PREV) && !kinematic) || ((x & X_LAST) && !still))
-            return ledge__read_fail(r, "slot %d keeps a value its body does not have", i);
-        float timer = (x & X_TIMER) ? ledge__get_f32(r) : 0.0f;
-        if (!(timer >= 0.0f && isfinite(timer)))
-            return ledge__read_fail(r, "slot %d's rest timer is %g", i, (double)timer);
-        vec2s prev = (x & X_PREV) ? ledge__get_vec_within(r, LEDGE_MAX_COORDINATE, "a velocity")
-                                  : zero;
-        vec2s last = (x & X_LAST) ? ledge__get_vec_within(r, LEDGE_MAX_COORDINATE, "a position")
-                                  : zero;
         if (!apply) continue;
-        w->sleep_timer[i] = timer;
-        if (x & X_PREV) w->prev_velocity[i] = prev;
-        if (x & X_LAST) w->last_position[i] = last;
+        w->velocity[i] = v;
+        if (!(x & X_PREV)) w->prev_velocity[i] = v;
     }
     return !r->failed;
+}
+
+// The living slots in step.order (free after the handles' check).
+static bool list_alive(ledge_world *w, int n) {
+    int k = 0;
+    for (int i = 0; i < n; ++i) {
+        if (ledge__snap_alive(w, i)) w->step.order[k++] = i;
+    }
+    return true;
 }
 
 // Slots [from, to) as a world that never used them has them: zero in every
@@ -475,12 +515,14 @@ static void clear_slots(ledge_world *w, int from, int to) {
 bool ledge__snap_bodies_get(ledge__reader *r, ledge_world *w, ledge__snap_plan *plan, bool apply) {
     int n = (int)ledge__get_count(r, 1u << 26, "the body slots");
     if (r->failed) return false;
-    if (n > w->capacity && !ledge__store_grow(w, n, "ledge_world_restore"))
-        return ledge__read_fail(r, "no room for %d body slots", n);
+    if (n > w->capacity && !ledge__store_grow(w, n, "ledge_world_restore")) {
+        r->no_room = true;
+        return ledge__read_fail(r, "allocation of %d body slots failed", n);
+    }
     int alive = 0;
     if (!get_handles(r, w, n, apply) || !get_generations(r, w, n, apply) ||
         !get_flags(r, w, n, &alive, apply) || !get_free(r, w, n, n - alive, apply) ||
-        !get_settings(r, w, n, alive, apply) || !get_motion(r, w, n, apply))
+        !list_alive(w, n) || !get_settings(r, w, alive, apply) || !get_motion(r, w, n, alive, apply))
         return false;
     plan->slots = n;
     if (!apply) return true;

@@ -502,11 +502,327 @@ static void test_resume_rain(void **state) {
     }
 }
 
+// --- refusals ------------------------------------------------------------------
+
+static level g_lv;
+static unsigned char *g_snap;
+static size_t g_size;
+
+// A copy of g_snap with byte k changed, its checksum left as it was.
+static unsigned char *changed(size_t k, unsigned char to) {
+    unsigned char *b = malloc(g_size);
+    memcpy(b, g_snap, g_size);
+    b[k] = to;
+    return b;
+}
+
+// The checksum of the bytes after it, written back (a crafted snapshot).
+static uint64_t sum64(const unsigned char *p, size_t n);
+static void mend(unsigned char *b, size_t n) {
+    uint64_t sum = sum64(b + 24, n - 24);
+    for (int k = 0; k < 8; ++k) b[16 + k] = (unsigned char)(sum >> (8 * k));
+}
+
+// A world of another def (one field changed) refusing g_snap.
+static bool other_def(int field) {
+    ledge_world_def wd = ledge_default_world_def();
+    wd.map_width = 40;
+    wd.map_height = 24;
+    wd.enable_sleep = true;
+    wd.sleep_time = 0.3f;
+    switch (field) {
+    case 0: wd.map_width = 41; break;
+    case 1: wd.tile_size = 0.5f; break;
+    case 2: wd.cell_size = 2.0f; break;
+    case 3: wd.response_model = LEDGE_RESPONSE_MODEL_STACKING; break;
+    case 4: wd.gravity = v(0, -9.8f); break;
+    case 5: wd.iterations = 5; break;
+    case 6: wd.linear_slop = 0.01f; break;
+    default: wd.sleep_time = 0.5f; break;
+    }
+    ledge_world *w = ledge_world_create(&wd);
+    bool refused = !ledge_world_restore(w, g_snap, g_size);
+    ledge_world_destroy(w);
+    return refused;
+}
+
+static bool g_inside;
+static ledge_response save_inside(ledge_body_id a, ledge_body_id b, int x, int y, vec2s n,
+                                  ledge_response proposed, void *context) {
+    (void)a, (void)b, (void)x, (void)y, (void)n;
+    unsigned char tmp[16];
+    if (!g_inside) {
+        g_inside = true;
+        log_capture_start();
+        bool refused = ledge_world_save(context, tmp, sizeof tmp) == 0 &&
+                       log_capture_says("ledge_world_save", "stepping");
+        log_capture_start();
+        refused = refused && !ledge_world_restore(context, g_snap, g_size) &&
+                  log_capture_says("ledge_world_restore", "stepping");
+        g_log.count = refused ? -100 : -200;
+    }
+    return proposed;
+}
+
+typedef struct refusal {
+    const char *what;
+    int kind; // 0 size, 1 save, 2 restore
+    const char *fn, *word;
+} refusal;
+
+static const refusal g_refusals[] = {
+    {"size of NULL", 0, "ledge_world_snapshot_size", "world is NULL"},
+    {"save of NULL", 1, "ledge_world_save", "world is NULL"},
+    {"save into NULL", 1, "ledge_world_save", "buffer is NULL"},
+    {"save into a short buffer", 1, "ledge_world_save", "needs"},
+    {"restore into NULL", 2, "ledge_world_restore", "world is NULL"},
+    {"restore of NULL", 2, "ledge_world_restore", "buffer is NULL"},
+    {"restore of 0 bytes", 2, "ledge_world_restore", "size 0"},
+    {"restore of a piece of header", 2, "ledge_world_restore", "at least 88"},
+    {"restore of a truncated snapshot", 2, "ledge_world_restore", "truncated"},
+    {"restore with bytes after it", 2, "ledge_world_restore", "bytes after it"},
+    {"restore of another kind of buffer", 2, "ledge_world_restore", "not a ledge snapshot"},
+    {"restore of another format version", 2, "ledge_world_restore", "format version 2"},
+    {"restore of a corrupted byte", 2, "ledge_world_restore", "checksum"},
+    {"restore of a crafted tile run", 2, "ledge_world_restore", "corrupted: "},
+    {"restore of a crafted contact", 2, "ledge_world_restore", "corrupted: "},
+    {"restore into another map size", 2, "ledge_world_restore", "map is 40 x 24 cells"},
+    {"restore into another tile size", 2, "ledge_world_restore", "tiles are"},
+    {"restore into another cell size", 2, "ledge_world_restore", "cell_size"},
+    {"restore into other response settings", 2, "ledge_world_restore", "answers contacts"},
+    {"restore into another gravity", 2, "ledge_world_restore", "gravity"},
+    {"restore into other iterations", 2, "ledge_world_restore", "iterations"},
+    {"restore into another slop", 2, "ledge_world_restore", "linear_slop"},
+    {"restore into other sleep settings", 2, "ledge_world_restore", "sleep settings"},
+};
+
+static bool refusal_call(int row) {
+    ledge_world *w = g_lv.w;
+    unsigned char small[100];
+    memset(small, 0xAB, sizeof small);
+    unsigned char *b = NULL;
+    bool ok = false;
+    switch (row) {
+    case 0: return ledge_world_snapshot_size(NULL) == 0;
+    case 1: return ledge_world_save(NULL, small, sizeof small) == 0;
+    case 2: return ledge_world_save(w, NULL, 1000) == 0;
+    case 3:
+        ok = ledge_world_save(w, small, 60) == 0;
+        for (int k = 60; k < 100; ++k) ok = ok && small[k] == 0xAB; // nothing past capacity
+        return ok;
+    case 4: return !ledge_world_restore(NULL, g_snap, g_size);
+    case 5: return !ledge_world_restore(w, NULL, g_size);
+    case 6: return !ledge_world_restore(w, g_snap, 0);
+    case 7: return !ledge_world_restore(w, g_snap, 40);
+    case 8: return !ledge_world_restore(w, g_snap, g_size - 1);
+    case 9:
+        b = malloc(g_size + 1);
+        memcpy(b, g_snap, g_size);
+        b[g_size] = 0;
+        ok = !ledge_world_restore(w, b, g_size + 1);
+        break;
+    case 10: b = changed(0, 'X'); ok = !ledge_world_restore(w, b, g_size); break;
+    case 11: b = changed(4, 2); ok = !ledge_world_restore(w, b, g_size); break;
+    case 12: b = changed(g_size / 2, g_snap[g_size / 2] ^ 0x10); ok = !ledge_world_restore(w, b, g_size); break;
+    case 13:
+    case 14: {
+        // A byte of the bodies' section, or of the contacts, changed and
+        // the checksum mended (found on a world of its own, since a change
+        // that still makes sense is accepted): the sections' checks refuse.
+        level scratch;
+        if (!level_build(&scratch, 1)) return false;
+        b = malloc(g_size);
+        size_t from = row == 13 ? 120 : g_size - 300, at = 0;
+        for (size_t k = from; k < g_size && at == 0; ++k) {
+            memcpy(b, g_snap, g_size);
+            b[k] ^= 0x7F;
+            mend(b, g_size);
+            log_capture_start();
+            if (!ledge_world_restore(scratch.w, b, g_size) && strstr(g_log.last, "corrupted: "))
+                at = k;
+        }
+        level_destroy(&scratch);
+        memcpy(b, g_snap, g_size);
+        b[at] ^= 0x7F;
+        mend(b, g_size);
+        log_capture_start();
+        ok = at != 0 && !ledge_world_restore(w, b, g_size);
+        break;
+    }
+    default: return other_def(row - 15);
+    }
+    free(b);
+    return ok;
+}
+
+static void test_refusals(void **state) {
+    (void)state;
+    assert_true(level_build(&g_lv, 1));
+    for (int f = 0; f < 120; ++f) frame(&g_lv, f);
+    g_snap = save_all(g_lv.w, &g_size);
+    for (size_t row = 0; row < sizeof g_refusals / sizeof g_refusals[0]; ++row) {
+        const refusal *rf = &g_refusals[row];
+        uint64_t hash = ledge_world_hash(g_lv.w);
+        log_capture_start();
+        bool refused = refusal_call((int)row);
+        if (!refused || !log_capture_says(rf->fn, rf->word))
+            fail_msg("%s: refused %d, message \"%s\"", rf->what, refused, g_log.last);
+        printf("| %s | `%s` |\n", rf->what, g_log.last);
+        // The world as it was.
+        assert_int_equal(ledge_world_hash(g_lv.w), hash);
+        size_t n;
+        unsigned char *b = save_all(g_lv.w, &n);
+        assert_int_equal(n, g_size);
+        assert_memory_equal(b, g_snap, n);
+        free(b);
+    }
+    // Inside the step (the pre-solve callback): both refused.
+    ledge_world_set_pre_solve(g_lv.w, save_inside, g_lv.w);
+    g_inside = false;
+    for (int f = 120; f < 200 && !g_inside; ++f) frame(&g_lv, f);
+    assert_true(g_inside);
+    assert_int_equal(g_log.count, -100);
+    ledge_world_set_pre_solve(g_lv.w, NULL, NULL);
+    free(g_snap);
+    level_destroy(&g_lv);
+    log_capture_start();
+    ledge_set_log_hook(NULL, NULL);
+}
+
+// Allocation failure at every allocation of a restore into an empty world
+// (its store, contacts, held contacts, event lists and character table
+// must all grow): refused and logged, the world as it was; then it works.
+static void test_alloc_failures(void **state) {
+    (void)state;
+    alloc_hook_start(0, false);
+    level L;
+    assert_true(level_build(&L, 1));
+    for (int f = 0; f < 250; ++f) frame(&L, f);
+    size_t n;
+    unsigned char *b = save_all(L.w, &n);
+    ledge_world_def wd = ledge_default_world_def();
+    wd.map_width = 40;
+    wd.map_height = 24;
+    wd.enable_sleep = true;
+    wd.sleep_time = 0.3f;
+    int failures = 0;
+    for (long k = 1;; ++k) {
+        ledge_world *w = ledge_world_create(&wd);
+        ledge_body_def bd = ledge_default_body_def();
+        bd.shape = ledge_make_circle(v(0, 0), 0.5f);
+        bd.position = v(5, 5);
+        ledge_body_create(w, &bd);
+        ledge_world_step(w, DT);
+        size_t n0;
+        unsigned char *b0 = save_all(w, &n0);
+        log_capture_start();
+        g_alloc.fail_at = g_alloc.calls + k;
+        bool ok = ledge_world_restore(w, b, n);
+        bool failed = g_alloc.failures > 0;
+        alloc_hook_heal();
+        g_alloc.failures = 0;
+        if (ok) {
+            assert_false(failed);
+            size_t n1;
+            unsigned char *b1 = save_all(w, &n1);
+            assert_int_equal(n1, n);
+            assert_memory_equal(b1, b, n);
+            free(b1);
+            free(b0);
+            ledge_world_destroy(w);
+            break;
+        }
+        assert_true(failed);
+        assert_true(log_capture_says("ledge_world_restore", "allocation"));
+        size_t n1;
+        unsigned char *b1 = save_all(w, &n1);
+        assert_int_equal(n1, n0);
+        assert_memory_equal(b1, b0, n0);
+        ledge_world_step(w, DT); // and it still steps
+        free(b1);
+        free(b0);
+        ledge_world_destroy(w);
+        failures++;
+    }
+    assert_true(failures >= 6);
+    free(b);
+    level_destroy(&L);
+    assert_int_equal(g_alloc.live, 0);
+    alloc_hook_stop();
+    ledge_set_log_hook(NULL, NULL);
+}
+
+// xxHash64 (seed 0), written out again here so that the test can craft
+// snapshots; its value for "" is the published 0xEF46DB3751D8E999.
+static uint64_t rotl64(uint64_t x, int r) {
+    return (x << r) | (x >> (64 - r));
+}
+static uint64_t rd64(const unsigned char *p) {
+    uint64_t x = 0;
+    for (int k = 7; k >= 0; --k) x = x << 8 | p[k];
+    return x;
+}
+static uint64_t sum64(const unsigned char *p, size_t n) {
+    const uint64_t P1 = 0x9E3779B185EBCA87ull, P2 = 0xC2B2AE3D27D4EB4Full,
+                   P3 = 0x165667B19E3779F9ull, P4 = 0x85EBCA77C2B2AE63ull,
+                   P5 = 0x27D4EB2F165667C5ull;
+    const unsigned char *end = p + n;
+    uint64_t h;
+#define ROUND(acc, in) (rotl64((acc) + (in)*P2, 31) * P1)
+    if (n >= 32) {
+        uint64_t a = P1 + P2, b = P2, c = 0, d = 0 - P1;
+        for (; end - p >= 32; p += 32) {
+            a = ROUND(a, rd64(p));
+            b = ROUND(b, rd64(p + 8));
+            c = ROUND(c, rd64(p + 16));
+            d = ROUND(d, rd64(p + 24));
+        }
+        h = rotl64(a, 1) + rotl64(b, 7) + rotl64(c, 12) + rotl64(d, 18);
+        h = (h ^ ROUND(0, a)) * P1 + P4;
+        h = (h ^ ROUND(0, b)) * P1 + P4;
+        h = (h ^ ROUND(0, c)) * P1 + P4;
+        h = (h ^ ROUND(0, d)) * P1 + P4;
+    } else {
+        h = P5;
+    }
+    h += n;
+    for (; end - p >= 8; p += 8) h = rotl64(h ^ ROUND(0, rd64(p)), 27) * P1 + P4;
+    if (end - p >= 4) {
+        uint64_t x = (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24;
+        h = rotl64(h ^ x * P1, 23) * P2 + P3;
+        p += 4;
+    }
+    for (; p < end; ++p) h = rotl64(h ^ *p * P5, 11) * P1;
+#undef ROUND
+    h ^= h >> 33;
+    h *= P2;
+    h ^= h >> 29;
+    h *= P3;
+    return h ^ (h >> 32);
+}
+
+static void test_checksum(void **state) {
+    (void)state;
+    assert_true(sum64((const unsigned char *)"", 0) == 0xEF46DB3751D8E999ull);
+    // The header's checksum is this function of the bytes after it.
+    level L;
+    assert_true(level_build(&L, 1));
+    for (int f = 0; f < 30; ++f) frame(&L, f);
+    size_t n;
+    unsigned char *b = save_all(L.w, &n);
+    assert_true(rd64(b + 16) == sum64(b + 24, n - 24));
+    assert_true(rd64(b + 8) == n);
+    assert_memory_equal(b, "LDGS", 4);
+    free(b);
+    level_destroy(&L);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_resume_same_world), cmocka_unit_test(test_resume_other_world),
         cmocka_unit_test(test_rollback_storm),    cmocka_unit_test(test_ids),
-        cmocka_unit_test(test_resume_rain),
+        cmocka_unit_test(test_resume_rain),       cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_alloc_failures),    cmocka_unit_test(test_checksum),
     };
     return cmocka_run_group_tests(tests, setup_record, teardown_record);
 }

@@ -7,7 +7,7 @@
 #   tests/fuzz/run.sh [SECONDS [BUILD_DIR [HARNESS...]]]
 #
 # SECONDS per harness (default 60), BUILD_DIR (default build/fuzz), the
-# harnesses (default: collide tilemap world). With LEDGE_FUZZ_RUNS=N set,
+# harnesses (default: collide tilemap world snapshot). With LEDGE_FUZZ_RUNS=N set,
 # each harness instead runs N inputs (the world harness N / 10) from the
 # fixed seed 1, so that a run is repeatable (SECONDS then only caps it);
 # `./run.sh test` does that. Prints one line per harness,
@@ -22,7 +22,7 @@ seconds=${1:-60}
 build=${2:-build/fuzz}
 shift 2 2>/dev/null || shift $#
 harnesses=("$@")
-[ ${#harnesses[@]} -eq 0 ] && harnesses=(collide tilemap world)
+[ ${#harnesses[@]} -eq 0 ] && harnesses=(collide tilemap world snapshot)
 
 if ! command -v clang >/dev/null; then
     echo "fuzz: clang is not installed (apt-get install clang libclang-rt-14-dev)" >&2
@@ -52,6 +52,7 @@ for h in "${harnesses[@]}"; do
     if [ -n "${LEDGE_FUZZ_RUNS:-}" ]; then
         runs=$LEDGE_FUZZ_RUNS
         [ "$h" = world ] && runs=$((runs / 10))
+        [ "$h" = snapshot ] && runs=$((runs / 10))
         bound=(-runs="$runs" -seed=1)
     fi
     "$build/tests/fuzz/fuzz_$h" -max_total_time="$seconds" "${bound[@]}" -timeout=30 \

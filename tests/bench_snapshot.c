@@ -1,0 +1,100 @@
+// Benchmark of snapshots (include/ledge/snapshot.h) on the rain scene
+// (tests/scenes.c): N circles after 600 steps at dt = 1/60, then, in the
+// same run, the median of 15 of
+// - one ledge_world_save (into a buffer of ledge_world_snapshot_size),
+// - one ledge_world_restore of that snapshot into the same world,
+// - one ledge_world_step of the world as it goes on (no restore between),
+// - the first step after a restore (which finds the grid, the query index
+//   and the sleeping blocks again),
+// and the snapshot's bytes per body. Each response model asked for
+// (--model n|stacking|both, default both); --sleep lets the bodies sleep.
+// Printed, never asserted (tests/test_snapshot.c checks the bits).
+//
+// Run: meson test -C <release build> --benchmark snapshot -v
+//  or: <build>/tests/bench_snapshot [--model n|stacking|both] [--sleep] [N ...] (default 10000)
+#define _POSIX_C_SOURCE 199309L
+#define RUNS            15
+#include "bench_timing.h"
+#include "scenes.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static double median(double *t, int n) {
+    qsort(t, (size_t)n, sizeof *t, cmp_double);
+    return t[n / 2];
+}
+
+static int run(int n, ledge_response_model model) {
+    scene_model = model;
+    scene s;
+    if (!scene_rain(n, &s)) return 1;
+    for (int k = 0; k < 600; ++k) ledge_world_step(s.world, 1.0f / 60.0f);
+    size_t cap = ledge_world_snapshot_size(s.world);
+    unsigned char *buf = malloc(cap);
+    if (buf == NULL) return 1;
+    size_t size = 0;
+    double save[RUNS], restore[RUNS], step[RUNS], after[RUNS];
+    for (int r = 0; r < RUNS; ++r) {
+        double t0 = now_ns();
+        size = ledge_world_save(s.world, buf, cap);
+        double t1 = now_ns();
+        bool ok = ledge_world_restore(s.world, buf, size);
+        double t2 = now_ns();
+        if (size == 0 || !ok) return 1;
+        save[r] = (t1 - t0) * 1e-6;
+        restore[r] = (t2 - t1) * 1e-6;
+    }
+    uint64_t hash = ledge_world_hash(s.world);
+    for (int r = 0; r < RUNS; ++r) {
+        double t0 = now_ns();
+        ledge_world_step(s.world, 1.0f / 60.0f);
+        step[r] = (now_ns() - t0) * 1e-6;
+    }
+    for (int r = 0; r < RUNS; ++r) {
+        ledge_world_restore(s.world, buf, size);
+        double t0 = now_ns();
+        ledge_world_step(s.world, 1.0f / 60.0f);
+        after[r] = (now_ns() - t0) * 1e-6;
+    }
+    ledge_world_restore(s.world, buf, size);
+    int bodies = ledge_world_body_count(s.world);
+    double ms_save = median(save, RUNS), ms_restore = median(restore, RUNS);
+    double ms_step = median(step, RUNS), ms_after = median(after, RUNS);
+    printf("%8d %-9s %10zu %9.1f %9.3f %9.3f %9.3f %9.3f %10.3f  %016llx\n", n,
+           model == LEDGE_RESPONSE_MODEL_N ? "N" : "stacking", size, (double)size / bodies,
+           ms_save, ms_restore, ms_step, ms_after, (ms_save + ms_restore) / ms_step,
+           (unsigned long long)hash);
+    free(buf);
+    scene_destroy(&s);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    int models = 3, sizes[16], count = 0;
+    for (int a = 1; a < argc; ++a) {
+        if (!strcmp(argv[a], "--model") && a + 1 < argc) {
+            ++a;
+            models = !strcmp(argv[a], "n") ? 1 : !strcmp(argv[a], "stacking") ? 2 : 3;
+        } else if (!strcmp(argv[a], "--sleep")) {
+            scene_sleep = true;
+        } else if (count < 16 && atoi(argv[a]) >= 2) {
+            sizes[count++] = atoi(argv[a]);
+        } else {
+            fprintf(stderr, "usage: bench_snapshot [--model n|stacking|both] [--sleep] [N ...]\n");
+            return 2;
+        }
+    }
+    if (count == 0) sizes[count++] = 10000;
+    printf("rain after 600 steps%s, median of %d: save, restore, a step, the first step after a "
+           "restore (ms)\n",
+           scene_sleep ? " (sleeping)" : "", RUNS);
+    printf("%8s %-9s %10s %9s %9s %9s %9s %9s %10s  %s\n", "N", "model", "bytes", "B/body",
+           "save", "restore", "step", "step*", "(s+r)/step", "hash");
+    for (int k = 0; k < count; ++k) {
+        if ((models & 1) && run(sizes[k], LEDGE_RESPONSE_MODEL_N)) return 1;
+        if ((models & 2) && run(sizes[k], LEDGE_RESPONSE_MODEL_STACKING)) return 1;
+    }
+    return 0;
+}
