@@ -337,4 +337,47 @@ test('Character: options and refusals raise ledge\'s messages', function()
     eq(q:isValid(), false, 'ends with its body')
 end)
 
+test('save and restore: the same hashes from then on, refusals raise ledge\'s message', function()
+    local function level()
+        local w = ledge.newWorld({ width = 24, height = 16 })
+        for x = 0, 23 do w.tilemap:set(x, 0, 'FULL') end
+        local bodies = {}
+        for k = 0, 59 do
+            local shape = k % 2 == 0 and { circle = 0.35 } or { box = { 0.3, 0.3 } }
+            bodies[#bodies + 1] = w:newBody({ shape = shape, x = 3 + (k % 12) * 0.8, y = 2 + math.floor(k / 12) })
+        end
+        return w, bodies
+    end
+    local w = level()
+    for _ = 1, 60 do w:step(1 / 60) end
+    local s = w:save()
+    eq(type(s), 'string', 'a string')
+    eq(s:sub(1, 4), 'LDGS', 'the magic')
+    local hashes = {}
+    for k = 1, 90 do
+        w:step(1 / 60)
+        hashes[k] = w:hash()
+    end
+    -- Back in the same world, and in a fresh one built the same way.
+    w:restore(s)
+    local u = level()
+    u:restore(s)
+    eq(u:save(), s, 'the same bytes')
+    for k = 1, 90 do
+        w:step(1 / 60)
+        u:step(1 / 60)
+        eq(w:hash(), hashes[k], 'same world, step ' .. k)
+        eq(u:hash(), hashes[k], 'fresh world, step ' .. k)
+    end
+    local before = w:hash()
+    raises('truncated', function() w:restore(s:sub(1, #s - 1)) end)
+    raises('corrupted', function()
+        w:restore(s:sub(1, 100) .. string.char((s:byte(101) + 1) % 256) .. s:sub(102))
+    end)
+    raises('restore needs', function() w:restore(42) end)
+    local small = ledge.newWorld({ width = 8, height = 8 })
+    raises('map is 24 x 16 cells', function() small:restore(s) end)
+    eq(w:hash(), before, 'the world is unchanged')
+end)
+
 H.done()

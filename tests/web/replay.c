@@ -135,6 +135,47 @@ static int print_scenes(int frames) {
     return 0;
 }
 
+// `replay_hashes snapshot_save N STEPS FILE`: the rain scene after STEPS
+// steps, its snapshot written to FILE and its hash printed; `replay_hashes
+// snapshot_resume FILE N MORE`: a fresh rain scene of N circles restored
+// from FILE, stepped MORE times, its hash printed (tests/web/snapshot.test.mjs:
+// a native snapshot resumed in wasm and a wasm one resumed natively).
+static int snapshot_save(int n, int steps, const char *file) {
+    scene s;
+    if (!scene_rain(n, &s)) return 1;
+    for (int k = 0; k < steps; ++k) ledge_world_step(s.world, 1.0f / 60.0f);
+    size_t size = ledge_world_snapshot_size(s.world);
+    unsigned char *b = malloc(size);
+    FILE *f = fopen(file, "wb");
+    if (b == NULL || f == NULL || ledge_world_save(s.world, b, size) != size ||
+        fwrite(b, 1, size, f) != size) {
+        if (f) fclose(f);
+        free(b);
+        return 1;
+    }
+    fclose(f);
+    free(b);
+    printf("snapshot_save %016llx %zu\n", (unsigned long long)ledge_world_hash(s.world), size);
+    scene_destroy(&s);
+    return 0;
+}
+
+static int snapshot_resume(const char *file, int n, int more) {
+    FILE *f = fopen(file, "rb");
+    if (f == NULL) return 1;
+    static unsigned char b[1 << 24];
+    size_t size = fread(b, 1, sizeof b, f);
+    fclose(f);
+    scene s;
+    if (!scene_rain(n, &s) || !ledge_world_restore(s.world, b, size)) return 1;
+    uint64_t restored = ledge_world_hash(s.world);
+    for (int k = 0; k < more; ++k) ledge_world_step(s.world, 1.0f / 60.0f);
+    printf("snapshot_resume %016llx %016llx\n", (unsigned long long)restored,
+           (unsigned long long)ledge_world_hash(s.world));
+    scene_destroy(&s);
+    return 0;
+}
+
 static void print(const char *what, uint32_t low) {
     printf("%s %08x%08x\n", what, (unsigned)high_word, (unsigned)low);
 }
@@ -142,6 +183,10 @@ static void print(const char *what, uint32_t low) {
 int main(int argc, char **argv) {
     if (argc == 3 && strcmp(argv[1], "scenes") == 0) return print_scenes(atoi(argv[2]));
     if (argc == 4 && strcmp(argv[1], "bench") == 0) return bench_rain(atoi(argv[2]), atoi(argv[3]));
+    if (argc == 5 && strcmp(argv[1], "snapshot_save") == 0)
+        return snapshot_save(atoi(argv[2]), atoi(argv[3]), argv[4]);
+    if (argc == 5 && strcmp(argv[1], "snapshot_resume") == 0)
+        return snapshot_resume(argv[2], atoi(argv[3]), atoi(argv[4]));
     if (argc == 5 && strcmp(argv[1], "rain_sleep") == 0)
         return rain_sleep(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
 #ifdef LEDGE_REPLAY_TILED

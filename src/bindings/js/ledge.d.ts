@@ -256,6 +256,10 @@ export interface World {
   step(dt: number): void;
   /** ledge_world_hash: equal in wasm and native builds for equal runs. */
   hash(): bigint;
+  /** The world's state as a snapshot (ledge_world_save; docs/rollback.md). */
+  save(): Uint8Array;
+  /** Puts the world back to a snapshot of save(); throws ledge's message when refused. */
+  restore(snapshot: Uint8Array): void;
   createBody(def: BodyDef): Body;
   raycast(origin: Vec2, translation: Vec2, filter?: QueryFilter): CastHit | null;
   shapeCast(shape: Shape, position: Vec2, translation: Vec2, filter?: QueryFilter): CastHit | null;

@@ -587,6 +587,35 @@ export function bind(M) {
       const low = M._ledge_js_world_hash(this._live()) >>> 0;
       return (BigInt(u32()[S]) << 32n) | BigInt(low);
     }
+    /**
+     * The world's state as a snapshot (ledge_world_save): restore it with
+     * restore(), here or in a world made the same way (also natively:
+     * the bytes are the C library's).
+     */
+    save() {
+      M._ledge_js_clear_error();
+      const p = M._ledge_js_world_save(this._live());
+      check(p !== 0, 'save');
+      const n = u32()[S];
+      const bytes = M.HEAPU8.slice(p, p + n);
+      M._free(p);
+      return bytes;
+    }
+    /**
+     * Puts the world back to a snapshot of save() (a Uint8Array); throws
+     * ledge's message, the world unchanged, when it is refused (truncated,
+     * corrupted, another world's def, another format version).
+     */
+    restore(bytes) {
+      if (!(bytes instanceof Uint8Array)) throw new TypeError('restore needs a Uint8Array');
+      const p = M._malloc(bytes.length || 1);
+      if (!p) throw new Error('out of wasm memory for the snapshot');
+      M.HEAPU8.set(bytes, p);
+      M._ledge_js_clear_error();
+      const ok = M._ledge_js_world_restore(this._live(), p, bytes.length);
+      M._free(p);
+      check(ok, 'restore');
+    }
     /** Live bodies. */
     get bodyCount() {
       return M._ledge_js_world_body_count(this._live());

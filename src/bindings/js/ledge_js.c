@@ -11,6 +11,7 @@
 #include <emscripten/emscripten.h>
 #include <limits.h>
 #include <malloc.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define JS_API EMSCRIPTEN_KEEPALIVE
@@ -142,6 +143,31 @@ JS_API uint32_t ledge_js_world_hash(const ledge_world *w) {
     uint64_t h = ledge_world_hash(w);
     scratch.u[0] = (uint32_t)(h >> 32);
     return (uint32_t)h;
+}
+
+/// The world's snapshot (ledge_world_save) in a new buffer of the C heap,
+/// its size in scratch[0]; NULL when refused (the message kept). The
+/// binding copies it out and frees it.
+JS_API unsigned char *ledge_js_world_save(const ledge_world *w) {
+    size_t n = ledge_world_snapshot_size(w);
+    if (n == 0) return NULL;
+    unsigned char *b = malloc(n);
+    if (b == NULL) {
+        strcpy(last_error, "ledge_world_save: out of wasm memory for the snapshot");
+        return NULL;
+    }
+    size_t got = ledge_world_save(w, b, n);
+    if (got == 0) {
+        free(b);
+        return NULL;
+    }
+    scratch.u[0] = (uint32_t)got;
+    return b;
+}
+
+/// ledge_world_restore of `size` bytes the binding put at `bytes`.
+JS_API bool ledge_js_world_restore(ledge_world *w, const unsigned char *bytes, int size) {
+    return ledge_world_restore(w, bytes, size > 0 ? (size_t)size : 0);
 }
 
 // ---- bodies ----

@@ -170,6 +170,23 @@ local function wptr(self)
     return p
 end
 
+--- The world's state as a snapshot (ledge_world_save), a Lua string:
+--- world:restore(s) puts it back, here or in a world made the same way.
+function World:save()
+    local p = wptr(self)
+    local n = checked(C.ledge_world_snapshot_size, p)
+    local buf = ffi.new('uint8_t[?]', n)
+    local got = checked(C.ledge_world_save, p, buf, n)
+    return ffi.string(buf, got)
+end
+
+--- Puts the world back to a snapshot of world:save(); raises ledge's
+--- message (the world unchanged) when it is refused.
+function World:restore(s)
+    if type(s) ~= 'string' then error('restore needs the string of world:save()', 2) end
+    checked(C.ledge_world_restore, wptr(self), s, #s)
+end
+
 function World:step(dt) checked(C.ledge_world_step, wptr(self), dt) end
 function World:bodyCount() return C.ledge_world_body_count(wptr(self)) end
 --- The replay hash as a 16-digit hexadecimal string.

@@ -628,6 +628,9 @@ typedef struct ledge_profile {
 } ledge_profile;
 void ledge_world_enable_profile(ledge_world *world, bool enable);
 ledge_profile ledge_world_profile(const ledge_world *world);
+size_t ledge_world_snapshot_size(const ledge_world *world);
+size_t ledge_world_save(const ledge_world *world, void *buffer, size_t capacity);
+bool ledge_world_restore(ledge_world *world, const void *buffer, size_t size);
 typedef const char *ledge_tiled_resolve_fn(const char *source, size_t *len, void *user);
 typedef struct ledge_tiled_def {
     ledge_world_def world;
