@@ -13,9 +13,9 @@
 typedef struct ledge__grid {
     float cell; ///< Cell side.
     float inv_cell;
-    vec2s origin;    ///< Position of cell (0, 0)'s lower corner.
-    int nx, ny;      ///< Cells along x and y.
-    int cell_cap;    ///< Capacity of cell_start (cells + 1).
+    vec2s origin; ///< Position of cell (0, 0)'s lower corner.
+    int nx, ny;   ///< Cells along x and y.
+    int cell_cap; ///< Capacity of cell_start (cells + 1).
     /// Cells a fit may lay (ledge__grid_fit): the last reservation's, never
     /// the capacity, which depends on how the arrays grew (a world restored
     /// from a snapshot must lay the cells the world that saved it laid).

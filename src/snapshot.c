@@ -131,7 +131,9 @@ static uint32_t response_settings(const ledge_world *w) {
 }
 
 static const char *response_name(uint32_t settings) {
-    return settings == 1u ? "the stacking model" : settings == 0u ? "N's model" : "unknown settings";
+    return settings == 1u   ? "the stacking model"
+           : settings == 0u ? "N's model"
+                            : "unknown settings";
 }
 
 /// What a snapshot must share with the world it is restored into: the
@@ -383,8 +385,8 @@ static bool header_ok(const ledge_world *w, const uint8_t *b, size_t size) {
     }
     uint64_t actual = ledge__snapshot_checksum(b + CHECKED_FROM, size - CHECKED_FROM);
     if (actual != sum) {
-        LEDGE_ERROR("%s: the snapshot is corrupted (checksum %016llx, its header says %016llx)",
-                    fn, (unsigned long long)actual, (unsigned long long)sum);
+        LEDGE_ERROR("%s: the snapshot is corrupted (checksum %016llx, its header says %016llx)", fn,
+                    (unsigned long long)actual, (unsigned long long)sum);
         return false;
     }
     fingerprint s = get_fingerprint(&r), mine = fingerprint_of(w);
@@ -404,7 +406,8 @@ static bool read_sections(ledge_world *w, const uint8_t *b, size_t size, ledge__
                                        apply ? &w->held_count : &plan->held, apply) &&
               ledge__snap_events_get(&r, w, plan, apply) &&
               ledge__snap_characters_get(&r, w, plan, apply);
-    if (ok && r.at != r.end) ok = ledge__read_fail(&r, "%zu bytes follow the last section", r.end - r.at);
+    if (ok && r.at != r.end)
+        ok = ledge__read_fail(&r, "%zu bytes follow the last section", r.end - r.at);
     if (!ok) snprintf(why, why_size, "%s", r.message);
     *no_room = r.no_room;
     return ok;
@@ -416,23 +419,23 @@ static bool make_room(ledge_world *w, const ledge__snap_plan *p) {
     const char *fn = "ledge_world_restore";
     int scratch_cap = w->contact_cap;
     ledge__event_arrays *ev = &w->ev;
-    bool ok = LEDGE__RESERVE(w->contacts_scratch, scratch_cap, p->contacts, 0, 256) &&
-              LEDGE__RESERVE(w->contacts, w->contact_cap, scratch_cap, w->contact_count, 256) &&
-              LEDGE__RESERVE(w->held, w->held_cap, p->held, w->held_count, 256) &&
-              LEDGE__RESERVE(ev->touch_now.keys, ev->touch_now.cap, p->touch_keys,
-                             ev->touch_now.count, 64) &&
-              LEDGE__RESERVE(ev->sensor_now.keys, ev->sensor_now.cap, p->sensor_keys,
-                             ev->sensor_now.count, 64) &&
-              LEDGE__RESERVE(ev->touch_begin, ev->touch_begin_cap, p->touch_begin,
-                             ev->touch_begin_count, 64) &&
-              LEDGE__RESERVE(ev->touch_end, ev->touch_end_cap, p->touch_end, ev->touch_end_count,
-                             64) &&
-              LEDGE__RESERVE(ev->sensor_begin, ev->sensor_begin_cap, p->sensor_begin,
-                             ev->sensor_begin_count, 64) &&
-              LEDGE__RESERVE(ev->sensor_end, ev->sensor_end_cap, p->sensor_end,
-                             ev->sensor_end_count, 64) &&
-              LEDGE__RESERVE(ev->crush, ev->crush_cap, p->crush, ev->crush_count, 64) &&
-              ledge__characters_reserve(w, p->character_room, fn);
+    bool ok =
+        LEDGE__RESERVE(w->contacts_scratch, scratch_cap, p->contacts, 0, 256) &&
+        LEDGE__RESERVE(w->contacts, w->contact_cap, scratch_cap, w->contact_count, 256) &&
+        LEDGE__RESERVE(w->held, w->held_cap, p->held, w->held_count, 256) &&
+        LEDGE__RESERVE(ev->touch_now.keys, ev->touch_now.cap, p->touch_keys, ev->touch_now.count,
+                       64) &&
+        LEDGE__RESERVE(ev->sensor_now.keys, ev->sensor_now.cap, p->sensor_keys,
+                       ev->sensor_now.count, 64) &&
+        LEDGE__RESERVE(ev->touch_begin, ev->touch_begin_cap, p->touch_begin, ev->touch_begin_count,
+                       64) &&
+        LEDGE__RESERVE(ev->touch_end, ev->touch_end_cap, p->touch_end, ev->touch_end_count, 64) &&
+        LEDGE__RESERVE(ev->sensor_begin, ev->sensor_begin_cap, p->sensor_begin,
+                       ev->sensor_begin_count, 64) &&
+        LEDGE__RESERVE(ev->sensor_end, ev->sensor_end_cap, p->sensor_end, ev->sensor_end_count,
+                       64) &&
+        LEDGE__RESERVE(ev->crush, ev->crush_cap, p->crush, ev->crush_count, 64) &&
+        ledge__characters_reserve(w, p->character_room, fn);
     if (!ok) LEDGE_ERROR("%s: allocation failed (the world is unchanged)", fn);
     return ok;
 }

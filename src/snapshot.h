@@ -39,7 +39,8 @@ static inline void ledge__put_u8(ledge__writer *o, unsigned v) {
 static inline void ledge__put_u32(ledge__writer *o, uint32_t v) {
     if (o->p != NULL && o->cap - o->at >= 4 && o->at <= o->cap) {
         uint8_t *b = o->p + o->at;
-        b[0] = (uint8_t)v, b[1] = (uint8_t)(v >> 8), b[2] = (uint8_t)(v >> 16), b[3] = (uint8_t)(v >> 24);
+        b[0] = (uint8_t)v, b[1] = (uint8_t)(v >> 8), b[2] = (uint8_t)(v >> 16),
+        b[3] = (uint8_t)(v >> 24);
     }
     o->at += 4;
 }
@@ -210,26 +211,26 @@ static inline vec2s ledge__get_vec_within(ledge__reader *r, float limit, const c
 uint64_t ledge__snapshot_checksum(const void *data, size_t n);
 
 /// Where the checksum field lies and where the bytes it covers start.
-#define LEDGE__SNAP_SUM_AT     16
-#define LEDGE__SNAP_SUM_FROM   24
-#define LEDGE__SNAP_HEADER     88
+#define LEDGE__SNAP_SUM_AT   16
+#define LEDGE__SNAP_SUM_FROM 24
+#define LEDGE__SNAP_HEADER   88
 
 // --- the sections --------------------------------------------------------------
 
 /// What the first reading learns: the room the second needs, and the
 /// world's scalars, which are put back once the tiles are.
 typedef struct ledge__snap_plan {
-    int slots;           ///< Body slots.
-    int contacts, held;  ///< Live and held contacts.
+    int slots;          ///< Body slots.
+    int contacts, held; ///< Live and held contacts.
     int touch_keys, sensor_keys;
     int touch_begin, touch_end, sensor_begin, sensor_end, crush;
-    int characters;      ///< Character entries listed.
-    int character_room;  ///< Handles the character table must hold.
+    int characters;     ///< Character entries listed.
+    int character_room; ///< Handles the character table must hold.
     float max_extent;
     int order_clock;
     bool any_moved, sleep_woke, sleep_stepped;
-    bool contacts_edited;        ///< A tile edit since the contacts were found.
-    uint32_t pending;            ///< Edits the sleepers have not seen (> 64: all).
+    bool contacts_edited;         ///< A tile edit since the contacts were found.
+    uint32_t pending;             ///< Edits the sleepers have not seen (> 64: all).
     ledge__cell pending_cell[64]; ///< Those cells, oldest first (pending <= 64).
 } ledge__snap_plan;
 

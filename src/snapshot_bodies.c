@@ -25,9 +25,9 @@ enum {
 
 // The extras byte: values that follow for the few bodies that need them.
 enum {
-    X_TIMER = 1,     // the rest timer (else 0)
-    X_PREV = 2,      // a kinematic body's last substep's velocity (else its velocity)
-    X_LAST = 4,      // where a body the step does not move rests (else its position)
+    X_TIMER = 1, // the rest timer (else 0)
+    X_PREV = 2,  // a kinematic body's last substep's velocity (else its velocity)
+    X_LAST = 4,  // where a body the step does not move rests (else its position)
 };
 
 // What the first reading keeps per slot in step.order_mark (snapshot.h's
@@ -219,7 +219,8 @@ void ledge__snap_bodies_put(const ledge_world *w, ledge__writer *o) {
     }
     vec2s zero = {{0.0f, 0.0f}};
     for (int i = 0; i < n; ++i) {
-        if (w->alive[i] && !ledge__same_vec(w->velocity[i], zero)) ledge__put_vec(o, w->velocity[i]);
+        if (w->alive[i] && !ledge__same_vec(w->velocity[i], zero))
+            ledge__put_vec(o, w->velocity[i]);
     }
 }
 
@@ -233,7 +234,7 @@ void ledge__snap_bodies_put(const ledge_world *w, ledge__writer *o) {
     do {                                                                                           \
         const int *live_ = (w)->step.order;                                                        \
         for (int at = 0; at < (alive) && !(r)->failed;) {                                          \
-            int run_ = (int)ledge__get_count(r, (uint64_t)((alive) - at), what " run");            \
+            int run_ = (int)ledge__get_count(r, (uint64_t)((alive)-at), what " run");              \
             if (run_ == 0) {                                                                       \
                 ledge__read_fail(r, "a " what " run is empty");                                    \
                 break;                                                                             \
@@ -482,8 +483,9 @@ static bool get_motion(ledge__reader *r, ledge_world *w, int n, int alive, bool 
         if (((x & X_PREV) && !(mark[i] & LEDGE__SNAP_KINEMATIC)) ||
             ((x & X_LAST) && !(mark[i] & (M_STATIC | M_ASLEEP | M_FROZEN))))
             return ledge__read_fail(r, "slot %d keeps a value its body does not have", i);
-        vec2s v = (mark[i] & M_VELOCITY) ? ledge__get_vec_within(r, LEDGE_MAX_COORDINATE, "a velocity")
-                                         : zero;
+        vec2s v = (mark[i] & M_VELOCITY)
+                      ? ledge__get_vec_within(r, LEDGE_MAX_COORDINATE, "a velocity")
+                      : zero;
         if (!apply) continue;
         w->velocity[i] = v;
         if (!(x & X_PREV)) w->prev_velocity[i] = v;
@@ -522,7 +524,8 @@ bool ledge__snap_bodies_get(ledge__reader *r, ledge_world *w, ledge__snap_plan *
     int alive = 0;
     if (!get_handles(r, w, n, apply) || !get_generations(r, w, n, apply) ||
         !get_flags(r, w, n, &alive, apply) || !get_free(r, w, n, n - alive, apply) ||
-        !list_alive(w, n) || !get_settings(r, w, alive, apply) || !get_motion(r, w, n, alive, apply))
+        !list_alive(w, n) || !get_settings(r, w, alive, apply) ||
+        !get_motion(r, w, n, alive, apply))
         return false;
     plan->slots = n;
     if (!apply) return true;

@@ -47,12 +47,12 @@ static bool get_move_def(ledge__reader *r, ledge_move_def *d) {
     d->constant_speed_on_slopes = b >> 3 & 1u;
     d->block_on_wall = b >> 4 & 1u;
     // ledge_character_create's checks (the mover's ranges).
-    if (!r->failed && (d->max_slides < 1 || b > 31u ||
-                       !(d->max_floor_slope >= 0.0f &&
-                         d->max_floor_slope <= LEDGE_MOVE_MAX_FLOOR_SLOPE) ||
-                       !(d->snap_length >= 0.0f && d->snap_length <= LEDGE_MAX_COORDINATE) ||
-                       !(d->skin > 0.0f && d->skin <= LEDGE_MAX_COORDINATE) ||
-                       !(d->step_height >= 0.0f && d->step_height <= LEDGE_MAX_COORDINATE)))
+    if (!r->failed &&
+        (d->max_slides < 1 || b > 31u ||
+         !(d->max_floor_slope >= 0.0f && d->max_floor_slope <= LEDGE_MOVE_MAX_FLOOR_SLOPE) ||
+         !(d->snap_length >= 0.0f && d->snap_length <= LEDGE_MAX_COORDINATE) ||
+         !(d->skin > 0.0f && d->skin <= LEDGE_MAX_COORDINATE) ||
+         !(d->step_height >= 0.0f && d->step_height <= LEDGE_MAX_COORDINATE)))
         ledge__read_fail(r, "a character's move def is out of its ranges");
     return !r->failed;
 }

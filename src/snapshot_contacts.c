@@ -118,7 +118,8 @@ static unsigned kind_of(const ledge_world *w, const ledge__contact *c, guess *g)
         if (c->cell_x != 0 || c->cell_y != 0 || c->stamp != 0) k |= K_STAMP;
     }
     if (!ledge__same_vec(c->normal, g->normal) || !same_float(c->depth, g->depth)) k |= K_NORMAL;
-    if (c->b >= 0 && w->circle[c->a] && w->circle[c->b]) g->point = circle_point(w, c->a, c->b, c->normal);
+    if (c->b >= 0 && w->circle[c->a] && w->circle[c->b])
+        g->point = circle_point(w, c->a, c->b, c->normal);
     if (!ledge__same_vec(c->point, g->point)) k |= K_POINT;
     if (!same_float(c->friction, g->friction)) k |= K_FRICTION;
     if (!same_float(c->bounce, g->bounce)) k |= K_BOUNCE;

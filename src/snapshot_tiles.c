@@ -20,7 +20,7 @@ void ledge__snap_tiles_put(const ledge_world *w, ledge__writer *o) {
         // (Whole words at a time through the long runs of empty cells.)
         while (j + 8 <= cells) {
             uint64_t t, u, want_t = 0x0101010101010101ull * m->tiles[k],
-                        want_u = 0x0101010101010101ull * m->one_way[k];
+                           want_u = 0x0101010101010101ull * m->one_way[k];
             memcpy(&t, m->tiles + j, 8);
             memcpy(&u, m->one_way + j, 8);
             if (t != want_t || u != want_u) break;

@@ -63,8 +63,8 @@ static int run(int n, ledge_response_model model) {
     double ms_save = median(save, RUNS), ms_restore = median(restore, RUNS);
     double ms_step = median(step, RUNS), ms_after = median(after, RUNS);
     printf("%8d %-9s %10zu %9.1f %9.3f %9.3f %9.3f %9.3f %10.3f  %016llx\n", n,
-           model == LEDGE_RESPONSE_MODEL_N ? "N" : "stacking", size, (double)size / bodies,
-           ms_save, ms_restore, ms_step, ms_after, (ms_save + ms_restore) / ms_step,
+           model == LEDGE_RESPONSE_MODEL_N ? "N" : "stacking", size, (double)size / bodies, ms_save,
+           ms_restore, ms_step, ms_after, (ms_save + ms_restore) / ms_step,
            (unsigned long long)hash);
     free(buf);
     scene_destroy(&s);
@@ -90,8 +90,8 @@ int main(int argc, char **argv) {
     printf("rain after 600 steps%s, median of %d: save, restore, a step, the first step after a "
            "restore (ms)\n",
            scene_sleep ? " (sleeping)" : "", RUNS);
-    printf("%8s %-9s %10s %9s %9s %9s %9s %9s %10s  %s\n", "N", "model", "bytes", "B/body",
-           "save", "restore", "step", "step*", "(s+r)/step", "hash");
+    printf("%8s %-9s %10s %9s %9s %9s %9s %9s %10s  %s\n", "N", "model", "bytes", "B/body", "save",
+           "restore", "step", "step*", "(s+r)/step", "hash");
     for (int k = 0; k < count; ++k) {
         if ((models & 1) && run(sizes[k], LEDGE_RESPONSE_MODEL_N)) return 1;
         if ((models & 2) && run(sizes[k], LEDGE_RESPONSE_MODEL_STACKING)) return 1;

@@ -98,8 +98,8 @@ static bool level_build(level *L, int workers) {
         ledge_tilemap_set_one_way(map, x, 6, LEDGE_ONE_WAY_UP);
     }
     for (int k = 0; k < 48; ++k) {
-        vec2s at = v(3.0f + (float)(k % 8) * 0.8f + 0.05f * (float)(k % 3),
-                     1.6f + (float)(k / 8) * 0.9f);
+        vec2s at =
+            v(3.0f + (float)(k % 8) * 0.8f + 0.05f * (float)(k % 3), 1.6f + (float)(k / 8) * 0.9f);
         L->pile[L->pile_count++] = make(L->w, k, at, k % 5 == 0);
     }
     ledge_body_def pd = ledge_default_body_def();
@@ -186,7 +186,8 @@ static uint64_t events_digest(ledge_world *w) {
     for (int k = 0; k < t.end_count; ++k) h = fold_id(fold_id(h, t.end[k].a), t.end[k].b);
     for (int k = 0; k < s.begin_count; ++k)
         h = fold_id(fold_id(h, s.begin[k].sensor), s.begin[k].visitor);
-    for (int k = 0; k < s.end_count; ++k) h = fold_id(fold_id(h, s.end[k].sensor), s.end[k].visitor);
+    for (int k = 0; k < s.end_count; ++k)
+        h = fold_id(fold_id(h, s.end[k].sensor), s.end[k].visitor);
     for (int k = 0; k < c.count; ++k) h = fold(fold_id(h, c.events[k].body), &c.events[k].depth, 4);
     return h;
 }
@@ -531,14 +532,30 @@ static bool other_def(int field) {
     wd.enable_sleep = true;
     wd.sleep_time = 0.3f;
     switch (field) {
-    case 0: wd.map_width = 41; break;
-    case 1: wd.tile_size = 0.5f; break;
-    case 2: wd.cell_size = 2.0f; break;
-    case 3: wd.response_model = LEDGE_RESPONSE_MODEL_STACKING; break;
-    case 4: wd.gravity = v(0, -9.8f); break;
-    case 5: wd.iterations = 5; break;
-    case 6: wd.linear_slop = 0.01f; break;
-    default: wd.sleep_time = 0.5f; break;
+    case 0:
+        wd.map_width = 41;
+        break;
+    case 1:
+        wd.tile_size = 0.5f;
+        break;
+    case 2:
+        wd.cell_size = 2.0f;
+        break;
+    case 3:
+        wd.response_model = LEDGE_RESPONSE_MODEL_STACKING;
+        break;
+    case 4:
+        wd.gravity = v(0, -9.8f);
+        break;
+    case 5:
+        wd.iterations = 5;
+        break;
+    case 6:
+        wd.linear_slop = 0.01f;
+        break;
+    default:
+        wd.sleep_time = 0.5f;
+        break;
     }
     ledge_world *w = ledge_world_create(&wd);
     bool refused = !ledge_world_restore(w, g_snap, g_size);
@@ -603,27 +620,44 @@ static bool refusal_call(int row) {
     unsigned char *b = NULL;
     bool ok = false;
     switch (row) {
-    case 0: return ledge_world_snapshot_size(NULL) == 0;
-    case 1: return ledge_world_save(NULL, small, sizeof small) == 0;
-    case 2: return ledge_world_save(w, NULL, 1000) == 0;
+    case 0:
+        return ledge_world_snapshot_size(NULL) == 0;
+    case 1:
+        return ledge_world_save(NULL, small, sizeof small) == 0;
+    case 2:
+        return ledge_world_save(w, NULL, 1000) == 0;
     case 3:
         ok = ledge_world_save(w, small, 60) == 0;
         for (int k = 60; k < 100; ++k) ok = ok && small[k] == 0xAB; // nothing past capacity
         return ok;
-    case 4: return !ledge_world_restore(NULL, g_snap, g_size);
-    case 5: return !ledge_world_restore(w, NULL, g_size);
-    case 6: return !ledge_world_restore(w, g_snap, 0);
-    case 7: return !ledge_world_restore(w, g_snap, 40);
-    case 8: return !ledge_world_restore(w, g_snap, g_size - 1);
+    case 4:
+        return !ledge_world_restore(NULL, g_snap, g_size);
+    case 5:
+        return !ledge_world_restore(w, NULL, g_size);
+    case 6:
+        return !ledge_world_restore(w, g_snap, 0);
+    case 7:
+        return !ledge_world_restore(w, g_snap, 40);
+    case 8:
+        return !ledge_world_restore(w, g_snap, g_size - 1);
     case 9:
         b = malloc(g_size + 1);
         memcpy(b, g_snap, g_size);
         b[g_size] = 0;
         ok = !ledge_world_restore(w, b, g_size + 1);
         break;
-    case 10: b = changed(0, 'X'); ok = !ledge_world_restore(w, b, g_size); break;
-    case 11: b = changed(4, 2); ok = !ledge_world_restore(w, b, g_size); break;
-    case 12: b = changed(g_size / 2, g_snap[g_size / 2] ^ 0x10); ok = !ledge_world_restore(w, b, g_size); break;
+    case 10:
+        b = changed(0, 'X');
+        ok = !ledge_world_restore(w, b, g_size);
+        break;
+    case 11:
+        b = changed(4, 2);
+        ok = !ledge_world_restore(w, b, g_size);
+        break;
+    case 12:
+        b = changed(g_size / 2, g_snap[g_size / 2] ^ 0x10);
+        ok = !ledge_world_restore(w, b, g_size);
+        break;
     case 13:
     case 14: {
         // A byte of the bodies' section, or of the contacts, changed and
@@ -649,7 +683,8 @@ static bool refusal_call(int row) {
         ok = at != 0 && !ledge_world_restore(w, b, g_size);
         break;
     }
-    default: return other_def(row - 15);
+    default:
+        return other_def(row - 15);
     }
     free(b);
     return ok;
@@ -788,7 +823,8 @@ static uint64_t sum64(const unsigned char *p, size_t n) {
     h += n;
     for (; end - p >= 8; p += 8) h = rotl64(h ^ ROUND(0, rd64(p)), 27) * P1 + P4;
     if (end - p >= 4) {
-        uint64_t x = (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24;
+        uint64_t x =
+            (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24;
         h = rotl64(h ^ x * P1, 23) * P2 + P3;
         p += 4;
     }

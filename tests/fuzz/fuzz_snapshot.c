@@ -95,8 +95,8 @@ static void base_init(void) {
 
 static void mend(uint8_t *b, size_t n) {
     if (n < LEDGE__SNAP_HEADER) return;
-    uint64_t size = n, sum = ledge__snapshot_checksum(b + LEDGE__SNAP_SUM_FROM,
-                                                      n - LEDGE__SNAP_SUM_FROM);
+    uint64_t size = n,
+             sum = ledge__snapshot_checksum(b + LEDGE__SNAP_SUM_FROM, n - LEDGE__SNAP_SUM_FROM);
     for (int k = 0; k < 8; ++k) {
         b[8 + k] = (uint8_t)(size >> (8 * k));
         b[LEDGE__SNAP_SUM_AT + k] = (uint8_t)(sum >> (8 * k));
