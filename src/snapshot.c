@@ -124,15 +124,16 @@ enum {
     CHECKED_FROM = 24,   // the checksum covers the bytes from here on
 };
 
-/// The def's response settings, as one number for the fingerprint (the one
-/// place to change when they do) and as words for a refusal.
+/// The def's response settings (its friction law), as one number for the
+/// fingerprint (the one place to change when they do) and as words for a
+/// refusal.
 static uint32_t response_settings(const ledge_world *w) {
-    return w->stacking ? 1u : 0u;
+    return w->coulomb ? 1u : 0u;
 }
 
 static const char *response_name(uint32_t settings) {
-    return settings == 1u   ? "the stacking model"
-           : settings == 0u ? "N's model"
+    return settings == 1u   ? "Coulomb's friction law"
+           : settings == 0u ? "N's friction law"
                             : "unknown settings";
 }
 

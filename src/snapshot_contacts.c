@@ -21,7 +21,8 @@ enum {
     K_CAP = 32,     // the Coulomb cap follows (else 0)
     K_STAMP = 64,   // a tile's stamp follows; for a pair, its cell and stamp (else 0)
     K_POLICY = 7,   // the policy (ledge_response) in bits 7 and 8
-    K_LIMIT = 512,
+    K_PILE = 512,   // the contact lies within a pile (response.c)
+    K_LIMIT = 1024,
 };
 
 /// What the step would record for contact c from where its bodies are now.
@@ -106,7 +107,7 @@ static vec2s get_normal(ledge__reader *r) {
 
 // The kind of contact c: what differs from the guesses (and the guesses).
 static unsigned kind_of(const ledge_world *w, const ledge__contact *c, guess *g) {
-    unsigned k = (unsigned)c->policy << K_POLICY;
+    unsigned k = (unsigned)c->policy << K_POLICY | (c->pile ? K_PILE : 0u);
     guess_materials(w, c->a, c->b, g);
     if (c->b < 0) {
         k |= K_TILE;
@@ -185,8 +186,8 @@ static bool get_contact(ledge__reader *r, ledge_world *w, int slots, unsigned *k
         return ledge__read_fail(r, "a contact's body slot %lld is not a living body", (long long)a);
     *last_a = (int)a;
     unsigned k = *kind;
-    if ((k >> K_POLICY) > LEDGE_RESPONSE_CROSS)
-        return ledge__read_fail(r, "a contact's response is %u", k >> K_POLICY);
+    if ((k >> K_POLICY & 3u) > LEDGE_RESPONSE_CROSS)
+        return ledge__read_fail(r, "a contact's response is %u", k >> K_POLICY & 3u);
     int b = -1, cx = 0, cy = 0;
     if (k & K_TILE) {
         cx = get_int(r, "a tile contact's cell");
@@ -238,7 +239,8 @@ static bool get_contact(ledge__reader *r, ledge_world *w, int slots, unsigned *k
     c->cap = cap;
     c->cell_x = cx;
     c->cell_y = cy;
-    c->policy = (int)(k >> K_POLICY);
+    c->policy = (uint8_t)(k >> K_POLICY & 3u);
+    c->pile = (k & K_PILE) ? 1 : 0;
     c->target = 0.0f;
     c->stamp = stamp;
     return true;

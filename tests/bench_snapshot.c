@@ -7,11 +7,11 @@
 // - the first step after a restore (which finds the grid, the query index
 //   and the sleeping blocks again),
 // and the snapshot's bytes per body. Each response model asked for
-// (--model n|stacking|both, default both); --sleep lets the bodies sleep.
+// (--friction n|coulomb|both, default both); --sleep lets the bodies sleep.
 // Printed, never asserted (tests/test_snapshot.c checks the bits).
 //
 // Run: meson test -C <release build> --benchmark snapshot -v
-//  or: <build>/tests/bench_snapshot [--model n|stacking|both] [--sleep] [N ...] (default 10000)
+//  or: <build>/tests/bench_snapshot [--friction n|coulomb|both] [--sleep] [N ...] (default 10000)
 #define _POSIX_C_SOURCE 199309L
 #define RUNS            15
 #include "bench_timing.h"
@@ -26,8 +26,8 @@ static double median(double *t, int n) {
     return t[n / 2];
 }
 
-static int run(int n, ledge_response_model model) {
-    scene_model = model;
+static int run(int n, ledge_friction_law model) {
+    scene_friction = model;
     scene s;
     if (!scene_rain(n, &s)) return 1;
     for (int k = 0; k < 600; ++k) ledge_world_step(s.world, 1.0f / 60.0f);
@@ -63,7 +63,7 @@ static int run(int n, ledge_response_model model) {
     double ms_save = median(save, RUNS), ms_restore = median(restore, RUNS);
     double ms_step = median(step, RUNS), ms_after = median(after, RUNS);
     printf("%8d %-9s %10zu %9.1f %9.3f %9.3f %9.3f %9.3f %10.3f  %016llx\n", n,
-           model == LEDGE_RESPONSE_MODEL_N ? "N" : "stacking", size, (double)size / bodies, ms_save,
+           model == LEDGE_FRICTION_N ? "N" : "Coulomb", size, (double)size / bodies, ms_save,
            ms_restore, ms_step, ms_after, (ms_save + ms_restore) / ms_step,
            (unsigned long long)hash);
     free(buf);
@@ -74,15 +74,15 @@ static int run(int n, ledge_response_model model) {
 int main(int argc, char **argv) {
     int models = 3, sizes[16], count = 0;
     for (int a = 1; a < argc; ++a) {
-        if (!strcmp(argv[a], "--model") && a + 1 < argc) {
+        if (!strcmp(argv[a], "--friction") && a + 1 < argc) {
             ++a;
-            models = !strcmp(argv[a], "n") ? 1 : !strcmp(argv[a], "stacking") ? 2 : 3;
+            models = !strcmp(argv[a], "n") ? 1 : !strcmp(argv[a], "coulomb") ? 2 : 3;
         } else if (!strcmp(argv[a], "--sleep")) {
             scene_sleep = true;
         } else if (count < 16 && atoi(argv[a]) >= 2) {
             sizes[count++] = atoi(argv[a]);
         } else {
-            fprintf(stderr, "usage: bench_snapshot [--model n|stacking|both] [--sleep] [N ...]\n");
+            fprintf(stderr, "usage: bench_snapshot [--friction n|coulomb|both] [--sleep] [N ...]\n");
             return 2;
         }
     }
@@ -93,8 +93,8 @@ int main(int argc, char **argv) {
     printf("%8s %-9s %10s %9s %9s %9s %9s %9s %10s  %s\n", "N", "model", "bytes", "B/body", "save",
            "restore", "step", "step*", "(s+r)/step", "hash");
     for (int k = 0; k < count; ++k) {
-        if ((models & 1) && run(sizes[k], LEDGE_RESPONSE_MODEL_N)) return 1;
-        if ((models & 2) && run(sizes[k], LEDGE_RESPONSE_MODEL_STACKING)) return 1;
+        if ((models & 1) && run(sizes[k], LEDGE_FRICTION_N)) return 1;
+        if ((models & 2) && run(sizes[k], LEDGE_FRICTION_COULOMB)) return 1;
     }
     return 0;
 }

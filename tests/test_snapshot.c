@@ -457,7 +457,7 @@ static void test_ids(void **state) {
     level_destroy(&L);
 }
 
-// The rain scene in N's model and in the stacking model: resumed from the
+// The rain scene under both friction laws: resumed from the
 // middle of the landing, the same hashes after every step.
 static void test_resume_rain(void **state) {
     (void)state;
@@ -467,7 +467,7 @@ static void test_resume_rain(void **state) {
             ledge_world_def wd = ledge_default_world_def();
             wd.map_width = 34;
             wd.map_height = 44;
-            wd.response_model = (ledge_response_model)model;
+            wd.friction_law = (ledge_friction_law)model;
             wd.enable_sleep = sleep;
             ledge_world *w = ledge_world_create(&wd), *u = ledge_world_create(&wd);
             ledge_tilemap *maps[2] = {ledge_world_tilemap(w), ledge_world_tilemap(u)};
@@ -550,7 +550,7 @@ static bool other_def(int field) {
         wd.cell_size = 2.0f;
         break;
     case 3:
-        wd.response_model = LEDGE_RESPONSE_MODEL_STACKING;
+        wd.friction_law = LEDGE_FRICTION_COULOMB;
         break;
     case 4:
         wd.gravity = v(0, -9.8f);
