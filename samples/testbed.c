@@ -6,7 +6,7 @@
 //   testbed --list    the scenes' names
 //
 //   Tab  the scene list (click a name)   [ ]  previous / next scene
-//   P pause   O single step   R or Backspace restart   Escape quit
+//   P pause   O single step   R held: rewind   Backspace restart   Escape quit
 //   F1 tiles  F2 bodies  F3 contacts  F4 normals  F5 bounding boxes
 //   mouse: drag a body; click on nothing drops a box, right click a ball;
 //   the wheel zooms. The scene's own keys are in its panel (arrows, space, ...).
@@ -197,10 +197,10 @@ static void draw_panel(testbed *t) {
         draw_text(r, x, y, 2.0f, rgba(k == 0 ? 0xF2F2F2u : 0xB8BCC4u, 255), a->hud[k]);
     for (int k = 0; k < a->s.line_count; ++k, y += 14.0f)
         draw_text(r, x, y, 2.0f, rgba(SCENE_COLOR_TEXT, 255), a->s.lines[k]);
-    draw_text(
-        r, x, WINDOW_H - 16.0f, 2.0f, rgba(0x9AA3B2u, 255),
-        "TAB list  [ ] scene  P pause  O step  R restart  F1-F5 tiles bodies contacts normals "
-        "boxes  mouse drag / drop  wheel zoom");
+    draw_text(r, x, WINDOW_H - 16.0f, 2.0f, rgba(0x9AA3B2u, 255),
+              "TAB list  [ ] scene  P pause  O step  R rewind  BKSP restart  F1-F5 tiles bodies "
+              "contacts normals "
+              "boxes  mouse drag / drop  wheel zoom");
 }
 
 static const char *switch_names[] = {"F1 tiles", "F2 bodies", "F3 contacts", "F4 normals",

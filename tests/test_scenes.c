@@ -116,13 +116,14 @@ static app_input key(int k) {
     return in;
 }
 
-// P stops the frames, O takes exactly one step (and pauses), R restarts
-// with the switches kept, F3 turns the contact points on.
+// P stops the frames, O takes exactly one step (and pauses), Backspace
+// restarts with the switches kept, F3 turns the contact points on.
 static void pause_step_restart(void **state) {
     (void)state;
     static app a;
     assert_true(app_open(&a, index_of("pyramid")));
-    app_input none = no_input(), p = key('p'), o = key('o'), r = key('r'), f3 = key(APP_KEY_F3);
+    app_input none = no_input(), p = key('p'), o = key('o'), r = key(APP_KEY_BACKSPACE),
+              f3 = key(APP_KEY_F3);
     app_frame(&a, &none, 3);
     assert_int_equal(a.s.frame, 3);
     app_frame(&a, &p, 1);

@@ -12,11 +12,21 @@
 
 static void close_scene(app *a) {
     scene *s = &a->s;
+    rewind_clear(&a->rewind);
     if (s->def && s->state && s->def->destroy) s->def->destroy(s); // also after a failed create
     ledge_world_destroy(s->world);
     free(s->state);
     memset(s, 0, sizeof *s);
     a->open = false;
+}
+
+// Whether R held rewinds the scene: not in the benchmark's scenes (their
+// worlds are large, and a snapshot every step would weigh on the step's
+// figures), nor where the scene takes R for itself.
+static bool rewinds(const app *a) {
+    const scene_def *d = a->s.def;
+    return d != NULL && strcmp(d->category, "Benchmark") != 0 &&
+           !(d->claims && strchr(d->claims, 'r'));
 }
 
 bool app_open(app *a, int index) {
@@ -46,11 +56,14 @@ bool app_open(app *a, int index) {
             APP_DRAW_TILES | APP_DRAW_BODIES | (s->def->show_contacts ? APP_DRAW_CONTACTS : 0u);
     ledge_world_enable_profile(s->world, true);
     a->hash = ledge_world_hash(s->world);
+    a->rewinding = false;
+    if (rewinds(a)) rewind_push(&a->rewind, s); // the start, to rewind to
     return true;
 }
 
 void app_close(app *a) {
     close_scene(a);
+    rewind_free(&a->rewind);
     draw_list_free(&a->list);
 }
 
@@ -83,6 +96,16 @@ void app_step(app *a) {
     a->profile = ledge_world_profile(s->world);
     a->step_ms = a->step_ms > 0.0f ? 0.9f * a->step_ms + 0.1f * a->profile.step : a->profile.step;
     a->hash = ledge_world_hash(s->world);
+    if (rewinds(a)) rewind_push(&a->rewind, s);
+}
+
+// One step back (R held): the world and the scene's state as they were a
+// step ago; false at the oldest step kept.
+static bool step_back(app *a) {
+    if (!rewind_back(&a->rewind, &a->s)) return false;
+    a->dragged = LEDGE_NULL_BODY_ID;
+    a->hash = ledge_world_hash(a->s.world);
+    return true;
 }
 
 // ---------------------------------------------------------------------------
@@ -146,8 +169,7 @@ static bool keys(app *a, const app_input *in) {
         a->paused = true; // Box2D's O: pause, and one step
         a->single_step = true;
     }
-    const char *claims = a->s.def && a->s.def->claims ? a->s.def->claims : "";
-    bool restart = pressed(in, APP_KEY_BACKSPACE) || (pressed(in, 'r') && !strchr(claims, 'r'));
+    bool restart = pressed(in, APP_KEY_BACKSPACE);
     int next = a->index;
     if (pressed(in, APP_KEY_PREV)) next = (a->index + scene_count - 1) % scene_count;
     if (pressed(in, APP_KEY_NEXT)) next = (a->index + 1) % scene_count;
@@ -170,6 +192,13 @@ void app_frame(app *a, const app_input *in, int steps) {
     a->input.pressed |= in->pressed;
     a->input.mouse = in->mouse;
     a->input.mouse_in = in->mouse_in;
+    a->rewinding = rewinds(a) && (in->held & scene_key_bit('r')) != 0;
+    if (a->rewinding) { // back one step per step due (paused: per frame)
+        int back = a->paused ? 1 : steps;
+        for (int k = 0; k < back && step_back(a); ++k) {
+        }
+        return;
+    }
     if (a->single_step) {
         a->single_step = false;
         app_step(a);
@@ -236,7 +265,10 @@ static void write_hud(app *a) {
     snprintf(a->hud[a->hud_count++], sizeof a->hud[0],
              "frame %d  step %.3f ms  bodies %d  contacts %d  hash %016llx%s", a->s.frame,
              (double)a->step_ms, ledge_world_body_count(a->s.world), a->contacts,
-             (unsigned long long)a->hash, a->paused ? "  PAUSED" : "");
+             (unsigned long long)a->hash,
+             a->rewinding ? "  REWINDING"
+             : a->paused  ? "  PAUSED"
+                          : "");
 }
 
 void app_draw(app *a, ledge_aabb view) {

@@ -9,7 +9,9 @@
 // app_draw recorded (draw_list.h) with the HUD's and the scene's lines.
 //
 // The keys (Box2D's samples use the same letters):
-//   P pause   O single step   R (or Backspace) restart   [ ] previous / next scene
+//   P pause   O single step   Backspace restart   [ ] previous / next scene
+//   R held: rewind, one step back per step due, through the last 10 s
+//   (rewind.h; not in the benchmark's scenes, whose worlds are large)
 //   F1 tiles  F2 bodies  F3 contacts  F4 normals  F5 bounding boxes
 //   mouse: drag a body; click on nothing drops a box, right or shift click a ball;
 //   the wheel zooms (the front ends)
@@ -17,6 +19,7 @@
 #define LEDGE_SAMPLE_APP_H
 
 #include "draw_list.h"
+#include "rewind.h"
 
 /// The testbed's own keys (scene_key_bit maps them too).
 enum {
@@ -76,6 +79,8 @@ typedef struct app {
     int contacts;          ///< Contact points of the last step.
     uint64_t hash;         ///< ledge_world_hash after the last step.
     int spawned;           ///< Boxes and balls dropped by the mouse.
+    rewind_ring rewind;    ///< The last steps, to go back through with R held.
+    bool rewinding;        ///< R is held: the last frame went back.
     scene_draw list;       ///< What app_draw recorded.
     char hud[APP_HUD_LINES][2 * SCENE_LINE];
     int hud_count;

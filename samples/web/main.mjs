@@ -106,6 +106,15 @@ const press = (key) => {
 document.getElementById('pause').addEventListener('click', () => press(112)); // 'p'
 document.getElementById('step').addEventListener('click', () => press(111)); // 'o'
 document.getElementById('restart').addEventListener('click', () => press(KEYS.Backspace));
+{ // held: R, the scene runs backwards (samples/scenes/rewind.c)
+  const rewind = document.getElementById('rewind'), r = 'r'.charCodeAt(0);
+  const hold = (down) => (e) => {
+    M._tb_key(r, down ? 1 : 0);
+    e.preventDefault();
+  };
+  rewind.addEventListener('pointerdown', hold(true));
+  for (const up of ['pointerup', 'pointerleave', 'pointercancel']) rewind.addEventListener(up, hold(false));
+}
 
 function keyCode(e) {
   if (KEYS[e.key] !== undefined) return KEYS[e.key];

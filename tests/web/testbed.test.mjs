@@ -1,7 +1,8 @@
 // The browser testbed (samples/web, docs/samples.md) in headless Chromium:
 // every scene opens from its address and runs 120 frames at 30 drawn
 // frames a second or more (the best of three tries) without a console
-// error; P stops the frame count and O (or the Step button) advances it by
+// error; R held takes the frame count back; P stops the frame count and O
+// (or the Step button) advances it by
 // exactly one; the mouse drags a crate and drops a box and a ball; in the
 // sample level the arrows run and space jumps. The screenshots of docs/ are taken here: three scenes
 // (docs/testbed-*.png) and the sample level (docs/web-demo.png, README).
@@ -88,6 +89,23 @@ test('every scene opens from its address and runs 120 frames at 30 fps or more',
     assert.deepEqual(errors.slice(before), [], `${name}: no console errors`);
   }
   assert.deepEqual(slow, [], 'every scene at 30 fps or more');
+});
+
+test('R held runs the scene backwards, then it plays on', { timeout: 120000 }, async (t) => {
+  const { page, errors, open } = await start(t);
+  await open('pyramid');
+  const frame = () => page.evaluate(() => window.ledgeTestbed.frame());
+  await run(page, 90);
+  const before = await frame();
+  await page.keyboard.down('r');
+  await page.waitForTimeout(500);
+  const held = await frame();
+  await page.keyboard.up('r');
+  t.diagnostic(`R held half a second: frame ${before} -> ${held}`);
+  assert.ok(held < before - 5, `R: back from frame ${before} to ${held}`);
+  const r = await run(page, 20);
+  assert.ok(r.frames >= 20, 'playing on after the rewind');
+  assert.deepEqual(errors, [], 'no console errors');
 });
 
 test('pause stops the frame count, a single step advances it by one', { timeout: 120000 }, async (t) => {
