@@ -13,7 +13,21 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-// --- the codec's slow paths ------------------------------------------------------
+// --- the codec's slow paths and columns ----------------------------------------------
+
+bool ledge__snap_portable = false;
+
+bool ledge__column_within(const uint8_t *p, size_t n, float limit) {
+    bool ok = true;
+    for (size_t k = 0; k < n; ++k) ok &= fabsf(ledge__load_f32(p + 4 * k)) <= limit; // (NaN: false)
+    return ok;
+}
+
+size_t ledge__column_first_out(const uint8_t *p, size_t n, float limit) {
+    size_t k = 0;
+    while (k < n && fabsf(ledge__load_f32(p + 4 * k)) <= limit) ++k;
+    return k;
+}
 
 bool ledge__read_fail(ledge__reader *r, const char *fmt, ...) {
     if (r->failed) return false;
@@ -312,8 +326,8 @@ static void encode(const ledge_world *w, ledge__writer *o) {
     ledge__snap_world_put(w, o);
     ledge__snap_tiles_put(w, o);
     ledge__snap_bodies_put(w, o);
-    ledge__snap_contacts_put(w, w->contacts, w->contact_count, o);
-    ledge__snap_contacts_put(w, w->held, w->held_count, o);
+    ledge__snap_contacts_put(w->contacts, w->contact_count, o);
+    ledge__snap_contacts_put(w->held, w->held_count, o);
     ledge__snap_events_put(w, o);
     ledge__snap_characters_put(w, o);
 }
@@ -394,24 +408,43 @@ static bool header_ok(const ledge_world *w, const uint8_t *b, size_t size) {
     return fingerprint_matches(&s, &mine);
 }
 
-// One reading of the sections after the header (the first checks them and
-// fills the plan; the second, `apply`, puts the world back).
-static bool read_sections(ledge_world *w, const uint8_t *b, size_t size, ledge__snap_plan *plan,
-                          bool apply, char *why, size_t why_size, bool *no_room) {
+// The first reading: every section checked, the plan filled (the room the
+// second needs, where the columns lie). Nothing of the world is written
+// but the step's scratch and the store's capacity.
+static bool check_sections(ledge_world *w, const uint8_t *b, size_t size, ledge__snap_plan *plan,
+                           char *why, size_t why_size, bool *no_room) {
     ledge__reader r = {b, HEADER_BYTES, size, false, false, {0}};
-    bool ok = ledge__snap_world_get(&r, w, plan) && ledge__snap_tiles_get(&r, w, apply) &&
-              ledge__snap_bodies_get(&r, w, plan, apply) &&
-              ledge__snap_contacts_get(&r, w, plan->slots, w->contacts,
-                                       apply ? &w->contact_count : &plan->contacts, apply) &&
-              ledge__snap_contacts_get(&r, w, plan->slots, w->held,
-                                       apply ? &w->held_count : &plan->held, apply) &&
-              ledge__snap_events_get(&r, w, plan, apply) &&
-              ledge__snap_characters_get(&r, w, plan, apply);
+    bool ok = ledge__snap_world_get(&r, w, plan);
+    plan->tiles_at = r.at;
+    ok = ok && ledge__snap_tiles_get(&r, w, false) && ledge__snap_bodies_check(&r, w, plan) &&
+         ledge__snap_contacts_check(&r, w, plan->slots, &plan->live) &&
+         ledge__snap_contacts_check(&r, w, plan->slots, &plan->held);
+    plan->events_at = r.at;
+    ok = ok && ledge__snap_events_get(&r, w, plan, false) &&
+         ledge__snap_characters_get(&r, w, plan, false);
     if (ok && r.at != r.end)
         ok = ledge__read_fail(&r, "%zu bytes follow the last section", r.end - r.at);
     if (!ok) snprintf(why, why_size, "%s", r.message);
     *no_room = r.no_room;
     return ok;
+}
+
+// The second reading, which cannot fail: the world put back.
+static void apply_sections(ledge_world *w, const uint8_t *b, size_t size,
+                           const ledge__snap_plan *plan) {
+    ledge__snap_plan again = *plan; // (the small sections count into it again)
+    ledge__reader r = {b, plan->tiles_at, size, false, false, {0}};
+    bool ok = ledge__snap_tiles_get(&r, w, true);
+    ledge__snap_bodies_apply(w, plan, b, size);
+    ledge__snap_contacts_apply(&plan->live, w->contacts);
+    w->contact_count = plan->live.count;
+    ledge__snap_contacts_apply(&plan->held, w->held);
+    w->held_count = plan->held.count;
+    r.at = plan->events_at;
+    ok = ok && ledge__snap_events_get(&r, w, &again, true) &&
+         ledge__snap_characters_get(&r, w, &again, true);
+    LEDGE_ASSERT(ok); // the first reading checked everything the second reads
+    (void)ok;
 }
 
 // Room for everything the second reading writes, kept contents and all:
@@ -421,9 +454,9 @@ static bool make_room(ledge_world *w, const ledge__snap_plan *p) {
     int scratch_cap = w->contact_cap;
     ledge__event_arrays *ev = &w->ev;
     bool ok =
-        LEDGE__RESERVE(w->contacts_scratch, scratch_cap, p->contacts, 0, 256) &&
+        LEDGE__RESERVE(w->contacts_scratch, scratch_cap, p->live.count, 0, 256) &&
         LEDGE__RESERVE(w->contacts, w->contact_cap, scratch_cap, w->contact_count, 256) &&
-        LEDGE__RESERVE(w->held, w->held_cap, p->held, w->held_count, 256) &&
+        LEDGE__RESERVE(w->held, w->held_cap, p->held.count, w->held_count, 256) &&
         LEDGE__RESERVE(ev->touch_now.keys, ev->touch_now.cap, p->touch_keys, ev->touch_now.count,
                        64) &&
         LEDGE__RESERVE(ev->sensor_now.keys, ev->sensor_now.cap, p->sensor_keys,
@@ -491,16 +524,14 @@ bool ledge_world_restore(ledge_world *world, const void *buffer, size_t size) {
     memset(&plan, 0, sizeof plan);
     char why[200];
     bool no_room = false;
-    if (!read_sections(world, b, size, &plan, false, why, sizeof why, &no_room)) {
+    if (!check_sections(world, b, size, &plan, why, sizeof why, &no_room)) {
         LEDGE_ERROR(no_room ? "%s: %s (the world is unchanged)"
                             : "%s: the snapshot is corrupted: %s (the world is unchanged)",
                     fn, why);
         return false;
     }
     if (!make_room(world, &plan)) return false;
-    bool again = read_sections(world, b, size, &plan, true, why, sizeof why, &no_room);
-    LEDGE_ASSERT(again); // the first reading checked everything the second reads
-    (void)again;
+    apply_sections(world, b, size, &plan);
     finish(world, &plan);
     return true;
 }

@@ -1,14 +1,19 @@
 // Internal: the snapshot's byte codec and its sections (snapshot.c and
 // snapshot_*.c; docs/rollback.md describes the format). Little-endian on
-// every target; integers that are mostly small are LEB128 varints (signed
-// ones zigzagged), floats their raw 32 bits.
+// every target. The bulk of a snapshot (the bodies' ids, flags, positions,
+// velocities and timers, the contacts' fields) is fixed-width columns,
+// which a little-endian host copies as they are and checks in loops the
+// compiler vectorises; the small sections (the world's scalars, the tiles,
+// the bodies' settings as runs, the events, the characters) are LEB128
+// varints (signed ones zigzagged) and raw 32-bit floats.
 //
 // A save writes each section through a writer (which counts when it has
-// no buffer, so that the size is the same code). A restore reads the
-// buffer twice through the same section functions: first only to check
-// it and learn what room it needs (`apply` false: nothing of the world is
-// written, except scratch the step rewrites anyway), then, once that room
-// is made, to put the world back (`apply` true), which can no longer fail.
+// no buffer, so that the size is the same code). A restore reads in two
+// stages: first it checks everything and learns the room it needs and
+// where each column lies (nothing of the world is written, except scratch
+// the step rewrites anyway); then, once that room is made, it puts the
+// world back from the columns and the small sections read again, which
+// can no longer fail.
 #ifndef LEDGE_SNAPSHOT_INTERNAL_H
 #define LEDGE_SNAPSHOT_INTERNAL_H
 
@@ -106,6 +111,103 @@ static inline bool ledge__same_vec(vec2s a, vec2s b) {
     return memcmp(&a, &b, sizeof a) == 0;
 }
 
+// --- columns -------------------------------------------------------------------
+
+// A little-endian host copies a column's bytes as they are; any other reads
+// and writes them byte by byte (the same bytes).
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__)
+#define LEDGE__HOST_LE (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
+#elif defined(_MSC_VER)
+#define LEDGE__HOST_LE 1 // (every target of MSVC)
+#else
+#define LEDGE__HOST_LE 0
+#endif
+
+/// Set, the columns go byte by byte on a little-endian host too: the path
+/// of a big-endian host, which the tests compare with the copies.
+extern bool ledge__snap_portable;
+
+static inline bool ledge__snap_copies(void) {
+    return LEDGE__HOST_LE && !ledge__snap_portable;
+}
+
+/// Room for `n` bytes where the writer is: where to write them, or NULL
+/// when it counts or they pass its capacity (it moves on either way; a
+/// later span fits only if every earlier one did).
+static inline uint8_t *ledge__put_span(ledge__writer *o, size_t n) {
+    uint8_t *at = o->p != NULL && o->at <= o->cap && n <= o->cap - o->at ? o->p + o->at : NULL;
+    o->at += n;
+    return at;
+}
+
+/// The 32-bit word at p (little-endian).
+static inline uint32_t ledge__load_u32(const uint8_t *p) {
+#if LEDGE__HOST_LE
+    uint32_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+#else
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+#endif
+}
+
+static inline void ledge__store_u32(uint8_t *p, uint32_t v) {
+#if LEDGE__HOST_LE
+    memcpy(p, &v, sizeof v);
+#else
+    p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8), p[2] = (uint8_t)(v >> 16),
+    p[3] = (uint8_t)(v >> 24);
+#endif
+}
+
+static inline float ledge__load_f32(const uint8_t *p) {
+    float f;
+#if LEDGE__HOST_LE
+    memcpy(&f, p, sizeof f);
+#else
+    uint32_t v = ledge__load_u32(p);
+    memcpy(&f, &v, sizeof f);
+#endif
+    return f;
+}
+
+/// `n` 32-bit words (ints, floats, vec2s as two) from `src` to a column.
+static inline void ledge__column_put(uint8_t *dst, const void *src, size_t n) {
+    if (ledge__snap_copies()) {
+        memcpy(dst, src, 4 * n);
+        return;
+    }
+    const uint8_t *s = (const uint8_t *)src;
+    for (size_t k = 0; k < n; ++k) {
+        uint32_t v;
+        memcpy(&v, s + 4 * k, sizeof v);
+        dst[4 * k] = (uint8_t)v, dst[4 * k + 1] = (uint8_t)(v >> 8);
+        dst[4 * k + 2] = (uint8_t)(v >> 16), dst[4 * k + 3] = (uint8_t)(v >> 24);
+    }
+}
+
+/// `n` 32-bit words from a column to `dst`.
+static inline void ledge__column_get(void *dst, const uint8_t *src, size_t n) {
+    if (ledge__snap_copies()) {
+        memcpy(dst, src, 4 * n);
+        return;
+    }
+    uint8_t *d = (uint8_t *)dst;
+    for (size_t k = 0; k < n; ++k) {
+        const uint8_t *b = src + 4 * k;
+        uint32_t v =
+            (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+        memcpy(d + 4 * k, &v, sizeof v);
+    }
+}
+
+/// Whether the `n` floats of a column are finite and within `limit` in
+/// magnitude (a loop the compiler vectorises; no early exit).
+bool ledge__column_within(const uint8_t *p, size_t n, float limit);
+
+/// The first float of a column that is not (its index), for the message.
+size_t ledge__column_first_out(const uint8_t *p, size_t n, float limit);
+
 // --- reading -----------------------------------------------------------------
 
 /// What a restore reads. The first problem ends the reading: `failed` is
@@ -129,6 +231,14 @@ static inline bool ledge__have(ledge__reader *r, size_t n) {
     if (!r->failed && n <= r->end - r->at) return true;
     if (!r->failed) ledge__read_fail(r, "a section runs past the end of the snapshot");
     return false;
+}
+
+/// The next `n` bytes (a column), or NULL with the reading failed.
+static inline const uint8_t *ledge__get_span(ledge__reader *r, size_t n) {
+    if (!ledge__have(r, n)) return NULL;
+    const uint8_t *p = r->p + r->at;
+    r->at += n;
+    return p;
 }
 
 static inline unsigned ledge__get_u8(ledge__reader *r) {
@@ -217,11 +327,33 @@ uint64_t ledge__snapshot_checksum(const void *data, size_t n);
 
 // --- the sections --------------------------------------------------------------
 
-/// What the first reading learns: the room the second needs, and the
-/// world's scalars, which are put back once the tiles are.
+/// Where the body section's columns lie (the first reading finds them).
+typedef struct ledge__snap_body_cols {
+    int slots, alive;
+    const uint8_t *handle, *generation, *flags; ///< Per slot.
+    int free_count;
+    const uint8_t *free;
+    const uint8_t *position, *velocity, *timer; ///< Per slot.
+    int carries, rests;                         ///< The lists of slots and values.
+    const uint8_t *carry_slot, *carry_value, *rest_slot, *rest_value;
+    size_t settings_at; ///< Where the settings' runs start.
+} ledge__snap_body_cols;
+
+/// Where a contact list's columns lie.
+typedef struct ledge__snap_contact_cols {
+    int count, cells; ///< Contacts, and those with a cell.
+    const uint8_t *a, *b, *normal, *depth, *point, *friction, *bounce, *cap, *bits;
+    const uint8_t *cell_x, *cell_y, *stamp;
+} ledge__snap_contact_cols;
+
+/// What the first reading learns: the room the second needs, where the
+/// columns and the small sections lie, and the world's scalars, which are
+/// put back once the tiles are.
 typedef struct ledge__snap_plan {
-    int slots;          ///< Body slots.
-    int contacts, held; ///< Live and held contacts.
+    int slots;                           ///< Body slots.
+    ledge__snap_body_cols bodies;        ///< The body section.
+    ledge__snap_contact_cols live, held; ///< The live and the held contacts.
+    size_t tiles_at, events_at;          ///< Where the tiles and the events start.
     int touch_keys, sensor_keys;
     int touch_begin, touch_end, sensor_begin, sensor_end, crush;
     int characters;     ///< Character entries listed.
@@ -235,8 +367,9 @@ typedef struct ledge__snap_plan {
 } ledge__snap_plan;
 
 /// The world's scalars, the tilemap, the body store, the contacts (live
-/// then held), the events, the characters: each written by *_put and read
-/// by *_get (snapshot_*.c), in this order.
+/// then held), the events, the characters: each written by *_put, in this
+/// order, and read by *_get (the small sections: both readings, `apply`
+/// the second) or *_check then *_apply (the columns) (snapshot_*.c).
 void ledge__snap_world_put(const ledge_world *w, ledge__writer *o);
 bool ledge__snap_world_get(ledge__reader *r, const ledge_world *w, ledge__snap_plan *plan);
 
@@ -244,17 +377,19 @@ void ledge__snap_tiles_put(const ledge_world *w, ledge__writer *o);
 bool ledge__snap_tiles_get(ledge__reader *r, ledge_world *w, bool apply);
 
 void ledge__snap_bodies_put(const ledge_world *w, ledge__writer *o);
-/// The first reading also grows the store to the snapshot's slots, and
-/// leaves in the scratch what the later sections check ids against
-/// (ledge__snap_alive and friends).
-bool ledge__snap_bodies_get(ledge__reader *r, ledge_world *w, ledge__snap_plan *plan, bool apply);
+/// Also grows the store to the snapshot's slots, and leaves in the scratch
+/// what the later sections check ids against (ledge__snap_alive).
+bool ledge__snap_bodies_check(ledge__reader *r, ledge_world *w, ledge__snap_plan *plan);
+/// The snapshot's `size` bytes at `b` (its settings' runs are read again).
+void ledge__snap_bodies_apply(ledge_world *w, const ledge__snap_plan *plan, const uint8_t *b,
+                              size_t size);
 
-void ledge__snap_contacts_put(const ledge_world *w, const ledge__contact *list, int count,
-                              ledge__writer *o);
-/// Checked against the snapshot's `slots`; with `apply`, into `list` (room
-/// for the count the first reading put in *count).
-bool ledge__snap_contacts_get(ledge__reader *r, ledge_world *w, int slots, ledge__contact *list,
-                              int *count, bool apply);
+void ledge__snap_contacts_put(const ledge__contact *list, int count, ledge__writer *o);
+/// Checked against the snapshot's `slots` (after the bodies' check).
+bool ledge__snap_contacts_check(ledge__reader *r, const ledge_world *w, int slots,
+                                ledge__snap_contact_cols *cols);
+/// Into `list`, room for cols->count.
+void ledge__snap_contacts_apply(const ledge__snap_contact_cols *cols, ledge__contact *list);
 
 void ledge__snap_events_put(const ledge_world *w, ledge__writer *o);
 bool ledge__snap_events_get(ledge__reader *r, ledge_world *w, ledge__snap_plan *plan, bool apply);
@@ -264,8 +399,8 @@ bool ledge__snap_characters_get(ledge__reader *r, ledge_world *w, ledge__snap_pl
                                 bool apply);
 
 // What the body section's first reading leaves in the store's scratch
-// (order_mark by slot, order by handle, order_key by slot), for the later
-// sections' checks. The step rewrites that scratch before it reads it.
+// (order_mark by slot; order: the living slots), for the later sections'
+// checks. The step rewrites that scratch before it reads it.
 #define LEDGE__SNAP_ALIVE     1u
 #define LEDGE__SNAP_KINEMATIC 2u
 

@@ -1,11 +1,14 @@
 // Snapshots: the body store (body_store.h), slot by slot in slot order, so
-// that a restored world keeps the slots' order by space and every id. In
-// columns: the free handles, each slot's handle and generation, a flags
-// byte, then over the living bodies their settings as runs of equal values
-// (a level's bodies share most of them), positions, velocities (when not
-// zero) and the few values only some bodies need. What a body's settings
-// derive (its box, whether it is a circle) is found again; what the step
-// rewrites before it reads it is not kept.
+// that a restored world keeps the slots' order by space and every id.
+// Fixed-width columns over every slot (handle, generation, a flags byte,
+// position, velocity, rest timer; a dead slot's values 0), the free
+// handles, the few values that differ from what most bodies have (a
+// kinematic body's velocity of the last substep, where a body the step
+// does not move rests) as lists of slots and values, then over the living
+// bodies their settings as runs of equal values (a level's bodies share
+// most of them). What a body's settings derive (its box, whether it is a
+// circle) is found again; what the step rewrites before it reads it is not
+// kept.
 #include "shape.h"
 #include "snapshot.h"
 
@@ -19,43 +22,16 @@ enum {
     F_MOVED = 8,
     F_IN_ONE_WAY = 16,
     F_DROPPING = 32,
-    F_VELOCITY = 64, // its velocity follows (else it is zero)
-    F_EXTRA = 128,   // an extras byte follows
-};
-
-// The extras byte: values that follow for the few bodies that need them.
-enum {
-    X_TIMER = 1, // the rest timer (else 0)
-    X_PREV = 2,  // a kinematic body's last substep's velocity (else its velocity)
-    X_LAST = 4,  // where a body the step does not move rests (else its position)
+    F_DEAD_KEEPS = F_MOVED | F_IN_ONE_WAY, // what a dead slot may have
+    F_ALL = 63,
 };
 
 // What the first reading keeps per slot in step.order_mark (snapshot.h's
-// bits, then these), so that both readings check the same way.
-enum { M_DYNAMIC = 4, M_ASLEEP = 8, M_VELOCITY = 16, M_EXTRA = 32, M_STATIC = 64, M_FROZEN = 128 };
+// bits, then these), for the checks that need a body's type.
+enum { M_DYNAMIC = 4, M_ASLEEP = 8, M_STATIC = 64, M_FROZEN = 128 };
 
 static inline bool moving(const ledge_world *w, int i) {
     return !w->frozen[i] && !w->asleep[i] && w->type[i] != LEDGE_BODY_STATIC;
-}
-
-static unsigned flags_of(const ledge_world *w, int i) {
-    unsigned f = (w->moved[i] ? F_MOVED : 0u) | (w->in_one_way[i] ? F_IN_ONE_WAY : 0u);
-    if (!w->alive[i]) return f;
-    vec2s zero = {{0.0f, 0.0f}};
-    f |= F_ALIVE | (w->asleep[i] ? F_ASLEEP : 0u) | (w->frozen[i] ? F_FROZEN : 0u) |
-         (w->dropping[i] ? F_DROPPING : 0u) |
-         (ledge__same_vec(w->velocity[i], zero) ? 0u : F_VELOCITY);
-    return f;
-}
-
-static unsigned extras_of(const ledge_world *w, int i) {
-    if (!w->alive[i]) return 0;
-    unsigned x = 0;
-    if (!w->asleep[i] && ledge__f32_bits(w->sleep_timer[i]) != 0u) x |= X_TIMER;
-    if (w->type[i] == LEDGE_BODY_KINEMATIC && !ledge__same_vec(w->prev_velocity[i], w->velocity[i]))
-        x |= X_PREV;
-    if (!moving(w, i) && !ledge__same_vec(w->last_position[i], w->position[i])) x |= X_LAST;
-    return x;
 }
 
 static unsigned kind_of(const ledge_world *w, int i) {
@@ -189,42 +165,75 @@ static void put_settings(const ledge_world *w, ledge__writer *o) {
     PUT_RUNS(w, o, SAME_USER, PUT_USER);
 }
 
-void ledge__snap_bodies_put(const ledge_world *w, ledge__writer *o) {
-    int n = w->slot_count;
-    ledge__put_var(o, (uint64_t)n);
-    for (int i = 0, last = -1; i < n; last = w->handle[i++])
-        ledge__put_svar(o, (int64_t)w->handle[i] - (int64_t)last - 1);
-    // Generations in runs (most are 0).
-    for (int i = 0; i < n;) {
-        int j = i + 1;
-        while (j < n && w->generation[j] == w->generation[i]) ++j;
-        ledge__put_var(o, (uint64_t)(j - i));
-        ledge__put_var(o, w->generation[i]);
-        i = j;
-    }
-    for (int i = 0; i < n; ++i) {
-        unsigned x = extras_of(w, i);
-        ledge__put_u8(o, flags_of(w, i) | (x ? F_EXTRA : 0u));
-        if (!x) continue;
-        ledge__put_u8(o, x);
-        if (x & X_TIMER) ledge__put_f32(o, w->sleep_timer[i]);
-        if (x & X_PREV) ledge__put_vec(o, w->prev_velocity[i]);
-        if (x & X_LAST) ledge__put_vec(o, w->last_position[i]);
-    }
-    ledge__put_var(o, (uint64_t)w->free_count);
-    for (int k = 0; k < w->free_count; ++k) ledge__put_var(o, (uint64_t)w->free_handles[k]);
-    put_settings(w, o);
-    for (int i = 0; i < n; ++i) {
-        if (w->alive[i]) ledge__put_vec(o, w->position[i]);
-    }
-    vec2s zero = {{0.0f, 0.0f}};
-    for (int i = 0; i < n; ++i) {
-        if (w->alive[i] && !ledge__same_vec(w->velocity[i], zero))
-            ledge__put_vec(o, w->velocity[i]);
+// --- writing ----------------------------------------------------------------------
+
+static void put_flags(const ledge_world *w, uint8_t *out) {
+    const uint8_t *alive = w->alive, *asleep = w->asleep, *frozen = w->frozen;
+    const uint8_t *dropping = w->dropping, *moved = w->moved, *in_one_way = w->in_one_way;
+    for (int i = 0; i < w->slot_count; ++i) {
+        unsigned kept = (moved[i] ? F_MOVED : 0u) | (in_one_way[i] ? F_IN_ONE_WAY : 0u);
+        unsigned live = F_ALIVE | (asleep[i] ? F_ASLEEP : 0u) | (frozen[i] ? F_FROZEN : 0u) |
+                        (dropping[i] ? F_DROPPING : 0u);
+        out[i] = (uint8_t)(kept | (alive[i] ? live : 0u));
     }
 }
 
-// --- reading ----------------------------------------------------------------------
+// A column of a vector per slot; a dead slot's is no state: 0.
+static void put_vectors(const ledge_world *w, const vec2s *v, uint8_t *out) {
+    ledge__column_put(out, v, 2 * (size_t)w->slot_count);
+    for (int i = 0; i < w->slot_count; ++i) {
+        if (!w->alive[i]) memset(out + 8 * (size_t)i, 0, 8);
+    }
+}
+
+// The rest timers: 0 where the body sleeps or the slot is dead (no state).
+static void put_timers(const ledge_world *w, uint8_t *out) {
+    ledge__column_put(out, w->sleep_timer, (size_t)w->slot_count);
+    for (int i = 0; i < w->slot_count; ++i) {
+        if (!w->alive[i] || w->asleep[i]) memset(out + 4 * (size_t)i, 0, 4);
+    }
+}
+
+// A list of the slots where `value` differs from `plain` and WHEN holds:
+// their count, the slots, the values.
+#define PUT_LIST(w, o, WHEN, value, plain)                                                         \
+    do {                                                                                           \
+        int count_ = 0;                                                                            \
+        for (int i = 0; i < (w)->slot_count; ++i)                                                  \
+            count_ += (WHEN) && !ledge__same_vec((value)[i], (plain)[i]);                          \
+        ledge__put_var(o, (uint64_t)count_);                                                       \
+        uint8_t *slot_ = ledge__put_span(o, 4 * (size_t)count_);                                   \
+        uint8_t *val_ = ledge__put_span(o, 8 * (size_t)count_);                                    \
+        for (int i = 0, k = 0; val_ != NULL && i < (w)->slot_count; ++i) {                         \
+            if (!(WHEN) || ledge__same_vec((value)[i], (plain)[i])) continue;                      \
+            ledge__store_u32(slot_ + 4 * (size_t)k, (uint32_t)i);                                  \
+            ledge__column_put(val_ + 8 * (size_t)k++, &(value)[i], 2);                             \
+        }                                                                                          \
+    } while (0)
+
+void ledge__snap_bodies_put(const ledge_world *w, ledge__writer *o) {
+    size_t n = (size_t)w->slot_count;
+    ledge__put_var(o, n);
+    uint8_t *p;
+    if ((p = ledge__put_span(o, 4 * n)) != NULL) ledge__column_put(p, w->handle, n);
+    if ((p = ledge__put_span(o, 4 * n)) != NULL) ledge__column_put(p, w->generation, n);
+    if ((p = ledge__put_span(o, n)) != NULL) put_flags(w, p);
+    ledge__put_var(o, (uint64_t)w->free_count);
+    if ((p = ledge__put_span(o, 4 * (size_t)w->free_count)) != NULL)
+        ledge__column_put(p, w->free_handles, (size_t)w->free_count);
+    if ((p = ledge__put_span(o, 8 * n)) != NULL) put_vectors(w, w->position, p);
+    if ((p = ledge__put_span(o, 8 * n)) != NULL) put_vectors(w, w->velocity, p);
+    if ((p = ledge__put_span(o, 4 * n)) != NULL) put_timers(w, p);
+    // A kinematic body's velocity of the last substep (its carry), where
+    // not its velocity; where a body the step does not move rests, where
+    // not its position. (Elsewhere the step rewrites them before reading.)
+    PUT_LIST(w, o, w->alive[i] && w->type[i] == LEDGE_BODY_KINEMATIC, w->prev_velocity,
+             w->velocity);
+    PUT_LIST(w, o, w->alive[i] && !moving(w, i), w->last_position, w->position);
+    put_settings(w, o);
+}
+
+// --- the settings' runs, read ------------------------------------------------------
 
 // Reads one column of runs covering the `alive` living slots (listed in
 // step.order by then): for each run, GET reads its value once (checking
@@ -250,13 +259,14 @@ void ledge__snap_bodies_put(const ledge_world *w, ledge__writer *o) {
         }                                                                                          \
     } while (0)
 
-static bool get_kind(ledge__reader *r, ledge_world *w, int at, int run, unsigned *kind) {
+static bool get_kind(ledge__reader *r, ledge_world *w, int at, int run, unsigned *kind,
+                     bool apply) {
     *kind = (unsigned)ledge__get_count(r, 0x3FFu, "a body's kind");
     unsigned type = *kind & 3u, one_way = *kind >> 5 & 7u;
     if (type > LEDGE_BODY_DYNAMIC || one_way > LEDGE_ONE_WAY_RIGHT)
         return ledge__read_fail(r, "a body's type %u or one-way setting %u", type, one_way);
     // The marks of the run's slots: their type, checked against the flags.
-    for (int k = at; k < at + run; ++k) {
+    for (int k = at; !apply && k < at + run; ++k) {
         int i = w->step.order[k];
         uint8_t *m = &w->step.order_mark[i];
         *m = (uint8_t)(*m & ~(LEDGE__SNAP_KINEMATIC | M_DYNAMIC | M_STATIC));
@@ -265,8 +275,6 @@ static bool get_kind(ledge__reader *r, ledge_world *w, int at, int run, unsigned
                                            : M_STATIC;
         if ((*m & M_ASLEEP) && type != LEDGE_BODY_DYNAMIC)
             return ledge__read_fail(r, "body slot %d sleeps and is not dynamic", i);
-        if ((*m & M_VELOCITY) && type == LEDGE_BODY_STATIC)
-            return ledge__read_fail(r, "static body slot %d has a velocity", i);
     }
     return !r->failed;
 }
@@ -297,10 +305,10 @@ static bool get_material(ledge__reader *r, material *m) {
     return !r->failed;
 }
 
-static bool get_mass(ledge__reader *r, ledge_world *w, int at, int run, float *inv) {
+static bool get_mass(ledge__reader *r, ledge_world *w, int at, int run, float *inv, bool apply) {
     *inv = ledge__get_f32(r);
     bool any = *inv >= 1.0f / LEDGE_MAX_MASS && *inv <= 1.0f / LEDGE_MIN_MASS;
-    for (int k = at; k < at + run && !r->failed; ++k) {
+    for (int k = at; !apply && k < at + run && !r->failed; ++k) {
         int i = w->step.order[k];
         bool dynamic = w->step.order_mark[i] & M_DYNAMIC;
         if (dynamic ? !any : ledge__f32_bits(*inv) != 0u)
@@ -342,14 +350,15 @@ static void put_shape_at(ledge_world *w, int i, const ledge_shape *s) {
 
 static bool get_settings(ledge__reader *r, ledge_world *w, int alive, bool apply) {
     unsigned kind = 0;
-    GET_RUNS(r, w, alive, apply, "kind", get_kind(r, w, at, run_, &kind), put_kind(w, i, kind));
+    GET_RUNS(r, w, alive, apply, "kind", get_kind(r, w, at, run_, &kind, apply),
+             put_kind(w, i, kind));
     material m;
     GET_RUNS(r, w, alive, apply, "material", get_material(r, &m),
              (w->friction[i] = m.friction, w->bounce[i] = m.bounce,
               w->gravity_scale[i] = m.gravity_scale, w->drag[i] = m.drag,
               w->floor_cos[i] = m.floor_cos));
     float inv = 0.0f;
-    GET_RUNS(r, w, alive, apply, "mass", get_mass(r, w, at, run_, &inv),
+    GET_RUNS(r, w, alive, apply, "mass", get_mass(r, w, at, run_, &inv, apply),
              (w->sleep_inv_mass[i] = inv, w->inv_mass[i] = w->asleep[i] ? 0.0f : inv));
     ledge_shape s;
     GET_RUNS(r, w, alive, apply, "shape", get_shape(r, &s), put_shape_at(w, i, &s));
@@ -364,141 +373,184 @@ static bool get_settings(ledge__reader *r, ledge_world *w, int alive, bool apply
     return !r->failed;
 }
 
+// --- the first reading: checks -----------------------------------------------------
+
 // Each slot's handle: a permutation of 0..n-1, checked through step.order
 // (by handle: its slot).
-static bool get_handles(ledge__reader *r, ledge_world *w, int n, bool apply) {
-    int *slot_of = w->step.order;
+static bool check_handles(ledge__reader *r, ledge_world *w, const ledge__snap_body_cols *c) {
+    int n = c->slots, *slot_of = w->step.order;
     for (int h = 0; h < n; ++h) slot_of[h] = -1;
-    for (int i = 0, last = -1; i < n && !r->failed; ++i) {
-        int64_t h = (int64_t)last + 1 + ledge__get_svar(r);
-        if (h < 0 || h >= n || slot_of[h] >= 0)
-            return ledge__read_fail(r, "slot %d's handle %lld is out of range or taken twice", i,
-                                    (long long)h);
+    for (int i = 0; i < n; ++i) {
+        uint32_t h = ledge__load_u32(c->handle + 4 * (size_t)i);
+        if (h >= (uint32_t)n || slot_of[h] >= 0)
+            return ledge__read_fail(r, "slot %d's handle %u is out of range or taken twice", i, h);
         slot_of[h] = i;
-        last = (int)h;
-        if (apply) {
-            w->handle[i] = (int)h;
-            w->slot_of[h] = i;
-        }
     }
-    return !r->failed;
+    return true;
+}
+
+// The flags: a dead slot keeps only F_DEAD_KEEPS, a body sleeps only in a
+// world that lets it. Leaves each slot's marks in step.order_mark.
+static bool check_flags(ledge__reader *r, ledge_world *w, ledge__snap_body_cols *c) {
+    const uint8_t *flags = c->flags;
+    uint8_t *mark = w->step.order_mark;
+    unsigned sleep_ok = w->sleep_on ? F_ASLEEP : 0u;
+    int n = c->slots, alive = 0;
+    bool ok = true;
+    for (int i = 0; i < n; ++i) {
+        unsigned f = flags[i], live = f & F_ALIVE;
+        ok &= (f & ~(live ? F_ALL & ~(F_ASLEEP & ~sleep_ok) : F_DEAD_KEEPS)) == 0;
+        alive += (int)live;
+        mark[i] =
+            (uint8_t)(live | ((f & F_ASLEEP) ? M_ASLEEP : 0u) | ((f & F_FROZEN) ? M_FROZEN : 0u));
+    }
+    for (int i = 0; !ok && i < n; ++i) {
+        unsigned f = flags[i], live = f & F_ALIVE;
+        if (f & ~(live ? F_ALL & ~(F_ASLEEP & ~sleep_ok) : F_DEAD_KEEPS))
+            return ledge__read_fail(r, "slot %d's flags %u do not go together", i, f);
+    }
+    c->alive = alive;
+    return true;
 }
 
 // The free handles: exactly those of the dead slots, in the order they will
 // be taken again (LIFO), each once.
-static bool get_free(ledge__reader *r, ledge_world *w, int n, int dead, bool apply) {
-    int count = (int)ledge__get_count(r, (uint64_t)n, "the free handles");
-    if (count != dead)
-        return ledge__read_fail(r, "%d handles are free for %d dead slots", count, dead);
-    for (int k = 0; k < count && !r->failed; ++k) {
-        int h = (int)ledge__get_count(r, (uint64_t)n - 1u, "a free handle");
-        int i = w->step.order[h];
-        if (r->failed || i < 0) break;
+static bool check_free(ledge__reader *r, ledge_world *w, const ledge__snap_body_cols *c) {
+    int n = c->slots;
+    if (c->free_count != n - c->alive)
+        return ledge__read_fail(r, "%d handles are free for %d dead slots", c->free_count,
+                                n - c->alive);
+    uint8_t *mark = w->step.order_mark;
+    bool ok = true;
+    for (int k = 0; k < c->free_count && ok; ++k) {
+        uint32_t h = ledge__load_u32(c->free + 4 * (size_t)k);
         // (A dead slot's mark becomes 2 once its handle is listed.)
-        if (w->step.order_mark[i] != 0)
-            return ledge__read_fail(r, "free handle %d is alive or listed twice", h);
-        w->step.order_mark[i] = 2u;
-        if (apply) w->free_handles[k] = h;
+        ok = h < (uint32_t)n && mark[w->step.order[h]] == 0;
+        if (!ok)
+            return ledge__read_fail(r, "free handle %u is alive, listed twice or past the slots",
+                                    h);
+        mark[w->step.order[h]] = 2u;
     }
     for (int i = 0; i < n; ++i) {
-        if (w->step.order_mark[i] == 2u) w->step.order_mark[i] = 0;
+        if (mark[i] == 2u) mark[i] = 0;
     }
-    if (apply) w->free_count = count;
-    return !r->failed;
-}
-
-static bool get_generations(ledge__reader *r, ledge_world *w, int n, bool apply) {
-    for (int i = 0; i < n && !r->failed;) {
-        int run = (int)ledge__get_count(r, (uint64_t)(n - i), "a generation run");
-        uint32_t g = (uint32_t)ledge__get_count(r, UINT32_MAX, "a generation");
-        if (run == 0) return ledge__read_fail(r, "a generation run is empty");
-        for (int k = 0; k < run; ++k, ++i) {
-            if (apply) w->generation[i] = g;
-        }
-    }
-    return !r->failed;
-}
-
-// The extras' values of slot i (their kinds are checked against the
-// body's type in get_motion, once the settings are read).
-static bool get_extras(ledge__reader *r, ledge_world *w, int i, unsigned x, bool apply) {
-    float timer = (x & X_TIMER) ? ledge__get_f32(r) : 0.0f;
-    if (!(timer >= 0.0f && isfinite(timer)))
-        return ledge__read_fail(r, "slot %d's rest timer is %g", i, (double)timer);
-    vec2s zero = {{0.0f, 0.0f}};
-    vec2s prev = (x & X_PREV) ? ledge__get_vec_within(r, LEDGE_MAX_COORDINATE, "a velocity") : zero;
-    vec2s last = (x & X_LAST) ? ledge__get_vec_within(r, LEDGE_MAX_COORDINATE, "a position") : zero;
-    if (!apply || r->failed) return !r->failed;
-    w->sleep_timer[i] = timer;
-    w->prev_velocity[i] = prev;
-    w->last_position[i] = last;
     return true;
 }
 
-static bool get_flags(ledge__reader *r, ledge_world *w, int n, int *alive, bool apply) {
-    *alive = 0;
-    for (int i = 0; i < n && !r->failed; ++i) {
-        unsigned f = ledge__get_u8(r), x = (f & F_EXTRA) ? ledge__get_u8(r) : 0u;
-        bool live = f & F_ALIVE;
-        unsigned dead_ok = F_MOVED | F_IN_ONE_WAY;
-        if ((!live && (f & ~dead_ok)) || ((f & F_EXTRA) && (x == 0u || x > 7u)) ||
-            ((f & F_ASLEEP) && ((f & F_VELOCITY) || !w->sleep_on || (x & X_TIMER))))
-            return ledge__read_fail(r, "slot %d's flags %u/%u do not go together", i, f, x);
-        if (x && !get_extras(r, w, i, x, apply)) return false;
-        *alive += live;
-        w->step.order_mark[i] =
-            (uint8_t)((live ? LEDGE__SNAP_ALIVE : 0u) | ((f & F_ASLEEP) ? M_ASLEEP : 0u) |
-                      ((f & F_VELOCITY) ? M_VELOCITY : 0u) | ((f & F_FROZEN) ? M_FROZEN : 0u) |
-                      (x ? M_EXTRA : 0u));
-        w->step.order_key[i] = (int)x; // the extras' kinds, for get_motion
-        if (!apply) continue;
-        w->alive[i] = live;
-        w->moved[i] = (f & F_MOVED) != 0;
-        w->in_one_way[i] = (f & F_IN_ONE_WAY) != 0;
-        w->asleep[i] = (f & F_ASLEEP) != 0;
-        w->frozen[i] = (f & F_FROZEN) != 0;
-        w->dropping[i] = (f & F_DROPPING) != 0;
-        if (!live) w->events[i] = 0;
-    }
-    return !r->failed;
-}
-
-// Positions, velocities and the extras' values of the living slots.
-static bool get_motion(ledge__reader *r, ledge_world *w, int n, int alive, bool apply) {
-    const uint8_t *mark = w->step.order_mark;
-    const int *extras = w->step.order_key;
-    if (!ledge__have(r, (size_t)alive * 8u)) return false;
-    for (int i = 0; i < n; ++i) {
-        if (!(mark[i] & LEDGE__SNAP_ALIVE)) continue;
-        vec2s p = ledge__get_vec_within(r, LEDGE_MAX_COORDINATE, "a position");
-        if (!apply) continue;
-        w->position[i] = p;
-        if (!(extras[i] & X_LAST)) w->last_position[i] = p;
-        if (!(extras[i] & X_TIMER)) w->sleep_timer[i] = 0.0f;
-    }
-    vec2s zero = {{0.0f, 0.0f}};
-    for (int i = 0; i < n && !r->failed; ++i) {
-        if (!(mark[i] & LEDGE__SNAP_ALIVE)) continue;
-        unsigned x = (unsigned)extras[i];
-        if (((x & X_PREV) && !(mark[i] & LEDGE__SNAP_KINEMATIC)) ||
-            ((x & X_LAST) && !(mark[i] & (M_STATIC | M_ASLEEP | M_FROZEN))))
-            return ledge__read_fail(r, "slot %d keeps a value its body does not have", i);
-        vec2s v = (mark[i] & M_VELOCITY)
-                      ? ledge__get_vec_within(r, LEDGE_MAX_COORDINATE, "a velocity")
-                      : zero;
-        if (!apply) continue;
-        w->velocity[i] = v;
-        if (!(x & X_PREV)) w->prev_velocity[i] = v;
-    }
-    return !r->failed;
-}
-
-// The living slots in step.order (free after the handles' check).
-static bool list_alive(ledge_world *w, int n) {
+// The living slots in step.order (free once the handles are checked).
+static void list_alive(ledge_world *w, const uint8_t *flags, int n) {
     int k = 0;
     for (int i = 0; i < n; ++i) {
-        if (ledge__snap_alive(w, i)) w->step.order[k++] = i;
+        w->step.order[k] = i;
+        k += flags[i] & F_ALIVE;
     }
+}
+
+// Positions and velocities finite and within range, a dead slot's 0, a
+// sleeping or static body's velocity 0; rest timers finite and not
+// negative, 0 where the body sleeps or the slot is dead.
+static bool check_motion(ledge__reader *r, const ledge_world *w, const ledge__snap_body_cols *c) {
+    size_t n = (size_t)c->slots;
+    const float far = LEDGE_MAX_COORDINATE;
+    const uint8_t *column[2] = {c->position, c->velocity};
+    const char *what[2] = {"a position", "a velocity"};
+    for (int k = 0; k < 2; ++k) {
+        if (ledge__column_within(column[k], 2 * n, far)) continue;
+        size_t at = ledge__column_first_out(column[k], 2 * n, far);
+        return ledge__read_fail(r, "%s of body slot %zu is %g (finite, at most %g)", what[k],
+                                at / 2, (double)ledge__load_f32(column[k] + 4 * at), (double)far);
+    }
+    const uint8_t *mark = w->step.order_mark;
+    bool ok = true;
+    for (size_t i = 0; i < n; ++i) {
+        uint32_t p =
+            ledge__load_u32(c->position + 8 * i) | ledge__load_u32(c->position + 8 * i + 4);
+        uint32_t v =
+            ledge__load_u32(c->velocity + 8 * i) | ledge__load_u32(c->velocity + 8 * i + 4);
+        uint32_t t = ledge__load_u32(c->timer + 4 * i);
+        unsigned m = mark[i];
+        bool live = m & LEDGE__SNAP_ALIVE, timed = live && !(m & M_ASLEEP);
+        bool still = !live || (m & (M_ASLEEP | M_STATIC));
+        ok &= (live || p == 0) & (!still || v == 0) &
+              (timed ? t < 0x7F800000u || t == 0x80000000u : t == 0);
+    }
+    for (size_t i = 0; !ok && i < n; ++i) {
+        uint32_t p =
+            ledge__load_u32(c->position + 8 * i) | ledge__load_u32(c->position + 8 * i + 4);
+        uint32_t v =
+            ledge__load_u32(c->velocity + 8 * i) | ledge__load_u32(c->velocity + 8 * i + 4);
+        uint32_t t = ledge__load_u32(c->timer + 4 * i);
+        unsigned m = mark[i];
+        bool live = m & LEDGE__SNAP_ALIVE, timed = live && !(m & M_ASLEEP);
+        bool still = !live || (m & (M_ASLEEP | M_STATIC));
+        if (!live && p != 0) return ledge__read_fail(r, "dead slot %zu has a position", i);
+        if (still && v != 0)
+            return ledge__read_fail(r, "body slot %zu has a velocity (it is %s)", i,
+                                    !live            ? "dead"
+                                    : (m & M_ASLEEP) ? "asleep"
+                                                     : "static");
+        if (timed ? !(t < 0x7F800000u || t == 0x80000000u) : t != 0)
+            return ledge__read_fail(r, "slot %zu's rest timer is %g", i,
+                                    (double)ledge__load_f32(c->timer + 4 * i));
+    }
+    return true;
+}
+
+// A list of slots and values: slots ascending, each a living body `allowed`
+// by its marks, values within range.
+static bool check_list(ledge__reader *r, const ledge_world *w, int slots, int count,
+                       const uint8_t *slot, const uint8_t *value, unsigned allowed,
+                       const char *what) {
+    const uint8_t *mark = w->step.order_mark;
+    for (int k = 0; k < count; ++k) {
+        uint32_t i = ledge__load_u32(slot + 4 * (size_t)k);
+        if (i >= (uint32_t)slots || (k > 0 && i <= ledge__load_u32(slot + 4 * (size_t)k - 4)) ||
+            !(mark[i] & LEDGE__SNAP_ALIVE) || !(mark[i] & allowed))
+            return ledge__read_fail(r, "%s of slot %u: out of order or not of such a body", what,
+                                    i);
+    }
+    if (!ledge__column_within(value, 2 * (size_t)count, LEDGE_MAX_COORDINATE))
+        return ledge__read_fail(r, "%s is not finite or out of range", what);
+    return true;
+}
+
+bool ledge__snap_bodies_check(ledge__reader *r, ledge_world *w, ledge__snap_plan *plan) {
+    ledge__snap_body_cols *c = &plan->bodies;
+    int n = (int)ledge__get_count(r, 1u << 26, "the body slots");
+    if (r->failed) return false;
+    if (n > w->capacity && !ledge__store_grow(w, n, "ledge_world_restore")) {
+        r->no_room = true;
+        return ledge__read_fail(r, "allocation of %d body slots failed", n);
+    }
+    size_t un = (size_t)n;
+    c->slots = n;
+    c->handle = ledge__get_span(r, 4 * un);
+    c->generation = ledge__get_span(r, 4 * un);
+    c->flags = ledge__get_span(r, un);
+    if (r->failed || !check_handles(r, w, c) || !check_flags(r, w, c)) return false;
+    c->free_count = (int)ledge__get_count(r, un, "the free handles");
+    c->free = ledge__get_span(r, 4 * (size_t)c->free_count);
+    if (r->failed || !check_free(r, w, c)) return false;
+    c->position = ledge__get_span(r, 8 * un);
+    c->velocity = ledge__get_span(r, 8 * un);
+    c->timer = ledge__get_span(r, 4 * un);
+    c->carries = (int)ledge__get_count(r, un, "the kinematic carries");
+    c->carry_slot = ledge__get_span(r, 4 * (size_t)c->carries);
+    c->carry_value = ledge__get_span(r, 8 * (size_t)c->carries);
+    c->rests = (int)ledge__get_count(r, un, "the resting positions");
+    c->rest_slot = ledge__get_span(r, 4 * (size_t)c->rests);
+    c->rest_value = ledge__get_span(r, 8 * (size_t)c->rests);
+    if (r->failed) return false;
+    list_alive(w, c->flags, n);
+    c->settings_at = r->at;
+    // (The settings leave each body's type in its marks, for the rest.)
+    if (!get_settings(r, w, c->alive, false) || !check_motion(r, w, c) ||
+        !check_list(r, w, n, c->carries, c->carry_slot, c->carry_value, LEDGE__SNAP_KINEMATIC,
+                    "a kinematic carry") ||
+        !check_list(r, w, n, c->rests, c->rest_slot, c->rest_value, M_STATIC | M_ASLEEP | M_FROZEN,
+                    "a resting position"))
+        return false;
+    plan->slots = n;
     return true;
 }
 
@@ -514,31 +566,60 @@ static void clear_slots(ledge_world *w, int from, int to) {
     LEDGE__BODY_FIELDS(CLEAR_SCRATCH)
 }
 
-bool ledge__snap_bodies_get(ledge__reader *r, ledge_world *w, ledge__snap_plan *plan, bool apply) {
-    int n = (int)ledge__get_count(r, 1u << 26, "the body slots");
-    if (r->failed) return false;
-    if (n > w->capacity && !ledge__store_grow(w, n, "ledge_world_restore")) {
-        r->no_room = true;
-        return ledge__read_fail(r, "allocation of %d body slots failed", n);
+// --- the second reading: the world put back --------------------------------------------
+
+static void apply_flags(ledge_world *w, const uint8_t *flags, int n) {
+    for (int i = 0; i < n; ++i) {
+        unsigned f = flags[i];
+        w->alive[i] = f & F_ALIVE;
+        w->moved[i] = (f & F_MOVED) != 0;
+        w->in_one_way[i] = (f & F_IN_ONE_WAY) != 0;
+        w->asleep[i] = (f & F_ASLEEP) != 0;
+        w->frozen[i] = (f & F_FROZEN) != 0;
+        w->dropping[i] = (f & F_DROPPING) != 0;
     }
-    int alive = 0;
-    if (!get_handles(r, w, n, apply) || !get_generations(r, w, n, apply) ||
-        !get_flags(r, w, n, &alive, apply) || !get_free(r, w, n, n - alive, apply) ||
-        !list_alive(w, n) || !get_settings(r, w, alive, apply) ||
-        !get_motion(r, w, n, alive, apply))
-        return false;
-    plan->slots = n;
-    if (!apply) return true;
+}
+
+static void apply_list(vec2s *to, int count, const uint8_t *slot, const uint8_t *value) {
+    for (int k = 0; k < count; ++k)
+        ledge__column_get(&to[ledge__load_u32(slot + 4 * (size_t)k)], value + 8 * (size_t)k, 2);
+}
+
+void ledge__snap_bodies_apply(ledge_world *w, const ledge__snap_plan *plan, const uint8_t *b,
+                              size_t size) {
+    const ledge__snap_body_cols *c = &plan->bodies;
+    int n = c->slots;
+    size_t un = (size_t)n;
+    ledge__column_get(w->handle, c->handle, un);
+    for (int i = 0; i < n; ++i) w->slot_of[w->handle[i]] = i;
+    ledge__column_get(w->generation, c->generation, un);
+    apply_flags(w, c->flags, n);
+    ledge__column_get(w->free_handles, c->free, (size_t)c->free_count);
+    w->free_count = c->free_count;
+    ledge__column_get(w->position, c->position, 2 * un);
+    ledge__column_get(w->velocity, c->velocity, 2 * un);
+    ledge__column_get(w->sleep_timer, c->timer, un);
+    memcpy(w->last_position, w->position, sizeof *w->position * un);
+    memcpy(w->prev_velocity, w->velocity, sizeof *w->velocity * un);
+    apply_list(w->prev_velocity, c->carries, c->carry_slot, c->carry_value);
+    apply_list(w->last_position, c->rests, c->rest_slot, c->rest_value);
+    list_alive(w, c->flags, n);
+    ledge__reader r = {b, c->settings_at, size, false, false, {0}};
+    bool again = get_settings(&r, w, c->alive, true);
+    LEDGE_ASSERT(again); // checked by the first reading
+    (void)again;
     int old = w->slot_count;
     w->slot_count = n;
-    w->live_count = alive;
+    w->live_count = c->alive;
     w->sleepers = 0;
     w->event_bodies = 0;
     for (int i = 0; i < n; ++i) {
-        if (!w->alive[i]) continue;
+        if (!w->alive[i]) {
+            w->events[i] = 0;
+            continue;
+        }
         w->sleepers += w->asleep[i];
         w->event_bodies += w->events[i];
     }
     clear_slots(w, n, old);
-    return true;
 }

@@ -1,260 +1,180 @@
 // Snapshots: the recorded contacts (the live list the next substep
-// replays, then the held ones of sleeping bodies), in their order. Most of
-// a contact is what the step would compute again from the bodies where
-// they are now: the combined friction and bounce, and, for a pair or tile
-// at rest, the normal, depth and point of their overlap (the last pass
-// records the overlap it projects; a body that did not move after it
-// overlaps the same way). The save computes each of those the way the step
-// does and keeps a value only where the bits differ; a restore computes
-// the same numbers from the bodies it has just put back.
+// replays, then the held ones of sleeping bodies), in their order, as
+// fixed-width columns: the bodies' slots, the normal, depth and point, the
+// friction, bounce and Coulomb cap, a byte of the response policy and the
+// pile mark; then the tile cell and stamp of the contacts that have them
+// (every tile contact). Kept as they are: nothing is computed again, so a
+// restore copies and checks them in loops without branches.
 #include "snapshot.h"
 
-#include "tilemap.h"
-
-// A contact's kind: which values follow it, and its response policy.
+// The byte of a contact.
 enum {
-    K_TILE = 1,     // b is a tile: its cell follows
-    K_NORMAL = 2,   // the normal and depth follow
-    K_POINT = 4,    // the point follows
-    K_FRICTION = 8, // the friction follows
-    K_BOUNCE = 16,  // the bounce follows
-    K_CAP = 32,     // the Coulomb cap follows (else 0)
-    K_STAMP = 64,   // a tile's stamp follows; for a pair, its cell and stamp (else 0)
-    K_POLICY = 7,   // the policy (ledge_response) in bits 7 and 8
-    K_PILE = 512,   // the contact lies within a pile (response.c)
-    K_LIMIT = 1024,
+    B_POLICY = 3, // its ledge_response
+    B_PILE = 4,   // it lies within a pile (response.c)
+    B_CELL = 8,   // its cell and stamp follow (a tile contact; a pair's when not 0)
+    B_ALL = 15,
 };
 
-/// What the step would record for contact c from where its bodies are now.
-typedef struct guess {
-    vec2s normal, point;
-    float depth, friction, bounce;
-    int stamp;
-} guess;
+// The bytes of a contact without its cell, and of a cell.
+enum { CONTACT_BYTES = 41, CELL_BYTES = 12 };
 
-static inline vec2s box_center(const ledge_world *w, int i) {
-    return v2_add(w->position[i], w->box_offset[i]);
+static inline bool has_cell(const ledge__contact *c) {
+    return c->b < 0 || (c->cell_x | c->cell_y | c->stamp) != 0;
 }
 
-// The pair's overlap as the relaxation finds it (resolve.c: the pair's a
-// is the contact's b): two circles by their closed form, else the SAT.
-static void guess_pair(const ledge_world *w, int a, int b, guess *g) {
-    if (w->circle[a] && w->circle[b]) {
-        vec2s d = v2_sub(box_center(w, a), box_center(w, b));
-        float ra = w->box_half[b].x, r = ra + w->box_half[a].x;
-        float dist = sqrtf(v2_len2(d));
-        g->normal = v2_unit(d, dist);
-        g->depth = r - dist;
+void ledge__snap_contacts_put(const ledge__contact *list, int count, ledge__writer *o) {
+    size_t m = (size_t)count;
+    ledge__put_var(o, m);
+    uint8_t *a = ledge__put_span(o, 4 * m), *b = ledge__put_span(o, 4 * m);
+    uint8_t *normal = ledge__put_span(o, 8 * m), *depth = ledge__put_span(o, 4 * m);
+    uint8_t *point = ledge__put_span(o, 8 * m), *friction = ledge__put_span(o, 4 * m);
+    uint8_t *bounce = ledge__put_span(o, 4 * m), *cap = ledge__put_span(o, 4 * m);
+    uint8_t *bits = ledge__put_span(o, m);
+    size_t cells = 0;
+    if (bits == NULL) { // (counting, or past the capacity: the size only)
+        for (size_t k = 0; k < m; ++k) cells += has_cell(&list[k]);
+        ledge__put_span(o, CELL_BYTES * cells);
         return;
     }
-    ledge_manifold m = ledge_collide(&w->shape[b], w->position[b], &w->shape[a], w->position[a]);
-    g->normal = m.normal;
-    g->depth = m.depth;
-    g->point = m.point_count == 2 ? v2_scale(v2_add(m.points[0], m.points[1]), 0.5f) : m.points[0];
-}
-
-// A circle pair's point, found when recorded from the normal it keeps
-// (resolve.c, point_of).
-static vec2s circle_point(const ledge_world *w, int a, int b, vec2s normal) {
-    vec2s ca = box_center(w, b), cb = box_center(w, a);
-    float ra = w->box_half[b].x, r = ra + w->box_half[a].x;
-    float half_depth = 0.5f * (r - v2_dot(v2_sub(cb, ca), normal));
-    return v2_add(ca, v2_scale(normal, ra - half_depth));
-}
-
-static void guess_tile(const ledge_world *w, int a, int x, int y, guess *g) {
-    ledge_manifold m = ledge__tilemap_collide_cell(w->map, x, y, &w->shape[a], w->position[a]);
-    g->normal = m.normal;
-    g->depth = m.depth;
-    g->point = m.point_count == 2 ? v2_scale(v2_add(m.points[0], m.points[1]), 0.5f) : m.points[0];
-}
-
-static void guess_materials(const ledge_world *w, int a, int b, guess *g) {
-    g->friction = b >= 0 ? sqrtf(w->friction[b] * w->friction[a]) : w->friction[a];
-    g->bounce = b >= 0 ? maxf(w->bounce[b], w->bounce[a]) : w->bounce[a];
-}
-
-static inline bool same_float(float x, float y) {
-    return ledge__f32_bits(x) == ledge__f32_bits(y);
-}
-
-// A unit normal's y from its x: the distance of its bits from sqrt(1 - x^2)
-// (zigzagged, 1 byte for a unit vector), then its sign.
-static void put_normal(ledge__writer *o, vec2s n) {
-    float py = sqrtf(maxf(0.0f, 1.0f - n.x * n.x));
-    uint32_t ay = ledge__f32_bits(n.y) & 0x7FFFFFFFu;
-    int64_t d = (int64_t)ay - (int64_t)ledge__f32_bits(py);
-    ledge__put_f32(o, n.x);
-    ledge__put_var(o, ledge__zigzag(d) << 1 | (ledge__f32_bits(n.y) >> 31));
-}
-
-static vec2s get_normal(ledge__reader *r) {
-    vec2s n;
-    n.x = ledge__get_within(r, 2.0f, "a contact normal");
-    uint64_t u = ledge__get_var(r);
-    float py = sqrtf(maxf(0.0f, 1.0f - n.x * n.x));
-    uint64_t z = u >> 1;
-    int64_t d = (z & 1u) ? -(int64_t)(z >> 1) - 1 : (int64_t)(z >> 1);
-    int64_t ay = (int64_t)ledge__f32_bits(py) + d;
-    if (ay < 0 || ay > 0x7F7FFFFF) {
-        ledge__read_fail(r, "a contact normal's y is not a finite number");
-        return v2(0.0f, 0.0f);
-    }
-    n.y = ledge__bits_f32((uint32_t)ay | (uint32_t)(u & 1u) << 31);
-    if (!(fabsf(n.y) <= 2.0f)) ledge__read_fail(r, "a contact normal's y is %g", (double)n.y);
-    return n;
-}
-
-// The kind of contact c: what differs from the guesses (and the guesses).
-static unsigned kind_of(const ledge_world *w, const ledge__contact *c, guess *g) {
-    unsigned k = (unsigned)c->policy << K_POLICY | (c->pile ? K_PILE : 0u);
-    guess_materials(w, c->a, c->b, g);
-    if (c->b < 0) {
-        k |= K_TILE;
-        guess_tile(w, c->a, c->cell_x, c->cell_y, g);
-        g->stamp = ledge__cell_stamp(w->map, c->cell_x, c->cell_y);
-        if (c->stamp != g->stamp) k |= K_STAMP;
-    } else {
-        guess_pair(w, c->a, c->b, g);
-        if (c->cell_x != 0 || c->cell_y != 0 || c->stamp != 0) k |= K_STAMP;
-    }
-    if (!ledge__same_vec(c->normal, g->normal) || !same_float(c->depth, g->depth)) k |= K_NORMAL;
-    if (c->b >= 0 && w->circle[c->a] && w->circle[c->b])
-        g->point = circle_point(w, c->a, c->b, c->normal);
-    if (!ledge__same_vec(c->point, g->point)) k |= K_POINT;
-    if (!same_float(c->friction, g->friction)) k |= K_FRICTION;
-    if (!same_float(c->bounce, g->bounce)) k |= K_BOUNCE;
-    if (ledge__f32_bits(c->cap) != 0u) k |= K_CAP;
-    return k;
-}
-
-void ledge__snap_contacts_put(const ledge_world *w, const ledge__contact *list, int count,
-                              ledge__writer *o) {
-    ledge__put_var(o, (uint64_t)count);
-    unsigned last_kind = 0;
-    int last_a = 0;
-    for (int k = 0; k < count; ++k) {
+    for (size_t k = 0; k < m; ++k) {
         const ledge__contact *c = &list[k];
-        guess g;
-        unsigned kind = kind_of(w, c, &g);
-        bool changed = kind != last_kind;
-        ledge__put_var(o, ledge__zigzag((int64_t)c->a - last_a) << 1 | (changed ? 1u : 0u));
-        if (changed) ledge__put_var(o, kind);
-        last_kind = kind;
-        last_a = c->a;
-        if (c->b >= 0) {
-            ledge__put_svar(o, (int64_t)c->b - c->a);
-        } else {
-            ledge__put_svar(o, c->cell_x);
-            ledge__put_svar(o, c->cell_y);
-        }
-        if (kind & K_NORMAL) {
-            put_normal(o, c->normal);
-            ledge__put_f32(o, c->depth);
-        }
-        if (kind & K_POINT) ledge__put_vec(o, c->point);
-        if (kind & K_FRICTION) ledge__put_f32(o, c->friction);
-        if (kind & K_BOUNCE) ledge__put_f32(o, c->bounce);
-        if (kind & K_CAP) ledge__put_f32(o, c->cap);
-        if ((kind & K_STAMP) && c->b >= 0) {
-            ledge__put_svar(o, c->cell_x);
-            ledge__put_svar(o, c->cell_y);
-        }
-        if (kind & K_STAMP) ledge__put_svar(o, c->stamp);
+        ledge__store_u32(a + 4 * k, (uint32_t)c->a);
+        ledge__store_u32(b + 4 * k, (uint32_t)c->b);
+        ledge__column_put(normal + 8 * k, &c->normal, 2);
+        ledge__column_put(depth + 4 * k, &c->depth, 1);
+        ledge__column_put(point + 8 * k, &c->point, 2);
+        ledge__column_put(friction + 4 * k, &c->friction, 1);
+        ledge__column_put(bounce + 4 * k, &c->bounce, 1);
+        ledge__column_put(cap + 4 * k, &c->cap, 1);
+        bool cell = has_cell(c);
+        bits[k] = (uint8_t)(c->policy | (c->pile ? B_PILE : 0u) | (cell ? B_CELL : 0u));
+        cells += cell;
+    }
+    uint8_t *cx = ledge__put_span(o, 4 * cells), *cy = ledge__put_span(o, 4 * cells);
+    uint8_t *stamp = ledge__put_span(o, 4 * cells);
+    for (size_t k = 0, j = 0; stamp != NULL && k < m; ++k) {
+        const ledge__contact *c = &list[k];
+        if (!(bits[k] & B_CELL)) continue;
+        ledge__store_u32(cx + 4 * j, (uint32_t)c->cell_x);
+        ledge__store_u32(cy + 4 * j, (uint32_t)c->cell_y);
+        ledge__store_u32(stamp + 4 * j++, (uint32_t)c->stamp);
     }
 }
 
-static int get_int(ledge__reader *r, const char *what) {
-    int64_t v = ledge__get_svar(r);
-    if (v < INT32_MIN || v > INT32_MAX) {
-        ledge__read_fail(r, "%s is %lld (an int)", what, (long long)v);
-        return 0;
+// The first contact whose ids or byte are wrong, named (after the loop
+// without branches found one).
+static bool ids_fail(ledge__reader *r, const ledge_world *w, int slots,
+                     const ledge__snap_contact_cols *c) {
+    const uint8_t *mark = w->step.order_mark;
+    for (int k = 0; k < c->count; ++k) {
+        uint32_t a = ledge__load_u32(c->a + 4 * (size_t)k),
+                 b = ledge__load_u32(c->b + 4 * (size_t)k);
+        unsigned bits = c->bits[k];
+        if (a >= (uint32_t)slots || !(mark[a] & LEDGE__SNAP_ALIVE))
+            return ledge__read_fail(r, "a contact's body slot %u is not a living body", a);
+        if (b == UINT32_MAX ? !(bits & B_CELL)
+                            : b >= (uint32_t)slots || b == a || !(mark[b] & LEDGE__SNAP_ALIVE))
+            return ledge__read_fail(r, "a contact's other slot %d is not a living body or tile",
+                                    (int)b);
+        if (bits > B_ALL || (bits & B_POLICY) > LEDGE_RESPONSE_CROSS)
+            return ledge__read_fail(r, "a contact's byte is %u", bits);
     }
-    return (int)v;
+    return ledge__read_fail(r, "a contact is wrong"); // (not reached)
 }
 
-// One contact: checked (ids against the first reading's marks), and with
-// `apply` completed from the guesses into *c.
-static bool get_contact(ledge__reader *r, ledge_world *w, int slots, unsigned *kind, int *last_a,
-                        ledge__contact *c, bool apply) {
-    uint64_t head = ledge__get_var(r);
-    if (head & 1u) *kind = (unsigned)ledge__get_count(r, K_LIMIT - 1u, "a contact's kind");
-    uint64_t z = head >> 1;
-    int64_t a = (int64_t)*last_a + ((z & 1u) ? -(int64_t)(z >> 1) - 1 : (int64_t)(z >> 1));
-    if (r->failed) return false;
-    if (a < 0 || a >= slots || !ledge__snap_alive(w, (int)a))
-        return ledge__read_fail(r, "a contact's body slot %lld is not a living body", (long long)a);
-    *last_a = (int)a;
-    unsigned k = *kind;
-    if ((k >> K_POLICY & 3u) > LEDGE_RESPONSE_CROSS)
-        return ledge__read_fail(r, "a contact's response is %u", k >> K_POLICY & 3u);
-    int b = -1, cx = 0, cy = 0;
-    if (k & K_TILE) {
-        cx = get_int(r, "a tile contact's cell");
-        cy = get_int(r, "a tile contact's cell");
-    } else {
-        int64_t bb = a + ledge__get_svar(r);
-        if (bb < 0 || bb >= slots || bb == a || !ledge__snap_alive(w, (int)bb))
-            return ledge__read_fail(r, "a contact's other slot %lld is not a living body",
-                                    (long long)bb);
-        b = (int)bb;
-    }
-    guess g = {{{0.0f, 0.0f}}, {{0.0f, 0.0f}}, 0.0f, 0.0f, 0.0f, 0};
+// Each float column within its range: the normal's components within 2,
+// depth, point and cap within 4 LEDGE_MAX_COORDINATE, the cap not
+// negative, friction and bounce within 0 .. 1.
+static bool check_floats(ledge__reader *r, const ledge__snap_contact_cols *c) {
+    size_t m = (size_t)c->count;
     const float far = 4.0f * LEDGE_MAX_COORDINATE;
-    vec2s normal = (k & K_NORMAL) ? get_normal(r) : g.normal;
-    float depth = (k & K_NORMAL) ? ledge__get_within(r, far, "a contact depth") : 0.0f;
-    vec2s point = (k & K_POINT) ? ledge__get_vec_within(r, far, "a contact point") : g.point;
-    float friction = (k & K_FRICTION) ? ledge__get_f32(r) : 0.0f;
-    float bounce = (k & K_BOUNCE) ? ledge__get_f32(r) : 0.0f;
-    float cap = (k & K_CAP) ? ledge__get_within(r, far, "a contact's cap") : 0.0f;
-    if (!(friction >= 0.0f && friction <= 1.0f && bounce >= 0.0f && bounce <= 1.0f && cap >= 0.0f))
-        return ledge__read_fail(r, "a contact's friction %g, bounce %g or cap %g is out of range",
-                                (double)friction, (double)bounce, (double)cap);
-    if ((k & K_STAMP) && b >= 0) {
-        cx = get_int(r, "a contact's cell");
-        cy = get_int(r, "a contact's cell");
+    const uint8_t *column[4] = {c->normal, c->depth, c->point, c->cap};
+    const size_t floats[4] = {2 * m, m, 2 * m, m};
+    const float limit[4] = {2.0f, far, far, far};
+    const char *what[4] = {"a contact normal", "a contact depth", "a contact point",
+                           "a contact's cap"};
+    for (int k = 0; k < 4; ++k) {
+        if (ledge__column_within(column[k], floats[k], limit[k])) continue;
+        size_t at = ledge__column_first_out(column[k], floats[k], limit[k]);
+        return ledge__read_fail(r, "%s is %g (finite, at most %g)", what[k],
+                                (double)ledge__load_f32(column[k] + 4 * at), (double)limit[k]);
     }
-    int stamp = (k & K_STAMP) ? get_int(r, "a contact's stamp") : 0;
-    if (r->failed || !apply) return !r->failed;
-    // The guesses, from the bodies and tiles just put back.
-    guess_materials(w, (int)a, b, &g);
-    if (b < 0) {
-        if (!(k & K_NORMAL) || !(k & K_POINT)) guess_tile(w, (int)a, cx, cy, &g);
-        if (!(k & K_STAMP)) stamp = ledge__cell_stamp(w->map, cx, cy);
-    } else if (!(k & K_NORMAL) || (!(k & K_POINT) && !(w->circle[a] && w->circle[b]))) {
-        guess_pair(w, (int)a, b, &g);
+    bool ok = true;
+    for (size_t k = 0; k < m; ++k) {
+        float f = ledge__load_f32(c->friction + 4 * k), e = ledge__load_f32(c->bounce + 4 * k);
+        float cap = ledge__load_f32(c->cap + 4 * k);
+        ok &= (f >= 0.0f) & (f <= 1.0f) & (e >= 0.0f) & (e <= 1.0f) & (cap >= 0.0f);
     }
-    c->a = (int)a;
-    c->b = b;
-    c->normal = (k & K_NORMAL) ? normal : g.normal;
-    c->depth = (k & K_NORMAL) ? depth : g.depth;
-    if (!(k & K_POINT) && b >= 0 && w->circle[a] && w->circle[b]) {
-        point = circle_point(w, (int)a, b, c->normal);
-    } else if (!(k & K_POINT)) {
-        point = g.point;
+    for (size_t k = 0; !ok && k < m; ++k) {
+        float f = ledge__load_f32(c->friction + 4 * k), e = ledge__load_f32(c->bounce + 4 * k);
+        float cap = ledge__load_f32(c->cap + 4 * k);
+        if (!(f >= 0.0f && f <= 1.0f && e >= 0.0f && e <= 1.0f && cap >= 0.0f))
+            return ledge__read_fail(r,
+                                    "a contact's friction %g, bounce %g or cap %g is out of range",
+                                    (double)f, (double)e, (double)cap);
     }
-    c->point = point;
-    c->friction = (k & K_FRICTION) ? friction : g.friction;
-    c->bounce = (k & K_BOUNCE) ? bounce : g.bounce;
-    c->cap = cap;
-    c->cell_x = cx;
-    c->cell_y = cy;
-    c->policy = (uint8_t)(k >> K_POLICY & 3u);
-    c->pile = (k & K_PILE) ? 1 : 0;
-    c->target = 0.0f;
-    c->stamp = stamp;
     return true;
 }
 
-bool ledge__snap_contacts_get(ledge__reader *r, ledge_world *w, int slots, ledge__contact *list,
-                              int *count, bool apply) {
-    int n = (int)ledge__get_count(r, (uint64_t)(r->end - r->at) / 2u, "the contacts");
+bool ledge__snap_contacts_check(ledge__reader *r, const ledge_world *w, int slots,
+                                ledge__snap_contact_cols *c) {
+    size_t m =
+        (size_t)ledge__get_count(r, (uint64_t)(r->end - r->at) / CONTACT_BYTES, "the contacts");
+    c->count = (int)m;
+    c->a = ledge__get_span(r, 4 * m);
+    c->b = ledge__get_span(r, 4 * m);
+    c->normal = ledge__get_span(r, 8 * m);
+    c->depth = ledge__get_span(r, 4 * m);
+    c->point = ledge__get_span(r, 8 * m);
+    c->friction = ledge__get_span(r, 4 * m);
+    c->bounce = ledge__get_span(r, 4 * m);
+    c->cap = ledge__get_span(r, 4 * m);
+    c->bits = ledge__get_span(r, m);
     if (r->failed) return false;
-    unsigned kind = 0;
-    int last_a = 0;
-    for (int k = 0; k < n; ++k) {
-        if (!get_contact(r, w, slots, &kind, &last_a, apply ? &list[k] : NULL, apply)) return false;
+    // The ids: living bodies (b, a tile: UINT32_MAX, with its cell).
+    const uint8_t *mark = w->step.order_mark;
+    bool ok = true;
+    size_t cells = 0;
+    for (size_t k = 0; k < m; ++k) {
+        uint32_t a = ledge__load_u32(c->a + 4 * k), b = ledge__load_u32(c->b + 4 * k);
+        unsigned bits = c->bits[k];
+        bool a_ok = a < (uint32_t)slots && (mark[a < (uint32_t)slots ? a : 0] & LEDGE__SNAP_ALIVE);
+        bool b_ok = b == UINT32_MAX ? (bits & B_CELL) != 0
+                                    : b < (uint32_t)slots && b != a &&
+                                          (mark[b < (uint32_t)slots ? b : 0] & LEDGE__SNAP_ALIVE);
+        ok &= a_ok & b_ok & (bits <= B_ALL) & ((bits & B_POLICY) <= LEDGE_RESPONSE_CROSS);
+        cells += (bits & B_CELL) != 0;
     }
-    *count = n;
-    return true;
+    if (!ok) return ids_fail(r, w, slots, c);
+    if (!check_floats(r, c)) return false;
+    c->cells = (int)cells;
+    c->cell_x = ledge__get_span(r, 4 * cells);
+    c->cell_y = ledge__get_span(r, 4 * cells);
+    c->stamp = ledge__get_span(r, 4 * cells);
+    return !r->failed;
+}
+
+void ledge__snap_contacts_apply(const ledge__snap_contact_cols *c, ledge__contact *list) {
+    for (size_t k = 0, j = 0; k < (size_t)c->count; ++k) {
+        ledge__contact *t = &list[k];
+        unsigned bits = c->bits[k];
+        t->a = (int)ledge__load_u32(c->a + 4 * k);
+        t->b = (int)ledge__load_u32(c->b + 4 * k);
+        ledge__column_get(&t->normal, c->normal + 8 * k, 2);
+        ledge__column_get(&t->depth, c->depth + 4 * k, 1);
+        ledge__column_get(&t->point, c->point + 8 * k, 2);
+        ledge__column_get(&t->friction, c->friction + 4 * k, 1);
+        ledge__column_get(&t->bounce, c->bounce + 4 * k, 1);
+        ledge__column_get(&t->cap, c->cap + 4 * k, 1);
+        t->policy = (uint8_t)(bits & B_POLICY);
+        t->pile = (bits & B_PILE) ? 1 : 0;
+        t->target = 0.0f;
+        if (bits & B_CELL) {
+            t->cell_x = (int)ledge__load_u32(c->cell_x + 4 * j);
+            t->cell_y = (int)ledge__load_u32(c->cell_y + 4 * j);
+            t->stamp = (int)ledge__load_u32(c->stamp + 4 * j++);
+        } else {
+            t->cell_x = t->cell_y = t->stamp = 0;
+        }
+    }
 }

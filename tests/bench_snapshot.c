@@ -12,6 +12,11 @@
 //
 // Run: meson test -C <release build> --benchmark snapshot -v
 //  or: <build>/tests/bench_snapshot [--friction n|coulomb|both] [--sleep] [N ...] (default 10000)
+//
+// In instructions (tests/bench_callgrind_snapshot.sh): --callgrind
+// save|restore|step runs the 600 steps, one save and one restore untimed,
+// then that one call with callgrind's instrumentation on (N's model, or
+// --friction coulomb).
 #define _POSIX_C_SOURCE 199309L
 #define RUNS            15
 #include "bench_timing.h"
@@ -20,6 +25,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#ifdef LEDGE_HAVE_CALLGRIND
+#include <valgrind/callgrind.h>
+#else
+#define CALLGRIND_START_INSTRUMENTATION
+#define CALLGRIND_STOP_INSTRUMENTATION
+#define CALLGRIND_TOGGLE_COLLECT
+#endif
 
 static double median(double *t, int n) {
     qsort(t, (size_t)n, sizeof *t, cmp_double);
@@ -71,10 +84,46 @@ static int run(int n, ledge_friction_law model) {
     return 0;
 }
 
+// One save, restore or step of the rain of n after 600 steps (and one
+// save and restore, so that the restore has its room), under callgrind.
+static int run_callgrind(int n, ledge_friction_law model, const char *what) {
+    scene_friction = model;
+    scene s;
+    if (!scene_rain(n, &s)) return 1;
+    for (int k = 0; k < 600; ++k) ledge_world_step(s.world, 1.0f / 60.0f);
+    size_t cap = ledge_world_snapshot_size(s.world);
+    unsigned char *buf = malloc(cap);
+    if (buf == NULL) return 1;
+    size_t size = ledge_world_save(s.world, buf, cap);
+    if (size == 0 || !ledge_world_restore(s.world, buf, size)) return 1;
+    for (int k = 0; k < 3; ++k) ledge_world_step(s.world, 1.0f / 60.0f); // (found again)
+    size = ledge_world_save(s.world, buf, cap);
+    bool ok = size > 0;
+    CALLGRIND_START_INSTRUMENTATION;
+    CALLGRIND_TOGGLE_COLLECT;
+    if (!strcmp(what, "save")) {
+        ok = ledge_world_save(s.world, buf, cap) == size;
+    } else if (!strcmp(what, "restore")) {
+        ok = ledge_world_restore(s.world, buf, size);
+    } else {
+        ledge_world_step(s.world, 1.0f / 60.0f);
+    }
+    CALLGRIND_TOGGLE_COLLECT;
+    CALLGRIND_STOP_INSTRUMENTATION;
+    printf("rain of %d after 603 steps, %s model: one %s measured (snapshot %zu bytes)\n", n,
+           model == LEDGE_FRICTION_N ? "N's" : "Coulomb's", what, size);
+    free(buf);
+    scene_destroy(&s);
+    return ok ? 0 : 1;
+}
+
 int main(int argc, char **argv) {
     int models = 3, sizes[16], count = 0;
+    const char *callgrind = NULL;
     for (int a = 1; a < argc; ++a) {
-        if (!strcmp(argv[a], "--friction") && a + 1 < argc) {
+        if (!strcmp(argv[a], "--callgrind") && a + 1 < argc) {
+            callgrind = argv[++a];
+        } else if (!strcmp(argv[a], "--friction") && a + 1 < argc) {
             ++a;
             models = !strcmp(argv[a], "n") ? 1 : !strcmp(argv[a], "coulomb") ? 2 : 3;
         } else if (!strcmp(argv[a], "--sleep")) {
@@ -82,11 +131,15 @@ int main(int argc, char **argv) {
         } else if (count < 16 && atoi(argv[a]) >= 2) {
             sizes[count++] = atoi(argv[a]);
         } else {
-            fprintf(stderr, "usage: bench_snapshot [--friction n|coulomb|both] [--sleep] [N ...]\n");
+            fprintf(stderr, "usage: bench_snapshot [--friction n|coulomb|both] [--sleep] "
+                            "[--callgrind save|restore|step] [N ...]\n");
             return 2;
         }
     }
     if (count == 0) sizes[count++] = 10000;
+    if (callgrind != NULL)
+        return run_callgrind(sizes[0], models == 2 ? LEDGE_FRICTION_COULOMB : LEDGE_FRICTION_N,
+                             callgrind);
     printf("rain after 600 steps%s, median of %d: save, restore, a step, the first step after a "
            "restore (ms)\n",
            scene_sleep ? " (sleeping)" : "", RUNS);

@@ -607,7 +607,7 @@ static const refusal g_refusals[] = {
     {"restore of a truncated snapshot", 2, "ledge_world_restore", "truncated"},
     {"restore with bytes after it", 2, "ledge_world_restore", "bytes after it"},
     {"restore of another kind of buffer", 2, "ledge_world_restore", "not a ledge snapshot"},
-    {"restore of another format version", 2, "ledge_world_restore", "format version 2"},
+    {"restore of another format version", 2, "ledge_world_restore", "format version 1"},
     {"restore of a corrupted byte", 2, "ledge_world_restore", "checksum"},
     {"restore of a crafted tile run", 2, "ledge_world_restore", "corrupted: "},
     {"restore of a crafted contact", 2, "ledge_world_restore", "corrupted: "},
@@ -659,7 +659,7 @@ static bool refusal_call(int row) {
         ok = !ledge_world_restore(w, b, g_size);
         break;
     case 11:
-        b = changed(4, 2);
+        b = changed(4, 1); // (the first format)
         ok = !ledge_world_restore(w, b, g_size);
         break;
     case 12:
