@@ -111,6 +111,14 @@ static inline bool ledge__same_vec(vec2s a, vec2s b) {
     return memcmp(&a, &b, sizeof a) == 0;
 }
 
+/// Whether two vectors have the same bits (as one 64-bit word: no branch).
+static inline bool ledge__same_bits(vec2s a, vec2s b) {
+    uint64_t x, y;
+    memcpy(&x, &a, sizeof x);
+    memcpy(&y, &b, sizeof y);
+    return x == y;
+}
+
 // --- columns -------------------------------------------------------------------
 
 // A little-endian host copies a column's bytes as they are; any other reads
@@ -339,11 +347,12 @@ typedef struct ledge__snap_body_cols {
     size_t settings_at; ///< Where the settings' runs start.
 } ledge__snap_body_cols;
 
-/// Where a contact list's columns lie.
+/// Where a contact list's records lie.
 typedef struct ledge__snap_contact_cols {
-    int count, cells; ///< Contacts, and those with a cell.
-    const uint8_t *a, *b, *normal, *depth, *point, *friction, *bounce, *cap, *bits;
-    const uint8_t *cell_x, *cell_y, *stamp;
+    int count, cells;    ///< Contacts, and those with a cell.
+    const uint8_t *rec;  ///< Per contact its 40 bytes (snapshot_contacts.c).
+    const uint8_t *bits; ///< Per contact its byte.
+    const uint8_t *cell; ///< Per contact with a cell: cell x, y and stamp.
 } ledge__snap_contact_cols;
 
 /// What the first reading learns: the room the second needs, where the

@@ -30,10 +30,6 @@ enum {
 // bits, then these), for the checks that need a body's type.
 enum { M_DYNAMIC = 4, M_ASLEEP = 8, M_STATIC = 64, M_FROZEN = 128 };
 
-static inline bool moving(const ledge_world *w, int i) {
-    return !w->frozen[i] && !w->asleep[i] && w->type[i] != LEDGE_BODY_STATIC;
-}
-
 static unsigned kind_of(const ledge_world *w, int i) {
     return (unsigned)w->type[i] | (unsigned)(w->bullet[i] != 0) << 2 |
            (unsigned)(w->sensor[i] != 0) << 3 | (unsigned)(w->events[i] != 0) << 4 |
@@ -167,15 +163,22 @@ static void put_settings(const ledge_world *w, ledge__writer *o) {
 
 // --- writing ----------------------------------------------------------------------
 
-static void put_flags(const ledge_world *w, uint8_t *out) {
-    const uint8_t *alive = w->alive, *asleep = w->asleep, *frozen = w->frozen;
-    const uint8_t *dropping = w->dropping, *moved = w->moved, *in_one_way = w->in_one_way;
-    for (int i = 0; i < w->slot_count; ++i) {
+// (The arrays apart, so that the loop vectorises.)
+static void put_flags_of(int n, const uint8_t *restrict alive, const uint8_t *restrict asleep,
+                         const uint8_t *restrict frozen, const uint8_t *restrict dropping,
+                         const uint8_t *restrict moved, const uint8_t *restrict in_one_way,
+                         uint8_t *restrict out) {
+    for (int i = 0; i < n; ++i) {
         unsigned kept = (moved[i] ? F_MOVED : 0u) | (in_one_way[i] ? F_IN_ONE_WAY : 0u);
         unsigned live = F_ALIVE | (asleep[i] ? F_ASLEEP : 0u) | (frozen[i] ? F_FROZEN : 0u) |
                         (dropping[i] ? F_DROPPING : 0u);
         out[i] = (uint8_t)(kept | (alive[i] ? live : 0u));
     }
+}
+
+static void put_flags(const ledge_world *w, uint8_t *out) {
+    put_flags_of(w->slot_count, w->alive, w->asleep, w->frozen, w->dropping, w->moved,
+                 w->in_one_way, out);
 }
 
 // A column of a vector per slot; a dead slot's is no state: 0.
@@ -198,13 +201,13 @@ static void put_timers(const ledge_world *w, uint8_t *out) {
 // their count, the slots, the values.
 #define PUT_LIST(w, o, WHEN, value, plain)                                                         \
     do {                                                                                           \
-        int count_ = 0;                                                                            \
-        for (int i = 0; i < (w)->slot_count; ++i)                                                  \
-            count_ += (WHEN) && !ledge__same_vec((value)[i], (plain)[i]);                          \
+        int count_ = 0, n_ = (w)->slot_count;                                                      \
+        for (int i = 0; i < n_; ++i)                                                               \
+            count_ += (int)(WHEN) & (int)!ledge__same_bits((value)[i], (plain)[i]);                \
         ledge__put_var(o, (uint64_t)count_);                                                       \
         uint8_t *slot_ = ledge__put_span(o, 4 * (size_t)count_);                                   \
         uint8_t *val_ = ledge__put_span(o, 8 * (size_t)count_);                                    \
-        for (int i = 0, k = 0; val_ != NULL && i < (w)->slot_count; ++i) {                         \
+        for (int i = 0, k = 0; val_ != NULL && k < count_; ++i) {                                  \
             if (!(WHEN) || ledge__same_vec((value)[i], (plain)[i])) continue;                      \
             ledge__store_u32(slot_ + 4 * (size_t)k, (uint32_t)i);                                  \
             ledge__column_put(val_ + 8 * (size_t)k++, &(value)[i], 2);                             \
@@ -227,9 +230,12 @@ void ledge__snap_bodies_put(const ledge_world *w, ledge__writer *o) {
     // A kinematic body's velocity of the last substep (its carry), where
     // not its velocity; where a body the step does not move rests, where
     // not its position. (Elsewhere the step rewrites them before reading.)
-    PUT_LIST(w, o, w->alive[i] && w->type[i] == LEDGE_BODY_KINEMATIC, w->prev_velocity,
+    const uint8_t *alive = w->alive, *type = w->type, *asleep = w->asleep, *frozen = w->frozen;
+    PUT_LIST(w, o, (alive[i] != 0) & (type[i] == LEDGE_BODY_KINEMATIC), w->prev_velocity,
              w->velocity);
-    PUT_LIST(w, o, w->alive[i] && !moving(w, i), w->last_position, w->position);
+    PUT_LIST(w, o,
+             (alive[i] != 0) & (((frozen[i] | asleep[i]) != 0) | (type[i] == LEDGE_BODY_STATIC)),
+             w->last_position, w->position);
     put_settings(w, o);
 }
 
@@ -568,16 +574,24 @@ static void clear_slots(ledge_world *w, int from, int to) {
 
 // --- the second reading: the world put back --------------------------------------------
 
-static void apply_flags(ledge_world *w, const uint8_t *flags, int n) {
+// (The arrays apart, so that the loop vectorises.)
+static void apply_flags_to(int n, const uint8_t *restrict flags, uint8_t *restrict alive,
+                           uint8_t *restrict moved, uint8_t *restrict in_one_way,
+                           uint8_t *restrict asleep, uint8_t *restrict frozen,
+                           uint8_t *restrict dropping) {
     for (int i = 0; i < n; ++i) {
         unsigned f = flags[i];
-        w->alive[i] = f & F_ALIVE;
-        w->moved[i] = (f & F_MOVED) != 0;
-        w->in_one_way[i] = (f & F_IN_ONE_WAY) != 0;
-        w->asleep[i] = (f & F_ASLEEP) != 0;
-        w->frozen[i] = (f & F_FROZEN) != 0;
-        w->dropping[i] = (f & F_DROPPING) != 0;
+        alive[i] = (uint8_t)(f & F_ALIVE);
+        moved[i] = (uint8_t)((f & F_MOVED) != 0);
+        in_one_way[i] = (uint8_t)((f & F_IN_ONE_WAY) != 0);
+        asleep[i] = (uint8_t)((f & F_ASLEEP) != 0);
+        frozen[i] = (uint8_t)((f & F_FROZEN) != 0);
+        dropping[i] = (uint8_t)((f & F_DROPPING) != 0);
     }
+}
+
+static void apply_flags(ledge_world *w, const uint8_t *flags, int n) {
+    apply_flags_to(n, flags, w->alive, w->moved, w->in_one_way, w->asleep, w->frozen, w->dropping);
 }
 
 static void apply_list(vec2s *to, int count, const uint8_t *slot, const uint8_t *value) {

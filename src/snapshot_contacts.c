@@ -1,11 +1,15 @@
 // Snapshots: the recorded contacts (the live list the next substep
-// replays, then the held ones of sleeping bodies), in their order, as
-// fixed-width columns: the bodies' slots, the normal, depth and point, the
-// friction, bounce and Coulomb cap, a byte of the response policy and the
-// pile mark; then the tile cell and stamp of the contacts that have them
+// replays, then the held ones of sleeping bodies), in their order: per
+// contact a record of 40 bytes (the bodies' slots, the normal, the
+// friction, bounce and Coulomb cap, the depth, the point: ten 32-bit
+// words, the order of ledge__contact, which a little-endian host copies
+// as they are), then a byte each of the response policy and the pile
+// mark, then the tile cell and stamp of the contacts that have them
 // (every tile contact). Kept as they are: nothing is computed again, so a
 // restore copies and checks them in loops without branches.
 #include "snapshot.h"
+
+#include <stddef.h>
 
 // The byte of a contact.
 enum {
@@ -15,8 +19,17 @@ enum {
     B_ALL = 15,
 };
 
-// The bytes of a contact without its cell, and of a cell.
-enum { CONTACT_BYTES = 41, CELL_BYTES = 12 };
+// The bytes of a contact's record, of a contact without its cell, of a cell.
+enum { REC_BYTES = 40, CONTACT_BYTES = 41, CELL_BYTES = 12 };
+
+// The record is ledge__contact's first ten words, in its order.
+_Static_assert(offsetof(ledge__contact, a) == 0 && offsetof(ledge__contact, b) == 4 &&
+                   offsetof(ledge__contact, normal) == 8 &&
+                   offsetof(ledge__contact, friction) == 16 &&
+                   offsetof(ledge__contact, bounce) == 20 && offsetof(ledge__contact, cap) == 24 &&
+                   offsetof(ledge__contact, depth) == 28 && offsetof(ledge__contact, point) == 32 &&
+                   sizeof(vec2s) == 8,
+               "a contact's record is the first 40 bytes of ledge__contact");
 
 static inline bool has_cell(const ledge__contact *c) {
     return c->b < 0 || (c->cell_x | c->cell_y | c->stamp) != 0;
@@ -25,10 +38,7 @@ static inline bool has_cell(const ledge__contact *c) {
 void ledge__snap_contacts_put(const ledge__contact *list, int count, ledge__writer *o) {
     size_t m = (size_t)count;
     ledge__put_var(o, m);
-    uint8_t *a = ledge__put_span(o, 4 * m), *b = ledge__put_span(o, 4 * m);
-    uint8_t *normal = ledge__put_span(o, 8 * m), *depth = ledge__put_span(o, 4 * m);
-    uint8_t *point = ledge__put_span(o, 8 * m), *friction = ledge__put_span(o, 4 * m);
-    uint8_t *bounce = ledge__put_span(o, 4 * m), *cap = ledge__put_span(o, 4 * m);
+    uint8_t *rec = ledge__put_span(o, REC_BYTES * m);
     uint8_t *bits = ledge__put_span(o, m);
     size_t cells = 0;
     if (bits == NULL) { // (counting, or past the capacity: the size only)
@@ -36,84 +46,89 @@ void ledge__snap_contacts_put(const ledge__contact *list, int count, ledge__writ
         ledge__put_span(o, CELL_BYTES * cells);
         return;
     }
+    bool copies = ledge__snap_copies();
     for (size_t k = 0; k < m; ++k) {
         const ledge__contact *c = &list[k];
-        ledge__store_u32(a + 4 * k, (uint32_t)c->a);
-        ledge__store_u32(b + 4 * k, (uint32_t)c->b);
-        ledge__column_put(normal + 8 * k, &c->normal, 2);
-        ledge__column_put(depth + 4 * k, &c->depth, 1);
-        ledge__column_put(point + 8 * k, &c->point, 2);
-        ledge__column_put(friction + 4 * k, &c->friction, 1);
-        ledge__column_put(bounce + 4 * k, &c->bounce, 1);
-        ledge__column_put(cap + 4 * k, &c->cap, 1);
+        if (copies) {
+            memcpy(rec + REC_BYTES * k, c, REC_BYTES);
+        } else {
+            ledge__column_put(rec + REC_BYTES * k, c, REC_BYTES / 4);
+        }
         bool cell = has_cell(c);
         bits[k] = (uint8_t)(c->policy | (c->pile ? B_PILE : 0u) | (cell ? B_CELL : 0u));
         cells += cell;
     }
-    uint8_t *cx = ledge__put_span(o, 4 * cells), *cy = ledge__put_span(o, 4 * cells);
-    uint8_t *stamp = ledge__put_span(o, 4 * cells);
-    for (size_t k = 0, j = 0; stamp != NULL && k < m; ++k) {
+    uint8_t *cell = ledge__put_span(o, CELL_BYTES * cells);
+    for (size_t k = 0, j = 0; cell != NULL && k < m; ++k) {
         const ledge__contact *c = &list[k];
         if (!(bits[k] & B_CELL)) continue;
-        ledge__store_u32(cx + 4 * j, (uint32_t)c->cell_x);
-        ledge__store_u32(cy + 4 * j, (uint32_t)c->cell_y);
-        ledge__store_u32(stamp + 4 * j++, (uint32_t)c->stamp);
+        uint8_t *q = cell + CELL_BYTES * j++;
+        ledge__store_u32(q, (uint32_t)c->cell_x);
+        ledge__store_u32(q + 4, (uint32_t)c->cell_y);
+        ledge__store_u32(q + 8, (uint32_t)c->stamp);
     }
 }
 
-// The first contact whose ids or byte are wrong, named (after the loop
-// without branches found one).
-static bool ids_fail(ledge__reader *r, const ledge_world *w, int slots,
-                     const ledge__snap_contact_cols *c) {
-    const uint8_t *mark = w->step.order_mark;
+// The limits of a record's floats, as the bits of their magnitude.
+#define TWO_BITS   0x40000000u // 2.0f
+#define ONE_BITS   0x3F800000u // 1.0f
+#define MINUS_ZERO 0x80000000u
+
+static inline uint32_t magnitude(const uint8_t *q) {
+    return ledge__load_u32(q) & 0x7FFFFFFFu;
+}
+
+// Whether contact k's ids and byte are right: a a living body, b one too
+// (not a) or a tile (UINT32_MAX, with its cell).
+static inline bool ids_ok(const uint8_t *q, unsigned bits, const uint8_t *mark, uint32_t slots) {
+    uint32_t a = ledge__load_u32(q), b = ledge__load_u32(q + 4);
+    unsigned a_ok = (a < slots) & ((mark[a < slots ? a : 0] & LEDGE__SNAP_ALIVE) != 0);
+    unsigned b_ok = b == UINT32_MAX ? (bits & B_CELL) != 0
+                                    : (b < slots) & (b != a) &
+                                          ((mark[b < slots ? b : 0] & LEDGE__SNAP_ALIVE) != 0);
+    return a_ok & b_ok & (bits <= B_ALL) & ((bits & B_POLICY) <= LEDGE_RESPONSE_CROSS);
+}
+
+// Whether its floats are in range: the normal's components within 2,
+// depth and point within `far` (4 LEDGE_MAX_COORDINATE), friction and
+// bounce within 0 .. 1, the cap within 0 .. far; every one finite.
+static inline bool floats_ok(const uint8_t *q, uint32_t far) {
+    uint32_t nx = magnitude(q + 8), ny = magnitude(q + 12), depth = magnitude(q + 28);
+    uint32_t px = magnitude(q + 32), py = magnitude(q + 36);
+    uint32_t friction = ledge__load_u32(q + 16), bounce = ledge__load_u32(q + 20);
+    uint32_t cap = ledge__load_u32(q + 24);
+    return (nx <= TWO_BITS) & (ny <= TWO_BITS) & (depth <= far) & (px <= far) & (py <= far) &
+           ((friction <= ONE_BITS) | (friction == MINUS_ZERO)) &
+           ((bounce <= ONE_BITS) | (bounce == MINUS_ZERO)) & ((cap <= far) | (cap == MINUS_ZERO));
+}
+
+// The first contact that is wrong, named (after the loop without branches
+// found one).
+static bool contact_fail(ledge__reader *r, const ledge__snap_contact_cols *c, const uint8_t *mark,
+                         uint32_t slots, uint32_t far) {
     for (int k = 0; k < c->count; ++k) {
-        uint32_t a = ledge__load_u32(c->a + 4 * (size_t)k),
-                 b = ledge__load_u32(c->b + 4 * (size_t)k);
+        const uint8_t *q = c->rec + REC_BYTES * (size_t)k;
         unsigned bits = c->bits[k];
-        if (a >= (uint32_t)slots || !(mark[a] & LEDGE__SNAP_ALIVE))
+        uint32_t a = ledge__load_u32(q), b = ledge__load_u32(q + 4);
+        if (a >= slots || !(mark[a] & LEDGE__SNAP_ALIVE))
             return ledge__read_fail(r, "a contact's body slot %u is not a living body", a);
         if (b == UINT32_MAX ? !(bits & B_CELL)
-                            : b >= (uint32_t)slots || b == a || !(mark[b] & LEDGE__SNAP_ALIVE))
+                            : b >= slots || b == a || !(mark[b] & LEDGE__SNAP_ALIVE))
             return ledge__read_fail(r, "a contact's other slot %d is not a living body or tile",
                                     (int)b);
         if (bits > B_ALL || (bits & B_POLICY) > LEDGE_RESPONSE_CROSS)
             return ledge__read_fail(r, "a contact's byte is %u", bits);
+        if (!floats_ok(q, far))
+            return ledge__read_fail(
+                r,
+                "contact %d's normal (%g, %g), depth %g, point (%g, %g), friction %g, bounce %g "
+                "or cap %g is out of range",
+                k, (double)ledge__load_f32(q + 8), (double)ledge__load_f32(q + 12),
+                (double)ledge__load_f32(q + 28), (double)ledge__load_f32(q + 32),
+                (double)ledge__load_f32(q + 36), (double)ledge__load_f32(q + 16),
+                (double)ledge__load_f32(q + 20), (double)ledge__load_f32(q + 24));
     }
     return ledge__read_fail(r, "a contact is wrong"); // (not reached)
-}
-
-// Each float column within its range: the normal's components within 2,
-// depth, point and cap within 4 LEDGE_MAX_COORDINATE, the cap not
-// negative, friction and bounce within 0 .. 1.
-static bool check_floats(ledge__reader *r, const ledge__snap_contact_cols *c) {
-    size_t m = (size_t)c->count;
-    const float far = 4.0f * LEDGE_MAX_COORDINATE;
-    const uint8_t *column[4] = {c->normal, c->depth, c->point, c->cap};
-    const size_t floats[4] = {2 * m, m, 2 * m, m};
-    const float limit[4] = {2.0f, far, far, far};
-    const char *what[4] = {"a contact normal", "a contact depth", "a contact point",
-                           "a contact's cap"};
-    for (int k = 0; k < 4; ++k) {
-        if (ledge__column_within(column[k], floats[k], limit[k])) continue;
-        size_t at = ledge__column_first_out(column[k], floats[k], limit[k]);
-        return ledge__read_fail(r, "%s is %g (finite, at most %g)", what[k],
-                                (double)ledge__load_f32(column[k] + 4 * at), (double)limit[k]);
-    }
-    bool ok = true;
-    for (size_t k = 0; k < m; ++k) {
-        float f = ledge__load_f32(c->friction + 4 * k), e = ledge__load_f32(c->bounce + 4 * k);
-        float cap = ledge__load_f32(c->cap + 4 * k);
-        ok &= (f >= 0.0f) & (f <= 1.0f) & (e >= 0.0f) & (e <= 1.0f) & (cap >= 0.0f);
-    }
-    for (size_t k = 0; !ok && k < m; ++k) {
-        float f = ledge__load_f32(c->friction + 4 * k), e = ledge__load_f32(c->bounce + 4 * k);
-        float cap = ledge__load_f32(c->cap + 4 * k);
-        if (!(f >= 0.0f && f <= 1.0f && e >= 0.0f && e <= 1.0f && cap >= 0.0f))
-            return ledge__read_fail(r,
-                                    "a contact's friction %g, bounce %g or cap %g is out of range",
-                                    (double)f, (double)e, (double)cap);
-    }
-    return true;
 }
 
 bool ledge__snap_contacts_check(ledge__reader *r, const ledge_world *w, int slots,
@@ -121,58 +136,45 @@ bool ledge__snap_contacts_check(ledge__reader *r, const ledge_world *w, int slot
     size_t m =
         (size_t)ledge__get_count(r, (uint64_t)(r->end - r->at) / CONTACT_BYTES, "the contacts");
     c->count = (int)m;
-    c->a = ledge__get_span(r, 4 * m);
-    c->b = ledge__get_span(r, 4 * m);
-    c->normal = ledge__get_span(r, 8 * m);
-    c->depth = ledge__get_span(r, 4 * m);
-    c->point = ledge__get_span(r, 8 * m);
-    c->friction = ledge__get_span(r, 4 * m);
-    c->bounce = ledge__get_span(r, 4 * m);
-    c->cap = ledge__get_span(r, 4 * m);
+    c->rec = ledge__get_span(r, REC_BYTES * m);
     c->bits = ledge__get_span(r, m);
     if (r->failed) return false;
-    // The ids: living bodies (b, a tile: UINT32_MAX, with its cell).
     const uint8_t *mark = w->step.order_mark;
-    bool ok = true;
+    uint32_t far = ledge__f32_bits(4.0f * LEDGE_MAX_COORDINATE);
+    unsigned ok = 1;
     size_t cells = 0;
     for (size_t k = 0; k < m; ++k) {
-        uint32_t a = ledge__load_u32(c->a + 4 * k), b = ledge__load_u32(c->b + 4 * k);
+        const uint8_t *q = c->rec + REC_BYTES * k;
         unsigned bits = c->bits[k];
-        bool a_ok = a < (uint32_t)slots && (mark[a < (uint32_t)slots ? a : 0] & LEDGE__SNAP_ALIVE);
-        bool b_ok = b == UINT32_MAX ? (bits & B_CELL) != 0
-                                    : b < (uint32_t)slots && b != a &&
-                                          (mark[b < (uint32_t)slots ? b : 0] & LEDGE__SNAP_ALIVE);
-        ok &= a_ok & b_ok & (bits <= B_ALL) & ((bits & B_POLICY) <= LEDGE_RESPONSE_CROSS);
+        unsigned good = ids_ok(q, bits, mark, (uint32_t)slots);
+        ok &= good & (unsigned)floats_ok(q, far);
         cells += (bits & B_CELL) != 0;
     }
-    if (!ok) return ids_fail(r, w, slots, c);
-    if (!check_floats(r, c)) return false;
+    if (!ok) return contact_fail(r, c, mark, (uint32_t)slots, far);
     c->cells = (int)cells;
-    c->cell_x = ledge__get_span(r, 4 * cells);
-    c->cell_y = ledge__get_span(r, 4 * cells);
-    c->stamp = ledge__get_span(r, 4 * cells);
+    c->cell = ledge__get_span(r, CELL_BYTES * cells);
     return !r->failed;
 }
 
 void ledge__snap_contacts_apply(const ledge__snap_contact_cols *c, ledge__contact *list) {
+    bool copies = ledge__snap_copies();
     for (size_t k = 0, j = 0; k < (size_t)c->count; ++k) {
         ledge__contact *t = &list[k];
+        const uint8_t *q = c->rec + REC_BYTES * k;
+        if (copies) {
+            memcpy(t, q, REC_BYTES);
+        } else {
+            ledge__column_get(t, q, REC_BYTES / 4);
+        }
         unsigned bits = c->bits[k];
-        t->a = (int)ledge__load_u32(c->a + 4 * k);
-        t->b = (int)ledge__load_u32(c->b + 4 * k);
-        ledge__column_get(&t->normal, c->normal + 8 * k, 2);
-        ledge__column_get(&t->depth, c->depth + 4 * k, 1);
-        ledge__column_get(&t->point, c->point + 8 * k, 2);
-        ledge__column_get(&t->friction, c->friction + 4 * k, 1);
-        ledge__column_get(&t->bounce, c->bounce + 4 * k, 1);
-        ledge__column_get(&t->cap, c->cap + 4 * k, 1);
         t->policy = (uint8_t)(bits & B_POLICY);
         t->pile = (bits & B_PILE) ? 1 : 0;
         t->target = 0.0f;
         if (bits & B_CELL) {
-            t->cell_x = (int)ledge__load_u32(c->cell_x + 4 * j);
-            t->cell_y = (int)ledge__load_u32(c->cell_y + 4 * j);
-            t->stamp = (int)ledge__load_u32(c->stamp + 4 * j++);
+            const uint8_t *p = c->cell + CELL_BYTES * j++;
+            t->cell_x = (int)ledge__load_u32(p);
+            t->cell_y = (int)ledge__load_u32(p + 4);
+            t->stamp = (int)ledge__load_u32(p + 8);
         } else {
             t->cell_x = t->cell_y = t->stamp = 0;
         }
