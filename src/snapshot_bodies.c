@@ -85,11 +85,93 @@ static void put_shape(ledge__writer *o, const ledge_shape *s) {
     }
 }
 
+// How far from slot `from` on (below `n`) the values equal slot first's,
+// bit for bit: in blocks of 16 without branches (which vectorise), then one
+// by one. Where every slot lives, a run skips that far at once (equal bits
+// are the same setting; where they differ SAME decides).
+static int u8_same_until(const uint8_t *a, int first, int from, int n) {
+    uint8_t v = a[first];
+    int i = from;
+    for (; i + 16 <= n; i += 16) {
+        unsigned d = 0;
+        for (int k = 0; k < 16; ++k) d |= (unsigned)(a[i + k] ^ v);
+        if (d) break;
+    }
+    while (i < n && a[i] == v) ++i;
+    return i;
+}
+
+static int f32_same_until(const float *a, int first, int from, int n) {
+    uint32_t v = ledge__f32_bits(a[first]);
+    int i = from;
+    for (; i + 16 <= n; i += 16) {
+        uint32_t d = 0;
+        for (int k = 0; k < 16; ++k) d |= ledge__f32_bits(a[i + k]) ^ v;
+        if (d) break;
+    }
+    while (i < n && ledge__f32_bits(a[i]) == v) ++i;
+    return i;
+}
+
+static int filter_same_until(const ledge_filter *a, int first, int from, int n) {
+    ledge_filter v = a[first];
+    int i = from;
+    while (i < n && a[i].category == v.category && a[i].mask == v.mask && a[i].group == v.group)
+        ++i;
+    return i;
+}
+
+static int user_same_until(void *const *a, int first, int from, int n) {
+    int i = from;
+    while (i < n && a[i] == a[first]) ++i;
+    return i;
+}
+
+static int shape_same_until(const ledge_shape *a, int first, int from, int n) {
+    const ledge_shape *v = &a[first];
+    if (v->type != LEDGE_SHAPE_CIRCLE) return from;
+    int i = from;
+    while (i < n && a[i].type == LEDGE_SHAPE_CIRCLE && a[i].count == v->count &&
+           ledge__f32_bits(a[i].radius) == ledge__f32_bits(v->radius) &&
+           ledge__same_bits(a[i].center, v->center))
+        ++i;
+    return i;
+}
+
+static int kind_same_until(const ledge_world *w, int first, int from, int n) {
+    n = u8_same_until(w->type, first, from, n);
+    n = u8_same_until(w->bullet, first, from, n);
+    n = u8_same_until(w->sensor, first, from, n);
+    n = u8_same_until(w->events, first, from, n);
+    n = u8_same_until(w->one_way, first, from, n);
+    return u8_same_until(w->response, first, from, n);
+}
+
+static int material_same_until(const ledge_world *w, int first, int from, int n) {
+    n = f32_same_until(w->friction, first, from, n);
+    n = f32_same_until(w->bounce, first, from, n);
+    n = f32_same_until(w->gravity_scale, first, from, n);
+    n = f32_same_until(w->drag, first, from, n);
+    return f32_same_until(w->floor_cos, first, from, n);
+}
+
+static int mass_same_until(const ledge_world *w, int first, int from, int n) {
+    n = u8_same_until(w->asleep, first, from, n);
+    n = f32_same_until(w->sleep_inv_mass, first, from, n);
+    return f32_same_until(w->inv_mass, first, from, n);
+}
+
 // PUT_RUNS, with FIRST(i) called where a run starts (to keep its value).
-#define PUT_RUNS_AT(w, o, SAME, PUT, FIRST)                                                        \
+#define PUT_RUNS_AT(w, o, SAME, PUT, FIRST, UNTIL)                                                 \
     do {                                                                                           \
-        int first_ = -1, run_ = 0;                                                                 \
-        for (int i = 0; i < (w)->slot_count; ++i) {                                                \
+        int first_ = -1, run_ = 0, n_ = (w)->slot_count;                                           \
+        bool dense_ = (w)->live_count == n_;                                                       \
+        for (int i = 0; i < n_; ++i) {                                                             \
+            if (dense_ && first_ >= 0) {                                                           \
+                int until_ = UNTIL(w, first_, i, n_);                                              \
+                run_ += until_ - i;                                                                \
+                if ((i = until_) >= n_) break;                                                     \
+            }                                                                                      \
             if (!(w)->alive[i]) continue;                                                          \
             if (first_ >= 0 && SAME(i, first_)) {                                                  \
                 run_++;                                                                            \
@@ -110,55 +192,40 @@ static void put_shape(ledge__writer *o, const ledge_shape *s) {
     } while (0)
 
 // One column of runs over the living slots: (run length, value) pairs,
-// a run ending where SAME(i, first) fails.
-#define PUT_RUNS(w, o, SAME, PUT)                                                                  \
-    do {                                                                                           \
-        int first_ = -1, run_ = 0;                                                                 \
-        for (int i = 0; i < (w)->slot_count; ++i) {                                                \
-            if (!(w)->alive[i]) continue;                                                          \
-            if (first_ >= 0 && SAME(i, first_)) {                                                  \
-                run_++;                                                                            \
-                continue;                                                                          \
-            }                                                                                      \
-            if (first_ >= 0) {                                                                     \
-                ledge__put_var(o, (uint64_t)run_);                                                 \
-                PUT(first_);                                                                       \
-            }                                                                                      \
-            first_ = i;                                                                            \
-            run_ = 1;                                                                              \
-        }                                                                                          \
-        if (first_ >= 0) {                                                                         \
-            ledge__put_var(o, (uint64_t)run_);                                                     \
-            PUT(first_);                                                                           \
-        }                                                                                          \
-    } while (0)
+// a run ending where SAME(i, first) fails; UNTIL(w, first, from, n) is how
+// far from `from` the slots' bits equal first's (where every slot lives).
+#define NO_FIRST(i)                      ((void)0)
+#define PUT_RUNS(w, o, SAME, PUT, UNTIL) PUT_RUNS_AT(w, o, SAME, PUT, NO_FIRST, UNTIL)
 
 static void put_settings(const ledge_world *w, ledge__writer *o) {
     unsigned kind_first = 0;
 #define SAME_KIND(i, j) (kind_of(w, i) == kind_first)
 #define PUT_KIND(i)     ledge__put_var(o, kind_first)
 #define KIND_FIRST(i)   (kind_first = kind_of(w, i))
-    PUT_RUNS_AT(w, o, SAME_KIND, PUT_KIND, KIND_FIRST);
+    PUT_RUNS_AT(w, o, SAME_KIND, PUT_KIND, KIND_FIRST, kind_same_until);
 #define SAME_MATERIAL(i, j) same_material(w, i, j)
 #define PUT_MATERIAL(i)                                                                            \
     (ledge__put_f32(o, w->friction[i]), ledge__put_f32(o, w->bounce[i]),                           \
      ledge__put_f32(o, w->gravity_scale[i]), ledge__put_f32(o, w->drag[i]),                        \
      ledge__put_f32(o, w->floor_cos[i]))
-    PUT_RUNS(w, o, SAME_MATERIAL, PUT_MATERIAL);
+    PUT_RUNS(w, o, SAME_MATERIAL, PUT_MATERIAL, material_same_until);
 #define SAME_MASS(i, j) (ledge__f32_bits(mass_of(w, i)) == ledge__f32_bits(mass_of(w, j)))
 #define PUT_MASS(i)     ledge__put_f32(o, mass_of(w, i))
-    PUT_RUNS(w, o, SAME_MASS, PUT_MASS);
-#define SAME_SHAPE(i, j) same_shape(&w->shape[i], &w->shape[j])
-#define PUT_SHAPE(i)     put_shape(o, &w->shape[i])
-    PUT_RUNS(w, o, SAME_SHAPE, PUT_SHAPE);
+    PUT_RUNS(w, o, SAME_MASS, PUT_MASS, mass_same_until);
+#define SAME_SHAPE(i, j)               same_shape(&w->shape[i], &w->shape[j])
+#define PUT_SHAPE(i)                   put_shape(o, &w->shape[i])
+#define SHAPE_UNTIL(w, first, from, n) shape_same_until((w)->shape, first, from, n)
+    PUT_RUNS(w, o, SAME_SHAPE, PUT_SHAPE, SHAPE_UNTIL);
 #define SAME_FILTER(i, j) same_filter(w, i, j)
 #define PUT_FILTER(i)                                                                              \
     (ledge__put_u64(o, w->filter[i].category), ledge__put_u64(o, w->filter[i].mask),               \
      ledge__put_svar(o, w->filter[i].group))
-    PUT_RUNS(w, o, SAME_FILTER, PUT_FILTER);
-#define SAME_USER(i, j) (w->user_data[i] == w->user_data[j])
-#define PUT_USER(i)     ledge__put_u64(o, (uint64_t)(uintptr_t)w->user_data[i])
-    PUT_RUNS(w, o, SAME_USER, PUT_USER);
+#define FILTER_UNTIL(w, first, from, n) filter_same_until((w)->filter, first, from, n)
+    PUT_RUNS(w, o, SAME_FILTER, PUT_FILTER, FILTER_UNTIL);
+#define SAME_USER(i, j)               (w->user_data[i] == w->user_data[j])
+#define PUT_USER(i)                   ledge__put_u64(o, (uint64_t)(uintptr_t)w->user_data[i])
+#define USER_UNTIL(w, first, from, n) user_same_until((w)->user_data, first, from, n)
+    PUT_RUNS(w, o, SAME_USER, PUT_USER, USER_UNTIL);
 }
 
 // --- writing ----------------------------------------------------------------------
@@ -244,8 +311,10 @@ void ledge__snap_bodies_put(const ledge_world *w, ledge__writer *o) {
 // Reads one column of runs covering the `alive` living slots (listed in
 // step.order by then): for each run, GET reads its value once (checking
 // it, false to stop; `at` is where the run starts in the list), then PUT
-// writes it to each slot i of the run (second reading only).
-#define GET_RUNS(r, w, alive, apply, what, GET, PUT)                                               \
+// writes it to each slot i of the run (second reading only), or, where
+// every slot lives (`dense`: the list is 0 .. alive - 1), FILL writes it
+// to the slots lo .. hi - 1 at once.
+#define GET_RUNS(r, w, alive, apply, what, GET, PUT, FILL)                                         \
     do {                                                                                           \
         const int *live_ = (w)->step.order;                                                        \
         for (int at = 0; at < (alive) && !(r)->failed;) {                                          \
@@ -255,7 +324,10 @@ void ledge__snap_bodies_put(const ledge_world *w, ledge__writer *o) {
                 break;                                                                             \
             }                                                                                      \
             if (!(GET)) break;                                                                     \
-            if (apply) {                                                                           \
+            if ((apply) && dense) {                                                                \
+                int lo = at, hi = at + run_;                                                       \
+                FILL;                                                                              \
+            } else if (apply) {                                                                    \
                 for (int k_ = at; k_ < at + run_; ++k_) {                                          \
                     int i = live_[k_];                                                             \
                     PUT;                                                                           \
@@ -354,28 +426,92 @@ static void put_shape_at(ledge_world *w, int i, const ledge_shape *s) {
     w->circle[i] = s->type == LEDGE_SHAPE_CIRCLE;
 }
 
-static bool get_settings(ledge__reader *r, ledge_world *w, int alive, bool apply) {
+// --- the settings' runs, filled where every slot lives ----------------------------------
+
+static void fill_f32(float *restrict to, int lo, int hi, float v) {
+    for (int i = lo; i < hi; ++i) to[i] = v;
+}
+
+static void fill_vec(vec2s *restrict to, int lo, int hi, vec2s v) {
+    for (int i = lo; i < hi; ++i) to[i] = v;
+}
+
+static void fill_kind(ledge_world *w, int lo, int hi, unsigned kind) {
+    size_t n = (size_t)(hi - lo);
+    memset(w->type + lo, (int)(kind & 3u), n);
+    memset(w->bullet + lo, (int)(kind >> 2 & 1u), n);
+    memset(w->sensor + lo, (int)(kind >> 3 & 1u), n);
+    memset(w->events + lo, (int)(kind >> 4 & 1u), n);
+    memset(w->one_way + lo, (int)(kind >> 5 & 7u), n);
+    memset(w->response + lo, (int)(kind >> 8 & 3u), n);
+}
+
+static void fill_material(ledge_world *w, int lo, int hi, const material *m) {
+    fill_f32(w->friction, lo, hi, m->friction);
+    fill_f32(w->bounce, lo, hi, m->bounce);
+    fill_f32(w->gravity_scale, lo, hi, m->gravity_scale);
+    fill_f32(w->drag, lo, hi, m->drag);
+    fill_f32(w->floor_cos, lo, hi, m->floor_cos);
+}
+
+static void fill_inv_mass(float *restrict inv_mass, const uint8_t *restrict asleep, int lo, int hi,
+                          float inv) {
+    for (int i = lo; i < hi; ++i) inv_mass[i] = asleep[i] ? 0.0f : inv;
+}
+
+static void fill_shape(ledge_world *w, int lo, int hi, const ledge_shape *s) {
+    ledge_shape *restrict shape = w->shape;
+    for (int i = lo; i < hi; ++i) {
+        // (Written only where it differs: a rollback finds most shapes in place.)
+        const ledge_shape *t = &shape[i];
+        bool same_circle = s->type == LEDGE_SHAPE_CIRCLE && t->type == LEDGE_SHAPE_CIRCLE &&
+                           t->count == s->count &&
+                           ledge__f32_bits(t->radius) == ledge__f32_bits(s->radius) &&
+                           ledge__same_bits(t->center, s->center);
+        if (!same_circle && !same_shape(t, s)) shape[i] = *s;
+    }
+    ledge_aabb b = s->bounds;
+    fill_vec(w->box_offset, lo, hi, v2_scale(v2_add(b.lower, b.upper), 0.5f));
+    fill_vec(w->box_half, lo, hi, v2_scale(v2_sub(b.upper, b.lower), 0.5f));
+    memset(w->circle + lo, s->type == LEDGE_SHAPE_CIRCLE, (size_t)(hi - lo));
+}
+
+static void fill_filter(ledge_filter *restrict to, int lo, int hi, ledge_filter f) {
+    for (int i = lo; i < hi; ++i) to[i] = f;
+}
+
+static void fill_user(void **restrict to, int lo, int hi, void *v) {
+    for (int i = lo; i < hi; ++i) to[i] = v;
+}
+
+static bool get_settings(ledge__reader *r, ledge_world *w, int alive, int slots, bool apply) {
+    bool dense = alive == slots;
     unsigned kind = 0;
     GET_RUNS(r, w, alive, apply, "kind", get_kind(r, w, at, run_, &kind, apply),
-             put_kind(w, i, kind));
+             put_kind(w, i, kind), fill_kind(w, lo, hi, kind));
     material m;
     GET_RUNS(r, w, alive, apply, "material", get_material(r, &m),
              (w->friction[i] = m.friction, w->bounce[i] = m.bounce,
               w->gravity_scale[i] = m.gravity_scale, w->drag[i] = m.drag,
-              w->floor_cos[i] = m.floor_cos));
+              w->floor_cos[i] = m.floor_cos),
+             fill_material(w, lo, hi, &m));
     float inv = 0.0f;
     GET_RUNS(r, w, alive, apply, "mass", get_mass(r, w, at, run_, &inv, apply),
-             (w->sleep_inv_mass[i] = inv, w->inv_mass[i] = w->asleep[i] ? 0.0f : inv));
+             (w->sleep_inv_mass[i] = inv, w->inv_mass[i] = w->asleep[i] ? 0.0f : inv),
+             (fill_f32(w->sleep_inv_mass, lo, hi, inv),
+              fill_inv_mass(w->inv_mass, w->asleep, lo, hi, inv)));
     ledge_shape s;
-    GET_RUNS(r, w, alive, apply, "shape", get_shape(r, &s), put_shape_at(w, i, &s));
+    GET_RUNS(r, w, alive, apply, "shape", get_shape(r, &s), put_shape_at(w, i, &s),
+             fill_shape(w, lo, hi, &s));
     ledge_filter f;
     GET_RUNS(r, w, alive, apply, "filter",
              (f.category = ledge__get_u64(r), f.mask = ledge__get_u64(r),
               f.group = (int32_t)ledge__get_svar(r), !r->failed),
-             w->filter[i] = f);
+             w->filter[i] = f, fill_filter(w->filter, lo, hi, f));
     uint64_t user = 0;
     GET_RUNS(r, w, alive, apply, "user data", (user = ledge__get_u64(r), !r->failed),
-             w->user_data[i] = (void *)(uintptr_t)user);
+             w->user_data[i] = (void *)(uintptr_t)user,
+             fill_user(w->user_data, lo, hi, (void *)(uintptr_t)user));
     return !r->failed;
 }
 
@@ -550,7 +686,7 @@ bool ledge__snap_bodies_check(ledge__reader *r, ledge_world *w, ledge__snap_plan
     list_alive(w, c->flags, n);
     c->settings_at = r->at;
     // (The settings leave each body's type in its marks, for the rest.)
-    if (!get_settings(r, w, c->alive, false) || !check_motion(r, w, c) ||
+    if (!get_settings(r, w, c->alive, n, false) || !check_motion(r, w, c) ||
         !check_list(r, w, n, c->carries, c->carry_slot, c->carry_value, LEDGE__SNAP_KINEMATIC,
                     "a kinematic carry") ||
         !check_list(r, w, n, c->rests, c->rest_slot, c->rest_value, M_STATIC | M_ASLEEP | M_FROZEN,
@@ -619,7 +755,7 @@ void ledge__snap_bodies_apply(ledge_world *w, const ledge__snap_plan *plan, cons
     apply_list(w->last_position, c->rests, c->rest_slot, c->rest_value);
     list_alive(w, c->flags, n);
     ledge__reader r = {b, c->settings_at, size, false, false, {0}};
-    bool again = get_settings(&r, w, c->alive, true);
+    bool again = get_settings(&r, w, c->alive, n, true);
     LEDGE_ASSERT(again); // checked by the first reading
     (void)again;
     int old = w->slot_count;
