@@ -20,7 +20,7 @@ bool ledge__snap_portable = false;
 bool ledge__column_within(const uint8_t *p, size_t n, float limit) {
     // On the bits without the sign: a NaN's or an infinity's are above
     // any finite limit's. Compared as signed words, which every SIMD set
-    // has, and or'ed: a loop without branches the compiler vectorises.
+    // has, and or'ed: a straight-line loop the compiler vectorises.
     int32_t most = (int32_t)(ledge__f32_bits(limit) & 0x7FFFFFFFu);
     int32_t out = 0;
     for (size_t k = 0; k < n; ++k)

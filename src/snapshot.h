@@ -111,7 +111,7 @@ static inline bool ledge__same_vec(vec2s a, vec2s b) {
     return memcmp(&a, &b, sizeof a) == 0;
 }
 
-/// Whether two vectors have the same bits (as one 64-bit word: no branch).
+/// Whether two vectors have the same bits (as one 64-bit word: no jump).
 static inline bool ledge__same_bits(vec2s a, vec2s b) {
     uint64_t x, y;
     memcpy(&x, &a, sizeof x);

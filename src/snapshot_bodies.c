@@ -86,7 +86,7 @@ static void put_shape(ledge__writer *o, const ledge_shape *s) {
 }
 
 // How far from slot `from` on (below `n`) the values equal slot first's,
-// bit for bit: in blocks of 16 without branches (which vectorise), then one
+// bit for bit: in blocks of 16 with no early exit (which vectorise), then one
 // by one. Where every slot lives, a run skips that far at once (equal bits
 // are the same setting; where they differ SAME decides).
 static int u8_same_until(const uint8_t *a, int first, int from, int n) {

@@ -6,7 +6,7 @@
 // as they are), then a byte each of the response policy and the pile
 // mark, then the tile cell and stamp of the contacts that have them
 // (every tile contact). Kept as they are: nothing is computed again, so a
-// restore copies and checks them in loops without branches.
+// restore copies and checks them in straight-line loops.
 #include "snapshot.h"
 
 #include <stddef.h>
@@ -102,7 +102,7 @@ static inline bool floats_ok(const uint8_t *q, uint32_t far) {
            ((bounce <= ONE_BITS) | (bounce == MINUS_ZERO)) & ((cap <= far) | (cap == MINUS_ZERO));
 }
 
-// The first contact that is wrong, named (after the loop without branches
+// The first contact that is wrong, named (after the straight-line loop
 // found one).
 static bool contact_fail(ledge__reader *r, const ledge__snap_contact_cols *c, const uint8_t *mark,
                          uint32_t slots, uint32_t far) {
