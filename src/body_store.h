@@ -148,4 +148,11 @@ void ledge__store_release(struct ledge_world *w, int i);
 /// still names its body.
 void ledge__store_permute(struct ledge_world *w, const int *order);
 
+/// Box2D's filter rule (body.h): a shared nonzero group decides (positive:
+/// always, negative: never), else each category must meet the other mask.
+static inline bool ledge__filters_allow(const ledge_filter *a, const ledge_filter *b) {
+    if (a->group != 0 && a->group == b->group) return a->group > 0;
+    return (a->category & b->mask) != 0 && (b->category & a->mask) != 0;
+}
+
 #endif // LEDGE_BODY_STORE_H

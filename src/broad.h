@@ -4,7 +4,7 @@
 #ifndef LEDGE_BROAD_H
 #define LEDGE_BROAD_H
 
-#include "world.h"
+#include "world_state.h"
 
 /// Which filing of a substep ledge__broad_build makes.
 typedef enum ledge__filing {
@@ -134,5 +134,9 @@ static inline bool ledge__boxes_near(const ledge_world *w, vec2s c, vec2s h, int
     vec2s r = v2_add(h, w->box_half[o]);
     return fabsf(d.x) < r.x + w->step.margin && fabsf(d.y) < r.y + w->step.margin;
 }
+
+/// Appends the bodies that joined the tile list during the pass (marked 2
+/// by ledge__moved_far), in slot order (broad.c).
+void ledge__append_rechecked(ledge_world *world);
 
 #endif // LEDGE_BROAD_H

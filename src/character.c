@@ -9,10 +9,11 @@
 // the step, which is what made vertical platforms lag by v * dt). In the
 // step the platform's displacement is known exactly, whatever the order,
 // and a rigid teleport by it keeps the relative position to rounding.
-#include "carry.h"
+#include "move.h"
 #include "characters.h"
 #include "query_index.h"
-#include "world.h"
+#include "slots.h"
+#include "world_state.h"
 
 #include "ledge/character.h"
 #include "ledge/events.h"

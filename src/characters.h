@@ -4,7 +4,7 @@
 #ifndef LEDGE_CHARACTERS_H
 #define LEDGE_CHARACTERS_H
 
-#include "world.h"
+#include "world_state.h"
 
 #include "ledge/character.h"
 

@@ -5,7 +5,7 @@
 #include "distance_core.h"
 
 #include "shape.h"
-#include "world.h"
+#include "world_state.h"
 
 #include <string.h>
 

@@ -4,7 +4,7 @@
 #ifndef LEDGE_FAST_H
 #define LEDGE_FAST_H
 
-#include "world.h"
+#include "world_state.h"
 
 /// Marks body i fast when `move` (its displacement this substep) is long
 /// for its size, or it is a bullet, and keeps the move (fast.c). Returns

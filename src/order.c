@@ -14,7 +14,7 @@
 // and the contact index are rebuilt when next asked; the grid and the
 // step's scratch are rebuilt by every substep.
 #include "order.h"
-#include "world.h"
+#include "world_state.h"
 
 #include <string.h>
 

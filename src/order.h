@@ -4,7 +4,7 @@
 #ifndef LEDGE_ORDER_H
 #define LEDGE_ORDER_H
 
-#include "world.h"
+#include "world_state.h"
 
 /// Steps between reorderings unless set (ledge__order_set_period).
 #define LEDGE__ORDER_PERIOD 16

@@ -2,7 +2,7 @@
 // the stages the workers share, reserved before the step moves anything so
 // that no worker allocates (a pair list may still grow while the world warms
 // up, on the calling thread: broad.c).
-#include "world.h"
+#include "par.h"
 
 #include <stddef.h>
 #include <string.h>

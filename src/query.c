@@ -30,7 +30,8 @@
 // each is tested once; results are reported in body index order (or by
 // fraction, then index), so the order cells are visited in never shows.
 #include "query_index.h"
-#include "world.h"
+#include "slots.h"
+#include "world_state.h"
 
 #include "ledge/query.h"
 #include "tilemap.h"

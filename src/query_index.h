@@ -4,7 +4,7 @@
 #ifndef LEDGE_QUERY_INDEX_H
 #define LEDGE_QUERY_INDEX_H
 
-#include "world.h"
+#include "world_state.h"
 
 /// Frees the queries' index (query.c); the world's destructor calls it.
 void ledge__query_free(ledge_world *world);

@@ -4,7 +4,7 @@
 #ifndef LEDGE_RESOLVE_H
 #define LEDGE_RESOLVE_H
 
-#include "world.h"
+#include "world_state.h"
 
 /// One relaxation pass (resolve.c): every candidate pair, then every body
 /// near tiles (one cell at a time, in N's order), projected out of overlap.

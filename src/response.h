@@ -4,7 +4,7 @@
 #ifndef LEDGE_RESPONSE_H
 #define LEDGE_RESPONSE_H
 
-#include "world.h"
+#include "world_state.h"
 
 /// The velocity pass (response.c): N's response for the recorded contacts,
 /// in contact order, then once more from the bottom of each pile up with

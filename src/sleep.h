@@ -3,7 +3,7 @@
 #ifndef LEDGE_SLEEP_H
 #define LEDGE_SLEEP_H
 
-#include "world.h"
+#include "world_state.h"
 
 /// Before the first substep: wakes what a tilemap edit or a moving
 /// kinematic body reaches, and moves the held contacts of bodies woken

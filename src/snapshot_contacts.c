@@ -7,6 +7,7 @@
 // overlaps the same way). The save computes each of those the way the step
 // does and keeps a value only where the bits differ; a restore computes
 // the same numbers from the bodies it has just put back.
+#include "contacts.h"
 #include "snapshot.h"
 
 #include "tilemap.h"

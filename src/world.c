@@ -7,8 +7,11 @@
 #include "resolve.h"
 #include "response.h"
 #include "sleep.h"
-#include "step_events.h"
-#include "world.h"
+#include "events.h"
+#include "contacts.h"
+#include "par.h"
+#include "profile.h"
+#include "world_state.h"
 
 #include <string.h>
 
