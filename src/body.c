@@ -1,10 +1,12 @@
 // Bodies: definitions, creation and destruction in generation-checked
 // slots, and the per-body getters and setters.
+#include "body_store.h"
 #include "query_index.h"
 #include "resolve.h"
 #include "shape.h"
 #include "sleep.h"
 #include "slots.h"
+#include "check.h"
 #include "world_state.h"
 
 #include <limits.h>

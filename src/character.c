@@ -13,6 +13,7 @@
 #include "characters.h"
 #include "query_index.h"
 #include "slots.h"
+#include "check.h"
 #include "world_state.h"
 
 #include "ledge/character.h"

@@ -11,6 +11,7 @@
 // between the centres (usually one end of the closest features), and each
 // later support point is found by climbing from the last one (2 to 4
 // vertices read instead of all).
+#include "check.h"
 #include "distance_core.h"
 
 #include "shape.h"

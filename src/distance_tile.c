@@ -20,6 +20,7 @@
 // Edge states do not change a distance between apart shapes: a seam's inner
 // points are inside the union of the two tiles, so the nearest point of the
 // union is never one of them, and the nearest tile is found by the minimum.
+#include "check.h"
 #include "distance_core.h"
 
 #include "shape.h"

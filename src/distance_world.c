@@ -5,6 +5,7 @@
 #include "distance_core.h"
 
 #include "shape.h"
+#include "check.h"
 #include "world_state.h"
 
 #include <string.h>

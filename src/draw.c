@@ -2,6 +2,7 @@
 // outlines, the bodies coloured by type, and the last step's contacts,
 // through the game's callbacks. Reads the world, never changes it.
 #include "contacts.h"
+#include "check.h"
 #include "world_state.h"
 
 #include "ledge/draw.h"

@@ -25,6 +25,7 @@
 #include "move.h"
 #include "query_index.h"
 #include "slots.h"
+#include "check.h"
 #include "world_state.h"
 
 #include "ledge/move.h"

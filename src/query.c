@@ -31,6 +31,7 @@
 // fraction, then index), so the order cells are visited in never shows.
 #include "query_index.h"
 #include "slots.h"
+#include "check.h"
 #include "world_state.h"
 
 #include "ledge/query.h"

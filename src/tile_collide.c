@@ -33,6 +33,7 @@
 // Round tiles are computed in a frame (u, v) with R at the origin and the
 // cell at [0, size]^2: u = sx (x - R.x), v = sy (y - R.y). It is a
 // reflection at worst, so distances and unit vectors carry over unchanged.
+#include "check.h"
 #include "tile_collide.h"
 
 #include "shape.h"

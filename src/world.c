@@ -1,4 +1,5 @@
 // The world: lifecycle, body storage growth, the step and the replay hash.
+#include "body_store.h"
 #include "broad.h"
 #include "characters.h"
 #include "fast.h"
@@ -11,6 +12,7 @@
 #include "contacts.h"
 #include "par.h"
 #include "profile.h"
+#include "check.h"
 #include "world_state.h"
 
 #include <string.h>

@@ -8,7 +8,7 @@
 #define LEDGE_WORLD_STATE_H
 
 #include "array.h"
-#include "body_store.h"
+#include "body_fields.h"
 #include "core.h"
 #include "grid.h"
 #include "ledge/events.h"

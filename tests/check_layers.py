@@ -33,7 +33,7 @@ LAYERS = [
      ["tile", "tile_collide", "tile_round", "tilemap", "tilemap_ray", "tilemap_load",
       "distance_tile", "grid", "grid_refile"]),
     ("store: the world's state, the body store, ids and slots, workers",
-     ["workers", "world_state", "body_store", "slots", "contacts", "par", "profile_clock"]),
+     ["workers", "body_fields", "world_state", "body_store", "slots", "contacts", "par"]),
     ("stages: the step's stages and the state they keep",
      ["order", "broad_file", "broad", "broad_far", "broad_wake", "resolve", "fast",
       "response", "sleep", "events", "query_index", "characters"]),
