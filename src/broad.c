@@ -15,6 +15,7 @@
 // grid cells its own grown box reaches, and those bodies test each other
 // directly. A level with a few big static or kinematic bodies stays fast.
 #include "broad.h"
+#include "grid_refile.h"
 #include "par.h"
 #include "world_state.h"
 

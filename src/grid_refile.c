@@ -9,7 +9,7 @@
 // body that did not move and was filed below that row keeps its cell
 // (ledge__grid_index gives (int)f there for both row counts). The others
 // (the moved bodies, and those filed in the top rows) get theirs again.
-#include "grid.h"
+#include "grid_refile.h"
 
 #include <string.h>
 

@@ -13,7 +13,7 @@
 #include <ledge/ledge.h>
 
 #include "broad.h"
-#include "grid.h"
+#include "grid_refile.h"
 #include "resolve.h"
 #include "response.h"
 #include "rng.h"
