@@ -12,7 +12,7 @@
 // later support point is found by climbing from the last one (2 to 4
 // vertices read instead of all).
 #include "check.h"
-#include "distance_core.h"
+#include "distance.h"
 
 #include "shape.h"
 

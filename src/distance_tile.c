@@ -21,7 +21,7 @@
 // points are inside the union of the two tiles, so the nearest point of the
 // union is never one of them, and the nearest tile is found by the minimum.
 #include "check.h"
-#include "distance_core.h"
+#include "distance_tile.h"
 
 #include "shape.h"
 #include "tile_collide.h"

@@ -92,7 +92,8 @@ static void visit_all(query *qu, uint32_t stamp, visit_fn *visit, void *data) {
 static void visit_level(query *qu, int li, ledge_aabb b, uint32_t stamp, visit_fn *visit,
                         void *data) {
     const ledge__query_index *q = qu->w->query;
-    int x0, x1, y0, y1, how = ledge__query_level_range(q, li, b, ledge__query_box_scale(b), &x0, &x1, &y0, &y1);
+    int x0, x1, y0, y1,
+        how = ledge__query_level_range(q, li, b, ledge__query_box_scale(b), &x0, &x1, &y0, &y1);
     if (how == 0) return;
     if (how == 2) {
         visit_all(qu, stamp, visit, data);
@@ -164,7 +165,8 @@ int ledge_world_query_aabb(ledge_world *world, ledge_aabb aabb, const ledge_quer
                            ledge_body_query_fn *fn, void *context) {
     const char *name = "ledge_world_query_aabb";
     query qu;
-    if (!check_fn(name, fn != NULL) || !ledge__query_check_box(name, aabb) || !begin(world, filter, name, &qu)) {
+    if (!check_fn(name, fn != NULL) || !ledge__query_check_box(name, aabb) ||
+        !begin(world, filter, name, &qu)) {
         return -1;
     }
     find_overlaps(&qu, aabb);

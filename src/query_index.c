@@ -217,7 +217,8 @@ void ledge__query_refile(ledge_world *w, int i) {
     if (q->where[i] == IN_GRID && w->alive[i]) {
         const level *l = &q->lv[n->lvl];
         vec2s c = v2_add(w->position[i], w->box_offset[i]);
-        if (ledge__query_within(c) && ledge__query_cell_coord(l, c.x) == n->cx && ledge__query_cell_coord(l, c.y) == n->cy) {
+        if (ledge__query_within(c) && ledge__query_cell_coord(l, c.x) == n->cx &&
+            ledge__query_cell_coord(l, c.y) == n->cy) {
             note_box_at(w, n, i, c); // same cell: only the box moved (c is compact_box's centre)
             return;
         }
@@ -391,4 +392,3 @@ int ledge__query_aabb_among(ledge_world *world, ledge_aabb aabb, const int *slot
     }
     return n;
 }
-

@@ -103,12 +103,14 @@ static LEDGE_INLINE float ledge__query_box_scale(ledge_aabb b) {
 // level holds, into [*x0, *x1] x [*y0, *y1]: 0 when there are none, 2 when
 // they outnumber the filed bodies (cheaper to visit every body), 1
 // otherwise.
-static LEDGE_INLINE int ledge__query_level_range(const ledge__query_index *q, int li, ledge_aabb b, float scale,
-                                    int *x0, int *x1, int *y0, int *y1) {
+static LEDGE_INLINE int ledge__query_level_range(const ledge__query_index *q, int li, ledge_aabb b,
+                                                 float scale, int *x0, int *x1, int *y0, int *y1) {
     const level *l = &q->lv[li];
     float grow = 0.51f * l->cell + 1e-5f * scale;
-    int ax = ledge__query_cell_coord(l, b.lower.x - grow), bx = ledge__query_cell_coord(l, b.upper.x + grow);
-    int ay = ledge__query_cell_coord(l, b.lower.y - grow), by = ledge__query_cell_coord(l, b.upper.y + grow);
+    int ax = ledge__query_cell_coord(l, b.lower.x - grow),
+        bx = ledge__query_cell_coord(l, b.upper.x + grow);
+    int ay = ledge__query_cell_coord(l, b.lower.y - grow),
+        by = ledge__query_cell_coord(l, b.upper.y + grow);
     *x0 = ax > l->x0 ? ax : l->x0, *x1 = bx < l->x1 ? bx : l->x1;
     *y0 = ay > l->y0 ? ay : l->y0, *y1 = by < l->y1 ? by : l->y1;
     if (*x0 > *x1 || *y0 > *y1) return 0;

@@ -1,7 +1,7 @@
 // The world: lifecycle, body storage growth, the step and the replay hash.
 #include "body_store.h"
 #include "broad.h"
-#include "characters.h"
+#include "character.h"
 #include "fast.h"
 #include "order.h"
 #include "query_index.h"
