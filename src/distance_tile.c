@@ -1,4 +1,4 @@
-// Distance from a shape to a tile and to the tilemap (distance.h).
+// Distance from a shape to a tile and to the tilemap (distance_tile.h).
 //
 // Overlap is the SAT's business: ledge__tile_collide decides it exactly for
 // every tile and gives the push that honours the edge states, so an

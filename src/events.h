@@ -1,6 +1,6 @@
 // Internal: what the step reports (events.c): touch, sensor and crush events, the contact index.
-// Imports the world's types (world.h) only; the modules layer as
-// docs/design.md ("Modules") says.
+// A stage of the step: it includes the world's state and the stages below
+// it only (docs/design.md, "How the modules layer").
 #ifndef LEDGE_EVENTS_INTERNAL_H
 #define LEDGE_EVENTS_INTERNAL_H
 

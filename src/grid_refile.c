@@ -1,4 +1,4 @@
-// Filing the loose grid again after the fast bodies moved (grid.h): the
+// Filing the loose grid again after the fast bodies moved (grid_refile.h): the
 // bodies that did not move keep the cells the substep's first filing found
 // for them, so phase 1 of the second filing looks up only the moved
 // bodies' cells (the sort that follows is the usual one).

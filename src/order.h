@@ -1,6 +1,6 @@
-// Internal: the bodies ordered by space (order.c). Imports the world's
-// types (world.h) only; the modules layer as docs/design.md ("Modules")
-// says.
+// Internal: the bodies ordered by space (order.c).
+// A stage of the step: it includes the world's state and the stages below
+// it only (docs/design.md, "How the modules layer").
 #ifndef LEDGE_ORDER_H
 #define LEDGE_ORDER_H
 
