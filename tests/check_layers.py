@@ -30,7 +30,7 @@ LAYERS = [
     ("geometry: shapes and their collision, rays, sweeps, distances",
      ["shape", "narrow", "ray", "sweep", "decompose", "distance"]),
     ("tiles: the tile set, the tilemap and its queries, the grid",
-     ["tile", "tile_collide", "tilemap", "tilemap_ray", "tilemap_load",
+     ["tile", "tile_push", "tile_round", "tile_collide", "tilemap", "tilemap_ray", "tilemap_load",
       "distance_tile", "grid", "grid_refile"]),
     ("store: the world's state, the body store, ids and slots, workers",
      ["workers", "body_fields", "world_state", "body_store", "slots", "contacts", "par"]),
