@@ -1,10 +1,13 @@
 // Bodies: definitions, creation and destruction in generation-checked
 // slots, and the per-body getters and setters.
+#include "body_store.h"
 #include "query_index.h"
 #include "resolve.h"
 #include "shape.h"
 #include "sleep.h"
-#include "world.h"
+#include "slots.h"
+#include "check.h"
+#include "world_state.h"
 
 #include <limits.h>
 
@@ -27,30 +30,6 @@ ledge_body_def ledge_default_body_def(void) {
     return def;
 }
 
-int ledge__world_slot(const ledge_world *world, ledge_body_id id, const char *fn) {
-    if (world == NULL) {
-        LEDGE_ERROR("%s: world is NULL", fn);
-        return -1;
-    }
-    if (id.index1 != 0 && id.world != world->serial) {
-        LEDGE_ERROR("%s: body id {%u, %u} is not a body of this world (made by world %u, "
-                    "this is world %u)",
-                    fn, id.index1, id.generation, id.world, world->serial);
-        return -1;
-    }
-    int slot = ledge__slot_of(world, id);
-    if (slot < 0) {
-        LEDGE_ERROR("%s: body id {%u, %u} is not a body of this world", fn, id.index1,
-                    id.generation);
-        return -1;
-    }
-    if (!world->alive[slot] || world->generation[slot] != id.generation) {
-        LEDGE_ERROR("%s: body id {%u, %u} is stale (the body was destroyed)", fn, id.index1,
-                    id.generation);
-        return -1;
-    }
-    return slot;
-}
 
 // A unit interval check for friction and bounce.
 static bool unit_ok(const char *arg, float v) {

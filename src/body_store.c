@@ -1,6 +1,6 @@
 // The body store (body_store.h): growth, release and reordering of the
 // arrays its list declares, and the handles behind the ids.
-#include "world.h"
+#include "body_store.h"
 
 #include <string.h>
 

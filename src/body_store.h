@@ -1,151 +1,33 @@
-// The body store: every per-body array of a world, declared once in
-// LEDGE__BODY_FIELDS. The list generates the arrays (the store's and the
-// step's scratch), their count, their growth and their reordering; the
-// store also keeps the id <-> slot mapping, so that bodies can move between
-// slots (ordered by space, world.c) behind their stable ids.
-//
-// Layering (docs/design.md, "Modules"): core.h, array.h < body_store.h (the
-// list) < world.h (the world's types) < body_store.c and the step's modules
-// < world.c (the step).
+// The body store (body_store.c): growing every per-body array of the list
+// (body_fields.h) at once, taking and releasing slots, and moving bodies
+// between slots behind their ids (the slots' order by space, order.c).
 #ifndef LEDGE_BODY_STORE_H
 #define LEDGE_BODY_STORE_H
 
-#include "array.h"
-#include "core.h"
-#include "ledge/body.h"
+#include "world_state.h"
 
-/// A rectangle of tile cells, inclusive.
-typedef struct ledge__range {
-    int x0, y0, x1, y1;
-} ledge__range;
-
-// Every per-body array: X(class, element type, name). Classes:
-// - HOT: persistent, read by every step (kept in the store, reordered);
-// - COLD: persistent, read by the API and rarely by the step (kept in the
-//   store, reordered);
-// - SCRATCH: rewritten by each substep before it is read (kept in the step
-//   context, never reordered).
-// Adding a body property is one line here (and its setter in body.c).
-#define LEDGE__BODY_FIELDS(X)                                                                      \
-    X(HOT, uint8_t, alive)                                                                         \
-    X(HOT, uint8_t, type) /* ledge_body_type */                                                    \
-    X(HOT, uint8_t, bullet)                                                                        \
-    X(HOT, uint8_t, circle) /* the shape is a circle (fast path in resolve.c) */                   \
-    X(HOT, vec2s, position)                                                                        \
-    X(HOT, vec2s, velocity)                                                                        \
-    X(HOT, float, inv_mass) /* 0 for static and kinematic bodies */                                \
-    X(HOT, float, friction)                                                                        \
-    X(HOT, float, bounce)                                                                          \
-    X(HOT, float, gravity_scale)                                                                   \
-    X(HOT, float, drag)                                                                            \
-    X(HOT, ledge_shape, shape)                                                                     \
-    X(HOT, vec2s, box_offset)       /* centre of the shape's local bounds */                       \
-    X(HOT, vec2s, box_half)         /* half extents of the shape's local bounds */                 \
-    X(HOT, uint8_t, sensor)         /* reports overlaps, never collides (events.c) */              \
-    X(HOT, uint8_t, events)         /* touch begin/end events wanted (events.c) */                 \
-    X(HOT, uint8_t, one_way)        /* a ledge_one_way: a one-way platform body */                 \
-    X(HOT, float, floor_cos)        /* cos(max_floor_angle): ground when n . up >= it */           \
-    X(HOT, uint8_t, response)       /* a ledge_response */                                         \
-    X(HOT, uint8_t, dropping)       /* ignoring one-way platforms until clear of them */           \
-    X(HOT, uint8_t, in_one_way)     /* overlapped a one-way platform this step */                  \
-    X(HOT, vec2s, prev_velocity)    /* kinematic: velocity of the last substep (carry) */          \
-    X(HOT, uint8_t, frozen)         /* left the finite range: kept still (world.c) */              \
-    X(HOT, uint8_t, moved)          /* set by the game since the last step: no replay */           \
-    X(HOT, vec2s, last_position)    /* before the substep moved it; else where it rests */         \
-    X(HOT, ledge__range, tile_seen) /* the tile cells last looked at near it (broad.c) */          \
-    X(HOT, uint8_t, tile_seen_near) /* whether one of them held a tile, and more (broad.c) */      \
-    X(HOT, vec2s, tile_anchor)      /* box centre when the broad phase looked for tiles */         \
-    X(HOT, uint8_t, asleep)         /* out of the step until woken (sleep.c) */                    \
-    X(HOT, float, sleep_timer)      /* seconds it has been slower than the sleep speed */          \
-    X(COLD, float, sleep_inv_mass)  /* inv_mass while asleep (inv_mass is then 0) */               \
-    X(COLD, uint32_t, generation)   /* bumped when the body dies */                                \
-    X(COLD, int, handle)            /* the id's index1 - 1: stable while the slot moves */         \
-    X(COLD, ledge_filter, filter)                                                                  \
-    X(COLD, void *, user_data)                                                                     \
-    X(SCRATCH, vec2s, box_center)  /* world centre of the bounds (per pass) */                     \
-    X(SCRATCH, vec2s, grid_center) /* box_center in grid coordinates (rows along up) */            \
-    X(SCRATCH, uint8_t, in_grid)   /* filed in the grid (alive, not larger than a cell) */         \
-    X(SCRATCH, uint8_t, plain)     /* a dynamic circle that meets any such plainly (broad.c) */    \
-    X(SCRATCH, uint8_t, active)    /* in the grid and may move or sense this substep (broad.c) */  \
-    X(SCRATCH, int, active_upto)   /* active bodies in its block up to p (broad.c) */              \
-    X(SCRATCH, int, active_at)     /* its block's active bodies' places (broad.c) */               \
-    X(SCRATCH, uint8_t, sleepy)    /* may fall asleep at the end of this step (sleep.c) */         \
-    X(SCRATCH, int, tile_list)     /* see ledge__step.tile_count */                                \
-    X(SCRATCH, int, big_list)      /* see ledge__step.big_count */                                 \
-    X(SCRATCH, uint8_t, tile_listed) /* in tile_list this substep */                               \
-    X(SCRATCH, uint8_t, fast)        /* moving far this substep (fast.c) */                        \
-    X(SCRATCH, vec2s, path)          /* the substep's displacement of a fast body */               \
-    X(SCRATCH, int, near)            /* bodies near a fast body's path (fast.c) */                 \
-    X(SCRATCH, uint8_t, carried)     /* got its platform's velocity change this substep */         \
-    X(SCRATCH, vec2s, carry_change)  /* that change (world.c, carry) */                            \
-    X(SCRATCH, uint8_t, far_moved)   /* pushed beyond the margin this pass (broad.c) */            \
-    X(SCRATCH, uint8_t, held_moving) /* the shock sweep holds it as it moves (response.c) */       \
-    X(SCRATCH, float, load)          /* weight carried by each body (response.c) */                \
-    X(SCRATCH, float, support)       /* sum of the up-cosines of its supports */                   \
-    X(SCRATCH, uint8_t, supported)   /* rests on the level, through a pile or not (response.c) */  \
-    X(SCRATCH, int, order)           /* reordering: the old slot of each new slot (order.c) */     \
-    X(SCRATCH, int, order_key)       /* reordering: each slot's grid cell, then its new slot */    \
-    X(SCRATCH, uint8_t, order_mark)  /* reordering: slots already moved (body_store.c) */
-
-// The list's parts, by class.
-#define LEDGE__IF_HOT(...)  __VA_ARGS__
-#define LEDGE__IF_COLD(...) __VA_ARGS__
-#define LEDGE__IF_SCRATCH(...)
-#define LEDGE__IF_NOT_HOT(...)
-#define LEDGE__IF_NOT_COLD(...)
-#define LEDGE__IF_NOT_SCRATCH(...) __VA_ARGS__
-#define LEDGE__STORED(class)       LEDGE__IF_##class
-#define LEDGE__SCRATCHED(class)    LEDGE__IF_NOT_##class
-
-#define LEDGE__DECLARE_STORED(class, T, name)  LEDGE__STORED(class)(T * name;)
-#define LEDGE__DECLARE_SCRATCH(class, T, name) LEDGE__SCRATCHED(class)(T * name;)
-#define LEDGE__COUNT_FIELD(class, T, name)     +1
-
-/// How many per-body arrays the list declares (checked by test_world).
-enum { LEDGE__BODY_FIELD_COUNT = 0 LEDGE__BODY_FIELDS(LEDGE__COUNT_FIELD) };
-
-/// The store's members: the persistent arrays, the slot counts and the id
-/// <-> slot mapping. (A macro: the world holds them as its own members, so
-/// that code names them directly, `w->position[i]`; world.h.)
-#define LEDGE__BODY_STORE_MEMBERS                                                                  \
-    LEDGE__BODY_FIELDS(LEDGE__DECLARE_STORED)                                                      \
-    int capacity;      /* slots allocated in every array */                                        \
-    int slot_count;    /* slots ever used: slots >= slot_count are untouched */                    \
-    int live_count;    /* living bodies */                                                         \
-    int event_bodies;  /* living bodies with events on (their touches are reported) */             \
-    int free_count;    /* entries in free_handles (LIFO: deterministic reuse) */                   \
-    int *free_handles; /* handles of dead bodies, capacity entries */                              \
-    int *slot_of;      /* each handle's slot, capacity entries (the inverse of handle) */
-
-/// The per-body scratch arrays of the step (members of ledge__step).
-#define LEDGE__BODY_SCRATCH_MEMBERS LEDGE__BODY_FIELDS(LEDGE__DECLARE_SCRATCH)
-
-// The store's operations (body_store.c) work on the world, whose struct
-// holds the members above (world.h): C99 has no anonymous members, and the
-// step's modules keep naming the arrays directly (w->position[i]).
-struct ledge_world;
 
 /// Grows every array of the store and the step's scratch to `capacity`
 /// slots. All new arrays are allocated before any old one is released, so
 /// a failure (logged, naming `fn`) leaves the world exactly as it was.
-bool ledge__store_grow(struct ledge_world *w, int capacity, const char *fn);
+bool ledge__store_grow(ledge_world *w, int capacity, const char *fn);
 
 /// Frees every array of the store and the scratch.
-void ledge__store_free(struct ledge_world *w);
+void ledge__store_free(ledge_world *w);
 
 /// A slot for a new body: the most recently freed handle's slot, else the
 /// next unused one (growing the arrays), or -1 (logged) when allocation
 /// fails.
-int ledge__store_take_slot(struct ledge_world *w);
+int ledge__store_take_slot(ledge_world *w);
 
 /// Kills slot i's body: its generation moves on and its handle is freed.
-void ledge__store_release(struct ledge_world *w, int i);
+void ledge__store_release(ledge_world *w, int i);
 
 /// Moves the bodies between slots: new slot k takes old slot order[k]
 /// (a permutation of 0 .. slot_count - 1), in every stored array, in place
 /// (cycle by cycle: no buffer of the largest element; the step's
 /// order_mark scratch marks the slots done). slot_of follows, so every id
 /// still names its body.
-void ledge__store_permute(struct ledge_world *w, const int *order);
+void ledge__store_permute(ledge_world *w, const int *order);
 
 #endif // LEDGE_BODY_STORE_H

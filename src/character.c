@@ -9,17 +9,17 @@
 // the step, which is what made vertical platforms lag by v * dt). In the
 // step the platform's displacement is known exactly, whatever the order,
 // and a rigid teleport by it keeps the relative position to rounding.
-#include "carry.h"
-#include "characters.h"
+#include "move.h"
+#include "character.h"
 #include "query_index.h"
-#include "world.h"
+#include "slots.h"
+#include "check.h"
+#include "world_state.h"
 
 #include "ledge/character.h"
 #include "ledge/events.h"
 
 #include <string.h>
-
-static bool reserve(ledge_world *w, int i, const char *fn);
 
 ledge_character_def ledge_default_character_def(void) {
     ledge_character_def d;
@@ -28,82 +28,6 @@ ledge_character_def ledge_default_character_def(void) {
     d.platform_on_leave = LEDGE_PLATFORM_LEAVE_ADD_VELOCITY;
     d.ride_platforms = true;
     return d;
-}
-
-void ledge__characters_free(ledge_world *w) {
-    ledge__characters *t = w->characters;
-    if (t == NULL) return;
-    ledge__free(t->c);
-    ledge__free(t->list);
-    ledge__free(t);
-    w->characters = NULL;
-}
-
-// --- the table --------------------------------------------------------------
-
-static bool same_id(ledge_body_id a, ledge_body_id b) {
-    return a.index1 == b.index1 && a.generation == b.generation && a.world == b.world;
-}
-
-// The character of living body slot i, or NULL. The table is indexed by
-// the bodies' handles (an id's index1 - 1), which stay put when the world
-// reorders its slots (world.c), so the table never needs remapping.
-static ledge__character *at_slot(const ledge_world *w, int i) {
-    const ledge__characters *t = w->characters;
-    if (t == NULL || i < 0 || w->handle[i] >= t->cap) return NULL;
-    ledge__character *c = &t->c[w->handle[i]];
-    return c->id.index1 != 0 && same_id(c->id, ledge__body_id(w, i)) && w->alive[i] ? c : NULL;
-}
-
-// The character named by id, or NULL (logged as `fn` refusing it).
-static ledge__character *find(const ledge_world *w, ledge_body_id id, const char *fn) {
-    int i = ledge__world_slot(w, id, fn);
-    if (i < 0) return NULL;
-    ledge__character *c = at_slot(w, i);
-    if (c == NULL) {
-        LEDGE_ERROR("%s: body {%u, %u} is not a character (ledge_character_create)", fn, id.index1,
-                    id.generation);
-    }
-    return c;
-}
-
-bool ledge__characters_reserve(ledge_world *w, int handles, const char *fn) {
-    return handles <= 0 || reserve(w, handles - 1, fn);
-}
-
-// Room for handle i; all arrays allocated before the old ones are released.
-static bool reserve(ledge_world *w, int i, const char *fn) {
-    ledge__characters *t = w->characters;
-    if (t == NULL) {
-        t = ledge__alloc(sizeof *t);
-        if (t == NULL) {
-            LEDGE_ERROR("%s: allocation of the character table failed", fn);
-            return false;
-        }
-        memset(t, 0, sizeof *t);
-        w->characters = t;
-    }
-    if (i < t->cap) return true;
-    int cap = 2 * (i + 1) > 16 ? 2 * (i + 1) : 16;
-    ledge__character *c = ledge__alloc(sizeof *c * (size_t)cap);
-    int *list = ledge__alloc(sizeof *list * (size_t)cap);
-    if (c == NULL || list == NULL) {
-        ledge__free(c);
-        ledge__free(list);
-        LEDGE_ERROR("%s: allocation of the character table for %d bodies failed", fn, cap);
-        return false;
-    }
-    memset(c, 0, sizeof *c * (size_t)cap);
-    if (t->cap > 0) {
-        memcpy(c, t->c, sizeof *c * (size_t)t->cap);
-        memcpy(list, t->list, sizeof *list * (size_t)t->count);
-    }
-    ledge__free(t->c);
-    ledge__free(t->list);
-    t->c = c;
-    t->list = list;
-    t->cap = cap;
-    return true;
 }
 
 static bool check_def(const char *fn, const ledge_character_def *d) {
@@ -142,12 +66,12 @@ bool ledge_character_create(ledge_world *world, ledge_body_id id, const ledge_ch
                     id.index1, id.generation);
         return false;
     }
-    if (at_slot(world, i) != NULL) {
+    if (ledge__character_at(world, i) != NULL) {
         LEDGE_ERROR("%s: body {%u, %u} is already a character", fn, id.index1, id.generation);
         return false;
     }
     int h = world->handle[i];
-    if (!reserve(world, h, fn)) return false;
+    if (!ledge__characters_reserve_handle(world, h, fn)) return false;
     ledge__characters *t = world->characters;
     ledge__character *c = &t->c[h];
     if (c->id.index1 == 0) t->list[t->count++] = h; // else a dead body's entry, still listed
@@ -172,17 +96,18 @@ static void unlist(ledge__characters *t, int i) {
 
 void ledge_character_destroy(ledge_world *world, ledge_body_id id) {
     const char *fn = "ledge_character_destroy";
-    if (find(world, id, fn) == NULL || !writable(world, fn)) return;
+    if (ledge__character_find(world, id, fn) == NULL || !writable(world, fn)) return;
     unlist(world->characters, (int)id.index1 - 1);
 }
 
 bool ledge_character_is_valid(const ledge_world *world, ledge_body_id id) {
-    return ledge_body_is_valid(world, id) && at_slot(world, ledge__slot_of(world, id)) != NULL;
+    return ledge_body_is_valid(world, id) &&
+           ledge__character_at(world, ledge__slot_of(world, id)) != NULL;
 }
 
 bool ledge_character_set_def(ledge_world *world, ledge_body_id id, const ledge_character_def *def) {
     const char *fn = "ledge_character_set_def";
-    ledge__character *c = find(world, id, fn);
+    ledge__character *c = ledge__character_find(world, id, fn);
     if (c == NULL) return false;
     if (def == NULL) {
         LEDGE_ERROR("%s: def is NULL", fn);
@@ -202,7 +127,7 @@ bool ledge_character_get_state(const ledge_world *world, ledge_body_id id,
     }
     memset(out, 0, sizeof *out);
     out->last_move.ground_hit = -1;
-    const ledge__character *c = find(world, id, fn);
+    const ledge__character *c = ledge__character_find(world, id, fn);
     if (c == NULL) return false;
     *out = c->state;
     return true;
@@ -210,7 +135,7 @@ bool ledge_character_get_state(const ledge_world *world, ledge_body_id id,
 
 bool ledge_character_set_velocity(ledge_world *world, ledge_body_id id, vec2s velocity) {
     const char *fn = "ledge_character_set_velocity";
-    ledge__character *c = find(world, id, fn);
+    ledge__character *c = ledge__character_find(world, id, fn);
     if (c == NULL || !ledge__check_vec(fn, "velocity", velocity, LEDGE_MAX_COORDINATE)) {
         return false;
     }
@@ -272,7 +197,7 @@ static void take_crush(const ledge_world *w, int i, int by, ledge_character_stat
 static bool check_move(ledge_world *w, ledge_body_id id, vec2s velocity, float dt,
                        ledge__character **c) {
     const char *fn = "ledge_character_move";
-    *c = find(w, id, fn);
+    *c = ledge__character_find(w, id, fn);
     if (*c == NULL || !writable(w, fn) ||
         !ledge__check_vec(fn, "velocity", velocity, LEDGE_MAX_COORDINATE)) {
         return false;
@@ -339,8 +264,8 @@ void ledge__characters_before_step(ledge_world *w) {
         c->riding = false;
         int i = w->slot_of[t->list[k]];
         vec2s p = w->position[i], was = c->state.position;
-        if (at_slot(w, i) == NULL || !c->def.ride_platforms || !c->state.on_floor || p.x != was.x ||
-            p.y != was.y) {
+        if (ledge__character_at(w, i) == NULL || !c->def.ride_platforms || !c->state.on_floor ||
+            p.x != was.x || p.y != was.y) {
             continue; // not riding, or placed elsewhere since its last move
         }
         ledge_body_id f = c->state.floor_body;
@@ -352,7 +277,7 @@ void ledge__characters_before_step(ledge_world *w) {
 }
 
 static bool riding(const ledge_world *w, int slot) {
-    const ledge__character *c = at_slot(w, slot);
+    const ledge__character *c = ledge__character_at(w, slot);
     return c != NULL && c->riding;
 }
 
@@ -399,7 +324,7 @@ static void carry_one(ledge_world *w, int i, bool *synced) {
 
 // Whether character c stands on a character not carried yet.
 static bool floor_waits(const ledge_world *w, const ledge__character *c) {
-    const ledge__character *f = at_slot(w, c->floor_slot);
+    const ledge__character *f = ledge__character_at(w, c->floor_slot);
     return f != NULL && f->floor_slot >= 0;
 }
 
@@ -420,7 +345,7 @@ void ledge__characters_carry(ledge_world *w) {
             ledge__character *c = &t->c[t->list[k]];
             int i = w->slot_of[t->list[k]];
             if (c->floor_slot < 0) continue;
-            if (at_slot(w, i) == NULL) {
+            if (ledge__character_at(w, i) == NULL) {
                 c->floor_slot = -1;
                 continue;
             }
@@ -433,21 +358,4 @@ void ledge__characters_carry(ledge_world *w) {
         }
         force = !progress;
     }
-}
-
-bool ledge__character_ground(const ledge_world *w, int i, ledge_ground *g) {
-    const ledge__character *c = at_slot(w, i);
-    if (c == NULL) return false;
-    const ledge_character_state *s = &c->state;
-    memset(g, 0, sizeof *g);
-    g->on_ground = s->on_floor;
-    g->on_ceiling = s->on_ceiling;
-    g->on_wall_left = s->on_wall && s->wall_side < 0;
-    g->on_wall_right = s->on_wall && s->wall_side > 0;
-    g->ground_normal = s->floor_normal;
-    g->wall_normal = s->wall_normal;
-    g->ground_body = s->floor_body;
-    g->ground_cell_x = s->floor_cell_x;
-    g->ground_cell_y = s->floor_cell_y;
-    return true;
 }

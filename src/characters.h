@@ -1,10 +1,9 @@
-// Internal: the character table (character.c): states kept by the world, carried by the step.
-// Imports the world's types (world.h) only; the modules layer as
-// docs/design.md ("Modules") says.
+// The character table (characters.c): the state ledge keeps for each
+// character, indexed by body handle; the step's stages read it.
 #ifndef LEDGE_CHARACTERS_H
 #define LEDGE_CHARACTERS_H
 
-#include "world.h"
+#include "world_state.h"
 
 #include "ledge/character.h"
 
@@ -31,16 +30,20 @@ typedef struct ledge__characters {
 /// (logged, naming `fn`) when allocation fails, the table as it was.
 bool ledge__characters_reserve(ledge_world *world, int handles, const char *fn);
 
-/// Frees the character table (character.c).
+/// Frees the character table.
 void ledge__characters_free(ledge_world *world);
-
-/// Notes where the body each riding character stands on is (character.c).
-void ledge__characters_before_step(ledge_world *world);
-
-/// Moves each riding character by what its floor body moved in the step.
-void ledge__characters_carry(ledge_world *world);
 
 /// Fills *g from the state of slot i's character; false when it is none.
 bool ledge__character_ground(const ledge_world *world, int i, ledge_ground *g);
+
+/// Room in the table for handle `handle`; false (logged, naming `fn`)
+/// when allocation fails, the table as it was.
+bool ledge__characters_reserve_handle(ledge_world *world, int handle, const char *fn);
+
+/// The character of living body slot i, or NULL.
+ledge__character *ledge__character_at(const ledge_world *world, int i);
+
+/// The character named by id, or NULL (logged as `fn` refusing it).
+ledge__character *ledge__character_find(const ledge_world *world, ledge_body_id id, const char *fn);
 
 #endif // LEDGE_CHARACTERS_H

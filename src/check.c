@@ -1,7 +1,7 @@
 // Argument checks shared by every public entry point: each returns whether
 // the value is acceptable and, when it is not, logs one sentence naming the
 // function, the argument and its value.
-#include "core.h"
+#include "check.h"
 
 #include "ledge/collision.h"
 

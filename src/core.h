@@ -1,25 +1,13 @@
-// Internal helpers shared by every module: logging of refusals, the assert
-// hook, the allocator hook, and small vector helpers on cglm's vec2s.
+// Internal helpers shared by every module: small vector helpers on cglm's
+// vec2s, finiteness tests, the compiler's hints; and the hooks (hooks.h),
+// which every module reports through.
 #ifndef LEDGE_CORE_H
 #define LEDGE_CORE_H
 
-#include "ledge/base.h"
+#include "hooks.h"
 
 #include <math.h>
 #include <stdlib.h>
-
-/// Formats a message and sends it to the log hook.
-void ledge__log(ledge_log_level level, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-
-/// Calls the assert hook; returns its verdict.
-bool ledge__assert_failed(const char *cond, const char *file, int line);
-
-void *ledge__alloc(size_t size);
-void ledge__free(void *ptr);
 
 #if defined(__GNUC__)
 #define LEDGE_NOINLINE    __attribute__((noinline))
@@ -29,19 +17,6 @@ void ledge__free(void *ptr);
 #define LEDGE_NOINLINE
 #define LEDGE_INLINE      inline
 #define LEDGE_UNLIKELY(x) (x)
-#endif
-
-#define LEDGE_ERROR(...) ledge__log(LEDGE_LOG_ERROR, __VA_ARGS__)
-
-// Internal invariants: checked in debug builds through the assert hook,
-// compiled out in release builds (which must never abort).
-#ifdef NDEBUG
-#define LEDGE_ASSERT(c) ((void)0)
-#else
-#define LEDGE_ASSERT(c)                                                                            \
-    do {                                                                                           \
-        if (!(c) && ledge__assert_failed(#c, __FILE__, __LINE__)) abort();                         \
-    } while (0)
 #endif
 
 #define LEDGE_PI 3.14159265358979323846
@@ -123,20 +98,6 @@ static inline float maxf(float a, float b) {
 static inline bool ledge__finite_within(float x, float limit) {
     return isfinite(x) && fabsf(x) <= limit;
 }
-/// Whether both components are finite with |x| <= limit.
-bool ledge__vec_within(vec2s v, float limit);
-/// Argument checks (check.c): true when acceptable, else false and one
-/// logged sentence "<fn>: <arg> is <value> (<what is allowed>)".
-bool ledge__check_vec(const char *fn, const char *arg, vec2s v, float limit);
-/// A size (radius, length): > 0 and <= LEDGE_MAX_COORDINATE.
-bool ledge__check_size(const char *fn, const char *arg, float s);
-/// Half extents: both > 0 and <= LEDGE_MAX_COORDINATE.
-bool ledge__check_half_extents(const char *fn, const char *arg, vec2s h);
-
-/// Every point finite and within LEDGE_MAX_COORDINATE; names the first
-/// offending index.
-bool ledge__check_points(const char *fn, const vec2s *p, int count);
-
 /// Cheap finiteness check of four floats: x - x is 0 for finite x, NaN else.
 static inline bool ledge__finite4(float a, float b, float c, float d) {
     return ((a - a) + (b - b) + (c - c) + (d - d)) == 0.0f;

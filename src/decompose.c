@@ -13,6 +13,7 @@
 //
 // Everything lives on the stack (about 27 KiB) and no step depends on memory
 // addresses, so the same input always gives the same pieces, bit for bit.
+#include "check.h"
 #include "shape.h"
 
 #include <float.h>

@@ -11,7 +11,8 @@
 // between the centres (usually one end of the closest features), and each
 // later support point is found by climbing from the last one (2 to 4
 // vertices read instead of all).
-#include "distance_core.h"
+#include "check.h"
+#include "distance.h"
 
 #include "shape.h"
 

@@ -1,4 +1,4 @@
-// Distance from a shape to a tile and to the tilemap (distance.h).
+// Distance from a shape to a tile and to the tilemap (distance_tile.h).
 //
 // Overlap is the SAT's business: ledge__tile_collide decides it exactly for
 // every tile and gives the push that honours the edge states, so an
@@ -20,7 +20,8 @@
 // Edge states do not change a distance between apart shapes: a seam's inner
 // points are inside the union of the two tiles, so the nearest point of the
 // union is never one of them, and the nearest tile is found by the minimum.
-#include "distance_core.h"
+#include "check.h"
+#include "distance_tile.h"
 
 #include "shape.h"
 #include "tile_collide.h"

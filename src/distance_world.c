@@ -2,10 +2,11 @@
 // on the public query entry points (ledge_world_query_aabb finds the bodies
 // through the query grid) so that it does not depend on how that grid is
 // stored; and the debug draw of a distance result.
-#include "distance_core.h"
+#include "distance_tile.h"
 
 #include "shape.h"
-#include "world.h"
+#include "check.h"
+#include "world_state.h"
 
 #include <string.h>
 

@@ -1,7 +1,9 @@
 // Debug draw (draw.h): the tiles in a region from the library's own tile
 // outlines, the bodies coloured by type, and the last step's contacts,
 // through the game's callbacks. Reads the world, never changes it.
-#include "world.h"
+#include "contacts.h"
+#include "check.h"
+#include "world_state.h"
 
 #include "ledge/draw.h"
 #include "tilemap.h"

@@ -10,8 +10,11 @@
 // - crush events: a dynamic body still overlapping a kinematic (or static)
 //   body after the step while a tile pushes it back.
 #include "characters.h"
-#include "step_events.h"
-#include "world.h"
+#include "events.h"
+#include "contacts.h"
+#include "par.h"
+#include "slots.h"
+#include "world_state.h"
 
 #include "ledge/events.h"
 

@@ -28,7 +28,9 @@
 #include "broad.h"
 #include "fast.h"
 #include "resolve.h"
-#include "world.h"
+#include "contacts.h"
+#include "par.h"
+#include "world_state.h"
 
 #include "tilemap.h"
 

@@ -1,10 +1,10 @@
 // Internal: the fast bodies of a substep (fast.c): multisampling along the path, swept bullets.
-// Imports the world's types (world.h) only; the modules layer as
-// docs/design.md ("Modules") says.
+// A stage of the step: it includes the world's state and the stages below
+// it only (docs/design.md, "How the modules layer").
 #ifndef LEDGE_FAST_H
 #define LEDGE_FAST_H
 
-#include "world.h"
+#include "world_state.h"
 
 /// Marks body i fast when `move` (its displacement this substep) is long
 /// for its size, or it is a bullet, and keeps the move (fast.c). Returns

@@ -1,7 +1,9 @@
 // Entry points for foreign-function interfaces (ffi.h): the by-pointer
 // forms of hot calls, and the queries without callbacks.
+#include "body.h"
 #include "core.h"
 #include "query_index.h"
+#include "slots.h"
 
 #include "ledge/ffi.h"
 

@@ -1,4 +1,4 @@
-// Filing the loose grid again after the fast bodies moved (grid.h): the
+// Filing the loose grid again after the fast bodies moved (grid_refile.h): the
 // bodies that did not move keep the cells the substep's first filing found
 // for them, so phase 1 of the second filing looks up only the moved
 // bodies' cells (the sort that follows is the usual one).
@@ -9,7 +9,7 @@
 // body that did not move and was filed below that row keeps its cell
 // (ledge__grid_index gives (int)f there for both row counts). The others
 // (the moved bodies, and those filed in the top rows) get theirs again.
-#include "grid.h"
+#include "grid_refile.h"
 
 #include <string.h>
 

@@ -1,5 +1,5 @@
 // The replaceable log, assert and allocator hooks (base.h), and the version.
-#include "core.h"
+#include "hooks.h"
 
 #include <stdarg.h>
 #include <stdio.h>

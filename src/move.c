@@ -22,9 +22,11 @@
 // normal), ceilings along their normal. The pushes of all contacts are solved together
 // (projected Gauss-Seidel on the push lengths, as Box2D v3's b2SolvePlanes),
 // so two floor cells under a seam push once, not twice.
-#include "carry.h"
+#include "move.h"
 #include "query_index.h"
-#include "world.h"
+#include "slots.h"
+#include "check.h"
+#include "world_state.h"
 
 #include "ledge/move.h"
 #include "tilemap.h"

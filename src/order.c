@@ -13,8 +13,9 @@
 // character table are kept by handle, and so never move; the query index
 // and the contact index are rebuilt when next asked; the grid and the
 // step's scratch are rebuilt by every substep.
+#include "body_store.h"
 #include "order.h"
-#include "world.h"
+#include "world_state.h"
 
 #include <string.h>
 

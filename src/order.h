@@ -1,10 +1,10 @@
-// Internal: the bodies ordered by space (order.c). Imports the world's
-// types (world.h) only; the modules layer as docs/design.md ("Modules")
-// says.
+// Internal: the bodies ordered by space (order.c).
+// A stage of the step: it includes the world's state and the stages below
+// it only (docs/design.md, "How the modules layer").
 #ifndef LEDGE_ORDER_H
 #define LEDGE_ORDER_H
 
-#include "world.h"
+#include "world_state.h"
 
 /// Steps between reorderings unless set (ledge__order_set_period).
 #define LEDGE__ORDER_PERIOD 16

@@ -1,8 +1,8 @@
-// The step's parallel scratch (ledge__par, world.h): per-block outputs of
+// The step's parallel scratch (par.h): per-block outputs of
 // the stages the workers share, reserved before the step moves anything so
 // that no worker allocates (a pair list may still grow while the world warms
 // up, on the calling thread: broad.c).
-#include "world.h"
+#include "par.h"
 
 #include <stddef.h>
 #include <string.h>

@@ -5,30 +5,13 @@
 // reads, and owns the wall clock.
 #define _POSIX_C_SOURCE 200809L // clock_gettime and CLOCK_MONOTONIC
 
-#include "world.h"
+#include "world_state.h"
 
 #include "ledge/profile.h"
 
 #include <string.h>
 #include <time.h>
 
-// POSIX's monotonic clock where there is one; else C11's calendar clock
-// (which may jump when the system time is set); else, in C99 without POSIX
-// (a single-file build whose includes came before the feature macro above),
-// the process's CPU time.
-double ledge__wall_seconds(void) {
-#if defined(CLOCK_MONOTONIC)
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-#elif defined(TIME_UTC)
-    struct timespec t;
-    timespec_get(&t, TIME_UTC);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-#else
-    return (double)clock() / CLOCKS_PER_SEC;
-#endif
-}
 
 void ledge__profile_begin(ledge__profile *p) {
     if (!p->wall) return;

@@ -1,5 +1,6 @@
 // Ray casts: segment against circle, box, convex polygon and rounded
 // polygon (the internal routines of ray.h), and ledge_shape_raycast on top.
+#include "check.h"
 #include "ray.h"
 
 #include "shape.h"

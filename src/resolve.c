@@ -6,7 +6,10 @@
 // (response.c) answers the contacts of the last pass.
 #include "broad.h"
 #include "resolve.h"
-#include "world.h"
+#include "contacts.h"
+#include "par.h"
+#include "slots.h"
+#include "world_state.h"
 
 #include "tilemap.h"
 

@@ -1,10 +1,10 @@
 // Internal: the relaxation passes (resolve.c) and the recorded contacts.
-// Imports the world's types (world.h) only; the modules layer as
-// docs/design.md ("Modules") says.
+// A stage of the step: it includes the world's state and the stages below
+// it only (docs/design.md, "How the modules layer").
 #ifndef LEDGE_RESOLVE_H
 #define LEDGE_RESOLVE_H
 
-#include "world.h"
+#include "world_state.h"
 
 /// One relaxation pass (resolve.c): every candidate pair, then every body
 /// near tiles (one cell at a time, in N's order), projected out of overlap.

@@ -42,7 +42,9 @@
 // new normal impulse and gets its friction; a shortfall within rounding
 // gets none.
 #include "response.h"
-#include "world.h"
+#include "contacts.h"
+#include "par.h"
+#include "world_state.h"
 
 #include <string.h>
 

@@ -1,10 +1,10 @@
 // Internal: the velocity pass (response.c): N's response, the contact order and the loads.
-// Imports the world's types (world.h) only; the modules layer as
-// docs/design.md ("Modules") says.
+// A stage of the step: it includes the world's state and the stages below
+// it only (docs/design.md, "How the modules layer").
 #ifndef LEDGE_RESPONSE_H
 #define LEDGE_RESPONSE_H
 
-#include "world.h"
+#include "world_state.h"
 
 /// The velocity pass (response.c): N's response for the recorded contacts,
 /// in contact order, then once more from the bottom of each pile up with

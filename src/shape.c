@@ -1,6 +1,7 @@
 // Shape constructors and the properties derived from a shape: validation,
 // bounds, area, point containment. Polygons are checked and normalised here
 // once, so that the narrow phase can trust them and stay branch-light.
+#include "check.h"
 #include "shape.h"
 
 #include <string.h>

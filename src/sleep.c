@@ -21,12 +21,15 @@
 // - at the end of the step the rest timers advance, bodies that rested
 //   long enough fall asleep together unless they touch a dynamic body that
 //   did not, and the contacts are sorted into live and held ones.
+#include "contacts.h"
+#include "par.h"
+#include "slots.h"
 #include "sleep.h"
 
 #include "broad.h"
 #include "query_index.h"
 #include "resolve.h"
-#include "step_events.h"
+#include "events.h"
 
 #include <string.h>
 

@@ -1,9 +1,10 @@
-// Internal: sleeping bodies (sleep.c). Imports the world's types
-// (world.h) only; the modules layer as docs/design.md ("Modules") says.
+// Internal: sleeping bodies (sleep.c).
+// A stage of the step: it includes the world's state and the stages below
+// it only (docs/design.md, "How the modules layer").
 #ifndef LEDGE_SLEEP_H
 #define LEDGE_SLEEP_H
 
-#include "world.h"
+#include "world_state.h"
 
 /// Before the first substep: wakes what a tilemap edit or a moving
 /// kinematic body reaches, and moves the held contacts of bodies woken

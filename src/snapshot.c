@@ -4,6 +4,7 @@
 // what the step derives again. docs/rollback.md describes the format.
 #include "characters.h"
 #include "snapshot.h"
+#include "world.h"
 
 #include "ledge/snapshot.h"
 #include "tilemap.h"

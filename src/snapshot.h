@@ -17,7 +17,7 @@
 #ifndef LEDGE_SNAPSHOT_INTERNAL_H
 #define LEDGE_SNAPSHOT_INTERNAL_H
 
-#include "world.h"
+#include "world_state.h"
 
 #include <string.h>
 

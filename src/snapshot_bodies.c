@@ -9,6 +9,7 @@
 // most of them). What a body's settings derive (its box, whether it is a
 // circle) is found again; what the step rewrites before it reads it is not
 // kept.
+#include "body_store.h"
 #include "shape.h"
 #include "snapshot.h"
 

@@ -7,6 +7,7 @@
 // mark, then the tile cell and stamp of the contacts that have them
 // (every tile contact). Kept as they are: nothing is computed again, so a
 // restore copies and checks them in straight-line loops.
+#include "contacts.h"
 #include "snapshot.h"
 
 #include <stddef.h>

@@ -4,7 +4,7 @@
 // gives them its own world's serial number.
 #include "snapshot.h"
 
-#include "step_events.h"
+#include "events.h"
 
 static void put_id(ledge__writer *o, ledge_body_id id) {
     ledge__put_var(o, id.index1);

@@ -15,6 +15,7 @@
 // When the pair already overlaps (or touches) at the start the fraction is
 // 0 and the normal is the direction of least penetration, as ledge_collide
 // would report it.
+#include "check.h"
 #include "ray.h"
 
 #include "shape.h"

@@ -1,6 +1,7 @@
 // The 34 tile shapes: names, unit-cell geometry, side coverage, outlines and
 // the point test. Everything is derived from the named corners R, P, Q, F
 // and the normal signs (sx, sy) defined in include/ledge/tiles.h.
+#include "check.h"
 #include "tile.h"
 
 #include <ctype.h>

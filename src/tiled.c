@@ -2,41 +2,20 @@
 // parses and checks the whole map into a context first (tiled_*.c) and only
 // then creates or changes the tilemap or world, so that a refused map
 // leaves nothing behind and nothing changed.
-#include "tiled.h"
+#include "tiled_layers.h"
+#include "tiled_objects.h"
+#include "tiled_tileset.h"
+#include "tiled_util.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-#define MAX_FILE_BYTES (256u << 20)
 
 ledge_tiled_def ledge_default_tiled_def(void) {
     ledge_tiled_def d;
     memset(&d, 0, sizeof d);
     d.world = ledge_default_world_def();
     return d;
-}
-
-bool ledge__tiled_read_file(ledge__tiled_ctx *c, const char *path, char **text, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) return ledge__tiled_fail(c, "cannot open \"%s\"", path);
-    long n = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
-    if (n < 0 || (unsigned long)n > MAX_FILE_BYTES || fseek(f, 0, SEEK_SET) != 0) {
-        fclose(f);
-        return ledge__tiled_fail(c, "cannot read \"%s\" (unreadable or larger than %u bytes)", path,
-                                 MAX_FILE_BYTES);
-    }
-    *text = ledge_alloc((size_t)n + 1);
-    size_t got = *text ? fread(*text, 1, (size_t)n, f) : 0;
-    fclose(f);
-    if (*text == NULL || got != (size_t)n) {
-        ledge_free(*text);
-        *text = NULL;
-        return ledge__tiled_fail(c, "cannot read \"%s\"", path);
-    }
-    (*text)[n] = '\0';
-    *len = (size_t)n;
-    return true;
 }
 
 // ---------------------------------------------------------------------------

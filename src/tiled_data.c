@@ -4,7 +4,8 @@
 // writes into a buffer of exactly that size and a stream that holds more
 // or less is refused: compressed data cannot make the loader allocate more
 // than the map's declared size.
-#include "tiled.h"
+#include "tiled_data.h"
+#include "tiled_util.h"
 
 #include <limits.h>
 #include <string.h>

@@ -6,7 +6,7 @@
 // c + (-sx w, 0) is triangle R', Q', c + (0, -sy' w)). HALF tiles carry
 // their normal itself. Every group is closed under the eight mirrors, so
 // every flipped tile exists.
-#include "tiled.h"
+#include "ledge/tiled.h"
 
 #include <stdio.h>
 

@@ -3,7 +3,11 @@
 // layers handed to tiled_objects.c, group layers walked recursively, image
 // layers skipped. Visibility is ignored: a hidden layer is a common way to
 // keep a collision layer out of the art.
-#include "tiled.h"
+#include "tiled_data.h"
+#include "tiled_layers.h"
+#include "tiled_objects.h"
+#include "tiled_tileset.h"
+#include "tiled_util.h"
 
 #include <stdio.h>
 #include <string.h>

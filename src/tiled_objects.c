@@ -9,7 +9,8 @@
 // (map height in pixels - y) * scale (y up) or origin.y + y * scale
 // (y_down). Every body of an object sits at the centre of the object's
 // bounds, its shape relative to it.
-#include "tiled.h"
+#include "tiled_objects.h"
+#include "tiled_util.h"
 
 #include <math.h>
 #include <stdio.h>

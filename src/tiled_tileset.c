@@ -3,7 +3,8 @@
 // tiles without it are decoration (EMPTY). External tilesets ("source")
 // come from the def's resolver or, for file loads, from a file next to the
 // map; they must be JSON (.tsj), not XML (.tsx).
-#include "tiled.h"
+#include "tiled_tileset.h"
+#include "tiled_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

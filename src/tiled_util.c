@@ -3,7 +3,7 @@
 // the field, its owner and the offending value when the type or range is
 // wrong. ledge_tiled is a separate library, so it reaches the hooks through
 // the public ledge_log_message / ledge_alloc / ledge_free.
-#include "tiled.h"
+#include "tiled_util.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -159,4 +159,28 @@ const json_t *ledge__tiled_find_prop(const json_t *props, const char *name) {
         if (json_is_string(n) && strcmp(json_string_value(n), name) == 0) return p;
     }
     return NULL;
+}
+
+#define MAX_FILE_BYTES (256u << 20)
+
+bool ledge__tiled_read_file(ledge__tiled_ctx *c, const char *path, char **text, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) return ledge__tiled_fail(c, "cannot open \"%s\"", path);
+    long n = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    if (n < 0 || (unsigned long)n > MAX_FILE_BYTES || fseek(f, 0, SEEK_SET) != 0) {
+        fclose(f);
+        return ledge__tiled_fail(c, "cannot read \"%s\" (unreadable or larger than %u bytes)", path,
+                                 MAX_FILE_BYTES);
+    }
+    *text = ledge_alloc((size_t)n + 1);
+    size_t got = *text ? fread(*text, 1, (size_t)n, f) : 0;
+    fclose(f);
+    if (*text == NULL || got != (size_t)n) {
+        ledge_free(*text);
+        *text = NULL;
+        return ledge__tiled_fail(c, "cannot read \"%s\"", path);
+    }
+    (*text)[n] = '\0';
+    *len = (size_t)n;
+    return true;
 }

@@ -1,6 +1,7 @@
 // The tilemap core: storage, edge states, and the point, region and shape
 // queries (tilemap.h). Ray casts live in tilemap_ray.c, loaders in
 // tilemap_load.c; all three share the layout in tilemap.h.
+#include "check.h"
 #include "tilemap.h"
 
 #include "shape.h"

@@ -34,6 +34,7 @@
 //   enters the diagonal cell as if through its horizontal side (landing on a
 //   ledge's corner lands, as in ledge__ray_aabb);
 // - a hit at fraction 0 is a start inside the solid: normal -translation/|translation|.
+#include "check.h"
 #include "tilemap.h"
 
 #include "ray.h"

@@ -311,3 +311,21 @@ double ledge__seconds(void) {
     return (double)clock() / CLOCKS_PER_SEC; // the process's CPU time
 #endif
 }
+
+// POSIX's monotonic clock where there is one; else C11's calendar clock
+// (which may jump when the system time is set); else, in C99 without POSIX
+// (a single-file build whose includes came before the feature macro above),
+// the process's CPU time.
+double ledge__wall_seconds(void) {
+#if defined(CLOCK_MONOTONIC)
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+#elif defined(TIME_UTC)
+    struct timespec t;
+    timespec_get(&t, TIME_UTC);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+#else
+    return (double)clock() / CLOCKS_PER_SEC;
+#endif
+}

@@ -43,4 +43,11 @@ void ledge__workers_awake(ledge__workers *workers, bool awake);
 /// checks that the threads do take part. 0 for anything else.
 long ledge__workers_ranges(const ledge__workers *workers, int worker);
 
+/// Seconds of the calling thread's CPU time (the process's where the
+/// platform has no such clock); only differences matter (workers.c).
+double ledge__seconds(void);
+
+/// Seconds of a monotonic wall clock; only differences matter (workers.c).
+double ledge__wall_seconds(void);
+
 #endif // LEDGE_WORKERS_H

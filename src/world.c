@@ -1,14 +1,19 @@
 // The world: lifecycle, body storage growth, the step and the replay hash.
+#include "body_store.h"
 #include "broad.h"
-#include "characters.h"
+#include "character.h"
 #include "fast.h"
 #include "order.h"
 #include "query_index.h"
 #include "resolve.h"
 #include "response.h"
 #include "sleep.h"
-#include "step_events.h"
-#include "world.h"
+#include "events.h"
+#include "contacts.h"
+#include "par.h"
+#include "profile.h"
+#include "check.h"
+#include "world_state.h"
 
 #include <string.h>
 

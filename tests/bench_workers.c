@@ -26,7 +26,10 @@
 #define RUNS            3
 #include "bench_timing.h"
 #include "scenes.h"
-#include "world.h"
+#include "contacts.h"
+#include "par.h"
+#include "slots.h"
+#include "world_state.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -13,7 +13,7 @@
 
 #include <ledge/ledge.h>
 
-#include "distance_core.h"
+#include "distance.h"
 #include "log_capture.h"
 #include "oracle.h"
 #include "random_shapes.h"

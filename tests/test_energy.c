@@ -24,7 +24,10 @@
 #include "resolve.h"
 #include "response.h"
 #include "rng.h"
-#include "world.h"
+#include "contacts.h"
+#include "par.h"
+#include "slots.h"
+#include "world_state.h"
 
 #include <math.h>
 #include <stdio.h>

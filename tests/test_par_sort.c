@@ -13,11 +13,14 @@
 #include <ledge/ledge.h>
 
 #include "broad.h"
-#include "grid.h"
+#include "grid_refile.h"
 #include "resolve.h"
 #include "response.h"
 #include "rng.h"
-#include "world.h"
+#include "contacts.h"
+#include "par.h"
+#include "slots.h"
+#include "world_state.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -15,7 +15,10 @@
 
 #include "log_capture.h"
 #include "random_shapes.h"
-#include "world.h" // the stepping flag, for the refusal test
+#include "contacts.h" // the stepping flag, for the refusal test
+#include "par.h"
+#include "slots.h"
+#include "world_state.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -22,7 +22,10 @@
 #include <ledge/ledge.h>
 
 #include "rng.h"
-#include "world.h"
+#include "contacts.h"
+#include "par.h"
+#include "slots.h"
+#include "world_state.h"
 
 #include <math.h>
 #include <stdio.h>

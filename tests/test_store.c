@@ -14,7 +14,10 @@
 #include <ledge/ledge.h>
 
 #include "order.h"
-#include "world.h" // the store's arrays, through the list itself
+#include "contacts.h" // the store's arrays, through the list itself
+#include "par.h"
+#include "slots.h"
+#include "world_state.h"
 
 #include <stdlib.h>
 #include <string.h>

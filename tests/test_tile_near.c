@@ -19,7 +19,10 @@
 #include "broad.h"
 #include "rng.h"
 #include "tilemap.h"
-#include "world.h"
+#include "contacts.h"
+#include "par.h"
+#include "slots.h"
+#include "world_state.h"
 
 #include <float.h>
 #include <math.h>

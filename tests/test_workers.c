@@ -18,7 +18,10 @@
 #include "broad.h" // ledge__splice_blocks
 #include "game.h"
 #include "order.h" // ledge__order_set_period
-#include "world.h" // the pool's counts of ranges run (ledge__workers_ranges)
+#include "contacts.h" // the pool's counts of ranges run (ledge__workers_ranges)
+#include "par.h"
+#include "slots.h"
+#include "world_state.h"
 #include "log_capture.h"
 #include "rng.h"
 #include "scale.h"

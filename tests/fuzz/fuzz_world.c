@@ -28,7 +28,10 @@
 // -DFUZZ_WORLD_STRESS=1 to feed the extremes too.
 #include "fuzz_common.h"
 #include "resolve.h" // ledge__tile_buried
-#include "world.h"   // the twin turns the broad phase's reuse of dormant blocks off
+#include "contacts.h"   // the twin turns the broad phase's reuse of dormant blocks off
+#include "par.h"
+#include "slots.h"
+#include "world_state.h"
 
 #ifndef FUZZ_WORLD_STRESS
 #define FUZZ_WORLD_STRESS 0

@@ -1,8 +1,8 @@
-// Internal pieces of the distance queries shared by distance.c (shape
-// pairs), distance_tile.c (tiles and the tilemap) and distance_world.c (the
-// world query): GJK on vertex sets, and results built from a manifold.
-#ifndef LEDGE_DISTANCE_CORE_H
-#define LEDGE_DISTANCE_CORE_H
+// The distance between two shapes (distance.c): closed forms, GJK on
+// vertex sets and results built from a manifold, shared by the tile
+// distances (distance_tile.h) and the world's nearest surface.
+#ifndef LEDGE_DISTANCE_INTERNAL_H
+#define LEDGE_DISTANCE_INTERNAL_H
 
 #include "core.h"
 #include "ledge/distance.h"
@@ -53,13 +53,4 @@ ledge_distance_result ledge__distance_none(int iterations);
 /// A circle of radius 0 at the origin: how the point queries ask.
 ledge_shape ledge__point_shape(void);
 
-/// ledge_tilemap_distance without the argument checks (the shape may be a
-/// point shape).
-bool ledge__tilemap_distance(const ledge_tilemap *map, const ledge_shape *shape, vec2s pos,
-                             float max_distance, ledge_tilemap_distance_result *out);
-
-/// Whether a query's reach is finite and in 0..LEDGE_MAX_COORDINATE; logs
-/// "<fn>: max_distance is <value> (...)" when not.
-bool ledge__check_reach(const char *fn, float max_distance);
-
-#endif // LEDGE_DISTANCE_CORE_H
+#endif // LEDGE_DISTANCE_INTERNAL_H

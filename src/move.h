@@ -1,8 +1,8 @@
 // The mover's part of a carry (move.c), used by character.c.
-#ifndef LEDGE_CARRY_H
-#define LEDGE_CARRY_H
+#ifndef LEDGE_MOVE_INTERNAL_H
+#define LEDGE_MOVE_INTERNAL_H
 
-#include "world.h"
+#include "world_state.h"
 
 #include "ledge/move.h"
 
@@ -20,4 +20,4 @@ bool ledge__move_carry(ledge_world *world, int slot, vec2s from, int floor,
 bool ledge__move_ignoring(ledge_world *world, ledge_body_id id, vec2s displacement,
                           const ledge_move_def *def, ledge_move_result *out, int ignore);
 
-#endif // LEDGE_CARRY_H
+#endif // LEDGE_MOVE_INTERNAL_H

@@ -1,10 +1,10 @@
 // Internal: what the step reports (events.c): touch, sensor and crush events, the contact index.
-// Imports the world's types (world.h) only; the modules layer as
-// docs/design.md ("Modules") says.
-#ifndef LEDGE_STEP_EVENTS_H
-#define LEDGE_STEP_EVENTS_H
+// A stage of the step: it includes the world's state and the stages below
+// it only (docs/design.md, "How the modules layer").
+#ifndef LEDGE_EVENTS_INTERNAL_H
+#define LEDGE_EVENTS_INTERNAL_H
 
-#include "world.h"
+#include "world_state.h"
 
 /// After the last substep: touch, sensor and crush events, drop-through
 /// flags, and the contact index marked stale (events.c).
@@ -21,4 +21,4 @@ bool ledge__contact_index(ledge_world *world);
 /// Orders two keys (events.c).
 int ledge__key_compare(const ledge__key *x, const ledge__key *y);
 
-#endif // LEDGE_STEP_EVENTS_H
+#endif // LEDGE_EVENTS_INTERNAL_H

@@ -1,0 +1,56 @@
+// Contacts as the stages read them: what a tile contact depends on, which
+// body of a contact rests on the other, the game's view (the live contacts,
+// then the held ones of sleepers). Inline only: the contacts are the
+// world's state (world_state.h).
+#ifndef LEDGE_CONTACTS_H
+#define LEDGE_CONTACTS_H
+
+#include "world_state.h"
+
+/// What a tile contact depends on in its cell: the tile and its one-way
+/// setting (-1 outside the map, which never changes).
+static inline int ledge__cell_stamp(const ledge_tilemap *map, int x, int y) {
+    if (x < 0 || y < 0 || x >= map->width || y >= map->height) return -1;
+    size_t k = (size_t)y * (size_t)map->width + (size_t)x;
+    return (int)map->tiles[k] | (int)map->one_way[k] << 8;
+}
+
+/// Whether a tile contact's cell was edited since it was found (its stamp
+/// is no longer the cell's): the contact no longer holds.
+static inline bool ledge__tile_contact_changed(const ledge_tilemap *map, const ledge__contact *c) {
+    return c->stamp != ledge__cell_stamp(map, c->cell_x, c->cell_y);
+}
+
+/// For a body-body contact answered between a dynamic body and a static or
+/// kinematic one: the dynamic body d, the other p and the normal n from p
+/// toward d. False for any other contact.
+static inline bool ledge__dynamic_against_fixed(const ledge_world *w, const ledge__contact *c,
+                                                int *d, int *p, vec2s *n) {
+    if (c->b < 0 || c->policy == LEDGE_RESPONSE_CROSS) return false;
+    bool a_dynamic = w->type[c->a] == LEDGE_BODY_DYNAMIC;
+    *d = a_dynamic ? c->a : c->b;
+    *p = a_dynamic ? c->b : c->a;
+    *n = a_dynamic ? c->normal : v2_neg(c->normal);
+    return w->type[*d] == LEDGE_BODY_DYNAMIC && w->type[*p] != LEDGE_BODY_DYNAMIC;
+}
+
+/// The body of contact c that rests on the other: c->a or c->b when the
+/// normal is within LEDGE__STACKED_COSINE of up, else -1 (a tile, c->b < 0,
+/// never rests on a body). c->normal points from b toward a.
+static inline int ledge__upper_body(const ledge_world *w, const ledge__contact *c) {
+    float up = v2_dot(c->normal, w->up);
+    if (up > LEDGE__STACKED_COSINE) return c->a;
+    return up < -LEDGE__STACKED_COSINE && c->b >= 0 ? c->b : -1;
+}
+
+/// Contacts in the game's view: the last substep's, then the held ones.
+static inline int ledge__view_count(const ledge_world *w) {
+    return w->contact_count + w->held_count;
+}
+
+/// Contact k (0 .. ledge__view_count - 1) of the game's view.
+static inline const ledge__contact *ledge__view_contact(const ledge_world *w, int k) {
+    return k < w->contact_count ? &w->contacts[k] : &w->held[k - w->contact_count];
+}
+
+#endif // LEDGE_CONTACTS_H

@@ -1,0 +1,65 @@
+// One Tiled load's context (ledge_tiled, include/ledge/tiled.h). A load runs
+// in two phases: everything is read and checked into the context (tiles
+// into `cells`, objects into `result` and `bodies`) while the JSON is alive,
+// and only then is the target tilemap or world touched, so that a refused
+// map changes nothing.
+#ifndef LEDGE_TILED_CTX_H
+#define LEDGE_TILED_CTX_H
+
+#include "ledge/tiled.h"
+
+#include <jansson.h>
+
+/// One tileset: the gids [firstgid, firstgid + span) and the ledge tiles of
+/// its tiles that carry a `ledge_tile` property, sorted by local id.
+typedef struct ledge__tiled_tileset {
+    uint32_t firstgid;
+    uint32_t span;     ///< max(tilecount, largest tile id + 1): image collections have gaps.
+    int tile_count;    ///< Entries in ids / tiles.
+    uint32_t *ids;     ///< Local tile ids with a ledge_tile property, ascending.
+    ledge_tile *tiles; ///< The ledge tile of each (in Tiled's y-down frame).
+    char name[64];     ///< For messages (truncated).
+} ledge__tiled_tileset;
+
+/// A body waiting to be created: its def and the object it belongs to.
+typedef struct ledge__tiled_body {
+    ledge_body_def def;
+    int object;
+} ledge__tiled_body;
+
+/// An external tileset's text read from a file (freed after the load).
+typedef struct ledge__tiled_file {
+    char *text;
+    size_t len;
+} ledge__tiled_file;
+
+typedef struct ledge__tiled_ctx {
+    const char *fn;             ///< The public function, first word of every message.
+    const ledge_tiled_def *def; ///< Never NULL (defaults filled in).
+    const char *map_path;       ///< File loads: the map's path (for external tilesets).
+    ledge__tiled_file *files;   ///< External tileset texts read from files.
+    int file_count, file_cap;
+    bool want_objects; ///< World loads read object layers; tilemap loads skip them.
+    bool failed;       ///< Set by ledge__tiled_fail (only the first message is logged).
+
+    int width, height; ///< Map size in cells.
+    double tile_px;    ///< Tiled's tile side in pixels.
+    double scale;      ///< World units per pixel.
+    float tile_size;   ///< World side of a cell.
+    vec2s origin;      ///< World position of cell (0, 0)'s lower corner.
+
+    ledge__tiled_tileset *tilesets;
+    int tileset_count;
+
+    ledge_tile *cells; ///< width * height, index y * width + x in ledge's frame.
+    uint32_t *gids;    ///< Scratch: one tile layer's decoded gids.
+    int tile_layers;   ///< Tile layers read.
+    int layer_index;   ///< Running index of the layer being read (groups included).
+
+    ledge_tiled_result *result; ///< Objects and properties (world loads).
+    int object_cap, property_cap;
+    ledge__tiled_body *bodies; ///< Bodies to create, in object order.
+    int body_count, body_cap;
+} ledge__tiled_ctx;
+
+#endif // LEDGE_TILED_CTX_H
