@@ -340,24 +340,27 @@ static bool buried_at(const ledge_world *w, vec2s c, int *x, int *y) {
 // The nearest way out of the solid from buried point c along the grid's
 // axes: cell by cell up (the axis closest to -gravity; +y without
 // gravity), along the two axes across it and down, to the face of the
-// first cell not solid there, the nearest of the four (up first on a tie),
-// as far as the map's ring. False when none.
+// first cell not solid there, the nearest of the four (up first on a tie).
+// Every cell outside the map is solid, so each walk covers only the cells
+// of its row or column inside the map (a body far outside the map starts
+// at the map's edge): at most the map's width or height. False when none.
 static bool way_out(const ledge_world *w, vec2s c, int x, int y, vec2s *point, vec2s *normal) {
     static const int step[4][2] = {{0, 1}, {0, -1}, {1, 0}, {-1, 0}};
     static const int order[4][4] = {{0, 2, 3, 1}, {1, 2, 3, 0}, {2, 0, 1, 3}, {3, 0, 1, 2}};
     int axis = w->up.x == 0.0f && w->up.y == 0.0f ? 0 : w->up_axis;
     const ledge_tilemap *m = w->map;
-    int best = INT_MAX;
+    long long best = LLONG_MAX;
     for (int o = 0; o < 4; ++o) {
         int dx = step[order[axis][o]][0], dy = step[order[axis][o]][1];
-        // Up to the map's ring on the far side (beyond it every cell is
-        // solid), from wherever the body is.
-        long long far = dx > 0   ? (long long)m->width - x
-                        : dx < 0 ? (long long)x + 1
-                        : dy > 0 ? (long long)m->height - y
-                                 : (long long)y + 1;
-        int limit = far < 0 ? 0 : far > (1 << 24) ? (1 << 24) : (int)far;
-        for (int k = 1; k <= limit && k < best; ++k) {
+        // The walk's coordinate and the map's cells along it; the other
+        // coordinate must lie in the map, or the whole line is solid.
+        long long at = dx ? x : y, across = dx ? y : x, d = dx ? dx : dy;
+        long long size = dx ? m->width : m->height, size_across = dx ? m->height : m->width;
+        if (across < 0 || across >= size_across) continue;
+        // Cells at + d k inside [0, size - 1], for k >= 1.
+        long long k0 = d > 0 ? -at : at - (size - 1), k1 = d > 0 ? size - 1 - at : at;
+        if (k0 < 1) k0 = 1;
+        for (long long k = k0; k <= k1 && k < best; ++k) {
             vec2s mid = v2(m->origin.x + ((float)(x + dx * k) + 0.5f) * m->tile_size,
                            m->origin.y + ((float)(y + dy * k) + 0.5f) * m->tile_size);
             int cx, cy;
@@ -370,7 +373,7 @@ static bool way_out(const ledge_world *w, vec2s c, int x, int y, vec2s *point, v
             best = k;
         }
     }
-    return best < INT_MAX;
+    return best < LLONG_MAX;
 }
 
 bool ledge__tile_buried(const ledge_world *w, vec2s point) {
