@@ -4,6 +4,11 @@
 // what the step derives again. docs/rollback.md describes the format.
 #include "characters.h"
 #include "snapshot.h"
+#include "snapshot_bodies.h"
+#include "snapshot_characters.h"
+#include "snapshot_contacts.h"
+#include "snapshot_events.h"
+#include "snapshot_tiles.h"
 #include "world.h"
 
 #include "ledge/snapshot.h"
@@ -13,66 +18,6 @@
 
 #include <stdarg.h>
 #include <stdio.h>
-
-// --- the codec's slow paths and columns ----------------------------------------------
-
-bool ledge__snap_portable = false;
-
-bool ledge__column_within(const uint8_t *p, size_t n, float limit) {
-    // On the bits without the sign: a NaN's or an infinity's are above
-    // any finite limit's. Compared as signed words, which every SIMD set
-    // has, and or'ed: a straight-line loop the compiler vectorises.
-    int32_t most = (int32_t)(ledge__f32_bits(limit) & 0x7FFFFFFFu);
-    int32_t out = 0;
-    for (size_t k = 0; k < n; ++k)
-        out |= (int32_t)(ledge__load_u32(p + 4 * k) & 0x7FFFFFFFu) > most;
-    return out == 0;
-}
-
-size_t ledge__column_first_out(const uint8_t *p, size_t n, float limit) {
-    size_t k = 0;
-    while (k < n && fabsf(ledge__load_f32(p + 4 * k)) <= limit) ++k;
-    return k;
-}
-
-bool ledge__read_fail(ledge__reader *r, const char *fmt, ...) {
-    if (r->failed) return false;
-    r->failed = true;
-    va_list args;
-    va_start(args, fmt);
-    vsnprintf(r->message, sizeof r->message, fmt, args);
-    va_end(args);
-    r->at = r->end;
-    return false;
-}
-
-uint64_t ledge__get_var_slow(ledge__reader *r) {
-    uint64_t v = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-        unsigned b = ledge__get_u8(r);
-        if (r->failed) return 0;
-        if (shift == 63 && b > 1u) break;
-        v |= (uint64_t)(b & 0x7Fu) << shift;
-        if (b < 0x80u) return v;
-    }
-    ledge__read_fail(r, "a number is longer than 64 bits");
-    return 0;
-}
-
-uint64_t ledge__get_count(ledge__reader *r, uint64_t max, const char *what) {
-    uint64_t v = ledge__get_var(r);
-    if (v > max) {
-        ledge__read_fail(r, "%s is %llu (at most %llu)", what, (unsigned long long)v,
-                         (unsigned long long)max);
-        return 0;
-    }
-    return v;
-}
-
-float ledge__within_fail(ledge__reader *r, float f, float limit, const char *what) {
-    ledge__read_fail(r, "%s is %g (finite, at most %g)", what, (double)f, (double)limit);
-    return 0.0f;
-}
 
 // --- the checksum -----------------------------------------------------------------
 
@@ -281,7 +226,7 @@ static bool fingerprint_matches(const fingerprint *s, const fingerprint *w) {
 
 enum { ANY_MOVED = 1, SLEEP_WOKE = 2, SLEEP_STEPPED = 4, CONTACTS_EDITED = 8 };
 
-void ledge__snap_world_put(const ledge_world *w, ledge__writer *o) {
+static void snap_world_put(const ledge_world *w, ledge__writer *o) {
     ledge__put_f32(o, w->max_extent);
     ledge__put_var(o, (uint64_t)w->order_clock);
     unsigned flags = (w->any_moved ? ANY_MOVED : 0u) | (w->sleep_woke ? SLEEP_WOKE : 0u) |
@@ -301,7 +246,7 @@ void ledge__snap_world_put(const ledge_world *w, ledge__writer *o) {
     }
 }
 
-bool ledge__snap_world_get(ledge__reader *r, const ledge_world *w, ledge__snap_plan *plan) {
+static bool snap_world_get(ledge__reader *r, const ledge_world *w, ledge__snap_plan *plan) {
     plan->max_extent = ledge__get_within(r, 4.0f * LEDGE_MAX_COORDINATE, "max_extent");
     if (plan->max_extent < 0.0f) return ledge__read_fail(r, "max_extent is negative");
     plan->order_clock = (int)ledge__get_count(r, INT32_MAX, "the reordering clock");
@@ -329,7 +274,7 @@ static void encode(const ledge_world *w, ledge__writer *o) {
     ledge__put_u64(o, 0); // size, then checksum: filled in at the end
     ledge__put_u64(o, 0);
     put_fingerprint(o, &f);
-    ledge__snap_world_put(w, o);
+    snap_world_put(w, o);
     ledge__snap_tiles_put(w, o);
     ledge__snap_bodies_put(w, o);
     ledge__snap_contacts_put(w->contacts, w->contact_count, o);
@@ -420,7 +365,7 @@ static bool header_ok(const ledge_world *w, const uint8_t *b, size_t size) {
 static bool check_sections(ledge_world *w, const uint8_t *b, size_t size, ledge__snap_plan *plan,
                            char *why, size_t why_size, bool *no_room) {
     ledge__reader r = {b, HEADER_BYTES, size, false, false, {0}};
-    bool ok = ledge__snap_world_get(&r, w, plan);
+    bool ok = snap_world_get(&r, w, plan);
     plan->tiles_at = r.at;
     ok = ok && ledge__snap_tiles_get(&r, w, false) && ledge__snap_bodies_check(&r, w, plan) &&
          ledge__snap_contacts_check(&r, w, plan->slots, &plan->live) &&

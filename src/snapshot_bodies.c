@@ -11,7 +11,7 @@
 // kept.
 #include "body_store.h"
 #include "shape.h"
-#include "snapshot.h"
+#include "snapshot_bodies.h"
 
 #include <limits.h>
 

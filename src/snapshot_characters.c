@@ -4,7 +4,7 @@
 // step notes for a carry (the floor stood on, riding) is found again at
 // the next step.
 #include "characters.h"
-#include "snapshot.h"
+#include "snapshot_characters.h"
 
 static void put_id(ledge__writer *o, ledge_body_id id) {
     ledge__put_var(o, id.index1);

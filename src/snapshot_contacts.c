@@ -8,7 +8,7 @@
 // (every tile contact). Kept as they are: nothing is computed again, so a
 // restore copies and checks them in straight-line loops.
 #include "contacts.h"
-#include "snapshot.h"
+#include "snapshot_contacts.h"
 
 #include <stddef.h>
 

@@ -2,7 +2,7 @@
 // sensor keys, which the next step compares its own with, and the event
 // arrays the game reads. Ids are kept as handle and generation; a restore
 // gives them its own world's serial number.
-#include "snapshot.h"
+#include "snapshot_events.h"
 
 #include "events.h"
 

@@ -3,7 +3,7 @@
 // edge states and the store of blocked sides derive from them. A restore
 // changes only the cells that differ, through the tilemap's own setters,
 // and snapshot.c then gives the map's edit bookkeeping the snapshot's.
-#include "snapshot.h"
+#include "snapshot_tiles.h"
 
 #include "tilemap.h"
 

@@ -39,7 +39,7 @@ LAYERS = [
       "response", "sleep", "events", "query_index", "characters"]),
     ("api: the step and the public calls",
      ["move", "character", "body", "world", "query", "draw", "distance_world", "ffi",
-      "profile", "snapshot", "snapshot_tiles", "snapshot_bodies", "snapshot_contacts",
+      "profile", "snapshot_codec", "snapshot", "snapshot_tiles", "snapshot_bodies", "snapshot_contacts",
       "snapshot_events", "snapshot_characters"]),
     ("tiled context", ["tiled_ctx", "tiled_flip"]),
     ("tiled util", ["tiled_util"]),

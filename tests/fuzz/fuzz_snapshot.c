@@ -13,7 +13,8 @@
 // bodies stay finite, and whose snapshot restores into a fresh world of
 // the same def, the two then stepping to the same hashes.
 #include "fuzz_common.h"
-#include "snapshot.h" // the checksum, to mend mutated snapshots
+#include "snapshot.h"
+#include "world_state.h" // the checksum, to mend mutated snapshots
 
 #define MAX_SNAPSHOT (1 << 16)
 
