@@ -28,7 +28,7 @@ LAYERS = [
     ("base: numbers, checks, hooks, growable arrays",
      ["core", "array", "hooks", "check"]),
     ("geometry: shapes and their collision, rays, sweeps, distances",
-     ["shape", "narrow", "ray", "sweep", "decompose", "distance"]),
+     ["shape", "narrow", "ray", "sweep", "decompose", "gjk", "distance"]),
     ("tiles: the tile set, the tilemap and its queries, the grid",
      ["tile", "tile_push", "tile_round", "tile_collide", "tilemap", "tilemap_ray", "tilemap_load",
       "distance_tile", "grid", "grid_refile"]),
