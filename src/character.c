@@ -10,6 +10,7 @@
 // step the platform's displacement is known exactly, whatever the order,
 // and a rigid teleport by it keeps the relative position to rounding.
 #include "move.h"
+#include "chain_store.h"
 #include "character.h"
 #include "query_index.h"
 #include "slots.h"
@@ -79,6 +80,7 @@ bool ledge_character_create(ledge_world *world, ledge_body_id id, const ledge_ch
     c->id = id;
     c->def = d;
     c->floor_slot = -1;
+    c->floor_chain = -1;
     c->last_position = c->state.position = world->position[i];
     c->state.last_move.ground_hit = -1;
     return true;
@@ -148,6 +150,7 @@ bool ledge_character_set_velocity(ledge_world *world, ledge_body_id id, vec2s ve
 // The floor of the move's result into the state.
 static void take_floor(const ledge_world *w, ledge_character_state *s, const ledge_move_result *r) {
     s->floor_body = LEDGE_NULL_BODY_ID;
+    s->floor_chain = LEDGE_NULL_CHAIN_ID;
     s->floor_is_tile = false;
     s->floor_cell_x = s->floor_cell_y = 0;
     s->floor_tile = LEDGE_TILE_EMPTY;
@@ -157,6 +160,9 @@ static void take_floor(const ledge_world *w, ledge_character_state *s, const led
     if (h->kind == LEDGE_HIT_BODY) {
         s->floor_body = h->body;
         s->platform_velocity = w->velocity[ledge__slot_of(w, h->body)];
+    } else if (h->kind == LEDGE_HIT_CHAIN) {
+        s->floor_chain = h->chain;
+        s->platform_velocity = w->chains->c[h->chain.index1 - 1u].velocity;
     } else {
         s->floor_is_tile = true;
         s->floor_cell_x = h->cell_x;
@@ -232,7 +238,8 @@ bool ledge_character_move(ledge_world *world, ledge_body_id id, vec2s velocity, 
     if (!ledge__move_ignoring(world, id, v2_scale(velocity, dt), &md, &r, crusher)) return false;
     if (world->dropping[i] && !world->in_one_way[i]) world->dropping[i] = 0;
     take_crush(world, i, crusher, s);
-    bool left = s->on_floor && s->floor_body.index1 != 0 && !r.on_ground;
+    bool left =
+        s->on_floor && (s->floor_body.index1 != 0 || s->floor_chain.index1 != 0) && !r.on_ground;
     vec2s v = ledge_move_clip_velocity(&r, velocity);
     if (left) v = v2_add(v, leave_velocity(c, r.up));
     s->position = r.position;
@@ -261,12 +268,21 @@ void ledge__characters_before_step(ledge_world *w) {
     for (int k = 0; k < t->count; ++k) {
         ledge__character *c = &t->c[t->list[k]];
         c->floor_slot = -1;
+        c->floor_chain = -1;
         c->riding = false;
         int i = w->slot_of[t->list[k]];
         vec2s p = w->position[i], was = c->state.position;
         if (ledge__character_at(w, i) == NULL || !c->def.ride_platforms || !c->state.on_floor ||
             p.x != was.x || p.y != was.y) {
             continue; // not riding, or placed elsewhere since its last move
+        }
+        ledge_chain_id fc = c->state.floor_chain;
+        if (ledge_chain_is_valid(w, fc) &&
+            w->chains->c[fc.index1 - 1u].type == LEDGE_BODY_KINEMATIC) {
+            c->floor_chain = (int)fc.index1 - 1;
+            c->floor_before = w->chains->c[c->floor_chain].position;
+            c->riding = true;
+            continue;
         }
         ledge_body_id f = c->state.floor_body;
         if (!ledge_body_is_valid(w, f)) continue;
@@ -299,10 +315,11 @@ static void take_carry(const ledge_world *w, ledge_character_state *s, const led
 // moved refiled), which the resolution's body search needs.
 static void carry_one(ledge_world *w, int i, bool *synced) {
     ledge__character *c = &w->characters->c[w->handle[i]];
-    int floor = c->floor_slot;
-    vec2s d = v2_sub(w->position[floor], c->floor_before);
+    int floor = c->floor_slot, chain = c->floor_chain;
+    const ledge__chain *ch = chain >= 0 ? &w->chains->c[chain] : NULL;
+    vec2s d = v2_sub(ch ? ch->position : w->position[floor], c->floor_before);
     vec2s from = w->position[i], p = v2_add(from, d);
-    c->floor_slot = -1;
+    c->floor_slot = c->floor_chain = -1;
     if ((d.x == 0.0f && d.y == 0.0f) || !ledge__vec_within(p, LEDGE_MAX_COORDINATE)) return;
     if (!*synced) ledge__query_sync(w);
     *synced = true;
@@ -310,16 +327,16 @@ static void carry_one(ledge_world *w, int i, bool *synced) {
     ledge__query_refile(w, i);
     ledge_move_def md = c->def.move;
     ledge_move_result r;
-    if (ledge__move_carry(w, i, from, floor, riding, &md, &r)) {
+    if (ledge__move_carry(w, i, from, floor, chain, riding, &md, &r)) {
         take_carry(w, &c->state, &r);
         // Stopped short, the platform went on into it: crushed.
-        if (overlaps(w, i, floor, md.skin)) {
+        if (ch == NULL && overlaps(w, i, floor, md.skin)) {
             c->state.crushed = true;
             c->state.crushed_by = ledge__body_id(w, floor);
         }
     }
     c->state.position = w->position[i];
-    c->state.platform_velocity = w->velocity[floor];
+    c->state.platform_velocity = ch ? ch->velocity : w->velocity[floor];
 }
 
 // Whether character c stands on a character not carried yet.
@@ -344,9 +361,9 @@ void ledge__characters_carry(ledge_world *w) {
         for (int k = 0; k < t->count; ++k) {
             ledge__character *c = &t->c[t->list[k]];
             int i = w->slot_of[t->list[k]];
-            if (c->floor_slot < 0) continue;
+            if (c->floor_slot < 0 && c->floor_chain < 0) continue;
             if (ledge__character_at(w, i) == NULL) {
-                c->floor_slot = -1;
+                c->floor_slot = c->floor_chain = -1;
                 continue;
             }
             if (!force && floor_waits(w, c)) {

@@ -14,8 +14,9 @@ typedef struct ledge__character {
     ledge_character_state state;
     vec2s last_position; ///< Where the previous move ended (real velocity).
     int floor_slot;      ///< The body stood on when the step began, or -1.
+    int floor_chain;     ///< Or the kinematic chain stood on (its slot), or -1.
     bool riding;         ///< Carried in this step (no obstacle to other carries).
-    vec2s floor_before;  ///< Its position then.
+    vec2s floor_before;  ///< Its (or the chain's) position then.
 } ledge__character;
 
 /// The world's character table, indexed by body handle.

@@ -18,6 +18,7 @@ static inline int ledge__cell_stamp(const ledge_tilemap *map, int x, int y) {
 /// Whether a tile contact's cell was edited since it was found (its stamp
 /// is no longer the cell's): the contact no longer holds.
 static inline bool ledge__tile_contact_changed(const ledge_tilemap *map, const ledge__contact *c) {
+    if (c->b == LEDGE__CHAIN_CONTACT) return false; // a chain's, not a cell's
     return c->stamp != ledge__cell_stamp(map, c->cell_x, c->cell_y);
 }
 

@@ -1,6 +1,7 @@
 // Debug draw (draw.h): the tiles in a region from the library's own tile
 // outlines, the bodies coloured by type, and the last step's contacts,
 // through the game's callbacks. Reads the world, never changes it.
+#include "chain_store.h"
 #include "contacts.h"
 #include "check.h"
 #include "world_state.h"
@@ -18,6 +19,7 @@ ledge_debug_draw ledge_default_debug_draw(void) {
     d.draw_bodies = true;
     d.draw_contacts = true;
     d.draw_normals = true;
+    d.draw_chains = true;
     return d;
 }
 
@@ -69,6 +71,30 @@ static void draw_tiles(const ledge_world *w, const ledge_debug_draw *d, ledge_aa
             ledge_tile_outline ol;
             if (!ledge_tile_outline_get(t, cmin, m->tile_size, &ol)) continue;
             d->draw_polygon(pts, flatten(&ol, pts), LEDGE_COLOR_TILE, d->context);
+        }
+    }
+}
+
+// The chain segments overlapping the region, by chain slot and in order.
+static void draw_chains(const ledge_world *w, const ledge_debug_draw *d, ledge_aabb r) {
+    const ledge__chains *cs = w->chains;
+    if (d->draw_segment == NULL || cs == NULL) return;
+    for (int s = 0; s < cs->count; ++s) {
+        const ledge__chain *c = &cs->c[s];
+        if (!c->alive) continue;
+        ledge_color color =
+            c->type == LEDGE_BODY_KINEMATIC ? LEDGE_COLOR_KINEMATIC : LEDGE_COLOR_CHAIN;
+        ledge_aabb local = {v2_sub(r.lower, c->position), v2_sub(r.upper, c->position)};
+        ledge__bvh_iter it;
+        ledge__bvh_begin(&it, &c->tree, local);
+        for (int k; (k = ledge__bvh_next(&it)) >= 0;) {
+            const ledge__segment *g = &c->segments[k];
+            vec2s a = v2_add(g->p, c->position), b = v2_add(g->q, c->position);
+            d->draw_segment(a, b, color, d->context);
+            if (!d->draw_normals) continue;
+            vec2s mid = v2_scale(v2_add(a, b), 0.5f);
+            d->draw_segment(mid, v2_add(mid, v2_scale(g->n, 0.5f * d->normal_length)), color,
+                            d->context);
         }
     }
 }
@@ -167,6 +193,7 @@ static bool draw_ok(const ledge_world *w, const ledge_debug_draw *d, ledge_aabb 
 void ledge_world_draw(ledge_world *world, const ledge_debug_draw *draw, ledge_aabb region) {
     if (!draw_ok(world, draw, region)) return;
     if (draw->draw_tiles) draw_tiles(world, draw, region);
+    if (draw->draw_chains) draw_chains(world, draw, region);
     if (draw->draw_bodies || draw->draw_bounds) draw_bodies(world, draw, region);
     if (draw->draw_bounds) {
         const ledge_tilemap *m = world->map;

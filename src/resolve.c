@@ -5,6 +5,7 @@
 // none and never move. Velocities are left alone here: the velocity pass
 // (response.c) answers the contacts of the last pass.
 #include "broad.h"
+#include "chain_store.h"
 #include "resolve.h"
 #include "contacts.h"
 #include "par.h"
@@ -265,6 +266,87 @@ void ledge__tile_contact(const ledge_world *w, int a, int x, int y, const ledge_
     c->stamp = ledge__cell_stamp(w->map, x, y);
 }
 
+void ledge__chain_contact(const ledge_world *w, int a, int chain, int segment,
+                          const ledge_manifold *m, uint8_t policy, ledge__contact *c) {
+    c->a = a;
+    c->b = LEDGE__CHAIN_CONTACT;
+    c->normal = m->normal;
+    // The body's own friction and bounce, as against a tile (where a
+    // chain's material would be mixed in).
+    c->friction = w->friction[a];
+    c->bounce = w->bounce[a];
+    c->cap = 0.0f;
+    c->pile = 0;
+    c->depth = m->depth;
+    c->point =
+        m->point_count == 2 ? v2_scale(v2_add(m->points[0], m->points[1]), 0.5f) : m->points[0];
+    c->cell_x = chain;
+    c->cell_y = segment;
+    c->policy = policy;
+    c->target = 0.0f;
+    c->stamp = (int)w->chains->c[chain].generation;
+}
+
+// --- bodies against chains ----------------------------------------------------
+
+// Body a's box grown by the margin: what its passes may reach.
+static ledge_aabb reach_box(const ledge_world *w, int a) {
+    vec2s c = v2_add(w->position[a], w->box_offset[a]);
+    vec2s h = v2_add(w->box_half[a], v2(w->step.margin, w->step.margin));
+    ledge_aabb b = {v2_sub(c, h), v2_add(c, h)};
+    return b;
+}
+
+// Body a against the chain segments near it, one segment at a time in the
+// walk's order, each projected before the next (as the tiles are). Writes
+// only body a's entries. The contacts go to `out` when recording (or to
+// the world's list when `out` is NULL); returns how many went to `out`.
+static int project_chains(ledge_world *w, int a, bool record, int worker, ledge__contact *out) {
+    const ledge__chains *cs = w->chains;
+    ledge__chain_walk walk;
+    ledge__chain_walk_begin(&walk, cs, reach_box(w, a));
+    int chain, segment, n = 0;
+    uint8_t policy = (uint8_t)w->response[a];
+    while (ledge__chain_walk_next(&walk, &chain, &segment)) {
+        const ledge__chain *c = &cs->c[chain];
+        if (!ledge__filters_allow(&w->filter[a], &c->filter)) continue;
+        ledge_manifold m = ledge__segment_collide(&c->segments[segment], &w->shape[a],
+                                                  v2_sub(w->position[a], c->position));
+        if (!m.hit) continue;
+        for (int k = 0; k < m.point_count; ++k) m.points[k] = v2_add(m.points[k], c->position);
+        float push = m.depth - w->slop;
+        if (push > 0.0f && policy != LEDGE_RESPONSE_CROSS) {
+            vec2s to = v2_add(w->position[a], v2_scale(m.normal, push));
+            if (!same_bits(to, w->position[a])) {
+                w->par.counter[worker].pushes++;
+                w->position[a] = to;
+            }
+        }
+        if (!record) continue;
+        if (out != NULL) {
+            ledge__chain_contact(w, a, chain, segment, &m, policy, &out[n++]);
+        } else if (ledge__contacts_reserve(w, 1)) {
+            ledge__chain_contact(w, a, chain, segment, &m, policy,
+                                 &w->contacts[w->contact_count++]);
+        }
+    }
+    return n;
+}
+
+// How many contacts body a can make with chain segments (a bound for the
+// recording pass's room).
+static int chain_bound(const ledge_world *w, int a) {
+    ledge__chain_walk walk;
+    ledge__chain_walk_begin(&walk, w->chains, reach_box(w, a));
+    int chain, segment, n = 0;
+    while (ledge__chain_walk_next(&walk, &chain, &segment)) ++n;
+    return n;
+}
+
+static inline bool any_chain(const ledge_world *w) {
+    return w->chains != NULL && w->chains->live > 0;
+}
+
 // --- bodies against tiles ---------------------------------------------------
 
 // One cell at a time, each contact projected before the next cell is tested
@@ -305,6 +387,8 @@ static int project_tiles(ledge_world *w, int a, bool record, int worker, ledge__
             }
         }
     }
+    if (LEDGE_UNLIKELY(any_chain(w)))
+        n += project_chains(w, a, record, worker, out ? out + n : NULL);
     // The last pass: a body the pile pressed into a buried cell, which no
     // tile contact above could push out, goes back out the way it came.
     if (record && w->response[a] != LEDGE_RESPONSE_CROSS && w->pre_solve == NULL)
@@ -435,6 +519,7 @@ static void tiles_bound_run(int start, int end, int worker, void *context) {
             int a = w->step.tile_list[k], x0, y0, x1, y1;
             ledge__tilemap_scan_range(w->map, &w->shape[a], w->position[a], &x0, &y0, &x1, &y1);
             if (x1 >= x0 && y1 >= y0) bound += (long long)(x1 - x0 + 1) * (long long)(y1 - y0 + 1);
+            if (LEDGE_UNLIKELY(any_chain(w))) bound += chain_bound(w, a);
             if (bound > INT_MAX / 4) bound = INT_MAX / 4;
         }
         w->par.block_offset[b] = (int)bound;

@@ -23,7 +23,9 @@
 /// bodies move (so that resting and sliding bodies feel friction every step).
 typedef struct ledge__contact {
     int a;          ///< Body slot.
-    int b;          ///< Other body slot, or -1 for a tile.
+    int b;          ///< Other body slot, -1 for a tile, LEDGE__CHAIN_CONTACT (-2) for a chain
+                    ///< (chain_store.h: cell_x its slot, cell_y its segment, stamp its
+                    ///< generation). b < 0: the level.
     vec2s normal;   ///< Unit, pointing from b (or the tile) toward a.
     float friction; ///< Combined friction of the pair.
     float bounce;   ///< Combined bounce of the pair.
@@ -41,6 +43,9 @@ typedef struct ledge__contact {
                     ///< (ledge__cell_stamp); a tile edit that changes them forgets the contact.
 } ledge__contact;
 
+/// A contact's `b` for a contact with a chain (chain_store.h): cell_x holds
+/// the chain's slot, cell_y its segment, stamp its generation.
+#define LEDGE__CHAIN_CONTACT (-2)
 
 /// A candidate pair from the broad phase: the bounding boxes, grown by the
 /// world's margin, overlap and the filters let the bodies touch. The
@@ -201,7 +206,6 @@ typedef struct ledge__profile {
     float last[LEDGE__STAGE_COUNT];   ///< Its stages' milliseconds (`wall`).
 } ledge__profile;
 
-
 /// What a block's boxes, grid coordinates and flags depend on besides its
 /// bodies (broad.c, "classify").
 typedef struct ledge__classify_key {
@@ -305,9 +309,6 @@ typedef struct ledge__par {
     } counter[LEDGE_MAX_WORKERS];
 } ledge__par;
 
-
-
-
 struct ledge_world {
     uint32_t serial; ///< This world's serial number, carried by its ids (never 0).
     vec2s gravity;
@@ -353,6 +354,7 @@ struct ledge_world {
     bool query_dirty; ///< The query index must be rebuilt before the next query (query.c).
     struct ledge__query_index *query;     ///< The queries' own grid (query.c); NULL until asked.
     struct ledge__characters *characters; ///< Character states (character.c); NULL until one.
+    struct ledge__chains *chains;         ///< The chains (chain_store.h); NULL until one.
     ledge__step step;                     ///< Per-substep scratch.
     bool dormant_on;   ///< Blocks of sleepers may become dormant (tests turn it off; sleep.c).
     int order_period;  ///< Steps between reorderings of the slots by space (0: never; order.c).

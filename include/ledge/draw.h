@@ -16,6 +16,12 @@
 ///   ledge_tile_outline_get; an arc edge (CONVEX, CONCAVE) is flattened into
 ///   LEDGE_DRAW_ARC_SEGMENTS segments, so a CONCAVE outline is not convex;
 ///   colour LEDGE_COLOR_TILE;
+/// - chains (`draw_chains`): every chain segment whose box overlaps the
+///   region, by chain index and in each chain's order, through
+///   `draw_segment` (LEDGE_COLOR_CHAIN; kinematic chains
+///   LEDGE_COLOR_KINEMATIC), and with `draw_normals` a tick of half
+///   `normal_length` from each segment's middle along its surface's normal
+///   (the side bodies meet);
 /// - bodies (`draw_bodies`): every body whose bounding box overlaps the
 ///   region, in body index order: circles through `draw_solid_circle`,
 ///   boxes and polygons through `draw_solid_polygon` (convex, world
@@ -48,6 +54,7 @@ typedef uint32_t ledge_color;
 #define LEDGE_COLOR_BOUNDS    0xE6E64Du ///< Bounding boxes and the map border (yellow).
 #define LEDGE_COLOR_CONTACT   0xFF4DFFu ///< Contact points (magenta).
 #define LEDGE_COLOR_NORMAL    0x4DFFFFu ///< Contact normals (cyan).
+#define LEDGE_COLOR_CHAIN     0xC8C8C8u ///< Static chains (light grey).
 
 /// Segments an arc edge of a round tile is drawn with.
 #define LEDGE_DRAW_ARC_SEGMENTS 8
@@ -74,9 +81,10 @@ typedef struct ledge_debug_draw {
     bool draw_contacts;  ///< Default true.
     bool draw_normals;   ///< Default true.
     bool draw_bounds;    ///< Body bounding boxes and the map border. Default false.
+    bool draw_chains;    ///< Chain segments (chain.h). Default true.
 } ledge_debug_draw;
 
-/// No callbacks; tiles, bodies, contacts and normals on, bounds off.
+/// No callbacks; tiles, chains, bodies, contacts and normals on, bounds off.
 LEDGE_API ledge_debug_draw ledge_default_debug_draw(void);
 
 /// Draws what `draw` asks for inside `region` (see the file comment).
