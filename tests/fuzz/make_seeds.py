@@ -70,6 +70,21 @@ def collide_seeds():
     for t in range(34):
         seed += bytes([5, t]) + vec(0, 0) + f(1) + bytes([t % 16]) + SHAPES[t % 4] + vec(0.5, 0.8) + vec(0.3, 0.3)
     out["tiles"] = seed
+    # op 0xF8: chain segments with neighbours (a direction byte >= 0x40 then
+    # its vector, or < 0x40 for none), every shape, overlapping the segment,
+    # at its ends, behind it, sweeping and casting across it.
+    def seg(p, q, before, after, shape, off, move):
+        d = lambda v: bytes([0]) if v is None else bytes([0x80]) + vec(*v)
+        return bytes([0xF8]) + vec(*p) + vec(*q) + d(before) + d(after) + shape + vec(*off) + vec(*move)
+    seed = b""
+    turns = [None, (1, 0), (1, 1), (1, -1), (0, 1), (0, -1)]
+    for k, shape in enumerate(SHAPES):
+        for t, before in enumerate(turns):
+            after = turns[(t + k) % len(turns)]
+            seed += seg((2, 0), (0, 0), before, after, shape, (1 + 0.25 * t, 0.3), (0.5, -1))
+            seed += seg((2, 0), (0, 0), before, after, shape, (2.2, 0.2), (-3, -0.5))
+            seed += seg((2, 0), (0, 0), before, after, shape, (-0.1, 0.35), (1, 0))
+    out["segments"] = seed
     return out
 
 
@@ -138,6 +153,21 @@ def world_seeds():
     out["floor"] = world_header() + body + floor + steps + floor
     out["stale_ids"] = world_header() + body + stale + steps + stale
     out["odd_dt"] = world_header(8, 8) + body + bytes([5, 3, 5, 4, 5, 5, 5, 6, 5, 7, 5, 8, 5, 9])
+    # Chains (op 0xFA: head = count - 2 | loop << 4 | kinematic << 5, the
+    # points, a velocity, a filter): a hill, a kinematic platform, a rock;
+    # then changes (0xF7..0xF8), resting bodies (0xF9) and queries (0xF4..0xF6).
+    hill = bytes([0xFA, 4]) + bytes([240, 40, 170, 40, 140, 90, 110, 90, 80, 40, 10, 40]) + bytes([0, 0, 0x81])
+    platform = bytes([0xFA, 0x20 | 1]) + bytes([200, 150, 170, 160, 140, 150]) + bytes([8, 0, 0x81])
+    rock = bytes([0xFA, 0x10 | 3]) + bytes([60, 150, 80, 150, 90, 170, 70, 185, 50, 170]) + bytes([0, 0, 0x81])
+    changes = (bytes([0xF7, 1, 2]) + vec(1, 0) + bytes([0xF8, 0, 4]) + vec(0, 0)
+               + bytes([0xF7, 1, 3]) + vec(9, 8))
+    rest = b"".join(bytes([0xF9, k, 4 + 2 * k, 6, 80]) for k in range(6))
+    queries = b"".join(bytes([0xF4 + k % 3]) + vec(3 + k, 9) + vec(0.5, -8) for k in range(6))
+    out["chains"] = world_header() + hill + platform + rock + body + steps + changes + steps
+    out["chain_rest"] = world_header() + body + rest + steps + rest
+    out["chain_queries"] = world_header() + hill + rock + queries + steps + queries
+    out["chain_churn"] = (world_header() + hill + bytes([0xF7, 0, 0]) + vec(0, 0) + platform
+                          + rock + steps + bytes([0xF7, 1, 0]) + vec(0, 0) + hill + steps)
     return out
 
 
