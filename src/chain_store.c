@@ -82,6 +82,7 @@ void ledge__chains_release(ledge__chains *cs) {
     ledge__bvh_free(&cs->tree);
     ledge__free(cs->tree_slot);
     ledge__free(cs->blocks);
+    ledge__free(cs->corners);
     ledge__free(cs->hits);
     ledge__free(cs);
 }
@@ -482,11 +483,16 @@ static float point_segment_distance(vec2s u, vec2s a, vec2s b) {
     return v2_len(v2_sub(u, v2_add(a, v2_scale(d, t))));
 }
 
-// A candidate face of normal m of cell (x, y): kept when it faces the
-// chain's front better than the best so far.
-static void candidate(surface *best, float *score, vec2s m, vec2s front, vec2s away, int x, int y) {
+// A candidate face of normal m of cell (x, y) (tile geometry g, E at u in
+// the unit cell): kept when it faces the chain's front better than the
+// best so far and the chain leaves E outside the tile (across the face,
+// or past the face's corner down the tile's side).
+static void candidate(surface *best, float *score, const ledge__tile_geom *g, vec2s u, vec2s m,
+                      vec2s front, vec2s away, int x, int y) {
     float sc = v2_dot(m, front);
-    if (!(sc > 0.5f) || v2_dot(m, away) < -1.0e-3f || !(sc > *score)) return;
+    if (!(sc > 0.5f) || !(sc > *score)) return;
+    vec2s ahead = v2_add(u, v2_add(v2_scale(away, 1.0e-3f), v2_scale(m, 1.0e-5f)));
+    if (ledge__tile_contains_unit(g, ahead)) return;
     *score = sc;
     best->m = m;
     best->x = x;
@@ -509,7 +515,7 @@ static void cell_faces(const ledge_tilemap *map, int x, int y, vec2s u, vec2s fr
                 if (v2_len(v2_sub(u, at)) > eps) continue;
                 vec2s r = g->arc == LEDGE__ARC_CONVEX ? v2_sub(at, g->arc_center)
                                                       : v2_sub(g->arc_center, at);
-                candidate(best, score, v2_normalize(r), front, away, x, y);
+                candidate(best, score, g, u, v2_normalize(r), front, away, x, y);
             }
             continue;
         }
@@ -519,7 +525,7 @@ static void cell_faces(const ledge_tilemap *map, int x, int y, vec2s u, vec2s fr
             ledge_tilemap_edge(map, x, y, (ledge_side)side_bits[side]) == LEDGE_EDGE_OFF) {
             continue; // a seam inside the level, no surface
         }
-        candidate(best, score, g->normals[i], front, away, x, y);
+        candidate(best, score, g, u, g->normals[i], front, away, x, y);
     }
 }
 
@@ -547,6 +553,7 @@ static bool tile_surface(const ledge_tilemap *map, vec2s e, vec2s front, vec2s a
         float across = s < 2 ? u.x : u.y, along = s < 2 ? u.y : u.x;
         float at = (s & 1) ? 1.0f : 0.0f;
         if (fabsf(across - at) > eps || along < -eps || along > 1.0f + eps) continue;
+        if (v2_dot(outward[s], out->m) > 0.999f) continue; // the surface itself
         if (v2_dot(away, outward[s]) > 1.0e-3f) out->sides |= side_bits[s];
     }
     return true;
@@ -577,8 +584,8 @@ static int merge_blocks(ledge__chain_block *b, int n) {
 // One open end of static chain c: `start` (its first point) or its last.
 // Sets the end segment's cut and c->end_surface; appends the side it
 // blocks to `out` (room kept by the caller). Returns the blocks added.
-static int meet_end(const ledge_tilemap *map, ledge__chain *c, bool start,
-                    ledge__chain_block *out) {
+static int meet_end(const ledge_tilemap *map, ledge__chain *c, bool start, ledge__chain_block *out,
+                    ledge__chain_corner *corner, int *corners) {
     ledge__segment *s = &c->segments[start ? 0 : c->segment_count - 1];
     vec2s e = v2_add(c->position, start ? s->p : s->q);
     vec2s away = start ? s->e : v2_neg(s->e);
@@ -596,11 +603,53 @@ static int meet_end(const ledge_tilemap *map, ledge__chain *c, bool start,
     } else {
         s->cq = cut;
     }
+    if (v2_dot(away, f.m) < -1.0e-3f) { // downhill: a convex junction at the tile's corner
+        corner[*corners] = (ledge__chain_corner){f.x, f.y, e, f.m, s->n};
+        ++*corners;
+    }
     if (has_cut(cut) || f.sides == 0) return 0;
     out->x = f.x;
     out->y = f.y;
     out->sides = f.sides;
     return 1;
+}
+
+static bool corner_before(const ledge__chain_corner *a, const ledge__chain_corner *b) {
+    return a->y < b->y || (a->y == b->y && a->x < b->x);
+}
+
+// Sorts the corners by cell (insertion: they are few).
+static void sort_corners(ledge__chain_corner *c, int n) {
+    for (int i = 1; i < n; ++i) {
+        ledge__chain_corner v = c[i];
+        int j = i;
+        while (j > 0 && corner_before(&v, &c[j - 1])) {
+            c[j] = c[j - 1];
+            --j;
+        }
+        c[j] = v;
+    }
+}
+
+bool ledge__chains_hide_tile_contact(const ledge__chains *cs, int x, int y, vec2s n, vec2s centre) {
+    int lo = 0, hi = cs->corner_count;
+    ledge__chain_corner key = {x, y, {{0.0f, 0.0f}}, {{0.0f, 0.0f}}, {{0.0f, 0.0f}}};
+    while (lo < hi) { // the first corner not before the cell
+        int mid = (lo + hi) / 2;
+        if (corner_before(&cs->corners[mid], &key))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (int k = lo; k < cs->corner_count && cs->corners[k].x == x && cs->corners[k].y == y; ++k) {
+        const ledge__chain_corner *c = &cs->corners[k];
+        // Beyond rn: turned from rn on past it, away from fn (and near rn).
+        float turn = v2_cross(c->fn, c->rn);
+        bool beyond = turn > 0.0f ? v2_cross(c->rn, n) > 1.0e-6f : v2_cross(c->rn, n) < -1.0e-6f;
+        if (beyond && v2_dot(n, c->rn) > 0.0f && v2_dot(v2_sub(centre, c->e), c->rn) > 0.0f)
+            return true;
+    }
+    return false;
 }
 
 static void find_junctions(ledge_world *w) {
@@ -615,13 +664,24 @@ static void find_junctions(ledge_world *w) {
                     "keep the tiles they met)");
         return;
     }
-    int n = 0;
+    ledge__chain_corner *corners = ledge__alloc(sizeof *corners * (size_t)(room > 0 ? room : 1));
+    if (corners == NULL) {
+        ledge__free(fresh);
+        LEDGE_ERROR("ledge_world_step: allocation of the chains' junctions failed (chain ends "
+                    "keep the tiles they met)");
+        return;
+    }
+    int n = 0, nc = 0;
     for (int s = 0; s < cs->count; ++s) {
         ledge__chain *c = &cs->c[s];
         if (!c->alive || c->loop || c->type != LEDGE_BODY_STATIC) continue;
-        n += meet_end(map, c, true, fresh + n);
-        n += meet_end(map, c, false, fresh + n);
+        n += meet_end(map, c, true, fresh + n, corners, &nc);
+        n += meet_end(map, c, false, fresh + n, corners, &nc);
     }
+    sort_corners(corners, nc);
+    ledge__free(cs->corners);
+    cs->corners = corners;
+    cs->corner_count = nc;
     n = merge_blocks(fresh, n);
     bool same = n == cs->block_count;
     for (int k = 0; same && k < n; ++k) {
@@ -664,6 +724,7 @@ void ledge__chains_unblock(ledge_world *w) {
     for (int k = 0; k < cs->block_count; ++k)
         ledge__tilemap_set_extra_blocked(w->map, cs->blocks[k].x, cs->blocks[k].y, 0u);
     cs->block_count = 0;
+    cs->corner_count = 0;
     cs->junction_stale = true;
 }
 

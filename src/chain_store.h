@@ -44,6 +44,16 @@ typedef struct ledge__chain_block {
     unsigned sides;
 } ledge__chain_block;
 
+/// A tile corner where a chain's end leaves the tile's surface downhill (a
+/// convex junction): cell (x, y), the corner e (world), the tile face's
+/// normal fn and the chain segment's rn there. The tile's contacts at
+/// that corner that push beyond rn are the chain's to make (resolve.c,
+/// move.c): what lies past rn is the chain's surface, not the tile's side.
+typedef struct ledge__chain_corner {
+    int x, y;
+    vec2s e, fn, rn;
+} ledge__chain_corner;
+
 /// The world's chains (ledge_world.chains; NULL until the first is made).
 typedef struct ledge__chains {
     ledge__chain *c; ///< By slot (an id's index1 - 1): slots never move.
@@ -66,6 +76,8 @@ typedef struct ledge__chains {
     bool junction_stale;
     ledge__chain_block *blocks;
     int block_count, block_cap;
+    ledge__chain_corner *corners; ///< The convex junctions, by cell (y, then x).
+    int corner_count;
     bool any_moved;                ///< Some chain's `moved` is set.
     struct ledge__chain_hit *hits; ///< Scratch of the queries (chain_query.c), hit_cap entries.
     int hit_cap;
@@ -122,6 +134,13 @@ void ledge__chains_unblock(ledge_world *world);
 /// Forgets everything the chains derive (a restore: made again when next
 /// synced).
 void ledge__chains_forget(ledge_world *world);
+
+/// Whether a contact of normal n that the tile in cell (x, y) makes with a
+/// body whose centre is `centre` is the chain's to make (a corner above):
+/// it pushes beyond the chain segment's normal at a convex junction and the
+/// body lies in front of that segment.
+bool ledge__chains_hide_tile_contact(const ledge__chains *chains, int x, int y, vec2s n,
+                                     vec2s centre);
 
 /// The world box of chain c.
 static inline ledge_aabb ledge__chain_box(const ledge__chain *c) {

@@ -153,6 +153,11 @@ static bool hits_tiles(ledge_world *w, int i, vec2s p, vec2s start) {
         for (int x = x0; x <= x1; ++x) {
             ledge_manifold m = ledge__tilemap_collide_cell(w->map, x, y, &w->shape[i], p);
             if (!m.hit || m.depth <= w->slop) continue;
+            if (LEDGE_UNLIKELY(w->chains != NULL && w->chains->corner_count > 0) &&
+                ledge__chains_hide_tile_contact(w->chains, x, y, m.normal,
+                                                v2_add(p, w->box_offset[i]))) {
+                continue; // the chain's (a convex junction)
+            }
             ledge_manifold then = ledge__tilemap_collide_cell(w->map, x, y, &w->shape[i], start);
             if (!deeper(w, &m, &then)) continue;
             if (ledge__tilemap_inside(w->map, x, y) &&

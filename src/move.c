@@ -244,6 +244,12 @@ static void tile_contact(mover *m, int x, int y, vec2s pos) {
     const ledge_tilemap *map = m->w->map;
     ledge_manifold mf = ledge__tilemap_collide_cell(map, x, y, m->shape, pos);
     if (!mf.hit) return;
+    const ledge__chains *cs = m->w->chains;
+    if (LEDGE_UNLIKELY(cs != NULL && cs->corner_count > 0)) {
+        vec2s centre =
+            v2_add(pos, v2_scale(v2_add(m->shape->bounds.lower, m->shape->bounds.upper), 0.5f));
+        if (ledge__chains_hide_tile_contact(cs, x, y, mf.normal, centre)) return; // the chain's
+    }
     ledge_one_way way =
         ledge__tilemap_inside(map, x, y)
             ? (ledge_one_way)map->one_way[(size_t)y * (size_t)map->width + (size_t)x]

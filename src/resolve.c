@@ -368,6 +368,11 @@ static int project_tiles(ledge_world *w, int a, bool record, int worker, ledge__
                 !ledge__one_way_tile_allows(w, a, x, y, &m)) {
                 continue;
             }
+            if (LEDGE_UNLIKELY(w->chains != NULL && w->chains->corner_count > 0) &&
+                ledge__chains_hide_tile_contact(w->chains, x, y, m.normal,
+                                                v2_add(w->position[a], w->box_offset[a]))) {
+                continue; // a chain leaves the tile's corner downhill: its push
+            }
             uint8_t policy = (w->response[a] || w->pre_solve) ? tile_policy(w, a, x, y, m.normal)
                                                               : (uint8_t)LEDGE_RESPONSE_SLIDE;
             float push = m.depth - w->slop;

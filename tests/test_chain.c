@@ -491,6 +491,123 @@ static void test_junction_slide(void **state) {
     printf("junction slides: %d runs\n", runs);
 }
 
+// A ramp (a chain) leaving a tile floor at `deg` degrees, up (> 0) or down
+// into a pit (< 0), from the floor's corner at x = 20 or from the middle of
+// its last tile's top (`inset` 0.5); y down mirrors it. Bodies slide
+// (friction 0) onto the ramp and back onto the floor: every contact's
+// normal lies between the floor's and the ramp's (the tile's hidden side
+// and the chain's hidden end never push), x speed is never lost at a
+// convex junction, and the speed kept at a concave one is at least what
+// the turn leaves (v cos(angle)).
+static void test_ramp_junction(void **state) {
+    (void)state;
+    static const float degs[] = {-45, -30, -10, 10, 30, 45};
+    int runs = 0;
+    for (int down = 0; down < 2; ++down) {
+        float up = down ? -1.0f : 1.0f, top = down ? 63.0f : 1.0f;
+        for (int di = 0; di < 6; ++di) {
+            float th = degs[di] * (float)PI / 180.0f;
+            for (int inset = 0; inset < (th > 0 ? 2 : 1); ++inset) {
+                float x0 = 20.0f - 0.5f * (float)inset;
+                vec2s rn = v(-sinf(th), up * cosf(th)); // the ramp's normal
+                vec2s fn = v(0.0f, up);
+                for (int box = 0; box < 2; ++box) {
+                    for (int dir = -1; dir <= 1; dir += 2) {
+                        ledge_world *w = empty_world(-10.0f * up);
+                        ledge_tilemap *map = ledge_world_tilemap(w);
+                        for (int x = 0; x < 20; ++x)
+                            ledge_tilemap_set(map, x, down ? 63 : 0, LEDGE_TILE_FULL);
+                        vec2s far = v(x0 + 10.0f * cosf(th), top + up * 10.0f * sinf(th));
+                        vec2s p[2] = {far, v(x0, top)};
+                        if (down) { // mirrored: the other order
+                            p[0] = v(x0, top);
+                            p[1] = far;
+                        }
+                        make_chain(w, p, 2, false);
+                        ledge_body_def bd = ledge_default_body_def();
+                        bd.shape = box ? ledge_make_box(v(0, 0), v(0.4f, 0.3f))
+                                       : ledge_make_circle(v(0, 0), 0.4f);
+                        bd.friction = 0.0f;
+                        float half = box ? 0.3f : 0.4f, speed = 10.0f;
+                        if (dir > 0) { // from the floor onto the ramp
+                            bd.position = v(x0 - 3.0f, top + up * half);
+                            bd.velocity = v(speed, 0.0f);
+                        } else { // from the ramp onto the floor (up out of a pit)
+                            vec2s along = v(cosf(th), up * sinf(th));
+                            float at = 3.0f, h = at * sinf(th);
+                            float d = box ? 0.4f * fabsf(sinf(th)) + 0.3f * cosf(th) : 0.4f;
+                            bd.position =
+                                v(x0 + along.x * at + rn.x * d, top + along.y * at + rn.y * d);
+                            float v0 = th < 0 ? sqrtf(2.0f * 10.0f * -h) + 3.0f : 0.0f;
+                            bd.velocity = v(-along.x * v0, -along.y * v0);
+                        }
+                        ledge_body_id b = ledge_body_create(w, &bd);
+                        float lo_x = 1e9f;
+                        bool crossed = false;
+                        for (int k = 0; k < 240 && !crossed; ++k) {
+                            vec2s before = ledge_body_velocity(w, b);
+                            ledge_world_step(w, DT);
+                            vec2s pos = ledge_body_position(w, b), vel = ledge_body_velocity(w, b);
+                            ledge_contact_data cd[8];
+                            int n = ledge_body_contacts(w, b, cd, 8);
+                            for (int j = 0; j < n && j < 8; ++j) {
+                                vec2s nn = cd[j].normal;
+                                // Between fn and rn: on the arc from one to the other.
+                                float span = cross(fn, rn), a1 = cross(fn, nn), a2 = cross(nn, rn);
+                                bool between = span >= 0.0f ? a1 >= -1e-3f && a2 >= -1e-3f
+                                                            : a1 <= 1e-3f && a2 <= 1e-3f;
+                                if (!between || dot(nn, fn) < dot(rn, fn) - 1e-3f)
+                                    fail_msg("y %s, %g deg, inset %d, %s, dir %d: a contact "
+                                             "with %s pushes (%g, %g) at (%g, %g)",
+                                             down ? "down" : "up", (double)degs[di], inset,
+                                             box ? "box" : "circle", dir,
+                                             cd[j].chain.index1 ? "the chain" : "a tile",
+                                             (double)nn.x, (double)nn.y, (double)pos.x,
+                                             (double)pos.y);
+                            }
+                            // Convex junctions (down ramps): x speed only grows
+                            // (the ramp's normal leans toward +x, the floor's
+                            // is vertical).
+                            if (th < 0 && dir > 0 && vel.x < before.x - 1.0e-3f)
+                                fail_msg("y %s, %g deg, %s: x speed %g -> %g at x %g",
+                                         down ? "down" : "up", (double)degs[di],
+                                         box ? "box" : "circle", (double)before.x, (double)vel.x,
+                                         (double)pos.x);
+                            lo_x = fminf(lo_x, pos.x);
+                            crossed = dir > 0 ? pos.x > x0 + 1.5f : pos.x < x0 - 1.5f;
+                            if (crossed && th > 0) {
+                                // The concave turn keeps at least v cos(angle)
+                                // of the speed (and the climb takes g h).
+                                float sp = len2(vel), h = up * (pos.y - bd.position.y);
+                                float v_in =
+                                    dir > 0 ? speed : sqrtf(2.0f * 10.0f * 3.0f * sinf(th));
+                                // Energy from the start's: the floor's speed
+                                // and height (dir > 0), or rest on the ramp.
+                                float k_in = 0.5f * v_in * v_in;
+                                float e_in = k_in * cosf(th) * cosf(th) - (dir > 0 ? 0.0f : k_in);
+                                float e = 0.5f * sp * sp + 10.0f * h;
+                                if (e < e_in - 0.02f * k_in - 0.01f)
+                                    fail_msg("y %s, %g deg, inset %d, %s, dir %d: energy %g "
+                                             "after the junction, %g expected",
+                                             down ? "down" : "up", (double)degs[di], inset,
+                                             box ? "box" : "circle", dir, (double)e, (double)e_in);
+                            }
+                        }
+                        if (!crossed)
+                            fail_msg("y %s, %g deg, inset %d, %s, dir %d: stuck at %g",
+                                     down ? "down" : "up", (double)degs[di], inset,
+                                     box ? "box" : "circle", dir,
+                                     (double)ledge_body_position(w, b).x);
+                        ledge_world_destroy(w);
+                        ++runs;
+                    }
+                }
+            }
+        }
+    }
+    printf("ramp junctions: %d runs\n", runs);
+}
+
 static ledge_body_id make_character(ledge_world *w, vec2s at) {
     ledge_body_def bd = ledge_default_body_def();
     bd.type = LEDGE_BODY_KINEMATIC;
@@ -1170,6 +1287,7 @@ int main(void) {
         cmocka_unit_test(test_nothing_through),
         cmocka_unit_test(test_junction_slide),
         cmocka_unit_test(test_junction_walk),
+        cmocka_unit_test(test_ramp_junction),
         cmocka_unit_test(test_character_hill),
         cmocka_unit_test(test_character_steep_and_step),
         cmocka_unit_test(test_kinematic_carry),
