@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include <ledge/ffi.h>
 #include <ledge/ledge.h>
 
 #include "log_capture.h"
@@ -969,9 +970,29 @@ static void test_query_brute_force(void **state) {
         }
         assert_int_equal(inside, (int)in_room + (int)in_rock);
         points += inside;
+        // The forms without a callback (ffi.h) deliver the same, in order.
+        ledge_chain_id ids[64], held[4];
+        int segs[64];
+        assert_int_equal(ledge_world_query_chains_aabb_ids(w, &box, &f, NULL, NULL, 0), got);
+        int m = ledge_world_query_chains_aabb_ids(w, &box, &f, ids, segs, 64);
+        assert_int_equal(m, got);
+        for (int k = 1; k < m && k < 64; ++k)
+            assert_true(ids[k].index1 > ids[k - 1].index1 ||
+                        (ids[k].index1 == ids[k - 1].index1 && segs[k] > segs[k - 1]));
+        assert_int_equal(ledge_world_query_chains_point_ids(w, &pt, &f, held, 4), inside);
     }
     printf("queries: %d rays (%d hits), %d nearest, %d box finds, %d points held\n", rays, hits,
            near, boxes, points);
+    log_capture_start();
+    ledge_aabb box = {v(0, 0), v(1, 1)};
+    assert_int_equal(ledge_world_query_chains_aabb_ids(w, &box, NULL, NULL, NULL, 3), -1);
+    assert_true(log_capture_says("ledge_world_query_chains_aabb_ids", "capacity is 3"));
+    ledge_chain_id one[1];
+    assert_int_equal(ledge_world_query_chains_aabb_ids(w, &box, NULL, one, NULL, 1), -1);
+    assert_true(log_capture_says("ledge_world_query_chains_aabb_ids", "segments is NULL"));
+    assert_int_equal(ledge_world_query_chains_point_ids(w, NULL, NULL, NULL, 0), -1);
+    assert_true(log_capture_says("ledge_world_query_chains_point_ids", "point is NULL"));
+    ledge_set_log_hook(NULL, NULL);
     ledge_world_destroy(w);
 }
 

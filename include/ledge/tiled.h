@@ -47,6 +47,7 @@
 #ifndef LEDGE_TILED_H
 #define LEDGE_TILED_H
 
+#include "chain.h"
 #include "world.h"
 
 #ifdef __cplusplus
