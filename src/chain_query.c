@@ -5,6 +5,7 @@
 #include "chain_query.h"
 
 #include "distance.h"
+#include "shape.h"
 
 #include <string.h>
 
@@ -93,7 +94,8 @@ bool ledge__chains_shape_cast(const ledge_world *w, const ledge_shape *shape, ve
                               const ledge_query_filter *f, float best, ledge__chain_hit *out) {
     const ledge__chains *cs = w->chains;
     if (cs == NULL || cs->live == 0 || !f->include_chains) return false;
-    ledge_aabb a = ledge_shape_aabb(shape, pos), b = ledge_shape_aabb(shape, v2_add(pos, d));
+    ledge_aabb a = ledge_shape_aabb_fast(shape, pos),
+               b = ledge_shape_aabb_fast(shape, v2_add(pos, d));
     ledge__chain_walk walk;
     ledge__chain_walk_begin(&walk, cs, ledge__aabb_union(a, b));
     int chain, segment, bc = INT32_MAX, bs = INT32_MAX;
@@ -124,7 +126,7 @@ bool ledge__chains_nearest(const ledge_world *w, const ledge_shape *shape, vec2s
                            int *chain_out, int *segment_out, ledge_distance_result *out) {
     const ledge__chains *cs = w->chains;
     if (cs == NULL || cs->live == 0 || !f->include_chains) return false;
-    ledge_aabb box = ledge_shape_aabb(shape, pos);
+    ledge_aabb box = ledge_shape_aabb_fast(shape, pos); // also the point shape
     box.lower = v2(box.lower.x - max_distance, box.lower.y - max_distance);
     box.upper = v2(box.upper.x + max_distance, box.upper.y + max_distance);
     ledge__chain_walk walk;

@@ -885,6 +885,7 @@ static void test_query_brute_force(void **state) {
     ledge_query_filter f = ledge_default_query_filter();
     f.include_tiles = false;
     int rays = 0, hits = 0, near = 0, boxes = 0, points = 0;
+    uint32_t errors = ledge_error_count();
     for (int it = 0; it < 3000; ++it) {
         vec2s o = v(frand(2, 62), frand(2, 62));
         vec2s d = v(frand(-20, 20), frand(-20, 20));
@@ -983,6 +984,7 @@ static void test_query_brute_force(void **state) {
     }
     printf("queries: %d rays (%d hits), %d nearest, %d box finds, %d points held\n", rays, hits,
            near, boxes, points);
+    assert_true(ledge_error_count() == errors); // no query logged anything
     log_capture_start();
     ledge_aabb box = {v(0, 0), v(1, 1)};
     assert_int_equal(ledge_world_query_chains_aabb_ids(w, &box, NULL, NULL, NULL, 3), -1);

@@ -78,8 +78,9 @@ typedef struct ledge_chain_def {
     ledge_filter filter;  ///< Which bodies meet it (Box2D's rule, body.h). Default: the default
                           ///< filter.
     void *user_data;      ///< Yours; ledge never reads it.
-    // Materials (friction, bounce, surface speed) are the body's own against
-    // a chain for now, as against a tile (world.h).
+    // Materials: a contact with a chain takes the body's own friction and
+    // bounce, as a contact with a tile does (world.h); a chain has no
+    // surface speed of its own beyond a kinematic chain's velocity.
 } ledge_chain_def;
 
 /// A static open chain at the origin with the default filter and no points
