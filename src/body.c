@@ -30,7 +30,6 @@ ledge_body_def ledge_default_body_def(void) {
     return def;
 }
 
-
 // A unit interval check for friction and bounce.
 static bool unit_ok(const char *arg, float v) {
     if (v >= 0.0f && v <= 1.0f) return true;

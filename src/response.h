@@ -12,7 +12,7 @@
 /// slower than `resting` are left alone.
 void ledge__velocity_pass(ledge_world *world, float resting, float dt);
 
-/// The stacking model's sweep (ledge__velocity_pass calls it after the
+/// The shock sweep (ledge__velocity_pass calls it after the
 /// pass; tests call it alone): each contact once more in list order, a
 /// stacked pair answered against its lower body held (response.c,
 /// held_velocity), toward the targets the pass's aim set. Reads the

@@ -83,23 +83,19 @@ uint64_t ledge__snapshot_checksum(const void *data, size_t n) {
 
 // --- the header ---------------------------------------------------------------------
 
-enum {
-    MAGIC = 0x5347444Cu, // "LDGS"
-    HEADER_BYTES = 88,   // magic, version, size (8), checksum (8), fingerprint (16 x 4)
-    CHECKED_FROM = 24,   // the checksum covers the bytes from here on
-};
+// The header's layout is snapshot.h's (LEDGE__SNAP_HEADER).
+enum { MAGIC = 0x5347444Cu }; // "LDGS"
 
-/// The def's response settings (its friction law), as one number for the
-/// fingerprint (the one place to change when they do) and as words for a
-/// refusal.
-static uint32_t response_settings(const ledge_world *w) {
+/// The def's friction law, as one number for the fingerprint and as words
+/// for a refusal.
+static uint32_t friction_law_code(const ledge_world *w) {
     return w->coulomb ? 1u : 0u;
 }
 
-static const char *response_name(uint32_t settings) {
-    return settings == 1u   ? "Coulomb's friction law"
-           : settings == 0u ? "N's friction law"
-                            : "unknown settings";
+static const char *friction_law_name(uint32_t code) {
+    return code == 1u   ? "Coulomb's friction law"
+           : code == 0u ? "N's friction law"
+                        : "an unknown friction law";
 }
 
 /// What a snapshot must share with the world it is restored into: the
@@ -109,7 +105,7 @@ typedef struct fingerprint {
     float tile_size, origin_x, origin_y, gravity_x, gravity_y;
     uint32_t iterations, substeps;
     float slop, bounce_threshold, cell_size;
-    uint32_t response, sleep;
+    uint32_t friction_law, sleep;
     float sleep_speed, sleep_time;
 } fingerprint;
 
@@ -127,7 +123,7 @@ static fingerprint fingerprint_of(const ledge_world *w) {
     f.slop = w->slop;
     f.bounce_threshold = w->bounce_threshold;
     f.cell_size = w->cell_size;
-    f.response = response_settings(w);
+    f.friction_law = friction_law_code(w);
     f.sleep = w->sleep_on ? 1u : 0u;
     f.sleep_speed = w->sleep_speed;
     f.sleep_time = w->sleep_time;
@@ -147,7 +143,7 @@ static void put_fingerprint(ledge__writer *o, const fingerprint *f) {
     ledge__put_f32(o, f->slop);
     ledge__put_f32(o, f->bounce_threshold);
     ledge__put_f32(o, f->cell_size);
-    ledge__put_u32(o, f->response);
+    ledge__put_u32(o, f->friction_law);
     ledge__put_u32(o, f->sleep);
     ledge__put_f32(o, f->sleep_speed);
     ledge__put_f32(o, f->sleep_time);
@@ -167,7 +163,7 @@ static fingerprint get_fingerprint(ledge__reader *r) {
     f.slop = ledge__get_f32(r);
     f.bounce_threshold = ledge__get_f32(r);
     f.cell_size = ledge__get_f32(r);
-    f.response = ledge__get_u32(r);
+    f.friction_law = ledge__get_u32(r);
     f.sleep = ledge__get_u32(r);
     f.sleep_speed = ledge__get_f32(r);
     f.sleep_time = ledge__get_f32(r);
@@ -193,9 +189,9 @@ static bool fingerprint_matches(const fingerprint *s, const fingerprint *w) {
     } else if (!same_float(s->cell_size, w->cell_size)) {
         LEDGE_ERROR("%s: the snapshot's cell_size is %g, this world's %g", fn, (double)s->cell_size,
                     (double)w->cell_size);
-    } else if (s->response != w->response) {
+    } else if (s->friction_law != w->friction_law) {
         LEDGE_ERROR("%s: the snapshot's world answers contacts with %s, this one with %s", fn,
-                    response_name(s->response), response_name(w->response));
+                    friction_law_name(s->friction_law), friction_law_name(w->friction_law));
     } else if (!same_float(s->gravity_x, w->gravity_x) || !same_float(s->gravity_y, w->gravity_y)) {
         LEDGE_ERROR("%s: the snapshot's gravity is (%g, %g), this world's (%g, %g)", fn,
                     (double)s->gravity_x, (double)s->gravity_y, (double)w->gravity_x,
@@ -318,9 +314,10 @@ size_t ledge_world_save(const ledge_world *world, void *buffer, size_t capacity)
         return 0;
     }
     uint8_t *b = buffer;
-    ledge__writer head = {b, 8, capacity};
+    ledge__writer head = {b, LEDGE__SNAP_SIZE_AT, capacity};
     ledge__put_u64(&head, (uint64_t)o.at);
-    ledge__put_u64(&head, ledge__snapshot_checksum(b + CHECKED_FROM, o.at - CHECKED_FROM));
+    ledge__put_u64(&head,
+                   ledge__snapshot_checksum(b + LEDGE__SNAP_SUM_FROM, o.at - LEDGE__SNAP_SUM_FROM));
     return o.at;
 }
 
@@ -328,11 +325,12 @@ size_t ledge_world_save(const ledge_world *world, void *buffer, size_t capacity)
 // this one. Logs the refusal.
 static bool header_ok(const ledge_world *w, const uint8_t *b, size_t size) {
     const char *fn = "ledge_world_restore";
-    if (size < HEADER_BYTES) {
-        LEDGE_ERROR("%s: size is %zu bytes (a snapshot has at least %d)", fn, size, HEADER_BYTES);
+    if (size < LEDGE__SNAP_HEADER) {
+        LEDGE_ERROR("%s: size is %zu bytes (a snapshot has at least %d)", fn, size,
+                    LEDGE__SNAP_HEADER);
         return false;
     }
-    ledge__reader r = {b, 0, HEADER_BYTES, false, false, {0}};
+    ledge__reader r = {b, 0, LEDGE__SNAP_HEADER, false, false, {0}};
     uint32_t magic = ledge__get_u32(&r), version = ledge__get_u32(&r);
     uint64_t total = ledge__get_u64(&r), sum = ledge__get_u64(&r);
     if (magic != MAGIC) {
@@ -349,7 +347,8 @@ static bool header_ok(const ledge_world *w, const uint8_t *b, size_t size) {
                     (unsigned long long)total, total > size ? "truncated" : "bytes after it");
         return false;
     }
-    uint64_t actual = ledge__snapshot_checksum(b + CHECKED_FROM, size - CHECKED_FROM);
+    uint64_t actual =
+        ledge__snapshot_checksum(b + LEDGE__SNAP_SUM_FROM, size - LEDGE__SNAP_SUM_FROM);
     if (actual != sum) {
         LEDGE_ERROR("%s: the snapshot is corrupted (checksum %016llx, its header says %016llx)", fn,
                     (unsigned long long)actual, (unsigned long long)sum);
@@ -364,7 +363,7 @@ static bool header_ok(const ledge_world *w, const uint8_t *b, size_t size) {
 // but the step's scratch and the store's capacity.
 static bool check_sections(ledge_world *w, const uint8_t *b, size_t size, ledge__snap_plan *plan,
                            char *why, size_t why_size, bool *no_room) {
-    ledge__reader r = {b, HEADER_BYTES, size, false, false, {0}};
+    ledge__reader r = {b, LEDGE__SNAP_HEADER, size, false, false, {0}};
     bool ok = snap_world_get(&r, w, plan);
     plan->tiles_at = r.at;
     ok = ok && ledge__snap_tiles_get(&r, w, false) && ledge__snap_bodies_check(&r, w, plan) &&

@@ -1,5 +1,5 @@
 // The world's state: its types and nothing else. The body store
-// (body_store.h: parallel arrays, one per field, indexed by slot, so that
+// (body_fields.h: parallel arrays, one per field, indexed by slot, so that
 // each stage of the step streams only the fields it reads), the contacts,
 // the grid, the event arrays and the step context (per-substep scratch).
 // The functions over them are declared by the modules that define them
@@ -40,7 +40,6 @@ typedef struct ledge__contact {
     int stamp;      ///< A tile contact: its cell's tile and one-way setting when found
                     ///< (ledge__cell_stamp); a tile edit that changes them forgets the contact.
 } ledge__contact;
-
 
 /// A candidate pair from the broad phase: the bounding boxes, grown by the
 /// world's margin, overlap and the filters let the bodies touch. The
@@ -104,7 +103,7 @@ typedef struct ledge__event_arrays {
 /// Per-substep scratch: rewritten by each substep before it is read, so
 /// never reordered with the bodies and never part of the world's state.
 typedef struct ledge__step {
-    LEDGE__BODY_SCRATCH_MEMBERS // the per-body scratch arrays (body_store.h)
+    LEDGE__BODY_SCRATCH_MEMBERS // the per-body scratch arrays (body_fields.h)
         ledge__pair *pairs;     ///< Candidate pairs of this substep (broad.c).
     int pair_count, pair_cap;
     ledge__pair *sensor_pairs; ///< A sensor (a) and a body near it (b) (broad.c).
@@ -146,7 +145,7 @@ typedef struct ledge__step {
 /// (sleep.c); flatter ones are side by side.
 #define LEDGE__STACKED_COSINE 0.2f
 
-/// Stacking model: how many times heavier a dynamic body under another
+/// How many times heavier a dynamic body under another
 /// counts when the projection shares their overlap (broad.c, pair_share).
 /// Measured on a column of 20 x 1,000 circles (rain map and material,
 /// sleeping; worst overlap at step 1,500 and bodies faster than 0.1 m/s at
@@ -200,7 +199,6 @@ typedef struct ledge__profile {
     float last_step;                  ///< The last step's milliseconds (`wall`).
     float last[LEDGE__STAGE_COUNT];   ///< Its stages' milliseconds (`wall`).
 } ledge__profile;
-
 
 /// What a block's boxes, grid coordinates and flags depend on besides its
 /// bodies (broad.c, "classify").
@@ -305,9 +303,6 @@ typedef struct ledge__par {
     } counter[LEDGE_MAX_WORKERS];
 } ledge__par;
 
-
-
-
 struct ledge_world {
     uint32_t serial; ///< This world's serial number, carried by its ids (never 0).
     vec2s gravity;
@@ -360,7 +355,7 @@ struct ledge_world {
     uint32_t reorders; ///< Reorderings that moved bodies (order.c; tests read it).
     ledge__par par;    ///< The workers and their scratch (workers.h).
 
-    // The body store (body_store.h): its arrays, named directly (w->position[i]).
+    // The body store (body_fields.h): its arrays, named directly (w->position[i]).
     LEDGE__BODY_STORE_MEMBERS
 };
 

@@ -24,12 +24,14 @@ extern "C" {
 /// An opaque world (world.h).
 typedef struct ledge_world ledge_world;
 
-/// A body handle: slot index + 1 (0 is the null id), the slot's generation
-/// when the body was created, and the serial number of the world that made
-/// it, so that an id handed to another world is refused, not obeyed.
+/// A body handle: the body's index + 1 (0 is the null id), the index's
+/// generation when the body was created, and the serial number of the world
+/// that made it, so that an id handed to another world is refused, not
+/// obeyed. A body keeps its index for its whole life, wherever the world
+/// stores it; a dead body's index is reused, with the next generation.
 typedef struct ledge_body_id {
-    uint32_t index1;     ///< Slot index plus one; 0 for the null id.
-    uint32_t generation; ///< Must match the slot's current generation.
+    uint32_t index1;     ///< The body's index plus one; 0 for the null id.
+    uint32_t generation; ///< Must match the index's current generation.
     uint32_t world;      ///< Serial number of the world that made it (never 0 for a made id).
 } ledge_body_id;
 

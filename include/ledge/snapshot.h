@@ -37,7 +37,7 @@
 /// Format (docs/rollback.md): a header with a magic ("LDGS"), the format
 /// version (LEDGE_SNAPSHOT_VERSION), the size, a checksum over the rest and
 /// the def's fingerprint (map size, tile size and origin, cell size,
-/// response settings, gravity, iterations, substeps, slop, bounce
+/// friction law, gravity, iterations, substeps, slop, bounce
 /// threshold, sleep settings), then the state, little-endian on every
 /// target. The same state gives the same bytes.
 #ifndef LEDGE_SNAPSHOT_H
