@@ -302,11 +302,11 @@ static void grid_block(ledge_world *w, int b, bool may_grow) {
     pairs->count = sensors->count = 0;
     pairs->overflow = sensors->overflow = false;
     pair_out out = {pairs, sensors, may_grow};
-    int p1 = (b + 1) * LEDGE__BLOCK < w->grid.count ? (b + 1) * LEDGE__BLOCK : w->grid.count;
+    int p1 = ledge__block_end(b, w->grid.count);
     grid_pairs(w, &out, b * LEDGE__BLOCK, p1);
 }
 
-static void grid_pairs_task(int start, int end, int worker, void *context) {
+static void grid_pairs_run(int start, int end, int worker, void *context) {
     (void)worker;
     for (int b = start; b < end; ++b) grid_block(context, b, false);
 }
@@ -331,13 +331,12 @@ static inline int pair_row(const ledge_world *w, int k) {
     return w->grid.cell_of[w->step.pairs[k].a] / w->grid.nx;
 }
 
-static void rows_task(int start, int end, int worker, void *context) {
+static void rows_run(int start, int end, int worker, void *context) {
     (void)worker;
     ledge_world *w = context;
     int *row_start = w->par.row_start;
     for (int b = start; b < end; ++b) {
-        int last =
-            (b + 1) * PAIR_BLOCK < w->step.pair_count ? (b + 1) * PAIR_BLOCK : w->step.pair_count;
+        int last = ledge__part_end(b, PAIR_BLOCK, w->step.pair_count);
         int k = b * PAIR_BLOCK > 0 ? b * PAIR_BLOCK : 1;
         int prev = k < last ? pair_row(w, k - 1) : 0;
         // Rows prev + 1 .. the pair's start at k (stepped, not divided).
@@ -353,13 +352,13 @@ static void find_rows(ledge_world *w) {
     int n = w->step.pair_count, ny = w->grid.ny, *start = w->par.row_start;
     int first = n > 0 ? pair_row(w, 0) : ny, last = n > 0 ? pair_row(w, n - 1) : ny;
     for (int r = 0; r <= first; ++r) start[r] = 0;
-    ledge__run(w, rows_task, (n + PAIR_BLOCK - 1) / PAIR_BLOCK, 1, w);
+    ledge__run(w, rows_run, (n + PAIR_BLOCK - 1) / PAIR_BLOCK, 1, w);
     for (int r = last + 1; r <= ny; ++r) start[r] = n;
 }
 
 // A block's pairs and sensor pairs to their places in the step's lists
 // (par.block_offset and block_count hold where they go).
-static void copy_task(int start, int end, int worker, void *context) {
+static void copy_run(int start, int end, int worker, void *context) {
     (void)worker;
     ledge_world *w = context;
     for (int b = start; b < end; ++b) {
@@ -386,7 +385,7 @@ static void concatenate(ledge_world *w, int blocks) {
     }
     if (LEDGE__RESERVE(w->step.pairs, w->step.pair_cap, pairs, 0, 256) &&
         LEDGE__RESERVE(w->step.sensor_pairs, w->step.sensor_pair_cap, sensors, 0, 256)) {
-        ledge__run(w, copy_task, blocks, 1, w);
+        ledge__run(w, copy_run, blocks, 1, w);
         w->step.pair_count = pairs;
         w->step.sensor_pair_count = sensors;
         return;
@@ -417,7 +416,7 @@ static void grid_pairs_in_place(ledge_world *w) {
     ledge__pair_list sensors = {w->step.sensor_pairs, 0, w->step.sensor_pair_cap, false};
     pair_out out = {&pairs, &sensors, true};
     for (int b = 0; b < ledge__blocks(w->grid.count); ++b) {
-        int p1 = (b + 1) * LEDGE__BLOCK < w->grid.count ? (b + 1) * LEDGE__BLOCK : w->grid.count;
+        int p1 = ledge__block_end(b, w->grid.count);
         w->par.pair_start[b] = pairs.count;
         w->par.sensor_start[b] = sensors.count;
         grid_pairs(w, &out, b * LEDGE__BLOCK, p1); // a block that cannot grow the list stops
@@ -427,7 +426,7 @@ static void grid_pairs_in_place(ledge_world *w) {
 
 // grid_pairs_in_place as one task (on the calling thread), so that the
 // step's profile counts it with the parallel work it stands for.
-static void in_place_task(int start, int end, int worker, void *context) {
+static void in_place_run(int start, int end, int worker, void *context) {
     (void)start, (void)end, (void)worker;
     grid_pairs_in_place(context);
 }
@@ -450,7 +449,7 @@ static void count_block_active(ledge_world *w, int b) {
     }
 }
 
-static void count_active_task(int start, int end, int worker, void *context) {
+static void count_active_run(int start, int end, int worker, void *context) {
     (void)worker;
     for (int b = start; b < end; ++b) count_block_active(context, b);
 }
@@ -465,7 +464,7 @@ static void sum_active_before(ledge_world *w, int blocks) {
 
 static void count_active(ledge_world *w) {
     int blocks = ledge__blocks(w->grid.count);
-    ledge__run(w, count_active_task, blocks, 1, w);
+    ledge__run(w, count_active_run, blocks, 1, w);
     sum_active_before(w, blocks);
 }
 
@@ -483,11 +482,11 @@ static void all_grid_pairs(ledge_world *w) {
     if (blocks > 0) memset(w->par.research, 0, (size_t)blocks); // (none: no room yet)
     w->par.research_all = false;
     if (w->par.workers == NULL) {
-        ledge__run(w, in_place_task, 1, 1, w);
+        ledge__run(w, in_place_run, 1, 1, w);
         grid_part_done(w);
         return;
     }
-    ledge__run(w, grid_pairs_task, blocks, 1, w);
+    ledge__run(w, grid_pairs_run, blocks, 1, w);
     for (int b = 0; b < blocks; ++b) {
         if (w->par.pairs[b].overflow || w->par.sensors[b].overflow) grid_block(w, b, true);
     }
@@ -526,7 +525,7 @@ static inline bool searched_again(const ledge_world *w, int b) {
     return w->par.research_all || w->par.research[b];
 }
 
-static void research_task(int start, int end, int worker, void *context) {
+static void research_run(int start, int end, int worker, void *context) {
     (void)worker;
     ledge_world *w = context;
     for (int b = start; b < end; ++b) {
@@ -632,7 +631,7 @@ static bool grid_pairs_again(ledge_world *w) {
     if (in_place) {
         if (!splice_in_place(w, blocks)) return false;
     } else {
-        ledge__run(w, research_task, blocks, 1, w);
+        ledge__run(w, research_run, blocks, 1, w);
         for (int b = 0; b < blocks; ++b) {
             if (searched_again(w, b) && (w->par.pairs[b].overflow || w->par.sensors[b].overflow))
                 grid_block(w, b, true);

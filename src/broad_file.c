@@ -123,7 +123,7 @@ static LEDGE_INLINE void classify_axis(ledge_world *w, float cell, int b, int up
     }
     bounds still = {0}, fast = {0};
     int *big = w->par.items + b * LEDGE__BLOCK, big_count = 0;
-    int end = (b + 1) * LEDGE__BLOCK < w->slot_count ? (b + 1) * LEDGE__BLOCK : w->slot_count;
+    int end = ledge__block_end(b, w->slot_count);
     for (int i = b * LEDGE__BLOCK; i < end; ++i) {
         w->step.in_grid[i] = 0;
         if (!w->alive[i] || w->frozen[i]) continue;
@@ -204,7 +204,7 @@ static void classify(ledge_world *w, float cell, bool split, vec2s *lower, vec2s
 // margin and the cell only: as classify found them.
 static LEDGE_INLINE void classify_again_axis(ledge_world *w, int b, int up_axis) {
     bounds fast = {0};
-    int end = (b + 1) * LEDGE__BLOCK < w->slot_count ? (b + 1) * LEDGE__BLOCK : w->slot_count;
+    int end = ledge__block_end(b, w->slot_count);
     for (int i = b * LEDGE__BLOCK; i < end; ++i) {
         if (!w->step.fast[i]) continue;
         w->step.box_center[i] = v2_add(w->position[i], w->box_offset[i]);

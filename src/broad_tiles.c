@@ -204,7 +204,7 @@ static void tile_block(ledge_world *w, int b) {
     w->par.block_count[b] = count;
 }
 
-static void tile_task(int start, int end, int worker, void *context) {
+static void tile_run(int start, int end, int worker, void *context) {
     (void)worker;
     for (int b = start; b < end; ++b) tile_block(context, b);
 }
@@ -215,7 +215,7 @@ void ledge__broad_tile_list(ledge_world *w) {
     w->step.tile_count = 0;
     check_map_version(w);
     int blocks = ledge__blocks(w->slot_count);
-    ledge__run(w, tile_task, blocks, 1, w);
+    ledge__run(w, tile_run, blocks, 1, w);
     for (int b = 0; b < blocks; ++b) {
         const int *list = w->par.items + b * LEDGE__BLOCK;
         for (int k = 0; k < w->par.block_count[b]; ++k)

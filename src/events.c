@@ -164,7 +164,7 @@ typedef struct scan {
 
 // Item b: block b of contacts (when there is room for the flags) and
 // block b of slots.
-static void scan_task(int start, int end, int worker, void *context) {
+static void scan_run(int start, int end, int worker, void *context) {
     (void)worker;
     const scan *t = context;
     ledge_world *w = t->w;
@@ -177,7 +177,7 @@ static void scan_task(int start, int end, int worker, void *context) {
             }
             w->step.carry_block[b] = (uint8_t)flags;
         }
-        int last = (b + 1) * LEDGE__BLOCK < w->slot_count ? (b + 1) * LEDGE__BLOCK : w->slot_count;
+        int last = ledge__block_end(b, w->slot_count);
         for (int i = b * LEDGE__BLOCK; i < last; ++i) {
             if (w->dropping[i] && !w->in_one_way[i]) w->dropping[i] = 0; // clear of the platform
             w->in_one_way[i] = 0;
@@ -287,8 +287,8 @@ void ledge__after_step(ledge_world *w) {
                     contact_blocks);
     }
     scan t = {w, flags};
-    ledge__run(w, scan_task, flags && contact_blocks > slot_blocks ? contact_blocks : slot_blocks,
-               1, &t);
+    ledge__run(w, scan_run, flags && contact_blocks > slot_blocks ? contact_blocks : slot_blocks, 1,
+               &t);
     touch_events(w, flags);
     sensor_events(w);
     crush_events(w, flags);

@@ -302,7 +302,7 @@ static void move_block(ledge_world *w, int b, int worker) {
     int *left = w->par.items + b * LEDGE__BLOCK, count = 0;
     int *near = w->par.fast_near + (size_t)worker * LEDGE__FAST_ROOM;
     int room = w->par.fast_room < LEDGE__FAST_ROOM ? w->par.fast_room : LEDGE__FAST_ROOM;
-    int end = (b + 1) * LEDGE__BLOCK < w->slot_count ? (b + 1) * LEDGE__BLOCK : w->slot_count;
+    int end = ledge__block_end(b, w->slot_count);
     for (int i = b * LEDGE__BLOCK; i < end; ++i) {
         if (!w->alive[i] || !w->step.fast[i]) continue;
         if (room < 0 || !move_fast(w, i, near, room, false)) left[count++] = i;
@@ -310,7 +310,7 @@ static void move_block(ledge_world *w, int b, int worker) {
     w->par.block_count[b] = count;
 }
 
-static void move_task(int start, int end, int worker, void *context) {
+static void move_run(int start, int end, int worker, void *context) {
     for (int b = start; b < end; ++b) move_block(context, b, worker);
 }
 
@@ -329,7 +329,7 @@ static ledge__cell_rect still_cells(const ledge_world *w) {
 void ledge__fast_move(ledge_world *w) {
     w->step.still_cells = still_cells(w);
     int blocks = ledge__blocks(w->slot_count);
-    ledge__run(w, move_task, blocks, 1, w);
+    ledge__run(w, move_run, blocks, 1, w);
     for (int b = 0; b < blocks; ++b) {
         const int *left = w->par.items + b * LEDGE__BLOCK;
         w->par.fast_left += w->par.block_count[b];

@@ -23,10 +23,15 @@ static inline int ledge__blocks(int n) {
     return (n + LEDGE__BLOCK - 1) / LEDGE__BLOCK;
 }
 
+/// The end of part b of n items cut in parts of `per` (it starts at b * per).
+static inline int ledge__part_end(int b, int per, int n) {
+    int end = (b + 1) * per;
+    return end < n ? end : n;
+}
+
 /// The end of block b of n items (it starts at b * LEDGE__BLOCK).
 static inline int ledge__block_end(int b, int n) {
-    int end = (b + 1) * LEDGE__BLOCK;
-    return end < n ? end : n;
+    return ledge__part_end(b, LEDGE__BLOCK, n);
 }
 
 /// Whether block b of the slots is dormant (see ledge__par.dormant).

@@ -422,8 +422,7 @@ typedef struct tiles_task {
 } tiles_task;
 
 static inline int tiles_end(const ledge_world *w, int b) {
-    int end = (b + 1) * LEDGE__BLOCK;
-    return end < w->step.tile_count ? end : w->step.tile_count;
+    return ledge__block_end(b, w->step.tile_count);
 }
 
 static void tiles_bound_run(int start, int end, int worker, void *context) {
@@ -510,8 +509,7 @@ static void project_all_tiles(ledge_world *w, bool record) {
 #define RECORD_BLOCK 2048
 
 static inline int record_end(const ledge_world *w, int b) {
-    int end = (b + 1) * RECORD_BLOCK;
-    return end < w->step.pair_count ? end : w->step.pair_count;
+    return ledge__part_end(b, RECORD_BLOCK, w->step.pair_count);
 }
 
 static void touched_run(int start, int end, int worker, void *context) {

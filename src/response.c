@@ -7,14 +7,16 @@
 // (v.n < 0) the normal part becomes -bounce vn (0 at or under the world's
 // bounce threshold) and the tangential part loses friction.
 //
-// N's model (the default) is exactly that: v' = (1 - f) vt - b vn.
+// A lone contact (a body against the level, or two bodies meeting in the
+// air) answers exactly that: v' = (1 - f) vt - b vn.
 //
-// The stacking model adds, so that a body can also rest on a gentle slope,
-// Coulomb's rule: friction may instead remove up to friction times the
-// normal speed the contact removed, or times the load the contact carries
-// (see loads()), whichever is more, and never more than |vt|. A body
-// resting on a slope no steeper than atan(friction) therefore stays put;
-// steeper, it slides and N's rule brakes it.
+// Friction may remove more than f |vt|, never more than |vt|: the load the
+// contact carries (loads(): the weight resting on its upper body), and
+// under Coulomb's friction law (ledge_world_def.friction_law) also
+// friction times the normal speed the contact removed, whichever is most. Under Coulomb's law a
+// body resting on a slope no steeper than atan(friction) therefore stays put; steeper, it slides
+// and N's rule brakes it. Under N's law (the default) a lone contact keeps N's rule, and a contact
+// within a pile is Coulomb's (loads()).
 //
 // Friction acts once per contact per substep: after a contact is answered
 // the body no longer moves into it, and a "moving into" no larger than a
@@ -25,8 +27,9 @@
 //
 // Between two bodies the same rule acts on their relative velocity and the
 // change is shared by inverse mass (momentum is conserved). The contacts
-// are answered once in the order they were found (Gauss-Seidel). The
-// stacking model then sweeps once more from the bottom of each pile up,
+// are answered once in contact order (Gauss-Seidel; ledge__sort_contacts
+// orders them bottom up in a world with gravity). In a world with gravity
+// the shock sweep then goes once more from the bottom of each pile up,
 // holding the lower body of each contact still (shock propagation,
 // Guendelman et al. 2003): a body resting on others then cannot push them
 // down into the floor, so a pile comes to rest in one pass instead of
@@ -82,7 +85,7 @@ static inline vec2s rub(vec2s vt, float friction, float vn, float out, bool coul
 
 // The answer to contact c of the (relative) velocity v. The pass (`sweep`
 // false) answers a body moving into the surface faster than `resting`; the
-// stacking sweep one whose normal speed is short of the contact's target
+// shock sweep one whose normal speed is short of the contact's target
 // (aim()) by more than `resting`. A shortfall within rounding is made up
 // without friction or bounce (friction once per contact).
 // Whether answer() changes v at all.
@@ -245,9 +248,9 @@ typedef struct ledge__stacking {
     float cosine;
 } ledge__stacking;
 
-// Item b: the weights of block b of slots and the stacking of block b of
-// contacts (one task for both: one dispatch fewer per substep).
-static void weight_task(int start, int end, int worker, void *context) {
+// Item b: the weights of block b of slots and who rests on whom in block b
+// of contacts (one task for both: one dispatch fewer per substep).
+static void weight_run(int start, int end, int worker, void *context) {
     (void)worker;
     ledge_world *w = context;
     float *W = w->step.load, *S = w->step.support;
@@ -261,8 +264,7 @@ static void weight_task(int start, int end, int worker, void *context) {
             S[i] = 0.0f;
             w->step.supported[i] = 0;
         }
-        last =
-            (b + 1) * LEDGE__BLOCK < w->contact_count ? (b + 1) * LEDGE__BLOCK : w->contact_count;
+        last = ledge__block_end(b, w->contact_count);
         for (int k = b * LEDGE__BLOCK; k < last; ++k) {
             ledge__stacking *st = &w->step.stacking[k];
             st->lower = -1;
@@ -288,14 +290,13 @@ static inline bool in_pile(const ledge_world *w, int lower) {
 }
 
 // Each contact's cap from the loads (a block of contacts per item).
-static void cap_task(int start, int end, int worker, void *context) {
+static void cap_run(int start, int end, int worker, void *context) {
     (void)worker;
     ledge_world *w = context;
     const float *W = w->step.load, *S = w->step.support;
     float g = v2_len(w->gravity);
     for (int b = start; b < end; ++b) {
-        int last =
-            (b + 1) * LEDGE__BLOCK < w->contact_count ? (b + 1) * LEDGE__BLOCK : w->contact_count;
+        int last = ledge__block_end(b, w->contact_count);
         for (int k = b * LEDGE__BLOCK; k < last; ++k) {
             ledge__contact *c = &w->contacts[k];
             const ledge__stacking *st = &w->step.stacking[k];
@@ -329,7 +330,7 @@ void ledge__contact_loads(ledge_world *w) {
     const ledge__stacking *st = w->step.stacking;
     int slot_blocks = ledge__blocks(w->slot_count),
         contact_blocks = ledge__blocks(w->contact_count);
-    ledge__run(w, weight_task, slot_blocks > contact_blocks ? slot_blocks : contact_blocks, 1, w);
+    ledge__run(w, weight_run, slot_blocks > contact_blocks ? slot_blocks : contact_blocks, 1, w);
     for (int k = 0; k < w->contact_count; ++k) { // bottom up
         int u = st[k].upper;
         if (u < 0) continue;
@@ -341,7 +342,7 @@ void ledge__contact_loads(ledge_world *w) {
         if (u >= 0 && lower >= 0) W[lower] += fabsf(W[u]) * st[k].cosine / S[u];
     }
     if (w->up.x == 0.0f && w->up.y == 0.0f) return; // no gravity, no loads (caps stay 0)
-    ledge__run(w, cap_task, contact_blocks, 1, w);
+    ledge__run(w, cap_run, contact_blocks, 1, w);
 }
 
 // --- order -----------------------------------------------------------------
@@ -371,12 +372,11 @@ static float contact_height(const ledge_world *w, const ledge__contact *c) {
 }
 
 static inline int sort_block_end(const ledge_world *w, int b) {
-    int end = (b + 1) * SORT_BLOCK;
-    return end < w->contact_count ? end : w->contact_count;
+    return ledge__part_end(b, SORT_BLOCK, w->contact_count);
 }
 
 // A block's lowest and highest pair contact (lo > hi when it has none).
-static void range_task(int start, int end, int worker, void *context) {
+static void range_run(int start, int end, int worker, void *context) {
     (void)worker;
     const sort_task *t = context;
     ledge_world *w = t->w;
@@ -395,7 +395,7 @@ static void range_task(int start, int end, int worker, void *context) {
 }
 
 // A block's keys and its count per group.
-static void key_task(int start, int end, int worker, void *context) {
+static void key_run(int start, int end, int worker, void *context) {
     (void)worker;
     const sort_task *t = context;
     ledge_world *w = t->w;
@@ -426,7 +426,7 @@ static void key_task(int start, int end, int worker, void *context) {
 }
 
 // A block's indices to its places in the groups (its counts became offsets).
-static void scatter_task(int start, int end, int worker, void *context) {
+static void scatter_run(int start, int end, int worker, void *context) {
     (void)worker;
     const sort_task *t = context;
     ledge_world *w = t->w;
@@ -440,7 +440,7 @@ static void scatter_task(int start, int end, int worker, void *context) {
 
 // A group's contacts, by bucket, into the scratch list (a counting sort
 // over the group's own buckets, which no other group touches).
-static void group_task(int start, int end, int worker, void *context) {
+static void group_run(int start, int end, int worker, void *context) {
     (void)worker;
     const sort_task *t = context;
     ledge_world *w = t->w;
@@ -476,7 +476,7 @@ static bool reserve_sort(ledge_world *w, int blocks) {
 
 // The pair contacts' range of heights, from the blocks' (false: none).
 static bool height_range(ledge_world *w, sort_task *t, int blocks, float *lo, float *hi) {
-    ledge__run(w, range_task, blocks, 1, t);
+    ledge__run(w, range_run, blocks, 1, t);
     *lo = INFINITY;
     *hi = -INFINITY;
     for (int b = 0; b < blocks; ++b) {
@@ -535,10 +535,10 @@ void ledge__sort_contacts(ledge_world *w) {
     }
     t.lo = lo;
     t.inv = 1.0f / slice;
-    ledge__run(w, key_task, blocks, 1, &t);
+    ledge__run(w, key_run, blocks, 1, &t);
     group_offsets(w, &t, blocks);
-    ledge__run(w, scatter_task, blocks, 1, &t);
-    ledge__run(w, group_task, t.groups, 1, &t);
+    ledge__run(w, scatter_run, blocks, 1, &t);
+    ledge__run(w, group_run, t.groups, 1, &t);
     ledge__contact *swap = w->contacts;
     w->contacts = w->contacts_scratch;
     w->contacts_scratch = swap;
@@ -574,7 +574,7 @@ typedef struct aim_task {
     float resting;
 } aim_task;
 
-// Stacking: the normal speed each contact is to leave with, from the
+// The shock sweep's aim: the normal speed each contact is to leave with, from the
 // velocities before the pass (what the first pass's bounce aims at); a
 // block of contacts per item (each writes only its own contacts).
 static void aim_run(int start, int end, int worker, void *context) {
@@ -582,8 +582,7 @@ static void aim_run(int start, int end, int worker, void *context) {
     const aim_task *t = context;
     ledge_world *w = t->w;
     for (int b = start; b < end; ++b) {
-        int last =
-            (b + 1) * LEDGE__BLOCK < w->contact_count ? (b + 1) * LEDGE__BLOCK : w->contact_count;
+        int last = ledge__block_end(b, w->contact_count);
         for (int k = b * LEDGE__BLOCK; k < last; ++k) {
             ledge__contact *c = &w->contacts[k];
             vec2s v = relative(w, c);

@@ -348,7 +348,7 @@ static inline int press(ledge_world *w, int i) {
 
 // The end of range r of the contacts.
 static inline int range_end(const veto_task *t, int r) {
-    return (r + 1) * t->per < t->w->contact_count ? (r + 1) * t->per : t->w->contact_count;
+    return ledge__part_end(r, t->per, t->w->contact_count);
 }
 
 static void veto_run(int start, int end, int worker, void *context) {

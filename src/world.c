@@ -1,4 +1,5 @@
-// The world: lifecycle, body storage growth, the step and the replay hash.
+// The world: lifecycle, the step's order of stages, bodies frozen when they
+// leave the finite range, and the replay hash.
 #include "body_store.h"
 #include "broad.h"
 #include "character.h"
@@ -234,7 +235,7 @@ typedef struct integrate_task {
     float dt;
 } integrate_task;
 
-static void velocity_task(int start, int end, int worker, void *context) {
+static void velocity_run(int start, int end, int worker, void *context) {
     (void)worker;
     const integrate_task *t = context;
     ledge_world *w = t->w;
@@ -255,7 +256,7 @@ static void velocity_task(int start, int end, int worker, void *context) {
 static void integrate_velocity(ledge_world *w, float dt) {
     integrate_task t = {w, dt};
     int blocks = ledge__blocks(w->slot_count);
-    ledge__run(w, velocity_task, blocks, 1, &t);
+    ledge__run(w, velocity_run, blocks, 1, &t);
     for (int b = 0; b < blocks; ++b) {
         if (!w->par.block_flag[b]) continue;
         for (int i = b * LEDGE__BLOCK; i < ledge__block_end(b, w->slot_count); ++i) {
@@ -267,7 +268,7 @@ static void integrate_velocity(ledge_world *w, float dt) {
     }
 }
 
-static void check_positions_task(int start, int end, int worker, void *context) {
+static void check_positions_run(int start, int end, int worker, void *context) {
     (void)worker;
     ledge_world *w = context;
     for (int b = start; b < end; ++b) {
@@ -282,7 +283,7 @@ static void check_positions_task(int start, int end, int worker, void *context) 
 // After the substep: positions out of range go back to where they were.
 static void check_positions(ledge_world *w) {
     int blocks = ledge__blocks(w->slot_count);
-    ledge__run(w, check_positions_task, blocks, 1, w);
+    ledge__run(w, check_positions_run, blocks, 1, w);
     for (int b = 0; b < blocks; ++b) {
         if (!w->par.block_flag[b]) continue;
         for (int i = b * LEDGE__BLOCK; i < ledge__block_end(b, w->slot_count); ++i) {
@@ -291,7 +292,7 @@ static void check_positions(ledge_world *w) {
     }
 }
 
-static void position_task(int start, int end, int worker, void *context) {
+static void position_run(int start, int end, int worker, void *context) {
     (void)worker;
     const integrate_task *t = context;
     ledge_world *w = t->w;
@@ -317,7 +318,7 @@ static void position_task(int start, int end, int worker, void *context) {
 static bool integrate_position(ledge_world *w, float dt) {
     integrate_task t = {w, dt};
     int blocks = ledge__blocks(w->slot_count);
-    ledge__run(w, position_task, blocks, 1, &t);
+    ledge__run(w, position_run, blocks, 1, &t);
     bool any = false;
     for (int b = 0; b < blocks; ++b) any |= w->par.block_flag[b];
     return any;
@@ -342,19 +343,6 @@ static void relax(ledge_world *w) {
     }
 }
 
-// One substep:
-// 1. gravity and drag change the velocities;
-// 2. the last substep's contacts are answered again (N's response), so that
-//    a body resting or sliding on a surface feels its friction, and a pile
-//    its support, before anything moves (otherwise gravity would make it
-//    creep down a slope however large its friction);
-// 3. the velocities move the bodies;
-// 4. the broad phase files the bodies in the grid; fast bodies move along
-//    their paths (fast.c), and if there were any the grid is filed again;
-//    then it lists candidate pairs and bodies near tiles;
-// 5. `iterations` relaxation passes project the bodies out of overlap, the
-//    last one recording the contacts;
-// 6. N's response to those contacts.
 // Moving platforms carry what stands on them: a dynamic body resting on a
 // kinematic body (its floor, by its max_floor_angle) takes the change of
 // the platform's velocity since the last substep, so it keeps moving with
@@ -372,12 +360,11 @@ static inline bool carries(const ledge_world *w, const ledge__contact *c) {
     return ledge__dynamic_against_fixed(w, c, &d, &p, &n) && w->type[p] == LEDGE_BODY_KINEMATIC;
 }
 
-static void carry_find_task(int start, int end, int worker, void *context) {
+static void carry_find_run(int start, int end, int worker, void *context) {
     (void)worker;
     ledge_world *w = context;
     for (int b = start; b < end; ++b) {
-        int last =
-            (b + 1) * LEDGE__BLOCK < w->contact_count ? (b + 1) * LEDGE__BLOCK : w->contact_count;
+        int last = ledge__block_end(b, w->contact_count);
         bool any = false;
         for (int k = b * LEDGE__BLOCK; k < last && !any; ++k) any = carries(w, &w->contacts[k]);
         w->step.carry_block[b] = any;
@@ -387,8 +374,7 @@ static void carry_find_task(int start, int end, int worker, void *context) {
 // The contacts of block b that carry (on the calling thread, in order).
 // Returns whether any did.
 static bool carry_block(ledge_world *w, int b) {
-    int last =
-        (b + 1) * LEDGE__BLOCK < w->contact_count ? (b + 1) * LEDGE__BLOCK : w->contact_count;
+    int last = ledge__block_end(b, w->contact_count);
     bool any = false;
     for (int k = b * LEDGE__BLOCK; k < last; ++k) {
         const ledge__contact *c = &w->contacts[k];
@@ -442,7 +428,7 @@ static void carry(ledge_world *w) {
     // thread goes through every block.
     bool flags = LEDGE__RESERVE(w->step.carry_block, w->step.carry_block_cap, blocks, 0, 16);
     if (flags) {
-        ledge__run(w, carry_find_task, blocks, 1, w);
+        ledge__run(w, carry_find_run, blocks, 1, w);
     } else {
         LEDGE_ERROR("ledge_world_step: allocation of %d carry flags failed (the contacts are gone "
                     "through on one thread)",
@@ -454,7 +440,7 @@ static void carry(ledge_world *w) {
     }
     if (any) carry_stacks(w);
     // The kinematic bodies' velocities are noted for the next substep by
-    // velocity_task, which runs next (one dispatch fewer).
+    // velocity_run, which runs next (one dispatch fewer).
 }
 
 // What the replay must not answer: the contacts of a body the game moved
@@ -492,6 +478,29 @@ static double stage_mark(ledge_world *w, ledge__stage next, double since) {
     return now;
 }
 
+// One substep:
+// 1. moving platforms carry what stands on them (carry(): a body resting on
+//    a kinematic body takes the change of its velocity since the last
+//    substep, and what rests on it the same);
+// 2. gravity and drag change the velocities (a velocity out of the finite
+//    range freezes its body);
+// 3. the last substep's contacts are answered again (N's response), so that
+//    a body resting or sliding on a surface feels its friction, and a pile
+//    its support, before anything moves (otherwise gravity would make it
+//    creep down a slope however large its friction); the contacts of a body
+//    the game moved, and of an edited tile, are not;
+// 4. the velocities move the bodies; fast bodies wait at their starts;
+// 5. the broad phase files the bodies in the grid; fast bodies move along
+//    their paths (fast.c), and if there were any the grid is filed again;
+//    then it lists candidate pairs and bodies near tiles (a sleeper paired
+//    with a moving body wakes, and the pairs are searched again where it
+//    lies);
+// 6. `iterations` relaxation passes project the bodies out of overlap, the
+//    last one recording the contacts;
+// 7. the contacts are sorted from the bottom of each pile up, and their
+//    loads found;
+// 8. N's response to those contacts (the velocity pass);
+// 9. a position out of the finite range freezes its body where it was.
 static void substep(ledge_world *w, float h) {
     double t = stage_mark(w, LEDGE__STAGE_INTEGRATE, 0.0);
     carry(w);
