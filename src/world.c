@@ -13,6 +13,7 @@
 #include "contacts.h"
 #include "par.h"
 #include "profile.h"
+#include "slots.h"
 #include "check.h"
 #include "world_state.h"
 
@@ -207,10 +208,13 @@ int ledge_world_body_count(const ledge_world *world) {
 // game's, a runaway fall) is reported and frozen where it last was, so
 // that it never hands a NaN or an infinity to its neighbours. Setting its
 // position or velocity wakes it.
+// The message names the body by the id the game holds (its handle + 1),
+// never by its slot, which the slots' order by space changes.
 static void freeze(ledge_world *w, int i, const char *what) {
-    LEDGE_ERROR("ledge_world_step: body {%d, %u}'s %s left the finite range (beyond 1e6); it is "
+    ledge_body_id id = ledge__body_id(w, i);
+    LEDGE_ERROR("ledge_world_step: body {%u, %u}'s %s left the finite range (beyond 1e6); it is "
                 "frozen at (%g, %g) until its position or velocity is set",
-                i + 1, w->generation[i], what, (double)w->last_position[i].x,
+                id.index1, id.generation, what, (double)w->last_position[i].x,
                 (double)w->last_position[i].y);
     w->frozen[i] = 1;
     w->position[i] = w->last_position[i];
