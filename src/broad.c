@@ -640,7 +640,7 @@ static bool grid_pairs_again(ledge_world *w) {
         concatenate(w, blocks);
     }
     grid_part_done(w);
-    w->par.researched++;
+    w->debug.researched++;
     return true;
 }
 
@@ -813,7 +813,7 @@ void ledge__broad_pairs(ledge_world *w) {
 
 void ledge__broad_pairs_again(ledge_world *w) {
     // No sleeper left: the search's mode changes (count_active), all again.
-    if (!w->par.research_on || w->par.research_all || !w->step.count_active || w->sleepers == 0 ||
+    if (!w->debug.research_on || w->par.research_all || !w->step.count_active || w->sleepers == 0 ||
         !grid_pairs_again(w)) {
         ledge__broad_pairs(w);
         return;

@@ -83,7 +83,7 @@ static inline void block_bounds_join(const ledge_world *w, int b, int kind, boun
 // none is fast (make_dormant cleared the flags, and no stage sets them in a
 // dormant block), so all of its grid bodies are still ones.
 static inline bool reusable(const ledge_world *w, int b) {
-    return w->par.reuse_on && ledge__dormant(w, b) && w->par.classified[b] == w->par.classify_stamp;
+    return w->debug.reuse_on && ledge__dormant(w, b) && w->par.classified[b] == w->par.classify_stamp;
 }
 
 // classify_axis's per-block output for a reusable block: its bounds are the
@@ -310,7 +310,7 @@ static bool check_grid_key(ledge_world *w) {
 // -1). The filing is a stable sort by (cell, slot), so its list and its
 // cells' starts would come out the same.
 static bool filing_unchanged(const ledge_world *w, bool new_stamp, int blocks) {
-    if (new_stamp || !w->par.reuse_on || w->grid.slots != w->slot_count) return false;
+    if (new_stamp || !w->debug.reuse_on || w->grid.slots != w->slot_count) return false;
     for (int b = 0; b < blocks; ++b) {
         if (w->par.cells_changed[b]) return false;
     }

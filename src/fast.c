@@ -301,7 +301,7 @@ static bool move_fast(ledge_world *w, int i, int *near, int room, bool bullets) 
 static void move_block(ledge_world *w, int b, int worker) {
     int *left = w->par.items + b * LEDGE__BLOCK, count = 0;
     int *near = w->par.fast_near + (size_t)worker * LEDGE__FAST_ROOM;
-    int room = w->par.fast_room < LEDGE__FAST_ROOM ? w->par.fast_room : LEDGE__FAST_ROOM;
+    int room = w->debug.fast_room < LEDGE__FAST_ROOM ? w->debug.fast_room : LEDGE__FAST_ROOM;
     int end = ledge__block_end(b, w->slot_count);
     for (int i = b * LEDGE__BLOCK; i < end; ++i) {
         if (!w->alive[i] || !w->step.fast[i]) continue;
@@ -319,7 +319,7 @@ static void move_run(int start, int end, int worker, void *context) {
 static ledge__cell_rect still_cells(const ledge_world *w) {
     const ledge__grid *g = &w->grid;
     ledge__cell_rect r = {0, 0, g->nx - 1, g->ny - 1};
-    if (!w->par.still_cells_on) return r;
+    if (!w->debug.still_cells_on) return r;
     if (!w->step.still_any) return (ledge__cell_rect){0, 0, -1, -1};
     ledge__grid_xy(g, w->step.still_lower, &r.x0, &r.y0);
     ledge__grid_xy(g, w->step.still_upper, &r.x1, &r.y1);
@@ -332,7 +332,7 @@ void ledge__fast_move(ledge_world *w) {
     ledge__run(w, move_run, blocks, 1, w);
     for (int b = 0; b < blocks; ++b) {
         const int *left = w->par.items + b * LEDGE__BLOCK;
-        w->par.fast_left += w->par.block_count[b];
+        w->debug.fast_left += w->par.block_count[b];
         for (int k = 0; k < w->par.block_count[b]; ++k) {
             move_fast(w, left[k], w->step.near, w->slot_count, true);
         }

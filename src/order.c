@@ -86,7 +86,7 @@ void ledge__order_bodies(ledge_world *w) {
             memset(w->par.dormant, 0, (size_t)w->par.block_cap);
             memset(w->par.classified, 0, sizeof *w->par.classified * (size_t)w->par.block_cap);
         }
-        w->reorders++;
+        w->debug.reorders++;
     }
     w->grid.slots = 0; // its cell_of and cell_start name the old slots now
 }

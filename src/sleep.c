@@ -302,7 +302,7 @@ static void sleep_run(int start, int end, int worker, void *context) {
             ++n;
         }
         w->par.block_count[b] = n;
-        if (!ledge__dormant(w, b) && w->dormant_on && all_asleep(w, b)) make_dormant(w, b);
+        if (!ledge__dormant(w, b) && w->debug.dormant_on && all_asleep(w, b)) make_dormant(w, b);
     }
 }
 

@@ -117,11 +117,11 @@ ledge_world *ledge_world_create(const ledge_world_def *def) {
     w->bounce_threshold = def->bounce_threshold;
     w->cell_size = def->cell_size;
     ledge__order_set_period(w, LEDGE__ORDER_PERIOD);
-    w->dormant_on = true;
-    w->par.research_on = true;
-    w->par.still_cells_on = true;
-    w->par.reuse_on = true;
-    w->par.skip_on = true;
+    w->debug.dormant_on = true;
+    w->debug.research_on = true;
+    w->debug.still_cells_on = true;
+    w->debug.reuse_on = true;
+    w->debug.skip_on = true;
     w->coulomb = def->friction_law == LEDGE_FRICTION_COULOMB;
     w->sleep_on = def->enable_sleep;
     w->sleep_speed = def->sleep_speed;
@@ -134,7 +134,7 @@ ledge_world *ledge_world_create(const ledge_world_def *def) {
     w->map = ledge_tilemap_create(&md); // validates and logs the map fields
     bool workers_ok = false;
     w->par.worker_count = def->worker_count;
-    w->par.fast_room = LEDGE__FAST_ROOM;
+    w->debug.fast_room = LEDGE__FAST_ROOM;
     if (w->map != NULL) w->par.workers = ledge__workers_create(def, &workers_ok);
     if (w->map == NULL || !workers_ok ||
         (def->body_capacity > 0 &&
@@ -342,8 +342,8 @@ static void relax(ledge_world *w) {
     for (int it = 0; it < w->iterations; ++it) {
         bool last = it == w->iterations - 1;
         ledge__resolve_pass(w, last);
-        w->par.passes++;
-        if (!last && w->step.pushes == 0 && w->par.skip_on) it = w->iterations - 2;
+        w->debug.passes++;
+        if (!last && w->step.pushes == 0 && w->debug.skip_on) it = w->iterations - 2;
     }
 }
 

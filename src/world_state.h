@@ -242,10 +242,6 @@ typedef struct ledge__par {
     /// (the key) changes: a block classified under an older stamp is found again.
     uint32_t classify_stamp;
     ledge__classify_key classify_key;
-    bool reuse_on; ///< Dormant blocks' boxes are reused (tests turn it off).
-    /// A relaxation pass that moved nothing skips to the last (world.c; tests turn it off).
-    bool skip_on;
-    long passes; ///< Relaxation passes run (tests).
     /// Per block of slots: the grid stamp under which a reusable block's
     /// cells were counted (its counts then in saved_count), or 0.
     uint32_t *counted;
@@ -285,15 +281,8 @@ typedef struct ledge__par {
     int *active_before;
     int *splice_to;    ///< Per block: where its pairs go when a search again is spliced (broad.c).
     bool research_all; ///< A woken body is not in the grid: every block is searched again.
-    bool research_on;  ///< Blocks are searched again, not the whole grid (tests turn it off).
-    /// The fast paths skip the cells that hold no still body (fast.c; tests
-    /// turn it off).
-    bool still_cells_on;
-    long researched;        ///< Searches made again by blocks (tests).
-    int worker_count;       ///< The def's worker_count: worker indices are below it.
-    int *fast_near;         ///< Per worker: LEDGE__FAST_ROOM bodies near a fast path (fast.c).
-    int fast_room;          ///< Of those, used (tests lower it; -1: the calling thread does all).
-    long fast_left;         ///< Fast bodies the workers left to the calling thread (tests).
+    int worker_count;  ///< The def's worker_count: worker indices are below it.
+    int *fast_near;    ///< Per worker: LEDGE__FAST_ROOM bodies near a fast path (fast.c).
     ledge__profile profile; ///< Stage times, for the benchmark.
     struct ledge__counter {
         int pushes;    ///< Projections made (resolve.c).
@@ -302,6 +291,24 @@ typedef struct ledge__par {
         char pad[52];  ///< One cache line per worker.
     } counter[LEDGE_MAX_WORKERS];
 } ledge__par;
+
+/// What the tests turn and read, apart from the world's state: switches
+/// of the step's shortcuts (each on by default; off, the step must give the
+/// same bits the slower way), and counters the product never reads.
+typedef struct ledge__debug {
+    bool dormant_on;     ///< Blocks of sleepers may become dormant (sleep.c).
+    bool reuse_on;       ///< Dormant blocks' boxes and counts are reused (broad_file.c).
+    bool research_on;    ///< After wakes, blocks are searched again, not the whole grid (broad.c).
+    bool skip_on;        ///< A relaxation pass that moved nothing skips to the last (world.c).
+    bool still_cells_on; ///< The fast paths skip the cells that hold no still body (fast.c).
+    /// Of a worker's room for bodies near a fast path (LEDGE__FAST_ROOM),
+    /// the part used (fast.c; -1: the calling thread takes every path).
+    int fast_room;
+    long passes;       ///< Relaxation passes run (world.c).
+    long researched;   ///< Pair searches made again by blocks (broad.c).
+    long fast_left;    ///< Fast bodies the workers left to the calling thread (fast.c).
+    uint32_t reorders; ///< Reorderings that moved bodies (order.c).
+} ledge__debug;
 
 struct ledge_world {
     uint32_t serial; ///< This world's serial number, carried by its ids (never 0).
@@ -349,11 +356,10 @@ struct ledge_world {
     struct ledge__query_index *query;     ///< The queries' own grid (query.c); NULL until asked.
     struct ledge__characters *characters; ///< Character states (character.c); NULL until one.
     ledge__step step;                     ///< Per-substep scratch.
-    bool dormant_on;   ///< Blocks of sleepers may become dormant (tests turn it off; sleep.c).
-    int order_period;  ///< Steps between reorderings of the slots by space (0: never; order.c).
-    int order_clock;   ///< Steps ended since the last reordering (order.c).
-    uint32_t reorders; ///< Reorderings that moved bodies (order.c; tests read it).
-    ledge__par par;    ///< The workers and their scratch (workers.h).
+    int order_period;   ///< Steps between reorderings of the slots by space (0: never; order.c).
+    int order_clock;    ///< Steps ended since the last reordering (order.c).
+    ledge__par par;     ///< The workers and their scratch (workers.h).
+    ledge__debug debug; ///< The tests' switches and counters.
 
     // The body store (body_fields.h): its arrays, named directly (w->position[i]).
     LEDGE__BODY_STORE_MEMBERS

@@ -273,7 +273,7 @@ static void test_reorder_keeps_every_body(void **state) {
 
     ledge__order_set_period(w, 1);
     ledge__order_bodies(w);
-    assert_int_equal(w->reorders, 1u);
+    assert_int_equal(w->debug.reorders, 1u);
 
     unsigned char *after = snapshot_all(w);
     assert_memory_equal(before, after, (size_t)n * STORED_BYTES);
@@ -345,7 +345,7 @@ static void test_reorder_every_step(void **state) {
         assert_true(ledge_character_get_state(on.w, on.hero, &st));
         assert_true(st.on_floor);
     }
-    assert_true(on.w->reorders > 10u);
+    assert_true(on.w->debug.reorders > 10u);
     assert_int_equal(ledge_world_hash(on.w), ledge_world_hash(again.w));
     // The reordering adds no touches. (The pile does not rest: without
     // sleeping, its touches at the slop begin and end some 1,400 to 2,300
@@ -398,7 +398,7 @@ static void test_messages_name_ids(void **state) {
         ids[k] = ledge_body_create(w, &bd);
     }
     for (int s = 0; s < 40; ++s) ledge_world_step(w, 1.0f / 60.0f);
-    assert_true(w->reorders > 0u);
+    assert_true(w->debug.reorders > 0u);
     ledge_body_id fast = ids[5], far = ids[6];
     assert_int_equal(fast.index1, 6);
     assert_int_not_equal(w->slot_of[fast.index1 - 1], (int)fast.index1 - 1);

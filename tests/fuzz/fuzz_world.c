@@ -484,7 +484,7 @@ static bool make_world(model *m, reader *r, bool one_worker) {
     if (m->w == NULL) return false;
     // The twin finds every dormant block's boxes again (broad.c), so that
     // the comparison checks their reuse as well as the workers.
-    if (one_worker) m->w->par.reuse_on = false;
+    if (one_worker) m->w->debug.reuse_on = false;
     if (fabsf(wd.gravity.x) + fabsf(wd.gravity.y) > 1e3f) m->extreme = true;
     m->map = ledge_world_tilemap(m->w);
     m->md = ledge_tilemap_get_def(m->map);
