@@ -136,11 +136,11 @@ ledge_body_id ledge_body_create(ledge_world *world, const ledge_body_def *def) {
     world->tile_seen_near[i] = 0;
     world->frozen[i] = 0;
     world->sensor[i] = def->sensor;
-    world->events[i] = def->enable_events;
+    world->touch_events[i] = def->enable_events;
     world->event_bodies += def->enable_events;
     world->one_way[i] = (uint8_t)def->one_way;
     world->floor_cos[i] = cosf(def->max_floor_angle);
-    world->response[i] = (uint8_t)def->response;
+    world->policy[i] = (uint8_t)def->response;
     world->dropping[i] = 0;
     world->asleep[i] = 0;
     world->sleep_timer[i] = 0.0f;

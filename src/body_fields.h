@@ -37,10 +37,10 @@ typedef struct ledge__range {
     X(HOT, vec2s, box_offset)       /* centre of the shape's local bounds */                       \
     X(HOT, vec2s, box_half)         /* half extents of the shape's local bounds */                 \
     X(HOT, uint8_t, sensor)         /* reports overlaps, never collides (events.c) */              \
-    X(HOT, uint8_t, events)         /* touch begin/end events wanted (events.c) */                 \
+    X(HOT, uint8_t, touch_events)   /* touch begin/end events wanted (events.c) */                 \
     X(HOT, uint8_t, one_way)        /* a ledge_one_way: a one-way platform body */                 \
     X(HOT, float, floor_cos)        /* cos(max_floor_angle): ground when n . up >= it */           \
-    X(HOT, uint8_t, response)       /* a ledge_response */                                         \
+    X(HOT, uint8_t, policy)         /* a ledge_response: its contacts' policy */                   \
     X(HOT, uint8_t, dropping)       /* ignoring one-way platforms until clear of them */           \
     X(HOT, uint8_t, in_one_way)     /* overlapped a one-way platform this step */                  \
     X(HOT, vec2s, prev_velocity)    /* kinematic: velocity of the last substep (carry) */          \

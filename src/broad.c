@@ -80,7 +80,7 @@ static bool push_sensor_pair(ledge_world *w, pair_out *out, int a, int b) {
 // decided now).
 static inline uint8_t pair_kind(const ledge_world *w, int a, int b) {
     bool plain =
-        !(w->one_way[a] | w->one_way[b] | w->response[a] | w->response[b]) && w->pre_solve == NULL;
+        !(w->one_way[a] | w->one_way[b] | w->policy[a] | w->policy[b]) && w->pre_solve == NULL;
     return (uint8_t)((w->circle[a] & w->circle[b] ? LEDGE__PAIR_CIRCLES : 0u) |
                      (plain ? LEDGE__PAIR_PLAIN : 0u));
 }

@@ -148,7 +148,7 @@ static void emit_sensor(ledge_world *w, const ledge__key *k, bool begin) {
 enum { TOUCH = 1, CRUSH = 2 };
 
 static inline bool touches(const ledge_world *w, const ledge__contact *c) {
-    return w->events[c->a] || (c->b >= 0 && w->events[c->b]);
+    return w->touch_events[c->a] || (c->b >= 0 && w->touch_events[c->b]);
 }
 
 static inline bool crush_candidate(const ledge_world *w, const ledge__contact *c) {
@@ -190,7 +190,7 @@ static inline bool block_has(const ledge_world *w, bool flags, int b, int flag) 
     return !flags || (w->step.carry_block[b] & flag) != 0;
 }
 
-static void touch_events(ledge_world *w, bool flags) {
+static void find_touch_events(ledge_world *w, bool flags) {
     ledge__key_list t = w->ev.touch_old;
     w->ev.touch_old = w->ev.touch_now;
     w->ev.touch_now = t;
@@ -215,7 +215,7 @@ static void touch_events(ledge_world *w, bool flags) {
     diff(w, &w->ev.touch_old, &w->ev.touch_now, emit_touch);
 }
 
-static void sensor_events(ledge_world *w) {
+static void find_sensor_events(ledge_world *w) {
     ledge__key_list t = w->ev.sensor_old;
     w->ev.sensor_old = w->ev.sensor_now;
     w->ev.sensor_now = t;
@@ -289,8 +289,8 @@ void ledge__after_step(ledge_world *w) {
     scan t = {w, flags};
     ledge__run(w, scan_run, flags && contact_blocks > slot_blocks ? contact_blocks : slot_blocks, 1,
                &t);
-    touch_events(w, flags);
-    sensor_events(w);
+    find_touch_events(w, flags);
+    find_sensor_events(w);
     crush_events(w, flags);
     w->contact_index_dirty = true;
 }

@@ -65,7 +65,7 @@ bool ledge__fast_begin(ledge_world *w, int i, vec2s move) {
 // (gather asks whether o is fast before this: in falling rain most
 // bodies near a path are, and the flag is one byte.)
 static inline bool obstacle(const ledge_world *w, int i, int o) {
-    return o != i && !w->sensor[o] && !w->one_way[o] && w->response[o] != LEDGE_RESPONSE_CROSS &&
+    return o != i && !w->sensor[o] && !w->one_way[o] && w->policy[o] != LEDGE_RESPONSE_CROSS &&
            ledge__filters_allow(&w->filter[i], &w->filter[o]);
 }
 

@@ -118,7 +118,7 @@ bool ledge__one_way_tile_allows(ledge_world *w, int a, int x, int y, const ledge
 // pre-solve callback says otherwise. Asked once per pair and substep.
 static uint8_t pair_policy(ledge_world *w, int a, int b, vec2s n) {
     ledge_response r =
-        (ledge_response)(w->response[a] > w->response[b] ? w->response[a] : w->response[b]);
+        (ledge_response)(w->policy[a] > w->policy[b] ? w->policy[a] : w->policy[b]);
     if (w->pre_solve)
         r = w->pre_solve(ledge__body_id(w, b), ledge__body_id(w, a), 0, 0, n, r,
                          w->pre_solve_context);
@@ -127,7 +127,7 @@ static uint8_t pair_policy(ledge_world *w, int a, int b, vec2s n) {
 }
 
 static uint8_t tile_policy(ledge_world *w, int a, int x, int y, vec2s n) {
-    ledge_response r = (ledge_response)w->response[a];
+    ledge_response r = (ledge_response)w->policy[a];
     if (w->pre_solve) {
         ledge_body_id none = LEDGE_NULL_BODY_ID;
         r = w->pre_solve(ledge__body_id(w, a), none, x, y, n, r, w->pre_solve_context);
@@ -179,7 +179,7 @@ static void project_pair(ledge_world *w, ledge__pair *p, int worker) {
     }
     if (!(p->state & LEDGE__PAIR_DECIDED)) {
         p->state |= LEDGE__PAIR_DECIDED;
-        p->policy = (w->response[a] | w->response[b] | (w->pre_solve != NULL))
+        p->policy = (w->policy[a] | w->policy[b] | (w->pre_solve != NULL))
                         ? pair_policy(w, a, b, n)
                         : (uint8_t)LEDGE_RESPONSE_SLIDE;
     }
@@ -286,7 +286,7 @@ static int project_tiles(ledge_world *w, int a, bool record, int worker, ledge__
                 !ledge__one_way_tile_allows(w, a, x, y, &m)) {
                 continue;
             }
-            uint8_t policy = (w->response[a] || w->pre_solve) ? tile_policy(w, a, x, y, m.normal)
+            uint8_t policy = (w->policy[a] || w->pre_solve) ? tile_policy(w, a, x, y, m.normal)
                                                               : (uint8_t)LEDGE_RESPONSE_SLIDE;
             float push = m.depth - w->slop;
             if (push > 0.0f && policy != LEDGE_RESPONSE_CROSS) {
@@ -307,7 +307,7 @@ static int project_tiles(ledge_world *w, int a, bool record, int worker, ledge__
     }
     // The last pass: a body the pile pressed into a buried cell, which no
     // tile contact above could push out, goes back out the way it came.
-    if (record && w->response[a] != LEDGE_RESPONSE_CROSS && w->pre_solve == NULL)
+    if (record && w->policy[a] != LEDGE_RESPONSE_CROSS && w->pre_solve == NULL)
         ledge__unbury(w, a);
     w->step.box_center[a] = v2_add(w->position[a], w->box_offset[a]);
     ledge__recheck_if_far(w, a, worker);

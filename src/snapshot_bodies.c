@@ -33,8 +33,8 @@ enum { M_DYNAMIC = 4, M_ASLEEP = 8, M_STATIC = 64, M_FROZEN = 128 };
 
 static unsigned kind_of(const ledge_world *w, int i) {
     return (unsigned)w->type[i] | (unsigned)(w->bullet[i] != 0) << 2 |
-           (unsigned)(w->sensor[i] != 0) << 3 | (unsigned)(w->events[i] != 0) << 4 |
-           (unsigned)w->one_way[i] << 5 | (unsigned)w->response[i] << 8;
+           (unsigned)(w->sensor[i] != 0) << 3 | (unsigned)(w->touch_events[i] != 0) << 4 |
+           (unsigned)w->one_way[i] << 5 | (unsigned)w->policy[i] << 8;
 }
 
 static inline float mass_of(const ledge_world *w, int i) {
@@ -143,9 +143,9 @@ static int kind_same_until(const ledge_world *w, int first, int from, int n) {
     n = u8_same_until(w->type, first, from, n);
     n = u8_same_until(w->bullet, first, from, n);
     n = u8_same_until(w->sensor, first, from, n);
-    n = u8_same_until(w->events, first, from, n);
+    n = u8_same_until(w->touch_events, first, from, n);
     n = u8_same_until(w->one_way, first, from, n);
-    return u8_same_until(w->response, first, from, n);
+    return u8_same_until(w->policy, first, from, n);
 }
 
 static int material_same_until(const ledge_world *w, int first, int from, int n) {
@@ -362,9 +362,9 @@ static void put_kind(ledge_world *w, int i, unsigned kind) {
     w->type[i] = (uint8_t)(kind & 3u);
     w->bullet[i] = (uint8_t)(kind >> 2 & 1u);
     w->sensor[i] = (uint8_t)(kind >> 3 & 1u);
-    w->events[i] = (uint8_t)(kind >> 4 & 1u);
+    w->touch_events[i] = (uint8_t)(kind >> 4 & 1u);
     w->one_way[i] = (uint8_t)(kind >> 5 & 7u);
-    w->response[i] = (uint8_t)(kind >> 8 & 3u);
+    w->policy[i] = (uint8_t)(kind >> 8 & 3u);
 }
 
 typedef struct material {
@@ -442,9 +442,9 @@ static void fill_kind(ledge_world *w, int lo, int hi, unsigned kind) {
     memset(w->type + lo, (int)(kind & 3u), n);
     memset(w->bullet + lo, (int)(kind >> 2 & 1u), n);
     memset(w->sensor + lo, (int)(kind >> 3 & 1u), n);
-    memset(w->events + lo, (int)(kind >> 4 & 1u), n);
+    memset(w->touch_events + lo, (int)(kind >> 4 & 1u), n);
     memset(w->one_way + lo, (int)(kind >> 5 & 7u), n);
-    memset(w->response + lo, (int)(kind >> 8 & 3u), n);
+    memset(w->policy + lo, (int)(kind >> 8 & 3u), n);
 }
 
 static void fill_material(ledge_world *w, int lo, int hi, const material *m) {
@@ -766,11 +766,11 @@ void ledge__snap_bodies_apply(ledge_world *w, const ledge__snap_plan *plan, cons
     w->event_bodies = 0;
     for (int i = 0; i < n; ++i) {
         if (!w->alive[i]) {
-            w->events[i] = 0;
+            w->touch_events[i] = 0;
             continue;
         }
         w->sleepers += w->asleep[i];
-        w->event_bodies += w->events[i];
+        w->event_bodies += w->touch_events[i];
     }
     clear_slots(w, n, old);
 }

@@ -884,7 +884,7 @@ static int touches_of_contacts(const ledge_world *w, ledge__key *keys) {
     for (int k = 0; k < w->contact_count; ++k) {
         const ledge__contact *c = &w->contacts[k];
         int a = c->a, b = c->b;
-        if (!(w->events[a] || (b >= 0 && w->events[b]))) continue;
+        if (!(w->touch_events[a] || (b >= 0 && w->touch_events[b]))) continue;
         if (b >= 0 && w->handle[b] < w->handle[a]) a = c->b, b = c->a;
         ledge__key key = {w->handle[a],
                           (int32_t)w->generation[a],
@@ -909,7 +909,7 @@ static void test_touch_blocks(void **state) {
         scene s;
         assert_true(scene_rain(RAIN_N, &s));
         ledge_world *w = s.world;
-        for (int i = 0; i < w->slot_count; i += 61) w->events[i] = 1;
+        for (int i = 0; i < w->slot_count; i += 61) w->touch_events[i] = 1;
         int most = 0, blocks = 0;
         counts_seen[c] = 0;
         for (int k = 0; k < TOUCH_STEPS; ++k) {

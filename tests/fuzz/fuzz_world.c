@@ -275,7 +275,7 @@ static void check_unburied(model *m) {
         ledge_world *w = m->w;
         int s = ledge__slot_of(w, m->id[i]);
         if (w->type[s] != LEDGE_BODY_DYNAMIC || w->sensor[s] || w->frozen[s] || w->asleep[s] ||
-            w->response[s] == LEDGE_RESPONSE_CROSS || w->pre_solve != NULL)
+            w->policy[s] == LEDGE_RESPONSE_CROSS || w->pre_solve != NULL)
             continue;
         vec2s c = v2_add(w->position[s], w->box_offset[s]);
         if (!ledge__tile_buried(w, c)) continue;
