@@ -83,7 +83,8 @@ static inline void block_bounds_join(const ledge_world *w, int b, int kind, boun
 // none is fast (make_dormant cleared the flags, and no stage sets them in a
 // dormant block), so all of its grid bodies are still ones.
 static inline bool reusable(const ledge_world *w, int b) {
-    return w->debug.reuse_on && ledge__dormant(w, b) && w->par.classified[b] == w->par.classify_stamp;
+    return w->debug.reuse_on && ledge__dormant(w, b) &&
+           w->par.classified[b] == w->par.classify_stamp;
 }
 
 // classify_axis's per-block output for a reusable block: its bounds are the
@@ -354,6 +355,23 @@ static void file_bodies(ledge_world *w, int before_ny) {
                             t.band_start);
     ledge__run(w, scatter_run, blocks, 1, &t);
     ledge__run(w, band_run, bands, 1, &t);
+}
+
+void ledge__broad_forget(ledge_world *w, ledge__stale why) {
+    if (why & LEDGE__STALE_SLOTS) {
+        if (w->par.block_cap > 0) {
+            size_t n = (size_t)w->par.block_cap;
+            memset(w->par.classified, 0, sizeof *w->par.classified * n);
+            memset(w->par.counted, 0, sizeof *w->par.counted * n);
+        }
+        w->grid.slots = 0;
+    }
+    if (why & LEDGE__STALE_TILES) {
+        for (int i = 0; i < w->slot_count; ++i) {
+            w->tile_seen[i].x0 = INT_MIN;
+            w->tile_seen_near[i] = 0;
+        }
+    }
 }
 
 void ledge__broad_build(ledge_world *w, ledge__filing filing) {

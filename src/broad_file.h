@@ -17,6 +17,12 @@ typedef enum ledge__filing {
 /// grid (bodies larger than a cell go to the big list instead).
 void ledge__broad_build(ledge_world *world, ledge__filing filing);
 
+/// The broad phase's part of ledge__world_forget (broad_file.c): after the
+/// slots moved, the blocks' classifications and counts and the grid's
+/// filing (by slot); after a tile edit, every body's remembered tile
+/// lookup (broad_tiles.c). Found again by the next substep.
+void ledge__broad_forget(ledge_world *world, ledge__stale why);
+
 /// World to grid coordinates: a permutation and signs of the axes, so that
 /// grid rows run along the world's up_axis (0 +y, 1 -y, 2 +x, 3 -x).
 static inline vec2s ledge__to_grid(int up_axis, vec2s p) {

@@ -145,8 +145,8 @@ static bool body_near_tiles(ledge_world *w, int i, uint8_t mark) {
 
 bool ledge__body_tiles_near(const ledge_world *w, int i, vec2s c, vec2s h) {
     tile_span s = tile_span_of(w, c, h);
-    // After a tile edit the ranges are stale until the broad phase forgets
-    // them (check_map_version).
+    // After a tile edit the ranges are stale until they are forgotten
+    // (ledge__broad_forget, before the next step).
     if (w->map_version == w->map->version && in_clear_range(w, i, s)) return false;
     return range_has_tiles(w->map, span_range(w->map, s));
 }
@@ -155,7 +155,8 @@ bool ledge__body_tiles_near(const ledge_world *w, int i, vec2s c, vec2s h) {
 // box centre. A body whose centre has the same bits as at the last anchor
 // (most of a resting pile) would get the same range: its answer stands,
 // without the range's arithmetic. (The box's half extents never change;
-// a new margin or a tile edit forgets every anchor: check_map_version.)
+// a new margin forgets every anchor (check_margin), and a tile edit too
+// (ledge__broad_forget).)
 // (The centres first: a falling body fails there, at the cost of one load.)
 static inline bool anchored_near_tiles(ledge_world *w, int i) {
     vec2s c = w->step.box_center[i], at = w->tile_anchor[i];
@@ -165,11 +166,11 @@ static inline bool anchored_near_tiles(ledge_world *w, int i) {
     return body_near_tiles(w, i, SEEN_AT_ANCHOR);
 }
 
-// Forgets the remembered ranges when the map changed since they were seen,
-// and the anchors' answers when the margin changed.
-static void check_map_version(ledge_world *w) {
-    if (w->map->version == w->map_version && w->step.margin == w->tile_margin) return;
-    w->map_version = w->map->version;
+// Forgets the remembered ranges and the anchors' answers when the margin
+// changed since they were found. (A tile edit forgets them before the step:
+// ledge__broad_forget.)
+static void check_margin(ledge_world *w) {
+    if (w->step.margin == w->tile_margin) return;
     w->tile_margin = w->step.margin;
     for (int i = 0; i < w->slot_count; ++i) {
         w->tile_seen[i].x0 = INT_MIN;
@@ -213,7 +214,7 @@ static void tile_run(int start, int end, int worker, void *context) {
 // step's tile list (blocks of slots on the workers, joined in block order).
 void ledge__broad_tile_list(ledge_world *w) {
     w->step.tile_count = 0;
-    check_map_version(w);
+    check_margin(w);
     int blocks = ledge__blocks(w->slot_count);
     ledge__run(w, tile_run, blocks, 1, w);
     for (int b = 0; b < blocks; ++b) {

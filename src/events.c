@@ -315,6 +315,10 @@ void ledge__events_free(ledge_world *w) {
 
 // Every contact listed under both its bodies: contact_order[contact_first[i]
 // .. contact_first[i + 1]) are the contacts of slot i, in contact order.
+void ledge__events_forget(ledge_world *w, ledge__stale why) {
+    if (why & LEDGE__STALE_SLOTS) w->contact_index_dirty = true;
+}
+
 bool ledge__contact_index(ledge_world *w) {
     if (!w->contact_index_dirty && w->contact_first_cap > w->slot_count) return true;
     int slots = w->slot_count, count = ledge__view_count(w), entries = 2 * count;

@@ -13,6 +13,10 @@ void ledge__after_step(ledge_world *world);
 /// Frees the event arrays and the contact index (events.c).
 void ledge__events_free(ledge_world *world);
 
+/// The events' part of ledge__world_forget (events.c): after the slots
+/// moved, the contact index (by slot), built again when next asked.
+void ledge__events_forget(ledge_world *world, ledge__stale why);
+
 /// Builds the contact index if it is stale (events.c): contact_order[
 /// contact_first[i] .. contact_first[i + 1]) are slot i's contacts. False
 /// (nothing logged) when an allocation fails.

@@ -122,6 +122,11 @@ void ledge__par_free(ledge__par *p) {
     memset(p, 0, sizeof *p);
 }
 
+void ledge__par_forget(ledge_world *w, ledge__stale why) {
+    if ((why & LEDGE__STALE_SLOTS) && w->par.block_cap > 0)
+        memset(w->par.dormant, 0, (size_t)w->par.block_cap);
+}
+
 // One of the workers' counters (at byte `offset` of each), summed and reset.
 static int take_counter(ledge_world *w, size_t offset) {
     int sum = 0;

@@ -14,6 +14,11 @@ bool ledge__par_reserve(ledge_world *world, int slots, int rows);
 /// Stops the workers and frees the scratch (par.c).
 void ledge__par_free(ledge__par *par);
 
+/// The blocks' part of ledge__world_forget (par.c): after the slots moved
+/// (LEDGE__STALE_SLOTS), no block is dormant; the next step's end finds
+/// the dormant ones again.
+void ledge__par_forget(ledge_world *world, ledge__stale why);
+
 /// Bodies near one fast body's path a worker has room for (fast.c); a path
 /// near more is taken by the calling thread.
 #define LEDGE__FAST_ROOM 1024

@@ -46,6 +46,10 @@ void ledge__query_free(ledge_world *w) {
     w->query = NULL;
 }
 
+void ledge__query_forget(ledge_world *w, ledge__stale why) {
+    if ((why & LEDGE__STALE_SLOTS) && w->query != NULL) w->query_dirty = true;
+}
+
 // Makes room for `cap` slots; all new arrays are allocated before the old
 // ones are released, so a failure leaves the index as it was (to be rebuilt).
 static bool reserve_slots(ledge__query_index *q, int cap, const char *fn) {

@@ -117,8 +117,7 @@ bool ledge__one_way_tile_allows(ledge_world *w, int a, int x, int y, const ledge
 // The pair's response: the stronger of the two bodies', unless the game's
 // pre-solve callback says otherwise. Asked once per pair and substep.
 static uint8_t pair_policy(ledge_world *w, int a, int b, vec2s n) {
-    ledge_response r =
-        (ledge_response)(w->policy[a] > w->policy[b] ? w->policy[a] : w->policy[b]);
+    ledge_response r = (ledge_response)(w->policy[a] > w->policy[b] ? w->policy[a] : w->policy[b]);
     if (w->pre_solve)
         r = w->pre_solve(ledge__body_id(w, b), ledge__body_id(w, a), 0, 0, n, r,
                          w->pre_solve_context);
@@ -287,7 +286,7 @@ static int project_tiles(ledge_world *w, int a, bool record, int worker, ledge__
                 continue;
             }
             uint8_t policy = (w->policy[a] || w->pre_solve) ? tile_policy(w, a, x, y, m.normal)
-                                                              : (uint8_t)LEDGE_RESPONSE_SLIDE;
+                                                            : (uint8_t)LEDGE_RESPONSE_SLIDE;
             float push = m.depth - w->slop;
             if (push > 0.0f && policy != LEDGE_RESPONSE_CROSS) {
                 vec2s to = v2_add(w->position[a], v2_scale(m.normal, push));
@@ -307,8 +306,7 @@ static int project_tiles(ledge_world *w, int a, bool record, int worker, ledge__
     }
     // The last pass: a body the pile pressed into a buried cell, which no
     // tile contact above could push out, goes back out the way it came.
-    if (record && w->policy[a] != LEDGE_RESPONSE_CROSS && w->pre_solve == NULL)
-        ledge__unbury(w, a);
+    if (record && w->policy[a] != LEDGE_RESPONSE_CROSS && w->pre_solve == NULL) ledge__unbury(w, a);
     w->step.box_center[a] = v2_add(w->position[a], w->box_offset[a]);
     ledge__recheck_if_far(w, a, worker);
     return n;

@@ -3,6 +3,7 @@
 // the order of a restore: check everything, make room, put back, forget
 // what the step derives again. docs/rollback.md describes the format.
 #include "characters.h"
+#include "order.h"
 #include "snapshot.h"
 #include "snapshot_bodies.h"
 #include "snapshot_characters.h"
@@ -224,7 +225,7 @@ enum { ANY_MOVED = 1, SLEEP_WOKE = 2, SLEEP_STEPPED = 4, CONTACTS_EDITED = 8 };
 
 static void snap_world_put(const ledge_world *w, ledge__writer *o) {
     ledge__put_f32(o, w->max_extent);
-    ledge__put_var(o, (uint64_t)w->order_clock);
+    ledge__put_var(o, (uint64_t)w->order->clock);
     unsigned flags = (w->any_moved ? ANY_MOVED : 0u) | (w->sleep_woke ? SLEEP_WOKE : 0u) |
                      (w->sleep_stepped ? SLEEP_STEPPED : 0u) |
                      (w->map->version != w->contact_map_version ? CONTACTS_EDITED : 0u);
@@ -433,7 +434,7 @@ static void finish(ledge_world *w, const ledge__snap_plan *p) {
     uint32_t v = map->version;
     ledge__world_set_up(w);
     w->max_extent = p->max_extent;
-    w->order_clock = p->order_clock;
+    w->order->clock = p->order_clock;
     w->any_moved = p->any_moved;
     w->sleep_woke = p->sleep_woke;
     w->sleep_stepped = p->sleep_stepped;
@@ -441,23 +442,7 @@ static void finish(ledge_world *w, const ledge__snap_plan *p) {
     w->sleep_map_version = v - p->pending;
     for (uint32_t k = 1; p->pending <= LEDGE__EDITS_KEPT && k <= p->pending; ++k)
         map->edited[(w->sleep_map_version + k) % LEDGE__EDITS_KEPT] = p->pending_cell[k - 1];
-    // The broad phase's remembered tile lookups, every block's stamps, the
-    // grid's filing, the query and contact indexes: found again.
-    for (int i = 0; i < w->slot_count; ++i) {
-        w->tile_seen[i].x0 = INT32_MIN;
-        w->tile_seen_near[i] = 0;
-    }
-    w->map_version = v;
-    if (w->par.block_cap > 0) {
-        memset(w->par.dormant, 0, (size_t)w->par.block_cap);
-        memset(w->par.classified, 0, sizeof *w->par.classified * (size_t)w->par.block_cap);
-        memset(w->par.counted, 0, sizeof *w->par.counted * (size_t)w->par.block_cap);
-    }
-    w->grid.slots = 0;
-    w->contact_index_dirty = true;
-    if (w->query != NULL) w->query_dirty = true;
-    w->ev.touch_old.count = 0;
-    w->ev.sensor_old.count = 0;
+    ledge__world_forget(w, LEDGE__STALE_ALL); // found again by the next step and query
 }
 
 bool ledge_world_restore(ledge_world *world, const void *buffer, size_t size) {

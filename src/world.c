@@ -15,6 +15,7 @@
 #include "profile.h"
 #include "slots.h"
 #include "check.h"
+#include "world.h"
 #include "world_state.h"
 
 #include <string.h>
@@ -101,14 +102,32 @@ static uint32_t next_serial(void) {
     return s == 0 ? 1u : s; // 0 marks an id made by no world
 }
 
+// The world and its stages' states, made and freed together: one
+// allocation, the world first (its address is the allocation's). Each stage
+// reaches its own part through the world (w->order, ...), declared in its
+// header; what a part allocates later, its stage's destroy frees.
+typedef struct world_parts {
+    struct ledge_world world;
+    ledge__order order;
+} world_parts;
+
+static ledge_world *make_parts(void) {
+    world_parts *p = ledge__alloc(sizeof *p);
+    if (p == NULL) return NULL;
+    memset(p, 0, sizeof *p);
+    ledge_world *w = &p->world;
+    w->order = &p->order;
+    ledge__order_init(w->order);
+    return w;
+}
+
 ledge_world *ledge_world_create(const ledge_world_def *def) {
     if (!def_ok(def)) return NULL;
-    ledge_world *w = ledge__alloc(sizeof *w);
+    ledge_world *w = make_parts();
     if (w == NULL) {
         LEDGE_ERROR("ledge_world_create: allocation failed");
         return NULL;
     }
-    memset(w, 0, sizeof *w);
     w->serial = next_serial();
     w->gravity = def->gravity;
     w->iterations = def->iterations;
@@ -116,7 +135,6 @@ ledge_world *ledge_world_create(const ledge_world_def *def) {
     w->slop = def->linear_slop;
     w->bounce_threshold = def->bounce_threshold;
     w->cell_size = def->cell_size;
-    ledge__order_set_period(w, LEDGE__ORDER_PERIOD);
     w->debug.dormant_on = true;
     w->debug.research_on = true;
     w->debug.still_cells_on = true;
@@ -549,6 +567,7 @@ void ledge__world_set_up(ledge_world *w) {
 // nothing.)
 static bool prepare(ledge_world *w) {
     ledge__tilemap_refresh_blocked(w->map); // before the workers collide with tiles
+    if (w->map->version != w->map_version) ledge__world_forget(w, LEDGE__STALE_TILES);
     int cells = w->slot_count < 256 ? 1024 : 4 * w->slot_count;
     if (!ledge__grid_reserve(&w->grid, w->slot_count, cells)) return false;
     if (!ledge__par_reserve(w, w->slot_count, w->grid.cell_cap)) return false;
@@ -589,9 +608,21 @@ void ledge_world_step(ledge_world *world, float dt) {
     world->stepping = false;
     ledge__characters_carry(world); // characters follow the bodies they stand on
     ledge__query_sync(world);       // the queries' index refiles the bodies that changed cell
-    ledge__order_bodies(world);     // before every order_period-th step: slots by space
+    // Before every period-th step: slots by space, and what the stages
+    // derived from the old slots forgotten.
+    if (ledge__order_bodies(world)) ledge__world_forget(world, LEDGE__STALE_SLOTS);
     stage_mark(world, LEDGE__STAGE_EVENTS, t);
     if (LEDGE_UNLIKELY(world->par.profile.on)) ledge__profile_end(&world->par.profile);
+}
+
+// --- forgetting what is derived -----------------------------------------------
+
+void ledge__world_forget(ledge_world *w, ledge__stale why) {
+    ledge__par_forget(w, why);
+    ledge__broad_forget(w, why);
+    ledge__events_forget(w, why);
+    ledge__query_forget(w, why);
+    if (why & LEDGE__STALE_TILES) w->map_version = w->map->version;
 }
 
 // --- replay hash ------------------------------------------------------------

@@ -292,6 +292,14 @@ typedef struct ledge__par {
     } counter[LEDGE_MAX_WORKERS];
 } ledge__par;
 
+/// Why derived state may be stale (ledge__world_forget, world.h): each
+/// stage's forget (`ledge__<stage>_forget`) drops what depends on it.
+typedef enum ledge__stale {
+    LEDGE__STALE_SLOTS = 1, ///< The bodies moved between slots (the slots' order by space).
+    LEDGE__STALE_TILES = 2, ///< The tilemap changed since the step last read it.
+    LEDGE__STALE_ALL = 3,   ///< The state was put back whole (a restore): everything.
+} ledge__stale;
+
 /// What the tests turn and read, apart from the world's state: switches
 /// of the step's shortcuts (each on by default; off, the step must give the
 /// same bits the slower way), and counters the product never reads.
@@ -323,10 +331,10 @@ struct ledge_world {
     uint32_t contact_map_version; ///< The tilemap version the recorded contacts were found at.
     bool any_moved;               ///< Some body's `moved` is set.
     float max_extent;             ///< Largest dynamic body's extent seen (grows only).
-    uint32_t map_version;         ///< The tilemap version tile_seen was found for (broad.c).
-    float tile_margin;            ///< The broad-phase margin tile_seen was found with (broad.c).
-    vec2s up;                     ///< Unit vector against gravity ((0, 0) without gravity).
-    int up_axis;                  ///< Grid rows run along: 0 +y, 1 -y, 2 +x, 3 -x (closest to up).
+    uint32_t map_version; ///< The tilemap version the stages last derived from (world.c, forget).
+    float tile_margin;    ///< The broad-phase margin tile_seen was found with (broad.c).
+    vec2s up;             ///< Unit vector against gravity ((0, 0) without gravity).
+    int up_axis;          ///< Grid rows run along: 0 +y, 1 -y, 2 +x, 3 -x (closest to up).
     ledge__grid grid;
     ledge__event_arrays ev; ///< The last step's events (events.c).
     int *contact_first;     ///< Contact index: each slot's contacts (events.c), built lazily.
@@ -356,10 +364,9 @@ struct ledge_world {
     struct ledge__query_index *query;     ///< The queries' own grid (query.c); NULL until asked.
     struct ledge__characters *characters; ///< Character states (character.c); NULL until one.
     ledge__step step;                     ///< Per-substep scratch.
-    int order_period;   ///< Steps between reorderings of the slots by space (0: never; order.c).
-    int order_clock;    ///< Steps ended since the last reordering (order.c).
-    ledge__par par;     ///< The workers and their scratch (workers.h).
-    ledge__debug debug; ///< The tests' switches and counters.
+    struct ledge__order *order;           ///< The slots' order by space (order.h).
+    ledge__par par;                       ///< The workers and their scratch (workers.h).
+    ledge__debug debug;                   ///< The tests' switches and counters.
 
     // The body store (body_fields.h): its arrays, named directly (w->position[i]).
     LEDGE__BODY_STORE_MEMBERS
