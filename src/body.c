@@ -322,9 +322,9 @@ bool ledge_body_set_awake(ledge_world *world, ledge_body_id id, bool awake) {
         ledge__wake(world, i);
         return true;
     }
-    if (!world->sleep_on || world->type[i] != LEDGE_BODY_DYNAMIC || world->sensor[i]) {
+    if (!world->sleep->on || world->type[i] != LEDGE_BODY_DYNAMIC || world->sensor[i]) {
         LEDGE_ERROR("%s: body {%u, %u} cannot sleep (%s)", fn, id.index1, id.generation,
-                    !world->sleep_on                       ? "the world's enable_sleep is false"
+                    !world->sleep->on                      ? "the world's enable_sleep is false"
                     : world->type[i] != LEDGE_BODY_DYNAMIC ? "it is not dynamic"
                                                            : "it is a sensor");
         return false;

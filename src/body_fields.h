@@ -108,6 +108,7 @@ enum { LEDGE__BODY_FIELD_COUNT = 0 LEDGE__BODY_FIELDS(LEDGE__COUNT_FIELD) };
     int slot_count;    /* slots ever used: slots >= slot_count are untouched */                    \
     int live_count;    /* living bodies */                                                         \
     int event_bodies;  /* living bodies with events on (their touches are reported) */             \
+    int sleepers;      /* living bodies asleep (sleep.c) */                                        \
     int free_count;    /* entries in free_handles (LIFO: deterministic reuse) */                   \
     int *free_handles; /* handles of dead bodies, capacity entries */                              \
     int *slot_of;      /* each handle's slot, capacity entries (the inverse of handle) */

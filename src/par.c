@@ -57,8 +57,7 @@ bool ledge__par_reserve(ledge_world *w, int slots, int rows) {
     if (!reserve_blocks(p, ledge__blocks(slots))) return false;
     if (slots > p->items_cap) {
         int want = slots + slots / 2;
-        if (!regrow((void **)&p->items, sizeof *p->items, 0, want) ||
-            !regrow((void **)&p->veto, sizeof *p->veto, 0, want)) {
+        if (!regrow((void **)&p->items, sizeof *p->items, 0, want)) {
             LEDGE_ERROR("ledge_world_step: allocation of the workers' scratch for %d bodies failed",
                         want);
             return false;
@@ -116,7 +115,6 @@ void ledge__par_free(ledge__par *p) {
     ledge__free(p->block_lower);
     ledge__free(p->block_upper);
     ledge__free(p->items);
-    ledge__free(p->veto);
     ledge__free(p->row_start);
     ledge__free(p->fast_near);
     memset(p, 0, sizeof *p);

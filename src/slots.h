@@ -37,15 +37,4 @@ static inline void ledge__forget_replay(ledge_world *w, int i) {
     w->any_moved = true;
 }
 
-/// Wakes body i if it sleeps, and restarts its rest timer (sleep.c).
-static inline void ledge__wake(ledge_world *w, int i) {
-    ledge__stir(w, i);
-    w->sleep_timer[i] = 0.0f;
-    if (!w->asleep[i]) return;
-    w->asleep[i] = 0;
-    w->inv_mass[i] = w->sleep_inv_mass[i];
-    w->sleepers--;
-    w->sleep_woke = true;
-}
-
 #endif // LEDGE_SLOTS_H

@@ -4,6 +4,7 @@
 // what the step derives again. docs/rollback.md describes the format.
 #include "characters.h"
 #include "order.h"
+#include "sleep.h"
 #include "snapshot.h"
 #include "snapshot_bodies.h"
 #include "snapshot_characters.h"
@@ -125,9 +126,9 @@ static fingerprint fingerprint_of(const ledge_world *w) {
     f.bounce_threshold = w->bounce_threshold;
     f.cell_size = w->cell_size;
     f.friction_law = friction_law_code(w);
-    f.sleep = w->sleep_on ? 1u : 0u;
-    f.sleep_speed = w->sleep_speed;
-    f.sleep_time = w->sleep_time;
+    f.sleep = w->sleep->on ? 1u : 0u;
+    f.sleep_speed = w->sleep->speed;
+    f.sleep_time = w->sleep->time;
     return f;
 }
 
@@ -226,18 +227,18 @@ enum { ANY_MOVED = 1, SLEEP_WOKE = 2, SLEEP_STEPPED = 4, CONTACTS_EDITED = 8 };
 static void snap_world_put(const ledge_world *w, ledge__writer *o) {
     ledge__put_f32(o, w->max_extent);
     ledge__put_var(o, (uint64_t)w->order->clock);
-    unsigned flags = (w->any_moved ? ANY_MOVED : 0u) | (w->sleep_woke ? SLEEP_WOKE : 0u) |
-                     (w->sleep_stepped ? SLEEP_STEPPED : 0u) |
+    unsigned flags = (w->any_moved ? ANY_MOVED : 0u) | (w->sleep->woke ? SLEEP_WOKE : 0u) |
+                     (w->sleep->stepped ? SLEEP_STEPPED : 0u) |
                      (w->map->version != w->contact_map_version ? CONTACTS_EDITED : 0u);
     ledge__put_u8(o, flags);
     // The edits the sleepers have not seen yet (sleep.c wakes those near
     // them at the next step), oldest first; more than the map remembers
     // wake every sleeper, and are kept as that.
-    uint32_t pending = w->map->version - w->sleep_map_version;
+    uint32_t pending = w->map->version - w->sleep->map_version;
     if (pending > LEDGE__EDITS_KEPT) pending = LEDGE__EDITS_KEPT + 1;
     ledge__put_var(o, pending);
     for (uint32_t k = 1; pending <= LEDGE__EDITS_KEPT && k <= pending; ++k) {
-        ledge__cell c = w->map->edited[(w->sleep_map_version + k) % LEDGE__EDITS_KEPT];
+        ledge__cell c = w->map->edited[(w->sleep->map_version + k) % LEDGE__EDITS_KEPT];
         ledge__put_var(o, (uint64_t)c.x);
         ledge__put_var(o, (uint64_t)c.y);
     }
@@ -436,12 +437,12 @@ static void finish(ledge_world *w, const ledge__snap_plan *p) {
     w->max_extent = p->max_extent;
     w->order->clock = p->order_clock;
     w->any_moved = p->any_moved;
-    w->sleep_woke = p->sleep_woke;
-    w->sleep_stepped = p->sleep_stepped;
+    w->sleep->woke = p->sleep_woke;
+    w->sleep->stepped = p->sleep_stepped;
     w->contact_map_version = p->contacts_edited ? v - 1u : v;
-    w->sleep_map_version = v - p->pending;
+    w->sleep->map_version = v - p->pending;
     for (uint32_t k = 1; p->pending <= LEDGE__EDITS_KEPT && k <= p->pending; ++k)
-        map->edited[(w->sleep_map_version + k) % LEDGE__EDITS_KEPT] = p->pending_cell[k - 1];
+        map->edited[(w->sleep->map_version + k) % LEDGE__EDITS_KEPT] = p->pending_cell[k - 1];
     ledge__world_forget(w, LEDGE__STALE_ALL); // found again by the next step and query
 }
 

@@ -11,6 +11,7 @@
 // kept.
 #include "body_store.h"
 #include "shape.h"
+#include "sleep.h"
 #include "snapshot_bodies.h"
 
 #include <limits.h>
@@ -537,7 +538,7 @@ static bool check_handles(ledge__reader *r, ledge_world *w, const ledge__snap_bo
 static bool check_flags(ledge__reader *r, ledge_world *w, ledge__snap_body_cols *c) {
     const uint8_t *flags = c->flags;
     uint8_t *mark = w->step.order_mark;
-    unsigned sleep_ok = w->sleep_on ? F_ASLEEP : 0u;
+    unsigned sleep_ok = w->sleep->on ? F_ASLEEP : 0u;
     int n = c->slots, alive = 0;
     bool ok = true;
     for (int i = 0; i < n; ++i) {

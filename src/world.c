@@ -109,21 +109,29 @@ static uint32_t next_serial(void) {
 typedef struct world_parts {
     struct ledge_world world;
     ledge__order order;
+    ledge__sleep sleep;
 } world_parts;
 
-static ledge_world *make_parts(void) {
+static ledge_world *make_parts(const ledge_world_def *def) {
     world_parts *p = ledge__alloc(sizeof *p);
     if (p == NULL) return NULL;
     memset(p, 0, sizeof *p);
     ledge_world *w = &p->world;
     w->order = &p->order;
     ledge__order_init(w->order);
+    w->sleep = &p->sleep;
+    ledge__sleep_init(w->sleep, def);
     return w;
+}
+
+static void free_parts(ledge_world *w) {
+    ledge__sleep_destroy(w->sleep);
+    ledge__free(w); // the parts' allocation (world_parts)
 }
 
 ledge_world *ledge_world_create(const ledge_world_def *def) {
     if (!def_ok(def)) return NULL;
-    ledge_world *w = make_parts();
+    ledge_world *w = make_parts(def);
     if (w == NULL) {
         LEDGE_ERROR("ledge_world_create: allocation failed");
         return NULL;
@@ -141,9 +149,6 @@ ledge_world *ledge_world_create(const ledge_world_def *def) {
     w->debug.reuse_on = true;
     w->debug.skip_on = true;
     w->coulomb = def->friction_law == LEDGE_FRICTION_COULOMB;
-    w->sleep_on = def->enable_sleep;
-    w->sleep_speed = def->sleep_speed;
-    w->sleep_time = def->sleep_time;
     ledge_tilemap_def md = ledge_default_tilemap_def();
     md.width = def->map_width;
     md.height = def->map_height;
@@ -185,7 +190,7 @@ void ledge_world_destroy(ledge_world *world) {
     ledge__free(world->step.stacking);
     ledge__free(world->step.far_keys);
     ledge__par_free(&world->par);
-    ledge__free(world);
+    free_parts(world);
 }
 
 ledge_tilemap *ledge_world_tilemap(ledge_world *world) {
@@ -571,6 +576,7 @@ static bool prepare(ledge_world *w) {
     int cells = w->slot_count < 256 ? 1024 : 4 * w->slot_count;
     if (!ledge__grid_reserve(&w->grid, w->slot_count, cells)) return false;
     if (!ledge__par_reserve(w, w->slot_count, w->grid.cell_cap)) return false;
+    if (!ledge__sleep_reserve(w, w->slot_count)) return false;
     ledge__world_set_up(w);
     w->step.margin = maxf(4.0f * w->slop, 0.05f * w->max_extent);
     return true;

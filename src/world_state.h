@@ -252,11 +252,8 @@ typedef struct ledge__par {
     ledge__grid_key grid_key;
     vec2s *block_lower; ///< Per block, two: still, fast grid bodies' bounds (broad.c).
     vec2s *block_upper;
-    int items_cap; ///< Entries in `items`.
-    int *items;    ///< Per slot: each block's output at its own offset.
-    /// Per slot (items_cap): kept awake by a contact this step (sleep.c;
-    /// atomic: two ranges of contacts may mark one body).
-    atomic_uchar *veto;
+    int items_cap;  ///< Entries in `items`.
+    int *items;     ///< Per slot: each block's output at its own offset.
     int *row_start; ///< Grid row r's pairs: row_start[r] .. row_start[r + 1].
     int row_cap;
     int *block_offset; ///< Per block: where its output starts (resolve.c's tile contacts).
@@ -352,19 +349,13 @@ struct ledge_world {
     /// (ledge__view_contact); the step reads and rebuilds `contacts` only.
     ledge__contact *held;
     int held_count, held_cap;
-    bool sleep_on;              ///< ledge_world_def.enable_sleep.
-    float sleep_speed;          ///< ledge_world_def.sleep_speed.
-    float sleep_time;           ///< ledge_world_def.sleep_time.
-    int sleepers;               ///< Bodies asleep.
-    uint32_t sleep_map_version; ///< The tilemap version the sleepers fell asleep at.
-    bool sleep_woke;            ///< A sleeper woke since the held contacts were last sorted.
-    bool sleep_stepped; ///< A step has ended (before, no contact exists for an edit to change).
     bool stepping;    ///< Set during ledge_world_step: API calls that change the world are refused.
     bool query_dirty; ///< The query index must be rebuilt before the next query (query.c).
     struct ledge__query_index *query;     ///< The queries' own grid (query.c); NULL until asked.
     struct ledge__characters *characters; ///< Character states (character.c); NULL until one.
     ledge__step step;                     ///< Per-substep scratch.
     struct ledge__order *order;           ///< The slots' order by space (order.h).
+    struct ledge__sleep *sleep;           ///< Sleeping bodies (sleep.h).
     ledge__par par;                       ///< The workers and their scratch (workers.h).
     ledge__debug debug;                   ///< The tests' switches and counters.
 
