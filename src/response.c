@@ -51,6 +51,12 @@
 
 #include <string.h>
 
+void ledge__response_destroy(ledge__response *r) {
+    void *arrays[] = {r->buckets,    r->sort_key,   r->sort_index,
+                      r->sort_count, r->sort_range, r->stacking};
+    for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; ++k) ledge__free(arrays[k]);
+}
+
 // A normal speed smaller than this fraction of the speed is a rounding
 // residue, not an approach (squared, as compared). The answer's own
 // residue is a few float ulps of |v| (~1e-7 |v|).
@@ -109,7 +115,7 @@ static inline vec2s answer(const ledge_world *w, const ledge__contact *c, vec2s 
         return v2_add(vt, v2_scale(n, maxf(goal, -vn))); // BOUNCE
     }
     float out = sweep ? goal : bounced(vn, c->bounce, w->bounce_threshold);
-    vec2s t = rub(vt, c->friction, vn, out, w->coulomb || c->pile, c->cap * w->step.cap_dt);
+    vec2s t = rub(vt, c->friction, vn, out, w->coulomb || c->pile, c->cap * w->response->cap_dt);
     return v2_add(t, v2_scale(n, out));
 }
 
@@ -240,14 +246,6 @@ static inline bool sweep_pair(ledge_world *w, const ledge__contact *c, float res
 // each contact's upper and lower body and cosine (so that the serial sums
 // read only those), and the caps.
 
-/// A contact as the loads see it: upper rests on lower (-1: a tile) with
-/// this cosine of its normal with up; upper -1 when neither rests on the
-/// other (stacked()).
-typedef struct ledge__stacking {
-    int upper, lower;
-    float cosine;
-} ledge__stacking;
-
 // Item b: the weights of block b of slots and who rests on whom in block b
 // of contacts (one task for both: one dispatch fewer per substep).
 static void weight_run(int start, int end, int worker, void *context) {
@@ -266,7 +264,7 @@ static void weight_run(int start, int end, int worker, void *context) {
         }
         last = ledge__block_end(b, w->contact_count);
         for (int k = b * LEDGE__BLOCK; k < last; ++k) {
-            ledge__stacking *st = &w->step.stacking[k];
+            ledge__stacking *st = &w->response->stacking[k];
             st->lower = -1;
             st->cosine = 0.0f;
             st->upper = stacked(w, &w->contacts[k], &st->lower, &st->cosine);
@@ -299,7 +297,7 @@ static void cap_run(int start, int end, int worker, void *context) {
         int last = ledge__block_end(b, w->contact_count);
         for (int k = b * LEDGE__BLOCK; k < last; ++k) {
             ledge__contact *c = &w->contacts[k];
-            const ledge__stacking *st = &w->step.stacking[k];
+            const ledge__stacking *st = &w->response->stacking[k];
             int u = st->upper;
             if (u < 0) { // (pile is 0 since the contact was recorded)
                 c->cap = 0.0f;
@@ -316,7 +314,8 @@ static void cap_run(int start, int end, int worker, void *context) {
 }
 
 void ledge__contact_loads(ledge_world *w) {
-    if (!LEDGE__RESERVE(w->step.stacking, w->step.stacking_cap, w->contact_count, 0, 256)) {
+    if (!LEDGE__RESERVE(w->response->stacking, w->response->stacking_cap, w->contact_count, 0,
+                        256)) {
         LEDGE_ERROR("ledge_world_step: allocation of the loads' scratch for %d contacts failed "
                     "(no contact gets a load this substep)",
                     w->contact_count);
@@ -327,7 +326,7 @@ void ledge__contact_loads(ledge_world *w) {
         return;
     }
     float *W = w->step.load, *S = w->step.support;
-    const ledge__stacking *st = w->step.stacking;
+    const ledge__stacking *st = w->response->stacking;
     int slot_blocks = ledge__blocks(w->slot_count),
         contact_blocks = ledge__blocks(w->contact_count);
     ledge__run(w, weight_run, slot_blocks > contact_blocks ? slot_blocks : contact_blocks, 1, w);
@@ -389,8 +388,8 @@ static void range_run(int start, int end, int worker, void *context) {
             lo = minf(lo, h);
             hi = maxf(hi, h);
         }
-        w->step.sort_range[2 * b] = lo;
-        w->step.sort_range[2 * b + 1] = hi;
+        w->response->sort_range[2 * b] = lo;
+        w->response->sort_range[2 * b + 1] = hi;
     }
 }
 
@@ -402,7 +401,7 @@ static void key_run(int start, int end, int worker, void *context) {
     const float lo = t->lo, inv = t->inv;
     const int last_bucket = t->buckets - 1, shift = t->shift;
     for (int b = start; b < end; ++b) {
-        int *count = w->step.sort_count + b * SORT_GROUPS;
+        int *count = w->response->sort_count + b * SORT_GROUPS;
         memset(count, 0, sizeof *count * SORT_GROUPS);
         // Neighbouring contacts mostly share a group: a run is counted in
         // a register and added once (an increment in memory per contact
@@ -413,7 +412,7 @@ static void key_run(int start, int end, int worker, void *context) {
             int key = c->b < 0
                           ? 0
                           : 1 + ledge__grid_index((contact_height(w, c) - lo) * inv, last_bucket);
-            w->step.sort_key[k] = key;
+            w->response->sort_key[k] = key;
             if (key >> shift != group) {
                 count[group] += run;
                 group = key >> shift;
@@ -431,9 +430,9 @@ static void scatter_run(int start, int end, int worker, void *context) {
     const sort_task *t = context;
     ledge_world *w = t->w;
     for (int b = start; b < end; ++b) {
-        int *place = w->step.sort_count + b * SORT_GROUPS;
+        int *place = w->response->sort_count + b * SORT_GROUPS;
         for (int k = b * SORT_BLOCK; k < sort_block_end(w, b); ++k) {
-            w->step.sort_index[place[w->step.sort_key[k] >> t->shift]++] = k;
+            w->response->sort_index[place[w->response->sort_key[k] >> t->shift]++] = k;
         }
     }
 }
@@ -444,10 +443,10 @@ static void group_run(int start, int end, int worker, void *context) {
     (void)worker;
     const sort_task *t = context;
     ledge_world *w = t->w;
-    const int *index = w->step.sort_index, *key = w->step.sort_key;
+    const int *index = w->response->sort_index, *key = w->response->sort_key;
     for (int g = start; g < end; ++g) {
         int first = g << t->shift, width = 1 << t->shift;
-        int *place = w->step.buckets + first;
+        int *place = w->response->buckets + first;
         memset(place, 0, sizeof *place * (size_t)width);
         int i0 = t->group_start[g], i1 = t->group_start[g + 1];
         for (int i = i0; i < i1; ++i) place[key[index[i]] - first]++;
@@ -466,7 +465,7 @@ static void group_run(int start, int end, int worker, void *context) {
 
 // The sort's scratch for the current contacts (on the calling thread).
 static bool reserve_sort(ledge_world *w, int blocks) {
-    ledge__step *s = &w->step;
+    ledge__response *s = w->response;
     int n = w->contact_count;
     return LEDGE__RESERVE(s->sort_key, s->sort_key_cap, n, 0, 256) &&
            LEDGE__RESERVE(s->sort_index, s->sort_index_cap, n, 0, 256) &&
@@ -480,8 +479,8 @@ static bool height_range(ledge_world *w, sort_task *t, int blocks, float *lo, fl
     *lo = INFINITY;
     *hi = -INFINITY;
     for (int b = 0; b < blocks; ++b) {
-        *lo = minf(*lo, w->step.sort_range[2 * b]);
-        *hi = maxf(*hi, w->step.sort_range[2 * b + 1]);
+        *lo = minf(*lo, w->response->sort_range[2 * b]);
+        *hi = maxf(*hi, w->response->sort_range[2 * b + 1]);
     }
     return *lo <= *hi;
 }
@@ -492,7 +491,7 @@ static void group_offsets(ledge_world *w, sort_task *t, int blocks) {
     for (int g = 0; g < t->groups; ++g) {
         t->group_start[g] = at;
         for (int b = 0; b < blocks; ++b) {
-            int *count = &w->step.sort_count[b * SORT_GROUPS + g];
+            int *count = &w->response->sort_count[b * SORT_GROUPS + g];
             int n = *count;
             *count = at;
             at += n;
@@ -527,7 +526,8 @@ void ledge__sort_contacts(ledge_world *w) {
     t.buckets = (int)range + 3;
     while (((t.buckets - 1) >> t.shift) >= SORT_GROUPS) t.shift++;
     t.groups = ((t.buckets - 1) >> t.shift) + 1;
-    if (!LEDGE__RESERVE(w->step.buckets, w->step.bucket_cap, t.groups << t.shift, 0, 16)) {
+    if (!LEDGE__RESERVE(w->response->buckets, w->response->bucket_cap, t.groups << t.shift, 0,
+                        16)) {
         LEDGE_ERROR("ledge_world_step: allocation of %d contact buckets failed (contacts keep "
                     "their order)",
                     t.groups << t.shift);
@@ -628,7 +628,7 @@ void ledge__shock_sweep(ledge_world *w, float resting) {
 void ledge__velocity_pass(ledge_world *w, float resting, float dt) {
     float wa, wb;
     bool sweep = !(w->up.x == 0.0f && w->up.y == 0.0f);
-    w->step.cap_dt = dt;
+    w->response->cap_dt = dt;
     if (sweep) aim(w, resting);
     for (int k = 0; k < w->contact_count; ++k) {
         const ledge__contact *c = &w->contacts[k];

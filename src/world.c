@@ -110,6 +110,7 @@ typedef struct world_parts {
     struct ledge_world world;
     ledge__order order;
     ledge__sleep sleep;
+    ledge__response response;
 } world_parts;
 
 static ledge_world *make_parts(const ledge_world_def *def) {
@@ -121,11 +122,13 @@ static ledge_world *make_parts(const ledge_world_def *def) {
     ledge__order_init(w->order);
     w->sleep = &p->sleep;
     ledge__sleep_init(w->sleep, def);
+    w->response = &p->response;
     return w;
 }
 
 static void free_parts(ledge_world *w) {
     ledge__sleep_destroy(w->sleep);
+    ledge__response_destroy(w->response);
     ledge__free(w); // the parts' allocation (world_parts)
 }
 
@@ -181,13 +184,7 @@ void ledge_world_destroy(ledge_world *world) {
     ledge__free(world->held);
     ledge__free(world->step.sensor_pairs);
     ledge__events_free(world);
-    ledge__free(world->step.buckets);
-    ledge__free(world->step.sort_key);
-    ledge__free(world->step.sort_index);
-    ledge__free(world->step.sort_count);
-    ledge__free(world->step.sort_range);
     ledge__free(world->step.carry_block);
-    ledge__free(world->step.stacking);
     ledge__free(world->step.far_keys);
     ledge__par_free(&world->par);
     free_parts(world);

@@ -108,27 +108,17 @@ typedef struct ledge__step {
     int pair_count, pair_cap;
     ledge__pair *sensor_pairs; ///< A sensor (a) and a body near it (b) (broad.c).
     int sensor_pair_count, sensor_pair_cap;
-    int tile_count;     ///< Entries in tile_list (dynamic bodies near non-empty cells).
-    int big_count;      ///< Entries in big_list (bodies larger than a grid cell).
-    bool count_active;  ///< active_upto is counted (bodies sleep; broad.c).
-    int pushes;         ///< Projections made by the current relaxation pass.
-    uint64_t *far_keys; ///< The pairs found after far pushes this substep, a hash set (broad.c).
-    int far_key_cap;    ///< Its slots (a power of two, or 0).
-    int far_key_count;  ///< Its keys.
-    float margin;       ///< Broad-phase growth of the boxes (this step).
-    float cap_dt;       ///< The velocity pass's dt (response.c).
-    int *buckets;       ///< The contact sort's counters.
-    int bucket_cap;
-    int *sort_key;     ///< Per contact: its bucket (the contact sort, response.c).
-    int *sort_index;   ///< The contacts' indices, by groups of buckets.
-    int *sort_count;   ///< Per block of contacts: its count, then its place, per group.
-    float *sort_range; ///< Per block of contacts: its lowest and highest pair height.
-    int sort_key_cap, sort_index_cap, sort_count_cap, sort_range_cap;
+    int tile_count;       ///< Entries in tile_list (dynamic bodies near non-empty cells).
+    int big_count;        ///< Entries in big_list (bodies larger than a grid cell).
+    bool count_active;    ///< active_upto is counted (bodies sleep; broad.c).
+    int pushes;           ///< Projections made by the current relaxation pass.
+    uint64_t *far_keys;   ///< The pairs found after far pushes this substep, a hash set (broad.c).
+    int far_key_cap;      ///< Its slots (a power of two, or 0).
+    int far_key_count;    ///< Its keys.
+    float margin;         ///< Broad-phase growth of the boxes (this step).
     uint8_t *carry_block; ///< Per block of contacts: any against a kinematic body (world.c);
                           ///< after the step, what events it may hold (events.c).
     int carry_block_cap;
-    struct ledge__stacking *stacking; ///< Per contact: who rests on whom (the loads, response.c).
-    int stacking_cap;
     bool still_any; ///< Grid bodies not fast this substep: bounds of their centres (broad.c).
     vec2s still_lower, still_upper;
     ledge__cell_rect still_cells; ///< The cells of those bounds, for the fast paths (fast.c).
@@ -356,8 +346,10 @@ struct ledge_world {
     ledge__step step;                     ///< Per-substep scratch.
     struct ledge__order *order;           ///< The slots' order by space (order.h).
     struct ledge__sleep *sleep;           ///< Sleeping bodies (sleep.h).
-    ledge__par par;                       ///< The workers and their scratch (workers.h).
-    ledge__debug debug;                   ///< The tests' switches and counters.
+    struct ledge__response
+        *response;      ///< The velocity pass: the contact sort and the loads (response.h).
+    ledge__par par;     ///< The workers and their scratch (workers.h).
+    ledge__debug debug; ///< The tests' switches and counters.
 
     // The body store (body_fields.h): its arrays, named directly (w->position[i]).
     LEDGE__BODY_STORE_MEMBERS
