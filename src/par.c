@@ -110,8 +110,6 @@ void ledge__par_free(ledge__par *p) {
     ledge__free(p->active_before);
     ledge__free(p->splice_to);
     ledge__free(p->grid_count);
-    ledge__free(p->tile_contacts);
-    ledge__free(p->record_offset);
     ledge__free(p->block_lower);
     ledge__free(p->block_upper);
     ledge__free(p->items);

@@ -434,7 +434,7 @@ static void tiles_bound_run(int start, int end, int worker, void *context) {
             if (x1 >= x0 && y1 >= y0) bound += (long long)(x1 - x0 + 1) * (long long)(y1 - y0 + 1);
             if (bound > INT_MAX / 4) bound = INT_MAX / 4;
         }
-        w->par.block_offset[b] = (int)bound;
+        w->resolve->tile_offset[b] = (int)bound;
     }
 }
 
@@ -442,12 +442,13 @@ static void tiles_run(int start, int end, int worker, void *context) {
     const tiles_task *t = context;
     ledge_world *w = t->w;
     for (int b = start; b < end; ++b) {
-        ledge__contact *out = t->record ? w->par.tile_contacts + w->par.block_offset[b] : NULL;
+        ledge__contact *out =
+            t->record ? w->resolve->tile_contacts + w->resolve->tile_offset[b] : NULL;
         int n = 0;
         for (int k = b * LEDGE__BLOCK; k < tiles_end(w, b); ++k) {
             n += project_tiles(w, w->step.tile_list[k], t->record, worker, out ? out + n : NULL);
         }
-        w->par.block_count[b] = n;
+        w->resolve->tile_found[b] = n;
     }
 }
 
@@ -469,12 +470,13 @@ static bool tile_offsets(ledge_world *w, int blocks) {
     ledge__run(w, tiles_bound_run, blocks, 1, w);
     long long at = 0;
     for (int b = 0; b < blocks; ++b) {
-        int n = w->par.block_offset[b];
-        w->par.block_offset[b] = (int)at;
+        int n = w->resolve->tile_offset[b];
+        w->resolve->tile_offset[b] = (int)at;
         at += n;
     }
     if (at > 64LL * w->step.tile_count + 65536) return false;
-    return LEDGE__RESERVE(w->par.tile_contacts, w->par.tile_contact_cap, (int)at + 1, 0, 256);
+    return LEDGE__RESERVE(w->resolve->tile_contacts, w->resolve->tile_contact_cap, (int)at + 1, 0,
+                          256);
 }
 
 static void project_all_tiles(ledge_world *w, bool record) {
@@ -491,9 +493,10 @@ static void project_all_tiles(ledge_world *w, bool record) {
     }
     run_tiles(w, &t, blocks);
     for (int b = 0; b < blocks; ++b) {
-        int n = w->par.block_count[b];
+        int n = w->resolve->tile_found[b];
         if (n == 0 || !ledge__contacts_reserve(w, n)) continue;
-        memcpy(w->contacts + w->contact_count, w->par.tile_contacts + w->par.block_offset[b],
+        memcpy(w->contacts + w->contact_count,
+               w->resolve->tile_contacts + w->resolve->tile_offset[b],
                sizeof *w->contacts * (size_t)n);
         w->contact_count += n;
     }
@@ -517,7 +520,7 @@ static void touched_run(int start, int end, int worker, void *context) {
         int n = 0;
         for (int k = b * RECORD_BLOCK; k < record_end(w, b); ++k)
             n += (w->step.pairs[k].state & LEDGE__PAIR_TOUCHED) != 0;
-        w->par.record_offset[b] = n;
+        w->resolve->record_offset[b] = n;
     }
 }
 
@@ -539,7 +542,7 @@ static void record_run(int start, int end, int worker, void *context) {
     (void)worker;
     ledge_world *w = context;
     for (int b = start; b < end; ++b) {
-        ledge__contact *out = w->contacts + w->par.record_offset[b];
+        ledge__contact *out = w->contacts + w->resolve->record_offset[b];
         for (int k = b * RECORD_BLOCK; k < record_end(w, b); ++k) {
             const ledge__pair *p = &w->step.pairs[k];
             if (!(p->state & LEDGE__PAIR_TOUCHED)) continue;
@@ -568,7 +571,7 @@ static void record_run(int start, int end, int worker, void *context) {
 static void record_pairs(ledge_world *w) {
     int blocks = (w->step.pair_count + RECORD_BLOCK - 1) / RECORD_BLOCK;
     if (blocks == 0) return;
-    if (!LEDGE__RESERVE(w->par.record_offset, w->par.record_offset_cap, blocks, 0, 16)) {
+    if (!LEDGE__RESERVE(w->resolve->record_offset, w->resolve->record_offset_cap, blocks, 0, 16)) {
         LEDGE_ERROR("ledge_world_step: allocation of %d contact blocks failed (the pairs' "
                     "response is skipped this step)",
                     blocks);
@@ -577,8 +580,8 @@ static void record_pairs(ledge_world *w) {
     ledge__run(w, touched_run, blocks, 1, w);
     int at = w->contact_count;
     for (int b = 0; b < blocks; ++b) {
-        int n = w->par.record_offset[b];
-        w->par.record_offset[b] = at;
+        int n = w->resolve->record_offset[b];
+        w->resolve->record_offset[b] = at;
         at += n;
     }
     // Nothing touched: nothing to write (the list may not exist yet).
@@ -638,15 +641,39 @@ static void project_grid_pairs(ledge_world *w) {
 // A pair that touched in any pass keeps its contact, even when a later
 // pass left it a hair apart: a body resting in a pile is supported whether
 // or not the last push happened to separate it by a rounding error.
-void ledge__resolve_pass(ledge_world *w, bool record) {
+int ledge__resolve_pass(ledge_world *w, bool record) {
     project_grid_pairs(w);
     for (int k = w->par.grid_pair_count; k < w->step.pair_count; ++k) {
         project_pair(w, &w->step.pairs[k], 0);
     }
     ledge__append_rechecked(w);
     project_all_tiles(w, record);
-    w->step.pushes = ledge__take_pushes(w);
+    int pushes = ledge__take_pushes(w);
     // New pairs make the next pass move something.
-    w->step.pushes += ledge__far_pairs(w, !record);
+    pushes += ledge__far_pairs(w, !record);
     if (record) record_pairs(w);
+    return pushes;
+}
+
+bool ledge__resolve_reserve(ledge_world *w, int slots) {
+    ledge__resolve *r = w->resolve;
+    int blocks = ledge__blocks(slots);
+    if (blocks <= r->tile_block_cap) return true;
+    int want = blocks < 8 ? 8 : blocks + blocks / 2;
+    int offset_cap = r->tile_block_cap, found_cap = r->tile_block_cap;
+    if (!LEDGE__RESERVE(r->tile_offset, offset_cap, want, 0, 8) ||
+        !LEDGE__RESERVE(r->tile_found, found_cap, want, 0, 8)) {
+        LEDGE_ERROR("ledge_world_step: allocation of the relaxation's scratch for %d blocks failed",
+                    want);
+        return false; // (tile_block_cap stays: both grow again next time)
+    }
+    r->tile_block_cap = offset_cap < found_cap ? offset_cap : found_cap;
+    return true;
+}
+
+void ledge__resolve_destroy(ledge__resolve *r) {
+    ledge__free(r->tile_contacts);
+    ledge__free(r->tile_offset);
+    ledge__free(r->tile_found);
+    ledge__free(r->record_offset);
 }

@@ -110,6 +110,7 @@ typedef struct world_parts {
     struct ledge_world world;
     ledge__order order;
     ledge__sleep sleep;
+    ledge__resolve resolve;
     ledge__response response;
 } world_parts;
 
@@ -122,12 +123,14 @@ static ledge_world *make_parts(const ledge_world_def *def) {
     ledge__order_init(w->order);
     w->sleep = &p->sleep;
     ledge__sleep_init(w->sleep, def);
+    w->resolve = &p->resolve;
     w->response = &p->response;
     return w;
 }
 
 static void free_parts(ledge_world *w) {
     ledge__sleep_destroy(w->sleep);
+    ledge__resolve_destroy(w->resolve);
     ledge__response_destroy(w->response);
     ledge__free(w); // the parts' allocation (world_parts)
 }
@@ -361,9 +364,9 @@ static bool integrate_position(ledge_world *w, float dt) {
 static void relax(ledge_world *w) {
     for (int it = 0; it < w->iterations; ++it) {
         bool last = it == w->iterations - 1;
-        ledge__resolve_pass(w, last);
+        int pushes = ledge__resolve_pass(w, last);
         w->debug.passes++;
-        if (!last && w->step.pushes == 0 && w->debug.skip_on) it = w->iterations - 2;
+        if (!last && pushes == 0 && w->debug.skip_on) it = w->iterations - 2;
     }
 }
 
@@ -574,6 +577,7 @@ static bool prepare(ledge_world *w) {
     if (!ledge__grid_reserve(&w->grid, w->slot_count, cells)) return false;
     if (!ledge__par_reserve(w, w->slot_count, w->grid.cell_cap)) return false;
     if (!ledge__sleep_reserve(w, w->slot_count)) return false;
+    if (!ledge__resolve_reserve(w, w->slot_count)) return false;
     ledge__world_set_up(w);
     w->step.margin = maxf(4.0f * w->slop, 0.05f * w->max_extent);
     return true;

@@ -111,7 +111,6 @@ typedef struct ledge__step {
     int tile_count;       ///< Entries in tile_list (dynamic bodies near non-empty cells).
     int big_count;        ///< Entries in big_list (bodies larger than a grid cell).
     bool count_active;    ///< active_upto is counted (bodies sleep; broad.c).
-    int pushes;           ///< Projections made by the current relaxation pass.
     uint64_t *far_keys;   ///< The pairs found after far pushes this substep, a hash set (broad.c).
     int far_key_cap;      ///< Its slots (a power of two, or 0).
     int far_key_count;    ///< Its keys.
@@ -246,12 +245,8 @@ typedef struct ledge__par {
     int *items;     ///< Per slot: each block's output at its own offset.
     int *row_start; ///< Grid row r's pairs: row_start[r] .. row_start[r + 1].
     int row_cap;
-    int *block_offset; ///< Per block: where its output starts (resolve.c's tile contacts).
-    int *grid_count;   ///< Per block: LEDGE__GRID_BANDS counts, then places (broad.c).
-    ledge__contact *tile_contacts; ///< The tile list's blocks' contacts (resolve.c).
-    int tile_contact_cap;
-    int *record_offset; ///< Per block of pairs: where its contacts go (resolve.c).
-    int record_offset_cap;
+    int *block_offset;     ///< Per block: where its output starts (resolve.c's tile contacts).
+    int *grid_count;       ///< Per block: LEDGE__GRID_BANDS counts, then places (broad.c).
     int grid_pair_count;   ///< Pairs found through the grid (before the big bodies').
     int grid_sensor_count; ///< Sensor pairs found through the grid (likewise).
     /// Per block of sorted grid bodies: where its pairs and sensor pairs
@@ -346,6 +341,7 @@ struct ledge_world {
     ledge__step step;                     ///< Per-substep scratch.
     struct ledge__order *order;           ///< The slots' order by space (order.h).
     struct ledge__sleep *sleep;           ///< Sleeping bodies (sleep.h).
+    struct ledge__resolve *resolve;       ///< The relaxation passes (resolve.h).
     struct ledge__response
         *response;      ///< The velocity pass: the contact sort and the loads (response.h).
     ledge__par par;     ///< The workers and their scratch (workers.h).
