@@ -64,15 +64,6 @@ bool ledge__par_reserve(ledge_world *w, int slots, int rows) {
         }
         p->items_cap = want;
     }
-    if (p->fast_near == NULL) {
-        int want = (p->worker_count > 1 ? p->worker_count : 1) * LEDGE__FAST_ROOM;
-        if (!regrow((void **)&p->fast_near, sizeof *p->fast_near, 0, want)) {
-            LEDGE_ERROR("ledge_world_step: allocation of the workers' room for bodies near fast "
-                        "paths (%d) failed",
-                        want);
-            return false;
-        }
-    }
     if (rows + 2 > p->row_cap) {
         int want = rows + 2 + (rows + 2) / 2;
         if (!regrow((void **)&p->row_start, sizeof *p->row_start, 0, want)) {
@@ -114,7 +105,6 @@ void ledge__par_free(ledge__par *p) {
     ledge__free(p->block_upper);
     ledge__free(p->items);
     ledge__free(p->row_start);
-    ledge__free(p->fast_near);
     memset(p, 0, sizeof *p);
 }
 

@@ -19,10 +19,6 @@ void ledge__par_free(ledge__par *par);
 /// the dormant ones again.
 void ledge__par_forget(ledge_world *world, ledge__stale why);
 
-/// Bodies near one fast body's path a worker has room for (fast.c); a path
-/// near more is taken by the calling thread.
-#define LEDGE__FAST_ROOM 1024
-
 /// Blocks of LEDGE__BLOCK covering n items.
 static inline int ledge__blocks(int n) {
     return (n + LEDGE__BLOCK - 1) / LEDGE__BLOCK;

@@ -111,6 +111,7 @@ typedef struct world_parts {
     ledge__order order;
     ledge__sleep sleep;
     ledge__resolve resolve;
+    ledge__fast fast;
     ledge__response response;
 } world_parts;
 
@@ -124,6 +125,7 @@ static ledge_world *make_parts(const ledge_world_def *def) {
     w->sleep = &p->sleep;
     ledge__sleep_init(w->sleep, def);
     w->resolve = &p->resolve;
+    w->fast = &p->fast;
     w->response = &p->response;
     return w;
 }
@@ -131,6 +133,7 @@ static ledge_world *make_parts(const ledge_world_def *def) {
 static void free_parts(ledge_world *w) {
     ledge__sleep_destroy(w->sleep);
     ledge__resolve_destroy(w->resolve);
+    ledge__fast_destroy(w->fast);
     ledge__response_destroy(w->response);
     ledge__free(w); // the parts' allocation (world_parts)
 }
@@ -578,6 +581,7 @@ static bool prepare(ledge_world *w) {
     if (!ledge__par_reserve(w, w->slot_count, w->grid.cell_cap)) return false;
     if (!ledge__sleep_reserve(w, w->slot_count)) return false;
     if (!ledge__resolve_reserve(w, w->slot_count)) return false;
+    if (!ledge__fast_reserve(w)) return false;
     ledge__world_set_up(w);
     w->step.margin = maxf(4.0f * w->slop, 0.05f * w->max_extent);
     return true;

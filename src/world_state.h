@@ -120,7 +120,6 @@ typedef struct ledge__step {
     int carry_block_cap;
     bool still_any; ///< Grid bodies not fast this substep: bounds of their centres (broad.c).
     vec2s still_lower, still_upper;
-    ledge__cell_rect still_cells; ///< The cells of those bounds, for the fast paths (fast.c).
 } ledge__step;
 
 /// Bodies per block: the fixed unit of the step's parallel work over body
@@ -264,7 +263,6 @@ typedef struct ledge__par {
     int *splice_to;    ///< Per block: where its pairs go when a search again is spliced (broad.c).
     bool research_all; ///< A woken body is not in the grid: every block is searched again.
     int worker_count;  ///< The def's worker_count: worker indices are below it.
-    int *fast_near;    ///< Per worker: LEDGE__FAST_ROOM bodies near a fast path (fast.c).
     ledge__profile profile; ///< Stage times, for the benchmark.
     struct ledge__counter {
         int pushes;    ///< Projections made (resolve.c).
@@ -342,6 +340,7 @@ struct ledge_world {
     struct ledge__order *order;           ///< The slots' order by space (order.h).
     struct ledge__sleep *sleep;           ///< Sleeping bodies (sleep.h).
     struct ledge__resolve *resolve;       ///< The relaxation passes (resolve.h).
+    struct ledge__fast *fast;             ///< The fast bodies' paths (fast.h).
     struct ledge__response
         *response;      ///< The velocity pass: the contact sort and the loads (response.h).
     ledge__par par;     ///< The workers and their scratch (workers.h).

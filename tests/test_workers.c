@@ -19,6 +19,7 @@
 #include "game.h"
 #include "order.h" // ledge__order_set_period
 #include "contacts.h" // the pool's counts of ranges run (ledge__workers_ranges)
+#include "fast.h"
 #include "par.h"
 #include "slots.h"
 #include "world_state.h"
