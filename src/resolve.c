@@ -5,6 +5,7 @@
 // none and never move. Velocities are left alone here: the velocity pass
 // (response.c) answers the contacts of the last pass.
 #include "broad.h"
+#include "events.h"
 #include "resolve.h"
 #include "contacts.h"
 #include "par.h"
@@ -50,7 +51,7 @@ static int without_slot(ledge__contact *list, int count, int slot) {
 void ledge__forget_contacts(ledge_world *w, int slot) {
     w->contact_count = without_slot(w->contacts, w->contact_count, slot);
     w->held_count = without_slot(w->held, w->held_count, slot);
-    w->contact_index_dirty = true; // the contacts moved: the index is rebuilt when asked
+    ledge__contacts_changed(w); // the contacts moved: the index is rebuilt when asked
 }
 
 // --- body pairs -------------------------------------------------------------

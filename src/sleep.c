@@ -244,7 +244,7 @@ void ledge__sleep_begin(ledge_world *w, float dt) {
         }
     }
     w->held_count = n;
-    w->contact_index_dirty = true;
+    ledge__contacts_changed(w);
 }
 
 bool ledge__sleep_wake_paired(ledge_world *w) {
@@ -534,7 +534,7 @@ void ledge__sleep_end(ledge_world *w, float dt) {
         w->held_count = 0;
         w->sleep->woke = false;
     }
-    w->contact_index_dirty = true;
+    ledge__contacts_changed(w);
 }
 
 // Through the contact index (built once per step when asked), so that a
@@ -543,10 +543,10 @@ void ledge__sleep_end(ledge_world *w, float dt) {
 void ledge__sleep_wake_touching(ledge_world *w, int slot) {
     if (w->sleepers == 0) return;
     bool indexed = ledge__contact_index(w);
-    int first = indexed ? w->contact_first[slot] : 0;
-    int end = indexed ? w->contact_first[slot + 1] : ledge__view_count(w);
+    int first = indexed ? w->events->contact_first[slot] : 0;
+    int end = indexed ? w->events->contact_first[slot + 1] : ledge__view_count(w);
     for (int e = first; e < end; ++e) {
-        const ledge__contact *c = ledge__view_contact(w, indexed ? w->contact_order[e] : e);
+        const ledge__contact *c = ledge__view_contact(w, indexed ? w->events->contact_order[e] : e);
         if (c->a == slot && c->b >= 0) ledge__wake(w, c->b);
         if (c->b == slot) ledge__wake(w, c->a);
     }
@@ -570,6 +570,6 @@ bool ledge__sleep_body(ledge_world *w, int i) {
         ledge__wake(w, i); // logged; it stays awake
         return false;
     }
-    w->contact_index_dirty = true;
+    ledge__contacts_changed(w);
     return true;
 }

@@ -3,6 +3,7 @@
 // the order of a restore: check everything, make room, put back, forget
 // what the step derives again. docs/rollback.md describes the format.
 #include "characters.h"
+#include "events.h"
 #include "order.h"
 #include "sleep.h"
 #include "snapshot.h"
@@ -404,7 +405,7 @@ static void apply_sections(ledge_world *w, const uint8_t *b, size_t size,
 static bool make_room(ledge_world *w, const ledge__snap_plan *p) {
     const char *fn = "ledge_world_restore";
     int scratch_cap = w->contact_cap;
-    ledge__event_arrays *ev = &w->ev;
+    ledge__events *ev = w->events;
     bool ok =
         LEDGE__RESERVE(w->contacts_scratch, scratch_cap, p->live.count, 0, 256) &&
         LEDGE__RESERVE(w->contacts, w->contact_cap, scratch_cap, w->contact_count, 256) &&

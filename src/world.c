@@ -113,6 +113,7 @@ typedef struct world_parts {
     ledge__resolve resolve;
     ledge__fast fast;
     ledge__response response;
+    ledge__events events;
 } world_parts;
 
 static ledge_world *make_parts(const ledge_world_def *def) {
@@ -127,6 +128,7 @@ static ledge_world *make_parts(const ledge_world_def *def) {
     w->resolve = &p->resolve;
     w->fast = &p->fast;
     w->response = &p->response;
+    w->events = &p->events;
     return w;
 }
 
@@ -135,6 +137,7 @@ static void free_parts(ledge_world *w) {
     ledge__resolve_destroy(w->resolve);
     ledge__fast_destroy(w->fast);
     ledge__response_destroy(w->response);
+    ledge__events_destroy(w->events);
     ledge__free(w); // the parts' allocation (world_parts)
 }
 
@@ -189,7 +192,6 @@ void ledge_world_destroy(ledge_world *world) {
     ledge__free(world->contacts_scratch);
     ledge__free(world->held);
     ledge__free(world->step.sensor_pairs);
-    ledge__events_free(world);
     ledge__free(world->step.carry_block);
     ledge__free(world->step.far_keys);
     ledge__par_free(&world->par);

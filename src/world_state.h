@@ -76,30 +76,6 @@ typedef struct ledge__pair {
 /// callback: the pair slides and its relaxation skips those rules.
 #define LEDGE__PAIR_PLAIN 2u
 
-/// A touch or sensor overlap as a sortable key: body handles (an id's
-/// index1 - 1, stable when slots are reordered) and generations, then the
-/// tile cell (b = -1 for a tile) (events.c).
-typedef struct ledge__key {
-    int32_t a, ga, b, gb, cx, cy;
-} ledge__key;
-
-/// A growing list of keys.
-typedef struct ledge__key_list {
-    ledge__key *keys;
-    int count, cap;
-} ledge__key_list;
-
-/// The event arrays the game reads after a step (events.c).
-typedef struct ledge__event_arrays {
-    ledge__key_list touch_old, touch_now, sensor_old, sensor_now;
-    struct ledge_touch_event *touch_begin, *touch_end;
-    int touch_begin_count, touch_begin_cap, touch_end_count, touch_end_cap;
-    struct ledge_sensor_event *sensor_begin, *sensor_end;
-    int sensor_begin_count, sensor_begin_cap, sensor_end_count, sensor_end_cap;
-    struct ledge_crush_event *crush;
-    int crush_count, crush_cap;
-} ledge__event_arrays;
-
 /// Per-substep scratch: rewritten by each substep before it is read, so
 /// never reordered with the bodies and never part of the world's state.
 typedef struct ledge__step {
@@ -115,8 +91,7 @@ typedef struct ledge__step {
     int far_key_cap;      ///< Its slots (a power of two, or 0).
     int far_key_count;    ///< Its keys.
     float margin;         ///< Broad-phase growth of the boxes (this step).
-    uint8_t *carry_block; ///< Per block of contacts: any against a kinematic body (world.c);
-                          ///< after the step, what events it may hold (events.c).
+    uint8_t *carry_block; ///< Per block of contacts: any against a kinematic body (world.c).
     int carry_block_cap;
     bool still_any; ///< Grid bodies not fast this substep: bounds of their centres (broad.c).
     vec2s still_lower, still_upper;
@@ -316,11 +291,6 @@ struct ledge_world {
     vec2s up;             ///< Unit vector against gravity ((0, 0) without gravity).
     int up_axis;          ///< Grid rows run along: 0 +y, 1 -y, 2 +x, 3 -x (closest to up).
     ledge__grid grid;
-    ledge__event_arrays ev; ///< The last step's events (events.c).
-    int *contact_first;     ///< Contact index: each slot's contacts (events.c), built lazily.
-    int *contact_order;
-    int contact_first_cap, contact_order_cap;
-    bool contact_index_dirty;
     ledge_pre_solve_fn *pre_solve; ///< The game's contact filter, or NULL.
     void *pre_solve_context;
     ledge__contact *contacts;
@@ -341,6 +311,7 @@ struct ledge_world {
     struct ledge__sleep *sleep;           ///< Sleeping bodies (sleep.h).
     struct ledge__resolve *resolve;       ///< The relaxation passes (resolve.h).
     struct ledge__fast *fast;             ///< The fast bodies' paths (fast.h).
+    struct ledge__events *events;         ///< The events and the contact index (events.h).
     struct ledge__response
         *response;      ///< The velocity pass: the contact sort and the loads (response.h).
     ledge__par par;     ///< The workers and their scratch (workers.h).

@@ -19,6 +19,7 @@
 #include "game.h"
 #include "order.h" // ledge__order_set_period
 #include "contacts.h" // the pool's counts of ranges run (ledge__workers_ranges)
+#include "events.h"
 #include "fast.h"
 #include "par.h"
 #include "slots.h"
@@ -919,9 +920,9 @@ static void test_touch_blocks(void **state) {
             assert_non_null(keys);
             int want = touches_of_contacts(w, keys);
             free(keys);
-            if (w->ev.touch_now.count != want) {
+            if (w->events->touch_now.count != want) {
                 fail_msg("touches, %s, step %d: %d listed, %d in the contacts", config_name(c),
-                         k + 1, w->ev.touch_now.count, want);
+                         k + 1, w->events->touch_now.count, want);
             }
             counts_seen[c] += ledge_world_touch_events(w).begin_count;
             most = want > most ? want : most;
