@@ -54,6 +54,7 @@ typedef struct ledge__query_index {
     int found_count;            ///< Entries in found.
     ledge_raycast_result *hits; ///< Scratch of raycast_all (cap + 1 entries).
     int *hit_slot;              ///< The body handle of each hit (-1 for the tile), for ties.
+    bool dirty;                 ///< Rebuilt before the next query (ledge__query_refresh).
 } ledge__query_index;
 
 // The cell coordinate of f in level l, clamped far inside int (centres are

@@ -302,8 +302,7 @@ struct ledge_world {
     /// (ledge__view_contact); the step reads and rebuilds `contacts` only.
     ledge__contact *held;
     int held_count, held_cap;
-    bool stepping;    ///< Set during ledge_world_step: API calls that change the world are refused.
-    bool query_dirty; ///< The query index must be rebuilt before the next query (query.c).
+    bool stepping; ///< Set during ledge_world_step: API calls that change the world are refused.
     struct ledge__query_index *query;     ///< The queries' own grid (query.c); NULL until asked.
     struct ledge__characters *characters; ///< Character states (character.c); NULL until one.
     ledge__step step;                     ///< Per-substep scratch.
