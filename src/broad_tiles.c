@@ -1,6 +1,7 @@
 // The tile list of the substep (broad_tiles.h): which dynamic bodies'
 // boxes grown by the margin meet a non-empty tile cell, each answer
 // remembered with the cell range it was found for.
+#include "broad_file.h"
 #include "broad_tiles.h"
 #include "par.h"
 
@@ -170,8 +171,8 @@ static inline bool anchored_near_tiles(ledge_world *w, int i) {
 // changed since they were found. (A tile edit forgets them before the step:
 // ledge__broad_forget.)
 static void check_margin(ledge_world *w) {
-    if (w->step.margin == w->tile_margin) return;
-    w->tile_margin = w->step.margin;
+    if (w->step.margin == w->broad->tile_margin) return;
+    w->broad->tile_margin = w->step.margin;
     for (int i = 0; i < w->slot_count; ++i) {
         w->tile_seen[i].x0 = INT_MIN;
         w->tile_seen_near[i] = 0;

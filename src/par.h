@@ -47,12 +47,13 @@ static inline int ledge__stirred_end(const ledge_world *w, int b) {
 }
 
 /// Block of slot i is no longer dormant (ledge__par.dormant): body i is
-/// about to wake, be made or change.
+/// about to wake, be made or change. (What the stages remember of a
+/// dormant block is forgotten when it becomes dormant again: sleep.c,
+/// make_dormant.)
 static inline void ledge__stir(ledge_world *w, int i) {
     int b = i / LEDGE__BLOCK;
     if (b >= w->par.block_cap) return;
     w->par.dormant[b] = 0;
-    w->par.classified[b] = 0;
 }
 
 /// The profile's clock: the wall clock for the game's profile, else the

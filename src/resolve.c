@@ -644,7 +644,7 @@ static void project_grid_pairs(ledge_world *w) {
 // or not the last push happened to separate it by a rounding error.
 int ledge__resolve_pass(ledge_world *w, bool record) {
     project_grid_pairs(w);
-    for (int k = w->par.grid_pair_count; k < w->step.pair_count; ++k) {
+    for (int k = w->step.grid_pair_count; k < w->step.pair_count; ++k) {
         project_pair(w, &w->step.pairs[k], 0);
     }
     ledge__append_rechecked(w);

@@ -334,6 +334,7 @@ static void make_dormant(ledge_world *w, int b) {
         atomic_store_explicit(&w->sleep->veto[i], 0, memory_order_relaxed);
         ledge__broad_forget_anchor(w, i);
     }
+    ledge__broad_dormant(w, b); // its bodies may have changed since it was last dormant
     w->par.dormant[b] = 1;
 }
 

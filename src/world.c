@@ -109,6 +109,7 @@ static uint32_t next_serial(void) {
 typedef struct world_parts {
     struct ledge_world world;
     ledge__order order;
+    ledge__broad broad;
     ledge__sleep sleep;
     ledge__resolve resolve;
     ledge__fast fast;
@@ -123,6 +124,7 @@ static ledge_world *make_parts(const ledge_world_def *def) {
     ledge_world *w = &p->world;
     w->order = &p->order;
     ledge__order_init(w->order);
+    w->broad = &p->broad;
     w->sleep = &p->sleep;
     ledge__sleep_init(w->sleep, def);
     w->resolve = &p->resolve;
@@ -133,6 +135,7 @@ static ledge_world *make_parts(const ledge_world_def *def) {
 }
 
 static void free_parts(ledge_world *w) {
+    ledge__broad_destroy(w->broad);
     ledge__sleep_destroy(w->sleep);
     ledge__resolve_destroy(w->resolve);
     ledge__fast_destroy(w->fast);
@@ -193,7 +196,6 @@ void ledge_world_destroy(ledge_world *world) {
     ledge__free(world->held);
     ledge__free(world->step.sensor_pairs);
     ledge__free(world->step.carry_block);
-    ledge__free(world->step.far_keys);
     ledge__par_free(&world->par);
     free_parts(world);
 }
@@ -581,6 +583,7 @@ static bool prepare(ledge_world *w) {
     int cells = w->slot_count < 256 ? 1024 : 4 * w->slot_count;
     if (!ledge__grid_reserve(&w->grid, w->slot_count, cells)) return false;
     if (!ledge__par_reserve(w, w->slot_count, w->grid.cell_cap)) return false;
+    if (!ledge__broad_reserve(w, w->slot_count)) return false;
     if (!ledge__sleep_reserve(w, w->slot_count)) return false;
     if (!ledge__resolve_reserve(w, w->slot_count)) return false;
     if (!ledge__fast_reserve(w)) return false;

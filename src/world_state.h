@@ -84,14 +84,13 @@ typedef struct ledge__step {
     int pair_count, pair_cap;
     ledge__pair *sensor_pairs; ///< A sensor (a) and a body near it (b) (broad.c).
     int sensor_pair_count, sensor_pair_cap;
-    int tile_count;       ///< Entries in tile_list (dynamic bodies near non-empty cells).
-    int big_count;        ///< Entries in big_list (bodies larger than a grid cell).
-    bool count_active;    ///< active_upto is counted (bodies sleep; broad.c).
-    uint64_t *far_keys;   ///< The pairs found after far pushes this substep, a hash set (broad.c).
-    int far_key_cap;      ///< Its slots (a power of two, or 0).
-    int far_key_count;    ///< Its keys.
-    float margin;         ///< Broad-phase growth of the boxes (this step).
-    uint8_t *carry_block; ///< Per block of contacts: any against a kinematic body (world.c).
+    int tile_count;        ///< Entries in tile_list (dynamic bodies near non-empty cells).
+    int big_count;         ///< Entries in big_list (bodies larger than a grid cell).
+    int grid_pair_count;   ///< Of the pairs, those found through the grid (broad.c; the big bodies'
+                           ///< follow).
+    int grid_sensor_count; ///< Of the sensor pairs, likewise.
+    float margin;          ///< Broad-phase growth of the boxes (this step).
+    uint8_t *carry_block;  ///< Per block of contacts: any against a kinematic body (world.c).
     int carry_block_cap;
     bool still_any; ///< Grid bodies not fast this substep: bounds of their centres (broad.c).
     vec2s still_lower, still_upper;
@@ -115,15 +114,6 @@ typedef struct ledge__step {
 /// step 800): 1 (by inverse mass) 0.0226 m, 5; 2: 0.0063 m, 27; 4: 0.0062
 /// m, 161; infinite (the lower body held still): 0.0063 m, 452.
 #define LEDGE__LOWER_WEIGHT 2.0f
-
-/// A list of pairs written by one block of the broad phase (broad.c). A
-/// worker never allocates: a block that runs out of room counts what it
-/// missed and is run again by the calling thread after growing the list.
-typedef struct ledge__pair_list {
-    ledge__pair *pairs;
-    int count, cap;
-    bool overflow; ///< Pairs were left out for want of room.
-} ledge__pair_list;
 
 /// The stages of the step, as the benchmark's profile names them
 /// (tests/bench_workers.c prints ledge__stage_names).
@@ -163,86 +153,38 @@ typedef struct ledge__profile {
     float last[LEDGE__STAGE_COUNT];   ///< Its stages' milliseconds (`wall`).
 } ledge__profile;
 
-/// What a block's boxes, grid coordinates and flags depend on besides its
-/// bodies (broad.c, "classify").
-typedef struct ledge__classify_key {
-    float cell, margin;
-    int up_axis;
-    bool pre_solve;
-} ledge__classify_key;
-
-/// What the grid's cells of the bodies depend on besides their centres,
-/// and the arrays that hold its filing (broad.c, "file_bodies").
-typedef struct ledge__grid_key {
-    vec2s origin;
-    float cell;
-    int nx, ny;
-    const int *cell_of, *cell_start, *sorted;
-} ledge__grid_key;
-
-/// The step's parallel scratch (workers.h): per-block outputs, concatenated
-/// in block order by the calling thread.
+/// The step's parallel scratch (par.h): the workers, the blocks of slots
+/// every per-body stage goes through and which of them are dormant, and
+/// the outputs a task leaves the calling thread, read right after it.
 typedef struct ledge__par {
-    ledge__workers *workers;   ///< NULL: one worker.
-    int block_cap;             ///< Entries in each per-block array below.
-    ledge__pair_list *pairs;   ///< Per block of sorted grid bodies: its candidate pairs.
-    ledge__pair_list *sensors; ///< Per block: its sensor pairs.
-    int *block_count;          ///< Per block: entries it wrote to `items`.
-    uint8_t *block_flag;       ///< Per block: a body needs the calling thread's follow-up.
-    /// Per block of slots: every body in it sleeps, is static or is dead, and its
-    /// per-body scratch holds what the step writes for sleepers, so the
-    /// stages that have nothing to do for a sleeper skip the block (sleep.c,
-    /// "Dormant blocks"). Cleared by anything that may change that.
+    ledge__workers *workers; ///< NULL: one worker.
+    int worker_count;        ///< The def's worker_count: worker indices are below it.
+    int block_cap;           ///< Entries in each per-block array below.
+    /// Per block of slots: every body in it sleeps, is static or is dead, and
+    /// its per-body scratch holds what the step writes for sleepers, so the
+    /// stages that have nothing to do for a sleeper skip the block (set by
+    /// sleep.c, "Dormant blocks"; cleared by ledge__stir and by
+    /// ledge__par_forget).
     uint8_t *dormant;
-    /// Per block of slots: the classify stamp under which the broad phase
-    /// last found the boxes of the block while it was dormant, or 0. Its
-    /// bodies' boxes, grid coordinates and flags are then still the ones
-    /// found, and the broad phase reuses them (broad.c, "classify").
-    /// Cleared with `dormant` by ledge__stir.
-    uint32_t *classified;
-    uint8_t *classified_still; ///< Per block: it had grid bodies when classified.
-    /// Changes whenever something the boxes depend on besides the bodies
-    /// (the key) changes: a block classified under an older stamp is found again.
-    uint32_t classify_stamp;
-    ledge__classify_key classify_key;
-    /// Per block of slots: the grid stamp under which a reusable block's
-    /// cells were counted (its counts then in saved_count), or 0.
-    uint32_t *counted;
-    int *saved_count;       ///< Per block: LEDGE__GRID_BANDS counts of a reusable block.
-    uint8_t *cells_changed; ///< Per block of slots: a body's cell changed in this filing.
-    /// Changes whenever the grid's cells or its cell_of array change.
-    uint32_t grid_stamp;
-    ledge__grid_key grid_key;
-    vec2s *block_lower; ///< Per block, two: still, fast grid bodies' bounds (broad.c).
-    vec2s *block_upper;
-    int items_cap;  ///< Entries in `items`.
-    int *items;     ///< Per slot: each block's output at its own offset.
-    int *row_start; ///< Grid row r's pairs: row_start[r] .. row_start[r + 1].
+    /// Per block of slots: a body needs the calling thread's follow-up
+    /// (world.c: out of range, fast).
+    uint8_t *block_flag;
+    /// Per slot (items_cap): a block's list for the calling thread at the
+    /// block's offset, and its length per block in block_count (the big
+    /// bodies of classify, the tile list's blocks, the fast bodies left
+    /// over), read right after the task that wrote it.
+    int *items;
+    int items_cap;
+    int *block_count;
+    /// Grid row r's candidate pairs: row_start[r] .. row_start[r + 1]
+    /// (broad.c lists them, the relaxation's bands read them).
+    int *row_start;
     int row_cap;
-    int *block_offset;     ///< Per block: where its output starts (resolve.c's tile contacts).
-    int *grid_count;       ///< Per block: LEDGE__GRID_BANDS counts, then places (broad.c).
-    int grid_pair_count;   ///< Pairs found through the grid (before the big bodies').
-    int grid_sensor_count; ///< Sensor pairs found through the grid (likewise).
-    /// Per block of sorted grid bodies: where its pairs and sensor pairs
-    /// start in the step's lists (the substep's first search, broad.c).
-    int *pair_start, *sensor_start;
-    /// Per block, two: where a block searched again starts in one worker's
-    /// lists of the blocks searched again (broad.c).
-    int *fresh_start;
-    /// Per block of sorted grid bodies: a body woken after the pair search
-    /// is within reach of its bodies, so its search is made again (broad.c).
-    uint8_t *research;
-    /// Per block of sorted grid bodies: the active bodies of the blocks
-    /// before it, while bodies sleep (broad.c's count_active).
-    int *active_before;
-    int *splice_to;    ///< Per block: where its pairs go when a search again is spliced (broad.c).
-    bool research_all; ///< A woken body is not in the grid: every block is searched again.
-    int worker_count;  ///< The def's worker_count: worker indices are below it.
-    ledge__profile profile; ///< Stage times, for the benchmark.
+    ledge__profile profile; ///< Stage times, for the game's profile and the benchmark.
     struct ledge__counter {
         int pushes;    ///< Projections made (resolve.c).
-        int rechecked; ///< Bodies that joined the tile list (broad.c).
-        int far_moved; ///< Bodies pushed beyond the margin (broad.c).
+        int rechecked; ///< Bodies that joined the tile list (broad_tiles.c).
+        int far_moved; ///< Bodies pushed beyond the margin (broad_tiles.c).
         char pad[52];  ///< One cache line per worker.
     } counter[LEDGE_MAX_WORKERS];
 } ledge__par;
@@ -287,7 +229,6 @@ struct ledge_world {
     bool any_moved;               ///< Some body's `moved` is set.
     float max_extent;             ///< Largest dynamic body's extent seen (grows only).
     uint32_t map_version; ///< The tilemap version the stages last derived from (world.c, forget).
-    float tile_margin;    ///< The broad-phase margin tile_seen was found with (broad.c).
     vec2s up;             ///< Unit vector against gravity ((0, 0) without gravity).
     int up_axis;          ///< Grid rows run along: 0 +y, 1 -y, 2 +x, 3 -x (closest to up).
     ledge__grid grid;
@@ -307,6 +248,7 @@ struct ledge_world {
     struct ledge__characters *characters; ///< Character states (character.c); NULL until one.
     ledge__step step;                     ///< Per-substep scratch.
     struct ledge__order *order;           ///< The slots' order by space (order.h).
+    struct ledge__broad *broad;           ///< The broad phase (broad_file.h).
     struct ledge__sleep *sleep;           ///< Sleeping bodies (sleep.h).
     struct ledge__resolve *resolve;       ///< The relaxation passes (resolve.h).
     struct ledge__fast *fast;             ///< The fast bodies' paths (fast.h).

@@ -17,7 +17,7 @@
 
 #include "broad.h" // ledge__splice_blocks
 #include "game.h"
-#include "order.h" // ledge__order_set_period
+#include "order.h"    // ledge__order_set_period
 #include "contacts.h" // the pool's counts of ranges run (ledge__workers_ranges)
 #include "events.h"
 #include "fast.h"
@@ -670,8 +670,8 @@ static void reuse_compare(const ledge_world *a, const ledge_world *b, const char
 static int reusable_blocks(const ledge_world *w) {
     int n = 0;
     for (int b = 0; b < ledge__blocks(w->slot_count); ++b)
-        n += w->par.dormant[b] && w->par.classified[b] == w->par.classify_stamp &&
-             w->par.counted[b] == w->par.grid_stamp;
+        n += w->par.dormant[b] && w->broad->classified[b] == w->broad->classify_stamp &&
+             w->broad->counted[b] == w->broad->grid_stamp;
     return n;
 }
 
