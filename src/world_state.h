@@ -1,8 +1,8 @@
-// The world's state: its types and nothing else. The body store
-// (body_fields.h: parallel arrays, one per field, indexed by slot, so that
-// each stage of the step streams only the fields it reads), the contacts,
-// the grid, the event arrays and the step context (per-substep scratch).
-// The functions over them are declared by the modules that define them
+// The world's state: the world struct and the types every stage shares
+// (contacts, candidate pairs, the step's scratch, the blocks of slots, why
+// derived state is forgotten, the tests' switches). Each stage's own state
+// is declared in its own header (struct ledge_world below says where). The
+// functions over them are declared by the modules that define them
 // (slots.h, par.h, contacts.h, and each stage's header).
 #ifndef LEDGE_WORLD_STATE_H
 #define LEDGE_WORLD_STATE_H
@@ -11,12 +11,9 @@
 #include "body_fields.h"
 #include "core.h"
 #include "grid.h"
-#include "ledge/events.h"
 #include "ledge/world.h"
 #include "tilemap.h"
 #include "workers.h"
-
-#include <stdatomic.h>
 
 /// A contact found by the last relaxation pass of a substep. The substep's
 /// velocity pass responds to it, and the next substep replays it before its
@@ -76,8 +73,11 @@ typedef struct ledge__pair {
 /// callback: the pair slides and its relaxation skips those rules.
 #define LEDGE__PAIR_PLAIN 2u
 
-/// Per-substep scratch: rewritten by each substep before it is read, so
-/// never reordered with the bodies and never part of the world's state.
+/// The step's scratch (w->step): the per-body scratch arrays (body_fields.h,
+/// SCRATCH: each named for its one use) and what one stage hands the next
+/// within a step. Rewritten before it is read, so never reordered with the
+/// bodies, never in a snapshot, never forgotten. A stage's scratch that no
+/// other stage reads is in the stage's own state (w->broad, w->response ...).
 typedef struct ledge__step {
     LEDGE__BODY_SCRATCH_MEMBERS // the per-body scratch arrays (body_fields.h)
         ledge__pair *pairs;     ///< Candidate pairs of this substep (broad.c).
@@ -86,11 +86,10 @@ typedef struct ledge__step {
     int sensor_pair_count, sensor_pair_cap;
     int tile_count;        ///< Entries in tile_list (dynamic bodies near non-empty cells).
     int big_count;         ///< Entries in big_list (bodies larger than a grid cell).
-    int grid_pair_count;   ///< Of the pairs, those found through the grid (broad.c; the big bodies'
-                           ///< follow).
+    int grid_pair_count;   ///< Of the pairs, those found through the grid (the big bodies' follow).
     int grid_sensor_count; ///< Of the sensor pairs, likewise.
     float margin;          ///< Broad-phase growth of the boxes (this step).
-    uint8_t *carry_block;  ///< Per block of contacts: any against a kinematic body (world.c).
+    uint8_t *carry_block;  ///< Per block of contacts: any against a kinematic body (the carry).
     int carry_block_cap;
     bool still_any; ///< Grid bodies not fast this substep: bounds of their centres (broad.c).
     vec2s still_lower, still_upper;
@@ -215,25 +214,48 @@ typedef struct ledge__debug {
     uint32_t reorders; ///< Reorderings that moved bodies (order.c).
 } ledge__debug;
 
+/// The world (world.c makes it), its state by owner:
+/// - the def's settings, and what the step derives from them (up);
+/// - the body store (body_fields.h): every per-body array, named directly
+///   (w->position[i]), and the store's counts; ids and slots (slots.h);
+/// - the contacts (contacts.h): the live ones the step records and the held
+///   ones of sleepers, kept across steps and in a snapshot;
+/// - the grid: the last substep's filing (broad_file.c files it; the fast
+///   bodies, the relaxation, the contact sort and the slots' order read it);
+/// - each stage's own state, declared in the stage's header and reached
+///   through it: w->order (order.h), w->broad (broad_file.h), w->resolve
+///   (resolve.h), w->fast (fast.h), w->response (response.h), w->sleep
+///   (sleep.h), w->events (events.h), made with the world in one
+///   allocation (world.c); w->query (query_index.h) and w->characters
+///   (characters.h), made when first needed;
+/// - the step's scratch: w->step (per-body arrays, and what one stage hands
+///   the next within a step) and w->par (the workers, the blocks of slots);
+///   one field per use, never read before the step writes it;
+/// - w->debug: the tests' switches and counters, never the world's state.
+/// What a stage derives and keeps only to go faster, it forgets in its own
+/// `ledge__<stage>_forget`, which ledge__world_forget (world.h) calls.
 struct ledge_world {
+    // --- the def's settings, and what the step derives from them
     uint32_t serial; ///< This world's serial number, carried by its ids (never 0).
     vec2s gravity;
     ledge_tilemap *map;
-    int iterations;               ///< Relaxation passes per substep.
-    int substeps;                 ///< Substeps per step.
-    float slop;                   ///< Overlap left in place so that contacts persist.
-    float bounce_threshold;       ///< Approach speed below which nothing bounces.
-    float cell_size;              ///< Broad-phase cell override (0: automatic).
-    bool coulomb;                 ///< LEDGE_FRICTION_COULOMB (else N's friction law).
+    int iterations;         ///< Relaxation passes per substep.
+    int substeps;           ///< Substeps per step.
+    float slop;             ///< Overlap left in place so that contacts persist.
+    float bounce_threshold; ///< Approach speed below which nothing bounces.
+    float cell_size;        ///< Broad-phase cell override (0: automatic).
+    bool coulomb;           ///< LEDGE_FRICTION_COULOMB (else N's friction law).
+    // --- the world between calls
     uint32_t contact_map_version; ///< The tilemap version the recorded contacts were found at.
     bool any_moved;               ///< Some body's `moved` is set.
     float max_extent;             ///< Largest dynamic body's extent seen (grows only).
     uint32_t map_version; ///< The tilemap version the stages last derived from (world.c, forget).
     vec2s up;             ///< Unit vector against gravity ((0, 0) without gravity).
     int up_axis;          ///< Grid rows run along: 0 +y, 1 -y, 2 +x, 3 -x (closest to up).
-    ledge__grid grid;
+    ledge__grid grid;     ///< The last substep's filing.
     ledge_pre_solve_fn *pre_solve; ///< The game's contact filter, or NULL.
     void *pre_solve_context;
+    // --- the contacts (contacts.h)
     ledge__contact *contacts;
     ledge__contact *contacts_scratch; ///< Same capacity: the sort's output.
     int contact_count, contact_cap;
@@ -244,21 +266,21 @@ struct ledge_world {
     ledge__contact *held;
     int held_count, held_cap;
     bool stepping; ///< Set during ledge_world_step: API calls that change the world are refused.
-    struct ledge__query_index *query;     ///< The queries' own grid (query.c); NULL until asked.
-    struct ledge__characters *characters; ///< Character states (character.c); NULL until one.
-    ledge__step step;                     ///< Per-substep scratch.
+    // --- the stages' states, each declared in its stage's header
+    struct ledge__query_index *query;     ///< The queries' index (query_index.h); NULL until asked.
+    struct ledge__characters *characters; ///< The character table (characters.h); NULL until one.
+    ledge__step step;                     ///< The step's scratch.
     struct ledge__order *order;           ///< The slots' order by space (order.h).
     struct ledge__broad *broad;           ///< The broad phase (broad_file.h).
     struct ledge__sleep *sleep;           ///< Sleeping bodies (sleep.h).
     struct ledge__resolve *resolve;       ///< The relaxation passes (resolve.h).
     struct ledge__fast *fast;             ///< The fast bodies' paths (fast.h).
     struct ledge__events *events;         ///< The events and the contact index (events.h).
-    struct ledge__response
-        *response;      ///< The velocity pass: the contact sort and the loads (response.h).
-    ledge__par par;     ///< The workers and their scratch (workers.h).
-    ledge__debug debug; ///< The tests' switches and counters.
+    struct ledge__response *response;     ///< The velocity pass (response.h).
+    ledge__par par;                       ///< The workers and the blocks of slots (par.h).
+    ledge__debug debug;                   ///< The tests' switches and counters.
 
-    // The body store (body_fields.h): its arrays, named directly (w->position[i]).
+    // --- the body store (body_fields.h): its arrays, named directly (w->position[i])
     LEDGE__BODY_STORE_MEMBERS
 };
 

@@ -12,7 +12,10 @@ including a header whose module includes, directly or not, the first).
 Every internal function is declared in the header of the module that
 defines it, so the include graph is the call graph: a module that calls
 another includes its header. Every file of src/ (but the bindings') must
-be in the table: a new file must be given its layer.
+be in the table: a new file must be given its layer. Each stage's state,
+which the world reaches through a pointer (`struct ledge__<name> *` in
+struct ledge_world, world_state.h), is declared in the header of a module
+of the stages layer, never in the store's own headers.
 
 Prints one line per violation and a cmocka-like summary (one case per
 file).
@@ -116,6 +119,7 @@ def check(src):
         if module(f) not in where:
             owner = sorted(where)[0]
             problems.append(f"{f}: declares {name}, which {owner}.c defines (declare it in {owner}.h)")
+    problems += stage_state_problems(src, files, table)
     # Circles among the modules' includes.
     state, stack = {}, []
 
@@ -135,6 +139,38 @@ def check(src):
         if m not in state:
             visit(m)
     return files, problems
+
+
+STAGES = next(k for k, (name, _) in enumerate(LAYERS) if name.startswith("stages"))
+
+
+def stage_state_problems(src, files, table):
+    """Each `struct ledge__x *member;` of struct ledge_world is declared in a
+    header of a module of the stages layer."""
+    path = os.path.join(src, "world_state.h")
+    if not os.path.exists(path):
+        return []
+    with open(path, encoding="utf-8") as fh:
+        text = strip_comments(fh.read())
+    body = re.search(r"struct ledge_world\s*\{(.*?)\n\};", text, re.S)
+    if not body:
+        return ["world_state.h: no struct ledge_world"]
+    problems = []
+    for name, member in re.findall(r"struct\s+(ledge__\w+)\s*\*\s*(\w+)\s*;", body.group(1)):
+        where = []
+        for f in files:
+            if not f.endswith(".h"):
+                continue
+            with open(os.path.join(src, f), encoding="utf-8") as fh:
+                if re.search(r"\bstruct\s+" + name + r"\s*\{", strip_comments(fh.read())):
+                    where.append(f)
+        if not where:
+            problems.append(f"world_state.h: the world's {member} ({name}) is declared in no header")
+        for f in where:
+            if table.get(module(f)) != STAGES:
+                problems.append(f"{f}: declares {name}, the world's {member}, outside the stages "
+                                f"layer (a stage's state is declared in the stage's header)")
+    return problems
 
 
 def report(files, problems):
@@ -162,9 +198,11 @@ def self_test():
         put("narrow.h", '#include "ray.h"\n')           # a circle in one layer
         put("ray.h", '#include "narrow.h"\n')
         put("mystery.c", "")                             # no layer
+        put("world_state.h", "struct ledge_world {\n    struct ledge__thing *thing;\n};\n")
+        put("grid.h", "typedef struct ledge__thing {\n    int x;\n} ledge__thing;\n")  # not a stage
         _, bad = check(d)
     caught = [any("a layer up" in p for p in bad), any("a circle" in p for p in bad),
-              any("no layer" in p for p in bad), not ok]
+              any("no layer" in p for p in bad), any("outside the stages" in p for p in bad), not ok]
     print("self-test:", "ok" if all(caught) else f"FAILED {caught} {bad}")
     return 0 if all(caught) else 1
 
