@@ -375,16 +375,6 @@ void ledge__broad_forget(ledge_world *w, ledge__stale why) {
     }
 }
 
-// Replaces *array (count `used` elements of `size` bytes) by one of `cap`
-// elements, the rest zeroed (array.h). False when the allocation fails.
-static bool regrow(void **array, size_t size, int used, int cap) {
-    void *fresh = ledge__array_copy(*array, *array != NULL ? used : 0, cap, size);
-    if (fresh == NULL) return false;
-    ledge__free(*array);
-    *array = fresh;
-    return true;
-}
-
 bool ledge__broad_reserve(ledge_world *w, int slots) {
     ledge__broad *p = w->broad;
     int blocks = ledge__blocks(slots);
@@ -393,25 +383,27 @@ bool ledge__broad_reserve(ledge_world *w, int slots) {
     int used = p->block_cap;
     // The pair lists move with their contents (a block keeps its room); the
     // stamps start at 0 (nothing is remembered of a new array's blocks).
-    if (!regrow((void **)&p->pairs, sizeof *p->pairs, used, want) ||
-        !regrow((void **)&p->sensors, sizeof *p->sensors, used, want) ||
-        !regrow((void **)&p->classified, sizeof *p->classified, 0, want) ||
-        !regrow((void **)&p->classified_still, sizeof *p->classified_still, 0, want) ||
-        !regrow((void **)&p->block_bounds, sizeof *p->block_bounds, 0, want) ||
-        !regrow((void **)&p->block_lower, sizeof *p->block_lower * 2, 0, want) ||
-        !regrow((void **)&p->block_upper, sizeof *p->block_upper * 2, 0, want) ||
-        !regrow((void **)&p->counted, sizeof *p->counted, 0, want) ||
-        !regrow((void **)&p->cells_changed, sizeof *p->cells_changed, 0, want) ||
-        !regrow((void **)&p->saved_count, sizeof *p->saved_count * LEDGE__GRID_BANDS, 0, want) ||
-        !regrow((void **)&p->grid_count, sizeof *p->grid_count * LEDGE__GRID_BANDS, 0, want) ||
-        !regrow((void **)&p->pair_offset, sizeof *p->pair_offset, 0, want) ||
-        !regrow((void **)&p->sensor_offset, sizeof *p->sensor_offset, 0, want) ||
-        !regrow((void **)&p->pair_start, sizeof *p->pair_start, 0, want) ||
-        !regrow((void **)&p->sensor_start, sizeof *p->sensor_start, 0, want) ||
-        !regrow((void **)&p->fresh_start, sizeof *p->fresh_start * 2, 0, want) ||
-        !regrow((void **)&p->research, sizeof *p->research, 0, want) ||
-        !regrow((void **)&p->splice_to, sizeof *p->splice_to, 0, want) ||
-        !regrow((void **)&p->active_before, sizeof *p->active_before, 0, want)) {
+    if (!ledge__array_regrow((void **)&p->pairs, sizeof *p->pairs, used, want) ||
+        !ledge__array_regrow((void **)&p->sensors, sizeof *p->sensors, used, want) ||
+        !ledge__array_regrow((void **)&p->classified, sizeof *p->classified, 0, want) ||
+        !ledge__array_regrow((void **)&p->classified_still, sizeof *p->classified_still, 0, want) ||
+        !ledge__array_regrow((void **)&p->block_bounds, sizeof *p->block_bounds, 0, want) ||
+        !ledge__array_regrow((void **)&p->block_lower, sizeof *p->block_lower * 2, 0, want) ||
+        !ledge__array_regrow((void **)&p->block_upper, sizeof *p->block_upper * 2, 0, want) ||
+        !ledge__array_regrow((void **)&p->counted, sizeof *p->counted, 0, want) ||
+        !ledge__array_regrow((void **)&p->cells_changed, sizeof *p->cells_changed, 0, want) ||
+        !ledge__array_regrow((void **)&p->saved_count, sizeof *p->saved_count * LEDGE__GRID_BANDS,
+                             0, want) ||
+        !ledge__array_regrow((void **)&p->grid_count, sizeof *p->grid_count * LEDGE__GRID_BANDS, 0,
+                             want) ||
+        !ledge__array_regrow((void **)&p->pair_offset, sizeof *p->pair_offset, 0, want) ||
+        !ledge__array_regrow((void **)&p->sensor_offset, sizeof *p->sensor_offset, 0, want) ||
+        !ledge__array_regrow((void **)&p->pair_start, sizeof *p->pair_start, 0, want) ||
+        !ledge__array_regrow((void **)&p->sensor_start, sizeof *p->sensor_start, 0, want) ||
+        !ledge__array_regrow((void **)&p->fresh_start, sizeof *p->fresh_start * 2, 0, want) ||
+        !ledge__array_regrow((void **)&p->research, sizeof *p->research, 0, want) ||
+        !ledge__array_regrow((void **)&p->splice_to, sizeof *p->splice_to, 0, want) ||
+        !ledge__array_regrow((void **)&p->active_before, sizeof *p->active_before, 0, want)) {
         // The arrays grown so far keep their contents; block_cap stays the
         // smallest of them, so the next attempt grows them all again.
         LEDGE_ERROR(

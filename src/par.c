@@ -7,23 +7,13 @@
 #include <stddef.h>
 #include <string.h>
 
-// Replaces *array (count `used` elements of `size` bytes) by one of `cap`
-// elements, the rest zeroed (array.h). False when the allocation fails.
-static bool regrow(void **array, size_t size, int used, int cap) {
-    void *fresh = ledge__array_copy(*array, *array != NULL ? used : 0, cap, size);
-    if (fresh == NULL) return false;
-    ledge__free(*array);
-    *array = fresh;
-    return true;
-}
-
 static bool reserve_blocks(ledge__par *p, int blocks) {
     if (blocks <= p->block_cap) return true;
     int want = blocks < 8 ? 8 : blocks + blocks / 2;
     // (A new dormant array marks no block dormant: the step's end finds them.)
-    if (!regrow((void **)&p->block_count, sizeof *p->block_count, 0, want) ||
-        !regrow((void **)&p->block_flag, sizeof *p->block_flag, 0, want) ||
-        !regrow((void **)&p->dormant, sizeof *p->dormant, 0, want)) {
+    if (!ledge__array_regrow((void **)&p->block_count, sizeof *p->block_count, 0, want) ||
+        !ledge__array_regrow((void **)&p->block_flag, sizeof *p->block_flag, 0, want) ||
+        !ledge__array_regrow((void **)&p->dormant, sizeof *p->dormant, 0, want)) {
         // The arrays grown so far keep their contents; block_cap stays the
         // smallest of them, so the next attempt grows them all again.
         LEDGE_ERROR("ledge_world_step: allocation of the workers' scratch for %d blocks failed",
@@ -39,7 +29,7 @@ bool ledge__par_reserve(ledge_world *w, int slots, int rows) {
     if (!reserve_blocks(p, ledge__blocks(slots))) return false;
     if (slots > p->items_cap) {
         int want = slots + slots / 2;
-        if (!regrow((void **)&p->items, sizeof *p->items, 0, want)) {
+        if (!ledge__array_regrow((void **)&p->items, sizeof *p->items, 0, want)) {
             LEDGE_ERROR("ledge_world_step: allocation of the workers' scratch for %d bodies failed",
                         want);
             return false;
@@ -48,7 +38,7 @@ bool ledge__par_reserve(ledge_world *w, int slots, int rows) {
     }
     if (rows + 2 > p->row_cap) {
         int want = rows + 2 + (rows + 2) / 2;
-        if (!regrow((void **)&p->row_start, sizeof *p->row_start, 0, want)) {
+        if (!ledge__array_regrow((void **)&p->row_start, sizeof *p->row_start, 0, want)) {
             LEDGE_ERROR("ledge_world_step: allocation of the workers' scratch for %d grid rows "
                         "failed",
                         want);

@@ -52,25 +52,13 @@ void ledge__sleep_destroy(ledge__sleep *s) {
     ledge__free(s->range_count);
 }
 
-// Replaces *array by a zeroed one of `count` elements of `size` bytes
-// (what it held is never read again: the step rewrites it first).
-static bool fresh_array(void **array, int count, size_t size) {
-    if ((size_t)count > SIZE_MAX / size) return false;
-    void *fresh = ledge__alloc(size * (size_t)count);
-    if (fresh == NULL) return false;
-    memset(fresh, 0, size * (size_t)count);
-    ledge__free(*array);
-    *array = fresh;
-    return true;
-}
-
 bool ledge__sleep_reserve(ledge_world *w, int slots) {
     ledge__sleep *s = w->sleep;
     if (!s->on) return true; // nothing sleeps: no veto
     int blocks = ledge__blocks(slots);
     if (slots > s->veto_cap) {
         int want = slots + slots / 2;
-        if (!fresh_array((void **)&s->veto, want, sizeof *s->veto)) {
+        if (!ledge__array_regrow((void **)&s->veto, sizeof *s->veto, 0, want)) {
             LEDGE_ERROR("ledge_world_step: allocation of the sleep's veto for %d bodies failed",
                         want);
             return false;
@@ -79,8 +67,8 @@ bool ledge__sleep_reserve(ledge_world *w, int slots) {
     }
     if (blocks > s->block_cap) {
         int want = blocks < 8 ? 8 : blocks + blocks / 2;
-        if (!fresh_array((void **)&s->fell_asleep, want, sizeof *s->fell_asleep) ||
-            !fresh_array((void **)&s->range_count, want, sizeof *s->range_count)) {
+        if (!ledge__array_regrow((void **)&s->fell_asleep, sizeof *s->fell_asleep, 0, want) ||
+            !ledge__array_regrow((void **)&s->range_count, sizeof *s->range_count, 0, want)) {
             LEDGE_ERROR("ledge_world_step: allocation of the sleep's counts for %d blocks failed",
                         want);
             return false;

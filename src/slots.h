@@ -1,10 +1,9 @@
 // Ids and slots (slots.c): the conversions between a body's id and the
-// slot the store keeps it in, the marks a body's changes leave (woken,
-// moved by the game).
+// slot the store keeps it in, and the mark of a body the game moved.
+// (Waking a body is sleep's: ledge__wake, sleep.h.)
 #ifndef LEDGE_SLOTS_H
 #define LEDGE_SLOTS_H
 
-#include "par.h"
 #include "world_state.h"
 
 /// The slot of a living body named by `id`, or -1. Logs the refusal as
