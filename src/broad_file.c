@@ -114,6 +114,24 @@ static void check_classify_key(ledge_world *w, float cell) {
     next_stamp(&w->broad->classify_stamp, w->broad->classified, w->broad->block_cap);
 }
 
+// What classify found for block b. (Out of line, the bounds by value: the
+// loop over the bodies keeps its registers for the bodies, and its bounds
+// in registers.)
+static LEDGE_NOINLINE void classified(ledge_world *w, int b, int big_count, bounds still,
+                                      bounds fast) {
+    w->par.block_count[b] = big_count;
+    w->broad->block_bounds[b] = 0;
+    block_bounds_put(w, b, 0, &still);
+    block_bounds_put(w, b, 1, &fast);
+    // A dormant block's bodies stay where they are until it is stirred:
+    // what was found here holds until then (big bodies aside: their list
+    // is the block's scratch, which other stages reuse).
+    bool keep = ledge__dormant(w, b) && big_count == 0;
+    w->broad->classified[b] = keep ? w->broad->classify_stamp : 0u;
+    w->broad->classified_still[b] = still.any;
+    w->broad->counted[b] = 0; // its counts are found again (count_run)
+}
+
 // (Inline with the axis and `split` constants: classify_block's loop then
 // has no switch per body for the usual y-up world, and no look at the fast
 // flags when there is no second filing.)
@@ -144,17 +162,7 @@ static LEDGE_INLINE void classify_axis(ledge_world *w, float cell, int b, int up
             bounds_add(&still, gc);
         }
     }
-    w->par.block_count[b] = big_count;
-    w->broad->block_bounds[b] = 0;
-    block_bounds_put(w, b, 0, &still);
-    block_bounds_put(w, b, 1, &fast);
-    // A dormant block's bodies stay where they are until it is stirred:
-    // what was found here holds until then (big bodies aside: their list
-    // is the block's scratch, which other stages reuse).
-    bool keep = ledge__dormant(w, b) && big_count == 0;
-    w->broad->classified[b] = keep ? w->broad->classify_stamp : 0u;
-    w->broad->classified_still[b] = still.any;
-    w->broad->counted[b] = 0; // its counts are found again (count_run)
+    classified(w, b, big_count, still, fast);
 }
 
 static void classify_block(ledge_world *w, float cell, int b, bool split) {
@@ -198,6 +206,13 @@ static void classify(ledge_world *w, float cell, bool split, vec2s *lower, vec2s
     *upper = all.upper;
 }
 
+// The fast bodies' bounds classify_again found for block b (out of line,
+// as classified()).
+static LEDGE_NOINLINE void classified_again(ledge_world *w, int b, bounds fast) {
+    w->broad->block_bounds[b] &= 1u;
+    block_bounds_put(w, b, 1, &fast);
+}
+
 // The second filing's boxes: only the fast bodies moved (fast.c writes
 // their positions alone), so only theirs are found again, and the bounds
 // are the still bodies' (kept from classify) joined with theirs. Which
@@ -212,8 +227,7 @@ static LEDGE_INLINE void classify_again_axis(ledge_world *w, int b, int up_axis)
         vec2s gc = w->step.grid_center[i] = ledge__to_grid(up_axis, w->step.box_center[i]);
         if (w->step.in_grid[i]) bounds_add(&fast, gc);
     }
-    w->broad->block_bounds[b] &= 1u;
-    block_bounds_put(w, b, 1, &fast);
+    classified_again(w, b, fast);
 }
 
 static void classify_again_run(int start, int end, int worker, void *context) {

@@ -101,7 +101,7 @@ static inline bool acts(const ledge__contact *c, vec2s v, float resting, bool sw
 }
 
 static inline vec2s answer(const ledge_world *w, const ledge__contact *c, vec2s v, float resting,
-                           bool sweep) {
+                           bool sweep, float dt) {
     vec2s n = c->normal;
     float vn = v2_dot(v, n);
     float goal = sweep ? c->target : 0.0f;
@@ -115,21 +115,21 @@ static inline vec2s answer(const ledge_world *w, const ledge__contact *c, vec2s 
         return v2_add(vt, v2_scale(n, maxf(goal, -vn))); // BOUNCE
     }
     float out = sweep ? goal : bounced(vn, c->bounce, w->bounce_threshold);
-    vec2s t = rub(vt, c->friction, vn, out, w->coulomb || c->pile, c->cap * w->response->cap_dt);
+    vec2s t = rub(vt, c->friction, vn, out, w->coulomb || c->pile, c->cap * dt);
     return v2_add(t, v2_scale(n, out));
 }
 
-static inline void respond_tile(ledge_world *w, const ledge__contact *c, float resting,
-                                bool sweep) {
-    w->velocity[c->a] = answer(w, c, w->velocity[c->a], resting, sweep);
+static inline void respond_tile(ledge_world *w, const ledge__contact *c, float resting, bool sweep,
+                                float dt) {
+    w->velocity[c->a] = answer(w, c, w->velocity[c->a], resting, sweep, dt);
 }
 
 // Body a against body b (n points from b toward a), the change shared by
 // the weights wa and wb (which add up to 1).
 static inline void respond_pair(ledge_world *w, const ledge__contact *c, float wa, float wb,
-                                float resting, bool sweep) {
+                                float resting, bool sweep, float dt) {
     vec2s rel = v2_sub(w->velocity[c->a], w->velocity[c->b]);
-    vec2s after = answer(w, c, rel, resting, sweep);
+    vec2s after = answer(w, c, rel, resting, sweep, dt);
     vec2s change = v2_sub(after, rel);
     w->velocity[c->a] = v2_add(w->velocity[c->a], v2_scale(change, wa));
     w->velocity[c->b] = v2_sub(w->velocity[c->b], v2_scale(change, wb));
@@ -197,13 +197,13 @@ static inline vec2s held_velocity(const ledge_world *w, const ledge__contact *c,
 // body alone, against the lower one held (held_velocity); a flat pair, or
 // one whose upper body cannot move, is shared by inverse mass as in the
 // pass. Returns whether it marked the upper body held as it moves.
-static inline bool sweep_pair(ledge_world *w, const ledge__contact *c, float resting) {
+static inline bool sweep_pair(ledge_world *w, const ledge__contact *c, float resting, float dt) {
     int lower;
     float cosine, wa, wb;
     int u = stacked(w, c, &lower, &cosine);
     if (u < 0) {
         if (acts(c, relative(w, c), resting, true) && weights(w, c, &wa, &wb))
-            respond_pair(w, c, wa, wb, resting, true);
+            respond_pair(w, c, wa, wb, resting, true, dt);
         return false;
     }
     vec2s held = held_velocity(w, c, u, lower), vu = w->velocity[u];
@@ -211,7 +211,7 @@ static inline bool sweep_pair(ledge_world *w, const ledge__contact *c, float res
     if (marks) w->step.held_moving[u] = 1;
     vec2s rel = u == c->a ? v2_sub(vu, held) : v2_sub(held, vu); // a's relative to b's
     if (!acts(c, rel, resting, true)) return marks;
-    vec2s change = v2_sub(answer(w, c, rel, resting, true), rel);
+    vec2s change = v2_sub(answer(w, c, rel, resting, true, dt), rel);
     w->velocity[u] = u == c->a ? v2_add(vu, change) : v2_sub(vu, change);
     return marks;
 }
@@ -604,16 +604,16 @@ static void aim(ledge_world *w, float resting) {
     ledge__run(w, aim_run, ledge__blocks(w->contact_count), 1, &t);
 }
 
-void ledge__shock_sweep(ledge_world *w, float resting) {
+void ledge__shock_sweep(ledge_world *w, float resting, float dt) {
     // Bottom up (ledge__sort_contacts): the tiles hold the bottom of every
     // pile, then each pair holds its lower body still.
     bool marked = false;
     for (int k = 0; k < w->contact_count; ++k) {
         const ledge__contact *c = &w->contacts[k];
         if (c->b < 0) {
-            respond_tile(w, c, resting, true);
+            respond_tile(w, c, resting, true, dt);
         } else {
-            marked |= sweep_pair(w, c, resting);
+            marked |= sweep_pair(w, c, resting, dt);
         }
     }
     if (!marked) return;
@@ -628,17 +628,16 @@ void ledge__shock_sweep(ledge_world *w, float resting) {
 void ledge__velocity_pass(ledge_world *w, float resting, float dt) {
     float wa, wb;
     bool sweep = !(w->up.x == 0.0f && w->up.y == 0.0f);
-    w->response->cap_dt = dt;
     if (sweep) aim(w, resting);
     for (int k = 0; k < w->contact_count; ++k) {
         const ledge__contact *c = &w->contacts[k];
         // A pair the answer leaves alone (most of a resting pile's) skips
         // its weights and the bodies' updates.
         if (c->b < 0) {
-            respond_tile(w, c, resting, false);
+            respond_tile(w, c, resting, false, dt);
         } else if (acts(c, relative(w, c), resting, false) && weights(w, c, &wa, &wb)) {
-            respond_pair(w, c, wa, wb, resting, false);
+            respond_pair(w, c, wa, wb, resting, false, dt);
         }
     }
-    if (sweep) ledge__shock_sweep(w, resting);
+    if (sweep) ledge__shock_sweep(w, resting, dt);
 }

@@ -17,7 +17,6 @@ typedef struct ledge__stacking {
 /// The velocity pass's state (w->response): the scratch of the contact
 /// sort and of the loads, rewritten by each substep before it is read.
 typedef struct ledge__response {
-    float cap_dt;      ///< The substep's dt, for the Coulomb caps (set by ledge__velocity_pass).
     int *buckets;      ///< The contact sort's counters, per bucket of a group.
     int *sort_key;     ///< Per contact: its bucket.
     int *sort_index;   ///< The contacts' indices, by groups of buckets.
@@ -40,9 +39,9 @@ void ledge__velocity_pass(ledge_world *world, float resting, float dt);
 /// The shock sweep (ledge__velocity_pass calls it after the
 /// pass; tests call it alone): each contact once more in list order, a
 /// stacked pair answered against its lower body held (response.c,
-/// held_velocity), toward the targets the pass's aim set. Reads the
-/// substep's cap_dt (w->response).
-void ledge__shock_sweep(ledge_world *world, float resting);
+/// held_velocity), toward the targets the pass's aim set; `dt` is the
+/// substep's, for the contacts' Coulomb caps (per second).
+void ledge__shock_sweep(ledge_world *world, float resting, float dt);
 
 /// Orders the recorded contacts from the bottom of each pile up: tile
 /// contacts first, then pairs by the height of their lower body (along up),
