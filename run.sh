@@ -17,6 +17,8 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
+# libxxhash-dev: xxHash's header (the snapshot's checksum and the replay hash,
+# src/hash.c; header-only, nothing linked);
 # libjansson-dev and zlib1g-dev: the optional Tiled loader (ledge_tiled);
 # valgrind, clang and libclang-rt-14-dev: memcheck and the libFuzzer harnesses;
 # libchipmunk-dev and libbox2d-dev: the peer engines of the rain benchmark
@@ -29,7 +31,7 @@ cd "$(dirname "$0")"
 # luajit, love, xvfb and xauth: the Lua binding's tests and the LÖVE sample's
 # autopilot under a virtual X server (check_lua), and the SDL testbed there
 # (check_testbed).
-PACKAGES=(meson ninja-build pkg-config gcc g++ python3 binutils libcglm-dev libcmocka-dev
+PACKAGES=(meson ninja-build pkg-config gcc g++ python3 binutils libcglm-dev libxxhash-dev libcmocka-dev
     libjansson-dev zlib1g-dev valgrind clang libclang-rt-14-dev libchipmunk-dev libbox2d-dev
     libcairo2-dev doxygen libsdl2-dev cmake emscripten chromium luajit love xvfb xauth)
 

@@ -30,7 +30,7 @@ import tempfile
 # built on the public API only; it has its own layers.
 LAYERS = [
     ("base: numbers, checks, hooks, growable arrays",
-     ["core", "array", "hooks", "check"]),
+     ["core", "array", "hooks", "check", "hash"]),
     ("geometry: shapes and their collision, rays, sweeps, distances",
      ["shape", "narrow", "ray", "sweep", "decompose", "gjk", "distance"]),
     ("tiles: the tile set, the tilemap and its queries, the grid",
