@@ -46,8 +46,8 @@ static bool finite_ok(const char *fn, const char *arg, float v, float lo) {
 
 // The platformer fields: one-way direction, response, floor angle.
 static bool platform_ok(const ledge_body_def *d) {
-    if (d->one_way < LEDGE_ONE_WAY_NONE || d->one_way > LEDGE_ONE_WAY_RIGHT) {
-        LEDGE_ERROR("ledge_body_create: one_way is %d (must be a ledge_one_way)", d->one_way);
+    if ((int)d->one_way < LEDGE_ONE_WAY_NONE || (int)d->one_way > LEDGE_ONE_WAY_RIGHT) {
+        LEDGE_ERROR("ledge_body_create: one_way is %d (must be a ledge_one_way)", (int)d->one_way);
         return false;
     }
     if ((int)d->response < LEDGE_RESPONSE_SLIDE || (int)d->response > LEDGE_RESPONSE_CROSS) {
@@ -170,6 +170,10 @@ void ledge_body_destroy(ledge_world *world, ledge_body_id id) {
     ledge__forget_contacts(world, i);
     ledge__store_release(world, i);
     ledge__query_refile(world, i);
+}
+
+bool ledge_body_id_equals(ledge_body_id a, ledge_body_id b) {
+    return LEDGE_ID_EQUALS(a, b);
 }
 
 bool ledge_body_is_valid(const ledge_world *world, ledge_body_id id) {

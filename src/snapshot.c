@@ -4,6 +4,7 @@
 // what the step derives again. docs/rollback.md describes the format.
 #include "characters.h"
 #include "events.h"
+#include "hash.h"
 #include "order.h"
 #include "sleep.h"
 #include "snapshot.h"
@@ -24,64 +25,11 @@
 
 // --- the checksum -----------------------------------------------------------------
 
-// xxHash64's rounds (seed 0) over the bytes after the checksum field:
-// 64-bit arithmetic only, the same value on every target.
-#define P1 0x9E3779B185EBCA87ull
-#define P2 0xC2B2AE3D27D4EB4Full
-#define P3 0x165667B19E3779F9ull
-#define P4 0x85EBCA77C2B2AE63ull
-#define P5 0x27D4EB2F165667C5ull
-
-static inline uint64_t rotl(uint64_t x, int r) {
-    return (x << r) | (x >> (64 - r));
-}
-
-static inline uint64_t load64(const uint8_t *p) {
-    uint64_t v = 0;
-    for (int k = 7; k >= 0; --k) v = v << 8 | p[k];
-    return v;
-}
-
-static inline uint32_t load32(const uint8_t *p) {
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static inline uint64_t round64(uint64_t acc, uint64_t input) {
-    return rotl(acc + input * P2, 31) * P1;
-}
-
-static inline uint64_t merge64(uint64_t acc, uint64_t v) {
-    return (acc ^ round64(0, v)) * P1 + P4;
-}
-
+// XXH3 (64 bits, seed 0: xxHash's XXH3_64bits) over the bytes after the
+// checksum field: the same value on every target, and fast where there are
+// vectors (hash.c).
 uint64_t ledge__snapshot_checksum(const void *data, size_t n) {
-    const uint8_t *p = data, *end = p + n;
-    uint64_t h;
-    if (n >= 32) {
-        uint64_t v1 = P1 + P2, v2 = P2, v3 = 0, v4 = 0 - P1;
-        for (; end - p >= 32; p += 32) {
-            v1 = round64(v1, load64(p));
-            v2 = round64(v2, load64(p + 8));
-            v3 = round64(v3, load64(p + 16));
-            v4 = round64(v4, load64(p + 24));
-        }
-        h = rotl(v1, 1) + rotl(v2, 7) + rotl(v3, 12) + rotl(v4, 18);
-        h = merge64(merge64(merge64(merge64(h, v1), v2), v3), v4);
-    } else {
-        h = P5;
-    }
-    h += (uint64_t)n;
-    for (; end - p >= 8; p += 8) h = rotl(h ^ round64(0, load64(p)), 27) * P1 + P4;
-    if (end - p >= 4) {
-        h = rotl(h ^ (uint64_t)load32(p) * P1, 23) * P2 + P3;
-        p += 4;
-    }
-    for (; p < end; ++p) h = rotl(h ^ (uint64_t)*p * P5, 11) * P1;
-    h ^= h >> 33;
-    h *= P2;
-    h ^= h >> 29;
-    h *= P3;
-    return h ^ (h >> 32);
+    return ledge__hash(data, n, 0);
 }
 
 // --- the header ---------------------------------------------------------------------

@@ -15,6 +15,7 @@
 #include "profile.h"
 #include "slots.h"
 #include "check.h"
+#include "hash.h"
 #include "world.h"
 #include "world_state.h"
 
@@ -643,37 +644,53 @@ void ledge__world_forget(ledge_world *w, ledge__stale why) {
 
 // --- replay hash ------------------------------------------------------------
 
-// FNV-1a over bytes: simple, stable across platforms of one endianness.
-static uint64_t fnv(uint64_t h, const void *data, size_t n) {
-    const unsigned char *p = data;
-    for (size_t i = 0; i < n; ++i) {
-        h ^= p[i];
-        h *= 1099511628211ull;
-    }
-    return h;
+// Bodies hashed per run: each run's records in a buffer on the stack, then
+// one XXH3 call over it (hash.c), so the hash costs a copy of the fields
+// and xxHash's speed, not a call per field.
+enum {
+    HASH_RUN = 64, // bodies per run
+    // handle and generation, type and asleep, position and velocity
+    HASH_RECORD_MAX = 2 * sizeof(uint32_t) + 2 * sizeof(uint8_t) + 2 * sizeof(vec2s),
+};
+
+static size_t put_bytes(unsigned char *at, const void *data, size_t n) {
+    memcpy(at, data, n);
+    return n;
 }
 
 uint64_t ledge_world_hash(const ledge_world *world) {
-    uint64_t h = 14695981039346656037ull;
     if (world == NULL) {
         LEDGE_ERROR("ledge_world_hash: world is NULL");
-        return h;
+        return 0;
     }
     // By handle (an id's index1 - 1), which the slots' order by space
     // (order.c) does not change: the hash is that of the bodies, not of
-    // where the store keeps them.
+    // where the store keeps them. Each record is the bytes of the body's
+    // handle (u32), generation (u32), type (u8), position and velocity
+    // (2 x f32 each), then, for a sleeping body only, its asleep byte (1):
+    // the native bytes, little-endian on every target ledge is built for.
+    unsigned char run[HASH_RUN * HASH_RECORD_MAX];
+    size_t at = 0;
+    int in_run = 0;
+    uint64_t h = 0;
+    bool hashed = false;
     for (int k = 0; k < world->slot_count; ++k) {
         int i = world->slot_of[k];
         if (!world->alive[i]) continue;
-        uint32_t slot = (uint32_t)k;
-        h = fnv(h, &slot, sizeof slot);
-        h = fnv(h, &world->generation[i], sizeof world->generation[i]);
-        h = fnv(h, &world->type[i], sizeof world->type[i]);
-        h = fnv(h, &world->position[i], sizeof world->position[i]);
-        h = fnv(h, &world->velocity[i], sizeof world->velocity[i]);
-        // (Only a sleeping body adds a byte: worlds where nothing sleeps
-        // keep the hashes they had before bodies could sleep.)
-        if (world->asleep[i]) h = fnv(h, &world->asleep[i], sizeof world->asleep[i]);
+        uint32_t handle = (uint32_t)k;
+        at += put_bytes(run + at, &handle, sizeof handle);
+        at += put_bytes(run + at, &world->generation[i], sizeof world->generation[i]);
+        at += put_bytes(run + at, &world->type[i], sizeof world->type[i]);
+        at += put_bytes(run + at, &world->position[i], sizeof world->position[i]);
+        at += put_bytes(run + at, &world->velocity[i], sizeof world->velocity[i]);
+        if (world->asleep[i]) at += put_bytes(run + at, &world->asleep[i], sizeof world->asleep[i]);
+        if (++in_run == HASH_RUN) {
+            h = ledge__hash(run, at, h); // the next run is seeded with this one's hash
+            hashed = true;
+            at = 0;
+            in_run = 0;
+        }
     }
+    if (in_run > 0 || !hashed) h = ledge__hash(run, at, h); // (no body: the empty run's hash)
     return h;
 }

@@ -16,6 +16,7 @@
 #define LEDGE_BODY_H
 
 #include "collision.h"
+#include "tilemap.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -41,6 +42,18 @@ typedef struct ledge_body_id {
 #else
 #define LEDGE_NULL_BODY_ID ((ledge_body_id){0u, 0u, 0u})
 #endif
+
+/// Whether two ids are the same id (Box2D's B2_ID_EQUALS): the same slot,
+/// generation and world. An expression in C and in C++; each argument is
+/// evaluated twice. Two null ids are equal; an id equal to a living body's
+/// names that body (a stale id never equals a living one: the generations
+/// differ).
+#define LEDGE_ID_EQUALS(a, b)                                                                      \
+    ((a).index1 == (b).index1 && (a).generation == (b).generation && (a).world == (b).world)
+
+/// LEDGE_ID_EQUALS as a function, for bindings and for arguments with side
+/// effects.
+LEDGE_API bool ledge_body_id_equals(ledge_body_id a, ledge_body_id b);
 
 /// How a body moves.
 typedef enum ledge_body_type {
@@ -95,8 +108,9 @@ typedef struct ledge_body_def {
                          ///< false.
     bool enable_events;  ///< Its touches begin and end events (ledge_world_touch_events).
                          ///< Default false.
-    int one_way;         ///< A ledge_one_way (tilemap.h): a one-way platform body (static or
-                         ///< kinematic). Default LEDGE_ONE_WAY_NONE.
+    ledge_one_way one_way; ///< A one-way platform body (static or kinematic) when not
+                           ///< LEDGE_ONE_WAY_NONE: solid only for bodies on the side the
+                           ///< direction names (tilemap.h). Default LEDGE_ONE_WAY_NONE.
     float max_floor_angle;   ///< Steepest surface (radians from up) that counts as ground for
                              ///< ledge_body_ground. Default 50 degrees: 45 degree slopes are
                              ///< floors, 63 degree ones walls.
