@@ -1,6 +1,8 @@
 // Chains (chain.h): defs and their refusals, generation-checked ids,
 // getters and setters, and the chain queries by box and point.
 #include "chain_query.h"
+#include "events.h"
+#include "sleep.h"
 #include "bvh.h"
 #include "check.h"
 #include "world_state.h"
@@ -47,15 +49,34 @@ ledge_chain_id ledge_chain_create(ledge_world *world, const ledge_chain_def *def
     }
     int s = ledge__chains_add(world, def, fn);
     if (s < 0) return LEDGE_NULL_CHAIN_ID;
-    if (world->query != NULL) world->query_dirty = true;
     return ledge__chain_id(world, s);
+}
+
+// Drops the contacts with chain slot s from a list, waking the sleepers
+// among their bodies (what rested on the chain falls). Returns the count
+// left.
+static int without_chain(ledge_world *w, ledge__contact *list, int count, int s) {
+    int n = 0;
+    for (int k = 0; k < count; ++k) {
+        const ledge__contact *c = &list[k];
+        if (c->b == LEDGE__CHAIN_CONTACT && c->cell_x == s) {
+            ledge__wake(w, c->a);
+            continue;
+        }
+        list[n++] = *c;
+    }
+    return n;
 }
 
 void ledge_chain_destroy(ledge_world *world, ledge_chain_id id) {
     const char *fn = "ledge_chain_destroy";
     if (!writable(world, fn)) return;
     int s = ledge__chain_slot(world, id, fn);
-    if (s >= 0) ledge__chains_remove(world, s);
+    if (s < 0) return;
+    world->contact_count = without_chain(world, world->contacts, world->contact_count, s);
+    world->held_count = without_chain(world, world->held, world->held_count, s);
+    ledge__contacts_changed(world);
+    ledge__chains_remove(world, s);
 }
 
 bool ledge_chain_is_valid(const ledge_world *world, ledge_chain_id id) {
@@ -176,7 +197,6 @@ bool ledge_chain_set_position(ledge_world *world, ledge_chain_id id, vec2s posit
     mark_moved(world, c);
     if (c->type == LEDGE_BODY_STATIC) world->chains->tree_stale = true;
     world->chains->junction_stale = true;
-    if (world->query != NULL) world->query_dirty = true;
     return true;
 }
 
@@ -244,7 +264,9 @@ static bool query_begin(ledge_world *w, const ledge_query_filter *filter, bool h
         return false;
     }
     *f = filter ? *filter : ledge_default_query_filter();
-    return true;
+    // (The one_way rule concerns one-way tiles and bodies, which these
+    // queries do not see; a value outside the enum is refused all the same.)
+    return ledge__check_query_one_way(fn, (int)f->one_way);
 }
 
 int ledge_world_query_chains_aabb(ledge_world *world, ledge_aabb aabb,

@@ -237,28 +237,9 @@ int ledge__chains_add(ledge_world *w, const ledge_chain_def *def, const char *fn
     return s;
 }
 
-// Drops the contacts with chain slot s from a list, waking the sleepers
-// among their bodies (what rested on the chain falls). Returns the count
-// left.
-static int without_chain(ledge_world *w, ledge__contact *list, int count, int s) {
-    int n = 0;
-    for (int k = 0; k < count; ++k) {
-        const ledge__contact *c = &list[k];
-        if (c->b == LEDGE__CHAIN_CONTACT && c->cell_x == s) {
-            ledge__wake(w, c->a);
-            continue;
-        }
-        list[n++] = *c;
-    }
-    return n;
-}
-
 void ledge__chains_remove(ledge_world *w, int s) {
     ledge__chains *cs = w->chains;
     ledge__chain *c = &cs->c[s];
-    w->contact_count = without_chain(w, w->contacts, w->contact_count, s);
-    w->held_count = without_chain(w, w->held, w->held_count, s);
-    w->contact_index_dirty = true;
     if (c->type == LEDGE_BODY_KINEMATIC) {
         unlist_kinematic(cs, s);
     } else {
@@ -271,7 +252,6 @@ void ledge__chains_remove(ledge_world *w, int s) {
     cs->free_slots[cs->free_count++] = s;
     cs->live--;
     cs->junction_stale = true;
-    w->query_dirty = w->query != NULL;
 }
 
 // --- refusals ----------------------------------------------------------------------
@@ -728,11 +708,11 @@ void ledge__chains_unblock(ledge_world *w) {
     cs->junction_stale = true;
 }
 
-void ledge__chains_forget(ledge_world *w) {
+void ledge__chains_forget(ledge_world *w, ledge__stale why) {
     ledge__chains *cs = w->chains;
     if (cs == NULL) return;
-    cs->tree_stale = true;
-    cs->junction_stale = true;
+    if (why == LEDGE__STALE_ALL) cs->tree_stale = true;
+    if (why & LEDGE__STALE_TILES) cs->junction_stale = true;
 }
 
 // --- walks ----------------------------------------------------------------------------

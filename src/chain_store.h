@@ -117,8 +117,8 @@ ledge_chain_id ledge__chain_id(const ledge_world *world, int s);
 /// returns its slot, or -1 (logged as `fn`) when allocation fails.
 int ledge__chains_add(ledge_world *world, const ledge_chain_def *def, const char *fn);
 
-/// Removes chain slot s: its contacts are forgotten, the bodies they held
-/// woken.
+/// Removes chain slot s (its contacts already dropped by the caller,
+/// ledge_chain_destroy, which wakes the bodies they held).
 void ledge__chains_remove(ledge_world *world, int s);
 
 /// Brings what the chains derive up to date on the calling thread: the
@@ -131,9 +131,11 @@ void ledge__chains_sync(ledge_world *world);
 /// from the map: before the chains are replaced.
 void ledge__chains_unblock(ledge_world *world);
 
-/// Forgets everything the chains derive (a restore: made again when next
-/// synced).
-void ledge__chains_forget(ledge_world *world);
+/// Forgets what the chains derive (made again when next synced): where
+/// their ends meet the tiles after a tile edit, and the tree of static
+/// chains too after a restore (LEDGE__STALE_ALL). The bodies' slots are
+/// not in it. Called by ledge__world_forget.
+void ledge__chains_forget(ledge_world *world, ledge__stale why);
 
 /// Whether a contact of normal n that the tile in cell (x, y) makes with a
 /// body whose centre is `centre` is the chain's to make (a corner above):

@@ -155,7 +155,7 @@ static float half_thickness(const ledge_shape *s) {
 static bool blocks(const mover *m, int i) {
     const ledge_world *w = m->w;
     return ledge__filters_allow(&w->filter[m->self], &w->filter[i]) && !w->sensor[i] &&
-           w->response[i] != LEDGE_RESPONSE_CROSS && w->response[m->self] != LEDGE_RESPONSE_CROSS;
+           w->policy[i] != LEDGE_RESPONSE_CROSS && w->policy[m->self] != LEDGE_RESPONSE_CROSS;
 }
 
 static bool collect_body(ledge_body_id id, void *ctx) {
@@ -743,8 +743,7 @@ static void init_mover(mover *m, ledge_world *w, int slot, const ledge_move_def 
     m->gathers = m->rest = 0;
     m->from = w->position[slot];
     ledge__chains_sync(w);
-    m->chains =
-        w->chains != NULL && w->chains->live > 0 && w->response[slot] != LEDGE_RESPONSE_CROSS;
+    m->chains = w->chains != NULL && w->chains->live > 0 && w->policy[slot] != LEDGE_RESPONSE_CROSS;
     m->skip_chain = -1;
     ledge_aabb b = m->shape->bounds;
     m->reach = w->map->tile_size + 2.0f * ((b.upper.x - b.lower.x) + (b.upper.y - b.lower.y));

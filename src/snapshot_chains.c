@@ -142,6 +142,5 @@ void ledge__snap_chains_apply(ledge_world *w, ledge__snap_plan *plan) {
     ledge__chains_unblock(w); // the map's sides the old chains' ends blocked
     ledge__chains_free(w);
     w->chains = plan->chains;
-    plan->chains = NULL;
-    ledge__chains_forget(w);
+    plan->chains = NULL; // what it derives is forgotten with the rest (ledge__world_forget)
 }
