@@ -878,6 +878,31 @@ static double point_segment(vec2s p, vec2s a, vec2s b) {
     return sqrt(dx * dx + dy * dy);
 }
 
+// Whether segment ab meets box b grown by `grow` on every side (closed;
+// Liang and Barsky's clipping in double).
+static bool segment_meets_box(vec2s a, vec2s b, ledge_aabb box, double grow) {
+    double t0 = 0.0, t1 = 1.0;
+    double p0[2] = {a.x, a.y}, d[2] = {(double)b.x - a.x, (double)b.y - a.y};
+    double lo[2] = {box.lower.x - grow, box.lower.y - grow};
+    double hi[2] = {box.upper.x + grow, box.upper.y + grow};
+    for (int k = 0; k < 2; ++k) {
+        if (d[k] == 0.0) {
+            if (p0[k] < lo[k] || p0[k] > hi[k]) return false;
+            continue;
+        }
+        double ta = (lo[k] - p0[k]) / d[k], tb = (hi[k] - p0[k]) / d[k];
+        if (ta > tb) {
+            double t = ta;
+            ta = tb;
+            tb = t;
+        }
+        if (ta > t0) t0 = ta;
+        if (tb < t1) t1 = tb;
+        if (t0 > t1) return false;
+    }
+    return true;
+}
+
 static void test_query_brute_force(void **state) {
     (void)state;
     query_world q = make_query_world();
@@ -887,6 +912,9 @@ static void test_query_brute_force(void **state) {
     int rays = 0, hits = 0, near = 0, boxes = 0, points = 0;
     uint32_t errors = ledge_error_count();
     for (int it = 0; it < 3000; ++it) {
+        // A chain is one-sided under every one_way rule (which concerns
+        // one-way tiles and bodies): each rule in turn, the same answers.
+        f.one_way = (ledge_query_one_way)(it % 3);
         vec2s o = v(frand(2, 62), frand(2, 62));
         vec2s d = v(frand(-20, 20), frand(-20, 20));
         // Brute force over every segment of every chain.
@@ -933,29 +961,23 @@ static void test_query_brute_force(void **state) {
         } else {
             assert_false(found);
         }
-        // Boxes: every segment that meets the box.
+        // Boxes: every segment that meets the box, clipped exactly (double):
+        // those that meet it shrunk by 1e-5 must be found, those that miss
+        // it grown by 1e-5 must not.
         ledge_aabb box = {v(frand(0, 60), frand(0, 60)), v(0, 0)};
         box.upper = v(box.lower.x + frand(0, 8), box.lower.y + frand(0, 8));
-        int expect = 0;
+        int must = 0, may = 0;
         for (int c = 0; c < 4; ++c) {
             for (int k = 0; k < ledge_chain_segment_count(w, q.ids[c]); ++k) {
                 vec2s a, b;
                 ledge_chain_segment(w, q.ids[c], k, &a, &b, NULL);
-                // Sampled finely: the segment meets the box.
-                bool meets = false;
-                for (int j = 0; j <= 4000 && !meets; ++j) {
-                    float t = (float)j / 4000.0f;
-                    vec2s m = v(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t);
-                    meets = m.x >= box.lower.x && m.x <= box.upper.x && m.y >= box.lower.y &&
-                            m.y <= box.upper.y;
-                }
-                expect += meets;
+                must += segment_meets_box(a, b, box, -1e-5);
+                may += segment_meets_box(a, b, box, 1e-5);
             }
         }
         int got = ledge_world_query_chains_aabb(w, box, &f, count_chain, NULL);
-        // (A segment grazing a corner between two samples may be missed by
-        // the sampling, never the other way round.)
-        assert_true(got >= expect && got <= expect + 1);
+        if (got < must || got > may)
+            fail_msg("box %d: %d segments found, the clipping says %d to %d", it, got, must, may);
         boxes += got;
         // Points: in the rock, or outside the room.
         int inside = ledge_world_query_chains_point(w, pt, &f, count_chain, NULL);
@@ -994,6 +1016,11 @@ static void test_query_brute_force(void **state) {
     assert_true(log_capture_says("ledge_world_query_chains_aabb_ids", "segments is NULL"));
     assert_int_equal(ledge_world_query_chains_point_ids(w, NULL, NULL, NULL, 0), -1);
     assert_true(log_capture_says("ledge_world_query_chains_point_ids", "point is NULL"));
+    f.one_way = (ledge_query_one_way)3; // refused as by every query
+    assert_int_equal(ledge_world_query_chains_aabb(w, box, &f, count_chain, NULL), -1);
+    assert_true(log_capture_says("ledge_world_query_chains_aabb", "one_way is 3"));
+    assert_int_equal(ledge_world_query_chains_point(w, v(1, 1), &f, count_chain, NULL), -1);
+    assert_true(log_capture_says("ledge_world_query_chains_point", "one_way is 3"));
     ledge_set_log_hook(NULL, NULL);
     ledge_world_destroy(w);
 }
@@ -1029,20 +1056,35 @@ static void test_shape_cast_brute_force(void **state) {
     ledge_query_filter f = ledge_default_query_filter();
     f.include_tiles = false;
     int casts = 0, hits = 0;
+    // Every segment once (a, b, n), in chain and segment order.
+    enum { MAX_SEGMENTS = 128 };
+    vec2s sa[MAX_SEGMENTS], sb[MAX_SEGMENTS], sn[MAX_SEGMENTS];
+    int segments = 0;
+    for (int c = 0; c < 4; ++c) {
+        for (int k = 0; k < ledge_chain_segment_count(w, q.ids[c]); ++k) {
+            assert_true(segments < MAX_SEGMENTS);
+            ledge_chain_segment(w, q.ids[c], k, &sa[segments], &sb[segments], &sn[segments]);
+            ++segments;
+        }
+    }
     for (int it = 0; it < 400; ++it) {
         ledge_shape sh = (it & 1) ? ledge_make_box(v(0, 0), v(frand(0.1f, 0.6f), frand(0.1f, 0.6f)))
                                   : ledge_make_circle(v(0, 0), frand(0.1f, 0.6f));
         vec2s o = v(frand(5, 60), frand(10, 30)), d = v(frand(-6, 6), frand(-6, 6));
         const int N = 2000;
         int first = -1;
+        // Only the segments near the path can be met (the shapes reach less
+        // than 1 from their centres): the others are left out, exactly.
+        ledge_aabb path = {v(fminf(o.x, o.x + d.x) - 1.0f, fminf(o.y, o.y + d.y) - 1.0f),
+                           v(fmaxf(o.x, o.x + d.x) + 1.0f, fmaxf(o.y, o.y + d.y) + 1.0f)};
+        int near[MAX_SEGMENTS], near_count = 0;
+        for (int k = 0; k < segments; ++k)
+            if (segment_meets_box(sa[k], sb[k], path, 0.0)) near[near_count++] = k;
         for (int j = 0; j <= N && first < 0; ++j) {
             vec2s p = add(o, scale(d, (float)j / N));
-            for (int c = 0; c < 4 && first < 0; ++c) {
-                for (int k = 0; k < ledge_chain_segment_count(w, q.ids[c]) && first < 0; ++k) {
-                    vec2s a, b, n;
-                    ledge_chain_segment(w, q.ids[c], k, &a, &b, &n);
-                    if (brute_meets(&sh, p, a, b, n)) first = j;
-                }
+            for (int m = 0; m < near_count && first < 0; ++m) {
+                int k = near[m];
+                if (brute_meets(&sh, p, sa[k], sb[k], sn[k])) first = j;
             }
         }
         ledge_raycast_result r;
