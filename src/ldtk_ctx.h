@@ -69,19 +69,20 @@ typedef struct ledge__ldtk_layer_def {
 
 /// A level chosen for the load, with its place on the map.
 typedef struct ledge__ldtk_level {
-    const json_t *json;         ///< The level object (inside `root`, or an external file's root).
-    json_t *external;           ///< A separate level file's parsed JSON (owned), or NULL.
-    int index;                  ///< In the level array.
-    long long x, y;             ///< Top-left corner on the map's frame of the world map, pixels.
+    const json_t *json; ///< The level object (inside `root`, or an external file's root).
+    json_t *external;   ///< A separate level file's parsed JSON (owned), or NULL.
+    int index;          ///< In the level array.
+    long long x, y;     ///< Top-left corner on the world map, pixels (linear layouts: laid out
+                        ///< once the grid is known).
     long long world_x, world_y; ///< Top-left corner as LDtk gives it (worldX, worldY).
     long long w, h;             ///< Size in pixels.
     char name[64];              ///< Identifier (for messages, truncated).
 } ledge__ldtk_level;
 
-/// An entity's geometry and body in pixels, until the grid is known. Map
-/// pixels: LDtk's world pixels relative to the map's top-left corner, y
-/// down.
+/// An entity's geometry and body in pixels, until the grid is known: its
+/// level's pixels (layer offset included), y down.
 typedef struct ledge__ldtk_ent {
+    int level;              ///< Index in c->levels.
     double px, py;          ///< The pivot.
     double left, top, w, h; ///< The rectangle.
     int grid;               ///< The entity layer's grid size.
@@ -93,10 +94,10 @@ typedef struct ledge__ldtk_ent {
 
 /// Where a POINT value's grid lies, until the grid is known: the cell is
 /// value.cx, value.cy of a grid of side `grid` (0: the map's) whose origin
-/// is (ox, oy) map pixels.
+/// is (ox, oy) pixels of level `level`.
 typedef struct ledge__ldtk_point_px {
     double ox, oy;
-    int grid;
+    int grid, level;
 } ledge__ldtk_point_px;
 
 /// A separate level file read from disk (freed after the load).
@@ -121,6 +122,7 @@ typedef struct ledge__ldtk_ctx {
 
     ledge__ldtk_level *levels; ///< The levels to load, in array order.
     int level_count;
+    int linear;               ///< Every level of a linear layout: 1 horizontal, 2 vertical.
     long long min_x, min_y;   ///< The map's top-left corner on the world map, pixels.
     long long span_x, span_y; ///< The map's size in pixels (all levels' bounds).
 

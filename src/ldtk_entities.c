@@ -253,6 +253,7 @@ static bool read_entity(ledge__ldtk_ctx *c, const json_t *j, size_t index,
     e->px_height = (int)size[1];
     e->cx = (int)cell[0];
     e->cy = (int)cell[1];
+    x->level = from->level;
     x->px = from->ox + (double)px[0];
     x->py = from->oy + (double)px[1];
     x->w = (double)size[0];
@@ -261,7 +262,7 @@ static bool read_entity(ledge__ldtk_ctx *c, const json_t *j, size_t index,
     x->top = x->py - pivot[1] * x->h;
     x->grid = from->grid;
     snprintf(x->where, sizeof x->where, "%s", where);
-    ledge__ldtk_grid_frame frame = {from->grid, from->ox, from->oy};
+    ledge__ldtk_grid_frame frame = {from->grid, from->ox, from->oy, from->level};
     ledge_fields b;
     if (!ledge__ldtk_read_fields(c, j, where, &frame, &e->first_field, &e->field_count) ||
         !read_ledge_fields(c, e, where, &b) || !read_path(c, &b, where, x, e) ||

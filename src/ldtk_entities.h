@@ -9,9 +9,9 @@
 typedef struct ledge__ldtk_entity_layer {
     const char *where; ///< "level 'A', layer 'Entities'".
     const char *name;  ///< The layer's identifier.
-    int level;         ///< Index in result->levels.
+    int level;         ///< Index in result->levels (and c->levels).
     int grid;          ///< The layer's grid size.
-    double ox, oy;     ///< The layer's origin in map pixels (level place + layer offset).
+    double ox, oy;     ///< The layer's offset in its level, pixels.
 } ledge__ldtk_entity_layer;
 
 /// Reads layer["entityInstances"].

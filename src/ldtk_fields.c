@@ -158,6 +158,7 @@ static bool add_value(ledge__ldtk_ctx *c, const char *where, ledge_ldtk_field *f
     p->grid = frame->grid;
     p->ox = frame->ox;
     p->oy = frame->oy;
+    p->level = frame->level;
     f->value_count++;
     out->is_null = v == NULL || json_is_null(v);
     return out->is_null || read_value(c, where, f, v, out);

@@ -6,10 +6,11 @@
 #include "ldtk_ctx.h"
 
 /// Where a field owner's Point values lie: cells of side `grid` pixels (0:
-/// the map's grid) from (ox, oy) map pixels.
+/// the map's grid) from (ox, oy) pixels of level `level` (c->levels).
 typedef struct ledge__ldtk_grid_frame {
     int grid;
     double ox, oy;
+    int level;
 } ledge__ldtk_grid_frame;
 
 /// Appends owner["fieldInstances"] to the result; sets *first and *count.

@@ -284,12 +284,8 @@ static bool read_layer(ledge__ldtk_ctx *c, const json_t *j, const ledge__ldtk_le
                                 L.where, L.type);
     }
     if (c->result == NULL) return true; // tilemap loads read no entities
-    ledge__ldtk_entity_layer from = {L.where,
-                                     L.name,
-                                     level,
-                                     (int)L.grid,
-                                     (double)(lv->x - c->min_x + L.ox),
-                                     (double)(lv->y - c->min_y + L.oy)};
+    ledge__ldtk_entity_layer from = {L.where,     L.name,       level,
+                                     (int)L.grid, (double)L.ox, (double)L.oy};
     return ledge__ldtk_read_entities(c, j, &from);
 }
 
@@ -314,7 +310,7 @@ static bool add_level(ledge__ldtk_ctx *c, const ledge__ldtk_level *lv, int *out)
     l->world_y = (int)lv->world_y;
     l->px_width = (int)lv->w;
     l->px_height = (int)lv->h;
-    ledge__ldtk_grid_frame frame = {0, (double)(lv->x - c->min_x), (double)(lv->y - c->min_y)};
+    ledge__ldtk_grid_frame frame = {0, 0, 0, (int)(lv - c->levels)};
     return l->identifier && l->iid &&
            ledge__ldtk_read_fields(c, lv->json, where, &frame, &l->first_field, &l->field_count);
 }

@@ -3,7 +3,8 @@
 // is chosen by identifier, iid or index, or every level is taken, each at
 // its worldX, worldY on the world map (Free and GridVania layouts; the
 // linear layouts write -1 there and show the levels side by side in array
-// order, so they are placed that way). A level saved in its own file has
+// order, so they are placed that way, each taking whole cells once the
+// grid is known). A level saved in its own file has
 // null layerInstances and an externalRelPath: its text comes from the
 // def's resolver or from the file next to the project.
 #include "ldtk_levels.h"
@@ -126,10 +127,8 @@ static bool read_external(ledge__ldtk_ctx *c, ledge__ldtk_level *l, const char *
     return true;
 }
 
-/// Reads level i's header into *l; `place` is its array position for the
-/// linear layouts (x or y so far).
-static bool read_level(ledge__ldtk_ctx *c, const json_t *j, size_t i, const char *layout,
-                       long long *place, ledge__ldtk_level *l) {
+/// Reads level i's header into *l.
+static bool read_level(ledge__ldtk_ctx *c, const json_t *j, size_t i, ledge__ldtk_level *l) {
     const char *id, *path;
     const json_t *layers;
     char where[96];
@@ -146,13 +145,6 @@ static bool read_level(ledge__ldtk_ctx *c, const json_t *j, size_t i, const char
         !ledge__ldtk_array(c, j, "layerInstances", where, false, &layers) ||
         !ledge__ldtk_str(c, j, "externalRelPath", where, false, NULL, &path)) {
         return false;
-    }
-    bool horizontal = strcmp(layout, "LinearHorizontal") == 0;
-    if (horizontal || strcmp(layout, "LinearVertical") == 0) {
-        l->x = horizontal ? *place : 0;
-        l->y = horizontal ? 0 : *place;
-        *place += horizontal ? l->w : l->h;
-        if (*place > PX) return ledge__ldtk_fail(c, "%s lies beyond %d pixels", where, PX);
     }
     l->world_x = l->x;
     l->world_y = l->y;
@@ -172,19 +164,40 @@ bool ledge__ldtk_select_levels(ledge__ldtk_ctx *c, const json_t *root) {
     c->levels = ledge_alloc(count * sizeof *c->levels);
     if (c->levels == NULL) return ledge__ldtk_fail(c, "out of memory (%zu levels)", count);
     memset(c->levels, 0, count * sizeof *c->levels);
-    long long place = 0;
     for (size_t i = 0; i < n; ++i) {
-        if (one >= 0 && (long)i != one) {
-            continue;
-        }
+        if (one >= 0 && (long)i != one) continue;
         ledge__ldtk_level *l = &c->levels[c->level_count++];
-        if (!read_level(c, json_array_get(levels, i), i, layout, &place, l)) return false;
+        if (!read_level(c, json_array_get(levels, i), i, l)) return false;
     }
     if (one >= 0) c->levels[0].x = c->levels[0].y = 0; // one level: the map is the level
-    long long x1 = c->levels[0].x, y1 = c->levels[0].y;
-    c->min_x = x1;
-    c->min_y = y1;
+    bool horizontal = strcmp(layout, "LinearHorizontal") == 0;
+    if (one < 0 && (horizontal || strcmp(layout, "LinearVertical") == 0)) {
+        c->linear = horizontal ? 1 : 2;
+    }
+    return true;
+}
+
+/// Linear layouts: the levels side by side in array order, each taking
+/// whole cells.
+static bool lay_out(ledge__ldtk_ctx *c, int grid) {
+    long long place = 0;
     for (int i = 0; i < c->level_count; ++i) {
+        ledge__ldtk_level *l = &c->levels[i];
+        l->x = c->linear == 1 ? place : 0;
+        l->y = c->linear == 1 ? 0 : place;
+        long long side = c->linear == 1 ? l->w : l->h;
+        place += (side + grid - 1) / grid * grid;
+        if (place > PX) return ledge__ldtk_fail(c, "level '%s' lies beyond %d pixels", l->name, PX);
+    }
+    return true;
+}
+
+/// The map's bounds on the world map: every level's.
+static void bounds(ledge__ldtk_ctx *c) {
+    long long x1 = c->levels[0].x + c->levels[0].w, y1 = c->levels[0].y + c->levels[0].h;
+    c->min_x = c->levels[0].x;
+    c->min_y = c->levels[0].y;
+    for (int i = 1; i < c->level_count; ++i) {
         const ledge__ldtk_level *l = &c->levels[i];
         c->min_x = l->x < c->min_x ? l->x : c->min_x;
         c->min_y = l->y < c->min_y ? l->y : c->min_y;
@@ -193,7 +206,6 @@ bool ledge__ldtk_select_levels(ledge__ldtk_ctx *c, const json_t *root) {
     }
     c->span_x = x1 - c->min_x;
     c->span_y = y1 - c->min_y;
-    return true;
 }
 
 void ledge__ldtk_free_levels(ledge__ldtk_ctx *c) {
@@ -204,6 +216,8 @@ void ledge__ldtk_free_levels(ledge__ldtk_ctx *c) {
 }
 
 bool ledge__ldtk_fix_grid(ledge__ldtk_ctx *c, int grid, const char *where) {
+    if (c->linear && !lay_out(c, grid)) return false;
+    bounds(c);
     for (int i = 0; i < c->level_count; ++i) {
         const ledge__ldtk_level *l = &c->levels[i];
         if ((l->x - c->min_x) % grid != 0 || (l->y - c->min_y) % grid != 0) {

@@ -13,9 +13,10 @@ bool ledge__ldtk_select_levels(ledge__ldtk_ctx *c, const json_t *root);
 /// Frees the chosen levels (and the separate level files' JSON).
 void ledge__ldtk_free_levels(ledge__ldtk_ctx *c);
 
-/// Fixes the map's grid at `grid` pixels: every level must lie on it; the
-/// map's size in cells follows; the cells are allocated (EMPTY). `where`
-/// names the layer that fixes it.
+/// Fixes the map's grid at `grid` pixels: the levels of a linear layout are
+/// laid out; every level must lie on the grid; the map's bounds and size in
+/// cells follow; the cells are allocated (EMPTY). `where` names the layer
+/// that fixes it.
 bool ledge__ldtk_fix_grid(ledge__ldtk_ctx *c, int grid, const char *where);
 
 #endif // LEDGE_LDTK_LEVELS_H

@@ -13,7 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static vec2s to_world(const ledge__ldtk_ctx *c, double px, double py) {
+/// Pixel (px, py) of level k in the world.
+static vec2s to_world(const ledge__ldtk_ctx *c, int k, double px, double py) {
+    px += (double)(c->levels[k].x - c->min_x);
+    py += (double)(c->levels[k].y - c->min_y);
     double y = c->def->y_down ? py : (double)c->height * c->grid - py;
     return (vec2s){{(float)(c->origin.x + px * c->scale), (float)(c->origin.y + y * c->scale)}};
 }
@@ -23,10 +26,11 @@ static bool in_range(vec2s p) {
            fabsf(p.y) <= LEDGE_MAX_COORDINATE;
 }
 
-/// World bounds of a pixel rectangle; false when it lies out of range.
-static bool rect(const ledge__ldtk_ctx *c, double left, double top, double w, double h,
+/// World bounds of a pixel rectangle of level k; false when it lies out of
+/// range.
+static bool rect(const ledge__ldtk_ctx *c, int k, double left, double top, double w, double h,
                  ledge_aabb *out) {
-    vec2s a = to_world(c, left, top), b = to_world(c, left + w, top + h);
+    vec2s a = to_world(c, k, left, top), b = to_world(c, k, left + w, top + h);
     out->lower = (vec2s){{fminf(a.x, b.x), fminf(a.y, b.y)}};
     out->upper = (vec2s){{fmaxf(a.x, b.x), fmaxf(a.y, b.y)}};
     return in_range(a) && in_range(b);
@@ -42,8 +46,7 @@ static bool place_levels(ledge__ldtk_ctx *c) {
         l->cell_height = (int)((lv->h + c->grid - 1) / c->grid);
         l->cell_x = (int)lx;
         l->cell_y = (int)(c->def->y_down ? ly : c->height - ly - l->cell_height);
-        if (!rect(c, (double)(lv->x - c->min_x), (double)(lv->y - c->min_y), (double)lv->w,
-                  (double)lv->h, &l->bounds)) {
+        if (!rect(c, i, 0, 0, (double)lv->w, (double)lv->h, &l->bounds)) {
             return ledge__ldtk_fail(c, "level '%s' lies beyond %g world units", lv->name,
                                     (double)LEDGE_MAX_COORDINATE);
         }
@@ -99,8 +102,8 @@ static bool add_path(ledge__ldtk_ctx *c, int index, vec2s centre) {
 static bool place_entity(ledge__ldtk_ctx *c, int index) {
     ledge_ldtk_entity *e = &c->result->entities[index];
     const ledge__ldtk_ent *x = &c->ents[index];
-    e->position = to_world(c, x->px, x->py);
-    if (!in_range(e->position) || !rect(c, x->left, x->top, x->w, x->h, &e->bounds)) {
+    e->position = to_world(c, x->level, x->px, x->py);
+    if (!in_range(e->position) || !rect(c, x->level, x->left, x->top, x->w, x->h, &e->bounds)) {
         return ledge__ldtk_fail(c, "%s lies beyond %g world units", x->where,
                                 (double)LEDGE_MAX_COORDINATE);
     }
@@ -132,7 +135,7 @@ static bool place_points(ledge__ldtk_ctx *c) {
             const ledge__ldtk_point_px *p = &c->point_px[k];
             double g = p->grid ? p->grid : c->grid;
             if (v->is_null) continue;
-            v->point = to_world(c, p->ox + (v->cx + 0.5) * g, p->oy + (v->cy + 0.5) * g);
+            v->point = to_world(c, p->level, p->ox + (v->cx + 0.5) * g, p->oy + (v->cy + 0.5) * g);
             if (!in_range(v->point)) {
                 return ledge__ldtk_fail(c, "field '%s': point (%d, %d) lies beyond %g world units",
                                         f->identifier, v->cx, v->cy, (double)LEDGE_MAX_COORDINATE);

@@ -945,6 +945,27 @@ static void test_levels_placed_on_the_world_map(void **state) {
         ledge_ldtk_result_destroy(r);
         ledge_world_destroy(w);
     }
+    // A linear layout takes whole cells: a level 24 pixels high takes two
+    // 16-pixel rows, and the next one starts on the grid.
+    const char *odd[] = {
+        level("D", -1, -1, 32, 24, intgrid_layer("Ground", 1, 16, 2, 2, "1,0,0,1", NULL), NULL),
+        full_level("E", -1, -1, 2, 1)};
+    const char *p = project(intgrid_def(1, "Ground", value_def(1, "full")), NULL, join(2, odd),
+                            ",\"worldLayout\":\"LinearVertical\"");
+    p = S("%.*s%s", (int)(strstr(p, "\"worldLayout\":\"Free\",") - p), p,
+          strstr(p, "\"worldLayout\":\"Free\",") + 21);
+    ledge_ldtk_def def = ledge_default_ldtk_def();
+    def.all_levels = true;
+    def.y_down = true;
+    ledge_ldtk_result *r = NULL;
+    ledge_world *w = ledge_ldtk_create_world(p, strlen(p), &def, &r);
+    assert_non_null(w);
+    assert_int_equal(r->height, 3);
+    assert_int_equal(ledge_ldtk_find_level(r, "E")->cell_y, 2);
+    assert_int_equal(ledge_tilemap_get(ledge_world_tilemap(w), 1, 1), LEDGE_TILE_FULL);
+    assert_int_equal(ledge_tilemap_get(ledge_world_tilemap(w), 0, 2), LEDGE_TILE_FULL);
+    ledge_ldtk_result_destroy(r);
+    ledge_world_destroy(w);
 }
 
 static void test_multi_worlds(void **state) {
