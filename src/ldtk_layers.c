@@ -30,11 +30,16 @@ typedef struct layer {
 // ---------------------------------------------------------------------------
 // Decoding into the scratch grid (as drawn, the layer's own size)
 
+static bool same_material(const ledge__ldtk_material *a, const ledge__ldtk_material *b) {
+    return a->has == b->has && a->friction == b->friction && a->bounce == b->bounce &&
+           a->surface_speed == b->surface_speed;
+}
+
 /// The material index (1..) of `m`, added when new.
 static bool intern(ledge__ldtk_ctx *c, const ledge__ldtk_material *m, const char *where,
                    uint16_t *out) {
     for (int i = 0; i < c->material_count; ++i) {
-        if (memcmp(&c->materials[i], m, sizeof *m) == 0) return *out = (uint16_t)(i + 1), true;
+        if (same_material(&c->materials[i], m)) return *out = (uint16_t)(i + 1), true;
     }
     if (c->material_count >= 65535) {
         return ledge__ldtk_fail(c, "%s: more than 65535 different materials", where);

@@ -382,6 +382,49 @@ static void test_intgrid_table(void **state) {
     ledge_tilemap_destroy(map);
 }
 
+/// def->tile_layer reads one layer's tiles (two layers that would conflict
+/// load one at a time); ledge_ldtk_load_world adds to a world that has
+/// bodies of its own.
+static void test_one_tile_layer_and_load_world(void **state) {
+    (void)state;
+    const char *two[] = {intgrid_layer("A", 1, 16, 3, 2, "1,0,0,0,0,0", NULL),
+                         intgrid_layer("B", 2, 16, 3, 2, "1,0,0,0,0,1", NULL),
+                         entity_layer("Things", 16, 3, 2, 0, 0,
+                                      entity("Box", "box", 16, 0, 16, 16, 0, 0,
+                                             field("body", "String", "\"dynamic\"")))};
+    const char *defs = S("%s,%s", intgrid_def(1, "A", value_def(1, "full")),
+                         intgrid_def(2, "B", value_def(1, "slope45_ul")));
+    const char *p = project(defs, NULL, level("L", 0, 0, 48, 32, join(3, two), NULL), NULL);
+    ledge_ldtk_def def = ledge_default_ldtk_def();
+    def.tile_layer = "B";
+    def.y_down = true;
+    ledge_world_def wd = ledge_default_world_def();
+    wd.map_width = 3;
+    wd.map_height = 2;
+    ledge_world *w = ledge_world_create(&wd);
+    ledge_body_def bd = ledge_default_body_def();
+    bd.shape = ledge_make_circle((vec2s){{0, 0}}, 0.25f);
+    bd.position = (vec2s){{2.5f, 0.5f}};
+    ledge_body_id mine = ledge_body_create(w, &bd);
+    ledge_ldtk_result *r = NULL;
+    assert_true(ledge_ldtk_load_world(w, p, strlen(p), &def, &r));
+    ledge_tilemap *m = ledge_world_tilemap(w);
+    assert_int_equal(ledge_tilemap_get(m, 0, 0), LEDGE_TILE_45DEG_NN);
+    assert_int_equal(ledge_tilemap_get(m, 2, 1), LEDGE_TILE_45DEG_NN);
+    assert_int_equal(r->tile_counts[LEDGE_TILE_45DEG_NN], 2);
+    assert_int_equal(r->body_count, 1);
+    assert_int_equal(ledge_world_body_count(w), 2);
+    assert_true(ledge_body_is_valid(w, mine));
+    assert_true(vec_near(ledge_body_position(w, r->bodies[0]), 1.5f, 0.5f));
+    ledge_ldtk_result_destroy(r);
+    def.tile_layer = "A";
+    ledge_tilemap *a = ledge_ldtk_create_tilemap(p, strlen(p), &def);
+    assert_int_equal(ledge_tilemap_get(a, 0, 0), LEDGE_TILE_FULL);
+    assert_int_equal(ledge_tilemap_get(a, 2, 1), LEDGE_TILE_EMPTY);
+    ledge_tilemap_destroy(a);
+    ledge_world_destroy(w);
+}
+
 // ---------------------------------------------------------------------------
 // Tilesets: enum tags and custom data
 
@@ -1651,6 +1694,7 @@ int main(void) {
         cmocka_unit_test_teardown(test_flips_are_the_mirrored_geometry, arena_free),
         cmocka_unit_test_teardown(test_intgrid_y_up_and_y_down, arena_free),
         cmocka_unit_test_teardown(test_intgrid_table, arena_free),
+        cmocka_unit_test_teardown(test_one_tile_layer_and_load_world, arena_free),
         cmocka_unit_test_teardown(test_tiles_layers, arena_free),
         cmocka_unit_test_teardown(test_random_levels_round_trip, arena_free),
         cmocka_unit_test_teardown(test_entities_become_bodies, arena_free),
