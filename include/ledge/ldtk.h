@@ -180,14 +180,18 @@ typedef struct ledge_ldtk_value {
     double number;      ///< FLOAT; INT too.
     bool boolean;       ///< BOOL.
     const char *string; ///< STRING, ENUM, COLOR, FILE_PATH; ENTITY_REF: the entity's iid.
-    int cx, cy;         ///< POINT: the cell in the grid of the entity's layer (the level's).
-    vec2s point;        ///< POINT: the world position of that cell's centre.
-    int entity;         ///< ENTITY_REF: index in result->entities, -1 when not loaded.
-    const char *layer;  ///< ENTITY_REF: the iid of the entity's layer.
-    const char *level;  ///< ENTITY_REF: the iid of the entity's level.
-    const char *world;  ///< ENTITY_REF: the iid of the entity's world.
-    int tileset_uid;    ///< TILE: the tileset's uid.
-    int x, y, w, h;     ///< TILE: the rectangle in the tileset image, pixels.
+    int cx;      ///< POINT: the cell's column in the grid of the entity's layer (the level's).
+    int cy;      ///< POINT: the cell's row (0 at the top, as in LDtk).
+    vec2s point; ///< POINT: the world position of that cell's centre.
+    int entity;  ///< ENTITY_REF: index in result->entities, -1 when not loaded.
+    const char *layer; ///< ENTITY_REF: the iid of the entity's layer.
+    const char *level; ///< ENTITY_REF: the iid of the entity's level.
+    const char *world; ///< ENTITY_REF: the iid of the entity's world.
+    int tileset_uid;   ///< TILE: the tileset's uid.
+    int x;             ///< TILE: the rectangle's left in the tileset image, pixels.
+    int y;             ///< TILE: its top, pixels.
+    int w;             ///< TILE: its width, pixels.
+    int h;             ///< TILE: its height, pixels.
 } ledge_ldtk_value;
 
 /// One field of an entity or a level.
@@ -206,15 +210,17 @@ typedef struct ledge_ldtk_level {
     const char *identifier; ///< Its identifier.
     const char *iid;        ///< Its iid.
     int index;              ///< Its index in the project's (or world's) level array.
-    int world_x, world_y;   ///< Its top-left corner on LDtk's world map, pixels.
+    int world_x;            ///< Its left on LDtk's world map, pixels (worldX).
+    int world_y;            ///< Its top on LDtk's world map, pixels (worldY).
     int px_width;           ///< Its width in pixels.
     int px_height;          ///< Its height in pixels.
-    int cell_x,
-        cell_y; ///< The tilemap cell of its corner nearest cell (0, 0) (lower-left in y up).
-    int cell_width, cell_height; ///< Its size in cells.
-    ledge_aabb bounds;           ///< Its world bounds.
-    int first_field;             ///< Its fields: result->fields[first_field ..).
-    int field_count;             ///< How many fields it has.
+    int cell_x;      ///< The tilemap column of its corner nearest cell (0, 0) (lower-left in y up).
+    int cell_y;      ///< The tilemap row of that corner.
+    int cell_width;  ///< Its width in cells.
+    int cell_height; ///< Its height in cells.
+    ledge_aabb bounds; ///< Its world bounds.
+    int first_field;   ///< Its fields: result->fields[first_field ..).
+    int field_count;   ///< How many fields it has.
 } ledge_ldtk_level;
 
 /// One entity, as loaded.
@@ -223,9 +229,12 @@ typedef struct ledge_ldtk_entity {
     const char *iid;           ///< Its iid.
     const char *layer;         ///< The identifier of its layer.
     int level;                 ///< Index of its level in result->levels.
-    int px_x, px_y;            ///< Its pivot in its level, pixels (layer offset included).
-    int px_width, px_height;   ///< Its size in pixels.
-    int cx, cy;                ///< Its cell in its layer's grid (`__grid`).
+    int px_x;                  ///< Its pivot's x in its level, pixels (LDtk's `px`).
+    int px_y;                  ///< Its pivot's y in its level, pixels (y down).
+    int px_width;              ///< Its width in pixels.
+    int px_height;             ///< Its height in pixels.
+    int cx;                    ///< Its cell's column in its layer's grid (`__grid`).
+    int cy;                    ///< Its cell's row (0 at the top).
     vec2s position;            ///< World position of its pivot.
     ledge_aabb bounds;         ///< World bounds of its rectangle.
     ledge_ldtk_body_kind body; ///< What it became (NO_BODY: the game's own).

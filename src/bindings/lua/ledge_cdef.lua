@@ -769,14 +769,18 @@ typedef struct ledge_ldtk_value {
     double number;
     bool boolean;
     const char *string;
-    int cx, cy;
+    int cx;
+    int cy;
     vec2s point;
     int entity;
     const char *layer;
     const char *level;
     const char *world;
     int tileset_uid;
-    int x, y, w, h;
+    int x;
+    int y;
+    int w;
+    int h;
 } ledge_ldtk_value;
 typedef struct ledge_ldtk_field {
     const char *identifier;
@@ -791,12 +795,14 @@ typedef struct ledge_ldtk_level {
     const char *identifier;
     const char *iid;
     int index;
-    int world_x, world_y;
+    int world_x;
+    int world_y;
     int px_width;
     int px_height;
-    int cell_x,
-        cell_y;
-    int cell_width, cell_height;
+    int cell_x;
+    int cell_y;
+    int cell_width;
+    int cell_height;
     ledge_aabb bounds;
     int first_field;
     int field_count;
@@ -806,9 +812,12 @@ typedef struct ledge_ldtk_entity {
     const char *iid;
     const char *layer;
     int level;
-    int px_x, px_y;
-    int px_width, px_height;
-    int cx, cy;
+    int px_x;
+    int px_y;
+    int px_width;
+    int px_height;
+    int cx;
+    int cy;
     vec2s position;
     ledge_aabb bounds;
     ledge_ldtk_body_kind body;
