@@ -90,7 +90,7 @@ static bool read_ledge_fields(ledge__ldtk_ctx *c, const ledge_ldtk_entity *e, co
     static const char *const bodies[] = {"none", "static", "kinematic", "dynamic", "sensor"};
     static const char *const shapes[] = {"box", "circle"};
     const double v = LEDGE_MAX_COORDINATE;
-    *b = (ledge_fields){-1, -1, -1, -1, -1, 0, 0, 0, 1, 0, 0, 0, NULL, NULL};
+    *b = (ledge_fields){-1, -1, -1, -1, -1, 1, 0, 0, 1, 0, 0, 0, NULL, NULL}; // speed 1, density 1
     if (!word_field(c, e, where, "body", bodies, 5, "static, kinematic, dynamic, sensor or none",
                     &b->body) ||
         !word_field(c, e, where, "shape", shapes, 2, "box or circle", &b->shape) ||

@@ -839,6 +839,8 @@ static void test_entities_in_the_step(void **state) {
     ledge_world_destroy(w);
 }
 
+static const char *entity_project(const char *entities);
+
 /// ledge_ldtk_path_position against the closed forms of a ping-pong and a
 /// loop along a right angle of legs 3 and 4.
 static void test_path_position(void **state) {
@@ -887,6 +889,16 @@ static void test_path_position(void **state) {
     assert_true(vec_near(ledge_ldtk_path_position(r, &other, 1), 0, 0));
     assert_true(log_capture_says("ledge_ldtk_path_position", "not one of the result's"));
     ledge_set_log_hook(NULL, NULL);
+    ledge_ldtk_result_destroy(r);
+    ledge_world_destroy(w);
+    // A path alone makes a kinematic platform moving at 1 unit per second.
+    const char *p = entity_project(entity("Lift", "l", 0, 0, 32, 8, 0, 0,
+                                          field("path", "Array<Point>", "[{\"cx\":2,\"cy\":0}]")));
+    w = ledge_ldtk_create_world(p, strlen(p), NULL, &r);
+    assert_non_null(w);
+    assert_int_equal(r->entities[0].body, LEDGE_LDTK_KINEMATIC);
+    assert_true(r->entities[0].path_speed == 1.0f);
+    assert_true(vec_near(ledge_ldtk_path_position(r, &r->entities[0], 1.5), 2.5f, 1.75f));
     ledge_ldtk_result_destroy(r);
     ledge_world_destroy(w);
 }
