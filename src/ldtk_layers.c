@@ -87,8 +87,15 @@ static bool decode_intgrid(ledge__ldtk_ctx *c, const json_t *j, const layer *L) 
                                     "definition does not list",
                                     L->where, col, row, value);
         }
+        if (t->tile == LEDGE__LDTK_UNMAPPED && t->identifier == NULL) {
+            return ledge__ldtk_fail(c,
+                                    "%s: cell (%lld, %lld) holds value %lld, which has no "
+                                    "identifier (name it with a tile name, e.g. full, or map it "
+                                    "in def->intgrid; docs/ldtk.md)",
+                                    L->where, col, row, value);
+        }
         if (t->tile == LEDGE__LDTK_UNMAPPED) {
-            const char *name = t->identifier ? t->identifier : "";
+            const char *name = t->identifier;
             return ledge__ldtk_fail(c,
                                     "%s: cell (%lld, %lld) holds value %lld '%.40s', which is "
                                     "no tile name%s and def->intgrid does not map (docs/ldtk.md)",

@@ -1315,7 +1315,7 @@ static void test_refuses_bad_layers(void **state) {
     refuse_tilemap(grid_project(vals, "1,0,0,0,0,3", NULL), "value 3 'slope45'",
                    "say which way it faces: _up_right", NULL);
     refuse_tilemap(grid_project(value_def(1, NULL), "1,0,0,0,0,0", NULL),
-                   "cell (0, 0) holds value 1 ''", NULL, NULL);
+                   "cell (0, 0) holds value 1, which has no identifier", "e.g. full", NULL);
     refuse_tilemap(grid_project(vals, "1,0,0,0,0,0", ",\"__pxTotalOffsetX\":8"),
                    "layer 'Collisions' is offset by (8, 0) pixels", NULL, NULL);
     // A layer whose cells hold nothing solid may be offset, or of any grid.
