@@ -82,7 +82,7 @@ static void step(scene *s, const scene_input *in) {
     }
     ledge_sensor_events se = ledge_world_sensor_events(s->world);
     for (int k = 0; k < se.begin_count; ++k) {
-        st->spike_hits += scene_same_body(se.begin[k].visitor, st->player);
+        st->spike_hits += LEDGE_ID_EQUALS(se.begin[k].visitor, st->player);
     }
     scene_player_move(s->world, st->player, scene_input_run(in), scene_input_jump(in),
                       scene_input_drop(in));
