@@ -107,8 +107,9 @@ run_suite() { # run_suite NAME DIR SETUP-ARGS...
 # source tree, with HOME a scratch folder and no PKG_CONFIG_PATH or
 # LD_LIBRARY_PATH of ours: it installs, builds README's example with
 # pkg-config and runs it. Then, on that install: the example as a meson
-# subproject, the Tiled loader through pkg-config, the exported symbols
-# (only ledge_*), the CMake package and the single header. Counts as one
+# subproject, the Tiled and LDtk loaders through pkg-config (the LDtk one
+# must be installed when jansson is there), the exported symbols (only
+# ledge_*), the CMake package and the single header. Counts as one
 # test (and check_cmake, check_installed_single_header one each).
 check_packaging() {
     local tmp dest pcdir libdir recipe ok=1
@@ -158,6 +159,11 @@ check_packaging() {
             echo "pkg-config build against ledge-tiled: FAILED"
             ok=0
         fi
+    fi
+    # jansson is one of PACKAGES: an install without the LDtk loader lost it.
+    if pkg-config --exists jansson && [ ! -f "$pcdir/ledge-ldtk.pc" ]; then
+        echo "ledge-ldtk.pc was not installed though jansson is there"
+        ok=0
     fi
     if [ -f "$pcdir/ledge-ldtk.pc" ]; then
         printf '#include <ledge/ldtk.h>\nint main(void) { ledge_ldtk_def d = ledge_default_ldtk_def(); return d.y_down || ledge_ldtk_tile_from_name("full", 0) != 1; }\n' >"$tmp/ldtk.c"
