@@ -11,6 +11,8 @@
 // and a rigid teleport by it keeps the relative position to rounding.
 #include "move.h"
 #include "character.h"
+#include "contacts.h"
+#include "events.h"
 #include "query_index.h"
 #include "slots.h"
 #include "check.h"
@@ -27,6 +29,8 @@ ledge_character_def ledge_default_character_def(void) {
     d.move = ledge_default_move_def();
     d.platform_on_leave = LEDGE_PLATFORM_LEAVE_ADD_VELOCITY;
     d.ride_platforms = true;
+    d.push_bodies = true;
+    d.push_mass = 0.0f;
     return d;
 }
 
@@ -46,7 +50,19 @@ static bool check_def(const char *fn, const ledge_character_def *d) {
         LEDGE_ERROR("%s: def->move is invalid (see ledge_move_def's ranges)", fn);
         return false;
     }
+    if (!(d->push_mass >= 0.0f && d->push_mass <= LEDGE_MAX_MASS)) {
+        LEDGE_ERROR("%s: def->push_mass is %g (must be 0..%g)", fn, (double)d->push_mass,
+                    (double)LEDGE_MAX_MASS);
+        return false;
+    }
     return true;
+}
+
+// The mass a character pushes as: the def's, or its own shape's at density 1.
+static float push_mass_of(const ledge_world *w, int i, const ledge_character_def *d) {
+    if (d->push_mass > 0.0f) return d->push_mass;
+    float a = ledge_shape_area(&w->shape[i]);
+    return a > LEDGE_MIN_MASS ? a : LEDGE_MIN_MASS;
 }
 
 static bool writable(const ledge_world *w, const char *fn) {
@@ -78,6 +94,7 @@ bool ledge_character_create(ledge_world *world, ledge_body_id id, const ledge_ch
     memset(c, 0, sizeof *c);
     c->id = id;
     c->def = d;
+    c->push_mass = push_mass_of(world, i, &d);
     c->floor_slot = -1;
     c->last_position = c->state.position = world->position[i];
     c->state.last_move.ground_hit = -1;
@@ -115,6 +132,8 @@ bool ledge_character_set_def(ledge_world *world, ledge_body_id id, const ledge_c
     }
     if (!check_def(fn, def)) return false;
     c->def = *def;
+    c->push_mass = push_mass_of(world, ledge__slot_of(world, id), def);
+    if (!def->push_bodies) c->push.count = 0;
     return true;
 }
 
@@ -186,12 +205,86 @@ static bool overlaps(const ledge_world *w, int i, int by, float skin) {
     return m.hit && m.depth > skin;
 }
 
+// Whether dynamic body `by` rests on character slot i from above: it
+// touches the character raised by 2 * skin along up.
+static bool rests_on(const ledge_world *w, int i, int by, vec2s up, float skin) {
+    if (by < 0 || w->type[by] != LEDGE_BODY_DYNAMIC) return false;
+    vec2s p = v2_add(w->position[i], v2_scale(up, 2.0f * skin));
+    return ledge_collide(&w->shape[by], w->position[by], &w->shape[i], p).hit;
+}
+
 // The crush by body slot `by` (-1: none) into the state: kept while that
-// body still overlaps the character, cleared once it is clear.
-static void take_crush(const ledge_world *w, int i, int by, ledge_character_state *s) {
+// body still overlaps the character, or while a body that pinned it from
+// above still rests on it and it stands on a floor; cleared once it is
+// clear.
+static void take_crush(const ledge_world *w, int i, int by, const ledge_move_result *r,
+                       ledge_character_state *s) {
     const ledge__character *c = &w->characters->c[w->handle[i]];
-    s->crushed = by >= 0 && overlaps(w, i, by, c->def.move.skin);
+    float skin = c->def.move.skin;
+    s->crushed =
+        by >= 0 && (overlaps(w, i, by, skin) || (r->on_ground && rests_on(w, i, by, r->up, skin)));
     if (!s->crushed) s->crushed_by = LEDGE_NULL_BODY_ID;
+}
+
+// The body resting on the character from above (the last step found it)
+// is kept while it still does: on_ceiling stays set.
+static void take_ceiling(const ledge_world *w, int i, const ledge_move_result *r,
+                         ledge_character_state *s) {
+    const ledge__character *c = &w->characters->c[w->handle[i]];
+    int by = ledge_body_is_valid(w, s->ceiling_body) ? ledge__slot_of(w, s->ceiling_body) : -1;
+    if (!rests_on(w, i, by, r->up, c->def.move.skin)) {
+        s->ceiling_body = LEDGE_NULL_BODY_ID;
+        return;
+    }
+    if (!s->on_ceiling) {
+        s->on_ceiling = true;
+        s->ceiling_normal = v2_neg(r->up);
+    }
+}
+
+// What the move would have gone into the dynamic bodies it walked into,
+// for the next step to push (push.c): the bodies it met as walls (neither
+// floor nor ceiling to it), the direction across up into the first of
+// them (and the others within 45 degrees of it), and the part of the move
+// along it that was not done. The bodies are woken.
+static void take_push(ledge_world *w, ledge__character *c, vec2s velocity, float dt,
+                      const ledge_move_result *r) {
+    ledge__push *p = &c->push;
+    ledge_character_state *s = &c->state;
+    p->count = 0;
+    s->pushing = false;
+    s->pushed_body = LEDGE_NULL_BODY_ID;
+    if (!c->def.push_bodies) return;
+    float cos_floor = cosf(c->def.move.max_floor_slope);
+    for (int k = 0; k < r->hit_count && p->count < LEDGE__PUSHED_MAX; ++k) {
+        const ledge_move_hit *h = &r->hits[k];
+        int b = h->kind == LEDGE_HIT_BODY ? ledge__slot_of(w, h->body) : -1;
+        if (b < 0 || w->type[b] != LEDGE_BODY_DYNAMIC || w->frozen[b]) continue;
+        float nu = v2_dot(h->normal, r->up);
+        if (fabsf(nu) >= cos_floor) continue; // stood on, or met from below
+        vec2s into = v2_neg(v2_sub(h->normal, v2_scale(r->up, nu)));
+        float l = v2_len(into);
+        if (!(l > 0.0f)) continue;
+        into = v2_scale(into, 1.0f / l);
+        if (p->count == 0) {
+            p->dir = into;
+        } else if (v2_dot(into, p->dir) < 0.70710678f) {
+            continue;
+        }
+        p->body[p->count++] = h->body;
+    }
+    float entry = v2_dot(velocity, p->dir) * dt - v2_dot(r->displacement, p->dir);
+    if (p->count == 0 || !(entry > 0.0f)) {
+        p->count = 0;
+        return;
+    }
+    p->entry = entry;
+    p->speed = entry / dt;
+    for (int k = 0; k < p->count; ++k) {
+        if (!ledge_body_is_awake(w, p->body[k])) ledge_body_set_awake(w, p->body[k], true);
+    }
+    s->pushing = true;
+    s->pushed_body = p->body[0];
 }
 
 static bool check_move(ledge_world *w, ledge_body_id id, vec2s velocity, float dt,
@@ -229,9 +322,12 @@ bool ledge_character_move(ledge_world *world, ledge_body_id id, vec2s velocity, 
     int crusher = s->crushed && ledge_body_is_valid(world, s->crushed_by)
                       ? ledge__slot_of(world, s->crushed_by)
                       : -1;
-    if (!ledge__move_ignoring(world, id, v2_scale(velocity, dt), &md, &r, crusher)) return false;
+    // Only a body still overlapping it is passed through (one pinning it
+    // from above is a ceiling).
+    int ignore = crusher >= 0 && overlaps(world, i, crusher, md.skin) ? crusher : -1;
+    if (!ledge__move_ignoring(world, id, v2_scale(velocity, dt), &md, &r, ignore)) return false;
     if (world->dropping[i] && !world->in_one_way[i]) world->dropping[i] = 0;
-    take_crush(world, i, crusher, s);
+    take_crush(world, i, crusher, &r, s);
     bool left = s->on_floor && s->floor_body.index1 != 0 && !r.on_ground;
     vec2s v = ledge_move_clip_velocity(&r, velocity);
     if (left) v = v2_add(v, leave_velocity(c, r.up));
@@ -247,6 +343,8 @@ bool ledge_character_move(ledge_world *world, ledge_body_id id, vec2s velocity, 
     s->wall_normal = r.wall_normal;
     s->ceiling_normal = r.ceiling_normal;
     take_floor(world, s, &r);
+    take_ceiling(world, i, &r, s);
+    take_push(world, c, velocity, dt, &r);
     s->time_since_floor = r.on_ground ? 0.0f : s->time_since_floor + dt;
     s->last_move = r;
     if (out != NULL) *out = *s;
@@ -358,4 +456,103 @@ void ledge__characters_carry(ledge_world *w) {
         }
         force = !progress;
     }
+}
+
+// --- pushes and shoves, after the step ----------------------------------------
+
+// Moves character slot i by d with the mover after the step (a push's
+// follow, a shove): its position and floor into the state, and a wall it
+// met. Returns how far it went along d (0 when the move was refused).
+static float move_on(ledge_world *w, ledge__character *c, int i, vec2s d) {
+    ledge_character_state *s = &c->state;
+    ledge_move_def md = c->def.move;
+    md.set_velocity = false;
+    int crusher =
+        s->crushed && ledge_body_is_valid(w, s->crushed_by) ? ledge__slot_of(w, s->crushed_by) : -1;
+    int ignore = crusher >= 0 && overlaps(w, i, crusher, md.skin) ? crusher : -1;
+    uint8_t in_one_way = w->in_one_way[i];
+    ledge_move_result r;
+    bool ok = ledge__move_ignoring(w, c->id, d, &md, &r, ignore);
+    w->in_one_way[i] = in_one_way;
+    if (!ok) return 0.0f;
+    s->position = r.position;
+    s->on_floor = r.on_ground;
+    s->floor_normal = r.ground_normal;
+    take_floor(w, s, &r);
+    if (r.on_wall && !s->on_wall) {
+        s->on_wall = true;
+        s->wall_side = r.wall_side;
+        s->wall_normal = r.wall_normal;
+    }
+    float l = v2_len(d);
+    return l > 0.0f ? v2_dot(r.displacement, d) / l : 0.0f;
+}
+
+// A push's follow: the character moves on by what the body it pushed
+// moved along the push in the step (beyond what the step moved the
+// character itself: a platform's carry, a shove), never further than its
+// move wanted. The push is used up.
+static void follow(ledge_world *w, ledge__character *c, int i) {
+    ledge__push *p = &c->push;
+    if (p->count == 0) return;
+    p->count = 0;
+    if (!ledge_body_is_valid(w, p->body[0])) return;
+    int b = ledge__slot_of(w, p->body[0]);
+    float moved = v2_dot(v2_sub(w->position[b], c->pushed_start), p->dir) -
+                  v2_dot(v2_sub(w->position[i], c->step_start), p->dir);
+    float along = minf(moved, p->entry);
+    if (along > 0.0f) move_on(w, c, i, v2_scale(p->dir, along));
+}
+
+// Crushed by body `by` (depth: their overlap), with a crush event.
+static void crush(ledge_world *w, ledge__character *c, int i, int by, float depth) {
+    c->state.crushed = true;
+    c->state.crushed_by = ledge__body_id(w, by);
+    ledge__crush_event_add(w, i, by, depth);
+}
+
+// The contacts of the step between characters that push and dynamic
+// bodies: a body resting on one from above is its ceiling (and pins it
+// while it stands on a floor: crushed); one that a shove could not move it
+// clear of (a wall stopped it) overlaps it deeper than skin: crushed.
+static void answered(ledge_world *w) {
+    int n = ledge__view_count(w);
+    for (int k = 0; k < n; ++k) {
+        const ledge__contact *e = ledge__view_contact(w, k);
+        if (e->b < 0 || e->policy == LEDGE_RESPONSE_CROSS) continue;
+        int ch = w->type[e->a] == LEDGE_BODY_KINEMATIC ? e->a : e->b, by = ch == e->a ? e->b : e->a;
+        if (w->type[by] != LEDGE_BODY_DYNAMIC || !w->alive[by]) continue;
+        ledge__character *c = ledge__character_at(w, ch);
+        if (c == NULL || !c->def.push_bodies) continue;
+        ledge_character_state *s = &c->state;
+        vec2s n = ch == e->a ? v2_neg(e->normal) : e->normal; // toward the body
+        if (v2_dot(n, c->up) >= c->cos_floor) {
+            if (!rests_on(w, ch, by, c->up, c->def.move.skin)) continue;
+            s->ceiling_body = ledge__body_id(w, by);
+            s->on_ceiling = true;
+            s->ceiling_normal = v2_neg(n);
+            if (s->on_floor && !s->crushed) crush(w, c, ch, by, 0.0f);
+        } else if (c->stopped && !s->crushed) {
+            ledge_manifold m =
+                ledge_collide(&w->shape[by], w->position[by], &w->shape[ch], w->position[ch]);
+            if (m.hit && m.depth > c->def.move.skin) crush(w, c, ch, by, m.depth);
+        }
+    }
+}
+
+void ledge__characters_after_push(ledge_world *w) {
+    ledge__characters *t = w->characters;
+    if (t == NULL || t->pushers == 0) return;
+    ledge__query_sync(w);
+    for (int k = 0; k < t->count; ++k) {
+        ledge__character *c = &t->c[t->list[k]];
+        int i = w->slot_of[t->list[k]];
+        if (ledge__character_at(w, i) == NULL || !c->def.push_bodies) continue;
+        c->state.ceiling_body = LEDGE_NULL_BODY_ID;
+        c->state.position = w->position[i];
+        float l = v2_len(c->shove);
+        c->stopped = l > 0.0f && l - move_on(w, c, i, c->shove) > c->def.move.skin;
+        follow(w, c, i);
+    }
+    answered(w);
 }

@@ -11,6 +11,8 @@ void ledge__characters_free(ledge_world *w) {
     if (t == NULL) return;
     ledge__free(t->c);
     ledge__free(t->list);
+    ledge__free(t->first);
+    ledge__free(t->order);
     ledge__free(t);
     w->characters = NULL;
 }

@@ -21,6 +21,21 @@ static inline bool ledge__tile_contact_changed(const ledge_tilemap *map, const l
     return c->stamp != ledge__cell_stamp(map, c->cell_x, c->cell_y);
 }
 
+/// The friction of a contact between bodies a and b: sqrt(fa fb), except
+/// against a kinematic body, which holds what touches it as the level does
+/// (a tile answers with the body's own friction): the larger of the two. A
+/// platform made with the default def (friction 0) then carries a crate by
+/// the crate's friction, as a tile holds it; one given a friction grips
+/// even a frictionless body. (The geometric mean made every body slide on a
+/// default platform: a crate of friction 0.6 on one that starts at 1 m/s
+/// stayed where it was while the platform moved out from under it.)
+static inline float ledge__pair_friction(const ledge_world *w, int a, int b) {
+    float fa = w->friction[a], fb = w->friction[b];
+    if (w->type[a] == LEDGE_BODY_KINEMATIC || w->type[b] == LEDGE_BODY_KINEMATIC)
+        return fa > fb ? fa : fb;
+    return sqrtf(fa * fb);
+}
+
 /// For a body-body contact answered between a dynamic body and a static or
 /// kinematic one: the dynamic body d, the other p and the normal n from p
 /// toward d. False for any other contact.

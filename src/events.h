@@ -10,6 +10,10 @@
 /// flags, and the contact index marked stale (events.c).
 void ledge__after_step(ledge_world *world);
 
+/// Adds a crush event of `body` by `crusher` (slots) after the step's own:
+/// a character pinned by a dynamic body (character.c).
+void ledge__crush_event_add(ledge_world *world, int body, int crusher, float depth);
+
 /// Frees the event arrays and the contact index (events.c).
 void ledge__events_free(ledge_world *world);
 

@@ -246,7 +246,7 @@ static void record_cut(ledge_world *w, int i, const cut *c) {
                         .cell_y = c->cell_y,
                         .policy = LEDGE_RESPONSE_SLIDE};
     if (o >= 0) {
-        k.friction = sqrtf(w->friction[i] * w->friction[o]);
+        k.friction = ledge__pair_friction(w, i, o);
         k.bounce = maxf(w->bounce[i], w->bounce[o]);
     } else {
         k.stamp = ledge__cell_stamp(w->map, c->cell_x, c->cell_y);

@@ -554,7 +554,7 @@ static void record_run(int start, int end, int worker, void *context) {
             out->a = p->b;
             out->b = p->a;
             out->normal = p->normal;
-            out->friction = sqrtf(w->friction[p->a] * w->friction[p->b]);
+            out->friction = ledge__pair_friction(w, p->a, p->b);
             out->bounce = maxf(w->bounce[p->a], w->bounce[p->b]);
             out->cap = 0.0f;
             out->pile = 0;

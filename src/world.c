@@ -12,6 +12,7 @@
 #include "contacts.h"
 #include "par.h"
 #include "profile.h"
+#include "push.h"
 #include "check.h"
 #include "world_state.h"
 
@@ -498,8 +499,10 @@ static void substep(ledge_world *w, float h) {
     integrate_velocity(w, h);
     drop_stale_contacts(w);
     ledge__velocity_pass(w, 0.0f, h);
+    ledge__push_substep(w, h); // characters push what their moves walked into
     t = stage_mark(w, LEDGE__STAGE_MOVE, t);
     bool fast = integrate_position(w, h);
+    ledge__push_after_move(w); // a shove lasts one substep's move
     w->contact_count = 0;
     t = stage_mark(w, LEDGE__STAGE_GRID, t);
     ledge__broad_build(w, fast ? LEDGE__FILING_BEFORE : LEDGE__FILING_ONLY);
@@ -564,19 +567,22 @@ void ledge_world_step(ledge_world *world, float dt) {
     ledge__sleep_begin(world, dt); // wakes; woken bodies' held contacts rejoin the live ones
     stage_mark(world, LEDGE__STAGE_SLEEP, t);
     ledge__characters_before_step(world); // where the platforms stood on start
+    ledge__push_begin(world);             // and the characters, and what they push
     world->stepping = true;
     ledge__workers_awake(world->par.workers, true);
     float h = dt / (float)world->substeps;
     for (int k = 0; k < world->substeps; ++k) substep(world, h);
+    ledge__push_end(world); // a character a shove moved is moved again after the step
     t = stage_mark(world, LEDGE__STAGE_SLEEP, 0.0);
     ledge__sleep_end(world, dt);
     t = stage_mark(world, LEDGE__STAGE_EVENTS, t);
     ledge__after_step(world);
     ledge__workers_awake(world->par.workers, false);
     world->stepping = false;
-    ledge__characters_carry(world); // characters follow the bodies they stand on
-    ledge__query_sync(world);       // the queries' index refiles the bodies that changed cell
-    ledge__order_bodies(world);     // before every order_period-th step: slots by space
+    ledge__characters_carry(world);      // characters follow the bodies they stand on
+    ledge__characters_after_push(world); // and the bodies they push, and shoves
+    ledge__query_sync(world);            // the queries' index refiles the bodies that changed cell
+    ledge__order_bodies(world);          // before every order_period-th step: slots by space
     stage_mark(world, LEDGE__STAGE_EVENTS, t);
     if (LEDGE_UNLIKELY(world->par.profile.on)) ledge__profile_end(&world->par.profile);
 }

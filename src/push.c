@@ -1,0 +1,316 @@
+// Characters and dynamic bodies in the step (push.h).
+//
+// A character is a kinematic body that the mover moves between steps, so
+// the step alone cannot tell that it walks into a crate: the move stops it
+// against the crate, and its body stands still. What the move would have
+// entered the crates it met is kept with the character (character.c), and
+// each substep of the next step pushes them here, after the replay's
+// friction and before the bodies move:
+//
+// - The row: the bodies the move met and, through the contacts, every
+//   awake dynamic body touching one of them ahead (a contact normal within
+//   45 degrees of the push), up to ROW_MAX. A tile, static body or other
+//   fixed body ahead of a row body (its contact is no floor to it and faces
+//   the push within 60 degrees) stops the whole row: nothing is pushed into
+//   a wall, so nothing is squeezed.
+// - What holds it back statically, H (a force, across up): for each row
+//   body the friction its floor holds whatever its speed (the Coulomb cap
+//   of the load it carries, response.c, and Coulomb's f g cos under
+//   Coulomb's law or within a pile) and its weight along the floor when
+//   pushed uphill, each over the cosine between the floor and the push.
+//   The character pushes with at most its push mass M's weight M g, so it
+//   meets the row as a body of mass M' = M - H / g (0 or less: too heavy).
+// - The meeting: the row's speed across up, relative to each body's floor,
+//   becomes the common speed of M' moving at the character's speed w and
+//   the row's bodies at theirs, U = (M' w + sum m u) / (M' + sum m), along
+//   each body's floor (so that a body on a slope goes up or down it, with
+//   the same speed across up as the character, which follows floors so).
+//   A body already faster is left alone. Momentum is shared as the response
+//   shares it between two bodies; the floor's friction then acts on it in
+//   the next substep's replay, as on any body. On a flat floor of friction
+//   f under N's law the speed settles where the two balance:
+//   U* = w M' / (M' + f m) (docs/character.md).
+//
+// After the step, the character moves on by what the row moved (never more
+// than its move wanted): character.c.
+//
+// The other way round, a dynamic body moving into a character from the side
+// meets it in the response (response.c) as a body of mass M: the response
+// gives the character's body a velocity, which moves it in the next
+// substep (kinematic bodies move by their velocity) and then lapses (its
+// legs hold it: ledge__push_after_move), so the body slows by sharing its
+// momentum substep after substep while shoving the character along. After
+// the step the character is put back and moved by that shove with the
+// mover (character.c), which stops it at walls. A body from above meets
+// the character as the level (it lands on it).
+#include "push.h"
+#include "characters.h"
+#include "contacts.h"
+#include "slots.h"
+#include "world_state.h"
+
+#include <string.h>
+
+enum { ROW_MAX = 16 };
+
+/// A body joins the row through a contact whose normal, from the row body
+/// toward it, is within 45 degrees of the push.
+#define ROW_COS 0.70710678f
+/// A fixed obstacle stops the row when the contact is no floor to the row
+/// body and its normal, from the body toward it, is within 60 degrees of
+/// the push.
+#define WALL_COS 0.5f
+
+typedef struct row {
+    int slot[ROW_MAX];
+    vec2s along[ROW_MAX];  ///< Unit, along the body's floor, with the push.
+    float across[ROW_MAX]; ///< along . dir: the cosine between the floor and the push.
+    float speed[ROW_MAX];  ///< Its speed across up relative to its floor.
+    int count;
+    bool blocked;
+} row;
+
+static vec2s up_of(const ledge_world *w, vec2s up) {
+    if (up.x != 0.0f || up.y != 0.0f) {
+        double x = up.x, y = up.y, l = sqrt(x * x + y * y);
+        return v2((float)(x / l), (float)(y / l));
+    }
+    return w->up.x != 0.0f || w->up.y != 0.0f ? w->up : v2(0.0f, 1.0f);
+}
+
+// The character of each listed handle that pushes bodies, with its slot.
+static ledge__character *pusher(const ledge_world *w, int k, int *slot) {
+    const ledge__characters *t = w->characters;
+    ledge__character *c = &t->c[t->list[k]];
+    *slot = w->slot_of[t->list[k]];
+    return ledge__character_at(w, *slot) != NULL && c->def.push_bodies ? c : NULL;
+}
+
+void ledge__push_begin(ledge_world *w) {
+    ledge__characters *t = w->characters;
+    if (t == NULL) return;
+    t->pushers = t->pushing = 0;
+    for (int k = 0; k < t->count; ++k) {
+        int i;
+        ledge__character *c = pusher(w, k, &i);
+        if (c == NULL) continue;
+        t->pushers++;
+        c->step_start = w->position[i];
+        c->base_velocity = w->velocity[i];
+        w->velocity[i] = v2_add(w->velocity[i], c->shove_velocity);
+        c->shove_velocity = c->shove = v2(0.0f, 0.0f);
+        c->up = up_of(w, c->def.move.up);
+        c->cos_floor = cosf(c->def.move.max_floor_slope);
+        if (c->push.count > 0 && ledge_body_is_valid(w, c->push.body[0])) {
+            c->pushed_start = w->position[ledge__slot_of(w, c->push.body[0])];
+            t->pushing++;
+        }
+    }
+}
+
+float ledge__push_inv_mass(const ledge_world *w, int slot, vec2s n) {
+    if (w->type[slot] != LEDGE_BODY_KINEMATIC) return 0.0f;
+    const ledge__character *c = ledge__character_at(w, slot);
+    if (c == NULL || !c->def.push_bodies || fabsf(v2_dot(n, c->up)) >= c->cos_floor) return 0.0f;
+    return 1.0f / c->push_mass;
+}
+
+// --- the contacts by body -------------------------------------------------------
+
+// Each slot's contacts (a counting sort of the contacts by body): slot i's
+// are order[first[i] .. first[i + 1]). False when there is no room (the
+// pushes wait for a substep that has it; logged).
+static bool index_contacts(ledge_world *w) {
+    ledge__characters *t = w->characters;
+    int n = w->slot_count, m = w->contact_count;
+    if (!LEDGE__RESERVE(t->first, t->first_cap, n + 2, 0, 64) ||
+        !LEDGE__RESERVE(t->order, t->order_cap, 2 * m + 1, 0, 64)) {
+        LEDGE_ERROR("ledge_world_step: allocation of the pushes' contact index for %d contacts "
+                    "failed (nothing is pushed this substep)",
+                    m);
+        return false;
+    }
+    int *first = t->first;
+    memset(first, 0, sizeof *first * (size_t)(n + 2));
+    for (int k = 0; k < m; ++k) {
+        first[w->contacts[k].a + 2]++;
+        if (w->contacts[k].b >= 0) first[w->contacts[k].b + 2]++;
+    }
+    for (int i = 2; i < n + 2; ++i) first[i] += first[i - 1];
+    for (int k = 0; k < m; ++k) {
+        t->order[first[w->contacts[k].a + 1]++] = k;
+        if (w->contacts[k].b >= 0) t->order[first[w->contacts[k].b + 1]++] = k;
+    }
+    return true;
+}
+
+// --- the row ----------------------------------------------------------------
+
+static bool pushable(const ledge_world *w, int i) {
+    return i >= 0 && w->alive[i] && w->type[i] == LEDGE_BODY_DYNAMIC && !w->asleep[i] &&
+           !w->frozen[i] && !w->sensor[i] && w->inv_mass[i] > 0.0f &&
+           w->response[i] != LEDGE_RESPONSE_CROSS;
+}
+
+static bool in_row(const row *r, int i) {
+    for (int k = 0; k < r->count; ++k) {
+        if (r->slot[k] == i) return true;
+    }
+    return false;
+}
+
+// Whether body i stops a row: a tile, a static body, or a kinematic one
+// that answers bodies as the level (any but a character that pushes, which
+// the response shoves instead).
+static bool fixed(const ledge_world *w, int i) {
+    if (i < 0 || w->type[i] == LEDGE_BODY_STATIC) return true;
+    if (w->type[i] != LEDGE_BODY_KINEMATIC) return false;
+    const ledge__character *c = ledge__character_at(w, i);
+    return c == NULL || !c->def.push_bodies;
+}
+
+// The normal of contact c from body i toward the other (or the tile).
+static vec2s normal_from(const ledge__contact *c, int i) {
+    return c->a == i ? v2_neg(c->normal) : c->normal;
+}
+
+// Adds the bodies ahead of the row, breadth first, and notes whether
+// anything fixed stands ahead of it.
+static void grow_row(const ledge_world *w, int self, vec2s dir, row *r) {
+    const ledge__characters *t = w->characters;
+    for (int q = 0; q < r->count; ++q) {
+        int i = r->slot[q];
+        for (int e = t->first[i]; e < t->first[i + 1]; ++e) {
+            const ledge__contact *c = &w->contacts[t->order[e]];
+            if (c->policy == LEDGE_RESPONSE_CROSS) continue;
+            int other = c->a == i ? c->b : c->a;
+            if (other == self) continue;
+            vec2s n = normal_from(c, i); // toward the other
+            float ahead = v2_dot(n, dir);
+            if (fixed(w, other)) {
+                bool floor = -v2_dot(n, w->up) >= w->floor_cos[i];
+                if (!floor && ahead >= WALL_COS) r->blocked = true;
+            } else if (ahead >= ROW_COS && pushable(w, other) && !in_row(r, other) &&
+                       r->count < ROW_MAX) {
+                r->slot[r->count++] = other;
+            }
+        }
+    }
+}
+
+typedef struct floor_of {
+    vec2s normal;   ///< Toward the body, or (0, 0) when it has no floor.
+    vec2s velocity; ///< The floor's velocity.
+    float hold;     ///< What the floor holds whatever the speed, per unit mass (a Coulomb cap).
+} floor_of;
+
+// Body i's floor among its contacts: the one closest to up within its
+// max_floor_angle.
+static floor_of find_floor(const ledge_world *w, int i) {
+    const ledge__characters *t = w->characters;
+    floor_of f = {v2(0.0f, 0.0f), v2(0.0f, 0.0f), 0.0f};
+    float best = w->floor_cos[i];
+    const ledge__contact *found = NULL;
+    int under = -1;
+    for (int e = t->first[i]; e < t->first[i + 1]; ++e) {
+        const ledge__contact *c = &w->contacts[t->order[e]];
+        if (c->policy == LEDGE_RESPONSE_CROSS) continue;
+        vec2s n = v2_neg(normal_from(c, i)); // toward i
+        float u = v2_dot(n, w->up);
+        if (!(u >= best)) continue;
+        best = u;
+        f.normal = n;
+        found = c;
+        under = c->a == i ? c->b : c->a;
+    }
+    if (found == NULL) return f;
+    if (under >= 0) f.velocity = w->velocity[under];
+    float g = v2_len(w->gravity) * w->gravity_scale[i];
+    float coulomb = w->coulomb || found->pile ? found->friction * g * best : 0.0f;
+    f.hold = maxf(found->cap, coulomb);
+    return f;
+}
+
+// The push of character c (slot self) on its row, this substep.
+static void push_row(ledge_world *w, ledge__character *c, int self) {
+    row r;
+    r.count = 0;
+    r.blocked = false;
+    for (int k = 0; k < c->push.count; ++k) {
+        if (!ledge_body_is_valid(w, c->push.body[k])) continue;
+        int i = ledge__slot_of(w, c->push.body[k]);
+        if (pushable(w, i) && !in_row(&r, i)) r.slot[r.count++] = i;
+    }
+    if (r.count == 0) return;
+    vec2s dir = c->push.dir;
+    grow_row(w, self, dir, &r);
+    if (r.blocked) return;
+    float g = v2_len(w->gravity), hold = 0.0f, mass = 0.0f, momentum = 0.0f;
+    for (int k = 0; k < r.count; ++k) {
+        int i = r.slot[k];
+        floor_of f = find_floor(w, i);
+        vec2s along = v2_sub(dir, v2_scale(f.normal, v2_dot(dir, f.normal)));
+        float len = v2_len(along);
+        along = len > 0.0f ? v2_scale(along, 1.0f / len) : dir;
+        float m = 1.0f / w->inv_mass[i], across = v2_dot(along, dir);
+        float uphill = g * w->gravity_scale[i] * v2_dot(along, w->up);
+        hold += m * (maxf(uphill, 0.0f) + f.hold) / across;
+        r.along[k] = along;
+        r.across[k] = across;
+        r.speed[k] = v2_dot(v2_sub(w->velocity[i], f.velocity), dir);
+        mass += m;
+        momentum += m * r.speed[k];
+    }
+    float strength = g > 0.0f ? c->push_mass - hold / g : c->push_mass;
+    if (!(strength > 0.0f)) return; // too heavy: its floor holds it
+    float u = (strength * c->push.speed + momentum) / (strength + mass);
+    for (int k = 0; k < r.count; ++k) {
+        if (!(r.speed[k] < u)) continue;
+        int i = r.slot[k];
+        w->velocity[i] =
+            v2_add(w->velocity[i], v2_scale(r.along[k], (u - r.speed[k]) / r.across[k]));
+    }
+}
+
+void ledge__push_substep(ledge_world *w, float h) {
+    ledge__characters *t = w->characters;
+    if (t == NULL || t->pushers == 0) return;
+    if (t->pushing > 0 && index_contacts(w)) {
+        for (int k = 0; k < t->count; ++k) {
+            int i;
+            ledge__character *c = pusher(w, k, &i);
+            if (c != NULL && c->push.count > 0) push_row(w, c, i);
+        }
+    }
+    // What the responses gave a character's body moves it in this substep.
+    for (int k = 0; k < t->count; ++k) {
+        int i;
+        ledge__character *c = pusher(w, k, &i);
+        if (c == NULL) continue;
+        vec2s s = v2_sub(w->velocity[i], c->base_velocity);
+        if (s.x != 0.0f || s.y != 0.0f) c->shove = v2_add(c->shove, v2_scale(s, h));
+    }
+}
+
+void ledge__push_after_move(ledge_world *w) {
+    ledge__characters *t = w->characters;
+    if (t == NULL || t->pushers == 0) return;
+    for (int k = 0; k < t->count; ++k) {
+        int i;
+        ledge__character *c = pusher(w, k, &i);
+        if (c != NULL) w->velocity[i] = c->base_velocity;
+    }
+}
+
+void ledge__push_end(ledge_world *w) {
+    ledge__characters *t = w->characters;
+    if (t == NULL || t->pushers == 0) return;
+    for (int k = 0; k < t->count; ++k) {
+        int i;
+        ledge__character *c = pusher(w, k, &i);
+        if (c == NULL) continue;
+        c->shove_velocity = v2_sub(w->velocity[i], c->base_velocity);
+        w->velocity[i] = c->base_velocity;
+        if (c->shove.x != 0.0f || c->shove.y != 0.0f) w->position[i] = c->step_start;
+    }
+}

@@ -1,0 +1,39 @@
+// Characters and dynamic bodies in the step (push.c): the rows a
+// character's last move pushes, the mass a character answers a body moving
+// into it with, and what the step moved a character by.
+#ifndef LEDGE_PUSH_H
+#define LEDGE_PUSH_H
+
+#include "characters.h"
+
+/// Before the substeps: each character's notes for the step (where it is,
+/// its body's velocity, its up), and the count of pushers.
+void ledge__push_begin(ledge_world *world);
+
+/// After the first velocity pass of a substep (the replay), before the
+/// bodies move: each pushing character's row of bodies takes its push,
+/// and what the responses gave a character's body (a shove) is noted.
+void ledge__push_substep(ledge_world *world, float h);
+
+/// After the bodies moved in a substep: a character's body is back at its
+/// own velocity (a shove lasts one substep's move).
+void ledge__push_after_move(ledge_world *world);
+
+/// After the substeps: each character that a shove moved in the step is put
+/// back where the step found it (character.c moves it again with the mover),
+/// its body's velocity restored; the shove left for the next step is kept.
+void ledge__push_end(ledge_world *world);
+
+/// The inverse mass the response gives kinematic body `slot` in a contact
+/// of normal `n` with a dynamic body: 1 / push_mass for a character that
+/// pushes bodies when the contact is a wall to it (a body from the side),
+/// else 0 (immovable, as any kinematic body).
+float ledge__push_inv_mass(const ledge_world *world, int slot, vec2s n);
+
+/// Whether some character may answer a body with its mass (the response
+/// asks only then).
+static inline bool ledge__push_any(const ledge_world *w) {
+    return w->characters != NULL && w->characters->pushers > 0;
+}
+
+#endif // LEDGE_PUSH_H
