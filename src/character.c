@@ -408,7 +408,7 @@ static void carry_one(ledge_world *w, int i, bool *synced) {
     ledge__query_refile(w, i);
     ledge_move_def md = c->def.move;
     ledge_move_result r;
-    if (ledge__move_carry(w, i, from, floor, riding, &md, &r)) {
+    if (ledge__move_carry(w, i, from, floor, -1, riding, &md, &r)) {
         take_carry(w, &c->state, &r);
         // Stopped short, the platform went on into it: crushed.
         if (overlaps(w, i, floor, md.skin)) {
@@ -432,10 +432,50 @@ static bool floor_waits(const ledge_world *w, const ledge__character *c) {
 // is carried; a stack n high takes n passes. A pass that carries none (a
 // cycle, which standing cannot make but a teleport can) carries the rest
 // in creation order, so at most count passes run.
+static bool nothing(const ledge_world *w, int slot) {
+    (void)w;
+    (void)slot;
+    return false;
+}
+
+// Crushed by body `by` (depth: their overlap), with a crush event.
+static void crush(ledge_world *w, ledge__character *c, int i, int by, float depth) {
+    c->state.crushed = true;
+    c->state.crushed_by = ledge__body_id(w, by);
+    ledge__crush_event_add(w, i, by, depth);
+}
+
+// What shoves moved character slot i by in the step (push.c), against the
+// level: a shove into a wall or ceiling is made again from where the step
+// began, stopped against it (the body that shoved it and the body it
+// stands on, which the carry then follows, no obstacles); the shoving body
+// then goes on into it, and crushes it when deeper than skin.
+static void resolve_shove(ledge_world *w, ledge__character *c, int i, bool *synced) {
+    if (c->shove.x == 0.0f && c->shove.y == 0.0f) return;
+    if (!*synced) ledge__query_sync(w);
+    *synced = true;
+    ledge__query_refile(w, i);
+    ledge_move_def md = c->def.move;
+    ledge_move_result r;
+    if (ledge__move_carry(w, i, c->step_start, c->shover, c->floor_slot, nothing, &md, &r))
+        take_carry(w, &c->state, &r);
+    c->state.position = w->position[i];
+    int by = c->shover;
+    if (by < 0 || c->state.crushed) return;
+    ledge_manifold m = ledge_collide(&w->shape[by], w->position[by], &w->shape[i], w->position[i]);
+    if (m.hit && m.depth > md.skin) crush(w, c, i, by, m.depth);
+}
+
 void ledge__characters_carry(ledge_world *w) {
     ledge__characters *t = w->characters;
     if (t == NULL) return;
     bool synced = false;
+    for (int k = 0; t->pushers > 0 && k < t->count; ++k) {
+        ledge__character *c = &t->c[t->list[k]];
+        int i = w->slot_of[t->list[k]];
+        if (ledge__character_at(w, i) != NULL && c->def.push_bodies)
+            resolve_shove(w, c, i, &synced);
+    }
     for (bool left = true, force = false; left;) {
         bool progress = false;
         left = false;
@@ -504,17 +544,9 @@ static void follow(ledge_world *w, ledge__character *c, int i) {
     if (along > 0.0f) move_on(w, c, i, v2_scale(p->dir, along));
 }
 
-// Crushed by body `by` (depth: their overlap), with a crush event.
-static void crush(ledge_world *w, ledge__character *c, int i, int by, float depth) {
-    c->state.crushed = true;
-    c->state.crushed_by = ledge__body_id(w, by);
-    ledge__crush_event_add(w, i, by, depth);
-}
-
 // The contacts of the step between characters that push and dynamic
-// bodies: a body resting on one from above is its ceiling (and pins it
-// while it stands on a floor: crushed); one that a shove could not move it
-// clear of (a wall stopped it) overlaps it deeper than skin: crushed.
+// bodies: a body resting on one from above is its ceiling, and pins it
+// while it stands on a floor: crushed.
 static void answered(ledge_world *w) {
     int n = ledge__view_count(w);
     for (int k = 0; k < n; ++k) {
@@ -532,10 +564,6 @@ static void answered(ledge_world *w) {
             s->on_ceiling = true;
             s->ceiling_normal = v2_neg(n);
             if (s->on_floor && !s->crushed) crush(w, c, ch, by, 0.0f);
-        } else if (c->stopped && !s->crushed) {
-            ledge_manifold m =
-                ledge_collide(&w->shape[by], w->position[by], &w->shape[ch], w->position[ch]);
-            if (m.hit && m.depth > c->def.move.skin) crush(w, c, ch, by, m.depth);
         }
     }
 }
@@ -549,9 +577,6 @@ void ledge__characters_after_push(ledge_world *w) {
         int i = w->slot_of[t->list[k]];
         if (ledge__character_at(w, i) == NULL || !c->def.push_bodies) continue;
         c->state.ceiling_body = LEDGE_NULL_BODY_ID;
-        c->state.position = w->position[i];
-        float l = v2_len(c->shove);
-        c->stopped = l > 0.0f && l - move_on(w, c, i, c->shove) > c->def.move.skin;
         follow(w, c, i);
     }
     answered(w);

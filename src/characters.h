@@ -37,7 +37,7 @@ typedef struct ledge__character {
     vec2s pushed_start;  ///< Where push.body[0] was then.
     vec2s base_velocity; ///< Its body's velocity then, less the shove (normally 0).
     vec2s shove;         ///< What shoves moved it by in this step (moved again after it).
-    bool stopped;        ///< A wall stopped that move short by more than skin.
+    int shover;          ///< The body that shoved it last in this step (its slot), or -1.
     vec2s up;            ///< Its up in this step (its move's, or the world's).
     float cos_floor;     ///< cos(max_floor_slope) of its move.
 } ledge__character;

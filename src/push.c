@@ -39,10 +39,11 @@
 // gives the character's body a velocity, which moves it in the next
 // substep (kinematic bodies move by their velocity) and then lapses (its
 // legs hold it: ledge__push_after_move), so the body slows by sharing its
-// momentum substep after substep while shoving the character along. After
-// the step the character is put back and moved by that shove with the
-// mover (character.c), which stops it at walls. A body from above meets
-// the character as the level (it lands on it).
+// momentum substep after substep while shoving the character along (on its
+// floor). After the step, a shove that took the character into the level
+// is made again from where it began, stopped at the wall (character.c): the
+// body that shoved it then overlaps it, and crushes it if deeper than skin.
+// A body from above meets the character as the level (it lands on it).
 #include "push.h"
 #include "characters.h"
 #include "contacts.h"
@@ -66,6 +67,7 @@ typedef struct row {
     vec2s along[ROW_MAX];  ///< Unit, along the body's floor, with the push.
     float across[ROW_MAX]; ///< along . dir: the cosine between the floor and the push.
     float speed[ROW_MAX];  ///< Its speed across up relative to its floor.
+    vec2s into[ROW_MAX];   ///< What takes out its motion across its floor (a push goes along it).
     int count;
     bool blocked;
 } row;
@@ -99,6 +101,7 @@ void ledge__push_begin(ledge_world *w) {
         c->base_velocity = w->velocity[i];
         w->velocity[i] = v2_add(w->velocity[i], c->shove_velocity);
         c->shove_velocity = c->shove = v2(0.0f, 0.0f);
+        c->shover = -1;
         c->up = up_of(w, c->def.move.up);
         c->cos_floor = cosf(c->def.move.max_floor_slope);
         if (c->push.count > 0 && ledge_body_is_valid(w, c->push.body[0])) {
@@ -201,15 +204,17 @@ static void grow_row(const ledge_world *w, int self, vec2s dir, row *r) {
 typedef struct floor_of {
     vec2s normal;   ///< Toward the body, or (0, 0) when it has no floor.
     vec2s velocity; ///< The floor's velocity.
-    float hold;     ///< What the floor holds whatever the speed, per unit mass (a Coulomb cap).
+    float hold;     ///< What the floor holds whatever the speed, per unit mass.
 } floor_of;
 
 // Body i's floor among its contacts: the one closest to up within its
-// max_floor_angle.
+// max_floor_angle. What it holds statically: the Coulomb caps of all its
+// floor contacts (each carries its share of the load: response.c), or
+// Coulomb's f g cos under Coulomb's law or within a pile, if more.
 static floor_of find_floor(const ledge_world *w, int i) {
     const ledge__characters *t = w->characters;
     floor_of f = {v2(0.0f, 0.0f), v2(0.0f, 0.0f), 0.0f};
-    float best = w->floor_cos[i];
+    float best = w->floor_cos[i], caps = 0.0f;
     const ledge__contact *found = NULL;
     int under = -1;
     for (int e = t->first[i]; e < t->first[i + 1]; ++e) {
@@ -217,6 +222,8 @@ static floor_of find_floor(const ledge_world *w, int i) {
         if (c->policy == LEDGE_RESPONSE_CROSS) continue;
         vec2s n = v2_neg(normal_from(c, i)); // toward i
         float u = v2_dot(n, w->up);
+        if (!(u >= w->floor_cos[i])) continue;
+        caps += c->cap;
         if (!(u >= best)) continue;
         best = u;
         f.normal = n;
@@ -227,7 +234,7 @@ static floor_of find_floor(const ledge_world *w, int i) {
     if (under >= 0) f.velocity = w->velocity[under];
     float g = v2_len(w->gravity) * w->gravity_scale[i];
     float coulomb = w->coulomb || found->pile ? found->friction * g * best : 0.0f;
-    f.hold = maxf(found->cap, coulomb);
+    f.hold = maxf(caps, coulomb);
     return f;
 }
 
@@ -246,18 +253,26 @@ static void push_row(ledge_world *w, ledge__character *c, int self) {
     grow_row(w, self, dir, &r);
     if (r.blocked) return;
     float g = v2_len(w->gravity), hold = 0.0f, mass = 0.0f, momentum = 0.0f;
+    vec2s lead = dir; // along the first body's floor: a body of the row in the air goes so too
     for (int k = 0; k < r.count; ++k) {
         int i = r.slot[k];
         floor_of f = find_floor(w, i);
         vec2s along = v2_sub(dir, v2_scale(f.normal, v2_dot(dir, f.normal)));
         float len = v2_len(along);
-        along = len > 0.0f ? v2_scale(along, 1.0f / len) : dir;
+        along = len > 0.0f ? v2_scale(along, 1.0f / len) : lead;
+        if (k == 0) lead = along;
         float m = 1.0f / w->inv_mass[i], across = v2_dot(along, dir);
         float uphill = g * w->gravity_scale[i] * v2_dot(along, w->up);
         hold += m * (maxf(uphill, 0.0f) + f.hold) / across;
+        // A pushed body goes along its floor: what it has across it (the
+        // friction of the pairs of a row passes velocity between them
+        // across the push) is taken out, or the floor would answer it again
+        // after it moved, with friction, or it would hop off.
+        vec2s rel = v2_sub(w->velocity[i], f.velocity);
+        r.into[k] = v2_scale(f.normal, -v2_dot(rel, f.normal));
         r.along[k] = along;
         r.across[k] = across;
-        r.speed[k] = v2_dot(v2_sub(w->velocity[i], f.velocity), dir);
+        r.speed[k] = v2_dot(v2_add(rel, r.into[k]), dir);
         mass += m;
         momentum += m * r.speed[k];
     }
@@ -267,28 +282,64 @@ static void push_row(ledge_world *w, ledge__character *c, int self) {
     for (int k = 0; k < r.count; ++k) {
         if (!(r.speed[k] < u)) continue;
         int i = r.slot[k];
-        w->velocity[i] =
-            v2_add(w->velocity[i], v2_scale(r.along[k], (u - r.speed[k]) / r.across[k]));
+        vec2s change = v2_add(r.into[k], v2_scale(r.along[k], (u - r.speed[k]) / r.across[k]));
+        w->velocity[i] = v2_add(w->velocity[i], change);
     }
+}
+
+// A shove s of character c along the floor it stands on: its part across
+// the character's up kept, its height following the floor. In the air, s.
+static vec2s along_floor(const ledge__character *c, vec2s s) {
+    vec2s n = c->state.floor_normal;
+    if (!c->state.on_floor || (n.x == 0.0f && n.y == 0.0f)) return s;
+    vec2s across = v2_sub(s, v2_scale(c->up, v2_dot(s, c->up)));
+    float d = v2_dot(n, c->up);
+    if (!(d > 0.0f)) return s;
+    // The move across up, lifted or lowered so that it stays on the floor.
+    return v2_sub(across, v2_scale(c->up, v2_dot(across, n) / d));
+}
+
+// The dynamic body behind a shove s of character slot i: of those it
+// touches from the side, the one whose contact faces s the most (-1: none).
+static int shover_of(const ledge_world *w, int i, vec2s s) {
+    const ledge__characters *t = w->characters;
+    float best = 0.5f * v2_len(s);
+    int by = -1;
+    for (int e = t->first[i]; e < t->first[i + 1]; ++e) {
+        const ledge__contact *c = &w->contacts[t->order[e]];
+        int other = c->a == i ? c->b : c->a;
+        if (other < 0 || w->type[other] != LEDGE_BODY_DYNAMIC) continue;
+        float facing = -v2_dot(normal_from(c, i), s); // the body behind the shove
+        if (facing > best) best = facing, by = other;
+    }
+    return by;
 }
 
 void ledge__push_substep(ledge_world *w, float h) {
     ledge__characters *t = w->characters;
     if (t == NULL || t->pushers == 0) return;
-    if (t->pushing > 0 && index_contacts(w)) {
+    bool indexed = false;
+    if (t->pushing > 0 && (indexed = index_contacts(w))) {
         for (int k = 0; k < t->count; ++k) {
             int i;
             ledge__character *c = pusher(w, k, &i);
             if (c != NULL && c->push.count > 0) push_row(w, c, i);
         }
     }
-    // What the responses gave a character's body moves it in this substep.
+    // What the responses gave a character's body (a shove) moves it in this
+    // substep, along its floor when it stands on one, as a pushed body goes.
     for (int k = 0; k < t->count; ++k) {
         int i;
         ledge__character *c = pusher(w, k, &i);
         if (c == NULL) continue;
         vec2s s = v2_sub(w->velocity[i], c->base_velocity);
-        if (s.x != 0.0f || s.y != 0.0f) c->shove = v2_add(c->shove, v2_scale(s, h));
+        if (s.x == 0.0f && s.y == 0.0f) continue;
+        s = along_floor(c, s);
+        w->velocity[i] = v2_add(c->base_velocity, s);
+        c->shove = v2_add(c->shove, v2_scale(s, h));
+        if (!indexed) indexed = index_contacts(w);
+        int by = indexed ? shover_of(w, i, s) : -1;
+        if (by >= 0) c->shover = by;
     }
 }
 
@@ -311,6 +362,5 @@ void ledge__push_end(ledge_world *w) {
         if (c == NULL) continue;
         c->shove_velocity = v2_sub(w->velocity[i], c->base_velocity);
         w->velocity[i] = c->base_velocity;
-        if (c->shove.x != 0.0f || c->shove.y != 0.0f) w->position[i] = c->step_start;
     }
 }

@@ -19,9 +19,9 @@ void ledge__push_substep(ledge_world *world, float h);
 /// own velocity (a shove lasts one substep's move).
 void ledge__push_after_move(ledge_world *world);
 
-/// After the substeps: each character that a shove moved in the step is put
-/// back where the step found it (character.c moves it again with the mover),
-/// its body's velocity restored; the shove left for the next step is kept.
+/// After the substeps: each character's body is back at its own velocity;
+/// the shove the last substep's response gave it is kept for the next step
+/// (character.c resolves what shoves moved it by against the level).
 void ledge__push_end(ledge_world *world);
 
 /// The inverse mass the response gives kinematic body `slot` in a contact
