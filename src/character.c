@@ -58,13 +58,6 @@ static bool check_def(const char *fn, const ledge_character_def *d) {
     return true;
 }
 
-// The mass a character pushes as: the def's, or its own shape's at density 1.
-static float push_mass_of(const ledge_world *w, int i, const ledge_character_def *d) {
-    if (d->push_mass > 0.0f) return d->push_mass;
-    float a = ledge_shape_area(&w->shape[i]);
-    return a > LEDGE_MIN_MASS ? a : LEDGE_MIN_MASS;
-}
-
 static bool writable(const ledge_world *w, const char *fn) {
     if (!w->stepping) return true;
     LEDGE_ERROR("%s: the world is stepping", fn);
@@ -94,7 +87,7 @@ bool ledge_character_create(ledge_world *world, ledge_body_id id, const ledge_ch
     memset(c, 0, sizeof *c);
     c->id = id;
     c->def = d;
-    c->push_mass = push_mass_of(world, i, &d);
+    c->push_mass = ledge__character_push_mass(world, i, &d);
     c->floor_slot = -1;
     c->last_position = c->state.position = world->position[i];
     c->state.last_move.ground_hit = -1;
@@ -132,7 +125,7 @@ bool ledge_character_set_def(ledge_world *world, ledge_body_id id, const ledge_c
     }
     if (!check_def(fn, def)) return false;
     c->def = *def;
-    c->push_mass = push_mass_of(world, ledge__slot_of(world, id), def);
+    c->push_mass = ledge__character_push_mass(world, ledge__slot_of(world, id), def);
     if (!def->push_bodies) c->push.count = 0;
     return true;
 }

@@ -98,3 +98,9 @@ bool ledge__character_ground(const ledge_world *w, int i, ledge_ground *g) {
     g->ground_cell_y = s->floor_cell_y;
     return true;
 }
+
+float ledge__character_push_mass(const ledge_world *w, int i, const ledge_character_def *d) {
+    if (d->push_mass > 0.0f) return d->push_mass;
+    float a = ledge_shape_area(&w->shape[i]);
+    return a > LEDGE_MIN_MASS ? a : LEDGE_MIN_MASS;
+}

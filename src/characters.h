@@ -69,6 +69,10 @@ bool ledge__character_ground(const ledge_world *world, int i, ledge_ground *g);
 /// when allocation fails, the table as it was.
 bool ledge__characters_reserve_handle(ledge_world *world, int handle, const char *fn);
 
+/// The mass character slot i pushes as: def->push_mass, or its own shape's
+/// mass at density 1 when that is 0.
+float ledge__character_push_mass(const ledge_world *world, int i, const ledge_character_def *def);
+
 /// The character of living body slot i, or NULL.
 ledge__character *ledge__character_at(const ledge_world *world, int i);
 

@@ -202,44 +202,86 @@ static void grow_row(const ledge_world *w, int self, vec2s dir, row *r) {
 }
 
 typedef struct floor_of {
-    vec2s normal;   ///< Toward the body, or (0, 0) when it has no floor.
-    vec2s velocity; ///< The floor's velocity.
-    float hold;     ///< What the floor holds whatever the speed, per unit mass.
+    vec2s normal;          ///< Of its first floor contact, toward the body; (0, 0): no floor.
+    vec2s velocity;        ///< The floor's velocity.
+    float hold;            ///< What the floor holds whatever the speed, per unit mass.
+    ledge__contact *first; ///< Its first floor contact, in the replay's order, or NULL.
 } floor_of;
 
-// Body i's floor among its contacts: the one closest to up within its
-// max_floor_angle. What it holds statically: the Coulomb caps of all its
-// floor contacts (each carries its share of the load: response.c), or
-// Coulomb's f g cos under Coulomb's law or within a pile, if more.
-static floor_of find_floor(const ledge_world *w, int i) {
+// Body i's floor among its contacts: the first within its max_floor_angle
+// in the contacts' order (the one the replay answers; a second floor
+// contact under a seam then meets no approach). What it holds statically:
+// the Coulomb caps of all its floor contacts (each carries its share of
+// the load: response.c), or Coulomb's f g cos under Coulomb's law or
+// within a pile, if more.
+static floor_of find_floor(ledge_world *w, int i) {
     const ledge__characters *t = w->characters;
-    floor_of f = {v2(0.0f, 0.0f), v2(0.0f, 0.0f), 0.0f};
-    float best = w->floor_cos[i], caps = 0.0f;
-    const ledge__contact *found = NULL;
-    int under = -1;
+    floor_of f = {v2(0.0f, 0.0f), v2(0.0f, 0.0f), 0.0f, NULL};
+    float caps = 0.0f;
     for (int e = t->first[i]; e < t->first[i + 1]; ++e) {
-        const ledge__contact *c = &w->contacts[t->order[e]];
+        ledge__contact *c = &w->contacts[t->order[e]];
         if (c->policy == LEDGE_RESPONSE_CROSS) continue;
         vec2s n = v2_neg(normal_from(c, i)); // toward i
-        float u = v2_dot(n, w->up);
-        if (!(u >= w->floor_cos[i])) continue;
+        if (!(v2_dot(n, w->up) >= w->floor_cos[i])) continue;
         caps += c->cap;
-        if (!(u >= best)) continue;
-        best = u;
+        if (f.first != NULL) continue;
+        f.first = c;
         f.normal = n;
-        found = c;
-        under = c->a == i ? c->b : c->a;
+        int under = c->a == i ? c->b : c->a;
+        if (under >= 0) f.velocity = w->velocity[under];
     }
-    if (found == NULL) return f;
-    if (under >= 0) f.velocity = w->velocity[under];
+    if (f.first == NULL) return f;
     float g = v2_len(w->gravity) * w->gravity_scale[i];
-    float coulomb = w->coulomb || found->pile ? found->friction * g * best : 0.0f;
+    float coulomb =
+        w->coulomb || f.first->pile ? f.first->friction * g * v2_dot(f.normal, w->up) : 0.0f;
     f.hold = maxf(caps, coulomb);
     return f;
 }
 
-// The push of character c (slot self) on its row, this substep.
-static void push_row(ledge_world *w, ledge__character *c, int self) {
+// Body i's velocity relative to its floor f as the replay would leave it
+// after answering that floor (the approach taken out, the friction law on
+// what goes along it: response.c's rub), for a floor it rests on (an
+// approach under the bounce threshold); else unchanged, in *rel. Whether
+// the push answers it (then the replay must not: its floor contacts lose
+// their friction for this substep).
+static bool answer_floor(const ledge_world *w, const floor_of *f, float h, vec2s *rel) {
+    const ledge__contact *c = f->first;
+    if (c == NULL || c->policy != LEDGE_RESPONSE_SLIDE) return false;
+    float vn = v2_dot(*rel, f->normal);
+    if (!(vn < 0.0f) || -vn > w->bounce_threshold) return false;
+    vec2s vt = v2_sub(*rel, v2_scale(f->normal, vn));
+    float keep = 1.0f - c->friction, t2 = v2_len2(vt);
+    float hold = maxf(w->coulomb || c->pile ? c->friction * -vn : 0.0f, c->cap * h);
+    if (hold > 0.0f) {
+        if (hold * hold >= t2) {
+            keep = 0.0f;
+        } else if (t2 > 0.0f) {
+            keep = minf(keep, 1.0f - hold / sqrtf(t2));
+        }
+    }
+    *rel = v2_scale(vt, keep);
+    return true;
+}
+
+// Body i's floor contacts add no friction in this substep's replay: the
+// push answered them (answer_floor).
+static void floor_answered(ledge_world *w, int i) {
+    const ledge__characters *t = w->characters;
+    for (int e = t->first[i]; e < t->first[i + 1]; ++e) {
+        ledge__contact *c = &w->contacts[t->order[e]];
+        if (!(-v2_dot(normal_from(c, i), w->up) >= w->floor_cos[i])) continue;
+        c->friction = 0.0f;
+        c->cap = 0.0f;
+        c->pile = 0;
+    }
+}
+
+// The push of character c (slot self) on its row, this substep, before
+// the replay: what holds the row statically is read from the last
+// substep's contacts, the row's floors are answered as the replay would
+// (so that a pile's pairs, which press the bodies under them into their
+// floors, do not brake them twice), then the row meets the character.
+static void push_row(ledge_world *w, ledge__character *c, int self, float h) {
     row r;
     r.count = 0;
     r.blocked = false;
@@ -253,36 +295,45 @@ static void push_row(ledge_world *w, ledge__character *c, int self) {
     grow_row(w, self, dir, &r);
     if (r.blocked) return;
     float g = v2_len(w->gravity), hold = 0.0f, mass = 0.0f, momentum = 0.0f;
+    floor_of floors[ROW_MAX];
+    for (int k = 0; k < r.count; ++k) {
+        floors[k] = find_floor(w, r.slot[k]);
+    }
     vec2s lead = dir; // along the first body's floor: a body of the row in the air goes so too
     for (int k = 0; k < r.count; ++k) {
         int i = r.slot[k];
-        floor_of f = find_floor(w, i);
-        vec2s along = v2_sub(dir, v2_scale(f.normal, v2_dot(dir, f.normal)));
+        const floor_of *f = &floors[k];
+        vec2s along = v2_sub(dir, v2_scale(f->normal, v2_dot(dir, f->normal)));
         float len = v2_len(along);
         along = len > 0.0f ? v2_scale(along, 1.0f / len) : lead;
         if (k == 0) lead = along;
         float m = 1.0f / w->inv_mass[i], across = v2_dot(along, dir);
         float uphill = g * w->gravity_scale[i] * v2_dot(along, w->up);
-        hold += m * (maxf(uphill, 0.0f) + f.hold) / across;
-        // A pushed body goes along its floor: what it has across it (the
-        // friction of the pairs of a row passes velocity between them
-        // across the push) is taken out, or the floor would answer it again
-        // after it moved, with friction, or it would hop off.
-        vec2s rel = v2_sub(w->velocity[i], f.velocity);
-        r.into[k] = v2_scale(f.normal, -v2_dot(rel, f.normal));
+        hold += m * (maxf(uphill, 0.0f) + f->hold) / across;
         r.along[k] = along;
         r.across[k] = across;
-        r.speed[k] = v2_dot(v2_add(rel, r.into[k]), dir);
-        mass += m;
-        momentum += m * r.speed[k];
     }
     float strength = g > 0.0f ? c->push_mass - hold / g : c->push_mass;
     if (!(strength > 0.0f)) return; // too heavy: its floor holds it
+    for (int k = 0; k < r.count; ++k) {
+        int i = r.slot[k];
+        // A pushed body goes along its floor, braked once by it: what it
+        // has across it is taken out (the friction of the pairs of a row
+        // passes velocity between them across the push; the floor would
+        // answer it after it moved, with friction, or it would hop off).
+        vec2s rel = v2_sub(w->velocity[i], floors[k].velocity);
+        if (answer_floor(w, &floors[k], h, &rel)) floor_answered(w, i);
+        r.into[k] = v2_sub(v2_add(floors[k].velocity, rel), w->velocity[i]);
+        r.speed[k] = v2_dot(rel, dir);
+        float m = 1.0f / w->inv_mass[i];
+        mass += m;
+        momentum += m * r.speed[k];
+    }
     float u = (strength * c->push.speed + momentum) / (strength + mass);
     for (int k = 0; k < r.count; ++k) {
-        if (!(r.speed[k] < u)) continue;
         int i = r.slot[k];
-        vec2s change = v2_add(r.into[k], v2_scale(r.along[k], (u - r.speed[k]) / r.across[k]));
+        float more = maxf(u - r.speed[k], 0.0f);
+        vec2s change = v2_add(r.into[k], v2_scale(r.along[k], more / r.across[k]));
         w->velocity[i] = v2_add(w->velocity[i], change);
     }
 }
@@ -315,19 +366,22 @@ static int shover_of(const ledge_world *w, int i, vec2s s) {
     return by;
 }
 
-void ledge__push_substep(ledge_world *w, float h) {
+void ledge__push_rows(ledge_world *w, float h) {
+    ledge__characters *t = w->characters;
+    if (t == NULL || t->pushing == 0 || !index_contacts(w)) return;
+    for (int k = 0; k < t->count; ++k) {
+        int i;
+        ledge__character *c = pusher(w, k, &i);
+        if (c != NULL && c->push.count > 0) push_row(w, c, i, h);
+    }
+}
+
+void ledge__push_shoves(ledge_world *w, float h) {
     ledge__characters *t = w->characters;
     if (t == NULL || t->pushers == 0) return;
-    bool indexed = false;
-    if (t->pushing > 0 && (indexed = index_contacts(w))) {
-        for (int k = 0; k < t->count; ++k) {
-            int i;
-            ledge__character *c = pusher(w, k, &i);
-            if (c != NULL && c->push.count > 0) push_row(w, c, i);
-        }
-    }
     // What the responses gave a character's body (a shove) moves it in this
     // substep, along its floor when it stands on one, as a pushed body goes.
+    bool indexed = false;
     for (int k = 0; k < t->count; ++k) {
         int i;
         ledge__character *c = pusher(w, k, &i);

@@ -10,10 +10,14 @@
 /// its body's velocity, its up), and the count of pushers.
 void ledge__push_begin(ledge_world *world);
 
-/// After the first velocity pass of a substep (the replay), before the
-/// bodies move: each pushing character's row of bodies takes its push,
-/// and what the responses gave a character's body (a shove) is noted.
-void ledge__push_substep(ledge_world *world, float h);
+/// Before the first velocity pass of a substep (the replay) of length h:
+/// each pushing character's row of bodies is answered by its floors and
+/// takes its push.
+void ledge__push_rows(ledge_world *world, float h);
+
+/// After the replay, before the bodies move: what the responses gave a
+/// character's body (a shove) moves it along its floor in this substep.
+void ledge__push_shoves(ledge_world *world, float h);
 
 /// After the bodies moved in a substep: a character's body is back at its
 /// own velocity (a shove lasts one substep's move).

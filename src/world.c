@@ -498,8 +498,9 @@ static void substep(ledge_world *w, float h) {
     carry(w);
     integrate_velocity(w, h);
     drop_stale_contacts(w);
+    ledge__push_rows(w, h); // characters push what their moves walked into
     ledge__velocity_pass(w, 0.0f, h);
-    ledge__push_substep(w, h); // characters push what their moves walked into
+    ledge__push_shoves(w, h); // and bodies that came at them shove them
     t = stage_mark(w, LEDGE__STAGE_MOVE, t);
     bool fast = integrate_position(w, h);
     ledge__push_after_move(w); // a shove lasts one substep's move
