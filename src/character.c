@@ -438,6 +438,40 @@ static void crush(ledge_world *w, ledge__character *c, int i, int by, float dept
     ledge__crush_event_add(w, i, by, depth);
 }
 
+typedef struct shover_search {
+    const ledge_world *w;
+    int self;
+    vec2s at;    ///< Where the character was when the step began.
+    float depth; ///< The deepest overlap there so far.
+    int slot;    ///< Its body, or -1.
+} shover_search;
+
+static bool shover_visit(ledge_body_id id, void *context) {
+    shover_search *q = context;
+    const ledge_world *w = q->w;
+    int b = ledge__slot_of(w, id);
+    if (b < 0 || b == q->self || w->type[b] != LEDGE_BODY_DYNAMIC) return true;
+    ledge_manifold m = ledge_collide(&w->shape[b], w->position[b], &w->shape[q->self], q->at);
+    if (m.hit && m.depth > q->depth) {
+        q->depth = m.depth;
+        q->slot = b;
+    }
+    return true;
+}
+
+// The body that shoved character slot i: it went with the character in
+// the step, so it overlaps most where the character was when the step
+// began (-1: none does).
+static int find_shover(ledge_world *w, const ledge__character *c, int i) {
+    shover_search q = {w, i, c->step_start, 0.0f, -1};
+    ledge_query_filter f = ledge_default_query_filter();
+    f.category = f.mask = ~(uint64_t)0;
+    f.include_tiles = false;
+    f.ignore = c->id;
+    ledge_world_query_aabb(w, ledge_shape_aabb(&w->shape[i], c->step_start), &f, shover_visit, &q);
+    return q.slot;
+}
+
 // What shoves moved character slot i by in the step (push.c), against the
 // level: a shove into a wall or ceiling is made again from where the step
 // began, stopped against it (the body that shoved it and the body it
@@ -448,13 +482,13 @@ static void resolve_shove(ledge_world *w, ledge__character *c, int i, bool *sync
     if (!*synced) ledge__query_sync(w);
     *synced = true;
     ledge__query_refile(w, i);
+    int by = find_shover(w, c, i);
     ledge_move_def md = c->def.move;
     ledge_move_result r;
-    if (ledge__move_carry(w, i, c->step_start, c->shover, c->floor_slot, nothing, &md, &r))
+    if (ledge__move_carry(w, i, c->step_start, by, c->floor_slot, nothing, &md, &r))
         take_carry(w, &c->state, &r);
     c->state.position = w->position[i];
-    int by = c->shover;
-    if (by < 0 || c->state.crushed) return;
+    if (by < 0) return;
     ledge_manifold m = ledge_collide(&w->shape[by], w->position[by], &w->shape[i], w->position[i]);
     if (m.hit && m.depth > md.skin) crush(w, c, i, by, m.depth);
 }
@@ -556,7 +590,7 @@ static void answered(ledge_world *w) {
             s->ceiling_body = ledge__body_id(w, by);
             s->on_ceiling = true;
             s->ceiling_normal = v2_neg(n);
-            if (s->on_floor && !s->crushed) crush(w, c, ch, by, 0.0f);
+            if (s->on_floor) crush(w, c, ch, by, 0.0f);
         }
     }
 }

@@ -35,9 +35,10 @@ typedef struct ledge__character {
     // The step's own notes (push.c), found again by every step:
     vec2s step_start;    ///< Where the step found it.
     vec2s pushed_start;  ///< Where push.body[0] was then.
-    vec2s base_velocity; ///< Its body's velocity then, less the shove (normally 0).
+    vec2s game_velocity; ///< Its body's velocity then, less the shove (the game's: normally 0).
+    vec2s base_velocity; ///< What its body moves at in the step besides shoves (+ its platform's).
+    bool touching;       ///< It pushes, or touched a dynamic body, when the step began.
     vec2s shove;         ///< What shoves moved it by in this step (moved again after it).
-    int shover;          ///< The body that shoved it last in this step (its slot), or -1.
     vec2s up;            ///< Its up in this step (its move's, or the world's).
     float cos_floor;     ///< cos(max_floor_slope) of its move.
 } ledge__character;

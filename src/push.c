@@ -36,11 +36,11 @@
 //
 // The other way round, a dynamic body moving into a character from the side
 // meets it in the response (response.c) as a body of mass M: the response
-// gives the character's body a velocity, which moves it in the next
-// substep (kinematic bodies move by their velocity) and then lapses (its
-// legs hold it: ledge__push_after_move), so the body slows by sharing its
-// momentum substep after substep while shoving the character along (on its
-// floor). After the step, a shove that took the character into the level
+// gives the character's body a velocity (a shove), which moves it in the
+// next substeps (kinematic bodies move by their velocity), along its floor,
+// while its legs brake it as friction 1 brakes a sliding body
+// (ledge__push_after_move): the body and the character go on together,
+// slowing. After the step, a shove that took the character into the level
 // is made again from where it began, stopped at the wall (character.c): the
 // body that shoved it then overlaps it, and crushes it if deeper than skin.
 // A body from above meets the character as the level (it lands on it).
@@ -88,6 +88,48 @@ static ledge__character *pusher(const ledge_world *w, int k, int *slot) {
     return ledge__character_at(w, *slot) != NULL && c->def.push_bodies ? c : NULL;
 }
 
+// Whether body i is a character that pushes (the characters' `touching`
+// mark is then set by the caller).
+static ledge__character *touching_character(const ledge_world *w, int i) {
+    if (i < 0 || w->type[i] != LEDGE_BODY_KINEMATIC) return NULL;
+    ledge__character *c = ledge__character_at(w, i);
+    return c != NULL && c->def.push_bodies ? c : NULL;
+}
+
+// A character riding a platform is carried after the step (character.c),
+// so the step sees it stand still while the platform and what is on it
+// move: a crate on the platform would run into it. A character that
+// pushes, or touches a dynamic body, goes with its platform in the step
+// instead (its body's velocity is the platform's), and is put back before
+// the carry, which stays exact.
+static void ride_in_step(ledge_world *w) {
+    ledge__characters *t = w->characters;
+    bool any = false;
+    for (int k = 0; k < t->count; ++k) {
+        int i;
+        ledge__character *c = pusher(w, k, &i);
+        if (c == NULL) continue;
+        c->touching = c->push.count > 0;
+        any |= c->riding && w->type[c->floor_slot] == LEDGE_BODY_KINEMATIC;
+    }
+    if (!any) return;
+    for (int k = 0; k < w->contact_count; ++k) {
+        const ledge__contact *e = &w->contacts[k];
+        if (e->b < 0) continue;
+        ledge__character *ca = touching_character(w, e->a), *cb = touching_character(w, e->b);
+        if (ca != NULL && w->type[e->b] == LEDGE_BODY_DYNAMIC) ca->touching = true;
+        if (cb != NULL && w->type[e->a] == LEDGE_BODY_DYNAMIC) cb->touching = true;
+    }
+    for (int k = 0; k < t->count; ++k) {
+        int i;
+        ledge__character *c = pusher(w, k, &i);
+        if (c == NULL || !c->touching || !c->riding) continue;
+        if (w->type[c->floor_slot] != LEDGE_BODY_KINEMATIC) continue;
+        c->base_velocity = v2_add(c->base_velocity, w->velocity[c->floor_slot]);
+        w->velocity[i] = v2_add(w->velocity[i], w->velocity[c->floor_slot]);
+    }
+}
+
 void ledge__push_begin(ledge_world *w) {
     ledge__characters *t = w->characters;
     if (t == NULL) return;
@@ -98,10 +140,9 @@ void ledge__push_begin(ledge_world *w) {
         if (c == NULL) continue;
         t->pushers++;
         c->step_start = w->position[i];
-        c->base_velocity = w->velocity[i];
+        c->game_velocity = c->base_velocity = w->velocity[i];
         w->velocity[i] = v2_add(w->velocity[i], c->shove_velocity);
         c->shove_velocity = c->shove = v2(0.0f, 0.0f);
-        c->shover = -1;
         c->up = up_of(w, c->def.move.up);
         c->cos_floor = cosf(c->def.move.max_floor_slope);
         if (c->push.count > 0 && ledge_body_is_valid(w, c->push.body[0])) {
@@ -109,6 +150,7 @@ void ledge__push_begin(ledge_world *w) {
             t->pushing++;
         }
     }
+    if (t->pushers > 0) ride_in_step(w);
 }
 
 float ledge__push_inv_mass(const ledge_world *w, int slot, vec2s n) {
@@ -350,22 +392,6 @@ static vec2s along_floor(const ledge__character *c, vec2s s) {
     return v2_sub(across, v2_scale(c->up, v2_dot(across, n) / d));
 }
 
-// The dynamic body behind a shove s of character slot i: of those it
-// touches from the side, the one whose contact faces s the most (-1: none).
-static int shover_of(const ledge_world *w, int i, vec2s s) {
-    const ledge__characters *t = w->characters;
-    float best = 0.5f * v2_len(s);
-    int by = -1;
-    for (int e = t->first[i]; e < t->first[i + 1]; ++e) {
-        const ledge__contact *c = &w->contacts[t->order[e]];
-        int other = c->a == i ? c->b : c->a;
-        if (other < 0 || w->type[other] != LEDGE_BODY_DYNAMIC) continue;
-        float facing = -v2_dot(normal_from(c, i), s); // the body behind the shove
-        if (facing > best) best = facing, by = other;
-    }
-    return by;
-}
-
 void ledge__push_rows(ledge_world *w, float h) {
     ledge__characters *t = w->characters;
     if (t == NULL || t->pushing == 0 || !index_contacts(w)) return;
@@ -381,7 +407,6 @@ void ledge__push_shoves(ledge_world *w, float h) {
     if (t == NULL || t->pushers == 0) return;
     // What the responses gave a character's body (a shove) moves it in this
     // substep, along its floor when it stands on one, as a pushed body goes.
-    bool indexed = false;
     for (int k = 0; k < t->count; ++k) {
         int i;
         ledge__character *c = pusher(w, k, &i);
@@ -391,19 +416,25 @@ void ledge__push_shoves(ledge_world *w, float h) {
         s = along_floor(c, s);
         w->velocity[i] = v2_add(c->base_velocity, s);
         c->shove = v2_add(c->shove, v2_scale(s, h));
-        if (!indexed) indexed = index_contacts(w);
-        int by = indexed ? shover_of(w, i, s) : -1;
-        if (by >= 0) c->shover = by;
     }
 }
 
-void ledge__push_after_move(ledge_world *w) {
+// A shoved character's legs brake its shove as a body of its push mass
+// sliding on friction 1 is braked (by g h a substep; its own speed is the
+// game's, kept in its body's velocity); without gravity a shove lasts one
+// substep.
+void ledge__push_after_move(ledge_world *w, float h) {
     ledge__characters *t = w->characters;
     if (t == NULL || t->pushers == 0) return;
+    float brake = v2_len(w->gravity) * h;
     for (int k = 0; k < t->count; ++k) {
         int i;
         ledge__character *c = pusher(w, k, &i);
-        if (c != NULL) w->velocity[i] = c->base_velocity;
+        if (c == NULL) continue;
+        vec2s s = v2_sub(w->velocity[i], c->base_velocity);
+        float l = v2_len(s);
+        s = brake > 0.0f && l > brake ? v2_scale(s, 1.0f - brake / l) : v2(0.0f, 0.0f);
+        w->velocity[i] = v2_add(c->base_velocity, s);
     }
 }
 
@@ -415,6 +446,10 @@ void ledge__push_end(ledge_world *w) {
         ledge__character *c = pusher(w, k, &i);
         if (c == NULL) continue;
         c->shove_velocity = v2_sub(w->velocity[i], c->base_velocity);
-        w->velocity[i] = c->base_velocity;
+        w->velocity[i] = c->game_velocity;
+        // Gone with its platform in the step: back to where the carry
+        // takes it from, with what shoves moved it by.
+        if (c->base_velocity.x != c->game_velocity.x || c->base_velocity.y != c->game_velocity.y)
+            w->position[i] = v2_add(c->step_start, c->shove);
     }
 }

@@ -10,18 +10,20 @@
 /// its body's velocity, its up), and the count of pushers.
 void ledge__push_begin(ledge_world *world);
 
-/// Before the first velocity pass of a substep (the replay) of length h:
-/// each pushing character's row of bodies is answered by its floors and
-/// takes its push.
+/// Before the first velocity pass of a substep (the replay) of length h,
+/// and before the contacts the replay must not answer are dropped (a
+/// platform driven by ledge_body_set_target is still the floor of what
+/// stands on it): each pushing character's row of bodies is answered by
+/// its floors and takes its push.
 void ledge__push_rows(ledge_world *world, float h);
 
 /// After the replay, before the bodies move: what the responses gave a
 /// character's body (a shove) moves it along its floor in this substep.
 void ledge__push_shoves(ledge_world *world, float h);
 
-/// After the bodies moved in a substep: a character's body is back at its
-/// own velocity (a shove lasts one substep's move).
-void ledge__push_after_move(ledge_world *world);
+/// After the bodies moved in a substep of length h: a shoved character's
+/// legs brake the shove (as friction 1 brakes a sliding body).
+void ledge__push_after_move(ledge_world *world, float h);
 
 /// After the substeps: each character's body is back at its own velocity;
 /// the shove the last substep's response gave it is kept for the next step

@@ -268,7 +268,6 @@ bool ledge__snap_characters_get(ledge__reader *r, ledge_world *w, ledge__snap_pl
         c.last_position = get_vec(r);
         if (!get_push(r, w, n, &c)) break;
         c.floor_slot = -1;
-        c.shover = -1;
         if (r->failed) break;
         if (h + 1 > plan->character_room) plan->character_room = h + 1;
         if (!apply) {

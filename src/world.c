@@ -497,13 +497,13 @@ static void substep(ledge_world *w, float h) {
     double t = stage_mark(w, LEDGE__STAGE_INTEGRATE, 0.0);
     carry(w);
     integrate_velocity(w, h);
-    drop_stale_contacts(w);
     ledge__push_rows(w, h); // characters push what their moves walked into
+    drop_stale_contacts(w);
     ledge__velocity_pass(w, 0.0f, h);
     ledge__push_shoves(w, h); // and bodies that came at them shove them
     t = stage_mark(w, LEDGE__STAGE_MOVE, t);
     bool fast = integrate_position(w, h);
-    ledge__push_after_move(w); // a shove lasts one substep's move
+    ledge__push_after_move(w, h); // a shoved character's legs brake the shove
     w->contact_count = 0;
     t = stage_mark(w, LEDGE__STAGE_GRID, t);
     ledge__broad_build(w, fast ? LEDGE__FILING_BEFORE : LEDGE__FILING_ONLY);

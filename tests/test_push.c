@@ -741,10 +741,303 @@ static void test_first_hour(void **state) {
     }
 }
 
+// --- bodies answer -------------------------------------------------------------
+
+static double overlap_of(ledge_world *w, ledge_body_id a, ledge_body_id b) {
+    return depth_of(w, a, b);
+}
+
+// A crate sliding (friction 0) at 4 m/s into a character that stands still
+// shoves it along the floor: the crate slows, sharing its momentum with the
+// character's push mass substep after substep, the character goes the
+// crate's way, ends touching it, never inside it or a tile. Against a wall
+// it is pinned: crushed (state and event) by that crate, never in the wall.
+static void test_shoves(void **state) {
+    (void)state;
+    for (int wall = 0; wall < 2; ++wall) {
+        ledge_world *w = default_level(1);
+        if (wall)
+            for (int y = 1; y < 4; ++y)
+                ledge_tilemap_set(ledge_world_tilemap(w), 12, y, LEDGE_TILE_FULL);
+        ledge_body_id hero = hero_at(w, wall ? 11.7 : 10.0, 1.45);
+        ledge_body_id crate = crate_at(w, 4.0, 1.5, 0.5, 0.5, 0.0);
+        ledge_body_set_velocity(w, crate, v(4.0, 0.0));
+        double x0 = ledge_body_position(w, hero).x, worst = 0.0, worst_tile = 0.0;
+        int crushed = 0, events = 0;
+        for (int fr = 0; fr < 150; ++fr) {
+            run_frame(w, hero, 0.0);
+            ledge_character_state s;
+            ledge_character_get_state(w, hero, &s);
+            crushed += s.crushed && s.crushed_by.index1 == crate.index1;
+            ledge_crush_events ce = ledge_world_crush_events(w);
+            for (int k = 0; k < ce.count; ++k)
+                events += ce.events[k].body.index1 == hero.index1 &&
+                          ce.events[k].crusher.index1 == crate.index1;
+            if (!s.crushed) worst = fmax(worst, overlap_of(w, hero, crate));
+            worst_tile = fmax(worst_tile, tile_depth(w, hero));
+        }
+        double moved = ledge_body_position(w, hero).x - x0;
+        double speed = ledge_body_velocity(w, crate).x;
+        if (!wall) {
+            // The crate (1 kg at 4 m/s) and the character (0.54) go on
+            // together at u m / (m + M), braked by the character's legs at
+            // M g / (m + M): about u^2 m^2 / (2 M g (m + M)) = 0.96 m.
+            double reach = 16.0 / (2.0 * PUSH * 10.0 * (1.0 + PUSH));
+            if (!(moved > 0.8 * reach && moved < 1.1 * reach) || !(speed < 0.05) ||
+                !(worst <= 0.01) || !(worst_tile <= 0.01) || crushed)
+                fail_msg(
+                    "shoved on open floor: moved %.3f, the crate at %.3f m/s, overlap %.4f, tiles "
+                    "%.4f, crushed %d frames",
+                    moved, speed, worst, worst_tile, crushed);
+            print_message("a crate at 4 m/s into a standing character: shoved %.3f m (%.3f by the "
+                          "momentum it shares), the crate at %.3f m/s after 2.5 s\n",
+                          moved, reach, speed);
+        } else {
+            if (!(crushed > 0) || !(events > 0) || !(worst_tile <= 0.01) || !(moved <= 0.01))
+                fail_msg("pinned against a wall: crushed %d frames, %d events, in the wall %.4f, "
+                         "moved %.4f",
+                         crushed, events, worst_tile, moved);
+            print_message("pinned against a wall by a crate at 4 m/s: crushed for %d frames (%d "
+                          "crush events), never in the wall\n",
+                          crushed, events);
+        }
+        ledge_world_destroy(w);
+    }
+}
+
+// A crate dropped on a character standing on the floor lands on it (its
+// bottom on the character's top, within 2 x linear_slop), the character's
+// state and ground say so (on_ceiling, ceiling_body), and it is pinned:
+// crushed by the crate, a crush event each step; it walks out from under
+// it and the crate falls to the floor. Dropped on a character in the air
+// (falling), the crate lands on it and it is not crushed.
+static void test_landing(void **state) {
+    (void)state;
+    for (int air = 0; air < 2; ++air) {
+        ledge_world *w = default_level(1);
+        // In the air: both fall from rest, the crate 6 m/s faster; it
+        // lands on the character long before the character reaches the floor.
+        ledge_body_id hero = hero_at(w, 10.0, air ? 30.0 : 1.45);
+        ledge_body_id crate = crate_at(w, 10.0, air ? 32.0 : 5.0, 0.4, 0.4, 0.5);
+        if (air) ledge_body_set_velocity(w, crate, v(0.0, -6.0));
+        int pinned = 0, events = 0, ceiling = 0;
+        double worst = 0.0;
+        for (int fr = 0; fr < 90; ++fr) {
+            run_frame(w, hero, 0.0);
+            ledge_character_state s;
+            ledge_character_get_state(w, hero, &s);
+            if (air && s.on_floor) break;
+            ledge_ground g = ledge_body_ground(w, hero);
+            ceiling += s.on_ceiling && g.on_ceiling && s.ceiling_body.index1 == crate.index1;
+            pinned += s.crushed && s.crushed_by.index1 == crate.index1;
+            ledge_crush_events ce = ledge_world_crush_events(w);
+            for (int k = 0; k < ce.count; ++k) events += ce.events[k].body.index1 == hero.index1;
+            worst = fmax(worst, overlap_of(w, hero, crate));
+        }
+        double bottom = ledge_body_position(w, crate).y - 0.4,
+               top = ledge_body_position(w, hero).y + CH_HY;
+        if (!air) {
+            if (!(fabs(bottom - top) <= 0.01) || ceiling < 30 || pinned < 30 || events < 30 ||
+                !(worst <= 0.01))
+                fail_msg("a crate dropped on a standing character: %.4f from its top, on_ceiling "
+                         "%d frames, crushed %d, %d crush events, overlap %.4f",
+                         bottom - top, ceiling, pinned, events, worst);
+            // It walks out from under the crate, which falls to the floor.
+            for (int fr = 0; fr < 60; ++fr) run_frame(w, hero, 3.0);
+            ledge_character_state s;
+            ledge_character_get_state(w, hero, &s);
+            if (!(ledge_body_position(w, hero).x > 11.0) ||
+                !(ledge_body_position(w, crate).y < 1.5) || s.crushed || s.on_ceiling)
+                fail_msg("walking out from under the crate: at %.3f, the crate at height %.3f, "
+                         "crushed %d, on_ceiling %d",
+                         ledge_body_position(w, hero).x, ledge_body_position(w, crate).y, s.crushed,
+                         s.on_ceiling);
+            print_message("a crate dropped on a standing character: rests %.4f from its top, "
+                          "on_ceiling %d frames, crushed %d (%d crush events); walked out, the "
+                          "crate fell to the floor\n",
+                          bottom - top, ceiling, pinned, events);
+        } else {
+            // (The step sees the character as still, its moves being the
+            // mover's: the crate lands on it, is stopped, falls after it
+            // and lands again, rather than riding it down.)
+            if (pinned || ceiling < 1 || !(worst <= 0.01))
+                fail_msg("a crate on a character in the air: on_ceiling %d frames, crushed %d, "
+                         "overlap %.4f",
+                         ceiling, pinned, worst);
+            print_message("a crate dropped on a character in the air: on_ceiling %d frames, never "
+                          "crushed\n",
+                          ceiling);
+        }
+        ledge_world_destroy(w);
+    }
+}
+
+// A crate standing on a kinematic platform made with the default body def
+// (friction 0) rides it: up and down exactly, sideways by the crate's own
+// friction (a contact with a kinematic body uses the larger friction of the
+// two). From rest, easing in: within 1 mm; starting at 1 m/s on its first
+// frame: it slips once (u / f of a substep's travel), then rides.
+static void test_platform_carries_crate(void **state) {
+    (void)state;
+    for (int mode = 0; mode < 3; ++mode) { // eased sideways, 1 m/s at once, up and down
+        ledge_world *w = default_level(1);
+        ledge_body_def pd = ledge_default_body_def();
+        pd.type = LEDGE_BODY_KINEMATIC;
+        pd.shape = ledge_make_box(v(0, 0), v(3.0, 0.25));
+        pd.position = v(20.0, 5.0);
+        ledge_body_id plat = ledge_body_create(w, &pd);
+        ledge_body_id crate = crate_at(w, 20.0, 5.75, 0.5, 0.5, 0.6);
+        double worst = 0.0;
+        for (int fr = 0; fr < 360; ++fr) {
+            double t = (fr + 1) * (double)DT;
+            double dx = mode == 0 ? (t < 1.0 ? 0.5 * t * t : t - 0.5) : mode == 1 ? t : 0.0;
+            double dy = mode == 2 ? 1.5 * sin(t) : 0.0;
+            ledge_body_set_target(w, plat, v(20.0 + dx, 5.0 + dy), DT);
+            ledge_world_step(w, DT);
+            vec2s pp = ledge_body_position(w, plat), cp = ledge_body_position(w, crate);
+            worst = fmax(worst, fabs(cp.x - pp.x));
+        }
+        double slip = mode == 1 ? 1.0 * DT / 0.6 + 1e-3 : 1e-3;
+        if (!(worst <= slip))
+            fail_msg(
+                "a crate of friction 0.6 on a default platform (%s): slipped %.5f (at most %.5f)",
+                mode == 0   ? "eased in"
+                : mode == 1 ? "1 m/s at once"
+                            : "up and down",
+                worst, slip);
+        print_message("a crate on a default platform, %s: slipped %.5f m at most over 6 s\n",
+                      mode == 0   ? "eased in sideways"
+                      : mode == 1 ? "1 m/s from its first frame"
+                                  : "up and down",
+                      worst);
+        ledge_world_destroy(w);
+    }
+}
+
+// Pushing where the floor is not plain tiles: a crate pushed off a ledge
+// falls (and the character never overlaps it); a crate on a one-way
+// platform (a row of one-way tiles, and a one-way body) goes at the closed
+// form's speed; a character standing on a crate rides it while another
+// pushes it; a character and a crate on a platform moving sideways at 2
+// m/s, either way: the crate goes at the closed form's speed relative to
+// the platform, and the character follows it.
+static void test_push_places(void **state) {
+    (void)state;
+    const double f = 0.3, m = 1.0, want = WALK * PUSH / (PUSH + f * m);
+    { // off a ledge
+        ledge_world *w = default_level(1);
+        for (int x = 14; x < 64; ++x)
+            ledge_tilemap_set(ledge_world_tilemap(w), x, 0, LEDGE_TILE_EMPTY);
+        ledge_body_id crate = crate_at(w, 12.0, 1.5, 0.5, 0.5, f);
+        ledge_body_id hero = hero_at(w, 10.0, 1.45);
+        double worst = 0.0;
+        for (int fr = 0; fr < 150; ++fr) {
+            run_frame(w, hero, 3.0);
+            worst = fmax(worst, overlap_of(w, hero, crate));
+        }
+        if (!(ledge_body_position(w, crate).y < 1.0) || !(worst <= 0.01))
+            fail_msg("a crate pushed off a ledge: at height %.3f, overlap %.4f",
+                     ledge_body_position(w, crate).y, worst);
+        ledge_world_destroy(w);
+    }
+    for (int body = 0; body < 2; ++body) { // one-way platforms
+        ledge_world *w = default_level(1);
+        ledge_tilemap *map = ledge_world_tilemap(w);
+        if (!body) {
+            for (int x = 2; x < 60; ++x) {
+                ledge_tilemap_set(map, x, 4, LEDGE_TILE_HALF_U);
+                ledge_tilemap_set_one_way(map, x, 4, LEDGE_ONE_WAY_UP);
+            }
+        } else {
+            ledge_body_def pd = ledge_default_body_def();
+            pd.type = LEDGE_BODY_STATIC;
+            pd.shape = ledge_make_box(v(0, 0), v(28.0, 0.25));
+            pd.position = v(31.0, 4.25);
+            pd.one_way = LEDGE_ONE_WAY_UP;
+            pd.friction = (float)f; // a static body: the pair's sqrt(f f) = f
+            ledge_body_create(w, &pd);
+        }
+        ledge_body_id crate = crate_at(w, 12.0, 5.0, 0.5, 0.5, f);
+        ledge_body_id hero = hero_at(w, 10.0, 4.95);
+        for (int fr = 0; fr < 20; ++fr) run_frame(w, hero, 0.0);
+        for (int fr = 0; fr < 120; ++fr) run_frame(w, hero, WALK);
+        double speed = ledge_body_velocity(w, crate).x;
+        if (!(fabs(speed - want) < 1e-3))
+            fail_msg("a crate pushed on a one-way %s: %.5f m/s, the closed form %.5f",
+                     body ? "body" : "tile row", speed, want);
+        ledge_world_destroy(w);
+    }
+    { // a character standing on a crate that another pushes rides it
+        ledge_world *w = default_level(1);
+        ledge_body_id crate = crate_at(w, 12.0, 1.5, 0.5, 0.5, f);
+        ledge_body_id pusher = hero_at(w, 10.0, 1.45);
+        ledge_body_id rider = hero_at(w, 12.0, 2.45 + 0.005);
+        for (int fr = 0; fr < 20; ++fr) {
+            run_frame(w, rider, 0.0);
+        }
+        double off0 = ledge_body_position(w, rider).x - ledge_body_position(w, crate).x,
+               worst = 0.0;
+        for (int fr = 0; fr < 90; ++fr) {
+            ledge_character_state s;
+            ledge_character_get_state(w, rider, &s);
+            ledge_character_move(w, rider, v(0.0, s.velocity.y - 10.0 * DT), DT, &s);
+            run_frame(w, pusher, 3.0);
+            worst = fmax(worst, fabs(ledge_body_position(w, rider).x -
+                                     ledge_body_position(w, crate).x - off0));
+        }
+        ledge_character_state s;
+        ledge_character_get_state(w, rider, &s);
+        if (!(ledge_body_position(w, crate).x > 13.0) || !(worst < 1e-3) ||
+            s.floor_body.index1 != crate.index1)
+            fail_msg("riding a pushed crate: the crate at %.3f, the rider off its place by %.5f",
+                     ledge_body_position(w, crate).x, worst);
+        ledge_world_destroy(w);
+    }
+    for (int dir = -1; dir <= 1; dir += 2) { // on a moving platform
+        ledge_world *w = default_level(1);
+        ledge_body_def pd = ledge_default_body_def();
+        pd.type = LEDGE_BODY_KINEMATIC;
+        pd.shape = ledge_make_box(v(0, 0), v(8.0, 0.25));
+        pd.position = v(30.0, 5.0);
+        ledge_body_id plat = ledge_body_create(w, &pd);
+        ledge_body_id crate = crate_at(w, 28.0, 5.75, 0.5, 0.5, f);
+        ledge_body_id hero = hero_at(w, 26.6, 5.70 + 0.001);
+        for (int fr = 0; fr < 20; ++fr) {
+            ledge_body_set_target(w, plat, v(30.0, 5.0), DT);
+            run_frame(w, hero, 0.0);
+        }
+        double speed = 0.0, worst_gap = 0.0;
+        for (int fr = 0; fr < 90; ++fr) {
+            vec2s p = ledge_body_position(w, plat);
+            ledge_body_set_target(w, plat, v(p.x + dir * 2.0 * DT, p.y), DT);
+            ledge_character_state s;
+            ledge_character_get_state(w, hero, &s);
+            // The game moves the character by its own speed; the step carries it.
+            ledge_character_move(w, hero, v(3.0, s.velocity.y - 10.0 * DT), DT, &s);
+            ledge_world_step(w, DT);
+            speed = ledge_body_velocity(w, crate).x - ledge_body_velocity(w, plat).x;
+            if (fr > 45) worst_gap = fmax(worst_gap, fabs(gap_to(w, hero, crate, 0.5)));
+        }
+        double platform_want = 3.0 * PUSH / (PUSH + f * m);
+        if (!(fabs(speed - platform_want) < 2e-3) || !(worst_gap <= 0.006))
+            fail_msg("pushing on a platform moving at %+g m/s: %.5f m/s relative to it (the closed "
+                     "form %.5f), the character %.4f from the crate",
+                     dir * 2.0, speed, platform_want, worst_gap);
+        print_message("pushing at 3 m/s on a platform moving at %+.0f m/s: the crate at %.4f m/s "
+                      "relative to it (closed form %.4f)\n",
+                      dir * 2.0, speed, platform_want);
+        ledge_world_destroy(w);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_frames),
         cmocka_unit_test(test_first_hour),
+        cmocka_unit_test(test_shoves),
+        cmocka_unit_test(test_landing),
+        cmocka_unit_test(test_platform_carries_crate),
+        cmocka_unit_test(test_push_places),
         cmocka_unit_test(test_push_matrix),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
