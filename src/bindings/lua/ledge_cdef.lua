@@ -541,6 +541,8 @@ typedef struct ledge_character_def {
     ledge_move_def move;
     ledge_platform_leave platform_on_leave;
     bool ride_platforms;
+    bool push_bodies;
+    float push_mass;
 } ledge_character_def;
 typedef struct ledge_character_state {
     vec2s position;
@@ -563,6 +565,9 @@ typedef struct ledge_character_state {
     ledge_move_result last_move;
     bool crushed;
     ledge_body_id crushed_by;
+    bool pushing;
+    ledge_body_id pushed_body;
+    ledge_body_id ceiling_body;
 } ledge_character_state;
 ledge_character_def ledge_default_character_def(void);
 bool ledge_character_create(ledge_world *world, ledge_body_id id,
