@@ -82,8 +82,13 @@ typedef struct ledge_body_def {
     float density;        ///< Mass per area, > 0 for dynamic bodies. Default 1.
     float friction;       ///< f, 0..1: the fraction of the tangential speed a contact removes each
                           ///< substep while the body moves into it (in a pile, or under Coulomb's
-                          ///< friction law, it may remove more: world.h). Pairs use sqrt(fa * fb).
-                          ///< Default 0.
+                          ///< friction law, it may remove more: world.h). Against a tile a body
+                          ///< uses its own; two bodies use sqrt(fa * fb), except that a contact
+                          ///< with a kinematic body uses the larger of the two: a kinematic body
+                          ///< is level that moves, and holds what touches it as a tile does, by
+                          ///< that body's friction, so that a platform made with the default def
+                          ///< carries a crate by the crate's friction (a platform given a friction
+                          ///< grips even a frictionless body). Default 0.
     float bounce;         ///< b, 0..1: the fraction of the normal speed a contact returns (0 at or
                   ///< under the world's bounce_threshold). Pairs use max(ba, bb). Default 0.
     float gravity_scale; ///< Multiplies the world's gravity. Default 1.

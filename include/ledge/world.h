@@ -70,7 +70,9 @@
 /// Two bodies: f = sqrt(fa * fb) and b = max(ba, bb), the change of the
 /// relative velocity shared by inverse mass (va += ma' dv, vb -= mb' dv
 /// with ma' = (1/ma) / (1/ma + 1/mb)), which conserves momentum. Against a
-/// tile a body uses its own f and b.
+/// tile a body uses its own f and b; against a kinematic body, the larger
+/// of the two frictions (body.h). A character that pushes bodies answers
+/// a dynamic body from its side with its push mass (character.h).
 ///
 /// Projection leaves `linear_slop` of overlap so that contacts persist
 /// from step to step.
