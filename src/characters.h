@@ -6,6 +6,7 @@
 #include "world_state.h"
 
 #include "ledge/character.h"
+#include "ledge/events.h"
 
 /// Bodies one move may push (the first met; a row behind them joins in the step).
 #define LEDGE__PUSHED_MAX 4

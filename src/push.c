@@ -145,8 +145,9 @@ void ledge__push_begin(ledge_world *w) {
         c->shove_velocity = c->shove = v2(0.0f, 0.0f);
         c->up = up_of(w, c->def.move.up);
         c->cos_floor = cosf(c->def.move.max_floor_slope);
-        if (c->push.count > 0 && ledge_body_is_valid(w, c->push.body[0])) {
-            c->pushed_start = w->position[ledge__slot_of(w, c->push.body[0])];
+        int p = c->push.count > 0 ? ledge__live_slot(w, c->push.body[0]) : -1;
+        if (p >= 0) {
+            c->pushed_start = w->position[p];
             t->pushing++;
         }
     }
@@ -194,7 +195,7 @@ static bool index_contacts(ledge_world *w) {
 static bool pushable(const ledge_world *w, int i) {
     return i >= 0 && w->alive[i] && w->type[i] == LEDGE_BODY_DYNAMIC && !w->asleep[i] &&
            !w->frozen[i] && !w->sensor[i] && w->inv_mass[i] > 0.0f &&
-           w->response[i] != LEDGE_RESPONSE_CROSS;
+           w->policy[i] != LEDGE_RESPONSE_CROSS;
 }
 
 static bool in_row(const row *r, int i) {
@@ -328,9 +329,8 @@ static void push_row(ledge_world *w, ledge__character *c, int self, float h) {
     r.count = 0;
     r.blocked = false;
     for (int k = 0; k < c->push.count; ++k) {
-        if (!ledge_body_is_valid(w, c->push.body[k])) continue;
-        int i = ledge__slot_of(w, c->push.body[k]);
-        if (pushable(w, i) && !in_row(&r, i)) r.slot[r.count++] = i;
+        int i = ledge__live_slot(w, c->push.body[k]);
+        if (i >= 0 && pushable(w, i) && !in_row(&r, i)) r.slot[r.count++] = i;
     }
     if (r.count == 0) return;
     vec2s dir = c->push.dir;

@@ -1,10 +1,9 @@
 // Ids and slots (slots.c): the conversions between a body's id and the
-// slot the store keeps it in, the marks a body's changes leave (woken,
-// moved by the game).
+// slot the store keeps it in, and the mark of a body the game moved.
+// (Waking a body is sleep's: ledge__wake, sleep.h.)
 #ifndef LEDGE_SLOTS_H
 #define LEDGE_SLOTS_H
 
-#include "par.h"
 #include "world_state.h"
 
 /// The slot of a living body named by `id`, or -1. Logs the refusal as
@@ -30,22 +29,19 @@ static inline int ledge__slot_of(const ledge_world *w, ledge_body_id id) {
     return w->slot_of[h];
 }
 
+/// The slot of the living body an id names, or -1 (a dead body, an old
+/// generation, another world's id), without a message: for ids the
+/// library keeps across steps (a character's floor, what it pushes).
+static inline int ledge__live_slot(const ledge_world *w, ledge_body_id id) {
+    int i = ledge__slot_of(w, id);
+    return i >= 0 && w->alive[i] && w->generation[i] == id.generation ? i : -1;
+}
+
 /// The game set body i's position or velocity: the next substep does not
 /// replay its contacts (a teleport is a teleport).
 static inline void ledge__forget_replay(ledge_world *w, int i) {
     w->moved[i] = 1;
     w->any_moved = true;
-}
-
-/// Wakes body i if it sleeps, and restarts its rest timer (sleep.c).
-static inline void ledge__wake(ledge_world *w, int i) {
-    ledge__stir(w, i);
-    w->sleep_timer[i] = 0.0f;
-    if (!w->asleep[i]) return;
-    w->asleep[i] = 0;
-    w->inv_mass[i] = w->sleep_inv_mass[i];
-    w->sleepers--;
-    w->sleep_woke = true;
 }
 
 #endif // LEDGE_SLOTS_H

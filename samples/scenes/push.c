@@ -131,8 +131,8 @@ static void draw(scene *s, scene_draw *d, ledge_aabb view) {
     scene_text(s, "switches %s %s;  pushing %s", on_switch(st, s->world, 0) ? "on" : "off",
                on_switch(st, s->world, 1) ? "on" : "off",
                !cs.pushing                                     ? "nothing"
-               : scene_same_body(cs.pushed_body, st->boulder)  ? "the boulder"
-               : scene_same_body(cs.pushed_body, st->tower[0]) ? "the tower"
+               : LEDGE_ID_EQUALS(cs.pushed_body, st->boulder)  ? "the boulder"
+               : LEDGE_ID_EQUALS(cs.pushed_body, st->tower[0]) ? "the tower"
                                                                : "a crate");
     vec2s t0 = ledge_body_position(s->world, st->tower[0]);
     vec2s t3 = ledge_body_position(s->world, st->tower[TOWER - 1]);
