@@ -163,9 +163,31 @@ float ledge__push_inv_mass(const ledge_world *w, int slot, vec2s n) {
 
 // --- the contacts by body -------------------------------------------------------
 
+static bool any_pusher(const ledge_world *w) {
+    const ledge__characters *t = w->characters;
+    for (int k = 0; t != NULL && k < t->count; ++k) {
+        if (t->c[t->list[k]].def.push_bodies) return true;
+    }
+    return false;
+}
+
+bool ledge__push_reserve(ledge_world *w) {
+    if (!any_pusher(w)) return true;
+    ledge__characters *t = w->characters;
+    if (LEDGE__RESERVE(t->first, t->first_cap, w->slot_count + 2, 0, 64) &&
+        LEDGE__RESERVE(t->order, t->order_cap, 2 * w->contact_cap + 1, 0, 64))
+        return true;
+    LEDGE_ERROR("ledge_world_step: allocation of the pushes' contact index for %d bodies and %d "
+                "contacts failed",
+                w->slot_count, w->contact_cap);
+    return false;
+}
+
 // Each slot's contacts (a counting sort of the contacts by body): slot i's
-// are order[first[i] .. first[i + 1]). False when there is no room (the
-// pushes wait for a substep that has it; logged).
+// are order[first[i] .. first[i + 1]). The room is made before the step
+// (ledge__push_reserve); only contacts the step records beyond what the
+// world has held before grow it here, as they grow the contacts. False
+// when there is no room (the pushes wait for a substep that has it; logged).
 static bool index_contacts(ledge_world *w) {
     ledge__characters *t = w->characters;
     int n = w->slot_count, m = w->contact_count;

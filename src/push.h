@@ -6,6 +6,11 @@
 
 #include "characters.h"
 
+/// Before the step moves anything (world.c, prepare): room for the pushes'
+/// contact index (a slot's contacts), so that the step does not allocate
+/// it. False, logged, when allocation fails (the world is unchanged).
+bool ledge__push_reserve(ledge_world *world);
+
 /// Before the substeps: each character's notes for the step (where it is,
 /// its body's velocity, its up), and the count of pushers.
 void ledge__push_begin(ledge_world *world);

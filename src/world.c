@@ -592,6 +592,7 @@ static bool prepare(ledge_world *w) {
     if (!ledge__sleep_reserve(w, w->slot_count)) return false;
     if (!ledge__resolve_reserve(w, w->slot_count)) return false;
     if (!ledge__fast_reserve(w)) return false;
+    if (!ledge__push_reserve(w)) return false;
     ledge__world_set_up(w);
     w->step.margin = maxf(4.0f * w->slop, 0.05f * w->max_extent);
     return true;
