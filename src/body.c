@@ -1,6 +1,7 @@
 // Bodies: definitions, creation and destruction in generation-checked
 // slots, and the per-body getters and setters.
 #include "body_store.h"
+#include "joints.h"
 #include "query_index.h"
 #include "resolve.h"
 #include "shape.h"
@@ -29,7 +30,6 @@ ledge_body_def ledge_default_body_def(void) {
     def.max_floor_angle = 50.0f * (float)LEDGE_PI / 180.0f;
     return def;
 }
-
 
 // A unit interval check for friction and bounce.
 static bool unit_ok(const char *arg, float v) {
@@ -143,6 +143,7 @@ ledge_body_id ledge_body_create(ledge_world *world, const ledge_body_def *def) {
     world->floor_cos[i] = cosf(def->max_floor_angle);
     world->response[i] = (uint8_t)def->response;
     world->dropping[i] = 0;
+    world->joined[i] = 0;
     world->asleep[i] = 0;
     world->sleep_timer[i] = 0.0f;
     world->sleep_inv_mass[i] = 0.0f;
@@ -168,6 +169,7 @@ void ledge_body_destroy(ledge_world *world, ledge_body_id id) {
     }
     ledge__wake(world, i);
     ledge__sleep_wake_touching(world, i); // what it held up falls
+    ledge__joints_forget_body(world, i);  // its joints die with it
     ledge__forget_contacts(world, i);
     ledge__store_release(world, i);
     ledge__query_refile(world, i);

@@ -46,6 +46,7 @@ typedef struct ledge__range {
     X(HOT, vec2s, prev_velocity)    /* kinematic: velocity of the last substep (carry) */          \
     X(HOT, uint8_t, frozen)         /* left the finite range: kept still (world.c) */              \
     X(HOT, uint8_t, moved)          /* set by the game since the last step: no replay */           \
+    X(HOT, uint8_t, joined)         /* has a joint that keeps its bodies apart (joints.c) */       \
     X(HOT, vec2s, last_position)    /* before the substep moved it; else where it rests */         \
     X(HOT, ledge__range, tile_seen) /* the tile cells last looked at near it (broad.c) */          \
     X(HOT, uint8_t, tile_seen_near) /* whether one of them held a tile, and more (broad.c) */      \

@@ -27,6 +27,7 @@
 // near more bodies than a worker's room holds.
 #include "broad.h"
 #include "fast.h"
+#include "joints.h"
 #include "resolve.h"
 #include "contacts.h"
 #include "par.h"
@@ -66,7 +67,8 @@ bool ledge__fast_begin(ledge_world *w, int i, vec2s move) {
 // bodies near a path are, and the flag is one byte.)
 static inline bool obstacle(const ledge_world *w, int i, int o) {
     return o != i && !w->sensor[o] && !w->one_way[o] && w->response[o] != LEDGE_RESPONSE_CROSS &&
-           ledge__filters_allow(&w->filter[i], &w->filter[o]);
+           ledge__filters_allow(&w->filter[i], &w->filter[o]) &&
+           !((w->joined[i] & w->joined[o]) && ledge__joints_keep_apart(w, i, o));
 }
 
 // The box swept by body i over its path.

@@ -43,6 +43,7 @@
 // gets none.
 #include "response.h"
 #include "contacts.h"
+#include "joints.h"
 #include "par.h"
 #include "world_state.h"
 
@@ -160,7 +161,7 @@ static inline int stacked(const ledge_world *w, const ledge__contact *c, int *lo
 // a sleeper: held either way, they mark nothing, so a pile on a static
 // body is swept as a pile on tiles.
 static inline bool held_as_it_moves(const ledge_world *w, int i) {
-    return w->type[i] == LEDGE_BODY_KINEMATIC || w->step.held_moving[i];
+    return w->type[i] == LEDGE_BODY_KINEMATIC || w->step.held_moving[i] || ledge__joint_held(w, i);
 }
 
 // The lower body's velocity as the shock sweep holds it: as it moves
@@ -277,7 +278,8 @@ static void weight_task(int start, int end, int worker, void *context) {
 // upper body of a stacked contact is marked `supported`), a sleeper, or a
 // body that does not move with the pile (static, kinematic).
 static inline bool rests_on_level(const ledge_world *w, int i) {
-    return i < 0 || w->step.supported[i] || w->asleep[i] || w->type[i] != LEDGE_BODY_DYNAMIC;
+    return i < 0 || w->step.supported[i] || w->asleep[i] || w->type[i] != LEDGE_BODY_DYNAMIC ||
+           ledge__joint_held(w, i);
 }
 
 // Whether a contact whose lower body is `lower` lies within a pile: that
@@ -314,16 +316,12 @@ static void cap_task(int start, int end, int worker, void *context) {
     }
 }
 
-void ledge__contact_loads(ledge_world *w) {
+bool ledge__body_loads(ledge_world *w) {
     if (!LEDGE__RESERVE(w->step.stacking, w->step.stacking_cap, w->contact_count, 0, 256)) {
         LEDGE_ERROR("ledge_world_step: allocation of the loads' scratch for %d contacts failed "
                     "(no contact gets a load this substep)",
                     w->contact_count);
-        for (int k = 0; k < w->contact_count; ++k) {
-            w->contacts[k].cap = 0.0f;
-            w->contacts[k].pile = 0;
-        }
-        return;
+        return false;
     }
     float *W = w->step.load, *S = w->step.support;
     const ledge__stacking *st = w->step.stacking;
@@ -340,8 +338,20 @@ void ledge__contact_loads(ledge_world *w) {
         int u = st[k].upper, lower = st[k].lower;
         if (u >= 0 && lower >= 0) W[lower] += fabsf(W[u]) * st[k].cosine / S[u];
     }
-    if (w->up.x == 0.0f && w->up.y == 0.0f) return; // no gravity, no loads (caps stay 0)
-    ledge__run(w, cap_task, contact_blocks, 1, w);
+    return true;
+}
+
+bool ledge__contact_loads(ledge_world *w) {
+    if (!ledge__body_loads(w)) {
+        for (int k = 0; k < w->contact_count; ++k) {
+            w->contacts[k].cap = 0.0f;
+            w->contacts[k].pile = 0;
+        }
+        return false;
+    }
+    if (w->up.x == 0.0f && w->up.y == 0.0f) return true; // no gravity, no loads (caps stay 0)
+    ledge__run(w, cap_task, ledge__blocks(w->contact_count), 1, w);
+    return true;
 }
 
 // --- order -----------------------------------------------------------------
@@ -626,7 +636,7 @@ void ledge__shock_sweep(ledge_world *w, float resting) {
     }
 }
 
-void ledge__velocity_pass(ledge_world *w, float resting, float dt) {
+void ledge__contact_pass(ledge_world *w, float resting, float dt) {
     float wa, wb;
     bool sweep = !(w->up.x == 0.0f && w->up.y == 0.0f);
     w->step.cap_dt = dt;
@@ -641,5 +651,9 @@ void ledge__velocity_pass(ledge_world *w, float resting, float dt) {
             respond_pair(w, c, wa, wb, resting, false);
         }
     }
-    if (sweep) ledge__shock_sweep(w, resting);
+}
+
+void ledge__velocity_pass(ledge_world *w, float resting, float dt) {
+    ledge__contact_pass(w, resting, dt);
+    if (w->up.x != 0.0f || w->up.y != 0.0f) ledge__shock_sweep(w, resting);
 }

@@ -25,6 +25,7 @@
 #include "par.h"
 #include "slots.h"
 #include "sleep.h"
+#include "joints.h"
 
 #include "broad.h"
 #include "query_index.h"
@@ -177,6 +178,7 @@ static void keep_held(ledge_world *w) {
 void ledge__sleep_begin(ledge_world *w, float dt) {
     if (!w->sleep_on || (w->sleepers == 0 && w->held_count == 0)) return;
     if (w->sleepers > 0) wake_near(w, dt);
+    ledge__joints_wake(w); // joined bodies wake together
     if (!w->sleep_woke) return;
     // The held contacts of bodies woken since the last step (by the game,
     // an edit or a platform) rejoin the live ones: the platform's carry
@@ -471,6 +473,7 @@ void ledge__sleep_end(ledge_world *w, float dt) {
     if (!w->sleep_on) return;
     advance_timers(w, dt);
     veto_by_contacts(w);
+    ledge__joints_keep_awake(w); // joined bodies fall asleep together
     fall_asleep(w);
     w->sleep_map_version = w->map->version;
     w->sleep_stepped = true;

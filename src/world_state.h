@@ -41,7 +41,6 @@ typedef struct ledge__contact {
                     ///< (ledge__cell_stamp); a tile edit that changes them forgets the contact.
 } ledge__contact;
 
-
 /// A candidate pair from the broad phase: the bounding boxes, grown by the
 /// world's margin, overlap and the filters let the bodies touch. The
 /// relaxation passes of the substep test only these.
@@ -201,7 +200,6 @@ typedef struct ledge__profile {
     float last[LEDGE__STAGE_COUNT];   ///< Its stages' milliseconds (`wall`).
 } ledge__profile;
 
-
 /// What a block's boxes, grid coordinates and flags depend on besides its
 /// bodies (broad.c, "classify").
 typedef struct ledge__classify_key {
@@ -305,9 +303,6 @@ typedef struct ledge__par {
     } counter[LEDGE_MAX_WORKERS];
 } ledge__par;
 
-
-
-
 struct ledge_world {
     uint32_t serial; ///< This world's serial number, carried by its ids (never 0).
     vec2s gravity;
@@ -353,6 +348,7 @@ struct ledge_world {
     bool query_dirty; ///< The query index must be rebuilt before the next query (query.c).
     struct ledge__query_index *query;     ///< The queries' own grid (query.c); NULL until asked.
     struct ledge__characters *characters; ///< Character states (character.c); NULL until one.
+    struct ledge__joints *joints;         ///< The joint table (joints.h); NULL until one.
     ledge__step step;                     ///< Per-substep scratch.
     bool dormant_on;   ///< Blocks of sleepers may become dormant (tests turn it off; sleep.c).
     int order_period;  ///< Steps between reorderings of the slots by space (0: never; order.c).

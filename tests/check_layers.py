@@ -26,7 +26,7 @@ import tempfile
 # built on the public API only; it has its own layers.
 LAYERS = [
     ("base: numbers, checks, hooks, growable arrays",
-     ["core", "array", "hooks", "check"]),
+     ["core", "array", "hooks", "check", "ldl"]),
     ("geometry: shapes and their collision, rays, sweeps, distances",
      ["shape", "narrow", "ray", "sweep", "decompose", "gjk", "distance"]),
     ("tiles: the tile set, the tilemap and its queries, the grid",
@@ -35,10 +35,10 @@ LAYERS = [
     ("store: the world's state, the body store, ids and slots, workers",
      ["workers", "body_fields", "world_state", "body_store", "slots", "contacts", "par"]),
     ("stages: the step's stages and the state they keep",
-     ["order", "broad_file", "broad_tiles", "broad", "resolve", "fast",
+     ["order", "joints", "broad_file", "broad_tiles", "broad", "joint_solve", "resolve", "fast",
       "response", "sleep", "events", "query_index", "characters"]),
     ("api: the step and the public calls",
-     ["move", "character", "body", "world", "query", "draw", "distance_world", "ffi",
+     ["move", "character", "joint", "body", "world", "query", "draw", "distance_world", "ffi",
       "profile", "snapshot_codec", "snapshot", "snapshot_tiles", "snapshot_bodies", "snapshot_contacts",
       "snapshot_events", "snapshot_characters"]),
     ("tiled context", ["tiled_ctx", "tiled_flip"]),

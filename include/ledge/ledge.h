@@ -14,6 +14,7 @@
 #include "draw.h"
 #include "move.h"
 #include "distance.h"
+#include "joint.h"
 #include "character.h"
 #include "ffi.h"
 #include "profile.h"
