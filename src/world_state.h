@@ -41,6 +41,7 @@ typedef struct ledge__contact {
                     ///< (ledge__cell_stamp); a tile edit that changes them forgets the contact.
 } ledge__contact;
 
+
 /// A candidate pair from the broad phase: the bounding boxes, grown by the
 /// world's margin, overlap and the filters let the bodies touch. The
 /// relaxation passes of the substep test only these.
@@ -200,6 +201,7 @@ typedef struct ledge__profile {
     float last[LEDGE__STAGE_COUNT];   ///< Its stages' milliseconds (`wall`).
 } ledge__profile;
 
+
 /// What a block's boxes, grid coordinates and flags depend on besides its
 /// bodies (broad.c, "classify").
 typedef struct ledge__classify_key {
@@ -302,6 +304,9 @@ typedef struct ledge__par {
         char pad[52];  ///< One cache line per worker.
     } counter[LEDGE_MAX_WORKERS];
 } ledge__par;
+
+
+
 
 struct ledge_world {
     uint32_t serial; ///< This world's serial number, carried by its ids (never 0).
