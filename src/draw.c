@@ -1,8 +1,9 @@
 // Debug draw (draw.h): the tiles in a region from the library's own tile
-// outlines, the bodies coloured by type, and the last step's contacts,
-// through the game's callbacks. Reads the world, never changes it.
+// outlines, the bodies coloured by type, the joints, and the last step's
+// contacts, through the game's callbacks. Reads the world, never changes it.
 #include "contacts.h"
 #include "check.h"
+#include "joints.h"
 #include "world_state.h"
 
 #include "ledge/draw.h"
@@ -18,6 +19,7 @@ ledge_debug_draw ledge_default_debug_draw(void) {
     d.draw_bodies = true;
     d.draw_contacts = true;
     d.draw_normals = true;
+    d.draw_joints = true;
     return d;
 }
 
@@ -138,6 +140,46 @@ static void draw_contacts(const ledge_world *w, const ledge_debug_draw *d, ledge
     }
 }
 
+// A joint's line: anchor a to anchor b, through a pulley's ground points;
+// a slider's axis through anchor a first.
+static void draw_joint(const ledge_world *w, const ledge_debug_draw *d, const ledge__joint *j) {
+    vec2s a = ledge__joint_anchor(w, j, 0), b = ledge__joint_anchor(w, j, 1);
+    ledge_color c = j->type == LEDGE_JOINT_SPRING ? LEDGE_COLOR_SPRING : LEDGE_COLOR_JOINT;
+    if (j->type == LEDGE_JOINT_ROPE &&
+        v2_len(v2_sub(b, a)) < j->length - 1e-3f * (1.0f + j->length))
+        c = LEDGE_COLOR_SLACK;
+    if (d->draw_segment) {
+        if (j->type == LEDGE_JOINT_PULLEY) {
+            d->draw_segment(a, j->ground[0], c, d->context);
+            d->draw_segment(j->ground[0], j->ground[1], c, d->context);
+            d->draw_segment(j->ground[1], b, c, d->context);
+        } else {
+            if (j->type == LEDGE_JOINT_SLIDER) {
+                bool limited = (j->flags & LEDGE__JOINT_LIMIT) != 0;
+                vec2s lo = v2_add(a, v2_scale(j->axis, limited ? j->lower : -1.0f));
+                vec2s hi = v2_add(a, v2_scale(j->axis, limited ? j->upper : 1.0f));
+                d->draw_segment(lo, hi, LEDGE_COLOR_SLACK, d->context);
+            }
+            d->draw_segment(a, b, c, d->context);
+        }
+    }
+    if (d->draw_point) {
+        d->draw_point(a, 4.0f, LEDGE_COLOR_ANCHOR, d->context);
+        d->draw_point(b, 4.0f, LEDGE_COLOR_ANCHOR, d->context);
+    }
+}
+
+static void draw_joints(const ledge_world *w, const ledge_debug_draw *d, ledge_aabb r) {
+    const ledge__joints *t = w->joints;
+    for (int k = 0; t != NULL && k < t->used; ++k) {
+        const ledge__joint *j = &t->j[k];
+        if (!j->alive) continue;
+        if (!inside(r, ledge__joint_anchor(w, j, 0)) && !inside(r, ledge__joint_anchor(w, j, 1)))
+            continue;
+        draw_joint(w, d, j);
+    }
+}
+
 static bool draw_ok(const ledge_world *w, const ledge_debug_draw *d, ledge_aabb r) {
     const char *fn = "ledge_world_draw";
     if (w == NULL || d == NULL) {
@@ -174,5 +216,6 @@ void ledge_world_draw(ledge_world *world, const ledge_debug_draw *draw, ledge_aa
                                                         (float)m->height * m->tile_size))};
         draw_box(draw, b, LEDGE_COLOR_BOUNDS);
     }
+    if (draw->draw_joints) draw_joints(world, draw, region);
     if (draw->draw_contacts) draw_contacts(world, draw, region);
 }

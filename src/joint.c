@@ -343,12 +343,11 @@ int ledge_body_joints(const ledge_world *world, ledge_body_id body, ledge_joint_
     }
     const ledge__joints *t = world->joints;
     int h = world->handle[i], n = 0;
-    if (t == NULL || h >= t->first_cap) return 0;
-    for (int k = t->first[h]; k >= 0;) {
+    for (int k = 0; t != NULL && k < t->used; ++k) { // by index: the order restores keep
         const ledge__joint *j = &t->j[k];
+        if (!j->alive || (j->body[0] != h && j->body[1] != h)) continue;
         if (n < capacity) out[n] = ledge__joint_id(world, k);
         n++;
-        k = j->body[0] == h ? j->next[0] : j->next[1];
     }
     return n;
 }

@@ -3,6 +3,7 @@
 // a list by body handle (handles stay put when the store reorders its
 // slots), which bodies a joint keeps apart, and the sleeping rules of
 // joined bodies: they fall asleep and wake together.
+#include "characters.h"
 #include "joints.h"
 #include "slots.h"
 
@@ -144,9 +145,24 @@ static void unlink_from(ledge__joints *t, int h, int k) {
     }
 }
 
+// A character hanging from joint k (at either end) hangs no more.
+static void unhang(ledge_world *w, int k) {
+    const ledge__joint *j = &w->joints->j[k];
+    for (int s = 0; s < 2; ++s) {
+        ledge__character *c = ledge__character_at(w, ledge__joint_slot(w, j, s));
+        if (c == NULL || c->state.hang_joint.index1 != (uint32_t)k + 1u ||
+            c->state.hang_joint.generation != j->generation)
+            continue;
+        c->state.hanging = false;
+        c->state.hang_joint = LEDGE_NULL_JOINT_ID;
+        c->state.hang_anchor = v2(0.0f, 0.0f);
+    }
+}
+
 void ledge__joint_kill(ledge_world *w, int k) {
     ledge__joints *t = w->joints;
     ledge__joint *j = &t->j[k];
+    unhang(w, k);
     for (int s = 0; s < 2; ++s) {
         if (j->body[s] < 0) continue;
         unlink_from(t, j->body[s], k);

@@ -357,6 +357,8 @@ typedef struct ledge__snap_plan {
     int touch_begin, touch_end, sensor_begin, sensor_end, crush;
     int characters;     ///< Character entries listed.
     int character_room; ///< Handles the character table must hold.
+    int joints;         ///< Joint indices listed.
+    int joint_handles;  ///< Body handles the joint table must hold.
     float max_extent;
     int order_clock;
     bool any_moved, sleep_woke, sleep_stepped;

@@ -40,7 +40,7 @@ LAYERS = [
     ("api: the step and the public calls",
      ["move", "character", "joint", "body", "world", "query", "draw", "distance_world", "ffi",
       "profile", "snapshot_codec", "snapshot", "snapshot_tiles", "snapshot_bodies", "snapshot_contacts",
-      "snapshot_events", "snapshot_characters"]),
+      "snapshot_events", "snapshot_characters", "snapshot_joints"]),
     ("tiled context", ["tiled_ctx", "tiled_flip"]),
     ("tiled util", ["tiled_util"]),
     ("tiled data", ["tiled_data", "tiled_tileset", "tiled_objects"]),

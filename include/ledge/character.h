@@ -55,11 +55,24 @@
 /// body it stood on (a jump, walking off), platform_on_leave adds the body's velocity to the
 /// character's.
 ///
+/// Hanging (a grappling hook): a character whose body is joined by a rope
+/// or rod (joint.h) hangs from it. Each move then keeps the joint's length
+/// from the anchor at its other end, as the step keeps a body's: the
+/// move's velocity first gets what keeps the length where the character
+/// moves to (a rope only while it would be stretched, so below its length
+/// it falls freely; SHAKE's step: the swing keeps its energy), tiles and
+/// bodies still stop it, and the velocity kept in the state loses its
+/// part along the rope away from the anchor. Climb or pay out with
+/// ledge_joint_set_length, let go with ledge_joint_destroy (the velocity
+/// kept is the swing's). The state says it hangs (hanging, hang_joint,
+/// hang_anchor); with several, the joint of the lowest index.
+///
 /// Everything is deterministic and allocation-free after
 /// ledge_character_create (which may grow the world's character table).
 #ifndef LEDGE_CHARACTER_H
 #define LEDGE_CHARACTER_H
 
+#include "joint.h"
 #include "move.h"
 
 #ifdef __cplusplus
@@ -113,6 +126,9 @@ typedef struct ledge_character_state {
                                  ///< and the body moved on. Stays true while that body overlaps
                                  ///< it; its moves pass through that body meanwhile.
     ledge_body_id crushed_by;    ///< The body that crushed it, or the null id.
+    bool hanging;                ///< It hangs from a rope or rod (hang_joint): its moves swing.
+    ledge_joint_id hang_joint;   ///< The rope or rod it hangs from, or the null id.
+    vec2s hang_anchor;           ///< The point it hangs from (the joint's other anchor), or (0, 0).
 } ledge_character_state;
 
 /// The move's defaults (ledge_default_move_def), platform_on_leave

@@ -216,7 +216,7 @@ LEDGE_API void *ledge_joint_user_data(const ledge_world *world, ledge_joint_id i
 LEDGE_API int ledge_world_joint_count(const ledge_world *world);
 
 /// Writes the ids of the joints of body `body` (up to `capacity`) to `out`
-/// in creation order, and returns how many it has (-1, logged, for an
+/// by joint index, and returns how many it has (-1, logged, for an
 /// invalid body or a NULL out with capacity > 0).
 LEDGE_API int ledge_body_joints(const ledge_world *world, ledge_body_id body, ledge_joint_id *out,
                                 int capacity);

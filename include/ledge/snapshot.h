@@ -50,7 +50,7 @@ extern "C" {
 #endif
 
 /// The snapshot format this library writes and reads.
-#define LEDGE_SNAPSHOT_VERSION 2
+#define LEDGE_SNAPSHOT_VERSION 3
 
 /// The bytes ledge_world_save needs for the world as it is now (as much
 /// work as a save: keep a buffer that is large enough and ask again only
