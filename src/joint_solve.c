@@ -1026,7 +1026,7 @@ static void add_loads(solve *sv) {
 // gradients taken where the bodies move to (implicit across the row,
 // which takes a little energy, as Box2D's soft step does); a pendulum's
 // rod, at 0.01 or less, keeps SHAKE's exact step. Returns how many.
-#define STIFF 0.5
+#define STIFF 0.1
 static int stiff_rows(const solve *sv, uint8_t *flag) {
     ledge__joints *t = sv->t;
     int count = 0;
