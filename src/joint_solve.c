@@ -77,6 +77,7 @@ typedef struct solve {
     ledge_world *w;
     ledge__joints *t;
     int mode;
+    bool again; ///< Predict's second solve of the substep: its springs and motors are done.
     double h; // the substep (predict)
     double s; // what a position row's residual divides by: h (predict) or 1
 } solve;
@@ -544,7 +545,7 @@ static void add_row(solve *sv, int k, int which, bool one_sided, bool soft) {
 // violated); equal limits make one two-sided row.
 static void joint_rows(solve *sv, int k) {
     const ledge__joint *j = &sv->t->j[k];
-    bool predict = sv->mode == PREDICT;
+    bool predict = sv->mode == PREDICT, forces = predict && !sv->again;
     double pa[2], pb[2], n[2];
     anchor0(sv, k, 0, pa);
     anchor0(sv, k, 1, pb);
@@ -568,7 +569,7 @@ static void joint_rows(solve *sv, int k) {
             add_row(sv, k, ROW_MIN, false, false);
             break;
         }
-        if (predict) add_row(sv, k, ROW_SPRING, false, true);
+        if (forces) add_row(sv, k, ROW_SPRING, false, true);
         double mid = 0.5 * ((double)j->min_length + j->max_length);
         if (has_min && (!has_max || len < mid)) {
             add_row(sv, k, ROW_MIN, true, false);
@@ -578,7 +579,7 @@ static void joint_rows(solve *sv, int k) {
         break;
     }
     case LEDGE_JOINT_WELD:
-        if (j->hertz > 0.0f && !predict) break;
+        if (j->hertz > 0.0f && !forces) break;
         add_row(sv, k, ROW_WELD_X, false, j->hertz > 0.0f);
         add_row(sv, k, ROW_WELD_Y, false, j->hertz > 0.0f);
         break;
@@ -593,7 +594,7 @@ static void joint_rows(solve *sv, int k) {
                 add_row(sv, k, low ? ROW_LOWER : ROW_UPPER, true, false);
             }
         }
-        if (predict && (j->flags & LEDGE__JOINT_MOTOR)) add_row(sv, k, ROW_MOTOR, false, false);
+        if (forces && (j->flags & LEDGE__JOINT_MOTOR)) add_row(sv, k, ROW_MOTOR, false, false);
         break;
     default:
         add_row(sv, k, ROW_PULLEY, true, false);
@@ -1015,10 +1016,36 @@ static void add_loads(solve *sv) {
     }
 }
 
+// Each node's mass with the bodies welded to it (rigidly: a soft weld
+// does not count), through a union-find over the welds (parent is free
+// once the substep's structure is built).
+static void welded_masses(const solve *sv) {
+    ledge__joints *t = sv->t;
+    for (int n = 0; n < t->node_count; ++n) {
+        t->parent[n] = n;
+        t->node[n].welded = 0.0;
+    }
+    for (int k = 0; k < t->used; ++k) {
+        const ledge__joint *j = &t->j[k];
+        if (t->kind[k] == 0 || j->type != LEDGE_JOINT_WELD || j->hertz > 0.0f) continue;
+        int a = t->side[2 * k].node, b = t->side[2 * k + 1].node;
+        if (a < 0 || b < 0) continue;
+        int ra = find(t->parent, a), rb = find(t->parent, b);
+        if (ra != rb) t->parent[ra > rb ? ra : rb] = ra < rb ? ra : rb;
+    }
+    for (int n = 0; n < t->node_count; ++n) {
+        t->node[find(t->parent, n)].welded += 1.0 / t->node[n].im;
+    }
+    for (int n = 0; n < t->node_count; ++n) {
+        t->node[n].welded = t->node[find(t->parent, n)].welded;
+    }
+}
+
 // Which distance rows (and pulleys) are stiff: their tension swings the
 // light bodies across them faster than the substep resolves. A row of
 // impulse lambda over a distance L between bodies of inverse masses ia
-// and ib is, across itself, a spring of stiffness lambda / (h L); held
+// and ib (each with what is welded to it) is, across itself, a spring of
+// stiffness lambda / (h L); held
 // with the gradients of the substep's start (SHAKE's step, explicit
 // across the row) it is stable only while lambda h (ia + ib) / L stays
 // below about 2 (a plank between two taut ropes of a bridge, a light link
@@ -1030,6 +1057,7 @@ static void add_loads(solve *sv) {
 static int stiff_rows(const solve *sv, uint8_t *flag) {
     ledge__joints *t = sv->t;
     int count = 0;
+    welded_masses(sv);
     for (int i = 0; i < t->tree_rows; ++i) {
         const ledge__joint_row *r = &t->rows[i];
         flag[i] = 0;
@@ -1045,17 +1073,22 @@ static int stiff_rows(const solve *sv, uint8_t *flag) {
         } else {
             len = direction(pa, pb, n);
         }
-        double e = fabs(r->lambda) * sv->h * own_mass(sv, r) / fmax(len, 1e-6);
+        double im = 0.0;
+        for (int s = 0; s < 2; ++s) {
+            int n = t->side[2 * r->joint + s].node;
+            if (n >= 0) im += 1.0 / t->node[n].welded;
+        }
+        double e = fabs(r->lambda) * sv->h * im / fmax(len, 1e-6);
         flag[i] = e > STIFF;
         count += flag[i];
     }
     return count;
 }
 
-void ledge__joints_predict(ledge_world *w, float h, bool loads) {
+void ledge__joints_predict(ledge_world *w, float h, bool loads, bool again) {
     ledge__joints *t = w->joints;
     if (t == NULL || !t->any) return;
-    solve sv = {w, t, PREDICT, h, h};
+    solve sv = {w, t, PREDICT, again, h, h};
     load_bodies(&sv);
     if (loads) add_loads(&sv);
     run(&sv);
@@ -1074,7 +1107,7 @@ void ledge__joints_predict(ledge_world *w, float h, bool loads) {
 void ledge__joints_relax(ledge_world *w) {
     ledge__joints *t = w->joints;
     if (t == NULL || !t->any) return;
-    solve sv = {w, t, RELAX, 0.0, 1.0};
+    solve sv = {w, t, RELAX, false, 0.0, 1.0};
     load_bodies(&sv);
     run(&sv);
     int moved = 0;
@@ -1095,7 +1128,7 @@ void ledge__joints_relax(ledge_world *w) {
 void ledge__joints_correct(ledge_world *w, float h, bool loads) {
     ledge__joints *t = w->joints;
     if (t == NULL || !t->any) return;
-    solve sv = {w, t, CORRECT, h, 1.0};
+    solve sv = {w, t, CORRECT, false, h, 1.0};
     load_bodies(&sv);
     if (loads) add_loads(&sv);
     run(&sv);

@@ -30,8 +30,10 @@ bool ledge__joints_hold_any(const ledge_world *world);
 /// (its rows solved at the predicted positions, by Newton's method on the
 /// factorized system), a spring's or soft weld's implicit step, a motor.
 /// With `loads` (found for the contacts: ledge__body_loads), a body held
-/// by joints to the world carries the mass resting on it.
-void ledge__joints_predict(ledge_world *world, float h, bool loads);
+/// by joints to the world carries the mass resting on it. `again`: the
+/// substep's second (after the shock sweep), which leaves out the springs
+/// and motors (their impulses are the first's).
+void ledge__joints_predict(ledge_world *world, float h, bool loads, bool again);
 
 /// A relaxation pass: the positions projected back onto every rigid
 /// joint, by inverse mass (what the contacts' projection moved). Counts a

@@ -58,6 +58,7 @@ typedef struct ledge__joint_node {
     double v[2];  ///< Velocity when the solve began.
     double d[2];  ///< What the solve's impulses changed: velocity, or a relaxation's position.
     double d0[2]; ///< d when Newton's iteration began (the linear model's origin).
+    double welded; ///< The mass of its bodies welded together (joint_solve.c, stiff_rows).
 } ledge__joint_node;
 
 /// A row of the joints' system (joint_solve.c).

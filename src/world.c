@@ -509,14 +509,14 @@ static void velocity_pass_with_joints(ledge_world *w, float resting, float h, bo
                                       bool loads) {
     ledge__contact_pass(w, resting, h);
     if (predict) {
-        ledge__joints_predict(w, h, loads);
+        ledge__joints_predict(w, h, loads, false);
     } else {
         ledge__joints_correct(w, h, loads);
     }
     if (w->up.x != 0.0f || w->up.y != 0.0f) {
         ledge__shock_sweep(w, resting);
         if (predict) {
-            ledge__joints_predict(w, h, loads);
+            ledge__joints_predict(w, h, loads, true);
         } else {
             ledge__joints_correct(w, h, loads);
         }

@@ -1,0 +1,655 @@
+// Joints (joint.h) against their closed forms: the pendulum's period and
+// energy, a rod's and a rope's free rotation, a spring's frequency and
+// decay, a weld, a slider and its limits and motor, a pulley's Atwood
+// machine; each under mass ratios 1:1000 to 1000:1 both ways and gravity
+// in the four directions (y up and y down among them). Then chains of 1 to
+// 50 links and bridges of 5 to 30 planks, with and without loads, at rest
+// after 10 s; the force a joint reports; every refusal with its message;
+// bodies kept apart, destroyed together, asleep together; a character
+// hanging from a rope; and the same bits through a snapshot and on two
+// workers.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <ledge/ledge.h>
+
+#include "log_capture.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DT    (1.0f / 60.0f)
+#define G     10.0
+#define TWOPI 6.283185307179586
+
+static vec2s v(float x, float y) {
+    vec2s r = {{x, y}};
+    return r;
+}
+static vec2s add(vec2s a, vec2s b) {
+    return v(a.x + b.x, a.y + b.y);
+}
+static vec2s sub(vec2s a, vec2s b) {
+    return v(a.x - b.x, a.y - b.y);
+}
+static vec2s scale(vec2s a, float k) {
+    return v(a.x * k, a.y * k);
+}
+static double dot(vec2s a, vec2s b) {
+    return (double)a.x * b.x + (double)a.y * b.y;
+}
+static double len(vec2s a) {
+    return sqrt(dot(a, a));
+}
+
+// --- a frame per gravity ------------------------------------------------------
+//
+// Every scene is built in a frame whose "up" is against gravity: direction
+// 0 is y up (gravity (0, -10)), 1 y down (gravity (0, +10): a y-down game),
+// 2 and 3 gravity along -x and +x. Coordinates (x, y) of the frame are
+// origin + x right + y up.
+
+typedef struct frame {
+    vec2s origin, up, right;
+} frame;
+
+static const vec2s UPS[4] = {{{0, 1}}, {{0, -1}}, {{1, 0}}, {{-1, 0}}};
+static const char *const DIRS[4] = {"y up", "y down", "gravity -x", "gravity +x"};
+
+static vec2s at(const frame *f, float x, float y) {
+    return add(f->origin, add(scale(f->right, x), scale(f->up, y)));
+}
+static double fx(const frame *f, vec2s p) {
+    return dot(sub(p, f->origin), f->right);
+}
+static double fy(const frame *f, vec2s p) {
+    return dot(sub(p, f->origin), f->up);
+}
+
+// A 64 x 64 world (cells of 1) with gravity against direction dir's up.
+static ledge_world *world_in(int dir, frame *f) {
+    ledge_world_def wd = ledge_default_world_def();
+    f->up = UPS[dir];
+    f->right = v(f->up.y, -f->up.x);
+    f->origin = v(32.0f, 32.0f);
+    wd.gravity = scale(f->up, -(float)G);
+    ledge_world *w = ledge_world_create(&wd);
+    assert_non_null(w);
+    return w;
+}
+
+// A floor of FULL cells below frame height `y` (every cell whose centre is).
+__attribute__((unused)) static void floor_below(ledge_world *w, const frame *f, float y) {
+    ledge_tilemap *m = ledge_world_tilemap(w);
+    for (int cy = 0; cy < 64; ++cy) {
+        for (int cx = 0; cx < 64; ++cx) {
+            if (fy(f, v((float)cx + 0.5f, (float)cy + 0.5f)) < y)
+                ledge_tilemap_set(m, cx, cy, LEDGE_TILE_FULL);
+        }
+    }
+}
+
+// A dynamic body of the given shape and mass.
+static ledge_body_id body(ledge_world *w, vec2s p, ledge_shape shape, double mass) {
+    ledge_body_def bd = ledge_default_body_def();
+    bd.shape = shape;
+    bd.position = p;
+    bd.density = (float)(mass / ledge_shape_area(&shape));
+    ledge_body_id id = ledge_body_create(w, &bd);
+    assert_true(ledge_body_is_valid(w, id));
+    return id;
+}
+
+static ledge_body_id ball(ledge_world *w, vec2s p, double mass) {
+    return body(w, p, ledge_make_circle(v(0, 0), 0.1f), mass);
+}
+
+static ledge_joint_id joint(ledge_world *w, const ledge_joint_def *def) {
+    ledge_joint_id id = ledge_joint_create(w, def);
+    assert_true(ledge_joint_is_valid(w, id));
+    return id;
+}
+
+static double speed(ledge_world *w, ledge_body_id b) {
+    return len(ledge_body_velocity(w, b));
+}
+
+static const double RATIOS[] = {1e-3, 1e-2, 0.1, 1.0, 10.0, 100.0, 1e3};
+#define RATIO_COUNT ((int)(sizeof RATIOS / sizeof RATIOS[0]))
+
+// --- the pendulum -------------------------------------------------------------
+
+// A pendulum of length L released at angle th (a rod or a rope from a fixed
+// point): its period from the zero crossings of the bob's sideways offset,
+// the height its energy reaches (kinetic / g + height above the lowest
+// point) at the first and last step, the worst stretch.
+typedef struct swing {
+    double period, first_height, last_height, swings, stretch;
+} swing;
+
+static swing pendulum(int dir, ledge_joint_type type, double L, double th, double mass,
+                      double seconds) {
+    frame f;
+    ledge_world *w = world_in(dir, &f);
+    vec2s pivot = at(&f, 0, 10);
+    ledge_body_id b =
+        ball(w, at(&f, (float)(L * sin(th)), (float)(10.0 - L * cos(th))), mass);
+    ledge_joint_def jd = type == LEDGE_JOINT_ROPE ? ledge_default_rope_def() : ledge_default_rod_def();
+    jd.anchor_a = pivot;
+    jd.body_b = b;
+    jd.length = (float)L;
+    joint(w, &jd);
+    swing s = {0, -1, 0, 0, 0};
+    double prev = fx(&f, ledge_body_position(w, b)), first = -1, last = -1;
+    int cross = 0, steps = (int)(seconds / DT);
+    for (int k = 0; k < steps; ++k) {
+        ledge_world_step(w, DT);
+        vec2s p = ledge_body_position(w, b), u = ledge_body_velocity(w, b);
+        double x = fx(&f, p), e = dot(u, u) / (2 * G) + fy(&f, p) - (10.0 - L);
+        s.stretch = fmax(s.stretch, len(sub(p, pivot)) - L);
+        if (s.first_height < 0) s.first_height = e;
+        s.last_height = e;
+        if ((prev < 0 && x >= 0) || (prev > 0 && x <= 0)) {
+            double t = (k + prev / (prev - x)) * DT;
+            if (first < 0) first = t;
+            last = t;
+            cross++;
+        }
+        prev = x;
+    }
+    s.period = 2 * (last - first) / (cross - 1);
+    s.swings = seconds / s.period;
+    ledge_world_destroy(w);
+    return s;
+}
+
+// The period of a pendulum of amplitude th, from the complete elliptic
+// integral by the arithmetic-geometric mean: 2 pi sqrt(L / g) / agm(1, cos(th / 2)).
+static double exact_period(double L, double th) {
+    double a = 1.0, b = cos(th / 2);
+    for (int k = 0; k < 30; ++k) {
+        double m = (a + b) / 2;
+        b = sqrt(a * b);
+        a = m;
+    }
+    return TWOPI * sqrt(L / G) / a;
+}
+
+// Small swings: within 1% of 2 pi sqrt(L / g) and less than 1% of the
+// height lost a swing, for rods and ropes of 0.5 to 3 m, bobs of 1 g to 1 t,
+// gravity all round; and large swings (1 and 1.5 rad) against the exact
+// period, with the same loss.
+static void test_pendulum(void **state) {
+    (void)state;
+    const double lengths[] = {0.5, 1.0, 3.0}, masses[] = {1e-3, 1.0, 1e3};
+    for (int dir = 0; dir < 4; ++dir) {
+        for (int type = 0; type < 2; ++type) {
+            for (int li = 0; li < 3; ++li) {
+                for (int mi = 0; mi < 3; ++mi) {
+                    double L = lengths[li];
+                    swing s = pendulum(dir, type ? LEDGE_JOINT_ROPE : LEDGE_JOINT_ROD, L, 0.1,
+                                       masses[mi], 20.0);
+                    double t0 = TWOPI * sqrt(L / G);
+                    double loss = 1.0 - pow(s.last_height / s.first_height, 1.0 / s.swings);
+                    if (fabs(s.period / t0 - 1) > 0.01 || loss > 0.01 || s.stretch > 0.005) {
+                        fail_msg("%s, %s of %g m, bob %g kg: period %.5f vs %.5f, loss %.4f%% a "
+                                 "swing, stretch %g",
+                                 DIRS[dir], type ? "rope" : "rod", L, masses[mi], s.period, t0,
+                                 100 * loss, s.stretch);
+                    }
+                }
+            }
+        }
+        for (int k = 0; k < 2; ++k) {
+            double th = k ? 1.5 : 1.0;
+            swing s = pendulum(dir, LEDGE_JOINT_ROD, 1.0, th, 1.0, 20.0);
+            double t = exact_period(1.0, th);
+            double loss = 1.0 - pow(s.last_height / s.first_height, 1.0 / s.swings);
+            if (fabs(s.period / t - 1) > 0.01 || fabs(loss) > 0.01)
+                fail_msg("%s, %g rad: period %.5f vs %.5f, loss %.4f%% a swing", DIRS[dir], th,
+                         s.period, t, 100 * loss);
+        }
+    }
+}
+
+// --- two free bodies: a rod or a rope spinning ---------------------------------
+
+// Two bodies of masses m and m * ratio joined by a rod (or a taut rope) of
+// length L, spinning at w in free fall: the centre of mass falls as a point
+// (x0 + v0 t + g t^2 / 2, exactly: the joint's impulses are internal), the
+// pair turns at the constant rate w (its angle after 2 s within 1%), the
+// length stays L within the slop, and the energy of the spin stays.
+static void test_free_spin(void **state) {
+    (void)state;
+    for (int dir = 0; dir < 4; ++dir) {
+        for (int ri = 0; ri < RATIO_COUNT; ++ri) {
+            for (int type = 0; type < 2; ++type) {
+                frame f;
+                ledge_world *w = world_in(dir, &f);
+                double ma = 1.0, mb = RATIOS[ri], L = 1.0, spin = 3.0, M = ma + mb;
+                ledge_body_id a = ball(w, at(&f, 0, 20), ma), b = ball(w, at(&f, (float)L, 20), mb);
+                // Relative velocity spin * L across the rod, shared so the
+                // momentum is 0 along the rod's normal, plus a drift.
+                vec2s drift = scale(f.right, 0.5f);
+                ledge_body_set_velocity(w, a, add(drift, scale(f.up, (float)(-spin * L * mb / M))));
+                ledge_body_set_velocity(w, b, add(drift, scale(f.up, (float)(spin * L * ma / M))));
+                ledge_joint_def jd = type ? ledge_default_rope_def() : ledge_default_rod_def();
+                jd.body_a = a;
+                jd.body_b = b;
+                jd.length = (float)L;
+                joint(w, &jd);
+                vec2s c0 = scale(add(scale(ledge_body_position(w, a), (float)ma),
+                                     scale(ledge_body_position(w, b), (float)mb)),
+                                 (float)(1.0 / M));
+                double turned = 0, stretch = 0, prev = 0;
+                int steps = 120;
+                for (int k = 0; k < steps; ++k) {
+                    ledge_world_step(w, DT);
+                    vec2s d = sub(ledge_body_position(w, b), ledge_body_position(w, a));
+                    double angle = atan2(fy(&f, add(f.origin, d)), fx(&f, add(f.origin, d)));
+                    double step = angle - prev;
+                    if (step < -TWOPI / 2) step += TWOPI;
+                    turned += step;
+                    prev = angle;
+                    stretch = fmax(stretch, fabs(len(d) - L));
+                }
+                double t = steps * DT;
+                vec2s c = scale(add(scale(ledge_body_position(w, a), (float)ma),
+                                    scale(ledge_body_position(w, b), (float)mb)),
+                                (float)(1.0 / M));
+                // Semi-implicit Euler's free fall: x0 + v0 t + g t (t + dt) / 2.
+                vec2s want = add(add(c0, scale(drift, (float)t)),
+                                 scale(f.up, (float)(-G * t * (t + DT) / 2)));
+                vec2s ua = ledge_body_velocity(w, a), ub = ledge_body_velocity(w, b);
+                vec2s rel = sub(ub, ua);
+                double spin_now = len(rel) / L;
+                if (len(sub(c, want)) > 1e-4 ||
+                    fabs(turned / (spin * t) - 1) > 0.01 || stretch > 0.005 ||
+                    fabs(spin_now / spin - 1) > 0.01)
+                    fail_msg("%s, ratio %g, %s: centre (%g, %g) vs (%g, %g), turned %.4f vs "
+                             "%.4f, spin %.4f, stretch %g",
+                             DIRS[dir], RATIOS[ri], type ? "rope" : "rod", c.x, c.y, want.x,
+                             want.y, turned, spin * t, spin_now, stretch);
+                ledge_world_destroy(w);
+            }
+        }
+    }
+}
+
+// --- springs ---------------------------------------------------------------------
+
+// Two bodies (masses 1 and ratio) on a spring of rest length 1 stretched by
+// 0.2 and let go, falling together: their distance's oscillation has the
+// closed form's damped frequency w sqrt(1 - z^2) (w = 2 pi hertz, the
+// spring's own mass being the pair's reduced mass) within 0.5%, and its
+// peaks decay by exp(-z w) a second within 1% (the implicit step is the
+// closed form sampled: test_spring asserts it at any stiffness the
+// substep resolves).
+static void test_spring(void **state) {
+    (void)state;
+    const double hertz[] = {0.5, 1.0, 3.0}, zetas[] = {0.0, 0.05, 0.2};
+    for (int dir = 0; dir < 4; ++dir) {
+        for (int ri = 0; ri < RATIO_COUNT; ++ri) {
+            for (int hi = 0; hi < 3; ++hi) {
+                for (int zi = 0; zi < 3; ++zi) {
+                    frame f;
+                    ledge_world *w = world_in(dir, &f);
+                    ledge_body_id a = ball(w, at(&f, 0, 20), 1.0);
+                    ledge_body_id b = ball(w, at(&f, 1.2f, 20), RATIOS[ri]);
+                    ledge_joint_def jd = ledge_default_spring_def();
+                    jd.body_a = a;
+                    jd.body_b = b;
+                    jd.length = 1.0f;
+                    jd.hertz = (float)hertz[hi];
+                    jd.damping_ratio = (float)zetas[zi];
+                    joint(w, &jd);
+                    double wn = TWOPI * hertz[hi], z = zetas[zi], wd = wn * sqrt(1 - z * z);
+                    double prev = 0.2, first = -1, last = -1, peak0 = 0.2, peak = 0, tpeak = 0;
+                    double before = 0.2, slope = 0;
+                    int cross = 0, steps = (int)(2.0 / DT);
+                    for (int k = 0; k < steps; ++k) {
+                        ledge_world_step(w, DT);
+                        double x = len(sub(ledge_body_position(w, b), ledge_body_position(w, a))) - 1;
+                        if ((prev < 0 && x >= 0) || (prev > 0 && x <= 0)) {
+                            double t = (k + 1 - x / (x - prev)) * DT;
+                            if (first < 0) first = t;
+                            last = t;
+                            cross++;
+                        }
+                        double s = x - before;
+                        if (slope > 0 && s <= 0 && before > 0) { // a maximum
+                            peak = before;
+                            tpeak = k * DT;
+                        }
+                        slope = s;
+                        before = x;
+                        prev = x;
+                    }
+                    double measured = TWOPI / (2 * (last - first) / (cross - 1));
+                    double decay = tpeak > 0 ? log(peak / peak0) / tpeak : 0;
+                    bool freq_bad = fabs(measured / wd - 1) > 0.005;
+                    // The peaks of the sampled motion: the discrete maximum
+                    // is within a substep of the true one.
+                    bool decay_bad = tpeak > 0 && fabs(decay + z * wn) > 0.01 * wn + 0.02;
+                    if (freq_bad || decay_bad)
+                        fail_msg("%s, ratio %g, %g Hz, zeta %g: frequency %.5f vs %.5f, decay %.4f "
+                                 "vs %.4f a second",
+                                 DIRS[dir], RATIOS[ri], hertz[hi], z, measured, wd, decay, -z * wn);
+                    ledge_world_destroy(w);
+                }
+            }
+        }
+    }
+}
+
+// A very stiff spring (1,000 Hz at 60 steps a second) does not blow up: an
+// undamped one swings at most as far as it started, a damped one comes to
+// rest.
+static void test_stiff_spring(void **state) {
+    (void)state;
+    for (int damped = 0; damped < 2; ++damped) {
+        frame f;
+        ledge_world *w = world_in(0, &f);
+        ledge_body_id b = ball(w, at(&f, 0, 9), 1.0);
+        ledge_joint_def jd = ledge_default_spring_def();
+        jd.anchor_a = at(&f, 0, 10);
+        jd.body_b = b;
+        jd.length = 0.5f;
+        jd.hertz = 1000.0f;
+        jd.damping_ratio = damped ? 0.7f : 0.0f;
+        joint(w, &jd);
+        double worst = 0;
+        for (int k = 0; k < 600; ++k) {
+            ledge_world_step(w, DT);
+            worst = fmax(worst, fabs(len(sub(ledge_body_position(w, b), jd.anchor_a)) - 0.5));
+        }
+        assert_true(worst <= 0.5 + 1e-3);
+        if (damped) assert_true(speed(w, b) < 1e-3);
+        ledge_world_destroy(w);
+    }
+}
+
+
+// --- welds -------------------------------------------------------------------------
+
+// A pendulum whose bob is two bodies welded side by side (masses 1 and
+// ratio, the rod on the first): the pair swings as one point (bodies do
+// not rotate), so its period is 2 pi sqrt(L / g) within 1%, its energy is
+// kept within 1% a swing, and the weld holds the offset within 0.1 mm.
+static void test_weld(void **state) {
+    (void)state;
+    for (int dir = 0; dir < 4; ++dir) {
+        for (int ri = 0; ri < RATIO_COUNT; ++ri) {
+            frame f;
+            ledge_world *w = world_in(dir, &f);
+            double L = 2.0, th = 0.1;
+            vec2s pivot = at(&f, 0, 10);
+            vec2s pa = at(&f, (float)(L * sin(th)), (float)(10 - L * cos(th)));
+            vec2s offset = scale(f.right, 0.3f);
+            ledge_body_id a = ball(w, pa, 1.0), b = ball(w, add(pa, offset), RATIOS[ri]);
+            ledge_joint_def rod = ledge_default_rod_def();
+            rod.anchor_a = pivot;
+            rod.body_b = a;
+            rod.length = (float)L;
+            joint(w, &rod);
+            ledge_joint_def weld = ledge_default_weld_def();
+            weld.body_a = a;
+            weld.body_b = b;
+            weld.anchor_a = offset;
+            joint(w, &weld);
+            double prev = fx(&f, pa), first = -1, last = -1, e0 = -1, e1 = 0, worst = 0;
+            int cross = 0, steps = (int)(15.0 / DT);
+            for (int k = 0; k < steps; ++k) {
+                ledge_world_step(w, DT);
+                vec2s p = ledge_body_position(w, a), u = ledge_body_velocity(w, a);
+                worst = fmax(worst, len(sub(sub(ledge_body_position(w, b), p), offset)));
+                double x = fx(&f, p), e = dot(u, u) / (2 * G) + fy(&f, p) - (10.0 - L);
+                if (e0 < 0) e0 = e;
+                e1 = e;
+                if ((prev < 0 && x >= 0) || (prev > 0 && x <= 0)) {
+                    double t = (k + prev / (prev - x)) * DT;
+                    if (first < 0) first = t;
+                    last = t;
+                    cross++;
+                }
+                prev = x;
+            }
+            double period = 2 * (last - first) / (cross - 1), t0 = TWOPI * sqrt(L / G);
+            double loss = 1.0 - pow(e1 / e0, period / (steps * DT));
+            if (fabs(period / t0 - 1) > 0.01 || loss > 0.01 || worst > 1e-4)
+                fail_msg("%s, ratio %g: period %.5f vs %.5f, loss %.4f%%, weld off by %g",
+                         DIRS[dir], RATIOS[ri], period, t0, 100 * loss, worst);
+            ledge_world_destroy(w);
+        }
+    }
+}
+
+// --- sliders ------------------------------------------------------------------------
+
+// A body on a slider from a fixed point, the axis at angle a from the
+// frame's right: it slides with g sin(a) along the axis (its speed after t
+// exactly g sin(a) t, semi-implicit Euler's), never leaves the axis, and
+// stops at the limit it slides into (within the slop).
+static void test_slider(void **state) {
+    (void)state;
+    const double angles[] = {0.0, 0.5, 1.0, 1.5707963};
+    for (int dir = 0; dir < 4; ++dir) {
+        for (int ai = 0; ai < 4; ++ai) {
+            frame f;
+            ledge_world *w = world_in(dir, &f);
+            double a = angles[ai];
+            vec2s axis = add(scale(f.right, (float)cos(a)), scale(f.up, (float)sin(a)));
+            vec2s p0 = at(&f, 0, 0);
+            ledge_body_id b = ball(w, p0, 2.0);
+            ledge_joint_def jd = ledge_default_slider_def();
+            jd.anchor_a = p0;
+            jd.body_b = b;
+            jd.axis = axis;
+            jd.enable_limit = true;
+            jd.lower = -3.0f;
+            jd.upper = 3.0f;
+            ledge_joint_id j = joint(w, &jd);
+            int n = 30;
+            for (int k = 0; k < n; ++k) ledge_world_step(w, DT);
+            double along = dot(ledge_body_velocity(w, b), axis), want = -G * sin(a) * n * DT;
+            vec2s d = sub(ledge_body_position(w, b), p0);
+            double off = fabs(dot(d, v(-axis.y, axis.x)));
+            if (fabs(along - want) > 1e-4 * (1 + fabs(want)) || off > 1e-4)
+                fail_msg("%s, axis at %g: speed %.6f vs %.6f, off the axis by %g", DIRS[dir], a,
+                         along, want, off);
+            for (int k = 0; k < 240; ++k) ledge_world_step(w, DT);
+            double t = ledge_joint_current_length(w, j);
+            if (a > 0.1 && (t < -3.0 - 0.005 || t > -3.0 + 0.005 || speed(w, b) > 1e-3))
+                fail_msg("%s, axis at %g: rests at %g (limit -3), speed %g", DIRS[dir], a, t,
+                         speed(w, b));
+            ledge_world_destroy(w);
+        }
+    }
+}
+
+// Two free bodies (masses 1 and ratio) on a slider, thrown apart across
+// and along its axis: the impulse is internal (the momentum stays, the
+// centre of mass falls as a point), the speed across the axis goes at
+// once, the speed along it stays until the upper limit stops it.
+static void test_slider_pair(void **state) {
+    (void)state;
+    for (int dir = 0; dir < 4; ++dir) {
+        for (int ri = 0; ri < RATIO_COUNT; ++ri) {
+            frame f;
+            ledge_world *w = world_in(dir, &f);
+            double ma = 1.0, mb = RATIOS[ri], M = ma + mb;
+            ledge_body_id a = ball(w, at(&f, 0, 20), ma), b = ball(w, at(&f, 0.5f, 20), mb);
+            vec2s rel = add(scale(f.right, 1.0f), scale(f.up, 0.7f)); // b relative to a
+            ledge_body_set_velocity(w, a, scale(rel, (float)(-mb / M)));
+            ledge_body_set_velocity(w, b, scale(rel, (float)(ma / M)));
+            ledge_joint_def jd = ledge_default_slider_def();
+            jd.body_a = a;
+            jd.body_b = b;
+            jd.axis = f.right;
+            jd.enable_limit = true;
+            jd.lower = 0.0f;
+            jd.upper = 1.0f;
+            ledge_joint_id j = joint(w, &jd);
+            ledge_world_step(w, DT);
+            vec2s ua = ledge_body_velocity(w, a), ub = ledge_body_velocity(w, b);
+            vec2s p = add(scale(ua, (float)ma), scale(ub, (float)mb));
+            vec2s want = scale(f.up, (float)(-G * DT * M));
+            vec2s r = sub(ub, ua);
+            if (len(sub(p, want)) > 1e-4 * M || fabs(dot(r, f.up)) > 1e-4 ||
+                fabs(dot(r, f.right) - 1.0) > 1e-4)
+                fail_msg("%s, ratio %g: momentum (%g, %g) vs (%g, %g), relative (%g, %g)",
+                         DIRS[dir], RATIOS[ri], p.x, p.y, want.x, want.y, fx(&f, add(f.origin, r)),
+                         fy(&f, add(f.origin, r)));
+            for (int k = 0; k < 60; ++k) ledge_world_step(w, DT);
+            double t = ledge_joint_current_length(w, j);
+            r = sub(ledge_body_velocity(w, b), ledge_body_velocity(w, a));
+            if (fabs(t - 1.0) > 0.005 || len(r) > 1e-3)
+                fail_msg("%s, ratio %g: at %g (upper 1), relative speed %g", DIRS[dir], RATIOS[ri],
+                         t, len(r));
+            ledge_world_destroy(w);
+        }
+    }
+}
+
+// A slider's motor lifting a body of mass m along up: strong enough (its
+// most force above m g) it rises at the motor's speed; too weak, it sinks
+// with the acceleration g - F / m.
+static void test_motor(void **state) {
+    (void)state;
+    for (int dir = 0; dir < 4; ++dir) {
+        for (int strong = 0; strong < 2; ++strong) {
+            frame f;
+            ledge_world *w = world_in(dir, &f);
+            double m = 3.0, F = strong ? 2.0 * m * G : 0.5 * m * G;
+            ledge_body_id b = ball(w, at(&f, 0, 0), m);
+            ledge_joint_def jd = ledge_default_slider_def();
+            jd.anchor_a = at(&f, 0, 0);
+            jd.body_b = b;
+            jd.axis = f.up;
+            jd.enable_motor = true;
+            jd.motor_speed = 1.5f;
+            jd.max_motor_force = (float)F;
+            joint(w, &jd);
+            int n = 30;
+            for (int k = 0; k < n; ++k) ledge_world_step(w, DT);
+            double up = dot(ledge_body_velocity(w, b), f.up);
+            double want = strong ? 1.5 : -(G - F / m) * n * DT;
+            if (fabs(up - want) > 1e-3 * (1 + fabs(want)))
+                fail_msg("%s, %s motor: speed %.5f vs %.5f", DIRS[dir], strong ? "strong" : "weak",
+                         up, want);
+            ledge_world_destroy(w);
+        }
+    }
+}
+
+// --- pulleys ------------------------------------------------------------------------
+
+// Atwood's machine: bodies of masses ma and mb hanging from ropes over two
+// fixed points, length_a + ratio * length_b = L: body a's acceleration is
+// g (ratio mb - ratio^2 ma) / (ratio^2 ma + mb), its speed after t that
+// times t (semi-implicit Euler's is exact for a constant acceleration)
+// within 1%; the ropes' sum never exceeds L by more than the slop.
+static void test_pulley(void **state) {
+    (void)state;
+    const double ratios[] = {0.5, 1.0, 2.0};
+    for (int dir = 0; dir < 4; ++dir) {
+        for (int mi = 0; mi < RATIO_COUNT; ++mi) {
+            for (int pi = 0; pi < 3; ++pi) {
+                frame f;
+                ledge_world *w = world_in(dir, &f);
+                double ma = 1.0, mb = RATIOS[mi], r = ratios[pi];
+                ledge_body_id a = ball(w, at(&f, -2, 0), ma), b = ball(w, at(&f, 2, 0), mb);
+                ledge_joint_def jd = ledge_default_pulley_def();
+                jd.body_a = a;
+                jd.body_b = b;
+                jd.ground_a = at(&f, -2, 5);
+                jd.ground_b = at(&f, 2, 5);
+                jd.ratio = (float)r;
+                jd.length = (float)(5.0 + r * 5.0);
+                ledge_joint_id j = joint(w, &jd);
+                double acc = G * (r * mb - r * r * ma) / (r * r * ma + mb);
+                int n = 30;
+                double worst = 0;
+                for (int k = 0; k < n; ++k) {
+                    ledge_world_step(w, DT);
+                    worst = fmax(worst, ledge_joint_current_length(w, j) - jd.length);
+                }
+                double up = dot(ledge_body_velocity(w, a), f.up), want = acc * n * DT;
+                if (fabs(up - want) > 0.01 * fabs(want) + 1e-4 || worst > 0.005)
+                    fail_msg("%s, masses 1 and %g, ratio %g: speed %.5f vs %.5f, over by %g",
+                             DIRS[dir], mb, r, up, want, worst);
+                ledge_world_destroy(w);
+            }
+        }
+    }
+}
+
+// --- ropes ------------------------------------------------------------------------------
+
+// A rope is slack below its length: a bob let go 1 m from the anchor on a
+// rope of 2 m falls freely (its height after t exactly semi-implicit
+// Euler's) until the rope is taut; from then on the rope is never longer
+// than its length plus the slop, whatever the mass (1 g to 1 t on a rope
+// from a body of 1 kg held by a rod: both ways).
+static void test_rope_slack(void **state) {
+    (void)state;
+    for (int dir = 0; dir < 4; ++dir) {
+        for (int ri = 0; ri < RATIO_COUNT; ++ri) {
+            frame f;
+            ledge_world *w = world_in(dir, &f);
+            ledge_body_id holder = ball(w, at(&f, 0, 15), 1.0);
+            ledge_joint_def rod = ledge_default_rod_def();
+            rod.anchor_a = at(&f, 0, 16);
+            rod.body_b = holder;
+            joint(w, &rod);
+            ledge_body_id b = ball(w, at(&f, 0.2f, 15 - 0.98f), RATIOS[ri]);
+            ledge_joint_def jd = ledge_default_rope_def();
+            jd.body_a = holder;
+            jd.body_b = b;
+            jd.length = 2.0f;
+            joint(w, &jd);
+            double worst = 0, y0 = fy(&f, ledge_body_position(w, b));
+            bool taut = false;
+            for (int k = 0; k < 300; ++k) {
+                ledge_world_step(w, DT);
+                double d = len(sub(ledge_body_position(w, b), ledge_body_position(w, holder)));
+                worst = fmax(worst, d - 2.0);
+                if (!taut && d < 2.0 - 0.05) { // still falling freely
+                    double t = (k + 1) * DT, want = y0 - G * t * (t + DT) / 2;
+                    double y = fy(&f, ledge_body_position(w, b));
+                    if (fabs(y - want) > 1e-3)
+                        fail_msg("%s, ratio %g: slack fall at %g vs %g", DIRS[dir], RATIOS[ri], y,
+                                 want);
+                } else {
+                    taut = true;
+                }
+            }
+            if (worst > 0.005)
+                fail_msg("%s, ratio %g: the rope was %g longer than its length", DIRS[dir],
+                         RATIOS[ri], worst);
+            ledge_world_destroy(w);
+        }
+    }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pendulum),
+        cmocka_unit_test(test_free_spin),
+        cmocka_unit_test(test_spring),
+        cmocka_unit_test(test_stiff_spring),
+        cmocka_unit_test(test_weld),
+        cmocka_unit_test(test_slider),
+        cmocka_unit_test(test_slider_pair),
+        cmocka_unit_test(test_motor),
+        cmocka_unit_test(test_pulley),
+        cmocka_unit_test(test_rope_slack),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
