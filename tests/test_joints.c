@@ -85,7 +85,7 @@ static ledge_world *world_in(int dir, frame *f) {
 }
 
 // A floor of FULL cells below frame height `y` (every cell whose centre is).
-__attribute__((unused)) static void floor_below(ledge_world *w, const frame *f, float y) {
+static void floor_below(ledge_world *w, const frame *f, float y) {
     ledge_tilemap *m = ledge_world_tilemap(w);
     for (int cy = 0; cy < 64; ++cy) {
         for (int cx = 0; cx < 64; ++cx) {
@@ -104,6 +104,12 @@ static ledge_body_id body(ledge_world *w, vec2s p, ledge_shape shape, double mas
     ledge_body_id id = ledge_body_create(w, &bd);
     assert_true(ledge_body_is_valid(w, id));
     return id;
+}
+
+// A box of half extents hx along the frame's right and hy along its up.
+static ledge_shape box_in(const frame *f, float hx, float hy) {
+    return ledge_make_box(v(0, 0), v(fabsf(f->right.x) * hx + fabsf(f->up.x) * hy,
+                                     fabsf(f->right.y) * hx + fabsf(f->up.y) * hy));
 }
 
 static ledge_body_id ball(ledge_world *w, vec2s p, double mass) {
@@ -638,6 +644,166 @@ static void test_rope_slack(void **state) {
     }
 }
 
+// --- chains and bridges ---------------------------------------------------------
+
+// The worst overlap of body b with the tiles (0 when clear).
+static double tile_depth(ledge_world *w, ledge_body_id b) {
+    ledge_tile_contact c[16];
+    int n = ledge_tilemap_collide(ledge_world_tilemap(w), ledge_body_shape(w, b),
+                                  ledge_body_position(w, b), c, 16);
+    double worst = 0;
+    for (int k = 0; k < n && k < 16; ++k) worst = fmax(worst, c[k].manifold.depth);
+    return worst;
+}
+
+// How far joint j is longer than its length (a rope, a rod).
+static double stretch(ledge_world *w, ledge_joint_id j) {
+    ledge_joint_def d;
+    assert_true(ledge_joint_get_def(w, j, &d));
+    return ledge_joint_current_length(w, j) - d.length;
+}
+
+#define LINK_GAP 0.25f
+
+// A chain of n links (boxes 0.2 x 0.1, ropes of 0.25 between their
+// centres) from a fixed point above a floor. With a load, a crate of 100
+// links' mass hangs at its end 1 m above the floor; without, the chain
+// hangs down to the floor and its last links lie along it. After 10 s on
+// the default world every body is at rest (speed <= 0.01 m/s), no rope is
+// longer than its length plus the slop, and no link is in a tile by more
+// than the slop.
+static void test_chains(void **state) {
+    (void)state;
+    const int counts[] = {1, 2, 5, 10, 20, 50};
+    for (int dir = 0; dir < 4; ++dir) {
+        for (int ci = 0; ci < 6; ++ci) {
+            for (int load = 0; load < 2; ++load) {
+                frame f;
+                ledge_world *w = world_in(dir, &f);
+                floor_below(w, &f, -20.0f);
+                int n = counts[ci], hanging = load ? n : (n + 1) / 2;
+                float floor_y = -20.0f, rest = floor_y + 0.05f;
+                float top = load ? floor_y + 1.0f + 0.3f + 0.3f + LINK_GAP * (float)n
+                                 : rest + LINK_GAP * (float)hanging;
+                ledge_body_id links[51], crate = LEDGE_NULL_BODY_ID;
+                ledge_joint_id ropes[52];
+                int joints = 0;
+                vec2s prev_at = at(&f, 0, top);
+                for (int i = 0; i < n; ++i) {
+                    vec2s p = i < hanging ? at(&f, 0, top - LINK_GAP * (float)(i + 1))
+                                          : at(&f, LINK_GAP * (float)(i + 1 - hanging), rest);
+                    links[i] = body(w, p, box_in(&f, 0.1f, 0.05f), 0.02);
+                    ledge_body_set_friction(w, links[i], 0.5f);
+                    ledge_joint_def jd = ledge_default_rope_def();
+                    jd.body_a = i > 0 ? links[i - 1] : LEDGE_NULL_BODY_ID;
+                    jd.anchor_a = i > 0 ? v(0, 0) : prev_at;
+                    jd.body_b = links[i];
+                    jd.length = LINK_GAP;
+                    ropes[joints++] = joint(w, &jd);
+                }
+                if (load) {
+                    crate = body(w, at(&f, 0, top - LINK_GAP * (float)n - 0.3f - 0.05f),
+                                 box_in(&f, 0.3f, 0.3f), 2.0);
+                    ledge_joint_def jd = ledge_default_rope_def();
+                    jd.body_a = links[n - 1];
+                    jd.body_b = crate;
+                    jd.length = 0.35f;
+                    ropes[joints++] = joint(w, &jd);
+                }
+                for (int k = 0; k < 600; ++k) ledge_world_step(w, DT);
+                double fast = load ? speed(w, crate) : 0, worst = 0, deep = 0;
+                for (int i = 0; i < n; ++i) {
+                    fast = fmax(fast, speed(w, links[i]));
+                    deep = fmax(deep, tile_depth(w, links[i]));
+                }
+                for (int k = 0; k < joints; ++k) worst = fmax(worst, stretch(w, ropes[k]));
+                if (fast > 0.01 || worst > 0.005 || deep > 0.005)
+                    fail_msg("%s, %d links%s: fastest %g m/s, stretch %g, in a tile by %g",
+                             DIRS[dir], n, load ? " and a crate" : "", fast, worst, deep);
+                if (load) { // the top rope carries the whole weight
+                    double weight = G * (0.02 * n + 2.0);
+                    double force = len(ledge_joint_force(w, ropes[0]));
+                    if (fabs(force / weight - 1) > 0.01)
+                        fail_msg("%s, %d links and a crate: force %g vs weight %g", DIRS[dir], n,
+                                 force, weight);
+                }
+                ledge_world_destroy(w);
+            }
+        }
+    }
+}
+
+// A bridge of n planks (0.8 x 0.1, 0.08 kg, drag 2 a second) on ropes
+// between two fixed points 1.5 times the gaps they span, let go straight:
+// it sags, swings and, with or without three crates (0.25 kg, friction
+// 0.5) dropped on it, is at rest after 10 s, no rope is longer than its
+// length plus the slop, the crates are on it, and the ropes at its ends
+// carry its whole weight (within 1%).
+static void test_bridges(void **state) {
+    (void)state;
+    const int counts[] = {5, 10, 20, 30};
+    for (int dir = 0; dir < 4; ++dir) {
+        for (int ci = 0; ci < 4; ++ci) {
+            for (int loaded = 0; loaded < 2; ++loaded) {
+                frame f;
+                ledge_world *w = world_in(dir, &f);
+                int n = counts[ci];
+                float pw = 0.4f, gap = 0.1f, span = (float)n * (2 * pw + gap) + gap;
+                float x0 = -span / 2;
+                ledge_body_id planks[30], crates[3];
+                ledge_joint_id ropes[31];
+                for (int i = 0; i < n; ++i) {
+                    ledge_body_def bd = ledge_default_body_def();
+                    bd.shape = box_in(&f, pw, 0.05f);
+                    bd.position = at(&f, x0 + gap + pw + (float)i * (2 * pw + gap), 20);
+                    bd.density = 1.0f;
+                    bd.drag = 2.0f;
+                    bd.friction = 0.5f;
+                    planks[i] = ledge_body_create(w, &bd);
+                }
+                for (int i = 0; i <= n; ++i) {
+                    ledge_joint_def jd = ledge_default_rope_def();
+                    jd.body_a = i == 0 ? LEDGE_NULL_BODY_ID : planks[i - 1];
+                    jd.anchor_a = i == 0 ? at(&f, x0, 20) : scale(f.right, pw);
+                    jd.body_b = i == n ? LEDGE_NULL_BODY_ID : planks[i];
+                    jd.anchor_b = i == n ? at(&f, x0 + span, 20) : scale(f.right, -pw);
+                    jd.length = 1.5f * gap;
+                    ropes[i] = joint(w, &jd);
+                }
+                double weight = G * 0.08 * n / (1.0 + DT * 2.0);
+                if (loaded) {
+                    for (int c = 0; c < 3; ++c) {
+                        ledge_body_def cd = ledge_default_body_def();
+                        cd.shape = box_in(&f, 0.25f, 0.25f);
+                        cd.position = at(&f, x0 + span * (float)(c + 1) / 4.0f, 20.4f);
+                        cd.friction = 0.5f;
+                        crates[c] = ledge_body_create(w, &cd);
+                    }
+                    weight += G * 3 * 0.25;
+                }
+                for (int k = 0; k < 600; ++k) ledge_world_step(w, DT);
+                double fast = 0, worst = 0, lowest = 1e9;
+                for (int i = 0; i < n; ++i) {
+                    fast = fmax(fast, speed(w, planks[i]));
+                    lowest = fmin(lowest, fy(&f, ledge_body_position(w, planks[i])));
+                }
+                for (int c = 0; loaded && c < 3; ++c) {
+                    fast = fmax(fast, speed(w, crates[c]));
+                    if (fy(&f, ledge_body_position(w, crates[c])) < lowest)
+                        fail_msg("%s, %d planks: crate %d fell through", DIRS[dir], n, c);
+                }
+                for (int i = 0; i <= n; ++i) worst = fmax(worst, stretch(w, ropes[i]));
+                double held = dot(ledge_joint_force(w, ropes[0]), f.up) -
+                              dot(ledge_joint_force(w, ropes[n]), f.up);
+                if (fast > 0.01 || worst > 0.005 || fabs(held / weight - 1) > 0.01)
+                    fail_msg("%s, %d planks%s: fastest %g m/s, stretch %g, held %g of %g",
+                             DIRS[dir], n, loaded ? " and crates" : "", fast, worst, held, weight);
+                ledge_world_destroy(w);
+            }
+        }
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pendulum),
@@ -650,6 +816,8 @@ int main(void) {
         cmocka_unit_test(test_motor),
         cmocka_unit_test(test_pulley),
         cmocka_unit_test(test_rope_slack),
+        cmocka_unit_test(test_chains),
+        cmocka_unit_test(test_bridges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
