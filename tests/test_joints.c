@@ -804,6 +804,293 @@ static void test_bridges(void **state) {
     }
 }
 
+// --- refusals ---------------------------------------------------------------------
+
+// A def with two living bodies of w (made by the caller).
+static ledge_joint_def rope_between(ledge_body_id a, ledge_body_id b) {
+    ledge_joint_def d = ledge_default_rope_def();
+    d.body_a = a;
+    d.body_b = b;
+    return d;
+}
+
+static void expect_refused(ledge_world *w, const ledge_joint_def *d, const char *word1,
+                           const char *word2) {
+    log_capture_start();
+    int before = ledge_world_joint_count(w);
+    ledge_joint_id id = ledge_joint_create(w, d);
+    if (id.index1 != 0 || !log_capture_says(word1, word2) || ledge_world_joint_count(w) != before)
+        fail_msg("expected a refusal naming '%s' and '%s', got id %u and \"%s\"", word1,
+                 word2 ? word2 : "", id.index1, g_log.last);
+    ledge_set_log_hook(NULL, NULL);
+}
+
+// Every refusal of ledge_joint_create, each with the words of its
+// message, and nothing made.
+static void test_create_refusals(void **state) {
+    (void)state;
+    frame f;
+    ledge_world *w = world_in(0, &f), *other = world_in(0, &f);
+    ledge_body_id a = ball(w, at(&f, 0, 0), 1), b = ball(w, at(&f, 1, 0), 1);
+    ledge_body_id gone = ball(w, at(&f, 2, 0), 1), foreign = ball(other, at(&f, 0, 0), 1);
+    ledge_body_destroy(w, gone);
+    ledge_joint_def d = rope_between(a, b);
+
+    log_capture_start();
+    assert_int_equal(ledge_joint_create(NULL, &d).index1, 0);
+    assert_true(log_capture_says("ledge_joint_create", "world is NULL"));
+    assert_int_equal(ledge_joint_create(w, NULL).index1, 0);
+    assert_true(log_capture_says("ledge_joint_create", "def is NULL"));
+    ledge_set_log_hook(NULL, NULL);
+
+    d = rope_between(a, b);
+    d.type = (ledge_joint_type)99;
+    expect_refused(w, &d, "type is 99", "ledge_joint_type");
+    d = rope_between(LEDGE_NULL_BODY_ID, LEDGE_NULL_BODY_ID);
+    expect_refused(w, &d, "both the null id", NULL);
+    d = rope_between(a, gone);
+    expect_refused(w, &d, "stale", "destroyed");
+    d = rope_between(foreign, b);
+    expect_refused(w, &d, "not a body of this world", NULL);
+    d = rope_between(a, a);
+    expect_refused(w, &d, "the same body", "joined to itself");
+    d = rope_between(a, b);
+    d.anchor_a = v(NAN, 0);
+    expect_refused(w, &d, "anchor_a", NULL);
+    d = rope_between(a, b);
+    d.anchor_b = v(0, INFINITY);
+    expect_refused(w, &d, "anchor_b", NULL);
+    d = rope_between(a, b);
+    d.length = -1.0f;
+    expect_refused(w, &d, "length is -1", "0..1e+06");
+    d.length = NAN;
+    expect_refused(w, &d, "length is nan", NULL);
+    d.length = 2e6f;
+    expect_refused(w, &d, "length is 2e+06", NULL);
+    d = rope_between(a, b);
+    d.min_length = 2.0f;
+    expect_refused(w, &d, "min_length is 2", "above length 1");
+    d.min_length = -0.5f;
+    expect_refused(w, &d, "min_length is -0.5", NULL);
+
+    ledge_joint_def s = ledge_default_spring_def();
+    s.body_a = a;
+    s.body_b = b;
+    s.hertz = 0.0f;
+    expect_refused(w, &s, "hertz is 0", "a spring's must be > 0");
+    s.hertz = 2.0f;
+    s.damping_ratio = -1.0f;
+    expect_refused(w, &s, "damping_ratio is -1", NULL);
+    s.damping_ratio = 0.5f;
+    s.min_length = 3.0f;
+    s.max_length = 2.0f;
+    expect_refused(w, &s, "min_length is 3", "above max_length 2");
+
+    ledge_joint_def wd = ledge_default_weld_def();
+    wd.body_a = a;
+    wd.body_b = b;
+    wd.hertz = -1.0f;
+    expect_refused(w, &wd, "hertz is -1", NULL);
+
+    ledge_joint_def sl = ledge_default_slider_def();
+    sl.body_a = a;
+    sl.body_b = b;
+    sl.axis = v(0, 0);
+    expect_refused(w, &sl, "axis is (0, 0)", "must not be zero");
+    sl.axis = v(NAN, 1);
+    expect_refused(w, &sl, "axis", NULL);
+    sl.axis = v(1, 0);
+    sl.lower = 2.0f;
+    sl.upper = 1.0f;
+    expect_refused(w, &sl, "lower is 2", "above upper 1");
+    sl.lower = -1.0f;
+    sl.max_motor_force = -5.0f;
+    expect_refused(w, &sl, "max_motor_force is -5", NULL);
+    sl.max_motor_force = 1.0f;
+    sl.motor_speed = NAN;
+    expect_refused(w, &sl, "motor_speed is nan", NULL);
+
+    ledge_joint_def p = ledge_default_pulley_def();
+    p.body_a = a;
+    p.body_b = b;
+    p.ratio = 0.0f;
+    expect_refused(w, &p, "ratio is 0", NULL);
+    p.ratio = 1.0f;
+    p.ground_b = v(INFINITY, 0);
+    expect_refused(w, &p, "ground_b", NULL);
+    assert_int_equal(ledge_world_joint_count(w), 0);
+    ledge_world_destroy(w);
+    ledge_world_destroy(other);
+}
+
+static ledge_world *g_stepping;
+static ledge_response create_in_step(ledge_body_id a, ledge_body_id b, int x, int y, vec2s n,
+                                     ledge_response r, void *context) {
+    (void)x, (void)y, (void)n;
+    ledge_body_id *bodies = context;
+    ledge_joint_def d = rope_between(bodies[0], bodies[1]);
+    log_capture_start();
+    assert_int_equal(ledge_joint_create(g_stepping, &d).index1, 0);
+    assert_true(log_capture_says("ledge_joint_create", "stepping"));
+    ledge_set_log_hook(NULL, NULL);
+    (void)a, (void)b;
+    return r;
+}
+
+// The calls on joints: a stale, foreign or null id is refused with its
+// message, a setter refused on a type without the setting, bad values
+// refused; a joint created in the step (from the pre-solve callback) is
+// refused too.
+static void test_call_refusals(void **state) {
+    (void)state;
+    frame f;
+    ledge_world *w = world_in(0, &f), *other = world_in(0, &f);
+    ledge_body_id a = ball(w, at(&f, 0, 0), 1), b = ball(w, at(&f, 0.05f, 0), 1);
+    ledge_joint_def d = rope_between(a, b);
+    ledge_joint_id rope = joint(w, &d), gone = joint(w, &d);
+    ledge_joint_destroy(w, gone);
+    ledge_body_id c = ball(other, at(&f, 0, 0), 1), e = ball(other, at(&f, 1, 0), 1);
+    ledge_joint_def od = rope_between(c, e);
+    ledge_joint_id foreign = joint(other, &od);
+
+    log_capture_start();
+    ledge_joint_destroy(w, gone);
+    assert_true(log_capture_says("ledge_joint_destroy", "stale"));
+    assert_false(ledge_joint_set_length(w, foreign, 1.0f));
+    assert_true(log_capture_says("ledge_joint_set_length", "not a joint of this world"));
+    assert_false(ledge_joint_set_length(w, LEDGE_NULL_JOINT_ID, 1.0f));
+    assert_true(log_capture_says("ledge_joint_set_length", "not a joint of this world"));
+    vec2s force = ledge_joint_force(w, gone);
+    assert_true(force.x == 0 && force.y == 0 && log_capture_says("ledge_joint_force", "stale"));
+    assert_false(ledge_joint_is_valid(w, gone));
+    assert_false(ledge_joint_is_valid(w, foreign));
+    assert_false(ledge_joint_is_valid(NULL, rope));
+
+    assert_false(ledge_joint_set_length(w, rope, -2.0f));
+    assert_true(log_capture_says("length is -2", NULL));
+    assert_false(ledge_joint_set_limits(w, rope, 0.5f, 0.2f));
+    assert_true(log_capture_says("lower is 0.5", "above upper 0.2"));
+    assert_false(ledge_joint_set_spring(w, rope, 1.0f, 0.1f));
+    assert_true(log_capture_says("ledge_joint_set_spring", "a spring or weld"));
+    assert_false(ledge_joint_set_motor(w, rope, true, 1.0f, 1.0f));
+    assert_true(log_capture_says("ledge_joint_set_motor", "a slider"));
+    ledge_joint_def rd = ledge_default_rod_def();
+    rd.body_a = a;
+    rd.body_b = b;
+    ledge_joint_id rod = joint(w, &rd);
+    assert_false(ledge_joint_set_limits(w, rod, 0.0f, 1.0f));
+    assert_true(log_capture_says("ledge_joint_set_limits", "a rope, spring or slider"));
+    ledge_joint_def wd = ledge_default_weld_def();
+    wd.body_a = a;
+    wd.body_b = b;
+    ledge_joint_id weld = joint(w, &wd);
+    assert_false(ledge_joint_set_length(w, weld, 1.0f));
+    assert_true(log_capture_says("ledge_joint_set_length", "a rod, rope, spring or pulley"));
+    assert_int_equal(ledge_body_joints(w, a, NULL, 2), -1);
+    assert_true(log_capture_says("ledge_body_joints", "capacity 2"));
+    ledge_joint_def out;
+    assert_false(ledge_joint_get_def(w, gone, &out));
+    assert_true(log_capture_says("ledge_joint_get_def", "stale"));
+    assert_false(ledge_joint_get_def(w, rope, NULL));
+    assert_true(log_capture_says("ledge_joint_get_def", "out is NULL"));
+    ledge_set_log_hook(NULL, NULL);
+
+    // Created during the step: refused.
+    ledge_body_id pair[2] = {a, b};
+    g_stepping = w;
+    ledge_world_set_pre_solve(w, create_in_step, pair);
+    ledge_world_step(w, DT);
+    ledge_world_set_pre_solve(w, NULL, NULL);
+    ledge_world_destroy(w);
+    ledge_world_destroy(other);
+}
+
+// --- the bodies of a joint ------------------------------------------------------------
+
+// Joined bodies do not collide (two overlapping boxes on a rope stay
+// overlapped), unless collide_connected (then they are pushed apart).
+static void test_collide_connected(void **state) {
+    (void)state;
+    for (int collide = 0; collide < 2; ++collide) {
+        ledge_world_def wd = ledge_default_world_def();
+        wd.gravity = v(0, 0);
+        ledge_world *w = ledge_world_create(&wd);
+        ledge_body_id a = body(w, v(10, 10), ledge_make_box(v(0, 0), v(0.5f, 0.5f)), 1);
+        ledge_body_id b = body(w, v(10.5f, 10), ledge_make_box(v(0, 0), v(0.5f, 0.5f)), 1);
+        ledge_joint_def d = rope_between(a, b);
+        d.length = 2.0f;
+        ledge_joint_id j = joint(w, &d);
+        if (collide) assert_true(ledge_joint_set_collide_connected(w, j, true));
+        for (int k = 0; k < 30; ++k) ledge_world_step(w, DT);
+        double apart = ledge_body_position(w, b).x - ledge_body_position(w, a).x;
+        if (collide) {
+            assert_true(apart > 1.0 - 0.01);
+        } else {
+            assert_true(fabs(apart - 0.5) < 1e-6);
+        }
+        ledge_world_destroy(w);
+    }
+}
+
+// A joint dies with either body: its id turns stale, the count drops, the
+// other body's list loses it, and the body at the other end wakes.
+static void test_destroyed_with_body(void **state) {
+    (void)state;
+    frame f;
+    ledge_world *w = world_in(0, &f);
+    ledge_body_id a = ball(w, at(&f, 0, 0), 1), b = ball(w, at(&f, 1, 0), 1),
+                  c = ball(w, at(&f, 2, 0), 1);
+    ledge_joint_def d = rope_between(a, b);
+    ledge_joint_id ab = joint(w, &d);
+    d = rope_between(b, c);
+    ledge_joint_id bc = joint(w, &d);
+    d = rope_between(LEDGE_NULL_BODY_ID, c);
+    d.anchor_a = at(&f, 2, 1);
+    ledge_joint_id wc = joint(w, &d);
+    ledge_joint_id list[4];
+    assert_int_equal(ledge_body_joints(w, b, list, 4), 2);
+    assert_true(list[0].index1 == ab.index1 && list[1].index1 == bc.index1);
+    ledge_body_destroy(w, b);
+    assert_false(ledge_joint_is_valid(w, ab));
+    assert_false(ledge_joint_is_valid(w, bc));
+    assert_true(ledge_joint_is_valid(w, wc));
+    assert_int_equal(ledge_world_joint_count(w), 1);
+    assert_int_equal(ledge_body_joints(w, c, list, 4), 1);
+    assert_int_equal(ledge_body_joints(w, a, list, 4), 0);
+    // The freed indices are handed out again last in, first out (the body's
+    // joints die newest first, so ab's index is the last freed), with new
+    // generations.
+    d = rope_between(a, c);
+    ledge_joint_id again = joint(w, &d);
+    assert_true(again.index1 == ab.index1 && again.generation != ab.generation);
+    assert_false(ledge_joint_is_valid(w, ab));
+    ledge_world_destroy(w);
+}
+
+// Joined bodies fall asleep together and wake together: a chain hanging
+// at rest sleeps whole; a push on its last link wakes every link at the
+// next step.
+static void test_sleep_together(void **state) {
+    (void)state;
+    ledge_world_def wd = ledge_default_world_def();
+    wd.enable_sleep = true;
+    ledge_world *w = ledge_world_create(&wd);
+    ledge_body_id links[8];
+    for (int i = 0; i < 8; ++i) {
+        links[i] = ball(w, v(32, 40 - 0.3f * (float)(i + 1)), 0.1);
+        ledge_joint_def d = rope_between(i > 0 ? links[i - 1] : LEDGE_NULL_BODY_ID, links[i]);
+        d.anchor_a = i > 0 ? v(0, 0) : v(32, 40);
+        d.length = 0.3f;
+        joint(w, &d);
+    }
+    for (int k = 0; k < 120; ++k) ledge_world_step(w, DT);
+    for (int i = 0; i < 8; ++i) assert_false(ledge_body_is_awake(w, links[i]));
+    ledge_body_apply_impulse(w, links[7], v(0.05f, 0));
+    ledge_world_step(w, DT);
+    for (int i = 0; i < 8; ++i) assert_true(ledge_body_is_awake(w, links[i]));
+    ledge_world_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pendulum),
@@ -818,6 +1105,11 @@ int main(void) {
         cmocka_unit_test(test_rope_slack),
         cmocka_unit_test(test_chains),
         cmocka_unit_test(test_bridges),
+        cmocka_unit_test(test_create_refusals),
+        cmocka_unit_test(test_call_refusals),
+        cmocka_unit_test(test_collide_connected),
+        cmocka_unit_test(test_destroyed_with_body),
+        cmocka_unit_test(test_sleep_together),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
