@@ -144,9 +144,9 @@ static swing pendulum(int dir, ledge_joint_type type, double L, double th, doubl
     frame f;
     ledge_world *w = world_in(dir, &f);
     vec2s pivot = at(&f, 0, 10);
-    ledge_body_id b =
-        ball(w, at(&f, (float)(L * sin(th)), (float)(10.0 - L * cos(th))), mass);
-    ledge_joint_def jd = type == LEDGE_JOINT_ROPE ? ledge_default_rope_def() : ledge_default_rod_def();
+    ledge_body_id b = ball(w, at(&f, (float)(L * sin(th)), (float)(10.0 - L * cos(th))), mass);
+    ledge_joint_def jd =
+        type == LEDGE_JOINT_ROPE ? ledge_default_rope_def() : ledge_default_rod_def();
     jd.anchor_a = pivot;
     jd.body_b = b;
     jd.length = (float)L;
@@ -275,13 +275,12 @@ static void test_free_spin(void **state) {
                 vec2s ua = ledge_body_velocity(w, a), ub = ledge_body_velocity(w, b);
                 vec2s rel = sub(ub, ua);
                 double spin_now = len(rel) / L;
-                if (len(sub(c, want)) > 1e-4 ||
-                    fabs(turned / (spin * t) - 1) > 0.01 || stretch > 0.005 ||
-                    fabs(spin_now / spin - 1) > 0.01)
+                if (len(sub(c, want)) > 1e-4 || fabs(turned / (spin * t) - 1) > 0.01 ||
+                    stretch > 0.005 || fabs(spin_now / spin - 1) > 0.01)
                     fail_msg("%s, ratio %g, %s: centre (%g, %g) vs (%g, %g), turned %.4f vs "
                              "%.4f, spin %.4f, stretch %g",
-                             DIRS[dir], RATIOS[ri], type ? "rope" : "rod", c.x, c.y, want.x,
-                             want.y, turned, spin * t, spin_now, stretch);
+                             DIRS[dir], RATIOS[ri], type ? "rope" : "rod", c.x, c.y, want.x, want.y,
+                             turned, spin * t, spin_now, stretch);
                 ledge_world_destroy(w);
             }
         }
@@ -321,7 +320,8 @@ static void test_spring(void **state) {
                     int cross = 0, steps = (int)(2.0 / DT);
                     for (int k = 0; k < steps; ++k) {
                         ledge_world_step(w, DT);
-                        double x = len(sub(ledge_body_position(w, b), ledge_body_position(w, a))) - 1;
+                        double x =
+                            len(sub(ledge_body_position(w, b), ledge_body_position(w, a))) - 1;
                         if ((prev < 0 && x >= 0) || (prev > 0 && x <= 0)) {
                             double t = (k + 1 - x / (x - prev)) * DT;
                             if (first < 0) first = t;
@@ -380,7 +380,6 @@ static void test_stiff_spring(void **state) {
         ledge_world_destroy(w);
     }
 }
-
 
 // --- welds -------------------------------------------------------------------------
 
@@ -1091,6 +1090,299 @@ static void test_sleep_together(void **state) {
     ledge_world_destroy(w);
 }
 
+// --- a character on a rope ----------------------------------------------------------
+
+// A character (kinematic box 0.6 x 0.9) hanging from a fixed point on a
+// rope of 3 m, moved each frame by the game's loop (velocity from the
+// state plus gravity): it swings with the pendulum's period (within 1%)
+// and keeps its energy (less than 1% lost a swing), its state says it
+// hangs; it climbs by the rope's length, and lets go with the swing's
+// velocity.
+static void test_character_swing(void **state) {
+    (void)state;
+    for (int dir = 0; dir < 4; ++dir) {
+        frame f;
+        ledge_world *w = world_in(dir, &f);
+        double L = 3.0, th = 0.1;
+        vec2s pivot = at(&f, 0, 10);
+        ledge_body_def bd = ledge_default_body_def();
+        bd.type = LEDGE_BODY_KINEMATIC;
+        bd.shape = box_in(&f, 0.3f, 0.45f);
+        bd.position = at(&f, (float)(L * sin(th)), (float)(10 - L * cos(th)));
+        ledge_body_id p = ledge_body_create(w, &bd);
+        assert_true(ledge_character_create(w, p, NULL));
+        ledge_joint_def jd = ledge_default_rope_def();
+        jd.anchor_a = pivot;
+        jd.body_b = p;
+        jd.length = (float)L;
+        ledge_joint_id rope = joint(w, &jd);
+        ledge_character_state s;
+        assert_true(ledge_character_get_state(w, p, &s));
+        vec2s g = scale(f.up, -(float)G);
+        double prev = fx(&f, s.position), first = -1, last = -1, e0 = -1, e1 = 0;
+        int cross = 0, steps = (int)(20.0 / DT);
+        for (int k = 0; k < steps; ++k) {
+            assert_true(ledge_character_move(w, p, add(s.velocity, scale(g, DT)), DT, &s));
+            ledge_world_step(w, DT);
+            double x = fx(&f, s.position);
+            double e = dot(s.velocity, s.velocity) / (2 * G) + fy(&f, s.position) - (10 - L);
+            if (e0 < 0) e0 = e;
+            e1 = e;
+            if ((prev < 0 && x >= 0) || (prev > 0 && x <= 0)) {
+                double t = (k + prev / (prev - x)) * DT;
+                if (first < 0) first = t;
+                last = t;
+                cross++;
+            }
+            prev = x;
+        }
+        double period = 2 * (last - first) / (cross - 1), t0 = TWOPI * sqrt(L / G);
+        double loss = 1.0 - pow(e1 / e0, period / (steps * DT));
+        if (fabs(period / t0 - 1) > 0.01 || fabs(loss) > 0.01)
+            fail_msg("%s: the character swings with period %.4f vs %.4f, loss %.3f%% a swing",
+                     DIRS[dir], period, t0, 100 * loss);
+        assert_true(s.hanging && s.hang_joint.index1 == rope.index1);
+        assert_true(len(sub(s.hang_anchor, pivot)) < 1e-5);
+        // Climb 1 m in a second: the rope's length is the distance.
+        for (int k = 0; k < 60; ++k) {
+            assert_true(ledge_joint_set_length(w, rope, (float)(L - (k + 1) / 60.0)));
+            assert_true(ledge_character_move(w, p, add(s.velocity, scale(g, DT)), DT, &s));
+            ledge_world_step(w, DT);
+        }
+        assert_true(fabs(len(sub(s.position, pivot)) - (L - 1)) < 1e-3);
+        // Let go: the velocity kept is the swing's; the state hangs no more.
+        vec2s swing_v = s.velocity;
+        ledge_joint_destroy(w, rope);
+        assert_true(ledge_character_get_state(w, p, &s));
+        assert_false(s.hanging);
+        assert_int_equal(s.hang_joint.index1, 0);
+        assert_true(s.velocity.x == swing_v.x && s.velocity.y == swing_v.y);
+        assert_true(ledge_character_move(w, p, add(s.velocity, scale(g, DT)), DT, &s));
+        assert_true(len(sub(s.velocity, add(swing_v, scale(g, DT)))) < 1e-4);
+        ledge_world_destroy(w);
+    }
+}
+
+// Tiles still stop a hanging character: swinging from 1 rad into a wall
+// of FULL tiles standing beside the lowest point, it stops against the
+// wall (on_wall), never inside it by more than its skin, and its rope is
+// never longer than its length.
+static void test_character_swing_into_wall(void **state) {
+    (void)state;
+    for (int dir = 0; dir < 4; ++dir) {
+        frame f;
+        ledge_world *w = world_in(dir, &f);
+        ledge_tilemap *m = ledge_world_tilemap(w);
+        for (int cy = 0; cy < 64; ++cy) { // a wall right of the lowest point, 1.5 m away
+            for (int cx = 0; cx < 64; ++cx) {
+                vec2s c = v((float)cx + 0.5f, (float)cy + 0.5f);
+                if (fx(&f, c) > 1.5f + 0.5f && fy(&f, c) < 8.0f)
+                    ledge_tilemap_set(m, cx, cy, LEDGE_TILE_FULL);
+            }
+        }
+        double L = 3.0, th = -1.0;
+        vec2s pivot = at(&f, 0, 10);
+        ledge_body_def bd = ledge_default_body_def();
+        bd.type = LEDGE_BODY_KINEMATIC;
+        bd.shape = box_in(&f, 0.3f, 0.45f);
+        bd.position = at(&f, (float)(L * sin(th)), (float)(10 - L * cos(th)));
+        ledge_body_id p = ledge_body_create(w, &bd);
+        assert_true(ledge_character_create(w, p, NULL));
+        ledge_joint_def jd = ledge_default_rope_def();
+        jd.anchor_a = pivot;
+        jd.body_b = p;
+        jd.length = (float)L;
+        joint(w, &jd);
+        ledge_character_state s;
+        assert_true(ledge_character_get_state(w, p, &s));
+        vec2s g = scale(f.up, -(float)G);
+        bool walled = false;
+        double deepest = 0, longest = 0;
+        for (int k = 0; k < 240; ++k) {
+            assert_true(ledge_character_move(w, p, add(s.velocity, scale(g, DT)), DT, &s));
+            ledge_world_step(w, DT);
+            walled |= s.on_wall;
+            deepest = fmax(deepest, tile_depth(w, p));
+            longest = fmax(longest, len(sub(s.position, pivot)) - L);
+        }
+        ledge_move_def md = ledge_default_move_def();
+        if (!walled || deepest > md.skin + 1e-4 || longest > 0.005)
+            fail_msg("%s: walled %d, in the wall by %g, rope over by %g", DIRS[dir], walled,
+                     deepest, longest);
+        ledge_world_destroy(w);
+    }
+}
+
+// --- the same bits ------------------------------------------------------------------
+
+// A scene of every joint: a chain hanging a crate, a bridge with a crate,
+// a spring board, a welded cart on a slider with a motor, a pulley lift,
+// and a character swinging on a rope. Its world made with `workers`.
+static ledge_world *joint_scene(int workers, ledge_body_id *player) {
+    ledge_world_def wd = ledge_default_world_def();
+    wd.worker_count = workers;
+    ledge_world *w = ledge_world_create(&wd);
+    assert_non_null(w);
+    for (int x = 0; x < 64; ++x) ledge_tilemap_set(ledge_world_tilemap(w), x, 0, LEDGE_TILE_FULL);
+    ledge_body_id prev = LEDGE_NULL_BODY_ID;
+    for (int i = 0; i < 12; ++i) { // a chain from (6, 30) swung sideways, a crate at its end
+        ledge_body_id l =
+            body(w, v(6.0f + 0.25f * (float)(i + 1), 30), ledge_make_circle(v(0, 0), 0.08f), 0.05);
+        ledge_joint_def d = rope_between(prev, l);
+        d.anchor_a = i ? v(0, 0) : v(6, 30);
+        d.length = 0.25f;
+        joint(w, &d);
+        prev = l;
+    }
+    ledge_body_id crate = body(w, v(9.5f, 30), ledge_make_box(v(0, 0), v(0.3f, 0.3f)), 4);
+    ledge_joint_def d = rope_between(prev, crate);
+    d.length = 0.5f;
+    joint(w, &d);
+    prev = LEDGE_NULL_BODY_ID;
+    for (int i = 0; i < 6; ++i) { // a bridge from (14, 20) to (20.1, 20)
+        ledge_body_id pl =
+            body(w, v(14.55f + (float)i * 0.9f, 20), ledge_make_box(v(0, 0), v(0.4f, 0.05f)), 0.08);
+        d = rope_between(prev, pl);
+        d.anchor_a = i ? v(0.4f, 0) : v(14, 20);
+        d.anchor_b = v(-0.4f, 0);
+        d.length = 0.15f;
+        joint(w, &d);
+        prev = pl;
+    }
+    d = rope_between(prev, LEDGE_NULL_BODY_ID);
+    d.anchor_a = v(0.4f, 0);
+    d.anchor_b = v(19.9f, 20);
+    d.length = 0.15f;
+    joint(w, &d);
+    body(w, v(16.5f, 21), ledge_make_box(v(0, 0), v(0.25f, 0.25f)), 0.5);
+    ledge_body_id board = body(w, v(26, 3), ledge_make_box(v(0, 0), v(1, 0.1f)), 1); // spring board
+    ledge_joint_def sp = ledge_default_spring_def();
+    sp.anchor_a = v(26, 1);
+    sp.body_b = board;
+    sp.length = 2.0f;
+    sp.hertz = 3.0f;
+    joint(w, &sp);
+    ledge_joint_def sl = ledge_default_slider_def();
+    sl.anchor_a = v(26, 1);
+    sl.body_b = board;
+    sl.axis = v(0, 1);
+    joint(w, &sl);
+    body(w, v(26, 6), ledge_make_circle(v(0, 0), 0.3f), 1);
+    ledge_body_id cart = body(w, v(34, 5), ledge_make_box(v(0, 0), v(1, 0.25f)), 2); // a cart
+    ledge_joint_def motor = ledge_default_slider_def();
+    motor.anchor_a = v(34, 5);
+    motor.body_b = cart;
+    motor.enable_limit = true;
+    motor.lower = -3;
+    motor.upper = 3;
+    motor.enable_motor = true;
+    motor.motor_speed = 2;
+    motor.max_motor_force = 50;
+    joint(w, &motor);
+    ledge_body_id rider = body(w, v(34, 5.55f), ledge_make_box(v(0, 0), v(0.3f, 0.3f)), 1);
+    ledge_joint_def weld = ledge_default_weld_def();
+    weld.body_a = cart;
+    weld.body_b = rider;
+    weld.anchor_a = v(0, 0.55f);
+    joint(w, &weld);
+    ledge_body_id la = body(w, v(44, 10), ledge_make_box(v(0, 0), v(0.5f, 0.5f)), 3); // a lift
+    ledge_body_id lb = body(w, v(48, 10), ledge_make_box(v(0, 0), v(0.5f, 0.5f)), 2);
+    ledge_joint_def pu = ledge_default_pulley_def();
+    pu.body_a = la;
+    pu.body_b = lb;
+    pu.ground_a = v(44, 15);
+    pu.ground_b = v(48, 15);
+    pu.length = 10;
+    joint(w, &pu);
+    ledge_body_def pd = ledge_default_body_def(); // a character on a rope
+    pd.type = LEDGE_BODY_KINEMATIC;
+    pd.shape = ledge_make_box(v(0, 0), v(0.3f, 0.45f));
+    pd.position = v(54, 20);
+    *player = ledge_body_create(w, &pd);
+    assert_true(ledge_character_create(w, *player, NULL));
+    ledge_joint_def hook = ledge_default_rope_def();
+    hook.anchor_a = v(57, 24);
+    hook.body_b = *player;
+    hook.length = 5;
+    joint(w, &hook);
+    return w;
+}
+
+static void scene_frame(ledge_world *w, ledge_body_id player) {
+    ledge_character_state s;
+    assert_true(ledge_character_get_state(w, player, &s));
+    assert_true(ledge_character_move(w, player, add(s.velocity, v(0, -10 * DT)), DT, &s));
+    ledge_world_step(w, DT);
+}
+
+// The same hash after every step with 1 and 2 workers.
+static void test_workers(void **state) {
+    (void)state;
+    ledge_body_id p1, p2;
+    ledge_world *one = joint_scene(1, &p1), *two = joint_scene(2, &p2);
+    for (int k = 0; k < 300; ++k) {
+        scene_frame(one, p1);
+        scene_frame(two, p2);
+        if (ledge_world_hash(one) != ledge_world_hash(two)) fail_msg("hashes differ at step %d", k);
+    }
+    ledge_world_destroy(one);
+    ledge_world_destroy(two);
+}
+
+// Saved at step 100 and restored at step 200, the world steps on as it did
+// from step 100: the same hash, joint forces and character state at every
+// step, the same snapshot bytes at the end; a restore into a fresh world
+// of the same def does the same; the ids of the joints stay valid.
+static void test_snapshot(void **state) {
+    (void)state;
+    ledge_body_id p;
+    ledge_world *w = joint_scene(1, &p);
+    for (int k = 0; k < 100; ++k) scene_frame(w, p);
+    size_t size = ledge_world_snapshot_size(w);
+    uint8_t *snap = malloc(size), *end1 = NULL, *end2 = NULL;
+    assert_int_equal(ledge_world_save(w, snap, size), size);
+    uint64_t hashes[100];
+    vec2s forces[100];
+    ledge_joint_id list[4];
+    assert_int_equal(ledge_body_joints(w, p, list, 4), 1);
+    for (int k = 0; k < 100; ++k) {
+        scene_frame(w, p);
+        hashes[k] = ledge_world_hash(w);
+        forces[k] = ledge_joint_force(w, list[0]);
+    }
+    size_t end_size = ledge_world_snapshot_size(w);
+    end1 = malloc(end_size);
+    ledge_world_save(w, end1, end_size);
+    for (int round = 0; round < 2; ++round) {
+        // Round 1: a fresh world of the same def (its ids carry its own
+        // serial number; the same calls made the same handles).
+        ledge_body_id q = p;
+        ledge_world *x = round == 0 ? w : joint_scene(1, &q);
+        for (int k = 0; round == 1 && k < 7; ++k) scene_frame(x, q);
+        assert_true(ledge_world_restore(x, snap, size));
+        ledge_joint_id hook = list[0];
+        if (round == 1) assert_int_equal(ledge_body_joints(x, q, &hook, 1), 1);
+        assert_true(ledge_joint_is_valid(x, hook) && hook.index1 == list[0].index1);
+        for (int k = 0; k < 100; ++k) {
+            scene_frame(x, q);
+            if (ledge_world_hash(x) != hashes[k])
+                fail_msg("round %d: hash differs at %d", round, k);
+            vec2s fo = ledge_joint_force(x, hook);
+            if (fo.x != forces[k].x || fo.y != forces[k].y)
+                fail_msg("round %d: force differs at %d", round, k);
+        }
+        assert_int_equal(ledge_world_snapshot_size(x), end_size);
+        end2 = malloc(end_size);
+        ledge_world_save(x, end2, end_size);
+        assert_memory_equal(end1, end2, end_size);
+        free(end2);
+        if (round == 1) ledge_world_destroy(x);
+    }
+    free(snap);
+    free(end1);
+    ledge_world_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pendulum),
@@ -1110,6 +1402,10 @@ int main(void) {
         cmocka_unit_test(test_collide_connected),
         cmocka_unit_test(test_destroyed_with_body),
         cmocka_unit_test(test_sleep_together),
+        cmocka_unit_test(test_character_swing),
+        cmocka_unit_test(test_character_swing_into_wall),
+        cmocka_unit_test(test_workers),
+        cmocka_unit_test(test_snapshot),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
