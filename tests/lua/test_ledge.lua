@@ -380,4 +380,70 @@ test('save and restore: the same hashes from then on, refusals raise ledge\'s me
     eq(w:hash(), before, 'the world is unchanged')
 end)
 
+test('a pendulum keeps its period, a rope its length, a joint its refusals', function()
+    local w = ledge.newWorld({ width = 64, height = 64 })
+    local L, th = 1.5, 0.1
+    local bob = w:newBody({ shape = { circle = 0.1 }, x = 32 + L * math.sin(th), y = 40 - L * math.cos(th) })
+    local rod = w:newJoint({ type = 'rod', anchorA = { 32, 40 }, b = bob, length = L, data = 'swing' })
+    eq(rod:type(), 'rod', 'type')
+    eq(rod.data, 'swing', 'data')
+    eq(w:jointCount(), 1, 'count')
+    local prev, first, last, cross = bob:position() - 32, nil, nil, 0
+    for k = 1, 600 do
+        w:step(1 / 60)
+        local x = bob:position() - 32
+        if (prev < 0 and x >= 0) or (prev > 0 and x <= 0) then
+            local t = (k - 1 + prev / (prev - x)) / 60
+            first = first or t
+            last = t
+            cross = cross + 1
+        end
+        prev = x
+        local ax, ay, bx, by = rod:anchors()
+        near(math.sqrt((bx - ax) ^ 2 + (by - ay) ^ 2), L, 1e-4, 'the rod keeps its length')
+    end
+    near(2 * (last - first) / (cross - 1), 2 * math.pi * math.sqrt(L / 10), 0.01 * 2.43, 'period')
+    local a, b = rod:bodies()
+    eq(a, nil, 'a fixed point')
+    eq(b, bob, 'the bob')
+    eq(#bob:joints(), 1, "the bob's joints")
+    -- A crate on a rope: the rope's force is its weight.
+    local crate = w:newBody({ shape = { box = { 0.3, 0.3 } }, x = 20, y = 30, density = 2 })
+    local rope = w:newJoint({ type = 'rope', anchorA = { 20, 31 }, b = crate, length = 1 })
+    for _ = 1, 60 do w:step(1 / 60) end
+    local fx, fy = rope:force()
+    near(fx, 0, 1e-3, 'fx')
+    near(fy, crate:mass() * 10, 1e-2, 'the force is the weight')
+    rope:setLength(0.8)
+    for _ = 1, 60 do w:step(1 / 60) end
+    near(rope:currentLength(), 0.8, 1e-3, 'shortened')
+    raises('a body joined to itself', function() w:newJoint({ type = 'rod', a = crate, b = crate }) end)
+    raises('length is -1', function() w:newJoint({ type = 'rope', b = crate, length = -1 }) end)
+    raises('bad joint type', function() w:newJoint({ type = 'hinge', b = crate }) end)
+    raises('a rod, rope, spring or pulley', function()
+        w:newJoint({ type = 'weld', a = crate, b = bob }):setLength(2)
+    end)
+    crate:destroy()
+    truthy(not rope:isValid(), 'the rope died with the crate')
+    raises('stale', function() rope:force() end)
+end)
+
+test('a character hangs from a rope and lets go', function()
+    local w = ledge.newWorld({ width = 64, height = 64 })
+    local c = w:newCharacter({ shape = { box = { 0.3, 0.45 } }, x = 33, y = 37 })
+    local hook = w:newJoint({ type = 'rope', anchorA = { 32, 40 }, b = c.body, length = 3.2 })
+    local s = c:state()
+    for _ = 1, 120 do
+        s = c:move(s.vx, s.vy - 10 / 60, 1 / 60)
+        w:step(1 / 60)
+    end
+    truthy(s.hanging, 'hanging')
+    eq(s.hangJoint, hook, 'from the hook')
+    near(s.hangX, 32, 1e-6, 'hang x')
+    local x, y = c:position()
+    truthy(math.sqrt((x - 32) ^ 2 + (y - 40) ^ 2) <= 3.2 + 0.005, 'within the rope')
+    hook:destroy()
+    truthy(not c:state().hanging, 'let go')
+end)
+
 H.done()

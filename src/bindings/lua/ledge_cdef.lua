@@ -446,6 +446,7 @@ typedef struct ledge_debug_draw {
     bool draw_contacts;
     bool draw_normals;
     bool draw_bounds;
+    bool draw_joints;
 } ledge_debug_draw;
 ledge_debug_draw ledge_default_debug_draw(void);
 void ledge_world_draw(ledge_world *world, const ledge_debug_draw *draw,
@@ -532,6 +533,75 @@ bool ledge_world_nearest_point(ledge_world *world, vec2s point, float max_distan
                                          ledge_nearest_result *out);
 void ledge_distance_draw(const ledge_distance_result *result,
                                    const ledge_debug_draw *draw);
+typedef struct ledge_joint_id {
+    uint32_t index1;
+    uint32_t generation;
+    uint32_t world;
+} ledge_joint_id;
+typedef enum ledge_joint_type {
+    LEDGE_JOINT_ROD = 0,
+    LEDGE_JOINT_ROPE = 1,
+    LEDGE_JOINT_SPRING = 2,
+    LEDGE_JOINT_WELD = 3,
+    LEDGE_JOINT_SLIDER = 4,
+    LEDGE_JOINT_PULLEY = 5,
+} ledge_joint_type;
+typedef struct ledge_joint_def {
+    ledge_joint_type type;
+    ledge_body_id body_a;
+    ledge_body_id body_b;
+    vec2s anchor_a;
+    vec2s anchor_b;
+    float length;
+    float min_length;
+    float max_length;
+    float hertz;
+    float damping_ratio;
+    vec2s axis;
+    bool enable_limit;
+    float lower;
+    float upper;
+    bool enable_motor;
+    float motor_speed;
+    float max_motor_force;
+    vec2s ground_a;
+    vec2s ground_b;
+    float ratio;
+    bool collide_connected;
+    void *user_data;
+} ledge_joint_def;
+ledge_joint_def ledge_default_rod_def(void);
+ledge_joint_def ledge_default_rope_def(void);
+ledge_joint_def ledge_default_spring_def(void);
+ledge_joint_def ledge_default_weld_def(void);
+ledge_joint_def ledge_default_slider_def(void);
+ledge_joint_def ledge_default_pulley_def(void);
+ledge_joint_id ledge_joint_create(ledge_world *world, const ledge_joint_def *def);
+void ledge_joint_destroy(ledge_world *world, ledge_joint_id id);
+bool ledge_joint_is_valid(const ledge_world *world, ledge_joint_id id);
+ledge_joint_type ledge_joint_get_type(const ledge_world *world, ledge_joint_id id);
+bool ledge_joint_get_def(const ledge_world *world, ledge_joint_id id,
+                                   ledge_joint_def *out);
+ledge_body_id ledge_joint_body_a(const ledge_world *world, ledge_joint_id id);
+ledge_body_id ledge_joint_body_b(const ledge_world *world, ledge_joint_id id);
+vec2s ledge_joint_anchor_a(const ledge_world *world, ledge_joint_id id);
+vec2s ledge_joint_anchor_b(const ledge_world *world, ledge_joint_id id);
+float ledge_joint_current_length(const ledge_world *world, ledge_joint_id id);
+bool ledge_joint_set_length(ledge_world *world, ledge_joint_id id, float length);
+bool ledge_joint_set_limits(ledge_world *world, ledge_joint_id id, float lower,
+                                      float upper);
+bool ledge_joint_set_spring(ledge_world *world, ledge_joint_id id, float hertz,
+                                      float damping_ratio);
+bool ledge_joint_set_motor(ledge_world *world, ledge_joint_id id, bool enable,
+                                     float speed, float max_force);
+vec2s ledge_joint_force(const ledge_world *world, ledge_joint_id id);
+bool ledge_joint_set_collide_connected(ledge_world *world, ledge_joint_id id,
+                                                 bool collide);
+bool ledge_joint_set_user_data(ledge_world *world, ledge_joint_id id, void *user_data);
+void *ledge_joint_user_data(const ledge_world *world, ledge_joint_id id);
+int ledge_world_joint_count(const ledge_world *world);
+int ledge_body_joints(const ledge_world *world, ledge_body_id body, ledge_joint_id *out,
+                                int capacity);
 typedef enum ledge_platform_leave {
     LEDGE_PLATFORM_LEAVE_ADD_VELOCITY = 0,
     LEDGE_PLATFORM_LEAVE_ADD_UPWARD,
@@ -563,6 +633,9 @@ typedef struct ledge_character_state {
     ledge_move_result last_move;
     bool crushed;
     ledge_body_id crushed_by;
+    bool hanging;
+    ledge_joint_id hang_joint;
+    vec2s hang_anchor;
 } ledge_character_state;
 ledge_character_def ledge_default_character_def(void);
 bool ledge_character_create(ledge_world *world, ledge_body_id id,
