@@ -472,16 +472,40 @@ static double own_mass(const solve *sv, const ledge__joint_row *r) {
 // at any stiffness (r <= 1); th is kept at most pi / 2, so that a spring
 // stiffer than the substep resolves swings at a quarter of the substep
 // rate rather than aliasing. Returns q and a = q beta.
+//
+// exp and cos are the library's own (series of + * /): the C libraries'
+// may round differently (glibc and emscripten's musl), and the step must
+// give the same bits everywhere.
+static double exp_neg(double x) { // e^x for x <= 0
+    if (x < -700.0) return 0.0;
+    double k = floor(x / 0.69314718055994530942 + 0.5);
+    double r = x - k * 0.69314718055994530942, term = 1.0, sum = 1.0;
+    for (int n = 1; n <= 20; ++n) {
+        term = term * r / (double)n;
+        sum += term;
+    }
+    return ldexp(sum, (int)k);
+}
+
+static double cos_quarter(double x) { // cos x for 0 <= x <= pi / 2
+    double x2 = x * x, term = 1.0, sum = 1.0;
+    for (int n = 1; n <= 12; ++n) {
+        term = -term * x2 / (double)((2 * n - 1) * (2 * n));
+        sum += term;
+    }
+    return sum;
+}
+
 static void spring_step(double hertz, double zeta, double h, double *q, double *a) {
     double w = 2.0 * LEDGE_PI * hertz;
     if (zeta < 1.0) {
-        double r = exp(-zeta * w * h), th = w * sqrt(1.0 - zeta * zeta) * h;
+        double r = exp_neg(-zeta * w * h), th = w * sqrt(1.0 - zeta * zeta) * h;
         if (th > 0.5 * LEDGE_PI) th = 0.5 * LEDGE_PI;
         *q = 1.0 - r * r;
-        *a = 1.0 + r * r - 2.0 * r * cos(th);
+        *a = 1.0 + r * r - 2.0 * r * cos_quarter(th);
     } else {
         double root = sqrt(zeta * zeta - 1.0);
-        double e1 = exp(-(zeta - root) * w * h), e2 = exp(-(zeta + root) * w * h);
+        double e1 = exp_neg(-(zeta - root) * w * h), e2 = exp_neg(-(zeta + root) * w * h);
         *q = 1.0 - e1 * e2;
         *a = (1.0 - e1) * (1.0 - e2);
     }
