@@ -3,7 +3,8 @@
 // - 0: the rest of the input is the snapshot, as it is;
 // - 1: a snapshot of a small level (tiles, one-way cells, circles, boxes,
 //   hexagons, a kinematic platform, a character, a sensor, sleepers,
-//   events, a dead slot), with the rest of the input as mutations (offset,
+//   events, a dead slot, joints of every type and a dead joint), with the
+//   rest of the input as mutations (offset,
 //   xor byte pairs; a length change), then its size and checksum mended so
 //   that the sections' own checks are reached;
 // - 2: the same, not mended (the header's checks).
@@ -73,6 +74,22 @@ static ledge_world *level(void) {
     bd.shape = ledge_make_box(v(0, 0), v(1.0f, 1.0f));
     bd.position = v(4.0f, 1.5f);
     ledge_body_create(w, &bd);
+    // Joints: one of each type, the character on a rope, a dead one.
+    ledge_joint_def jd[7] = {ledge_default_rod_def(),    ledge_default_rope_def(),
+                             ledge_default_spring_def(), ledge_default_weld_def(),
+                             ledge_default_slider_def(), ledge_default_pulley_def(),
+                             ledge_default_rope_def()};
+    for (int k = 0; k < 7; ++k) {
+        jd[k].body_a = k == 6 ? LEDGE_NULL_BODY_ID : ids[k];
+        jd[k].anchor_a = k == 6 ? v(12.5f, 7.0f) : v(0, 0);
+        jd[k].body_b = k == 6 ? ids[13] : ids[k + 6];
+        jd[k].length = 2.0f;
+        jd[k].enable_limit = k == 4;
+        jd[k].enable_motor = k == 4;
+        jd[k].max_motor_force = 5.0f;
+        ledge_joint_create(w, &jd[k]);
+    }
+    ledge_joint_destroy(w, ledge_joint_create(w, &jd[1]));
     for (int s = 0; s < 40; ++s) {
         ledge_character_move(w, ids[13], v(-2.0f, -5.0f), 1.0f / 60.0f, NULL);
         ledge_world_step(w, 1.0f / 60.0f);

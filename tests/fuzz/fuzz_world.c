@@ -19,7 +19,14 @@
 //   column of the map holds an EMPTY cell to come out through;
 // - the step's bits do not depend on the worker count: the input picks
 //   1..4 workers, and an input that picked more than one is run again with
-//   one worker, every step's hash compared with the first run's.
+//   one worker, every step's hash compared with the first run's;
+// - joints (joint.h; when the world header's cell byte has bit 4 set and
+//   bit 3 clear, so that the inputs kept before joints decode as they
+//   did): a joint id is valid exactly while the joint and both its bodies
+//   live, a created joint joins two different living bodies (or one and a
+//   fixed point), a refused creation or call logs and changes nothing,
+//   every joint's force and measure stay finite, and destroying a body
+//   kills its joints.
 //
 // STRESS: dt up to 1e30 and gravity scales of 1e6 make any body's numbers
 // overflow to infinity in one step. ledge does not yet report and freeze
@@ -27,8 +34,8 @@
 // the harness keeps dt <= 1 and the NaN invariant meaningful; build with
 // -DFUZZ_WORLD_STRESS=1 to feed the extremes too.
 #include "fuzz_common.h"
-#include "resolve.h" // ledge__tile_buried
-#include "contacts.h"   // the twin turns the broad phase's reuse of dormant blocks off
+#include "resolve.h"  // ledge__tile_buried
+#include "contacts.h" // the twin turns the broad phase's reuse of dormant blocks off
 #include "par.h"
 #include "slots.h"
 #include "world_state.h"
@@ -37,7 +44,8 @@
 #define FUZZ_WORLD_STRESS 0
 #endif
 
-#define MAX_IDS 64
+#define MAX_IDS    64
+#define MAX_JOINTS 64
 
 // Steps recorded for the one-worker twin (an input holds at most 256 ops).
 #define MAX_STEPS 512
@@ -56,6 +64,11 @@ typedef struct model {
     bool sleep;   ///< The world lets bodies sleep.
     uint64_t step_hash[MAX_STEPS]; ///< The hash after each step, in order.
     int steps;                     ///< Steps recorded.
+    bool joints;                   ///< The input makes joints (make_world).
+    ledge_joint_id joint[MAX_JOINTS];
+    int joint_body[MAX_JOINTS][2]; ///< Its bodies' records (-1: a fixed point).
+    bool joint_alive[MAX_JOINTS];
+    int joint_count; ///< Recorded joints (living or dead).
 } model;
 
 // The hash after a step, recorded for the comparison with the twin.
@@ -84,6 +97,16 @@ static void check_ids(const model *m) {
     }
 }
 
+static void check_joints(const model *m) {
+    int live = 0;
+    for (int k = 0; k < m->joint_count; ++k) {
+        live += m->joint_alive[k];
+        CHECK(ledge_joint_is_valid(m->w, m->joint[k]) == m->joint_alive[k], "joint %d validity", k);
+    }
+    CHECK(ledge_world_joint_count(m->w) == live, "joint count %d, expected %d",
+          ledge_world_joint_count(m->w), live);
+}
+
 static void check_finite(const model *m) {
     if (m->extreme) return;
     for (int i = 0; i < m->count; ++i) {
@@ -91,6 +114,12 @@ static void check_finite(const model *m) {
         vec2s p = ledge_body_position(m->w, m->id[i]), v = ledge_body_velocity(m->w, m->id[i]);
         CHECK(vec_finite(p) && vec_finite(v), "body %d at (%g, %g) moving (%g, %g)", i, (double)p.x,
               (double)p.y, (double)v.x, (double)v.y);
+    }
+    for (int k = 0; k < m->joint_count; ++k) {
+        if (!m->joint_alive[k]) continue;
+        vec2s f = ledge_joint_force(m->w, m->joint[k]);
+        CHECK(vec_finite(f) && isfinite(ledge_joint_current_length(m->w, m->joint[k])),
+              "joint %d's force (%g, %g)", k, (double)f.x, (double)f.y);
     }
 }
 
@@ -166,6 +195,9 @@ static void op_destroy(model *m, reader *r) {
     CHECK(was == (g_refusals == refusals), "destroy of a %s id %s", was ? "living" : "dead",
           was ? "was refused" : "was not refused");
     if (was) m->alive[which] = false;
+    for (int k = 0; was && k < m->joint_count; ++k) {
+        if (m->joint_body[k][0] == which || m->joint_body[k][1] == which) m->joint_alive[k] = false;
+    }
 }
 
 static void op_set_tile(model *m, reader *r) {
@@ -439,6 +471,165 @@ static void op_move(model *m, reader *r) {
     CHECK(want.index1 == 0, "the query index lost a moved body");
 }
 
+// --- joints ------------------------------------------------------------------
+
+// A joint between two picked bodies (recorded, null or forged) or a body
+// and a fixed point, of any type, with values mostly in range and now and
+// then anything: created, it joins two different living bodies (or one
+// and a point); refused, it logged and nothing changed.
+static void op_joint_create(model *m, reader *r) {
+    static ledge_joint_def (*const defaults[6])(void) = {
+        ledge_default_rod_def,  ledge_default_rope_def,   ledge_default_spring_def,
+        ledge_default_weld_def, ledge_default_slider_def, ledge_default_pulley_def};
+    uint8_t t = rd_u8(r);
+    ledge_joint_def d = defaults[t % 6]();
+    if (t >= 0xFC) d.type = (ledge_joint_type)t; // no type at all
+    int a = -1, b = -1;
+    uint8_t which = rd_u8(r);
+    if (which & 1) d.body_a = pick_id(m, r, &a);
+    if (which & 2 || !(which & 1)) d.body_b = pick_id(m, r, &b);
+    d.anchor_a = rd_u8(r) < 0xF0
+                     ? (vec2s){{(float)(int8_t)rd_u8(r) / 32.0f, (float)(int8_t)rd_u8(r) / 32.0f}}
+                     : rd_vec(r);
+    if (!(which & 1)) { // a fixed point on the map
+        d.anchor_a.x +=
+            m->md.origin.x + (float)rd_u8(r) / 255.0f * (float)m->md.width * m->md.tile_size;
+        d.anchor_a.y +=
+            m->md.origin.y + (float)rd_u8(r) / 255.0f * (float)m->md.height * m->md.tile_size;
+    }
+    d.anchor_b = rd_u8(r) < 0xF0
+                     ? (vec2s){{(float)(int8_t)rd_u8(r) / 32.0f, (float)(int8_t)rd_u8(r) / 32.0f}}
+                     : rd_vec(r);
+    uint8_t l = rd_u8(r);
+    d.length = l < 0xF0 ? (float)l / 32.0f : rd_float(r);
+    uint8_t more = rd_u8(r);
+    if (more & 1) d.min_length = (float)rd_u8(r) / 64.0f;
+    if (more & 2) d.max_length = (float)rd_u8(r) / 16.0f;
+    if (more & 4) d.hertz = (float)rd_u8(r) / 8.0f;
+    if (more & 8) d.damping_ratio = (float)rd_u8(r) / 64.0f;
+    if (more & 16) d.axis = rd_vec(r);
+    if (more & 32) {
+        d.enable_limit = true;
+        d.lower = (float)(int8_t)rd_u8(r) / 16.0f;
+        d.upper = (float)(int8_t)rd_u8(r) / 16.0f;
+    }
+    if (more & 64) {
+        d.enable_motor = true;
+        d.motor_speed = (float)(int8_t)rd_u8(r) / 8.0f;
+        d.max_motor_force = (float)rd_u8(r) * 4.0f;
+    }
+    if (more & 128) {
+        d.ground_a = rd_vec(r);
+        d.ground_b = rd_vec(r);
+        d.ratio = (float)rd_u8(r) / 64.0f;
+        if (rd_u8(r) == 0xFF) d.ratio = rd_raw_float(r);
+    }
+    d.collide_connected = (l & 1) != 0;
+    int before = ledge_world_joint_count(m->w);
+    long refusals = g_refusals;
+    ledge_joint_id id = ledge_joint_create(m->w, &d);
+    bool valid = ledge_joint_is_valid(m->w, id);
+    CHECK(valid == (id.index1 != 0), "create returned an invalid non-null joint id");
+    if (!valid) {
+        CHECK(g_refusals > refusals && ledge_world_joint_count(m->w) == before,
+              "a refused joint logged nothing or changed the count");
+        return;
+    }
+    bool ba = a >= 0 && m->alive[a], bb = b >= 0 && m->alive[b];
+    CHECK((d.body_a.index1 == 0 || ba) && (d.body_b.index1 == 0 || bb) && (ba || bb) &&
+              !(ba && bb && a == b),
+          "a joint was made of dead or equal bodies (%d, %d)", a, b);
+    if (m->joint_count == MAX_JOINTS) { // out of records: not left untracked
+        ledge_joint_destroy(m->w, id);
+        CHECK(!ledge_joint_is_valid(m->w, id), "destroyed joint still valid");
+        return;
+    }
+    m->joint[m->joint_count] = id;
+    m->joint_body[m->joint_count][0] = d.body_a.index1 ? a : -1;
+    m->joint_body[m->joint_count][1] = d.body_b.index1 ? b : -1;
+    m->joint_alive[m->joint_count++] = true;
+}
+
+// A call on a joint (recorded, or null or forged): destroyed, a setter, a
+// getter. On a dead or forged id it is refused (and logged); a refused
+// setter changes nothing the getters see.
+static void op_joint_call(model *m, reader *r) {
+    uint8_t k = rd_u8(r);
+    int which = -1;
+    ledge_joint_id id = {(uint32_t)rd_u8(r) % 70u, (uint32_t)rd_u8(r) % 4u, 0u};
+    if (k < 0xF0 && m->joint_count > 0) {
+        which = k % m->joint_count;
+        id = m->joint[which];
+    } else if (m->joint_count > 0) {
+        id.world = rd_u8(r) < 0xE0 ? m->joint[0].world : rd_u8(r);
+    }
+    bool alive = which >= 0 && m->joint_alive[which];
+    if (!alive) { // a forged id may name a living joint
+        for (int j = 0; j < m->joint_count; ++j) {
+            if (m->joint_alive[j] && m->joint[j].index1 == id.index1 &&
+                m->joint[j].generation == id.generation && m->joint[j].world == id.world) {
+                which = j;
+                alive = true;
+            }
+        }
+    }
+    ledge_joint_def before;
+    bool had = ledge_joint_get_def(m->w, id, &before);
+    CHECK(had == alive, "get_def on a %s joint", alive ? "living" : "dead");
+    float x = (float)rd_u8(r) / 32.0f, y = (float)rd_u8(r) / 32.0f;
+    if (rd_u8(r) == 0xFF) x = rd_raw_float(r);
+    bool ok = false;
+    long refusals = g_refusals;
+    switch (rd_u8(r) % 8) {
+    case 0:
+        ledge_joint_destroy(m->w, id);
+        CHECK(!ledge_joint_is_valid(m->w, id), "destroyed joint still valid");
+        CHECK(alive == (g_refusals == refusals), "destroy of a %s joint",
+              alive ? "living" : "dead");
+        if (alive) m->joint_alive[which] = false;
+        return;
+    case 1:
+        ok = ledge_joint_set_length(m->w, id, x);
+        break;
+    case 2:
+        ok = ledge_joint_set_limits(m->w, id, x < y ? x : y - 2.0f, y);
+        break;
+    case 3:
+        ok = ledge_joint_set_spring(m->w, id, x, y);
+        break;
+    case 4:
+        ok = ledge_joint_set_motor(m->w, id, x > 1.0f, x - 4.0f, y * 10.0f);
+        break;
+    case 5:
+        ok = ledge_joint_set_collide_connected(m->w, id, x > 2.0f);
+        break;
+    case 6: {
+        ledge_joint_id out[4];
+        int which_body;
+        ledge_body_id body = pick_id(m, r, &which_body);
+        int n = ledge_body_joints(m->w, body, out, 4);
+        bool body_alive = which_body >= 0 && m->alive[which_body];
+        CHECK((n >= 0) == body_alive, "body_joints of a %s body", body_alive ? "living" : "dead");
+        for (int j = 0; j < n && j < 4; ++j)
+            CHECK(ledge_joint_is_valid(m->w, out[j]), "listed joint dead");
+        return;
+    }
+    default: {
+        vec2s f = ledge_joint_force(m->w, id), pa = ledge_joint_anchor_a(m->w, id);
+        CHECK(!alive || (vec_finite(f) && vec_finite(pa)), "joint getters not finite");
+        return;
+    }
+    }
+    if (!alive) CHECK(!ok, "a joint setter accepted a dead id");
+    if (!ok) {
+        ledge_joint_def after;
+        CHECK(ledge_joint_get_def(m->w, id, &after) == alive, "get_def after a refused setter");
+        CHECK(!alive || !memcmp(&before, &after, sizeof before),
+              "a refused setter changed the joint");
+        CHECK(g_refusals > refusals, "a refused setter logged nothing");
+    }
+}
+
 // `one_worker`: the twin's world, whatever worker count the input picks.
 static bool make_world(model *m, reader *r, bool one_worker) {
     memset(m, 0, sizeof *m);
@@ -465,6 +656,8 @@ static bool make_world(model *m, reader *r, bool one_worker) {
     // Both response models, from a bit of the same byte (the seeds keep
     // their meaning and cover both).
     wd.friction_law = (c >> 2) & 1 ? LEDGE_FRICTION_COULOMB : LEDGE_FRICTION_N;
+    // Joints from bit 4 with bit 3 clear (no input kept before them has it).
+    m->joints = (c & 0x18) == 0x10;
     if (FUZZ_WORLD_STRESS && c >= 0xE0) wd.cell_size = c >= 0xF0 ? rd_float(r) : 0.0f;
     if (FUZZ_WORLD_STRESS && c >= 0xF0) wd.cell_size = rd_float(r);
     uint8_t cap = rd_u8(r);
@@ -501,7 +694,7 @@ static bool run(model *m, const uint8_t *data, size_t size, bool one_worker) {
     reader r = {data, size, 0};
     if (!make_world(m, &r, one_worker)) return false;
     for (int ops = 0; rd_more(&r) && ops < 256; ++ops) {
-        switch (rd_u8(&r) % 9) {
+        switch (rd_u8(&r) % (m->joints ? 11 : 9)) {
         case 0:
         case 1:
             op_create(m, &r);
@@ -524,11 +717,18 @@ static bool run(model *m, const uint8_t *data, size_t size, bool one_worker) {
         case 7:
             op_move(m, &r);
             break;
-        default:
+        case 8:
             op_query(m, &r);
+            break;
+        case 9:
+            op_joint_create(m, &r);
+            break;
+        default:
+            op_joint_call(m, &r);
             break;
         }
         check_ids(m);
+        check_joints(m);
     }
     ledge_world_destroy(m->w);
     m->w = NULL;
