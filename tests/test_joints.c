@@ -1383,6 +1383,78 @@ static void test_snapshot(void **state) {
     ledge_world_destroy(w);
 }
 
+// --- debug draw ------------------------------------------------------------------
+
+typedef struct drawn {
+    int segments, anchors, springs, slack, joints_colour;
+} drawn;
+
+static void count_segment(vec2s a, vec2s b, ledge_color c, void *ctx) {
+    (void)a, (void)b;
+    drawn *d = ctx;
+    d->segments++;
+    d->springs += c == LEDGE_COLOR_SPRING;
+    d->slack += c == LEDGE_COLOR_SLACK;
+    d->joints_colour += c == LEDGE_COLOR_JOINT;
+}
+
+static void count_point(vec2s p, float size, ledge_color c, void *ctx) {
+    (void)p, (void)size;
+    drawn *d = ctx;
+    d->anchors += c == LEDGE_COLOR_ANCHOR;
+}
+
+// The debug draw's joints: a segment from anchor to anchor (a pulley's
+// three, a slider's axis besides), a point at each anchor, in the
+// colours of draw.h; none with draw_joints off, none outside the region.
+static void test_draw(void **state) {
+    (void)state;
+    frame f;
+    ledge_world *w = world_in(0, &f);
+    ledge_body_id a = ball(w, at(&f, 0, 0), 1), b = ball(w, at(&f, 1, 0), 1);
+    ledge_joint_def d = rope_between(a, b);
+    d.length = 3.0f; // slack
+    joint(w, &d);
+    ledge_joint_def sp = ledge_default_spring_def();
+    sp.body_a = a;
+    sp.body_b = b;
+    joint(w, &sp);
+    ledge_joint_def pu = ledge_default_pulley_def();
+    pu.body_a = a;
+    pu.body_b = b;
+    pu.ground_a = at(&f, 0, 3);
+    pu.ground_b = at(&f, 1, 3);
+    pu.length = 10.0f;
+    joint(w, &pu);
+    ledge_joint_def sl = ledge_default_slider_def();
+    sl.body_a = a;
+    sl.body_b = b;
+    joint(w, &sl);
+    ledge_debug_draw dd = ledge_default_debug_draw();
+    assert_true(dd.draw_joints);
+    drawn n = {0, 0, 0, 0, 0};
+    dd.draw_segment = count_segment;
+    dd.draw_point = count_point;
+    dd.context = &n;
+    dd.draw_contacts = false;
+    ledge_aabb all = {{{0, 0}}, {{64, 64}}};
+    ledge_world_draw(w, &dd, all);
+    // rope 1 (slack), spring 1, pulley 3, slider 1 + its axis 1.
+    assert_int_equal(n.segments, 7);
+    assert_int_equal(n.anchors, 8);
+    assert_int_equal(n.springs, 1);
+    assert_int_equal(n.slack, 2); // the slack rope and the slider's axis
+    assert_int_equal(n.joints_colour, 4);
+    memset(&n, 0, sizeof n);
+    ledge_aabb far = {{{0, 0}}, {{1, 1}}};
+    ledge_world_draw(w, &dd, far);
+    assert_int_equal(n.segments, 0);
+    dd.draw_joints = false;
+    ledge_world_draw(w, &dd, all);
+    assert_int_equal(n.segments + n.anchors, 0);
+    ledge_world_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pendulum),
@@ -1406,6 +1478,7 @@ int main(void) {
         cmocka_unit_test(test_character_swing_into_wall),
         cmocka_unit_test(test_workers),
         cmocka_unit_test(test_snapshot),
+        cmocka_unit_test(test_draw),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
