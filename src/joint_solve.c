@@ -511,6 +511,28 @@ static void spring_step(double hertz, double zeta, double h, double *q, double *
     }
 }
 
+// The sampled motion's rest under a steady pull f along the row (gravity
+// pulling its bodies apart) is (1 - q) f h^2 / a, not the closed form's
+// f / w^2 (0.94 of it for the default spring, 0.81 critically damped):
+// the row's constant term is shifted so that it rests where the closed
+// form does. It moves the rest only; frequency and decay are the same.
+// Bodies pulled alike (a spring between two bodies under the same
+// gravity) have f = 0 and no shift.
+static double gravity_shift(const solve *sv, const ledge__joint_row *r, double q, double a) {
+    const ledge_world *w = sv->w;
+    const ledge__joint *j = &sv->t->j[r->joint];
+    double f = 0.0;
+    for (int s = 0; s < 2; ++s) {
+        int n = sv->t->side[2 * r->joint + s].node;
+        if (n < 0) continue;
+        double gs = (double)w->gravity_scale[sv->t->node_slot[n]];
+        f += gs * (r->g[s][0] * (double)w->gravity.x + r->g[s][1] * (double)w->gravity.y);
+    }
+    if (f == 0.0) return 0.0;
+    double wh = 2.0 * LEDGE_PI * (double)j->hertz * sv->h;
+    return -(a / (wh * wh) - (1.0 - q)) / q * f * sv->h;
+}
+
 // Adds row `which` of joint k: `one_sided` impulses only push its value
 // up, `soft` rows are springs (predict only).
 static void add_row(solve *sv, int k, int which, bool one_sided, bool soft) {
@@ -557,7 +579,7 @@ static void add_row(solve *sv, int k, int which, bool one_sided, bool soft) {
             r->state = FIXED;
         } else {
             r->gamma = (1.0 - q) / (q * m);
-            r->bias = a / q * c0 / sv->h;
+            r->bias = a / q * c0 / sv->h + gravity_shift(sv, r, q, a);
             r->state = ACTIVE;
         }
     }
