@@ -78,8 +78,8 @@ typedef struct solve {
     ledge__joints *t;
     int mode;
     bool again; ///< Predict's second solve of the substep: its springs and motors are done.
-    double h; // the substep (predict)
-    double s; // what a position row's residual divides by: h (predict) or 1
+    double h;   // the substep (predict)
+    double s;   // what a position row's residual divides by: h (predict) or 1
 } solve;
 
 // --- scratch --------------------------------------------------------------

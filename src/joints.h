@@ -53,11 +53,11 @@ typedef struct ledge__joint_side {
 
 /// A moving body in a solve (joint_solve.c).
 typedef struct ledge__joint_node {
-    double im;    ///< Inverse mass.
-    double x[2];  ///< Position when the solve began.
-    double v[2];  ///< Velocity when the solve began.
-    double d[2];  ///< What the solve's impulses changed: velocity, or a relaxation's position.
-    double d0[2]; ///< d when Newton's iteration began (the linear model's origin).
+    double im;     ///< Inverse mass.
+    double x[2];   ///< Position when the solve began.
+    double v[2];   ///< Velocity when the solve began.
+    double d[2];   ///< What the solve's impulses changed: velocity, or a relaxation's position.
+    double d0[2];  ///< d when Newton's iteration began (the linear model's origin).
     double welded; ///< The mass of its bodies welded together (joint_solve.c, stiff_rows).
 } ledge__joint_node;
 
