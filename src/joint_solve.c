@@ -48,6 +48,11 @@ enum {
     ROW_UPPER,  // upper - d . axis >= 0
     ROW_MOTOR,  // velocity along the axis = motor_speed
     ROW_PULLEY, // length - |a - ground_a| - ratio |b - ground_b| >= 0
+    // A distance row's companions (implicit): across the row (both sides),
+    // and across a pulley's two ropes (side a, side b).
+    ROW_ACROSS,
+    ROW_ACROSS_A,
+    ROW_ACROSS_B,
 };
 
 // A row's state in a solve.
@@ -77,9 +82,13 @@ typedef struct solve {
     ledge_world *w;
     ledge__joints *t;
     int mode;
-    bool again; ///< Predict's second solve of the substep: its springs and motors are done.
-    double h;   // the substep (predict)
-    double s;   // what a position row's residual divides by: h (predict) or 1
+    bool again;       ///< Predict's second solve of the substep: its springs and motors are done.
+    bool implicit;    ///< The stiff rows' impulses along their gradients where the bodies move to.
+    double worst;     ///< Implicit: the largest velocity error of an impulse's direction (measure).
+    double violation; ///< The merit of the rows' values alone (measure).
+    bool turned;      ///< A factorized solve took all gradients again (tree_solve's `fresh`).
+    double h;         // the substep (predict)
+    double s;         // what a position row's residual divides by: h (predict) or 1
 } solve;
 
 // --- scratch --------------------------------------------------------------
@@ -586,6 +595,41 @@ static void add_row(solve *sv, int k, int which, bool one_sided, bool soft) {
     t->row_count++;
 }
 
+// A distance row's companion across it (predict): idle (FIXED, no
+// impulse) until the row proves stiff (implicit, regrade).
+static void add_across(solve *sv, int k, int which, int parent) {
+    ledge__joints *t = sv->t;
+    ledge__joint_row *r = &t->rows[t->row_count++];
+    memset(r, 0, sizeof *r);
+    r->joint = k;
+    r->which = (uint8_t)which;
+    r->linear = 1;
+    r->lo = -DBL_MAX;
+    r->hi = DBL_MAX;
+    r->state = FIXED;
+    r->parent = parent;
+}
+
+// A row whose gradients turn as its bodies move (a distance, a pulley's
+// ropes), with its companions when predicting. A pulley's companions
+// (each on one side) come before it, so that the rows stay a perfect
+// elimination order.
+static void distance_row(solve *sv, int k, int which, bool one_sided) {
+    ledge__joints *t = sv->t;
+    int at = t->row_count;
+    if (sv->mode != PREDICT) {
+        add_row(sv, k, which, one_sided, false);
+    } else if (which == ROW_PULLEY) {
+        add_across(sv, k, ROW_ACROSS_A, at + 2);
+        add_across(sv, k, ROW_ACROSS_B, at + 2);
+        add_row(sv, k, which, one_sided, false);
+        if (t->row_count != at + 3) t->row_count = at;
+    } else {
+        add_row(sv, k, which, one_sided, false);
+        if (t->row_count == at + 1) add_across(sv, k, ROW_ACROSS, at);
+    }
+}
+
 // The rows of joint k for the solve's mode (relax and correct keep the
 // rigid ones). Of two limits the one nearer is listed (both cannot be
 // violated); equal limits make one two-sided row.
@@ -598,29 +642,29 @@ static void joint_rows(solve *sv, int k) {
     double len = direction(pa, pb, n);
     switch (j->type) {
     case LEDGE_JOINT_ROD:
-        add_row(sv, k, ROW_ROD, false, false);
+        distance_row(sv, k, ROW_ROD, false);
         break;
     case LEDGE_JOINT_ROPE:
         if (j->min_length >= j->length) {
-            add_row(sv, k, ROW_ROD, false, false);
+            distance_row(sv, k, ROW_ROD, false);
         } else if (j->min_length > 0.0f && len < 0.5 * ((double)j->min_length + j->length)) {
-            add_row(sv, k, ROW_MIN, true, false);
+            distance_row(sv, k, ROW_MIN, true);
         } else {
-            add_row(sv, k, ROW_ROPE, true, false);
+            distance_row(sv, k, ROW_ROPE, true);
         }
         break;
     case LEDGE_JOINT_SPRING: {
         bool has_min = j->min_length > 0.0f, has_max = j->max_length < LEDGE_JOINT_MAX_LENGTH;
         if (has_min && has_max && j->min_length >= j->max_length) {
-            add_row(sv, k, ROW_MIN, false, false);
+            distance_row(sv, k, ROW_MIN, false);
             break;
         }
         if (forces) add_row(sv, k, ROW_SPRING, false, true);
         double mid = 0.5 * ((double)j->min_length + j->max_length);
         if (has_min && (!has_max || len < mid)) {
-            add_row(sv, k, ROW_MIN, true, false);
+            distance_row(sv, k, ROW_MIN, true);
         } else if (has_max) {
-            add_row(sv, k, ROW_MAX, true, false);
+            distance_row(sv, k, ROW_MAX, true);
         }
         break;
     }
@@ -643,7 +687,7 @@ static void joint_rows(solve *sv, int k) {
         if (forces && (j->flags & LEDGE__JOINT_MOTOR)) add_row(sv, k, ROW_MOTOR, false, false);
         break;
     default:
-        add_row(sv, k, ROW_PULLEY, true, false);
+        distance_row(sv, k, ROW_PULLEY, true);
         break;
     }
 }
@@ -726,18 +770,57 @@ static bool wants_in(const solve *sv, const ledge__joint_row *r, double res, boo
     return false;
 }
 
+// How far a unit impulse of row r along gradients g moves its bodies'
+// velocities (the sum over its moving sides of im |g|).
+static double moved_by(const solve *sv, const ledge__joint_row *r, double g[2][2]) {
+    double m = 0.0;
+    for (int s = 0; s < 2; ++s) {
+        int n = sv->t->side[2 * r->joint + s].node;
+        if (n >= 0) m += sv->t->node[n].im * sqrt(g[s][0] * g[s][0] + g[s][1] * g[s][1]);
+    }
+    return m;
+}
+
 // The residuals of the factorized rows, and the solve's merit: the squared
 // residuals of the rows in the system and of the one-sided rows violated,
 // each over its tolerance.
-static double measure(const solve *sv) {
+static double measure(solve *sv) {
     ledge__joints *t = sv->t;
     double merit = 0.0;
+    sv->worst = 0.0;
+    sv->violation = 0.0;
     for (int i = 0; i < t->tree_rows; ++i) {
         ledge__joint_row *r = &t->rows[i];
+        if (r->which >= ROW_ACROSS) { // its own linear model only (regrade)
+            r->r = 0.0;
+            if (r->state == ACTIVE) {
+                double e = fabs(r->lambda) * moved_by(sv, r, r->g);
+                sv->worst = fmax(sv->worst, e);
+                merit += (e / 1e-7) * (e / 1e-7);
+            }
+            continue;
+        }
         if (r->state == FIXED) continue;
         r->r = residual(sv, r);
         double x = r->r / tolerance(sv, r);
-        if (r->state == ACTIVE || (r->state == FREE && x < 0.0)) merit += x * x;
+        if (r->state == ACTIVE || (r->state == FREE && x < 0.0)) {
+            merit += x * x;
+            sv->violation += x * x;
+        }
+        if (sv->implicit && r->stiff && r->lambda != 0.0) {
+            // The impulse's direction: its gradients where the solve is.
+            double pa[2], pb[2], g[2][2];
+            anchor_now(sv, r->joint, 0, pa);
+            anchor_now(sv, r->joint, 1, pb);
+            row_eval(&t->j[r->joint], r->which, pa, pb, g[0], g[1]);
+            for (int s = 0; s < 2; ++s) {
+                g[s][0] -= r->g[s][0];
+                g[s][1] -= r->g[s][1];
+            }
+            double e = fabs(r->lambda) * moved_by(sv, r, g);
+            sv->worst = fmax(sv->worst, e);
+            merit += (e / 1e-7) * (e / 1e-7);
+        }
     }
     return merit;
 }
@@ -746,8 +829,10 @@ static double measure(const solve *sv) {
 // tolerance, none out of it wanting in.
 static bool solved(const solve *sv) {
     ledge__joints *t = sv->t;
+    if (sv->implicit && sv->worst > 1e-7) return false;
     for (int i = 0; i < t->tree_rows; ++i) {
         const ledge__joint_row *r = &t->rows[i];
+        if (r->which >= ROW_ACROSS) continue;
         if (r->state == ACTIVE ? fabs(r->r) > tolerance(sv, r) : wants_in(sv, r, r->r, false))
             return false;
     }
@@ -757,7 +842,7 @@ static bool solved(const solve *sv) {
 // Row r's residual in the linear model of this iteration: as measured,
 // plus what the impulses changed since (its gradient by the nodes' change).
 static double model(const solve *sv, const ledge__joint_row *r) {
-    double res = r->r;
+    double res = r->r + r->gamma * (r->lambda - r->saved);
     for (int s = 0; s < 2; ++s) {
         int n = sv->t->side[2 * r->joint + s].node;
         if (n < 0) continue;
@@ -839,17 +924,75 @@ static void step_to(const solve *sv, double alpha) {
     }
 }
 
+// A stiff row's companions where the solve is (pa, pb its anchors): their
+// gradients across it (gn) and their compliance. The row's impulse
+// lambda along gradients that turn with the bodies adds to Newton's
+// matrix its second-order term, lambda times the gradients' derivative:
+// for a distance of length l, (lambda / l) times the projection across
+// it. Pulling, that is a stiffness k = |lambda| / l across the row, the
+// taut rope's own (stabilizing); as a companion row across it with
+// compliance 1 / (h k) it stays in the factorized system's form (the
+// rows of a joint between the same bodies). Pushing (a rod in
+// compression), the term would destabilize: it is left out.
+static void across_at(const solve *sv, int p, const double pa[2], const double pb[2]) {
+    ledge__joints *t = sv->t;
+    const ledge__joint_row *r = &t->rows[p];
+    const ledge__joint *j = &t->j[r->joint];
+    double n[2];
+    if (r->which == ROW_PULLEY) {
+        double ground[2][2] = {{j->ground[0].x, j->ground[0].y}, {j->ground[1].x, j->ground[1].y}};
+        for (int s = 0; s < 2; ++s) {
+            ledge__joint_row *c = &t->rows[p - 2 + s];
+            double l = direction(ground[s], s == 0 ? pa : pb, n);
+            double k = r->lambda * (s == 0 ? 1.0 : (double)j->ratio) / fmax(l, 1e-9);
+            set2(c->gn[s], -n[1], n[0]);
+            set2(c->gn[1 - s], 0.0, 0.0);
+            c->gamma = k > 0.0 ? 1.0 / (sv->h * k) : 0.0;
+        }
+        return;
+    }
+    ledge__joint_row *c = &t->rows[p + 1];
+    double l = direction(pa, pb, n);
+    double sign = (r->which == ROW_ROD || r->which == ROW_MIN) ? 1.0 : -1.0;
+    double k = -sign * r->lambda / fmax(l, 1e-9);
+    set2(c->gn[0], n[1], -n[0]);
+    set2(c->gn[1], -n[1], n[0]);
+    c->gamma = k > 0.0 ? 1.0 / (sv->h * k) : 0.0;
+}
+
 // The position rows' gradients taken again where the solve now is: all
-// of them (`all`), or the stiff ones (stiff_rows).
+// of them (`all`), or the stiff ones (stiff_rows). Implicit, a stiff
+// row's impulse so far is turned onto its new gradients (the velocities
+// change with it: where the solve is then is the linear model's point),
+// and its companions start again from no impulse, with their new
+// gradients and compliance; so the impulses converge to ones along the
+// gradients where the bodies move to.
 static void regrade(const solve *sv, bool all) {
     ledge__joints *t = sv->t;
-    for (int i = 0; i < t->tree_rows; ++i) {
+    for (int i = 0; i < t->tree_rows; ++i) { // where the solve is, before anything moves
         ledge__joint_row *r = &t->rows[i];
-        if (r->linear || !(all || r->stiff)) continue;
+        if (r->which >= ROW_ACROSS || r->linear || !(all || r->stiff)) continue;
         double pa[2], pb[2];
         anchor_now(sv, r->joint, 0, pa);
         anchor_now(sv, r->joint, 1, pb);
-        row_eval(&t->j[r->joint], r->which, pa, pb, r->g[0], r->g[1]);
+        row_eval(&t->j[r->joint], r->which, pa, pb, r->gn[0], r->gn[1]);
+        if (sv->implicit && r->stiff) across_at(sv, i, pa, pb);
+    }
+    for (int i = 0; i < t->tree_rows; ++i) {
+        ledge__joint_row *r = &t->rows[i];
+        bool turn = sv->implicit && (r->which >= ROW_ACROSS ? t->rows[r->parent].stiff : r->stiff);
+        if (r->which >= ROW_ACROSS) {
+            if (!turn) continue;
+            apply(sv, r, -r->lambda);
+            r->lambda = 0.0;
+            memcpy(r->g, r->gn, sizeof r->g);
+            r->state = r->gamma > 0.0 ? ACTIVE : FIXED;
+            continue;
+        }
+        if (r->linear || !(all || r->stiff)) continue;
+        if (turn) apply(sv, r, -r->lambda);
+        memcpy(r->g, r->gn, sizeof r->g);
+        if (turn) apply(sv, r, r->lambda);
     }
 }
 
@@ -871,6 +1014,52 @@ static void relax_rows(const solve *sv) {
     }
 }
 
+// Keeps the solve's impulses and velocities in `slot` (or puts them
+// back): a factorized solve that ends worse than it began (rows nearly
+// dependent, a chain whipping round) gives back its start (slot 0); where
+// the implicit solve fails to converge, the solve before it, if that held
+// the rows better (slot 1).
+enum { KEEP_START, KEEP_EXPLICIT };
+static void keep(solve *sv, int slot, bool back) {
+    ledge__joints *t = sv->t;
+    for (int n = 0; n < t->node_count; ++n) {
+        ledge__joint_node *node = &t->node[n];
+        if (back) {
+            set2(node->d, node->kept[slot][0], node->kept[slot][1]);
+        } else {
+            set2(node->kept[slot], node->d[0], node->d[1]);
+        }
+    }
+    for (int i = 0; i < t->row_count; ++i) {
+        ledge__joint_row *r = &t->rows[i];
+        if (back) {
+            r->lambda = r->kept[slot][0];
+            set2(r->ib, r->kept[slot][1], r->kept[slot][2]);
+            memcpy(r->g, r->kept_g[slot], sizeof r->g);
+            r->state = r->kept_state[slot];
+        } else {
+            r->kept[slot][0] = r->lambda;
+            set2(r->kept[slot] + 1, r->ib[0], r->ib[1]);
+            memcpy(r->kept_g[slot], r->g, sizeof r->g);
+            r->kept_state[slot] = r->state;
+        }
+    }
+}
+
+// How far the solve has moved a body since it began (its velocity's
+// change, or its position's when relaxing).
+static double moved(const solve *sv) {
+    const ledge__joints *t = sv->t;
+    double m = 0.0;
+    for (int n = 0; n < t->node_count; ++n) {
+        const ledge__joint_node *node = &t->node[n];
+        double dx = node->d[0] - node->kept[KEEP_START][0],
+               dy = node->d[1] - node->kept[KEEP_START][1];
+        m = fmax(m, sqrt(dx * dx + dy * dy));
+    }
+    return m;
+}
+
 // Newton's method on the factorized rows: each iteration solves the
 // linear model's complementarity problem from the factors. The velocity
 // pass's rows are linear: one iteration solves them. The position rows
@@ -884,15 +1073,24 @@ static void relax_rows(const solve *sv) {
 static void tree_solve(solve *sv) {
     ledge__joints *t = sv->t;
     bool linear = sv->mode == CORRECT, fresh = sv->mode == RELAX;
-    double last = DBL_MAX, alpha = 1.0;
+    double last = DBL_MAX, alpha = 1.0, first = -1.0, reach = 0.0;
     int fallbacks = 0;
+    keep(sv, KEEP_START, false);
     for (int it = 0, tries = 0; it < MAX_NEWTON && tries < 4 * MAX_NEWTON; ++tries) {
         double merit = measure(sv);
+        if (first < 0.0) {
+            first = merit;
+            for (int i = 0; i < t->tree_rows; ++i) {
+                const ledge__joint_row *r = &t->rows[i];
+                if (r->state == ACTIVE || (r->state != FIXED && r->r < 0.0)) reach += fabs(r->r);
+            }
+        }
         if (it > 0 && !linear && !(merit < last)) {
             if (!fresh && alpha == 1.0) { // from the last iterate, with its own gradients
                 step_to(sv, 0.0);
                 for (int i = 0; i < t->tree_rows; ++i) t->rows[i].state = t->rows[i].saved_state;
                 fresh = true;
+                sv->turned = true;
                 it--;
                 last = DBL_MAX;
                 continue;
@@ -900,7 +1098,7 @@ static void tree_solve(solve *sv) {
             if (alpha < 0.05) { // from the last iterate, a row at a time (relax_rows)
                 step_to(sv, 0.0);
                 for (int i = 0; i < t->tree_rows; ++i) t->rows[i].state = t->rows[i].saved_state;
-                if (++fallbacks > MAX_FALLBACKS) return;
+                if (++fallbacks > MAX_FALLBACKS) break;
                 relax_rows(sv);
                 alpha = 1.0;
                 last = DBL_MAX;
@@ -914,14 +1112,14 @@ static void tree_solve(solve *sv) {
         last = merit;
         alpha = 1.0;
         if (solved(sv)) return;
+        for (int n = 0; n < t->node_count; ++n) {
+            set2(t->node[n].d0, t->node[n].d[0], t->node[n].d[1]);
+        }
         regrade(sv, fresh);
         for (int i = 0; i < t->tree_rows; ++i) {
             ledge__joint_row *r = &t->rows[i];
             r->saved = r->lambda;
             r->saved_state = r->state;
-        }
-        for (int n = 0; n < t->node_count; ++n) {
-            set2(t->node[n].d0, t->node[n].d[0], t->node[n].d[1]);
         }
         complementarity(sv, it == 0);
         if (t->broken || linear) return;
@@ -929,15 +1127,36 @@ static void tree_solve(solve *sv) {
             t->rows[i].step = t->rows[i].lambda - t->rows[i].saved;
         it++;
     }
+    // Unsolved: a step that moved a body much farther than the rows'
+    // errors at the start call for (nearly dependent rows: a taut chain
+    // pulled straight between heavy bodies) is given back, and the rows
+    // are swept a row at a time instead (each sweep moves its bodies no
+    // farther than its own error).
+    if (!sv->implicit && !linear && moved(sv) > 4.0 * reach + 1e-9) {
+        keep(sv, KEEP_START, true);
+        relax_rows(sv);
+    }
+}
+
+// A position row's gradients taken where the solve is.
+static void turn_row(const solve *sv, ledge__joint_row *r) {
+    double pa[2], pb[2];
+    anchor_now(sv, r->joint, 0, pa);
+    anchor_now(sv, r->joint, 1, pb);
+    row_eval(&sv->t->j[r->joint], r->which, pa, pb, r->g[0], r->g[1]);
 }
 
 // One row alone (a swept row): Newton's step on its own diagonal, twice
-// for a position row, within its bounds.
+// for a position row, within its bounds. Relaxing, with its gradients
+// where the bodies are (a projection then moves them no farther than its
+// error, however far they have turned); before they move, with the
+// substep's (SHAKE's).
 static void sweep_row(const solve *sv, ledge__joint_row *r) {
-    if (r->state == FIXED) return;
-    double a = own_mass(sv, r) + r->gamma;
-    if (!(a > 0.0)) return;
+    if (r->state == FIXED || r->which >= ROW_ACROSS) return;
     for (int it = 0; it < (r->linear ? 1 : 2); ++it) {
+        if (sv->mode == RELAX) turn_row(sv, r);
+        double a = own_mass(sv, r) + r->gamma;
+        if (!(a > 0.0)) return;
         double res = residual(sv, r);
         if (r->state != ACTIVE && !wants_in(sv, r, res, false)) return;
         double to = r->lambda - res / a;
@@ -1131,21 +1350,43 @@ static int stiff_rows(const solve *sv, uint8_t *flag) {
     return count;
 }
 
+// Predict: SHAKE's step first (every row held with its gradients at the
+// substep's start). Where some rows prove stiff (stiff_rows) and that
+// solve converged with those gradients, it goes on implicit from there:
+// the stiff rows' impulses are turned to lie along their gradients where
+// the bodies move to, Newton's matrix counting the turn (their companions
+// across them, across_at), which is implicit Euler across the row and
+// damps what SHAKE's step would keep swinging (a light plank between two
+// taut ropes rocks at the substep's rate, for ever, once their tension
+// lambda h (ia + ib) / l passes about 1). Should that not converge, the
+// first solve stands if it held the rows better. Where the first solve
+// itself did not converge (a chain whipping round), it starts again with
+// the stiff rows' gradients taken as it goes.
 void ledge__joints_predict(ledge_world *w, float h, bool loads, bool again) {
     ledge__joints *t = w->joints;
     if (t == NULL || !t->any) return;
-    solve sv = {w, t, PREDICT, again, h, h};
+    solve sv = {w, t, PREDICT, again, false, 0.0, 0.0, false, h, h};
     load_bodies(&sv);
     if (loads) add_loads(&sv);
     run(&sv);
-    uint8_t *stiff = t->stiff;
-    if (!t->broken && stiff_rows(&sv, stiff) > 0) { // again, from the start
-        int rows = t->tree_rows;
-        load_bodies(&sv);
-        if (loads) add_loads(&sv);
-        build_rows(&sv);
-        for (int i = 0; i < rows && i < t->tree_rows; ++i) t->rows[i].stiff = stiff[i];
+    if (!t->broken && stiff_rows(&sv, t->stiff) > 0) {
+        measure(&sv);
+        double before = sv.violation;
+        bool on = solved(&sv) && !sv.turned;
+        if (!on) {
+            load_bodies(&sv);
+            if (loads) add_loads(&sv);
+            build_rows(&sv);
+        } else {
+            keep(&sv, KEEP_EXPLICIT, false);
+        }
+        for (int i = 0; i < t->tree_rows; ++i) t->rows[i].stiff = t->stiff[i];
+        sv.implicit = on;
         solve_rows(&sv);
+        if (on) {
+            measure(&sv);
+            if (!solved(&sv) && !(sv.violation < before)) keep(&sv, KEEP_EXPLICIT, true);
+        }
     }
     store_velocities(&sv);
 }
@@ -1153,7 +1394,7 @@ void ledge__joints_predict(ledge_world *w, float h, bool loads, bool again) {
 void ledge__joints_relax(ledge_world *w) {
     ledge__joints *t = w->joints;
     if (t == NULL || !t->any) return;
-    solve sv = {w, t, RELAX, false, 0.0, 1.0};
+    solve sv = {w, t, RELAX, false, false, 0.0, 0.0, false, 0.0, 1.0};
     load_bodies(&sv);
     run(&sv);
     int moved = 0;
@@ -1174,7 +1415,7 @@ void ledge__joints_relax(ledge_world *w) {
 void ledge__joints_correct(ledge_world *w, float h, bool loads) {
     ledge__joints *t = w->joints;
     if (t == NULL || !t->any) return;
-    solve sv = {w, t, CORRECT, false, h, 1.0};
+    solve sv = {w, t, CORRECT, false, false, 0.0, 0.0, false, h, 1.0};
     load_bodies(&sv);
     if (loads) add_loads(&sv);
     run(&sv);

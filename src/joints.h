@@ -53,12 +53,13 @@ typedef struct ledge__joint_side {
 
 /// A moving body in a solve (joint_solve.c).
 typedef struct ledge__joint_node {
-    double im;     ///< Inverse mass.
-    double x[2];   ///< Position when the solve began.
-    double v[2];   ///< Velocity when the solve began.
-    double d[2];   ///< What the solve's impulses changed: velocity, or a relaxation's position.
-    double d0[2];  ///< d when Newton's iteration began (the linear model's origin).
-    double welded; ///< The mass of its bodies welded together (joint_solve.c, stiff_rows).
+    double im;         ///< Inverse mass.
+    double x[2];       ///< Position when the solve began.
+    double v[2];       ///< Velocity when the solve began.
+    double d[2];       ///< What the solve's impulses changed: velocity, or a relaxation's position.
+    double d0[2];      ///< d when Newton's iteration began (the linear model's origin).
+    double welded;     ///< The mass of its bodies welded together (joint_solve.c, stiff_rows).
+    double kept[2][2]; ///< d kept (joint_solve.c, keep): before a solve, before the implicit one.
 } ledge__joint_node;
 
 /// A row of the joints' system (joint_solve.c).
@@ -79,6 +80,11 @@ typedef struct ledge__joint_row {
     double step;         ///< Newton's last step for it.
     uint8_t saved_state; ///< Its state then.
     uint8_t stiff;       ///< Its gradients are taken again each iteration (joint_solve.c).
+    int parent;          ///< A companion's distance row (joint_solve.c, implicit).
+    double gn[2][2];     ///< Its gradients where the solve is (scratch).
+    double kept[2][3];   ///< Impulse and impulse on b kept (joint_solve.c, keep), gradients
+    double kept_g[2][2][2]; ///< and state.
+    uint8_t kept_state[2];
 } ledge__joint_row;
 
 /// The world's joint table and the solve's scratch.

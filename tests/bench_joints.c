@@ -3,9 +3,9 @@
 // has it (meson option box2d_v3): chains of 10, 20 and 50 links hanging
 // straight down, with a crate 1, 100 and 1000 times a link's mass; rope
 // bridges of 10 and 30 planks let go straight, with and without three
-// crates dropped on them. After 600 steps (10 s): the worst stretch of a
-// joint (its distance less its length), the fastest body, and the mean ms
-// a step, one thread. tests/test_joints.c asserts ledge's figures (at
+// 0.5 kg crates dropped on them. After 600 steps (10 s): the worst
+// stretch of a joint (its distance less its length), the fastest body,
+// and the mean ms a step, one thread. tests/test_joints.c asserts ledge's figures (at
 // rest, stretch within the slop); this prints them beside the peer's.
 //
 // Run: meson test -C <release build> --benchmark joints -v
