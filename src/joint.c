@@ -2,6 +2,7 @@
 // generation-checked slots (joints.c), the getters and setters.
 #include "check.h"
 #include "joints.h"
+#include "sleep.h"
 #include "slots.h"
 
 #include <string.h>

@@ -5,6 +5,7 @@
 // joined bodies: they fall asleep and wake together.
 #include "characters.h"
 #include "joints.h"
+#include "par.h" // ledge__stir
 #include "slots.h"
 
 #include <string.h>
@@ -31,6 +32,15 @@ void ledge__joints_free(ledge_world *w) {
     ledge__ldl_free(&t->ldl);
     ledge__free(t);
     w->joints = NULL;
+}
+
+void ledge__joints_forget(ledge_world *w, ledge__stale why) {
+    ledge__joints *t = w->joints;
+    if (t == NULL || !(why & LEDGE__STALE_SLOTS)) return;
+    if (t->held_cap > 0) memset(t->held, 0, (size_t)t->held_cap);
+    t->node_count = 0;
+    t->order_count = t->loop_count = 0;
+    t->any = false;
 }
 
 ledge_joint_id ledge__joint_id(const ledge_world *w, int k) {
@@ -176,7 +186,7 @@ void ledge__joint_kill(ledge_world *w, int k) {
     t->live--;
 }
 
-void ledge__joints_forget_body(ledge_world *w, int i) {
+void ledge__joints_forget_body(ledge_world *w, int i, ledge__wake_fn *wake) {
     ledge__joints *t = w->joints;
     if (t == NULL || t->live == 0) return;
     int h = w->handle[i];
@@ -185,7 +195,7 @@ void ledge__joints_forget_body(ledge_world *w, int i) {
         int k = t->first[h];
         const ledge__joint *j = &t->j[k];
         int other = j->body[0] == h ? j->body[1] : j->body[0];
-        if (other >= 0) ledge__wake(w, w->slot_of[other]);
+        if (other >= 0) wake(w, w->slot_of[other]);
         ledge__joint_kill(w, k);
     }
 }
@@ -257,9 +267,7 @@ static bool islands(ledge_world *w) {
 
 // Flags the island of every dynamic side of joint j whose island `keeps`
 // says must stay awake.
-typedef bool keeps_fn(const ledge_world *w, int slot);
-
-static void flag_islands(ledge_world *w, keeps_fn *keeps) {
+static void flag_islands(ledge_world *w, ledge__stays_fn *keeps) {
     ledge__joints *t = w->joints;
     for (int k = 0; k < t->used; ++k) {
         const ledge__joint *j = &t->j[k];
@@ -292,7 +300,7 @@ static bool awake_body(const ledge_world *w, int s) {
     return !w->asleep[s];
 }
 
-void ledge__joints_wake(ledge_world *w) {
+void ledge__joints_wake(ledge_world *w, ledge__wake_fn *wake) {
     ledge__joints *t = w->joints;
     if (t == NULL || t->live == 0 || w->sleepers == 0 || !islands(w)) return;
     flag_islands(w, awake_body);
@@ -301,23 +309,16 @@ void ledge__joints_wake(ledge_world *w) {
         for (int s = 0; s < 2 && j->alive; ++s) {
             int slot = ledge__joint_slot(w, j, s);
             if (dynamic(w, slot) && w->asleep[slot] && t->held[find(t->node_of, slot)])
-                ledge__wake(w, slot);
+                wake(w, slot);
         }
     }
     clear_flags(w);
 }
 
-// A body that will not fall asleep at the end of this step: awake, and
-// not sleepy or kept awake by a contact.
-static bool stays_awake(const ledge_world *w, int s) {
-    return !w->asleep[s] &&
-           (!w->step.sleepy[s] || atomic_load_explicit(&w->par.veto[s], memory_order_relaxed) != 0);
-}
-
-void ledge__joints_keep_awake(ledge_world *w) {
+void ledge__joints_keep_awake(ledge_world *w, ledge__stays_fn *stays) {
     ledge__joints *t = w->joints;
     if (t == NULL || t->live == 0 || !islands(w)) return;
-    flag_islands(w, stays_awake);
+    flag_islands(w, stays);
     for (int k = 0; k < t->used; ++k) {
         const ledge__joint *j = &t->j[k];
         for (int s = 0; s < 2 && j->alive; ++s) {

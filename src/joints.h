@@ -137,6 +137,12 @@ ledge__joints *ledge__joints_of(ledge_world *world);
 /// Frees the joint table.
 void ledge__joints_free(ledge_world *world);
 
+/// The joints' part of ledge__world_forget (joints.c): after the slots
+/// moved (LEDGE__STALE_SLOTS), the solve's marks by slot (which bodies the
+/// joints hold, the nodes' slots) are dropped; the next substep finds them
+/// again from the joints, which name their bodies by handle.
+void ledge__joints_forget(ledge_world *world, ledge__stale why);
+
 /// Whether the world has a living joint.
 static inline bool ledge__joints_any(const ledge_world *w) {
     return w->joints != NULL && w->joints->live > 0;
@@ -171,9 +177,17 @@ void ledge__joint_kill(ledge_world *world, int k);
 /// bodies apart), for the bodies of joint k.
 void ledge__joint_refresh_joined(ledge_world *world, int k);
 
+/// Wakes body slot i (sleep's ledge__wake: the joints find whom to wake,
+/// sleep wakes them, so that neither module calls the other back).
+typedef void ledge__wake_fn(ledge_world *world, int i);
+
+/// Whether body slot i may not fall asleep at the end of this step (sleep
+/// decides: awake and kept awake by its speed or its contacts).
+typedef bool ledge__stays_fn(const ledge_world *world, int i);
+
 /// Kills the joints of body slot i (it is being destroyed), waking the
-/// bodies at their other ends.
-void ledge__joints_forget_body(ledge_world *world, int i);
+/// bodies at their other ends with `wake`.
+void ledge__joints_forget_body(ledge_world *world, int i, ledge__wake_fn *wake);
 
 /// Whether slots a and b are joined by a joint that keeps them apart
 /// (collide_connected false). Call only when both are `joined`.
@@ -185,13 +199,13 @@ int ledge__joint_slot(const ledge_world *world, const ledge__joint *j, int k);
 /// Anchor k of joint j in world coordinates.
 vec2s ledge__joint_anchor(const ledge_world *world, const ledge__joint *j, int k);
 
-/// Before the step: wakes the sleepers joined (through any chain of
-/// joints) to an awake dynamic body or a kinematic one.
-void ledge__joints_wake(ledge_world *world);
+/// Before the step: wakes (with `wake`) the sleepers joined (through any
+/// chain of joints) to an awake dynamic body or a kinematic one.
+void ledge__joints_wake(ledge_world *world, ledge__wake_fn *wake);
 
 /// At the end of the step, before bodies fall asleep: the bodies joined to
-/// one that may not fall asleep, or to a kinematic body, may not either
-/// (step.sleepy cleared).
-void ledge__joints_keep_awake(ledge_world *world);
+/// one that `stays` awake, or to a kinematic body, may not fall asleep
+/// either (step.sleepy cleared).
+void ledge__joints_keep_awake(ledge_world *world, ledge__stays_fn *stays);
 
 #endif // LEDGE_JOINTS_H

@@ -154,7 +154,7 @@ static bool blocks(const mover *m, int i) {
     const ledge_world *w = m->w;
     return ledge__filters_allow(&w->filter[m->self], &w->filter[i]) && !w->sensor[i] &&
            !((w->joined[m->self] & w->joined[i]) && ledge__joints_keep_apart(w, m->self, i)) &&
-           w->response[i] != LEDGE_RESPONSE_CROSS && w->response[m->self] != LEDGE_RESPONSE_CROSS;
+           w->policy[i] != LEDGE_RESPONSE_CROSS && w->policy[m->self] != LEDGE_RESPONSE_CROSS;
 }
 
 static bool collect_body(ledge_body_id id, void *ctx) {
