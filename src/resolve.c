@@ -251,8 +251,7 @@ void ledge__tile_contact(const ledge_world *w, int a, int x, int y, const ledge_
     c->a = a;
     c->b = -1;
     c->normal = m->normal;
-    c->friction = w->friction[a];
-    c->bounce = w->bounce[a];
+    ledge__tile_contact_material(w, a, x, y, c);
     c->cap = 0.0f;
     c->pile = 0;
     c->depth = m->depth;
@@ -554,8 +553,7 @@ static void record_run(int start, int end, int worker, void *context) {
             out->a = p->b;
             out->b = p->a;
             out->normal = p->normal;
-            out->friction = sqrtf(w->friction[p->a] * w->friction[p->b]);
-            out->bounce = maxf(w->bounce[p->a], w->bounce[p->b]);
+            ledge__pair_contact_material(w, p->a, p->b, out);
             out->cap = 0.0f;
             out->pile = 0;
             out->depth = p->depth;
