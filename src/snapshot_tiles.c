@@ -89,7 +89,10 @@ static bool get_materials(ledge__reader *r, ledge_tilemap *m, bool apply, int *c
         at += gap;
         if (apply) m->cell_material[k] = (ledge__cell_material){(uint32_t)at, mat};
     }
-    if (apply && !r->failed) m->cell_material_count = *count;
+    if (apply && !r->failed) {
+        m->cell_material_count = *count;
+        ledge__tilemap_note_tile_materials(m);
+    }
     return !r->failed;
 }
 

@@ -92,6 +92,8 @@ struct ledge_tilemap {
     /// (tilemap_material.c); a separate allocation, NULL until the first.
     struct ledge__cell_material *cell_material;
     int cell_material_count, cell_material_cap;
+    /// Some tile id's material is not the default (tilemap_material.c).
+    bool tile_materials_set;
     /// Unit-cell geometry of every tile id (tile.h), computed once.
     ledge__tile_geom geom[LEDGE_TILE_COUNT];
     /// The point test of every tile id, derived from geom (query_point).

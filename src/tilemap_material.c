@@ -40,6 +40,13 @@ static bool check_cell(const char *fn, const ledge_tilemap *map, int x, int y) {
     return false;
 }
 
+void ledge__tilemap_note_tile_materials(ledge_tilemap *map) {
+    ledge_material d = ledge_default_material();
+    map->tile_materials_set = false;
+    for (int t = 1; t < LEDGE_TILE_COUNT; ++t)
+        map->tile_materials_set |= !ledge__same_material(&map->tile_material[t], &d);
+}
+
 bool ledge_tilemap_set_tile_material(ledge_tilemap *map, ledge_tile tile,
                                      const ledge_material *material) {
     const char *fn = "ledge_tilemap_set_tile_material";
@@ -48,6 +55,7 @@ bool ledge_tilemap_set_tile_material(ledge_tilemap *map, ledge_tile tile,
         return false;
     if (ledge__same_material(&map->tile_material[tile], material)) return true;
     map->tile_material[tile] = *material;
+    ledge__tilemap_note_tile_materials(map);
     ledge__tilemap_note_all(map);
     return true;
 }

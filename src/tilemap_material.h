@@ -43,6 +43,17 @@ static inline const ledge_material *ledge__tilemap_material(const ledge_tilemap 
     return &map->tile_material[t];
 }
 
+/// Whether any surface of the map has a material other than the default
+/// (a tile id's or a cell's own): contacts with a map without read their
+/// material for nothing but the body's own.
+static inline bool ledge__tilemap_has_materials(const ledge_tilemap *map) {
+    return map->cell_material_count > 0 || map->tile_materials_set;
+}
+
+/// Notes whether any tile id's material is not the default (after the
+/// table changed).
+void ledge__tilemap_note_tile_materials(ledge_tilemap *map);
+
 /// Room for `count` overrides (a snapshot's restore makes it before it
 /// changes anything); false when the allocation fails, the map as it was.
 bool ledge__tilemap_reserve_cell_materials(ledge_tilemap *map, int count);
