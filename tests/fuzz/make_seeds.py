@@ -138,6 +138,17 @@ def world_seeds():
     out["floor"] = world_header() + body + floor + steps + floor
     out["stale_ids"] = world_header() + body + stale + steps + stale
     out["odd_dt"] = world_header(8, 8) + body + bytes([5, 3, 5, 4, 5, 5, 5, 6, 5, 7, 5, 8, 5, 9])
+    # Materials (op 9: what, friction, bounce, speed, mix bytes, then the
+    # tile, cell or body): belt cells both ways, an icy run, a bouncy pad,
+    # a tile id's belt, a belt body, a cell taken away, the check of all.
+    def material(what, f, b, speed, mix, *rest):
+        return bytes([9, what, f, b, (speed + 120) & 0xFF, mix] + list(rest))
+    mats = b"".join(material(1, 2, 0, 32, 1, x, 0) for x in range(2, 8))
+    mats += b"".join(material(1, 2, 0, -48, 1, x, 0) for x in range(8, 14))
+    mats += b"".join(material(1, 0, 0, 0, 1, x, 0) for x in range(14, 16))
+    mats += material(1, 4, 3, 0, 1, 16, 0) + material(0, 3, 0, 16, 2, 1)
+    mats += material(3, 2, 0, 24, 0, 1, 1) + material(2, 0, 0, 0, 0, 5, 0) + material(4, 0, 0, 0, 0, 0x40)
+    out["materials"] = world_header() + body + mats + steps + mats[:6] + steps
     return out
 
 
