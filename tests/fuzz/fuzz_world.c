@@ -29,8 +29,8 @@
 // the harness keeps dt <= 1 and the NaN invariant meaningful; build with
 // -DFUZZ_WORLD_STRESS=1 to feed the extremes too.
 #include "fuzz_common.h"
-#include "resolve.h" // ledge__tile_buried
-#include "contacts.h"   // the twin turns the broad phase's reuse of dormant blocks off
+#include "resolve.h"  // ledge__tile_buried
+#include "contacts.h" // the twin turns the broad phase's reuse of dormant blocks off
 #include "par.h"
 #include "slots.h"
 #include "world_state.h"
@@ -521,7 +521,8 @@ static void op_material(model *m, reader *r) {
             for (int x = 0; x < m->md.width; ++x) {
                 if (ledge_tilemap_cell_has_material(m->map, x, y)) continue;
                 ledge_material c = ledge_tilemap_cell_material(m->map, x, y);
-                ledge_material t = ledge_tilemap_tile_material(m->map, ledge_tilemap_get(m->map, x, y));
+                ledge_material t =
+                    ledge_tilemap_tile_material(m->map, ledge_tilemap_get(m->map, x, y));
                 CHECK(same_material(&c, &t), "cell (%d, %d) without its own material", x, y);
             }
         break;
