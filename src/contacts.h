@@ -17,17 +17,24 @@ static inline int ledge__cell_stamp(const ledge_tilemap *map, int x, int y) {
     return (int)map->tiles[k] | (int)map->one_way[k] << 8;
 }
 
-/// A tile contact's friction, bounce and surface speed: body a against
-/// the material of cell (x, y) (material.h's rule; the tile's first, so
-/// that against the default material the body keeps its own bits).
-static inline void ledge__tile_contact_material(const ledge_world *w, int a, int x, int y,
-                                                ledge__contact *c) {
-    const ledge_material *m =
-        ledge__tilemap_material(w->map, x, y, ledge__tilemap_at(w->map, x, y));
+/// A contact's friction, bounce and surface speed between body a and a
+/// level surface of material m (a tile, a cell, a chain): material.h's
+/// rule, the surface's material first, so that against the default
+/// material the body keeps its own bits.
+static inline void ledge__surface_contact_material(const ledge_world *w, int a,
+                                                   const ledge_material *m, ledge__contact *c) {
     c->friction =
         ledge__mix_friction(m->friction, m->friction_mix, w->friction[a], w->friction_mix[a]);
     c->bounce = ledge__mix_bounce(m->bounce, w->bounce[a]);
     c->speed = m->surface_speed + w->surface_speed[a];
+}
+
+/// A tile contact's: body a against the material of cell (x, y).
+static inline void ledge__tile_contact_material(const ledge_world *w, int a, int x, int y,
+                                                ledge__contact *c) {
+    const ledge_material *m =
+        ledge__tilemap_material(w->map, x, y, ledge__tilemap_at(w->map, x, y));
+    ledge__surface_contact_material(w, a, m, c);
 }
 
 /// A contact's friction, bounce and surface speed between bodies a and b
