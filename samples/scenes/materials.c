@@ -119,11 +119,11 @@ static void step(scene *s, const scene_input *in) {
         ledge_character_state cs;
         ledge_character_get_state(s->world, st->player, &cs);
         float x = cs.position.x;
-        if (x > 11.0f) st->dir = -1.0f; // back and forth over the ice
+        if (x > 19.0f) st->dir = -1.0f; // back and forth over the ice, the pad and a belt
         if (x < 2.5f) st->dir = 1.0f;
         if (cs.on_wall && (float)cs.wall_side == st->dir) st->dir = -st->dir; // a crate
         run = st->dir;
-        jump = cs.on_floor && x > 10.0f && s->frame % 180 < 30; // over the pad
+        jump = cs.on_floor && x > 10.0f && x < 11.0f; // over the pad
     }
     run_player(s, run, jump);
 }
@@ -147,8 +147,8 @@ const scene_def materials_scene = {
     .name = "materials",
     .category = "Tiles",
     .title = "Materials",
-    .caption = "ice, a bouncy pad and belts on the floor's cells, a belt platform; the player "
-               "slides on the ice",
+    .caption = "ice, a bouncy pad and belts on the floor, a belt platform; the player slides on "
+               "ice, rides belts",
     .keys = "Left/Right run, Space jump",
     .state_size = sizeof(state),
     .create = create,
