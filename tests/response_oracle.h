@@ -214,4 +214,101 @@ static inline dvec normal_at(const target *t, const ledge_shape *s, dvec pos) {
     return t->concave ? dunit(dsub(t->arc, p)) : dunit(dsub(p, t->arc));
 }
 
+// --- body pairs ---------------------------------------------------------------------
+
+// A pair: shapes of a and b and the normal of their contact (from b toward
+// a): circles meet along any direction, polygons face to face.
+typedef struct pair_kind {
+    int a, b;
+    double angle; // of the normal, degrees
+} pair_kind;
+
+static const pair_kind pair_kinds[] = {
+    {SHAPE_CIRCLE, SHAPE_CIRCLE, 30.0},    {SHAPE_CIRCLE, SHAPE_CIRCLE, 200.0},
+    {SHAPE_CIRCLE, SHAPE_BOX, 90.0},       {SHAPE_BOX, SHAPE_BOX, 0.0},
+    {SHAPE_BOX, SHAPE_BOX, 270.0},         {SHAPE_POLYGON, SHAPE_BOX, 90.0},
+    {SHAPE_POLYGON, SHAPE_POLYGON, 270.0}, {SHAPE_BOX, SHAPE_CIRCLE, 180.0},
+};
+#define PAIR_KINDS (int)(sizeof pair_kinds / sizeof pair_kinds[0])
+
+// --- starting a body toward its first contact ------------------------------------
+
+/// Creates body `bd` (shape and material set) moving toward tile target t
+/// at SPEED from approach direction `dir`: where the step ends it has
+/// moved 0.7 of its normal move into the surface with the point reaching
+/// farthest (a polygon's vertex) on the target point, and it starts one
+/// step back (semi-implicit Euler: the step moves it by vel + g dt).
+/// *vel is what it really starts with.
+static inline ledge_body_id start_toward_tile(ledge_world *w, ledge_body_def *bd, const target *t,
+                                              int dir, dvec gravity, dvec *vel) {
+    dvec tan = dv(-t->normal.y, t->normal.x);
+    dvec v0 =
+        dadd(dscale(t->normal, SPEED * approach[dir][0]), dscale(tan, SPEED * approach[dir][1]));
+    double sink = 0.7 * SPEED * -approach[dir][0] * DT;
+    dvec end = dadd(dsub(t->point, touch_point(&bd->shape, t->normal)), dscale(t->normal, -sink));
+    bd->position = fof(dsub(end, dscale(dadd(v0, dscale(gravity, DT)), DT)));
+    bd->velocity = fof(v0);
+    ledge_body_id id = ledge_body_create(w, bd);
+    *vel = dof(bd->velocity);
+    return id;
+}
+
+/// Creates bodies a and b meeting along unit normal n (from b toward a)
+/// with relative velocity from approach direction `dir` at SPEED, b itself
+/// moving at (0.7, -0.4): where the step ends a has sunk into b by 0.7 of
+/// its normal move, at b's position (12, 12) along n; they start one step
+/// back (gravity moves both alike).
+static inline void start_pair(ledge_world *w, ledge_body_def *ba, ledge_body_def *bb, dvec n,
+                              int dir, dvec gravity, ledge_body_id *ia, ledge_body_id *ib) {
+    dvec tan = dv(-n.y, n.x);
+    dvec rel = dadd(dscale(n, SPEED * approach[dir][0]), dscale(tan, SPEED * approach[dir][1]));
+    dvec vb = dv(0.7, -0.4), pb = dv(12.0, 12.0), gdt = dscale(gravity, DT);
+    double sink = 0.7 * SPEED * -approach[dir][0] * DT;
+    double dist = reach(&bb->shape, dscale(n, -1.0)) + reach(&ba->shape, n) - sink;
+    bb->position = fof(dsub(pb, dscale(dadd(vb, gdt), DT)));
+    ba->position = fof(dsub(dadd(pb, dscale(n, dist)), dscale(dadd(dadd(vb, rel), gdt), DT)));
+    bb->velocity = fof(vb);
+    ba->velocity = fof(dadd(vb, rel));
+    *ia = ledge_body_create(w, ba);
+    *ib = ledge_body_create(w, bb);
+}
+
+/// Steps the world until body `id` has a contact, at most 3 steps: how
+/// many steps; *n its contacts (the first 4 in cd, which may be NULL).
+static inline int step_to_contact(ledge_world *w, ledge_body_id id, ledge_contact_data *cd,
+                                  int *n) {
+    int steps = 0;
+    *n = 0;
+    while (*n == 0 && steps < 3) {
+        ledge_world_step(w, DT);
+        *n = ledge_body_contacts(w, id, cd, cd ? 4 : 0);
+        ++steps;
+    }
+    return steps;
+}
+
+/// Checks bodies a and b (which had velocities va0 and vb0 before the
+/// contact) against `change` of their relative velocity shared by inverse
+/// mass (world.h), and momentum conserved apart (independently of the
+/// formula); fails naming `where`. Returns the error, of SPEED.
+static inline double check_pair(ledge_world *w, ledge_body_id ia, ledge_body_id ib, dvec va0,
+                                dvec vb0, dvec change, const char *where) {
+    double ma = ledge_body_mass(w, ia), mb = ledge_body_mass(w, ib);
+    double ima = 1.0 / ma, imb = 1.0 / mb;
+    dvec want_a = dadd(va0, dscale(change, ima / (ima + imb)));
+    dvec want_b = dsub(vb0, dscale(change, imb / (ima + imb)));
+    dvec got_a = dof(ledge_body_velocity(w, ia)), got_b = dof(ledge_body_velocity(w, ib));
+    double err = fmax(dlen(dsub(got_a, want_a)), dlen(dsub(got_b, want_b))) / SPEED;
+    dvec p0 = dadd(dscale(va0, ma), dscale(vb0, mb));
+    dvec p1 = dadd(dscale(got_a, ma), dscale(got_b, mb));
+    double perr = dlen(dsub(p1, p0)) / (SPEED * (ma + mb));
+    if (!(err <= 1e-5) || !(perr <= 1e-5)) {
+        fail_msg("%s: a (%.7f, %.7f) b (%.7f, %.7f), closed form a (%.7f, %.7f) b (%.7f, %.7f), "
+                 "error %.3g, momentum error %.3g",
+                 where, got_a.x, got_a.y, got_b.x, got_b.y, want_a.x, want_a.y, want_b.x, want_b.y,
+                 err, perr);
+    }
+    return err;
+}
+
 #endif // LEDGE_TESTS_RESPONSE_ORACLE_H
