@@ -36,11 +36,11 @@
 /// events and queries are then this world's.
 ///
 /// Format (docs/rollback.md): a header with a magic ("LDGS"), the format
-/// version (LEDGE_SNAPSHOT_VERSION), the size, a checksum over the rest and
-/// the def's fingerprint (map size, tile size and origin, cell size,
-/// response settings, gravity, iterations, substeps, slop, bounce
-/// threshold, sleep settings), then the state, little-endian on every
-/// target. The same state gives the same bytes.
+/// version (LEDGE_SNAPSHOT_VERSION), the size, a checksum over the rest
+/// (xxHash's XXH3, 64 bits) and the def's fingerprint (map size, tile size
+/// and origin, cell size, friction law, gravity, iterations,
+/// substeps, slop, bounce threshold, sleep settings), then the state,
+/// little-endian on every target. The same state gives the same bytes.
 #ifndef LEDGE_SNAPSHOT_H
 #define LEDGE_SNAPSHOT_H
 
