@@ -31,6 +31,8 @@ typedef struct ledge__range {
     X(HOT, float, inv_mass) /* 0 for static and kinematic bodies */                                \
     X(HOT, float, friction)                                                                        \
     X(HOT, float, bounce)                                                                          \
+    X(HOT, float, surface_speed)  /* along the tangent of its outward normal (material.h) */       \
+    X(HOT, uint8_t, friction_mix) /* a ledge_friction_mix */                                       \
     X(HOT, float, gravity_scale)                                                                   \
     X(HOT, float, drag)                                                                            \
     X(HOT, ledge_shape, shape)                                                                     \

@@ -82,6 +82,7 @@ bool ledge_character_create(ledge_world *world, ledge_body_id id, const ledge_ch
     c->floor_slot = -1;
     c->last_position = c->state.position = world->position[i];
     c->state.last_move.ground_hit = -1;
+    c->state.floor_material = ledge_default_material();
     return true;
 }
 
@@ -146,12 +147,30 @@ bool ledge_character_set_velocity(ledge_world *world, ledge_body_id id, vec2s ve
 
 // --- the move ---------------------------------------------------------------
 
+// The surface velocity of a floor of material m whose normal is n (a belt:
+// material.h's tangent (ny, -nx)); (0, 0) for a floor at rest.
+static vec2s surface_velocity(const ledge_material *m, vec2s n) {
+    if (m->surface_speed == 0.0f) return v2(0.0f, 0.0f);
+    return v2_scale(v2(n.y, -n.x), m->surface_speed);
+}
+
+// The floor's material now: the cell's (outside the map, FULL's), or the
+// body's; the default when the state has no floor (or its body is gone).
+static ledge_material floor_material_of(const ledge_world *w, const ledge_character_state *s) {
+    if (s->on_floor && s->floor_is_tile)
+        return ledge_tilemap_cell_material(w->map, s->floor_cell_x, s->floor_cell_y);
+    if (s->on_floor && ledge_body_is_valid(w, s->floor_body))
+        return ledge_body_material(w, s->floor_body);
+    return ledge_default_material();
+}
+
 // The floor of the move's result into the state.
 static void take_floor(const ledge_world *w, ledge_character_state *s, const ledge_move_result *r) {
     s->floor_body = LEDGE_NULL_BODY_ID;
     s->floor_is_tile = false;
     s->floor_cell_x = s->floor_cell_y = 0;
     s->floor_tile = LEDGE_TILE_EMPTY;
+    s->floor_material = ledge_default_material();
     s->platform_velocity = v2(0.0f, 0.0f);
     if (!r->on_ground || r->ground_hit < 0) return;
     const ledge_move_hit *h = &r->hits[r->ground_hit];
@@ -164,6 +183,18 @@ static void take_floor(const ledge_world *w, ledge_character_state *s, const led
         s->floor_cell_y = h->cell_y;
         s->floor_tile = h->tile;
     }
+    s->floor_material = floor_material_of(w, s);
+    if (s->floor_material.surface_speed != 0.0f)
+        s->platform_velocity =
+            v2_add(s->platform_velocity, surface_velocity(&s->floor_material, s->floor_normal));
+}
+
+// What the floor's surface carries the character by in a move of dt (a
+// belt), when it rides: its surface velocity now times dt, else (0, 0).
+static vec2s belt_move(const ledge_world *w, const ledge__character *c, float dt) {
+    if (!c->def.ride_platforms || !c->state.on_floor) return v2(0.0f, 0.0f);
+    ledge_material m = floor_material_of(w, &c->state);
+    return v2_scale(surface_velocity(&m, c->state.floor_normal), dt);
 }
 
 // platform_on_leave: the velocity of the body just left, as the def asks.
@@ -285,10 +316,15 @@ bool ledge_character_move(ledge_world *world, ledge_body_id id, vec2s velocity, 
         vec2s d = v2_sub(v2_add(world->position[i], own), anchor);
         velocity = hang_velocity(d, velocity, dt, j->length, rope);
     }
-    if (!ledge__move_ignoring(world, id, v2_scale(velocity, dt), &md, &r, crusher)) return false;
+    vec2s move = v2_scale(velocity, dt), belt = belt_move(world, c, dt);
+    if (belt.x != 0.0f || belt.y != 0.0f) move = v2_add(move, belt);
+    if (!ledge__move_ignoring(world, id, move, &md, &r, crusher)) return false;
     if (world->dropping[i] && !world->in_one_way[i]) world->dropping[i] = 0;
     take_crush(world, i, crusher, s);
-    bool left = s->on_floor && s->floor_body.index1 != 0 && !r.on_ground;
+    // Leaving a body, or a tile whose surface moved (a belt).
+    bool moving_floor =
+        s->floor_body.index1 != 0 || (s->floor_is_tile && s->floor_material.surface_speed != 0.0f);
+    bool left = s->on_floor && moving_floor && !r.on_ground;
     vec2s v = ledge_move_clip_velocity(&r, velocity);
     if (left) v = v2_add(v, leave_velocity(c, r.up));
     if (j != NULL) v = hang_clip(v2_sub(v2_add(r.position, own), anchor), v, j->length, rope);
@@ -380,6 +416,10 @@ static void carry_one(ledge_world *w, int i, bool *synced) {
     }
     c->state.position = w->position[i];
     c->state.platform_velocity = w->velocity[floor];
+    if (c->state.floor_material.surface_speed != 0.0f)
+        c->state.platform_velocity =
+            v2_add(c->state.platform_velocity,
+                   surface_velocity(&c->state.floor_material, c->state.floor_normal));
 }
 
 // Whether character c stands on a character not carried yet.

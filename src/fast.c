@@ -241,16 +241,14 @@ static void record_cut(ledge_world *w, int i, const cut *c) {
     ledge__contact k = {.a = i,
                         .b = o,
                         .normal = c->normal,
-                        .friction = w->friction[i],
-                        .bounce = w->bounce[i],
                         .point = c->point,
                         .cell_x = c->cell_x,
                         .cell_y = c->cell_y,
                         .policy = LEDGE_RESPONSE_SLIDE};
     if (o >= 0) {
-        k.friction = sqrtf(w->friction[i] * w->friction[o]);
-        k.bounce = maxf(w->bounce[i], w->bounce[o]);
+        ledge__pair_contact_material(w, i, o, &k);
     } else {
+        ledge__tile_contact_material(w, i, c->cell_x, c->cell_y, &k);
         k.stamp = ledge__cell_stamp(w->map, c->cell_x, c->cell_y);
     }
     ledge__record_contact(w, &k);

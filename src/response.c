@@ -90,23 +90,17 @@ static inline vec2s rub(vec2s vt, float friction, float vn, float out, bool coul
     return v2_scale(vt, keep);
 }
 
-// The answer to contact c of the (relative) velocity v. The pass (`sweep`
-// false) answers a body moving into the surface faster than `resting`; the
-// shock sweep one whose normal speed is short of the contact's target
-// (aim()) by more than `resting`. A shortfall within rounding is made up
-// without friction or bounce (friction once per contact).
 // Whether answer() changes v at all.
 static inline bool acts(const ledge__contact *c, vec2s v, float resting, bool sweep) {
     float goal = sweep ? c->target : 0.0f;
     return c->policy != LEDGE_RESPONSE_CROSS && goal - v2_dot(v, c->normal) > resting;
 }
 
-static inline vec2s answer(const ledge_world *w, const ledge__contact *c, vec2s v, float resting,
-                           bool sweep, float dt) {
+// The answer to a contact that acts, v's normal speed being vn and the
+// normal speed aimed for `goal`.
+static inline vec2s split(const ledge_world *w, const ledge__contact *c, vec2s v, float vn,
+                          float goal, bool sweep, float dt) {
     vec2s n = c->normal;
-    float vn = v2_dot(v, n);
-    float goal = sweep ? c->target : 0.0f;
-    if (c->policy == LEDGE_RESPONSE_CROSS || !(goal - vn > resting)) return v;
     vec2s vt = v2_sub(v, v2_scale(n, vn));
     if (residue(v, goal - vn)) return v2_add(vt, v2_scale(n, goal));
     // The contact's policy (ledge_response): SLIDE is N's response; TOUCH
@@ -118,6 +112,31 @@ static inline vec2s answer(const ledge_world *w, const ledge__contact *c, vec2s 
     float out = sweep ? goal : bounced(vn, c->bounce, w->bounce_threshold);
     vec2s t = rub(vt, c->friction, vn, out, w->coulomb || c->pile, c->cap * dt);
     return v2_add(t, v2_scale(n, out));
+}
+
+// A moving surface (a belt: material.h): N's split of the velocity
+// relative to the surface, whose velocity u = speed (ny, -nx) is then
+// added back. u is tangential, so the normal speed (and whether the
+// contact acts) is v's own. (Apart from split, so that a surface at rest
+// keeps the bits it had without belts.)
+static LEDGE_NOINLINE vec2s split_moving(const ledge_world *w, const ledge__contact *c, vec2s v,
+                                         float vn, float goal, bool sweep, float dt) {
+    vec2s u = v2_scale(v2(c->normal.y, -c->normal.x), c->speed);
+    return v2_add(split(w, c, v2_sub(v, u), vn, goal, sweep, dt), u);
+}
+
+// The answer to contact c of the (relative) velocity v. The pass (`sweep`
+// false) answers a body moving into the surface faster than `resting`; the
+// shock sweep one whose normal speed is short of the contact's target
+// (aim()) by more than `resting`. A shortfall within rounding is made up
+// without friction or bounce (friction once per contact).
+static inline vec2s answer(const ledge_world *w, const ledge__contact *c, vec2s v, float resting,
+                           bool sweep, float dt) {
+    float vn = v2_dot(v, c->normal);
+    float goal = sweep ? c->target : 0.0f;
+    if (c->policy == LEDGE_RESPONSE_CROSS || !(goal - vn > resting)) return v;
+    if (LEDGE_UNLIKELY(c->speed != 0.0f)) return split_moving(w, c, v, vn, goal, sweep, dt);
+    return split(w, c, v, vn, goal, sweep, dt);
 }
 
 static inline void respond_tile(ledge_world *w, const ledge__contact *c, float resting, bool sweep,

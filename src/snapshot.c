@@ -18,6 +18,7 @@
 
 #include "ledge/snapshot.h"
 #include "tilemap.h"
+#include "tilemap_material.h"
 
 #include <limits.h>
 
@@ -319,7 +320,8 @@ static bool check_sections(ledge_world *w, const uint8_t *b, size_t size, ledge_
     ledge__reader r = {b, LEDGE__SNAP_HEADER, size, false, false, {0}};
     bool ok = snap_world_get(&r, w, plan);
     plan->tiles_at = r.at;
-    ok = ok && ledge__snap_tiles_get(&r, w, false) && ledge__snap_bodies_check(&r, w, plan) &&
+    ok = ok && ledge__snap_tiles_get(&r, w, false, &plan->cell_materials) &&
+         ledge__snap_bodies_check(&r, w, plan) &&
          ledge__snap_contacts_check(&r, w, plan->slots, &plan->live) &&
          ledge__snap_contacts_check(&r, w, plan->slots, &plan->held);
     plan->events_at = r.at;
@@ -338,7 +340,8 @@ static void apply_sections(ledge_world *w, const uint8_t *b, size_t size,
                            const ledge__snap_plan *plan) {
     ledge__snap_plan again = *plan; // (the small sections count into it again)
     ledge__reader r = {b, plan->tiles_at, size, false, false, {0}};
-    bool ok = ledge__snap_tiles_get(&r, w, true);
+    int cell_materials = 0;
+    bool ok = ledge__snap_tiles_get(&r, w, true, &cell_materials);
     ledge__snap_bodies_apply(w, plan, b, size);
     ledge__snap_contacts_apply(&plan->live, w->contacts);
     w->contact_count = plan->live.count;
@@ -374,7 +377,8 @@ static bool make_room(ledge_world *w, const ledge__snap_plan *p) {
         LEDGE__RESERVE(ev->sensor_end, ev->sensor_end_cap, p->sensor_end, ev->sensor_end_count,
                        64) &&
         LEDGE__RESERVE(ev->crush, ev->crush_cap, p->crush, ev->crush_count, 64) &&
-        ledge__characters_reserve(w, p->character_room, fn) && ledge__snap_joints_reserve(w, p);
+        ledge__characters_reserve(w, p->character_room, fn) && ledge__snap_joints_reserve(w, p) &&
+        ledge__tilemap_reserve_cell_materials(w->map, p->cell_materials);
     if (!ok) LEDGE_ERROR("%s: allocation failed (the world is unchanged)", fn);
     return ok;
 }

@@ -147,6 +147,10 @@ static void put_state(ledge__writer *o, const ledge_character_state *s) {
     ledge__put_svar(o, s->floor_cell_x);
     ledge__put_svar(o, s->floor_cell_y);
     ledge__put_var(o, s->floor_tile);
+    ledge__put_f32(o, s->floor_material.friction);
+    ledge__put_f32(o, s->floor_material.bounce);
+    ledge__put_f32(o, s->floor_material.surface_speed);
+    ledge__put_u8(o, (unsigned)s->floor_material.friction_mix);
     ledge__put_vec(o, s->platform_velocity);
     ledge__put_f32(o, s->time_since_floor);
     put_result(o, &s->last_move);
@@ -176,6 +180,13 @@ static bool get_state(ledge__reader *r, const ledge_world *w, int slots, ledge_c
     s->floor_cell_x = get_small(r, INT32_MIN, INT32_MAX, "a floor cell");
     s->floor_cell_y = get_small(r, INT32_MIN, INT32_MAX, "a floor cell");
     s->floor_tile = (ledge_tile)ledge__get_count(r, LEDGE_TILE_COUNT - 1, "a floor tile");
+    s->floor_material.friction = ledge__get_f32(r);
+    s->floor_material.bounce = ledge__get_f32(r);
+    s->floor_material.surface_speed =
+        ledge__get_within(r, LEDGE_MAX_COORDINATE, "a floor's surface speed");
+    s->floor_material.friction_mix = (ledge_friction_mix)ledge__get_u8(r);
+    if (!r->failed && !ledge_material_is_valid(&s->floor_material))
+        return ledge__read_fail(r, "a character's floor material is out of range");
     s->platform_velocity = get_vec(r);
     s->time_since_floor = ledge__get_within(r, 3.0e38f, "a time since the floor");
     if (!get_result(r, w, slots, &s->last_move)) return false;

@@ -27,6 +27,8 @@ typedef struct ledge__contact {
     float cap;      ///< Coulomb cap from the load it carries (response.c), per second.
     float depth;    ///< Overlap when found (0 for a bullet stopped short of it).
     vec2s point;    ///< World point midway between the surfaces.
+    float speed;    ///< Combined surface speed of the pair along (normal.y, -normal.x): the
+                    ///< sum of the two surfaces' (material.h); 0 for surfaces at rest.
     int cell_x;     ///< The tile cell, for a tile contact.
     int cell_y;
     uint8_t policy; ///< A ledge_response.

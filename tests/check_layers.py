@@ -33,12 +33,12 @@ import tempfile
 # built on the public API only; it has its own layers.
 LAYERS = [
     ("base: numbers, checks, hooks, growable arrays",
-     ["core", "array", "hooks", "check", "hash", "ldl"]),
+     ["core", "array", "hooks", "check", "hash", "ldl", "material"]),
     ("geometry: shapes and their collision, rays, sweeps, distances",
      ["shape", "narrow", "ray", "sweep", "decompose", "gjk", "distance"]),
     ("tiles: the tile set, the tilemap and its queries, the grid",
      ["tile", "tile_push", "tile_round", "tile_collide", "tilemap", "tilemap_ray", "tilemap_load",
-      "distance_tile", "grid", "grid_refile"]),
+      "tilemap_material", "distance_tile", "grid", "grid_refile"]),
     ("store: the world's state, the body store, ids and slots, workers",
      ["workers", "body_fields", "world_state", "body_store", "slots", "contacts", "par"]),
     ("stages: the step's stages and the state they keep",

@@ -67,6 +67,15 @@
 /// kept is the swing's). The state says it hangs (hanging, hang_joint,
 /// hang_anchor); with several, the joint of the lowest index.
 ///
+/// Belts: a move that starts on a floor whose surface moves (a tile, cell or
+/// body with a surface speed: material.h) is carried along the floor by
+/// it, speed * (ny, -nx) * dt with n the floor's normal, on top of the
+/// game's velocity, and stops against what it meets like any move; leaving
+/// a belt adds its surface velocity as platform_on_leave says. Ice: the
+/// mover never slides by itself (the game owns the velocity); the state's
+/// floor_material says what the character stands on, and the game's
+/// acceleration reads it (docs/character.md, "Ice and belts").
+///
 /// Everything is deterministic and allocation-free after
 /// ledge_character_create (which may grow the world's character table).
 #ifndef LEDGE_CHARACTER_H
@@ -91,7 +100,8 @@ typedef enum ledge_platform_leave {
 typedef struct ledge_character_def {
     ledge_move_def move; ///< The mover's options (slopes, snapping, skin, up, ...).
     ledge_platform_leave platform_on_leave; ///< Default LEDGE_PLATFORM_LEAVE_ADD_VELOCITY.
-    bool ride_platforms; ///< Carried by the body stood on in each step. Default true.
+    bool ride_platforms; ///< Carried by the body stood on in each step, and by the floor's
+                         ///< surface speed in each move (a belt: material.h). Default true.
 } ledge_character_def;
 
 /// A character's state after its last move (and the carries of the steps
@@ -117,9 +127,16 @@ typedef struct ledge_character_state {
     int floor_cell_x;         ///< The tile cell stood on (floor_is_tile).
     int floor_cell_y;         ///< Its y.
     ledge_tile floor_tile;    ///< Its tile id.
-    vec2s platform_velocity;  ///< The velocity of floor_body (the platform), or (0, 0).
-    float time_since_floor;   ///< Seconds since a move last ended on a floor (0 while on one;
-                              ///< counts the dt of the moves off it): coyote time.
+    /// The material of the floor stood on (the cell's, or floor_body's:
+    /// material.h), what a game's acceleration reads on ice
+    /// (docs/character.md, "Ice and belts"); the default material off the
+    /// floor.
+    ledge_material floor_material;
+    vec2s platform_velocity; ///< The velocity of the floor's surface: floor_body's velocity plus
+                             ///< its surface speed along the floor (a belt, tile or body), or
+                             ///< (0, 0).
+    float time_since_floor;  ///< Seconds since a move last ended on a floor (0 while on one;
+                             ///< counts the dt of the moves off it): coyote time.
     ledge_move_result last_move; ///< The last move's full result (hits, flags, displacement).
     bool crushed;                ///< The body it rode (crushed_by) was carried into it by more
                                  ///< than skin: the carry stopped it against a wall or ceiling

@@ -6,6 +6,7 @@
 #include "base.h"
 #include "collision.h"
 #include "tiles.h"
+#include "material.h"
 #include "tilemap.h"
 #include "body.h"
 #include "world.h"

@@ -1,14 +1,16 @@
 // Fuzz harness: a world (world.h, body.h) driven by an arbitrary sequence
 // of public calls decoded from bytes: create and destroy bodies (also with
 // stale, null and forged ids), set tiles, set positions, velocities,
-// impulses, gravity scales, drags and filters, step with odd dt values,
+// impulses, gravity scales, drags and filters, set materials (tile ids',
+// cells', bodies'; belts, ice, bad values), step with odd dt values,
 // hash, and query the tilemap. Checks, besides "no crash, no sanitizer
 // report":
 // - an id is valid exactly while its body lives, ids of living bodies never
 //   collide, a forged id is valid only when it names a living body, and
 //   the body count matches;
 // - setters succeed on a living body with acceptable values and fail on a
-//   dead one; a refused call changes nothing the harness can see;
+//   dead one; a refused call changes nothing the harness can see; a
+//   material set is read back, and a cell without its own has its tile's;
 // - no NaN or infinity in any living body (unless the harness itself fed
 //   the world an extreme step, see STRESS below);
 // - a dynamic body placed overlapping a flat FULL floor by a small depth
@@ -666,6 +668,94 @@ static void op_joint_call(model *m, reader *r) {
     }
 }
 
+// A material from the input: mostly in range (friction and bounce in
+// steps of 0.25 or from a byte, speeds of a few m/s), now and then any
+// float or mix mode, which the setters must refuse.
+static ledge_material rd_material(reader *r) {
+    ledge_material mt = ledge_default_material();
+    uint8_t k = rd_u8(r);
+    mt.friction = k < 0xF0 ? (float)(k % 5) * 0.25f : rd_float(r);
+    k = rd_u8(r);
+    mt.bounce = k < 0xF0 ? (float)(k % 5) * 0.25f : rd_float(r);
+    k = rd_u8(r);
+    mt.surface_speed = k < 0xF0 ? (float)((int)k - 120) / 16.0f : rd_float(r);
+    k = rd_u8(r);
+    mt.friction_mix = (ledge_friction_mix)(k < 0xF0 ? k % 3 : (int)(int8_t)k);
+    return mt;
+}
+
+static bool same_material(const ledge_material *a, const ledge_material *b) {
+    return !memcmp(&a->friction, &b->friction, sizeof(float)) &&
+           !memcmp(&a->bounce, &b->bounce, sizeof(float)) &&
+           !memcmp(&a->surface_speed, &b->surface_speed, sizeof(float)) &&
+           a->friction_mix == b->friction_mix;
+}
+
+// Materials (material.h): a tile id's, a cell's (or taking it away, or
+// all of them), a body's surface speed or whole material. An accepted
+// setter holds (the getters read it back), a refused one changes nothing.
+static void op_material(model *m, reader *r) {
+    uint8_t what = rd_u8(r) % 5;
+    ledge_material mt = rd_material(r);
+    bool valid = ledge_material_is_valid(&mt);
+    switch (what) {
+    case 0: {
+        ledge_tile t = (ledge_tile)(rd_u8(r) % 36);
+        ledge_material before = ledge_tilemap_tile_material(m->map, t < 34 ? t : 1);
+        bool ok = ledge_tilemap_set_tile_material(m->map, t, &mt);
+        CHECK(ok == (valid && t >= 1 && t < LEDGE_TILE_COUNT), "set tile material %d", t);
+        ledge_material now = ledge_tilemap_tile_material(m->map, t < 34 ? t : 1);
+        CHECK(ok ? same_material(&now, &mt) : same_material(&now, &before),
+              "the tile material after a %s set", ok ? "good" : "refused");
+        break;
+    }
+    case 1:
+    case 2: {
+        int x = (int)(rd_u8(r) % (m->md.width + 2)) - 1;
+        int y = (int)(rd_u8(r) % (m->md.height + 2)) - 1;
+        bool inside = x >= 0 && y >= 0 && x < m->md.width && y < m->md.height;
+        ledge_material before = ledge_tilemap_cell_material(m->map, x, y);
+        bool had = ledge_tilemap_cell_has_material(m->map, x, y);
+        bool ok = ledge_tilemap_set_cell_material(m->map, x, y, what == 1 ? &mt : NULL);
+        CHECK(ok == (inside && (what == 2 || valid)), "set cell material (%d, %d)", x, y);
+        ledge_material now = ledge_tilemap_cell_material(m->map, x, y);
+        bool has = ledge_tilemap_cell_has_material(m->map, x, y);
+        if (!ok) CHECK(same_material(&now, &before) && has == had, "a refused cell material");
+        if (ok && what == 1) CHECK(has && same_material(&now, &mt), "a cell's material");
+        if (ok && what == 2) CHECK(!has, "a cell's material taken away");
+        break;
+    }
+    case 3: {
+        int which;
+        ledge_body_id id = pick_id(m, r, &which);
+        bool alive = which >= 0 && m->alive[which];
+        ledge_material before = ledge_body_material(m->w, id);
+        bool ok = rd_u8(r) & 1 ? ledge_body_set_material(m->w, id, &mt)
+                               : ledge_body_set_surface_speed(m->w, id, mt.surface_speed);
+        bool speed_ok = fabsf(mt.surface_speed) <= 1e6f; // NaN fails too
+        if (!alive) CHECK(!ok, "a material set on a dead body");
+        if (alive && valid) CHECK(ok, "a valid material refused");
+        if (alive && speed_ok && !ok) CHECK(!valid, "a valid surface speed refused");
+        if (!ok && alive) {
+            ledge_material now = ledge_body_material(m->w, id);
+            CHECK(same_material(&now, &before), "a refused body material changed it");
+        }
+        break;
+    }
+    default:
+        if (rd_u8(r) < 0x20) ledge_tilemap_clear_cell_materials(m->map);
+        for (int y = 0; y < m->md.height; ++y)
+            for (int x = 0; x < m->md.width; ++x) {
+                if (ledge_tilemap_cell_has_material(m->map, x, y)) continue;
+                ledge_material c = ledge_tilemap_cell_material(m->map, x, y);
+                ledge_material t =
+                    ledge_tilemap_tile_material(m->map, ledge_tilemap_get(m->map, x, y));
+                CHECK(same_material(&c, &t), "cell (%d, %d) without its own material", x, y);
+            }
+        break;
+    }
+}
+
 // `one_worker`: the twin's world, whatever worker count the input picks.
 static bool make_world(model *m, reader *r, bool one_worker) {
     memset(m, 0, sizeof *m);
@@ -730,7 +820,8 @@ static bool run(model *m, const uint8_t *data, size_t size, bool one_worker) {
     reader r = {data, size, 0};
     if (!make_world(m, &r, one_worker)) return false;
     for (int ops = 0; rd_more(&r) && ops < 256; ++ops) {
-        switch (rd_u8(&r) % (m->joints ? 11 : 9)) {
+        // (Op bytes 0..9 keep their meaning in worlds without joints.)
+        switch (rd_u8(&r) % (m->joints ? 12 : 10)) {
         case 0:
         case 1:
             op_create(m, &r);
@@ -757,6 +848,9 @@ static bool run(model *m, const uint8_t *data, size_t size, bool one_worker) {
             op_query(m, &r);
             break;
         case 9:
+            op_material(m, &r);
+            break;
+        case 10:
             op_joint_create(m, &r);
             break;
         default:

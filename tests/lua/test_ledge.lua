@@ -469,4 +469,50 @@ test('a character hangs from a rope and lets go', function()
     truthy(not c:state().hanging, 'let go')
 end)
 
+test('materials: ice, a belt and a bouncy pad through the binding', function()
+    local w = ledge.newWorld({ width = 40, height = 8 })
+    local m = w.tilemap
+    for x = 0, 39 do m:set(x, 0, 'FULL') end
+    local d = m:tileMaterial('FULL')
+    eq(d.friction, 1, 'default friction')
+    eq(d.friction_mix, 'min', 'default mix')
+    for x = 10, 19 do m:setCellMaterial(x, 0, { surface_speed = 2 }) end
+    m:setCellMaterial(30, 0, { bounce = 0.9 })
+    truthy(m:cellHasMaterial(10, 0), 'a cell with its own')
+    eq(m:cellHasMaterial(5, 0), false, 'a cell without')
+    eq(m:cellMaterial(12, 0).surface_speed, 2, 'read back')
+    near(m:cellMaterial(30, 0).bounce, 0.9, 1e-7, 'a pad')
+    local crate = w:newBody({ shape = { box = { 0.3, 0.3 } }, x = 14.5, y = 1.3, friction = 0.5 })
+    for _ = 1, 30 do w:step(1 / 60) end
+    local vx = crate:velocity()
+    near(vx, 2, 1e-4, 'carried by the belt at 2 m/s: 2 (1 - 0.5^30)')
+    -- A body belt, read back whole.
+    local belt = w:newBody({ shape = { box = { 3, 0.2 } }, type = 'static', x = 30, y = 4,
+        friction = 0.5, surface_speed = -1.5, friction_mix = 'max' })
+    local bm = belt:material()
+    eq(bm.surface_speed, -1.5, 'the body\'s speed')
+    eq(bm.friction_mix, 'max', 'the body\'s mix')
+    belt:setSurfaceSpeed(3)
+    eq(belt:material().surface_speed, 3, 'setSurfaceSpeed')
+    belt:setMaterial({ friction = 0.25, friction_mix = 'mean' })
+    eq(belt:material().friction, 0.25, 'setMaterial')
+    eq(belt:material().surface_speed, 0, 'setMaterial: the default material\'s speed')
+    -- Refusals.
+    raises('material->friction is 2', m.setTileMaterial, m, 'FULL', { friction = 2 })
+    raises('tile is 0 (EMPTY has no surface', m.setTileMaterial, m, 'EMPTY', {})
+    raises('cell is (40, 0)', m.setCellMaterial, m, 40, 0, {})
+    raises('friction_mix must be', m.setCellMaterial, m, 1, 0, { friction_mix = 'rough' })
+    raises('speed is inf', belt.setSurfaceSpeed, belt, 1 / 0)
+    m:setCellMaterial(10, 0, nil)
+    eq(m:cellHasMaterial(10, 0), false, 'taken away')
+    m:clearCellMaterials()
+    eq(m:cellHasMaterial(30, 0), false, 'all taken away')
+    -- A character's floor material.
+    m:setCellMaterial(5, 0, { friction = 0.05 })
+    local p = w:newCharacter({ shape = ledge.shape({ box = { 0.3, 0.45 } }), x = 5.5, y = 1.46 })
+    local s = p:move(0, -1, 1 / 60)
+    truthy(s.onFloor, 'on the icy cell')
+    near(s.floorMaterial.friction, 0.05, 1e-7, 'its floor\'s friction')
+end)
+
 H.done()

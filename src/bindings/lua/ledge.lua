@@ -81,6 +81,8 @@ local ground_t = ffi.typeof('ledge_ground')
 ledge.body_types = { static = 0, kinematic = 1, dynamic = 2 }
 ledge.responses = { slide = 0, touch = 1, bounce = 2, cross = 3 }
 ledge.one_way = { none = 0, up = 1, down = 2, left = 3, right = 4 }
+ledge.friction_mix = { mean = 0, min = 1, max = 2 }
+local mix_names = { [0] = 'mean', 'min', 'max' }
 local response_names = { [0] = 'slide', 'touch', 'bounce', 'cross' }
 
 local function xy(t, dx, dy)
@@ -201,9 +203,12 @@ local function fill_body_def(bd, t)
     bd.type = ledge.body_types[t.type or 'dynamic'] or error('bad body type ' .. tostring(t.type), 3)
     bd.position.x, bd.position.y = t.x or 0, t.y or 0
     if t.vx or t.vy then bd.velocity.x, bd.velocity.y = t.vx or 0, t.vy or 0 end
-    for _, k in ipairs({ 'density', 'friction', 'bounce', 'gravity_scale', 'drag', 'bullet',
-        'sensor', 'enable_events', 'max_floor_angle' }) do
+    for _, k in ipairs({ 'density', 'friction', 'bounce', 'surface_speed', 'gravity_scale', 'drag',
+        'bullet', 'sensor', 'enable_events', 'max_floor_angle' }) do
         if t[k] ~= nil then bd[k] = t[k] end
+    end
+    if t.friction_mix then
+        bd.friction_mix = ledge.friction_mix[t.friction_mix] or error('bad friction_mix', 3)
     end
     if t.one_way then bd.one_way = ledge.one_way[t.one_way] or error('bad one_way', 3) end
     if t.response then bd.response = ledge.responses[t.response] or error('bad response', 3) end
@@ -225,7 +230,8 @@ end
 
 --- A new body: {shape = ledge.shape{...} or its table, type = 'dynamic' |
 --- 'kinematic' | 'static', x, y, vx, vy, density, friction, bounce,
---- gravity_scale, drag, bullet, sensor, enable_events, one_way = 'up' ...,
+--- surface_speed, friction_mix = 'mean' | 'min' | 'max', gravity_scale,
+--- drag, bullet, sensor, enable_events, one_way = 'up' ...,
 --- response = 'slide' | 'touch' | 'bounce' | 'cross', category, mask,
 --- group, data = anything of yours}.
 function World:newBody(t)
@@ -437,6 +443,68 @@ local function tile_id(tile)
     return tile
 end
 
+-- --- materials (material.h) ----------------------------------------------------
+
+--- A ledge_material from a table {friction, bounce, surface_speed,
+--- friction_mix = 'mean' | 'min' | 'max'}: what it lacks is
+--- ledge_default_material()'s (friction 1 mixed by min, bounce 0, speed 0).
+function ledge.material(t)
+    local m = C.ledge_default_material()
+    if t.friction ~= nil then m.friction = t.friction end
+    if t.bounce ~= nil then m.bounce = t.bounce end
+    if t.surface_speed ~= nil then m.surface_speed = t.surface_speed end
+    if t.friction_mix ~= nil then
+        m.friction_mix = ledge.friction_mix[t.friction_mix] or
+            error('friction_mix must be mean, min or max, got ' .. tostring(t.friction_mix), 2)
+    end
+    return m
+end
+
+local function material_table(m)
+    return { friction = m.friction, bounce = m.bounce, surface_speed = m.surface_speed,
+        friction_mix = mix_names[tonumber(m.friction_mix)] }
+end
+
+local function as_material(t)
+    if ffi.istype('ledge_material', t) then return t end
+    return ledge.material(t)
+end
+
+--- Every cell holding `tile` (an id or name, not EMPTY) gets material t
+--- (a table as ledge.material takes it, or a ledge_material).
+function Tilemap:setTileMaterial(tile, t)
+    if not checked(C.ledge_tilemap_set_tile_material, mptr(self), tile_id(tile), as_material(t)) then
+        raise('ledge_tilemap_set_tile_material refused')
+    end
+end
+
+--- The material of tile id `tile`, as a table.
+function Tilemap:tileMaterial(tile)
+    return material_table(checked(C.ledge_tilemap_tile_material, mptr(self), tile_id(tile)))
+end
+
+--- Cell (x, y)'s own material (t a table or ledge_material), or with t
+--- nil, takes it away.
+function Tilemap:setCellMaterial(x, y, t)
+    local m = t ~= nil and as_material(t) or nil
+    if not checked(C.ledge_tilemap_set_cell_material, mptr(self), x, y, m) then
+        raise('ledge_tilemap_set_cell_material refused')
+    end
+end
+
+--- The material contacts with cell (x, y) use (its own, else its tile's).
+function Tilemap:cellMaterial(x, y)
+    return material_table(C.ledge_tilemap_cell_material(mptr(self), x, y))
+end
+
+--- Whether cell (x, y) has a material of its own.
+function Tilemap:cellHasMaterial(x, y)
+    return C.ledge_tilemap_cell_has_material(mptr(self), x, y)
+end
+
+--- Takes every cell's own material away.
+function Tilemap:clearCellMaterials() C.ledge_tilemap_clear_cell_materials(mptr(self)) end
+
 --- Sets cell (x, y) to a tile id or name ('FULL', '45DEG_PN', ...).
 function Tilemap:set(x, y, tile)
     local ok = checked(C.ledge_tilemap_set, mptr(self), x, y, tile_id(tile))
@@ -568,6 +636,20 @@ Body.setGravityScale = scalar_setter(function(...) return C.ledge_body_set_gravi
 Body.setFriction = scalar_setter(function(...) return C.ledge_body_set_friction(...) end)
 Body.setBounce = scalar_setter(function(...) return C.ledge_body_set_bounce(...) end)
 Body.setDrag = scalar_setter(function(...) return C.ledge_body_set_drag(...) end)
+Body.setSurfaceSpeed = scalar_setter(function(...) return C.ledge_body_set_surface_speed(...) end)
+
+--- Sets friction, bounce, surface speed and friction mix at once (a table
+--- as ledge.material takes it: what it lacks is the default material's).
+function Body:setMaterial(t)
+    if not checked(C.ledge_body_set_material, bw(self), self.id, as_material(t)) then
+        raise('refused')
+    end
+end
+
+--- The body's material: {friction, bounce, surface_speed, friction_mix}.
+function Body:material()
+    return material_table(checked(C.ledge_body_material, bw(self), self.id))
+end
 
 function Body:mass() return checked(C.ledge_body_mass, bw(self), self.id) end
 
@@ -706,6 +788,7 @@ local function state_table(world, st)
         floorCellY = st.floor_is_tile and st.floor_cell_y or nil,
         floorTile = st.floor_is_tile and st.floor_tile or nil,
         platformVx = st.platform_velocity.x, platformVy = st.platform_velocity.y,
+        floorMaterial = material_table(st.floor_material),
         timeSinceFloor = st.time_since_floor,
         hitCount = r.hit_count, snapped = r.snapped, stuck = r.stuck,
         hanging = st.hanging,
@@ -759,9 +842,11 @@ end
 --- realVx, realVy, onFloor, onWall, onCeiling, wallSide (+1 right, -1
 --- left, 0), floorNormal, wallNormal, ceilingNormal (each {x, y}),
 --- floorBody (a Body, or nil for a tile or no floor), floorIsTile,
---- floorCellX, floorCellY, floorTile (when floorIsTile), platformVx,
---- platformVy, timeSinceFloor (coyote time), hitCount, snapped, stuck,
---- hanging, hangJoint (the Joint it hangs from, or nil), hangX, hangY}.
+--- floorCellX, floorCellY, floorTile (when floorIsTile), floorMaterial
+--- ({friction, bounce, surface_speed, friction_mix}: what the game's
+--- acceleration reads on ice), platformVx, platformVy (a belt's too),
+--- timeSinceFloor (coyote time), hitCount, snapped, stuck, hanging,
+--- hangJoint (the Joint it hangs from, or nil), hangX, hangY}.
 function Character:state()
     if not checked(C.ledge_character_get_state, cw(self), self.id, self.st) then
         raise('ledge_character_get_state refused')

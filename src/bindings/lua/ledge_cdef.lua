@@ -178,6 +178,20 @@ bool ledge_tile_outline_get(ledge_tile tile, vec2s cell_min, float size,
 bool ledge_tile_contains(ledge_tile tile, vec2s cell_min, float size, vec2s point);
 ledge_manifold ledge_collide_tile(ledge_tile tile, vec2s cell_min, float size,
                                             unsigned blocked, const ledge_shape *shape, vec2s pos);
+typedef enum ledge_friction_mix {
+    LEDGE_FRICTION_MIX_MEAN = 0,
+    LEDGE_FRICTION_MIX_MIN = 1,
+    LEDGE_FRICTION_MIX_MAX = 2,
+} ledge_friction_mix;
+typedef struct ledge_material {
+    float friction;
+    float bounce;
+    float surface_speed;
+    ledge_friction_mix friction_mix;
+} ledge_material;
+ledge_material ledge_default_material(void);
+ledge_material ledge_mix_materials(const ledge_material *a, const ledge_material *b);
+bool ledge_material_is_valid(const ledge_material *material);
 typedef struct ledge_tilemap ledge_tilemap;
 typedef struct ledge_tilemap_def {
     int width;
@@ -216,6 +230,15 @@ bool ledge_tilemap_set(ledge_tilemap *map, int x, int y, ledge_tile tile);
 bool ledge_tilemap_set_one_way(ledge_tilemap *map, int x, int y, ledge_one_way way);
 ledge_one_way ledge_tilemap_one_way(const ledge_tilemap *map, int x, int y);
 vec2s ledge_one_way_direction(ledge_one_way way);
+bool ledge_tilemap_set_tile_material(ledge_tilemap *map, ledge_tile tile,
+                                               const ledge_material *material);
+ledge_material ledge_tilemap_tile_material(const ledge_tilemap *map, ledge_tile tile);
+bool ledge_tilemap_set_cell_material(ledge_tilemap *map, int x, int y,
+                                               const ledge_material *material);
+void ledge_tilemap_clear_cell_materials(ledge_tilemap *map);
+bool ledge_tilemap_reserve_cell_materials(ledge_tilemap *map, int count);
+ledge_material ledge_tilemap_cell_material(const ledge_tilemap *map, int x, int y);
+bool ledge_tilemap_cell_has_material(const ledge_tilemap *map, int x, int y);
 ledge_tile ledge_tilemap_get(const ledge_tilemap *map, int x, int y);
 ledge_edge ledge_tilemap_edge(const ledge_tilemap *map, int x, int y, ledge_side side);
 void ledge_tilemap_cell_at(const ledge_tilemap *map, vec2s point, int *x, int *y);
@@ -260,6 +283,8 @@ typedef struct ledge_body_def {
     float density;
     float friction;
     float bounce;
+    float surface_speed;
+    ledge_friction_mix friction_mix;
     float gravity_scale;
     float drag;
     bool bullet;
@@ -287,6 +312,10 @@ float ledge_body_mass(const ledge_world *world, ledge_body_id id);
 bool ledge_body_set_gravity_scale(ledge_world *world, ledge_body_id id, float scale);
 bool ledge_body_set_friction(ledge_world *world, ledge_body_id id, float friction);
 bool ledge_body_set_bounce(ledge_world *world, ledge_body_id id, float bounce);
+bool ledge_body_set_surface_speed(ledge_world *world, ledge_body_id id, float speed);
+bool ledge_body_set_material(ledge_world *world, ledge_body_id id,
+                                       const ledge_material *material);
+ledge_material ledge_body_material(const ledge_world *world, ledge_body_id id);
 bool ledge_body_set_drag(ledge_world *world, ledge_body_id id, float drag);
 bool ledge_body_set_filter(ledge_world *world, ledge_body_id id, ledge_filter filter);
 ledge_filter ledge_body_filter(const ledge_world *world, ledge_body_id id);
@@ -454,6 +483,7 @@ typedef struct ledge_debug_draw {
     bool draw_normals;
     bool draw_bounds;
     bool draw_joints;
+    bool draw_materials;
 } ledge_debug_draw;
 ledge_debug_draw ledge_default_debug_draw(void);
 void ledge_world_draw(ledge_world *world, const ledge_debug_draw *draw,
@@ -635,6 +665,7 @@ typedef struct ledge_character_state {
     int floor_cell_x;
     int floor_cell_y;
     ledge_tile floor_tile;
+    ledge_material floor_material;
     vec2s platform_velocity;
     float time_since_floor;
     ledge_move_result last_move;
@@ -750,6 +781,8 @@ typedef struct ledge_tiled_object {
     bool one_way;
     float friction;
     float bounce;
+    float surface_speed;
+    ledge_friction_mix friction_mix;
     vec2s position;
     ledge_aabb bounds;
     int first_body;
