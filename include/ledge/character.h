@@ -119,7 +119,8 @@ typedef enum ledge_platform_leave {
 typedef struct ledge_character_def {
     ledge_move_def move; ///< The mover's options (slopes, snapping, skin, up, ...).
     ledge_platform_leave platform_on_leave; ///< Default LEDGE_PLATFORM_LEAVE_ADD_VELOCITY.
-    bool ride_platforms; ///< Carried by the body stood on in each step. Default true.
+    bool ride_platforms; ///< Carried by the body stood on in each step, and by the floor's
+                         ///< surface speed in each move (a belt: material.h). Default true.
     bool push_bodies;    ///< Pushes the dynamic bodies it walks into, is shoved by those that
                          ///< move into it from the side and pinned by those landing on it (see
                          ///< the file comment). False: they are walls to it and it is a wall to
@@ -128,9 +129,6 @@ typedef struct ledge_character_def {
                          ///< mass of its own shape at density 1, so that it meets a crate of its
                          ///< own size and density 1 as its equal). Its weight under the world's
                          ///< gravity is the most it pushes with against what holds a row back.
-                         ///
-    bool ride_platforms; ///< Carried by the body stood on in each step, and by the floor's
-                         ///< surface speed in each move (a belt: material.h). Default true.
 } ledge_character_def;
 
 /// A character's state after its last move (and the carries of the steps

@@ -650,7 +650,6 @@ typedef struct ledge_character_def {
     bool ride_platforms;
     bool push_bodies;
     float push_mass;
-    bool ride_platforms;
 } ledge_character_def;
 typedef struct ledge_character_state {
     vec2s position;
