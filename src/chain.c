@@ -5,6 +5,7 @@
 #include "sleep.h"
 #include "bvh.h"
 #include "check.h"
+#include "material.h"
 #include "world_state.h"
 
 #include "ledge/chain.h"
@@ -16,6 +17,7 @@ ledge_chain_def ledge_default_chain_def(void) {
     memset(&d, 0, sizeof d);
     d.type = LEDGE_BODY_STATIC;
     d.filter = ledge_default_filter();
+    d.material = ledge_default_material();
     return d;
 }
 
@@ -162,6 +164,11 @@ ledge_filter ledge_chain_filter(const ledge_world *world, ledge_chain_id id) {
     return c ? c->filter : ledge_default_filter();
 }
 
+ledge_material ledge_chain_material(const ledge_world *world, ledge_chain_id id) {
+    const ledge__chain *c = find(world, id, "ledge_chain_material");
+    return c ? c->material : ledge_default_material();
+}
+
 void *ledge_chain_user_data(const ledge_world *world, ledge_chain_id id) {
     const ledge__chain *c = find(world, id, "ledge_chain_user_data");
     return c ? c->user_data : NULL;
@@ -237,6 +244,29 @@ bool ledge_chain_set_filter(ledge_world *world, ledge_chain_id id, ledge_filter 
     ledge__chain *c = find_writable(world, id, "ledge_chain_set_filter");
     if (c == NULL) return false;
     c->filter = filter;
+    return true;
+}
+
+// Wakes the sleepers that touch chain slot s (their contacts are held).
+static void wake_touching(ledge_world *w, int s) {
+    if (w->sleepers == 0) return;
+    for (int k = 0; k < w->held_count; ++k) {
+        const ledge__contact *c = &w->held[k];
+        if (c->b == LEDGE__CHAIN_CONTACT && c->cell_x == s) ledge__wake(w, c->a);
+    }
+}
+
+bool ledge_chain_set_material(ledge_world *world, ledge_chain_id id,
+                              const ledge_material *material) {
+    const char *fn = "ledge_chain_set_material";
+    ledge__chain *c = find_writable(world, id, fn);
+    if (c == NULL || !ledge__check_material(fn, "material", material)) return false;
+    c->material = *material;
+    // What touches it meets the new surface in the next substep (its
+    // contacts are found again, not replayed), and what sleeps on it
+    // wakes (a belt switched on carries what rests on it).
+    mark_moved(world, c);
+    wake_touching(world, (int)(c - world->chains->c));
     return true;
 }
 

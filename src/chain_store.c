@@ -205,6 +205,7 @@ bool ledge__chains_put(ledge__chains *cs, int s, const ledge_chain_def *def, uin
     fresh.velocity = fresh.prev_velocity =
         def->type == LEDGE_BODY_KINEMATIC ? def->velocity : v2(0.0f, 0.0f);
     fresh.filter = def->filter;
+    fresh.material = def->material;
     fresh.user_data = def->user_data;
     if (s >= cs->count) cs->count = s + 1;
     cs->c[s] = fresh;
@@ -280,6 +281,16 @@ static bool fields_ok(const ledge_chain_def *d, char *why, size_t n) {
         snprintf(why, n, "def->position (%g, %g) or def->velocity (%g, %g) is not finite within %g",
                  (double)d->position.x, (double)d->position.y, (double)d->velocity.x,
                  (double)d->velocity.y, (double)LEDGE_MAX_COORDINATE);
+        return false;
+    }
+    const ledge_material *m = &d->material;
+    if (!ledge_material_is_valid(m)) {
+        snprintf(why, n,
+                 "def->material is friction %g, bounce %g, surface_speed %g, friction_mix %d "
+                 "(friction and bounce 0..1, the speed finite within %g, the mix a "
+                 "ledge_friction_mix)",
+                 (double)m->friction, (double)m->bounce, (double)m->surface_speed,
+                 (int)m->friction_mix, (double)LEDGE_MAX_COORDINATE);
         return false;
     }
     for (int i = 0; i < d->count; ++i) {

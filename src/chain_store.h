@@ -32,6 +32,7 @@ typedef struct ledge__chain {
     vec2s prev_velocity;      ///< Its velocity in the last substep (the carry, world.c).
     vec2s last_position;      ///< Where it was before the substep moved it.
     ledge_filter filter;
+    ledge_material material; ///< Its surface (material.h), mixed with a body's at a contact.
     void *user_data;
     /// Where each open end meets a tile's surface (chain_store.c,
     /// junctions): the tile surface's outward normal there, or (0, 0).
@@ -99,8 +100,9 @@ ledge__chains *ledge__chains_make(int slots);
 bool ledge__chains_put(ledge__chains *chains, int s, const ledge_chain_def *def,
                        uint32_t generation);
 
-/// Whether a def's chain can be made: the points, count, type, position
-/// and velocity in range, no degenerate segment, no fold, no crossing.
+/// Whether a def's chain can be made: the points, count, type, position,
+/// velocity and material in range, no degenerate segment, no fold, no
+/// crossing.
 /// Else false with one sentence (without the function's name) in `why`.
 /// Allocates a check's scratch; false, saying so, when that fails.
 bool ledge__chain_check(const ledge_chain_def *def, char *why, size_t why_size);

@@ -5,6 +5,8 @@
 #ifndef LEDGE_CONTACTS_H
 #define LEDGE_CONTACTS_H
 
+#include "material.h"
+#include "tilemap_material.h"
 #include "world_state.h"
 
 /// What a tile contact depends on in its cell: the tile and its one-way
@@ -13,6 +15,52 @@ static inline int ledge__cell_stamp(const ledge_tilemap *map, int x, int y) {
     if (x < 0 || y < 0 || x >= map->width || y >= map->height) return -1;
     size_t k = (size_t)y * (size_t)map->width + (size_t)x;
     return (int)map->tiles[k] | (int)map->one_way[k] << 8;
+}
+
+/// A contact's friction, bounce and surface speed between body a and a
+/// level surface of material m (a tile, a cell, a chain): material.h's
+/// rule, the surface's material first, so that against the default
+/// material the body keeps its own bits.
+static inline void ledge__surface_contact_material(const ledge_world *w, int a,
+                                                   const ledge_material *m, ledge__contact *c) {
+    c->friction =
+        ledge__mix_friction(m->friction, m->friction_mix, w->friction[a], w->friction_mix[a]);
+    c->bounce = ledge__mix_bounce(m->bounce, w->bounce[a]);
+    c->speed = m->surface_speed + w->surface_speed[a];
+}
+
+/// A tile contact's: body a against the material of cell (x, y).
+static inline void ledge__tile_contact_material(const ledge_world *w, int a, int x, int y,
+                                                ledge__contact *c) {
+    const ledge_material *m =
+        ledge__tilemap_material(w->map, x, y, ledge__tilemap_at(w->map, x, y));
+    ledge__surface_contact_material(w, a, m, c);
+}
+
+/// How body a's friction mixes in a contact with another body: its own
+/// mode, except that a kinematic body of the default mode (the mean) holds
+/// what touches it as the level does, by the larger friction (MAX). A
+/// platform made with the default def (friction 0) then carries a crate
+/// by the crate's friction, as a tile holds it; one given a friction grips
+/// even a frictionless body; one given MIN (an icy platform) stays icy.
+/// (The geometric mean made every body slide on a default platform: a
+/// crate of friction 0.6 on one that starts at 1 m/s stayed where it was
+/// while the platform moved out from under it.)
+static inline unsigned ledge__body_friction_mix(const ledge_world *w, int a) {
+    unsigned m = w->friction_mix[a];
+    return w->type[a] == LEDGE_BODY_KINEMATIC && m == LEDGE_FRICTION_MIX_MEAN
+               ? (unsigned)LEDGE_FRICTION_MIX_MAX
+               : m;
+}
+
+/// A contact's friction, bounce and surface speed between bodies a and b
+/// (material.h's rule, with ledge__body_friction_mix's modes).
+static inline void ledge__pair_contact_material(const ledge_world *w, int a, int b,
+                                                ledge__contact *c) {
+    c->friction = ledge__mix_friction(w->friction[a], ledge__body_friction_mix(w, a),
+                                      w->friction[b], ledge__body_friction_mix(w, b));
+    c->bounce = ledge__mix_bounce(w->bounce[a], w->bounce[b]);
+    c->speed = w->surface_speed[a] + w->surface_speed[b];
 }
 
 /// Whether a tile contact's cell was edited since it was found (its stamp

@@ -1,8 +1,8 @@
 // Snapshots: the chains. Per slot its generation and whether it lives; a
 // living chain's points (its segments, trees and the cuts at its ends are
 // made again from them, as ledge_chain_create makes them), its type, loop
-// and moved flags, position, velocities, filter and user data (the
-// pointer's bits); then the free slots in their order (so that the chains
+// and moved flags, position, velocities, filter, material and user data
+// (the pointer's bits); then the free slots in their order (so that the chains
 // made after a restore get the ids they got after the save) and whether
 // the game moved a chain since the last step. The first reading checks
 // every chain as ledge_chain_create does and builds them aside; the second
@@ -16,6 +16,14 @@ static void put_filter(ledge__writer *o, ledge_filter f) {
     ledge__put_u64(o, f.category);
     ledge__put_u64(o, f.mask);
     ledge__put_svar(o, f.group);
+}
+
+// The material as ledge__chain_check checks it (snapshot_tiles.c's order).
+static void put_material(ledge__writer *o, const ledge_material *m) {
+    ledge__put_f32(o, m->friction);
+    ledge__put_f32(o, m->bounce);
+    ledge__put_f32(o, m->surface_speed);
+    ledge__put_u8(o, (unsigned)m->friction_mix);
 }
 
 void ledge__snap_chains_put(const ledge_world *w, ledge__writer *o) {
@@ -35,6 +43,7 @@ void ledge__snap_chains_put(const ledge_world *w, ledge__writer *o) {
         ledge__put_vec(o, c->prev_velocity);
         ledge__put_vec(o, c->last_position);
         put_filter(o, c->filter);
+        put_material(o, &c->material);
         ledge__put_u64(o, (uint64_t)(uintptr_t)c->user_data);
     }
     int free_count = cs != NULL ? cs->free_count : 0;
@@ -69,6 +78,10 @@ static bool get_chain(ledge__reader *r, ledge__chains *cs, int s, uint32_t gener
     def.filter.mask = ledge__get_u64(r);
     int64_t group = ledge__get_svar(r);
     def.filter.group = (int32_t)group;
+    def.material.friction = ledge__get_f32(r);
+    def.material.bounce = ledge__get_f32(r);
+    def.material.surface_speed = ledge__get_f32(r);
+    def.material.friction_mix = (ledge_friction_mix)ledge__get_u8(r);
     def.user_data = (void *)(uintptr_t)ledge__get_u64(r);
     char why[240];
     bool ok = !r->failed;

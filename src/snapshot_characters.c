@@ -1,7 +1,8 @@
 // Snapshots: the character table (characters.h): each character's def,
-// its state (the last move's result with it) and where its last move
-// ended, in creation order (the order the step carries them in). What the
-// step notes for a carry (the floor stood on, riding) is found again at
+// its state (the last move's result with it), where its last move ended
+// and what it left for the next step to push, in creation order (the order
+// the step carries them in). What the step notes for a carry (the floor
+// stood on, riding) and a push (where the bodies were) is found again at
 // the next step.
 #include "characters.h"
 #include "snapshot_characters.h"
@@ -158,7 +159,7 @@ static void put_state(ledge__writer *o, const ledge_character_state *s) {
     ledge__put_vec(o, s->real_velocity);
     ledge__put_u8(o, (unsigned)s->on_floor | (unsigned)s->on_wall << 1 |
                          (unsigned)s->on_ceiling << 2 | (unsigned)s->floor_is_tile << 3 |
-                         (unsigned)s->crushed << 4);
+                         (unsigned)s->crushed << 4 | (unsigned)s->hanging << 5);
     ledge__put_svar(o, s->wall_side);
     ledge__put_vec(o, s->floor_normal);
     ledge__put_vec(o, s->wall_normal);
@@ -168,10 +169,20 @@ static void put_state(ledge__writer *o, const ledge_character_state *s) {
     ledge__put_svar(o, s->floor_cell_x);
     ledge__put_svar(o, s->floor_cell_y);
     ledge__put_var(o, s->floor_tile);
+    ledge__put_f32(o, s->floor_material.friction);
+    ledge__put_f32(o, s->floor_material.bounce);
+    ledge__put_f32(o, s->floor_material.surface_speed);
+    ledge__put_u8(o, (unsigned)s->floor_material.friction_mix);
     ledge__put_vec(o, s->platform_velocity);
     ledge__put_f32(o, s->time_since_floor);
     put_result(o, &s->last_move);
     put_id(o, s->crushed_by);
+    ledge__put_u8(o, s->pushing);
+    put_id(o, s->pushed_body);
+    put_id(o, s->ceiling_body);
+    ledge__put_var(o, s->hang_joint.index1);
+    if (s->hang_joint.index1 != 0) ledge__put_var(o, s->hang_joint.generation);
+    ledge__put_vec(o, s->hang_anchor);
 }
 
 static bool get_state(ledge__reader *r, const ledge_world *w, int slots, ledge_character_state *s) {
@@ -179,12 +190,13 @@ static bool get_state(ledge__reader *r, const ledge_world *w, int slots, ledge_c
     s->velocity = get_vec(r);
     s->real_velocity = get_vec(r);
     unsigned b = ledge__get_u8(r);
-    if (b > 31u) return ledge__read_fail(r, "a character's flags are %u", b);
+    if (b > 63u) return ledge__read_fail(r, "a character's flags are %u", b);
     s->on_floor = b & 1u;
     s->on_wall = b >> 1 & 1u;
     s->on_ceiling = b >> 2 & 1u;
     s->floor_is_tile = b >> 3 & 1u;
     s->crushed = b >> 4 & 1u;
+    s->hanging = b >> 5 & 1u;
     s->wall_side = get_small(r, -1, 1, "a wall side");
     s->floor_normal = get_vec(r);
     s->wall_normal = get_vec(r);
@@ -194,10 +206,60 @@ static bool get_state(ledge__reader *r, const ledge_world *w, int slots, ledge_c
     s->floor_cell_x = get_small(r, INT32_MIN, INT32_MAX, "a floor cell");
     s->floor_cell_y = get_small(r, INT32_MIN, INT32_MAX, "a floor cell");
     s->floor_tile = (ledge_tile)ledge__get_count(r, LEDGE_TILE_COUNT - 1, "a floor tile");
+    s->floor_material.friction = ledge__get_f32(r);
+    s->floor_material.bounce = ledge__get_f32(r);
+    s->floor_material.surface_speed =
+        ledge__get_within(r, LEDGE_MAX_COORDINATE, "a floor's surface speed");
+    s->floor_material.friction_mix = (ledge_friction_mix)ledge__get_u8(r);
+    if (!r->failed && !ledge_material_is_valid(&s->floor_material))
+        return ledge__read_fail(r, "a character's floor material is out of range");
     s->platform_velocity = get_vec(r);
     s->time_since_floor = ledge__get_within(r, 3.0e38f, "a time since the floor");
     if (!get_result(r, w, slots, &s->last_move)) return false;
     s->crushed_by = get_id(r, w, slots);
+    unsigned pushing = ledge__get_u8(r);
+    if (pushing > 1u) return ledge__read_fail(r, "a character's pushing is %u", pushing);
+    s->pushing = pushing != 0;
+    s->pushed_body = get_id(r, w, slots);
+    s->ceiling_body = get_id(r, w, slots);
+    // The joint it hangs from (an id as the game holds it: a stale one is
+    // refused by every call, as after any step).
+    s->hang_joint.index1 = (uint32_t)ledge__get_count(r, UINT32_MAX, "a hang joint");
+    if (s->hang_joint.index1 != 0) {
+        s->hang_joint.generation = (uint32_t)ledge__get_count(r, UINT32_MAX, "a generation");
+        s->hang_joint.world = w->serial;
+    }
+    s->hang_anchor = get_vec(r);
+    return !r->failed;
+}
+
+// What the last move left for the next step to push, and a shove the last
+// substep gave it (push.c); the rest of the push's notes are the step's.
+static void put_push(ledge__writer *o, const ledge__character *c) {
+    ledge__put_var(o, (uint64_t)c->push.count);
+    for (int k = 0; k < c->push.count; ++k) put_id(o, c->push.body[k]);
+    if (c->push.count > 0) {
+        ledge__put_vec(o, c->push.dir);
+        ledge__put_f32(o, c->push.entry);
+        ledge__put_f32(o, c->push.speed);
+    }
+    ledge__put_vec(o, c->shove_velocity);
+}
+
+static bool get_push(ledge__reader *r, const ledge_world *w, int slots, ledge__character *c) {
+    c->push.count = (int)ledge__get_count(r, LEDGE__PUSHED_MAX, "a character's pushed bodies");
+    for (int k = 0; k < c->push.count && !r->failed; ++k) {
+        c->push.body[k] = get_id(r, w, slots);
+        if (c->push.body[k].index1 == 0) return ledge__read_fail(r, "a pushed body is the null id");
+    }
+    if (c->push.count > 0) {
+        c->push.dir = ledge__get_vec_within(r, 1.5f, "a push's direction");
+        c->push.entry = ledge__get_within(r, 3.0e38f, "a push's entry");
+        c->push.speed = ledge__get_within(r, 3.0e38f, "a push's speed");
+        if (!r->failed && !(c->push.entry > 0.0f && c->push.speed > 0.0f))
+            return ledge__read_fail(r, "a push's entry or speed is not positive");
+    }
+    c->shove_velocity = get_vec(r);
     return !r->failed;
 }
 
@@ -211,9 +273,11 @@ void ledge__snap_characters_put(const ledge_world *w, ledge__writer *o) {
         ledge__put_var(o, c->id.generation);
         put_move_def(o, &c->def.move);
         ledge__put_var(o, (uint64_t)c->def.platform_on_leave);
-        ledge__put_u8(o, c->def.ride_platforms);
+        ledge__put_u8(o, (unsigned)c->def.ride_platforms | (unsigned)c->def.push_bodies << 1);
+        ledge__put_f32(o, c->def.push_mass);
         put_state(o, &c->state);
         ledge__put_vec(o, c->last_position);
+        put_push(o, c);
     }
 }
 
@@ -239,11 +303,16 @@ bool ledge__snap_characters_get(ledge__reader *r, ledge_world *w, ledge__snap_pl
         if (!get_move_def(r, &c.def.move)) break;
         c.def.platform_on_leave = (ledge_platform_leave)ledge__get_count(
             r, LEDGE_PLATFORM_LEAVE_NOTHING, "a platform_on_leave");
-        unsigned ride = ledge__get_u8(r);
-        if (ride > 1u) return ledge__read_fail(r, "a character's ride_platforms is %u", ride);
-        c.def.ride_platforms = ride != 0;
+        unsigned flags = ledge__get_u8(r);
+        if (flags > 3u) return ledge__read_fail(r, "a character's flags are %u", flags);
+        c.def.ride_platforms = (flags & 1u) != 0;
+        c.def.push_bodies = (flags & 2u) != 0;
+        c.def.push_mass = ledge__get_within(r, LEDGE_MAX_MASS, "a character's push_mass");
+        if (!r->failed && !(c.def.push_mass >= 0.0f))
+            return ledge__read_fail(r, "a character's push_mass is negative");
         if (!get_state(r, w, n, &c.state)) break;
         c.last_position = get_vec(r);
+        if (!get_push(r, w, n, &c)) break;
         c.floor_slot = -1;
         c.floor_chain = -1;
         if (r->failed) break;
@@ -255,6 +324,7 @@ bool ledge__snap_characters_get(ledge__reader *r, ledge_world *w, ledge__snap_pl
             w->step.restore_listed[h] = 1;
             continue;
         }
+        c.push_mass = ledge__character_push_mass(w, w->slot_of[h], &c.def);
         t->c[h] = c;
         t->list[t->count++] = h;
     }

@@ -29,30 +29,37 @@ import re
 import sys
 import tempfile
 
-# Lowest first. The Tiled loader is a library of its own, above the core,
-# built on the public API only; it has its own layers.
+# Lowest first. The Tiled and LDtk loaders are libraries of their own,
+# above the core, built on the public API only; each has its own layers.
 LAYERS = [
     ("base: numbers, checks, hooks, growable arrays",
-     ["core", "array", "hooks", "check", "hash"]),
+     ["core", "array", "hooks", "check", "hash", "ldl", "material"]),
     ("geometry: shapes and their collision, rays, sweeps, distances",
      ["shape", "narrow", "ray", "sweep", "decompose", "gjk", "distance", "bvh", "segment"]),
     ("tiles: the tile set, the tilemap and its queries, the grid",
      ["tile", "tile_push", "tile_round", "tile_collide", "tilemap", "tilemap_ray", "tilemap_load",
-      "distance_tile", "grid", "grid_refile"]),
+      "tilemap_material", "distance_tile", "grid", "grid_refile"]),
     ("store: the world's state, the body store, ids and slots, workers",
      ["workers", "body_fields", "world_state", "body_store", "slots", "contacts", "par"]),
     ("stages: the step's stages and the state they keep",
-     ["chain_store", "order", "broad_file", "broad_tiles", "broad", "resolve", "fast",
-      "response", "sleep", "events", "query_index", "characters", "chain_query"]),
+     ["chain_store", "order", "joints", "broad_file", "broad_tiles", "broad", "joint_solve",
+      "resolve", "fast", "response", "sleep", "events", "query_index", "characters", "push",
+      "chain_query"]),
     ("api: the step and the public calls",
-     ["move", "character", "body", "chain", "world", "query", "draw", "distance_world", "ffi",
+     ["move", "character", "joint", "body", "chain", "world", "query", "draw", "distance_world", "ffi",
       "profile", "snapshot_codec", "snapshot", "snapshot_tiles", "snapshot_bodies", "snapshot_contacts",
-      "snapshot_events", "snapshot_characters", "snapshot_chains"]),
+      "snapshot_events", "snapshot_characters", "snapshot_chains", "snapshot_joints"]),
     ("tiled context", ["tiled_ctx", "tiled_flip"]),
     ("tiled util", ["tiled_util", "tiled_lookup"]),
     ("tiled data", ["tiled_data", "tiled_tileset", "tiled_objects"]),
     ("tiled layers", ["tiled_layers"]),
     ("tiled", ["tiled"]),
+    ("ldtk context", ["ldtk_ctx", "ldtk_names"]),
+    ("ldtk util", ["ldtk_json"]),
+    ("ldtk data", ["ldtk_defs", "ldtk_fields", "ldtk_levels"]),
+    ("ldtk entities", ["ldtk_entities"]),
+    ("ldtk layers", ["ldtk_layers", "ldtk_place"]),
+    ("ldtk", ["ldtk"]),
 ]
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)

@@ -39,6 +39,18 @@
 /// body: a moving platform of any shape, which carries the dynamic bodies
 /// and the characters that stand on it.
 ///
+/// **Materials.** A chain has a surface material (material.h:
+/// ledge_chain_def.material, ledge_chain_set_material), mixed with a
+/// body's at each contact by material.h's one rule, as a tile's is: ice, a
+/// bouncy rim, or a belt whose surface speed runs along every segment's
+/// tangent (ny, -nx) (with y up, on a floor drawn from right to left: to
+/// the right). On a kinematic chain that is also a belt, N's split acts on
+/// the velocity relative to the moving chain and then to its belt: a body
+/// at rest on it moves at the chain's velocity plus the belt's. A
+/// character standing on a chain reads the chain's material
+/// (ledge_character_state.floor_material): it slides on an icy chain and a
+/// belt chain carries it.
+///
 /// Bodies meet chains in the step (with their filters, as two bodies do),
 /// the character mover meets them as it meets tiles (slopes, snapping,
 /// step-up, the steep-slope rules), and every world query sees them
@@ -51,13 +63,14 @@
 /// than LEDGE_MAX_CHAIN_POINTS, a point that is not finite or beyond 1e6,
 /// a segment no longer than 1e-5 of its ends' largest coordinate in the
 /// chain's frame (a repeated point; floats would not resolve its
-/// direction), a
-/// chain that folds back on itself at a vertex (two segments over each
-/// other), segments that cross or touch one another, a dynamic type, and a
-/// world that is stepping.
+/// direction), a chain that folds back on itself at a vertex (two
+/// segments over each other), segments that cross or touch one another, a
+/// dynamic type, a material that is not valid, and a world that is
+/// stepping.
 #ifndef LEDGE_CHAIN_H
 #define LEDGE_CHAIN_H
 
+#include "material.h"
 #include "query.h"
 
 #ifdef __cplusplus
@@ -78,13 +91,16 @@ typedef struct ledge_chain_def {
     ledge_filter filter;  ///< Which bodies meet it (Box2D's rule, body.h). Default: the default
                           ///< filter.
     void *user_data;      ///< Yours; ledge never reads it.
-    // Materials: a contact with a chain takes the body's own friction and
-    // bounce, as a contact with a tile does (world.h); a chain has no
-    // surface speed of its own beyond a kinematic chain's velocity.
+    /// Its surface (material.h): friction, bounce, a surface speed (a belt
+    /// along each segment's tangent (ny, -nx)) and how its friction mixes,
+    /// mixed with a body's at each contact as a tile's material is. Default
+    /// ledge_default_material() (the body keeps its own friction and
+    /// bounce). Must be valid (ledge_material_is_valid).
+    ledge_material material;
 } ledge_chain_def;
 
-/// A static open chain at the origin with the default filter and no points
-/// (set them).
+/// A static open chain at the origin with the default filter, the default
+/// material and no points (set them).
 LEDGE_API ledge_chain_def ledge_default_chain_def(void);
 
 /// Adds a chain to the world. Returns the null id (logged) when the def is
@@ -148,6 +164,15 @@ LEDGE_API ledge_filter ledge_chain_filter(const ledge_world *world, ledge_chain_
 
 /// Sets which bodies meet the chain.
 LEDGE_API bool ledge_chain_set_filter(ledge_world *world, ledge_chain_id id, ledge_filter filter);
+
+/// The chain's material (the default material, logged, for an invalid id).
+LEDGE_API ledge_material ledge_chain_material(const ledge_world *world, ledge_chain_id id);
+
+/// Sets the chain's material (refused, logged, when not valid). What
+/// touches the chain meets the new surface from the next step on, and what
+/// sleeps on it wakes.
+LEDGE_API bool ledge_chain_set_material(ledge_world *world, ledge_chain_id id,
+                                        const ledge_material *material);
 
 /// The pointer stored with the chain (NULL for an invalid id).
 LEDGE_API void *ledge_chain_user_data(const ledge_world *world, ledge_chain_id id);

@@ -21,7 +21,8 @@
 ///   into convex pieces, one static or kinematic body each); point objects
 ///   are reported without a body. Custom properties `body` (static,
 ///   kinematic, dynamic, sensor), `one_way`, `friction`, `bounce`,
-///   `density`, `velocity_x`, `velocity_y` set up the body;
+///   `surface_speed`, `friction_mix`, `density`, `velocity_x`, `velocity_y`
+///   set up the body;
 /// - polylines become chains (chain.h): open, one-sided, facing up as
 ///   drawn unless `facing` says otherwise; a polygon with the property
 ///   `chain` becomes a closed chain (solid inside, or outside with
@@ -29,7 +30,16 @@
 ///   `velocity_x`, `velocity_y`), and `path` (an object property) names
 ///   the polyline or polygon of class `path` it is meant to follow: paths
 ///   make nothing, their points are in the result for the game to move the
-///   chain along (ledge_chain_set_target).
+///   chain along (ledge_chain_set_target). A chain's material is the
+///   default level material (material.h) with the object's `friction`,
+///   `bounce`, `surface_speed` and `friction_mix` properties, as a tileset
+///   tile's;
+/// - materials (material.h): a tileset tile's custom properties `friction`,
+///   `bounce`, `surface_speed` and `friction_mix` give every cell drawn
+///   with it that material (ledge_tilemap_set_cell_material; the other
+///   cells' own materials are taken away). A surface speed turns clockwise
+///   around the tile or object as drawn (on a floor: to the right), a
+///   flipped tile's the other way.
 ///
 /// A `sensor` object becomes a static sensor body (ledge_body_def.sensor:
 /// it reports overlaps and never collides) and a `one_way` object a one-way
@@ -132,19 +142,22 @@ typedef struct ledge_tiled_object {
     bool one_way;              ///< `one_way` = true: a one-way platform body (up as drawn).
     float friction;            ///< From the `friction` property, else 0.
     float bounce;              ///< From the `bounce` property, else 0.
-    vec2s position;            ///< World centre of its bounds; every body of it sits here.
-    ledge_aabb bounds;         ///< World bounds of its geometry (a point for POINT).
-    int first_body;            ///< Its bodies are result->bodies[first_body .. + body_count).
-    int body_count;            ///< 0 for points, 1 for boxes and circles, >= 1 for polygons.
-    int first_property;        ///< Its properties: result->properties[first_property ..).
-    int property_count;        ///< How many custom properties it has.
-    ledge_chain_id chain;      ///< The chain a polyline or `chain` polygon made, else the null id.
-    bool is_path;              ///< A polyline or polygon of class `path`: no chain, no body.
-    int path;                  ///< The path its `path` property names (an index in `objects`), or
-                               ///< -1.
-    int first_point;           ///< A chain's or a path's points (world, in order, a chain's as
-                               ///< made): result->points[first_point .. + point_count).
-    int point_count;           ///< 0 for other objects.
+    float surface_speed;       ///< From `surface_speed`, in the world's frame (material.h), else 0.
+    /// From `friction_mix`, else LEDGE_FRICTION_MIX_MEAN.
+    ledge_friction_mix friction_mix;
+    vec2s position;       ///< World centre of its bounds; every body of it sits here.
+    ledge_aabb bounds;    ///< World bounds of its geometry (a point for POINT).
+    int first_body;       ///< Its bodies are result->bodies[first_body .. + body_count).
+    int body_count;       ///< 0 for points, 1 for boxes and circles, >= 1 for polygons.
+    int first_property;   ///< Its properties: result->properties[first_property ..).
+    int property_count;   ///< How many custom properties it has.
+    ledge_chain_id chain; ///< The chain a polyline or `chain` polygon made, else the null id.
+    bool is_path;         ///< A polyline or polygon of class `path`: no chain, no body.
+    int path;             ///< The path its `path` property names (an index in `objects`), or
+                          ///< -1.
+    int first_point;      ///< A chain's or a path's points (world, in order, a chain's as
+                          ///< made): result->points[first_point .. + point_count).
+    int point_count;      ///< 0 for other objects.
 } ledge_tiled_object;
 
 /// What a load made. Free with ledge_tiled_result_destroy.

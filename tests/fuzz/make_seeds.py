@@ -8,6 +8,7 @@ every tile, both loaders, a world with bodies of every shape that steps)
 instead of having to find them. Run it from anywhere; it rewrites the
 directory. The seeds are small and kept in the repository.
 """
+import json
 import os
 import struct
 
@@ -124,9 +125,26 @@ def tilemap_seeds():
     return out
 
 
-def world_header(w=20, h=12):
+def world_header(w=20, h=12, cell=0):
     # width, height, tile size, gravity, iterations, substeps, cell size, capacity
-    return bytes([w - 4, h - 4, 0, 0, 3, 0, 0, 0])
+    # (cell 0x10: the input makes joints, 0x08: chains, 0x18: both;
+    # fuzz_world.c)
+    return bytes([w - 4, h - 4, 0, 0, 3, 0, cell, 0])
+
+
+def joint(type_, a=None, b=None, point=(100, 200), length=32, more=0, extra=b""):
+    # op 10: type, which (bit 0: body a, bit 1: body b), the bodies' picks,
+    # anchor a (or a point on the map), anchor b, length (/32), more, extra
+    which = (1 if a is not None else 0) | (2 if b is not None else 0)
+    out = bytes([10, type_, which])
+    if a is not None:
+        out += bytes([a])
+    if b is not None or a is None:
+        out += bytes([b if b is not None else 0])
+    out += bytes([0, 0, 0])
+    if a is None:
+        out += bytes(point)
+    return out + bytes([0, 0, 0, length, more]) + extra
 
 
 def create(kind, px, py, vx=0, vy=0, type_=2):
@@ -153,27 +171,175 @@ def world_seeds():
     out["floor"] = world_header() + body + floor + steps + floor
     out["stale_ids"] = world_header() + body + stale + steps + stale
     out["odd_dt"] = world_header(8, 8) + body + bytes([5, 3, 5, 4, 5, 5, 5, 6, 5, 7, 5, 8, 5, 9])
-    # Chains (op 0xFA: head = count - 2 | loop << 4 | kinematic << 5, the
-    # points, a velocity, a filter): a hill, a kinematic platform, a rock;
-    # then changes (0xF7..0xF8), resting bodies (0xF9) and queries (0xF4..0xF6).
-    hill = bytes([0xFA, 4]) + bytes([240, 40, 170, 40, 140, 90, 110, 90, 80, 40, 10, 40]) + bytes([0, 0, 0x81])
-    platform = bytes([0xFA, 0x20 | 1]) + bytes([200, 150, 170, 160, 140, 150]) + bytes([8, 0, 0x81])
-    rock = bytes([0xFA, 0x10 | 3]) + bytes([60, 150, 80, 150, 90, 170, 70, 185, 50, 170]) + bytes([0, 0, 0x81])
-    changes = (bytes([0xF7, 1, 2]) + vec(1, 0) + bytes([0xF8, 0, 4]) + vec(0, 0)
-               + bytes([0xF7, 1, 3]) + vec(9, 8))
-    rest = b"".join(bytes([0xF9, k, 4 + 2 * k, 6, 80]) for k in range(6))
-    queries = b"".join(bytes([0xF4 + k % 3]) + vec(3 + k, 9) + vec(0.5, -8) for k in range(6))
-    out["chains"] = world_header() + hill + platform + rock + body + steps + changes + steps
-    out["chain_rest"] = world_header() + body + rest + steps + rest
-    out["chain_queries"] = world_header() + hill + rock + queries + steps + queries
-    out["chain_churn"] = (world_header() + hill + bytes([0xF7, 0, 0]) + vec(0, 0) + platform
-                          + rock + steps + bytes([0xF7, 1, 0]) + vec(0, 0) + hill + steps)
+    # Chains (cell byte 0x08; ops 10..13 after the materials' op 9, or
+    # 12..15 with joints too). Op 10: head = count - 2 | loop << 4 |
+    # kinematic << 5, the points, a velocity, a filter (bit 6: a material
+    # follows, op 9's four bytes): a hill, a kinematic platform, an icy
+    # rock, a belt; then changes (op 11: pick, what, a vector, for what 4 a
+    # material), resting bodies (op 12) and queries (op 13).
+    def chain_op(head, pts, velocity=(0, 0), filt=0x81, material=b"", first=10):
+        return (bytes([first, head]) + bytes(pts) + bytes([velocity[0] & 0xFF, velocity[1] & 0xFF, filt])
+                + material)
+    def mat(f, b, speed, mix):
+        return bytes([f, b, (speed + 120) & 0xFF, mix])
+    hill = chain_op(4, [240, 40, 170, 40, 140, 90, 110, 90, 80, 40, 10, 40])
+    platform = chain_op(0x20 | 1, [200, 150, 170, 160, 140, 150], (8, 0))
+    rock = chain_op(0x10 | 3, [60, 150, 80, 150, 90, 170, 70, 185, 50, 170], filt=0xC1,
+                 material=mat(0, 0, 0, 1))
+    belt = chain_op(1, [120, 120, 90, 110, 60, 120], filt=0xC1, material=mat(2, 1, 32, 1))
+    moving_belt = chain_op(0x20, [230, 100, 200, 100], (-6, 0), filt=0xC1, material=mat(3, 0, -24, 2))
+    changes = (bytes([11, 1, 2]) + vec(1, 0) + bytes([11, 0, 5]) + vec(0, 0)
+               + bytes([11, 1, 3]) + vec(9, 8) + bytes([11, 2, 4]) + vec(0, 0) + mat(4, 4, 16, 0)
+               + bytes([11, 0, 4]) + vec(0, 0) + bytes([0, 0, 120, 0xF5]))  # a mix that is none
+    rest = b"".join(bytes([12, k, 4 + 2 * k, 6, 80]) for k in range(6))
+    queries = b"".join(bytes([13]) + vec(3 + k, 9) + vec(0.5, -8) for k in range(6))
+    chains = world_header(cell=0x08)
+    out["chains"] = chains + hill + platform + rock + belt + moving_belt + body + steps + changes + steps
+    out["chain_rest"] = chains + body + rest + steps + rest
+    out["chain_queries"] = chains + hill + rock + queries + steps + queries
+    out["chain_churn"] = (chains + hill + bytes([11, 0, 0]) + vec(0, 0) + platform
+                          + rock + steps + bytes([11, 1, 0]) + vec(0, 0) + hill + steps)
+    # Chains and joints together: the chains' ops are 12..15.
+    out["chains_joints"] = (world_header(cell=0x18) + chain_op(4, [240, 40, 170, 40, 140, 90, 110, 90, 80, 40, 10, 40], first=12)
+                            + body + joint(1, None, 0, (100, 230), 40) + steps
+                            + bytes([13, 0, 4]) + vec(0, 0) + mat(1, 0, 16, 1) + steps)
+    # Joints: a chain of ropes from a point, then one of each type between
+    # bodies, steps, calls on them (op 11) and a body destroyed under them.
+    chain = joint(1, None, 0, (100, 230), 40) + b"".join(joint(1, k, k + 1, length=40) for k in range(6))
+    kinds = (joint(0, 7, 8) + joint(2, 8, 9, more=4 | 8, extra=bytes([16, 20]))
+             + joint(3, 9, 10) + joint(4, 10, 11, more=32 | 64, extra=bytes([0xF0, 0x10, 20, 40]))
+             + joint(5, 11, 0, more=128, extra=vec(2, 8) + vec(6, 8) + bytes([64, 0])))
+    calls = b"".join(bytes([11, k, 0, 0, 40, 40, 0, k]) for k in range(8))
+    out["joints_chain"] = world_header(cell=0x10) + body + chain + steps
+    out["joints_kinds"] = world_header(cell=0x10) + body + kinds + steps + calls + steps
+    out["joints_destroyed"] = (world_header(cell=0x10) + body + chain + kinds + steps
+                               + bytes([2, 3, 2, 8]) + steps)
+    # Materials (op 9: what, friction, bounce, speed, mix bytes, then the
+    # tile, cell or body): belt cells both ways, an icy run, a bouncy pad,
+    # a tile id's belt, a belt body, a cell taken away, the check of all.
+    def material(what, f, b, speed, mix, *rest):
+        return bytes([9, what, f, b, (speed + 120) & 0xFF, mix] + list(rest))
+    mats = b"".join(material(1, 2, 0, 32, 1, x, 0) for x in range(2, 8))
+    mats += b"".join(material(1, 2, 0, -48, 1, x, 0) for x in range(8, 14))
+    mats += b"".join(material(1, 0, 0, 0, 1, x, 0) for x in range(14, 16))
+    mats += material(1, 4, 3, 0, 1, 16, 0) + material(0, 3, 0, 16, 2, 1)
+    mats += material(3, 2, 0, 24, 0, 1, 1) + material(2, 0, 0, 0, 0, 5, 0) + material(4, 0, 0, 0, 0, 0x40)
+    out["materials"] = world_header() + body + mats + steps + mats[:6] + steps
+    return out
+    return out
+
+
+# LDtk projects (fuzz_ldtk.c): a flags byte (the def), then the JSON. Small
+# projects of 8 x 6 cells (the harness compares its two tilemap loaders on
+# such a map) with every layer kind, tileset tags and custom data, entities
+# with every field type, several levels, worlds and a separate level file.
+def ldtk_json(obj):
+    return json.dumps(obj, separators=(",", ":")).encode()
+
+
+def ldtk_layer(kind, name, w, h, **extra):
+    layer = {"__identifier": name, "__type": kind, "__gridSize": 16, "__cWid": w, "__cHei": h,
+             "__pxTotalOffsetX": 0, "__pxTotalOffsetY": 0, "layerDefUid": 1,
+             "__tilesetDefUid": 10 if kind != "Entities" else None, "intGridCsv": [],
+             "autoLayerTiles": [], "gridTiles": [], "entityInstances": []}
+    layer.update(extra)
+    return layer
+
+
+def ldtk_field(name, kind, value):
+    return {"__identifier": name, "__type": kind, "__value": value}
+
+
+def ldtk_entity(name, x, y, w=16, h=16, pivot=(0, 0), fields=(), iid=None):
+    return {"__identifier": name, "iid": iid or name.lower(), "px": [x, y],
+            "__grid": [x // 16, y // 16], "__pivot": list(pivot), "width": w, "height": h,
+            "fieldInstances": list(fields)}
+
+
+def ldtk_level(name, x, y, w, h, layers, fields=()):
+    return {"identifier": name, "iid": "iid-" + name, "worldX": x, "worldY": y, "pxWid": w * 16,
+            "pxHei": h * 16, "layerInstances": layers, "fieldInstances": list(fields)}
+
+
+def ldtk_project(levels, layout="Free", **extra):
+    names = ["full", "slope45_up_left", "slope45_up_right", "half_top_one_way", "ladder",
+             "_22DEG_BIG_NN", None, "concave_up_right"]
+    values = [{"value": k + 1, "identifier": n} for k, n in enumerate(names)]
+    tags = [{"enumValueId": "slope67_small_up_right", "tileIds": [1, 2]},
+            {"enumValueId": "Water", "tileIds": [3]}]
+    custom = [{"tileId": 4, "data": "ledge_tile=half_bottom\none_way=up\nfriction=0.2"},
+              {"tileId": 5, "data": "{\"ledge_tile\":\"convex_up_left\",\"bounce\":0.5}"},
+              {"tileId": 6, "data": "FULL"}]
+    proj = {"jsonVersion": "1.5.3", "defaultGridSize": 16, "worldLayout": layout,
+            "defs": {"layers": [{"__type": "IntGrid", "identifier": "Collisions", "uid": 1,
+                                 "intGridValues": values}],
+                     "tilesets": [{"identifier": "shapes", "uid": 10, "tileGridSize": 16,
+                                   "enumTags": tags, "customData": custom}]},
+            "levels": levels}
+    proj.update(extra)
+    return proj
+
+
+def ldtk_seeds():
+    csv = [0] * 48
+    for x in range(8):
+        csv[40 + x] = 1
+    csv[33], csv[34], csv[20], csv[21], csv[30], csv[39] = 2, 3, 4, 4, 6, 8
+    tiles = [{"px": [16 * k, 0], "t": k + 1, "f": k % 4} for k in range(6)]
+    fields = [ldtk_field("hp", "Int", 3), ldtk_field("speed", "Float", 1.5),
+              ldtk_field("alive", "Bool", True), ldtk_field("name", "String", "Bob"),
+              ldtk_field("note", "Multilines", "a\nb"),
+              ldtk_field("item", "LocalEnum.Item", "Sword"), ldtk_field("tint", "Color", "#FF8000"),
+              ldtk_field("spawn", "Point", {"cx": 2, "cy": 3}),
+              ldtk_field("target", "EntityRef", {"entityIid": "crate", "layerIid": "l",
+                                                 "levelIid": "v", "worldIid": "w"}),
+              ldtk_field("file", "FilePath", "a.png"),
+              ldtk_field("icon", "Tile", {"tilesetUid": 10, "x": 0, "y": 0, "w": 16, "h": 16}),
+              ldtk_field("hps", "Array<Int>", [1, 2, None]), ldtk_field("future", "Vector", [1])]
+    ents = [ldtk_entity("Player", 24, 80, pivot=(0.5, 1), fields=fields),
+            ldtk_entity("Crate", 48, 64, fields=[ldtk_field("body", "LocalEnum.Body", "dynamic")]),
+            ldtk_entity("Ball", 88, 40, pivot=(0.5, 0.5),
+                        fields=[ldtk_field("shape", "String", "circle"),
+                                ldtk_field("bounce", "Float", 0.5)]),
+            ldtk_entity("Bridge", 64, 48, 48, 8),
+            ldtk_entity("Pit", 0, 72, 32, 8, fields=[ldtk_field("sensor", "Bool", True)]),
+            ldtk_entity("Lift", 16, 16, 32, 8,
+                        fields=[ldtk_field("path", "Array<Point>",
+                                           [{"cx": 1, "cy": 3}, {"cx": 5, "cy": 3}]),
+                                ldtk_field("speed", "Float", 2), ldtk_field("loop", "Bool", True)])]
+    one = ldtk_level("A", 0, 0, 8, 6, [
+        ldtk_layer("Entities", "Entities", 8, 6, entityInstances=ents),
+        ldtk_layer("Tiles", "Art", 8, 6, gridTiles=tiles),
+        ldtk_layer("IntGrid", "Collisions", 8, 6, intGridCsv=csv,
+                   autoLayerTiles=[{"px": [112, 16], "t": 4, "f": 2}])],
+        [ldtk_field("music", "String", "calm"), ldtk_field("start", "Point", {"cx": 1, "cy": 1})])
+    small = [1] * 8
+    b = ldtk_level("B", 128, -32, 4, 2, [ldtk_layer("IntGrid", "Collisions", 4, 2,
+                                                    intGridCsv=small)])
+    c = ldtk_level("C", -64, 96, 4, 2, [ldtk_layer("IntGrid", "Collisions", 4, 2,
+                                                   intGridCsv=[0, 0, 5, 0, 7, 7, 1, 1])])
+    external = dict(one, layerInstances=None, externalRelPath="rooms/A.ldtkl")
+    out = {}
+    out["one_level"] = bytes([0]) + ldtk_json(ldtk_project([one]))
+    out["one_level_y_down_tables"] = bytes([1 | 32]) + ldtk_json(ldtk_project([one]))
+    out["free_levels"] = bytes([2 | 32]) + ldtk_json(ldtk_project([one, b, c]))
+    out["level_b"] = bytes([8]) + ldtk_json(ldtk_project([one, b, c]))
+    out["linear_levels"] = bytes([2 | 32]) + ldtk_json(ldtk_project([one, b, c], "LinearVertical"))
+    out["worlds"] = bytes([2 | 4]) + ldtk_json(ldtk_project(
+        [], worlds=[{"identifier": "W", "iid": "w", "worldLayout": "GridVania",
+                     "levels": [b, one]}]))
+    # The harness resolves every separate level file to the input itself: a
+    # root that is a project and a level at once.
+    out["separate_level"] = bytes([64 | 16]) + ldtk_json(ldtk_project(
+        [external], layerInstances=one["layerInstances"], fieldInstances=[]))
+    out["level_file"] = bytes([0]) + ldtk_json(one)
+    out["not_json"] = bytes([0]) + b'{"jsonVersion":"1.5.3","defs":{"layers":[],'
     return out
 
 
 def main():
     for name, seeds in (("collide", collide_seeds()), ("tilemap", tilemap_seeds()),
-                        ("world", world_seeds())):
+                        ("world", world_seeds()), ("ldtk", ldtk_seeds())):
         d = os.path.join(HERE, "corpus", name)
         os.makedirs(d, exist_ok=True)
         for old in os.listdir(d):

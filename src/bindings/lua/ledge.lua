@@ -8,8 +8,10 @@
 -- path, e.g. build/libledge.so) or else the system's library path
 -- ("libledge.so"); the optional Tiled loader through LEDGE_TILED_LIB, the
 -- libledge_tiled.so beside a libledge loaded by path, or the system's
--- "libledge_tiled.so". Call ledge.load(path) before anything else to
--- choose one from Lua instead.
+-- "libledge_tiled.so"; the optional LDtk loader through LEDGE_LDTK_LIB, or
+-- libledge_ldtk.so next to the file LEDGE_LIB names, or "libledge_ldtk.so".
+-- Call ledge.load(path) before anything else to choose one from Lua
+-- instead.
 --
 -- Ownership: a World owns its C world (freed when the World is collected or
 -- on world:destroy()); bodies and the tilemap hold a reference to their
@@ -83,6 +85,8 @@ local ground_t = ffi.typeof('ledge_ground')
 ledge.body_types = { static = 0, kinematic = 1, dynamic = 2 }
 ledge.responses = { slide = 0, touch = 1, bounce = 2, cross = 3 }
 ledge.one_way = { none = 0, up = 1, down = 2, left = 3, right = 4 }
+ledge.friction_mix = { mean = 0, min = 1, max = 2 }
+local mix_names = { [0] = 'mean', 'min', 'max' }
 local response_names = { [0] = 'slide', 'touch', 'bounce', 'cross' }
 
 local function xy(t, dx, dy)
@@ -206,9 +210,12 @@ local function fill_body_def(bd, t)
     bd.type = ledge.body_types[t.type or 'dynamic'] or error('bad body type ' .. tostring(t.type), 3)
     bd.position.x, bd.position.y = t.x or 0, t.y or 0
     if t.vx or t.vy then bd.velocity.x, bd.velocity.y = t.vx or 0, t.vy or 0 end
-    for _, k in ipairs({ 'density', 'friction', 'bounce', 'gravity_scale', 'drag', 'bullet',
-        'sensor', 'enable_events', 'max_floor_angle' }) do
+    for _, k in ipairs({ 'density', 'friction', 'bounce', 'surface_speed', 'gravity_scale', 'drag',
+        'bullet', 'sensor', 'enable_events', 'max_floor_angle' }) do
         if t[k] ~= nil then bd[k] = t[k] end
+    end
+    if t.friction_mix then
+        bd.friction_mix = ledge.friction_mix[t.friction_mix] or error('bad friction_mix', 3)
     end
     if t.one_way then bd.one_way = ledge.one_way[t.one_way] or error('bad one_way', 3) end
     if t.response then bd.response = ledge.responses[t.response] or error('bad response', 3) end
@@ -230,7 +237,8 @@ end
 
 --- A new body: {shape = ledge.shape{...} or its table, type = 'dynamic' |
 --- 'kinematic' | 'static', x, y, vx, vy, density, friction, bounce,
---- gravity_scale, drag, bullet, sensor, enable_events, one_way = 'up' ...,
+--- surface_speed, friction_mix = 'mean' | 'min' | 'max', gravity_scale,
+--- drag, bullet, sensor, enable_events, one_way = 'up' ...,
 --- response = 'slide' | 'touch' | 'bounce' | 'cross', category, mask,
 --- group, data = anything of yours}.
 function World:newBody(t)
@@ -393,9 +401,10 @@ jit.off(draw_world)
 --- Debug draw through Lua functions: handlers = {polygon = f(verts, color),
 --- solidPolygon = f(verts, color)} where verts is {x1, y1, x2, y2, ...} and
 --- color 0xRRGGBB; options = {tiles, bodies, chains, contacts, normals,
---- bounds}.
---- Circles, segments and points are not drawn through it: LuaJIT callbacks
---- cannot take vec2s by value (draw them from body positions instead).
+--- bounds, joints, materials}. Circles, segments and points are not drawn
+--- through it: LuaJIT callbacks cannot take vec2s by value (draw them from
+--- body positions instead, joints from Joint:anchors() and chains from
+--- Chain:points()).
 function World:draw(handlers, x0, y0, x1, y1, options)
     local dd = C.ledge_default_debug_draw()
     local cbs = {}
@@ -412,7 +421,8 @@ function World:draw(handlers, x0, y0, x1, y1, options)
     if handlers.polygon then dd.draw_polygon = poly(handlers.polygon) end
     if handlers.solidPolygon then dd.draw_solid_polygon = poly(handlers.solidPolygon) end
     options = options or {}
-    for _, k in ipairs({ 'tiles', 'bodies', 'chains', 'contacts', 'normals', 'bounds' }) do
+    for _, k in ipairs({ 'tiles', 'bodies', 'chains', 'contacts', 'normals', 'bounds', 'joints',
+                         'materials' }) do
         if options[k] ~= nil then dd['draw_' .. k] = options[k] end
     end
     local ok, err = pcall(checked, draw_world, wptr(self), dd,
@@ -447,6 +457,68 @@ local function tile_id(tile)
     end
     return tile
 end
+
+-- --- materials (material.h) ----------------------------------------------------
+
+--- A ledge_material from a table {friction, bounce, surface_speed,
+--- friction_mix = 'mean' | 'min' | 'max'}: what it lacks is
+--- ledge_default_material()'s (friction 1 mixed by min, bounce 0, speed 0).
+function ledge.material(t)
+    local m = C.ledge_default_material()
+    if t.friction ~= nil then m.friction = t.friction end
+    if t.bounce ~= nil then m.bounce = t.bounce end
+    if t.surface_speed ~= nil then m.surface_speed = t.surface_speed end
+    if t.friction_mix ~= nil then
+        m.friction_mix = ledge.friction_mix[t.friction_mix] or
+            error('friction_mix must be mean, min or max, got ' .. tostring(t.friction_mix), 2)
+    end
+    return m
+end
+
+local function material_table(m)
+    return { friction = m.friction, bounce = m.bounce, surface_speed = m.surface_speed,
+        friction_mix = mix_names[tonumber(m.friction_mix)] }
+end
+
+local function as_material(t)
+    if ffi.istype('ledge_material', t) then return t end
+    return ledge.material(t)
+end
+
+--- Every cell holding `tile` (an id or name, not EMPTY) gets material t
+--- (a table as ledge.material takes it, or a ledge_material).
+function Tilemap:setTileMaterial(tile, t)
+    if not checked(C.ledge_tilemap_set_tile_material, mptr(self), tile_id(tile), as_material(t)) then
+        raise('ledge_tilemap_set_tile_material refused')
+    end
+end
+
+--- The material of tile id `tile`, as a table.
+function Tilemap:tileMaterial(tile)
+    return material_table(checked(C.ledge_tilemap_tile_material, mptr(self), tile_id(tile)))
+end
+
+--- Cell (x, y)'s own material (t a table or ledge_material), or with t
+--- nil, takes it away.
+function Tilemap:setCellMaterial(x, y, t)
+    local m = t ~= nil and as_material(t) or nil
+    if not checked(C.ledge_tilemap_set_cell_material, mptr(self), x, y, m) then
+        raise('ledge_tilemap_set_cell_material refused')
+    end
+end
+
+--- The material contacts with cell (x, y) use (its own, else its tile's).
+function Tilemap:cellMaterial(x, y)
+    return material_table(C.ledge_tilemap_cell_material(mptr(self), x, y))
+end
+
+--- Whether cell (x, y) has a material of its own.
+function Tilemap:cellHasMaterial(x, y)
+    return C.ledge_tilemap_cell_has_material(mptr(self), x, y)
+end
+
+--- Takes every cell's own material away.
+function Tilemap:clearCellMaterials() C.ledge_tilemap_clear_cell_materials(mptr(self)) end
 
 --- Sets cell (x, y) to a tile id or name ('FULL', '45DEG_PN', ...).
 function Tilemap:set(x, y, tile)
@@ -551,6 +623,172 @@ function ledge.loadTiledWorld(path, t)
     return world, objects
 end
 
+-- --- LDtk projects ---------------------------------------------------------
+
+local L -- libledge_ldtk, loaded on first use
+
+-- The loader: LEDGE_LDTK_LIB, or the file next to LEDGE_LIB, or the system's.
+local function ldtk_lib()
+    if L then return L end
+    local path = os.getenv('LEDGE_LDTK_LIB')
+    local core = os.getenv('LEDGE_LIB')
+    if not path and core and core:find('/') then
+        local beside = core:match('^(.*/)') .. 'libledge_ldtk.so'
+        local f = io.open(beside, 'rb')
+        if f then f:close(); path = beside end
+    end
+    L = ffi.load(path or 'ledge_ldtk')
+    return L
+end
+
+local body_kinds = { [0] = nil, 'static', 'kinematic', 'dynamic', 'sensor' }
+local body_kind_ids = { none = 0, static = 1, kinematic = 2, dynamic = 3, sensor = 4 }
+
+local function tile_id(v)
+    if type(v) == 'string' then
+        local id = ledge.tiles[v:upper()]
+        if id == nil then error('unknown tile name ' .. v, 4) end
+        return id
+    end
+    return v or 0
+end
+
+-- One value of a field as a Lua value.
+local function ldtk_value(r, f, v)
+    if v.is_null then return nil end
+    local t = f.type
+    if t == 1 then return tonumber(v.integer) end
+    if t == 2 then return v.number end
+    if t == 3 then return v.boolean end
+    if t == 7 then return { cx = v.cx, cy = v.cy, x = v.point.x, y = v.point.y } end
+    if t == 8 then
+        return { iid = ffi.string(v.string), layer = ffi.string(v.layer),
+            level = ffi.string(v.level), world = ffi.string(v.world),
+            entity = v.entity >= 0 and v.entity + 1 or nil }
+    end
+    if t == 10 then return { tileset = v.tileset_uid, x = v.x, y = v.y, w = v.w, h = v.h } end
+    if t == 0 then return nil end
+    return ffi.string(v.string) -- String, Enum, Color ("#rrggbb"), FilePath
+end
+
+-- A {name = value} table of fields (arrays as Lua arrays).
+local function ldtk_fields(r, first, count)
+    local out = {}
+    for i = first, first + count - 1 do
+        local f = r.fields[i]
+        local name = ffi.string(f.identifier)
+        if f.is_array then
+            local list = {}
+            for k = 0, f.value_count - 1 do
+                list[k + 1] = ldtk_value(r, f, r.values[f.first_value + k]) or false
+            end
+            out[name] = list
+        elseif f.value_count == 1 then
+            out[name] = ldtk_value(r, f, r.values[f.first_value])
+        end
+    end
+    return out
+end
+
+local function ldtk_def(t)
+    local lib = ldtk_lib()
+    local d = lib.ledge_default_ldtk_def()
+    local keep = {} -- C strings and tables alive until the load returns
+    fill_world_def(d.world, t)
+    d.y_down = t.y_down or false
+    d.all_levels = t.all_levels or false
+    d.level_index = t.level_index or 0
+    if t.level then d.level = t.level end
+    if t.world then d.ldtk_world = t.world end
+    if t.tile_layer then d.tile_layer = t.tile_layer end
+    if t.intgrid then
+        local n = #t.intgrid
+        local a = ffi.new('ledge_ldtk_intgrid_tile[?]', n)
+        for i, e in ipairs(t.intgrid) do
+            local c = a[i - 1]
+            if e.layer then keep[#keep + 1] = e.layer; c.layer = e.layer end
+            if e.identifier then keep[#keep + 1] = e.identifier; c.identifier = e.identifier end
+            c.value = e.value or 0
+            c.tile = tile_id(e.tile)
+            c.one_way = e.one_way and 1 or 0 -- up as drawn
+        end
+        d.intgrid, d.intgrid_count = a, n
+        keep[#keep + 1] = a
+    end
+    if t.entity_bodies then
+        local n = #t.entity_bodies
+        local a = ffi.new('ledge_ldtk_entity_body[?]', n)
+        for i, e in ipairs(t.entity_bodies) do
+            local c = a[i - 1]
+            keep[#keep + 1] = e.identifier
+            c.identifier = e.identifier
+            c.body = body_kind_ids[e.body or 'none'] or error('unknown body ' .. tostring(e.body), 3)
+            c.shape = e.shape == 'circle' and 1 or 0
+            c.one_way = e.one_way or false
+        end
+        d.entity_bodies, d.entity_body_count = a, n
+        keep[#keep + 1] = a
+    end
+    return d, keep
+end
+
+--- A world from an LDtk project file (ledge_ldtk_create_world_file, docs/ldtk.md):
+--- returns the World, its entities and its levels. An entity is {identifier,
+--- iid, layer, level (index into levels), x, y (its pivot), bounds = {x0, y0,
+--- x1, y1}, body = 'static' | 'kinematic' | 'dynamic' | 'sensor' | nil,
+--- bodies = {Body...}, fields = {name = value}, path = {{x, y}, ...},
+--- speed, loop} and, when it has a path, entity:pathPosition(t) -> x, y.
+--- A level is {identifier, iid, cell_x, cell_y, width, height (cells),
+--- fields}. t: {all_levels, level (identifier or iid), level_index, world,
+--- y_down, tile_layer, intgrid = {{layer =, identifier =, value =, tile =
+--- id or name as drawn, one_way = bool}, ...}, entity_bodies = {{identifier
+--- =, body = 'dynamic', shape = 'circle', one_way = bool}, ...}, gravity =
+--- {x, y}, tile_size, ...}.
+function ledge.loadLdtkWorld(path, t)
+    ledge.load()
+    t = t or {}
+    local lib = ldtk_lib()
+    local d, keep = ldtk_def(t)
+    local res = ffi.new('ledge_ldtk_result *[1]')
+    local p = checked(lib.ledge_ldtk_create_world_file, path, d, res)
+    keep = nil
+    if p == nil then raise('ledge_ldtk_create_world_file failed') end
+    local world = wrap_world(p)
+    local r = ffi.gc(res[0], lib.ledge_ldtk_result_destroy) -- kept for pathPosition
+    local levels, entities = {}, {}
+    for i = 0, r.level_count - 1 do
+        local l = r.levels[i]
+        levels[i + 1] = { identifier = ffi.string(l.identifier), iid = ffi.string(l.iid),
+            cell_x = l.cell_x, cell_y = l.cell_y, width = l.cell_width, height = l.cell_height,
+            fields = ldtk_fields(r, l.first_field, l.field_count) }
+    end
+    for i = 0, r.entity_count - 1 do
+        local e = r.entities[i]
+        local bodies = {}
+        for k = 0, e.body_count - 1 do bodies[k + 1] = world:body(r.bodies[e.first_body + k]) end
+        local ent = { identifier = ffi.string(e.identifier), iid = ffi.string(e.iid),
+            layer = ffi.string(e.layer), level = e.level + 1, x = e.position.x, y = e.position.y,
+            bounds = { e.bounds.lower.x, e.bounds.lower.y, e.bounds.upper.x, e.bounds.upper.y },
+            body = body_kinds[tonumber(e.body)], bodies = bodies,
+            fields = ldtk_fields(r, e.first_field, e.field_count) }
+        if e.path_point_count > 0 then
+            ent.path = {}
+            for k = 0, e.path_point_count - 1 do
+                local q = r.path_points[e.first_path_point + k]
+                ent.path[k + 1] = { q.x, q.y }
+            end
+            ent.speed, ent.loop = e.path_speed, e.path_loop
+            local cptr = r.entities + i
+            ent.pathPosition = function(_, time)
+                local q = lib.ledge_ldtk_path_position(r, cptr, time)
+                return q.x, q.y
+            end
+        end
+        entities[i + 1] = ent
+    end
+    return world, entities, levels
+end
+
 -- --- bodies -------------------------------------------------------------
 
 local function bw(self)
@@ -602,6 +840,20 @@ Body.setGravityScale = scalar_setter(function(...) return C.ledge_body_set_gravi
 Body.setFriction = scalar_setter(function(...) return C.ledge_body_set_friction(...) end)
 Body.setBounce = scalar_setter(function(...) return C.ledge_body_set_bounce(...) end)
 Body.setDrag = scalar_setter(function(...) return C.ledge_body_set_drag(...) end)
+Body.setSurfaceSpeed = scalar_setter(function(...) return C.ledge_body_set_surface_speed(...) end)
+
+--- Sets friction, bounce, surface speed and friction mix at once (a table
+--- as ledge.material takes it: what it lacks is the default material's).
+function Body:setMaterial(t)
+    if not checked(C.ledge_body_set_material, bw(self), self.id, as_material(t)) then
+        raise('refused')
+    end
+end
+
+--- The body's material: {friction, bounce, surface_speed, friction_mix}.
+function Body:material()
+    return material_table(checked(C.ledge_body_material, bw(self), self.id))
+end
 
 function Body:mass() return checked(C.ledge_body_mass, bw(self), self.id) end
 
@@ -719,7 +971,9 @@ end
 --- y2, ...} (the chain's frame; its surface faces right of the direction
 --- from one point to the next, y up), loop = bool, type = 'static' |
 --- 'kinematic', x, y (its position), vx, vy (a kinematic chain's
---- velocity), category, mask, group, data = anything of yours}.
+--- velocity), category, mask, group, material (a table as ledge.material
+--- takes it, or a ledge_material: its surface, a belt's speed along each
+--- segment), data = anything of yours}.
 function World:newChain(t)
     local pts = t.points or error('newChain needs points = {x1, y1, ...}', 2)
     local n = math.floor(#pts / 2)
@@ -733,6 +987,7 @@ function World:newChain(t)
     if t.category then cd.filter.category = t.category end
     if t.mask then cd.filter.mask = t.mask end
     if t.group then cd.filter.group = t.group end
+    if t.material then cd.material = as_material(t.material) end
     local id = checked(C.ledge_chain_create, wptr(self), cd)
     if id.index1 == 0 then raise('ledge_chain_create failed', 2) end
     local c = wrap_chain(self, id)
@@ -867,6 +1122,20 @@ function Chain:filter()
     return f.category, f.mask, f.group
 end
 
+--- The chain's material, as a table {friction, bounce, surface_speed,
+--- friction_mix}.
+function Chain:material()
+    return material_table(checked(C.ledge_chain_material, chw(self), self.id))
+end
+
+--- Sets the chain's material (a table as ledge.material takes it, or a
+--- ledge_material).
+function Chain:setMaterial(t)
+    if not checked(C.ledge_chain_set_material, chw(self), self.id, as_material(t)) then
+        raise('ledge_chain_set_material refused')
+    end
+end
+
 -- --- characters (character.h) -------------------------------------------------
 
 local Character = {}
@@ -878,7 +1147,8 @@ local character_state_t = ffi.typeof('ledge_character_state')
 
 -- A ledge_character_def from opts: the mover's fields (as Body:move takes
 -- them, plus up = {x, y}), platformOnLeave = 'add_velocity' | 'add_upward'
--- | 'nothing', ridePlatforms = boolean.
+-- | 'nothing', ridePlatforms = boolean, pushBodies = boolean, pushMass =
+-- number (0: its own shape's mass at density 1).
 local function character_def(opts)
     local cd = C.ledge_default_character_def()
     if not opts then return cd end
@@ -895,14 +1165,19 @@ local function character_def(opts)
         cd.platform_on_leave = v
     end
     if opts.ridePlatforms ~= nil then cd.ride_platforms = opts.ridePlatforms and true or false end
+    if opts.pushBodies ~= nil then cd.push_bodies = opts.pushBodies and true or false end
+    if opts.pushMass ~= nil then cd.push_mass = opts.pushMass end
     return cd
 end
 
 -- The state as a Lua table (C's fields in camelCase, vectors as {x, y}).
 local function state_table(world, st)
     local function v(p) return { x = p.x, y = p.y } end
-    local floor_body = nil
-    if st.floor_body.index1 ~= 0 then floor_body = world:body(st.floor_body) end
+    local function body(id)
+        if id.index1 == 0 then return nil end
+        return world:body(id)
+    end
+    local floor_body = body(st.floor_body)
     local r = st.last_move
     return {
         x = st.position.x, y = st.position.y,
@@ -918,8 +1193,15 @@ local function state_table(world, st)
         floorCellY = st.floor_is_tile and st.floor_cell_y or nil,
         floorTile = st.floor_is_tile and st.floor_tile or nil,
         platformVx = st.platform_velocity.x, platformVy = st.platform_velocity.y,
+        floorMaterial = material_table(st.floor_material),
         timeSinceFloor = st.time_since_floor,
         hitCount = r.hit_count, snapped = r.snapped, stuck = r.stuck,
+        crushed = st.crushed, crushedBy = body(st.crushed_by),
+        pushing = st.pushing, pushedBody = body(st.pushed_body),
+        ceilingBody = body(st.ceiling_body),
+        hanging = st.hanging,
+        hangJoint = st.hanging and world:joint(st.hang_joint) or nil,
+        hangX = st.hang_anchor.x, hangY = st.hang_anchor.y,
     }
 end
 
@@ -928,8 +1210,11 @@ end
 --- for, until it ends). opts: the mover's options as Body:move takes them
 --- (max_slides, max_floor_slope, snap_length, skin, stop_on_slope, up =
 --- {x, y}), platformOnLeave = 'add_velocity' (default) | 'add_upward' |
---- 'nothing', ridePlatforms (default true). Raises ledge's message when
---- refused (a dynamic body, already a character, ...).
+--- 'nothing', ridePlatforms (default true), pushBodies (default true:
+--- it pushes the dynamic bodies it walks into, docs/character.md),
+--- pushMass (the mass it pushes as; default 0, its own shape's mass at
+--- density 1). Raises ledge's message when refused (a dynamic body,
+--- already a character, ...).
 function Body:makeCharacter(opts)
     local cd = character_def(opts)
     if not checked(C.ledge_character_create, bw(self), self.id, cd) then
@@ -968,9 +1253,14 @@ end
 --- realVx, realVy, onFloor, onWall, onCeiling, wallSide (+1 right, -1
 --- left, 0), floorNormal, wallNormal, ceilingNormal (each {x, y}),
 --- floorBody (a Body, or nil for a tile, a chain or no floor), floorChain
---- (the Chain stood on, or nil), floorIsTile,
---- floorCellX, floorCellY, floorTile (when floorIsTile), platformVx,
---- platformVy, timeSinceFloor (coyote time), hitCount, snapped, stuck}.
+--- (the Chain stood on, or nil), floorIsTile, floorCellX, floorCellY,
+--- floorTile (when floorIsTile), floorMaterial ({friction, bounce,
+--- surface_speed, friction_mix}: the tile's, body's or chain's, what the
+--- game's acceleration reads on ice), platformVx, platformVy (a belt's
+--- too), timeSinceFloor (coyote time), hitCount, snapped, stuck, crushed,
+--- crushedBy (a Body or nil), pushing, pushedBody (the body its last move
+--- pushed, or nil), ceilingBody (a body resting on it, or nil), hanging,
+--- hangJoint (the Joint it hangs from, or nil), hangX, hangY}.
 function Character:state()
     if not checked(C.ledge_character_get_state, cw(self), self.id, self.st) then
         raise('ledge_character_get_state refused')
@@ -1005,6 +1295,148 @@ end
 
 function Character:position()
     return self.body:position()
+end
+
+-- --- joints -------------------------------------------------------------
+
+local Joint = {}
+Joint.__index = Joint
+ledge.Joint = Joint
+
+ledge.joint_types = { rod = 0, rope = 1, spring = 2, weld = 3, slider = 4, pulley = 5 }
+local joint_type_names = { [0] = 'rod', 'rope', 'spring', 'weld', 'slider', 'pulley' }
+local joint_def_t = ffi.typeof('ledge_joint_def')
+local joint_defaults = {
+    rod = 'ledge_default_rod_def', rope = 'ledge_default_rope_def',
+    spring = 'ledge_default_spring_def', weld = 'ledge_default_weld_def',
+    slider = 'ledge_default_slider_def', pulley = 'ledge_default_pulley_def',
+}
+
+local function body_id_of(b)
+    if b == nil then return ffi.new('ledge_body_id') end
+    if ffi.istype('ledge_body_id', b) then return b end
+    return b.id
+end
+
+local function wrap_joint(world, id)
+    local k = key(id)
+    world.joints = world.joints or {}
+    local j = world.joints[k]
+    if j then return j end
+    j = setmetatable({ world = world, id = ffi.new('ledge_joint_id', id), data = nil }, Joint)
+    world.joints[k] = j
+    return j
+end
+
+--- A new joint: {type = 'rod' | 'rope' | 'spring' | 'weld' | 'slider' |
+--- 'pulley', a = Body or nil (a fixed point), b = Body or nil, anchorA =
+--- {x, y} (an offset from a's position, or a world point), anchorB, length,
+--- minLength, maxLength, hertz, dampingRatio, axis = {x, y}, limit =
+--- {lower, upper} (a slider's), motor = {speed, maxForce} (a slider's),
+--- groundA = {x, y}, groundB, ratio (a pulley's), collideConnected, data =
+--- anything of yours}; fields left out keep the type's defaults
+--- (ledge_default_*_def). Raises ledge's message when refused.
+function World:newJoint(t)
+    local make = joint_defaults[t.type or 'rope']
+    if not make then error('bad joint type ' .. tostring(t.type), 2) end
+    local jd = C[make]()
+    jd.body_a, jd.body_b = body_id_of(t.a), body_id_of(t.b)
+    if t.anchorA then jd.anchor_a.x, jd.anchor_a.y = xy(t.anchorA, 0, 0) end
+    if t.anchorB then jd.anchor_b.x, jd.anchor_b.y = xy(t.anchorB, 0, 0) end
+    if t.axis then jd.axis.x, jd.axis.y = xy(t.axis, 1, 0) end
+    if t.groundA then jd.ground_a.x, jd.ground_a.y = xy(t.groundA, 0, 0) end
+    if t.groundB then jd.ground_b.x, jd.ground_b.y = xy(t.groundB, 0, 0) end
+    local fields = { length = 'length', minLength = 'min_length', maxLength = 'max_length',
+        hertz = 'hertz', dampingRatio = 'damping_ratio', ratio = 'ratio',
+        collideConnected = 'collide_connected' }
+    for lua, c in pairs(fields) do
+        if t[lua] ~= nil then jd[c] = t[lua] end
+    end
+    if t.limit then
+        jd.enable_limit = true
+        jd.lower, jd.upper = t.limit[1], t.limit[2]
+    end
+    if t.motor then
+        jd.enable_motor = true
+        jd.motor_speed, jd.max_motor_force = t.motor[1], t.motor[2]
+    end
+    local id = checked(C.ledge_joint_create, wptr(self), jd)
+    if id.index1 == 0 then raise('ledge_joint_create failed') end
+    local j = wrap_joint(self, id)
+    j.data = t.data
+    return j
+end
+
+--- The number of living joints.
+function World:jointCount() return C.ledge_world_joint_count(wptr(self)) end
+
+local function jw(self)
+    local p = self.world.ptr
+    if p == nil then error('the world was destroyed', 3) end
+    return p
+end
+
+--- Whether the joint lives (neither it nor its bodies destroyed).
+function Joint:isValid()
+    return self.world.ptr ~= nil and C.ledge_joint_is_valid(self.world.ptr, self.id)
+end
+
+--- Removes the joint.
+function Joint:destroy()
+    checked(C.ledge_joint_destroy, jw(self), self.id)
+    if self.world.joints then self.world.joints[key(self.id)] = nil end
+end
+
+--- 'rod', 'rope', 'spring', 'weld', 'slider' or 'pulley'.
+function Joint:type() return joint_type_names[tonumber(checked(C.ledge_joint_get_type, jw(self), self.id))] end
+
+--- Its bodies (a Body, or nil for a fixed point), a then b.
+function Joint:bodies()
+    local a = checked(C.ledge_joint_body_a, jw(self), self.id)
+    local b = checked(C.ledge_joint_body_b, jw(self), self.id)
+    return self.world:body(a), self.world:body(b)
+end
+
+--- Its anchors in world coordinates now: ax, ay, bx, by.
+function Joint:anchors()
+    local a = checked(C.ledge_joint_anchor_a, jw(self), self.id)
+    local b = checked(C.ledge_joint_anchor_b, jw(self), self.id)
+    return a.x, a.y, b.x, b.y
+end
+
+--- What it measures now (ledge_joint_current_length).
+function Joint:currentLength() return checked(C.ledge_joint_current_length, jw(self), self.id) end
+
+--- The force it applied to body b over the last step: fx, fy.
+function Joint:force()
+    local f = checked(C.ledge_joint_force, jw(self), self.id)
+    return f.x, f.y
+end
+
+function Joint:setLength(length) checked(C.ledge_joint_set_length, jw(self), self.id, length) end
+function Joint:setLimits(lower, upper) checked(C.ledge_joint_set_limits, jw(self), self.id, lower, upper) end
+function Joint:setSpring(hertz, damping) checked(C.ledge_joint_set_spring, jw(self), self.id, hertz, damping) end
+--- The slider's motor: on (speed, maxForce), or off (nil).
+function Joint:setMotor(speed, max_force)
+    checked(C.ledge_joint_set_motor, jw(self), self.id, speed ~= nil, speed or 0, max_force or 0)
+end
+function Joint:setCollideConnected(on) checked(C.ledge_joint_set_collide_connected, jw(self), self.id, on) end
+
+--- The Joint object of a C ledge_joint_id (nil for the null id).
+function World:joint(id)
+    if id.index1 == 0 then return nil end
+    return wrap_joint(self, id)
+end
+
+--- The joints of a body (Joint objects, by joint index).
+function Body:joints()
+    local p = bw(self)
+    local n = checked(C.ledge_body_joints, p, self.id, nil, 0)
+    local ids = ffi.new('ledge_joint_id[?]', math.max(n, 1))
+    checked(C.ledge_body_joints, p, self.id, ids, n)
+    local out = {}
+    for i = 0, n - 1 do out[#out + 1] = self.world:joint(ids[i]) end
+    return out
 end
 
 --- velocity (vx, vy) without its parts into the surfaces a move met.

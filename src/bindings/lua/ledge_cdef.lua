@@ -178,6 +178,20 @@ bool ledge_tile_outline_get(ledge_tile tile, vec2s cell_min, float size,
 bool ledge_tile_contains(ledge_tile tile, vec2s cell_min, float size, vec2s point);
 ledge_manifold ledge_collide_tile(ledge_tile tile, vec2s cell_min, float size,
                                             unsigned blocked, const ledge_shape *shape, vec2s pos);
+typedef enum ledge_friction_mix {
+    LEDGE_FRICTION_MIX_MEAN = 0,
+    LEDGE_FRICTION_MIX_MIN = 1,
+    LEDGE_FRICTION_MIX_MAX = 2,
+} ledge_friction_mix;
+typedef struct ledge_material {
+    float friction;
+    float bounce;
+    float surface_speed;
+    ledge_friction_mix friction_mix;
+} ledge_material;
+ledge_material ledge_default_material(void);
+ledge_material ledge_mix_materials(const ledge_material *a, const ledge_material *b);
+bool ledge_material_is_valid(const ledge_material *material);
 typedef struct ledge_tilemap ledge_tilemap;
 typedef struct ledge_tilemap_def {
     int width;
@@ -216,6 +230,15 @@ bool ledge_tilemap_set(ledge_tilemap *map, int x, int y, ledge_tile tile);
 bool ledge_tilemap_set_one_way(ledge_tilemap *map, int x, int y, ledge_one_way way);
 ledge_one_way ledge_tilemap_one_way(const ledge_tilemap *map, int x, int y);
 vec2s ledge_one_way_direction(ledge_one_way way);
+bool ledge_tilemap_set_tile_material(ledge_tilemap *map, ledge_tile tile,
+                                               const ledge_material *material);
+ledge_material ledge_tilemap_tile_material(const ledge_tilemap *map, ledge_tile tile);
+bool ledge_tilemap_set_cell_material(ledge_tilemap *map, int x, int y,
+                                               const ledge_material *material);
+void ledge_tilemap_clear_cell_materials(ledge_tilemap *map);
+bool ledge_tilemap_reserve_cell_materials(ledge_tilemap *map, int count);
+ledge_material ledge_tilemap_cell_material(const ledge_tilemap *map, int x, int y);
+bool ledge_tilemap_cell_has_material(const ledge_tilemap *map, int x, int y);
 ledge_tile ledge_tilemap_get(const ledge_tilemap *map, int x, int y);
 ledge_edge ledge_tilemap_edge(const ledge_tilemap *map, int x, int y, ledge_side side);
 void ledge_tilemap_cell_at(const ledge_tilemap *map, vec2s point, int *x, int *y);
@@ -260,6 +283,8 @@ typedef struct ledge_body_def {
     float density;
     float friction;
     float bounce;
+    float surface_speed;
+    ledge_friction_mix friction_mix;
     float gravity_scale;
     float drag;
     bool bullet;
@@ -287,6 +312,10 @@ float ledge_body_mass(const ledge_world *world, ledge_body_id id);
 bool ledge_body_set_gravity_scale(ledge_world *world, ledge_body_id id, float scale);
 bool ledge_body_set_friction(ledge_world *world, ledge_body_id id, float friction);
 bool ledge_body_set_bounce(ledge_world *world, ledge_body_id id, float bounce);
+bool ledge_body_set_surface_speed(ledge_world *world, ledge_body_id id, float speed);
+bool ledge_body_set_material(ledge_world *world, ledge_body_id id,
+                                       const ledge_material *material);
+ledge_material ledge_body_material(const ledge_world *world, ledge_body_id id);
 bool ledge_body_set_drag(ledge_world *world, ledge_body_id id, float drag);
 bool ledge_body_set_filter(ledge_world *world, ledge_body_id id, ledge_filter filter);
 ledge_filter ledge_body_filter(const ledge_world *world, ledge_body_id id);
@@ -460,6 +489,7 @@ typedef struct ledge_chain_def {
     vec2s velocity;
     ledge_filter filter;
     void *user_data;
+    ledge_material material;
 } ledge_chain_def;
 ledge_chain_def ledge_default_chain_def(void);
 ledge_chain_id ledge_chain_create(ledge_world *world, const ledge_chain_def *def);
@@ -481,6 +511,9 @@ bool ledge_chain_segment(const ledge_world *world, ledge_chain_id id, int index,
                                    vec2s *from, vec2s *to, vec2s *normal);
 ledge_filter ledge_chain_filter(const ledge_world *world, ledge_chain_id id);
 bool ledge_chain_set_filter(ledge_world *world, ledge_chain_id id, ledge_filter filter);
+ledge_material ledge_chain_material(const ledge_world *world, ledge_chain_id id);
+bool ledge_chain_set_material(ledge_world *world, ledge_chain_id id,
+                                        const ledge_material *material);
 void *ledge_chain_user_data(const ledge_world *world, ledge_chain_id id);
 bool ledge_chain_set_user_data(ledge_world *world, ledge_chain_id id, void *user_data);
 typedef bool ledge_chain_query_fn(ledge_chain_id chain, int segment, void *context);
@@ -505,6 +538,8 @@ typedef struct ledge_debug_draw {
     bool draw_contacts;
     bool draw_normals;
     bool draw_bounds;
+    bool draw_joints;
+    bool draw_materials;
     bool draw_chains;
 } ledge_debug_draw;
 ledge_debug_draw ledge_default_debug_draw(void);
@@ -596,6 +631,75 @@ bool ledge_world_nearest_point(ledge_world *world, vec2s point, float max_distan
                                          ledge_nearest_result *out);
 void ledge_distance_draw(const ledge_distance_result *result,
                                    const ledge_debug_draw *draw);
+typedef struct ledge_joint_id {
+    uint32_t index1;
+    uint32_t generation;
+    uint32_t world;
+} ledge_joint_id;
+typedef enum ledge_joint_type {
+    LEDGE_JOINT_ROD = 0,
+    LEDGE_JOINT_ROPE = 1,
+    LEDGE_JOINT_SPRING = 2,
+    LEDGE_JOINT_WELD = 3,
+    LEDGE_JOINT_SLIDER = 4,
+    LEDGE_JOINT_PULLEY = 5,
+} ledge_joint_type;
+typedef struct ledge_joint_def {
+    ledge_joint_type type;
+    ledge_body_id body_a;
+    ledge_body_id body_b;
+    vec2s anchor_a;
+    vec2s anchor_b;
+    float length;
+    float min_length;
+    float max_length;
+    float hertz;
+    float damping_ratio;
+    vec2s axis;
+    bool enable_limit;
+    float lower;
+    float upper;
+    bool enable_motor;
+    float motor_speed;
+    float max_motor_force;
+    vec2s ground_a;
+    vec2s ground_b;
+    float ratio;
+    bool collide_connected;
+    void *user_data;
+} ledge_joint_def;
+ledge_joint_def ledge_default_rod_def(void);
+ledge_joint_def ledge_default_rope_def(void);
+ledge_joint_def ledge_default_spring_def(void);
+ledge_joint_def ledge_default_weld_def(void);
+ledge_joint_def ledge_default_slider_def(void);
+ledge_joint_def ledge_default_pulley_def(void);
+ledge_joint_id ledge_joint_create(ledge_world *world, const ledge_joint_def *def);
+void ledge_joint_destroy(ledge_world *world, ledge_joint_id id);
+bool ledge_joint_is_valid(const ledge_world *world, ledge_joint_id id);
+ledge_joint_type ledge_joint_get_type(const ledge_world *world, ledge_joint_id id);
+bool ledge_joint_get_def(const ledge_world *world, ledge_joint_id id,
+                                   ledge_joint_def *out);
+ledge_body_id ledge_joint_body_a(const ledge_world *world, ledge_joint_id id);
+ledge_body_id ledge_joint_body_b(const ledge_world *world, ledge_joint_id id);
+vec2s ledge_joint_anchor_a(const ledge_world *world, ledge_joint_id id);
+vec2s ledge_joint_anchor_b(const ledge_world *world, ledge_joint_id id);
+float ledge_joint_current_length(const ledge_world *world, ledge_joint_id id);
+bool ledge_joint_set_length(ledge_world *world, ledge_joint_id id, float length);
+bool ledge_joint_set_limits(ledge_world *world, ledge_joint_id id, float lower,
+                                      float upper);
+bool ledge_joint_set_spring(ledge_world *world, ledge_joint_id id, float hertz,
+                                      float damping_ratio);
+bool ledge_joint_set_motor(ledge_world *world, ledge_joint_id id, bool enable,
+                                     float speed, float max_force);
+vec2s ledge_joint_force(const ledge_world *world, ledge_joint_id id);
+bool ledge_joint_set_collide_connected(ledge_world *world, ledge_joint_id id,
+                                                 bool collide);
+bool ledge_joint_set_user_data(ledge_world *world, ledge_joint_id id, void *user_data);
+void *ledge_joint_user_data(const ledge_world *world, ledge_joint_id id);
+int ledge_world_joint_count(const ledge_world *world);
+int ledge_body_joints(const ledge_world *world, ledge_body_id body, ledge_joint_id *out,
+                                int capacity);
 typedef enum ledge_platform_leave {
     LEDGE_PLATFORM_LEAVE_ADD_VELOCITY = 0,
     LEDGE_PLATFORM_LEAVE_ADD_UPWARD,
@@ -605,6 +709,8 @@ typedef struct ledge_character_def {
     ledge_move_def move;
     ledge_platform_leave platform_on_leave;
     bool ride_platforms;
+    bool push_bodies;
+    float push_mass;
 } ledge_character_def;
 typedef struct ledge_character_state {
     vec2s position;
@@ -623,11 +729,18 @@ typedef struct ledge_character_state {
     int floor_cell_x;
     int floor_cell_y;
     ledge_tile floor_tile;
+    ledge_material floor_material;
     vec2s platform_velocity;
     float time_since_floor;
     ledge_move_result last_move;
     bool crushed;
     ledge_body_id crushed_by;
+    bool pushing;
+    ledge_body_id pushed_body;
+    ledge_body_id ceiling_body;
+    bool hanging;
+    ledge_joint_id hang_joint;
+    vec2s hang_anchor;
 } ledge_character_state;
 ledge_character_def ledge_default_character_def(void);
 bool ledge_character_create(ledge_world *world, ledge_body_id id,
@@ -743,6 +856,8 @@ typedef struct ledge_tiled_object {
     bool one_way;
     float friction;
     float bounce;
+    float surface_speed;
+    ledge_friction_mix friction_mix;
     vec2s position;
     ledge_aabb bounds;
     int first_body;
@@ -791,4 +906,181 @@ const ledge_tiled_property *ledge_tiled_find_property(const ledge_tiled_result *
                                                                 const char *name);
 ledge_tile ledge_tiled_flip(ledge_tile tile, bool horizontal, bool vertical,
                                       bool diagonal);
+typedef const char *ledge_ldtk_resolve_fn(const char *path, size_t *len, void *user);
+typedef struct ledge_ldtk_intgrid_tile {
+    const char *layer;
+    const char *identifier;
+    int value;
+    int tile;
+    int one_way;
+} ledge_ldtk_intgrid_tile;
+typedef enum ledge_ldtk_body_kind {
+    LEDGE_LDTK_NO_BODY = 0,
+    LEDGE_LDTK_STATIC = 1,
+    LEDGE_LDTK_KINEMATIC = 2,
+    LEDGE_LDTK_DYNAMIC = 3,
+    LEDGE_LDTK_SENSOR = 4,
+} ledge_ldtk_body_kind;
+typedef enum ledge_ldtk_shape {
+    LEDGE_LDTK_BOX = 0,
+    LEDGE_LDTK_CIRCLE = 1,
+} ledge_ldtk_shape;
+typedef struct ledge_ldtk_entity_body {
+    const char *identifier;
+    ledge_ldtk_body_kind body;
+    ledge_ldtk_shape shape;
+    bool one_way;
+} ledge_ldtk_entity_body;
+typedef struct ledge_ldtk_def {
+    ledge_world_def world;
+    bool y_down;
+    const char *level;
+    int level_index;
+    bool all_levels;
+    const char *ldtk_world;
+    const char *tile_layer;
+    const ledge_ldtk_intgrid_tile *intgrid;
+    int intgrid_count;
+    const ledge_ldtk_entity_body *entity_bodies;
+    int entity_body_count;
+    ledge_ldtk_resolve_fn *resolve;
+    void *resolve_user;
+} ledge_ldtk_def;
+typedef enum ledge_ldtk_field_type {
+    LEDGE_LDTK_FIELD_UNKNOWN = 0,
+    LEDGE_LDTK_FIELD_INT = 1,
+    LEDGE_LDTK_FIELD_FLOAT = 2,
+    LEDGE_LDTK_FIELD_BOOL = 3,
+    LEDGE_LDTK_FIELD_STRING = 4,
+    LEDGE_LDTK_FIELD_ENUM = 5,
+    LEDGE_LDTK_FIELD_COLOR = 6,
+    LEDGE_LDTK_FIELD_POINT = 7,
+    LEDGE_LDTK_FIELD_ENTITY_REF = 8,
+    LEDGE_LDTK_FIELD_FILE_PATH = 9,
+    LEDGE_LDTK_FIELD_TILE = 10,
+} ledge_ldtk_field_type;
+typedef struct ledge_ldtk_value {
+    bool is_null;
+    long long integer;
+    double number;
+    bool boolean;
+    const char *string;
+    int cx;
+    int cy;
+    vec2s point;
+    int entity;
+    const char *layer;
+    const char *level;
+    const char *world;
+    int tileset_uid;
+    int x;
+    int y;
+    int w;
+    int h;
+} ledge_ldtk_value;
+typedef struct ledge_ldtk_field {
+    const char *identifier;
+    const char *type_name;
+    ledge_ldtk_field_type type;
+    const char *enum_name;
+    bool is_array;
+    int first_value;
+    int value_count;
+} ledge_ldtk_field;
+typedef struct ledge_ldtk_level {
+    const char *identifier;
+    const char *iid;
+    int index;
+    int world_x;
+    int world_y;
+    int px_width;
+    int px_height;
+    int cell_x;
+    int cell_y;
+    int cell_width;
+    int cell_height;
+    ledge_aabb bounds;
+    int first_field;
+    int field_count;
+} ledge_ldtk_level;
+typedef struct ledge_ldtk_entity {
+    const char *identifier;
+    const char *iid;
+    const char *layer;
+    int level;
+    int px_x;
+    int px_y;
+    int px_width;
+    int px_height;
+    int cx;
+    int cy;
+    vec2s position;
+    ledge_aabb bounds;
+    ledge_ldtk_body_kind body;
+    ledge_ldtk_shape shape;
+    ledge_body_type body_type;
+    bool sensor;
+    bool one_way;
+    float friction;
+    float bounce;
+    float density;
+    float surface_speed;
+    const char *material;
+    int first_body;
+    int body_count;
+    int first_field;
+    int field_count;
+    int first_path_point;
+    int path_point_count;
+    float path_speed;
+    bool path_loop;
+} ledge_ldtk_entity;
+typedef struct ledge_ldtk_result {
+    int width;
+    int height;
+    int grid_px;
+    int tile_counts[LEDGE_TILE_COUNT];
+    int one_way_cells;
+    int level_count;
+    ledge_ldtk_level *levels;
+    int entity_count;
+    ledge_ldtk_entity *entities;
+    int body_count;
+    ledge_body_id *bodies;
+    int field_count;
+    ledge_ldtk_field *fields;
+    int value_count;
+    ledge_ldtk_value *values;
+    int path_point_count;
+    vec2s *path_points;
+} ledge_ldtk_result;
+ledge_ldtk_def ledge_default_ldtk_def(void);
+bool ledge_ldtk_load_tilemap(ledge_tilemap *map, const char *json, size_t len,
+                                       const ledge_ldtk_def *def);
+ledge_tilemap *ledge_ldtk_create_tilemap(const char *json, size_t len,
+                                                   const ledge_ldtk_def *def);
+ledge_world *ledge_ldtk_create_world(const char *json, size_t len,
+                                               const ledge_ldtk_def *def,
+                                               ledge_ldtk_result **result);
+bool ledge_ldtk_load_world(ledge_world *world, const char *json, size_t len,
+                                     const ledge_ldtk_def *def, ledge_ldtk_result **result);
+ledge_tilemap *ledge_ldtk_create_tilemap_file(const char *path,
+                                                        const ledge_ldtk_def *def);
+ledge_world *ledge_ldtk_create_world_file(const char *path, const ledge_ldtk_def *def,
+                                                    ledge_ldtk_result **result);
+void ledge_ldtk_result_destroy(ledge_ldtk_result *result);
+const ledge_ldtk_level *ledge_ldtk_find_level(const ledge_ldtk_result *result,
+                                                        const char *name);
+const ledge_ldtk_entity *ledge_ldtk_find_entity(const ledge_ldtk_result *result,
+                                                          const char *name);
+const ledge_ldtk_field *ledge_ldtk_entity_field(const ledge_ldtk_result *result,
+                                                          const ledge_ldtk_entity *entity,
+                                                          const char *name);
+const ledge_ldtk_field *ledge_ldtk_level_field(const ledge_ldtk_result *result,
+                                                         const ledge_ldtk_level *level,
+                                                         const char *name);
+vec2s ledge_ldtk_path_position(const ledge_ldtk_result *result,
+                                         const ledge_ldtk_entity *entity, double time);
+int ledge_ldtk_tile_from_name(const char *name, int *one_way);
+ledge_tile ledge_ldtk_flip(ledge_tile tile, bool flip_x, bool flip_y);
 ]]
