@@ -2,8 +2,8 @@
 // generation large enough that no collection runs while measuring): a
 // world of 200 bodies with events on, a sensor and a character, stepped
 // and read through the binding. For each kind of call it prints the bytes
-// the JavaScript heap grew by per call, the least of three rounds of 2,000
-// calls after a collection: "step N", "events N", "contacts N", "move N".
+// the JavaScript heap grew by per call, the least of six rounds of 2,000
+// calls after a collection (the first rounds can catch V8 compiling): "step N", "events N", "contacts N", "move N".
 import { loadLedge } from './common.mjs';
 
 const ledge = await loadLedge();
@@ -59,7 +59,7 @@ const calls = {
 for (let k = 0; k < 600; ++k) calls.move(k); // warm: buffers grown, code optimised
 for (const [name, fn] of Object.entries(calls)) {
   let least = Infinity;
-  for (let round = 0; round < 3; ++round) {
+  for (let round = 0; round < 6; ++round) {
     for (let k = 0; k < 500; ++k) fn(k);
     global.gc();
     const before = process.memoryUsage().heapUsed;

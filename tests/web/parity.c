@@ -434,3 +434,45 @@ int parity_main(FILE *to, int steps) {
     ledge_world_destroy(P.w);
     return 0;
 }
+
+#ifdef LEDGE_REPLAY_TILED
+#include <ledge/tiled.h>
+
+static void trace_shape(const ledge_shape *s) {
+    i_((int)s->type), i_(s->count), f_(s->radius), v_(s->center);
+    for (int k = 0; k < s->count; ++k) v_(s->vertices[k]);
+}
+
+int parity_tiled(FILE *to, const char *file, bool y_down) {
+    out = to;
+    ledge_tiled_def def = ledge_default_tiled_def();
+    def.y_down = y_down;
+    def.world.gravity = v2(0, y_down ? 10.0f : -10.0f);
+    ledge_tiled_result *r = NULL;
+    ledge_world *w = ledge_tiled_create_world_file(file, &def, &r);
+    if (w == NULL) return 1;
+    tag("map"), i_(r->width), i_(r->height), i_(r->object_count), i_(r->body_count);
+    for (int t = 0; t < LEDGE_TILE_COUNT; ++t) i_(r->tile_counts[t]);
+    end();
+    for (int k = 0; k < r->object_count; ++k) {
+        const ledge_tiled_object *o = &r->objects[k];
+        fprintf(out, "object %d [%s] [%s] [%s]", o->id, o->name, o->type, o->layer);
+        i_((int)o->shape), i_((int)o->body_type), b_(o->sensor), b_(o->one_way);
+        f_(o->friction), f_(o->bounce), v_(o->position), v_(o->bounds.lower), v_(o->bounds.upper);
+        i_(o->property_count);
+        end();
+        for (int b = o->first_body; b < o->first_body + o->body_count; ++b) {
+            tag("body"), id_(r->bodies[b]), i_((int)ledge_body_get_type(w, r->bodies[b]));
+            v_(ledge_body_position(w, r->bodies[b])), v_(ledge_body_velocity(w, r->bodies[b]));
+            f_(ledge_body_mass(w, r->bodies[b]));
+            trace_shape(ledge_body_shape(w, r->bodies[b]));
+            end();
+        }
+    }
+    for (int k = 0; k < 120; ++k) ledge_world_step(w, 1.0f / 60.0f);
+    tag("stepped"), h_(ledge_world_hash(w)), end();
+    ledge_tiled_result_destroy(r);
+    ledge_world_destroy(w);
+    return 0;
+}
+#endif

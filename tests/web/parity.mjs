@@ -252,3 +252,47 @@ export function parityTrace(ledge, steps) {
   }
   return `${lines.join('\n')}\n`;
 }
+
+/**
+ * The objects and bodies of a world made from a Tiled map by the
+ * JavaScript loader (World.fromTiled), as parity_tiled in parity.c writes
+ * those of ledge_tiled_create_world.
+ */
+export function tiledTrace(ledge, map, yDown, tilesets) {
+  const lines = [];
+  let line = '';
+  const end = () => { lines.push(line); line = ''; };
+  const i_ = (v) => { line += ` ${v | 0}`; };
+  const f_ = (v) => { fbuf[0] = v; line += ` ${ubuf[0].toString(16).padStart(8, '0')}`; };
+  const b_ = (v) => { line += v ? ' T' : ' F'; };
+  const v_ = (v) => { f_(v.x); f_(v.y); };
+  const { world, result: r } = ledge.World.fromTiled(map, { yDown, tilesets, world: { gravity: { x: 0, y: yDown ? 10 : -10 } } });
+  try {
+    line = 'map';
+    i_(r.width); i_(r.height); i_(r.objects.length); i_(r.bodies.length);
+    r.tileCounts.forEach(i_);
+    end();
+    for (const o of r.objects) {
+      line = `object ${o.id} [${o.name}] [${o.type}] [${o.layer}]`;
+      i_(['point', 'box', 'circle', 'polygon'].indexOf(o.shape)); i_(['static', 'kinematic', 'dynamic'].indexOf(o.bodyType));
+      b_(o.sensor); b_(o.oneWay); f_(o.friction); f_(o.bounce); v_(o.position); v_(o.bounds.lower); v_(o.bounds.upper);
+      i_(Object.keys(o.properties).length);
+      end();
+      for (const b of o.bodies) {
+        line = `body ${b._id[0]}:${b._id[1]}`;
+        i_(['static', 'kinematic', 'dynamic'].indexOf(b.type)); v_(b.position); v_(b.velocity); f_(b.mass);
+        const s = b.shape;
+        const points = s.type === 'circle' ? [] : s.points;
+        i_(['invalid', 'circle', 'box', 'polygon'].indexOf(s.type)); i_(points.length); f_(s.radius || 0); v_(s.center);
+        points.forEach(v_);
+        end();
+      }
+    }
+    for (let k = 0; k < 120; ++k) world.step(1 / 60);
+    line = `stepped ${world.hash().toString(16).padStart(16, '0')}`;
+    end();
+  } finally {
+    world.dispose();
+  }
+  return `${lines.join('\n')}\n`;
+}
