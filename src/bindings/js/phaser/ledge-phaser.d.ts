@@ -61,7 +61,7 @@ export interface PluginSnapshot {
   world: Uint8Array;
   steps: number;
   characters: Vec2[];
-  movers: { leg: number; path: Vec2[] }[];
+  movers: { index: number; dir: number; at: Vec2 }[];
 }
 
 /** The scene plugin (mapped on the scene, e.g. `this.ledge`). */
@@ -103,3 +103,6 @@ export interface LedgePlugin {
 
 /** The plugin class for Phaser's config: plugins: { scene: [{ key, plugin: createLedgePlugin(ledge), mapping: 'ledge' }] }. */
 export declare function createLedgePlugin(ledge: Ledge): new (scene: unknown, pluginManager: unknown, pluginKey: string) => LedgePlugin;
+
+/** Tiled's flip flags (1 horizontal, 2 vertical, 4 diagonal) of a Phaser tile drawn with `rotation` and flips. */
+export declare function phaserTileFlips(rotation: number, flipX: boolean, flipY: boolean): number;

@@ -27,7 +27,12 @@ for (let f = 0; f < 8; ++f) {
   if (v) m = [m[0], m[1], -m[2], -m[3]];
   FLIPS.push({ flags: f, m });
 }
-function flipFlags(rotation, flipX, flipY) {
+/**
+ * Tiled's flip flags (1 horizontal, 2 vertical, 4 diagonal) of a Phaser
+ * tile drawn with `rotation` (a multiple of 90 degrees) and flips, as
+ * Phaser turns Tiled's flags into them.
+ */
+export function phaserTileFlips(rotation, flipX, flipY) {
   const q = ((Math.round((rotation || 0) / (Math.PI / 2)) % 4) + 4) % 4;
   const c = [1, 0, -1, 0][q];
   const s = [0, 1, 0, -1][q];
@@ -163,7 +168,7 @@ export function createLedgePlugin(ledge) {
           if (name === undefined || name === null) continue;
           let id = typeof name === 'number' ? name : ledge.Tile[String(name).toUpperCase()];
           if (id === undefined) throw new Error(`ledge-phaser: tile ${tile.index} at (${x}, ${y}) names the shape ${JSON.stringify(name)}`);
-          const flags = flipFlags(tile.rotation, tile.flipX, tile.flipY);
+          const flags = phaserTileFlips(tile.rotation, tile.flipX, tile.flipY);
           if (flags) id = ledge.module._ledge_js_tiled_flip(id, flags);
           tm.set(x, y, id);
           const way = this._prop(tile, 'ledge_one_way');
@@ -283,7 +288,7 @@ export function createLedgePlugin(ledge) {
       const { points, speed, oneWay, ...def } = options;
       const body = this.addBody(go, { ...def, type: 'kinematic', oneWay: oneWay ? SCREEN_WAYS[oneWay] : 'none' });
       const path = points.map((p) => this.toWorld(p.x, p.y));
-      this._movers.push({ body, path, speed: speed / this.pixelsPerUnit, leg: 0, t: 0 });
+      this._movers.push({ body, path, speed: speed / this.pixelsPerUnit, index: 0, dir: 1, at: body.position });
       return body;
     }
 
@@ -326,26 +331,27 @@ export function createLedgePlugin(ledge) {
       this.events.emit('poststep', this.steps);
     }
 
+    // A mover goes from point to point at its speed and turns back at either end.
     _moveMover(m) {
       let left = m.speed * DT;
-      let at = m.body.position;
-      while (left > 0) {
-        const to = m.path[(m.leg + 1) % m.path.length];
+      let at = m.at;
+      while (left > 0 && m.path.length > 1) {
+        const to = m.path[m.index + m.dir];
         const dx = to.x - at.x;
         const dy = to.y - at.y;
         const d = Math.hypot(dx, dy);
         if (d <= left) {
           at = to;
           left -= d;
-          m.leg = (m.leg + 1) % m.path.length;
-          if (m.leg === m.path.length - 1 && m.path.length > 2) m.path.reverse(), (m.leg = 0);
-          if (m.path.length === 2 && m.leg === 1) m.path.reverse(), (m.leg = 0);
+          m.index += m.dir;
+          if (m.index === 0 || m.index === m.path.length - 1) m.dir = -m.dir;
           if (d === 0) break;
         } else {
           at = { x: at.x + (dx / d) * left, y: at.y + (dy / d) * left };
           left = 0;
         }
       }
+      m.at = at;
       m.body.setTarget(at, DT);
     }
 
@@ -450,7 +456,7 @@ export function createLedgePlugin(ledge) {
         world: this._live().save(),
         steps: this.steps,
         characters: this._characters.map((c) => ({ x: c.velocity.x, y: c.velocity.y })),
-        movers: this._movers.map((m) => ({ leg: m.leg, path: m.path.map((p) => ({ ...p })) })),
+        movers: this._movers.map((m) => ({ index: m.index, dir: m.dir, at: { ...m.at } })),
       };
     }
 
@@ -462,8 +468,9 @@ export function createLedgePlugin(ledge) {
         c.velocity.y = snapshot.characters[i].y;
       });
       this._movers.forEach((m, i) => {
-        m.leg = snapshot.movers[i].leg;
-        m.path = snapshot.movers[i].path.map((p) => ({ ...p }));
+        m.index = snapshot.movers[i].index;
+        m.dir = snapshot.movers[i].dir;
+        m.at = { ...snapshot.movers[i].at };
       });
       for (const l of this._links) {
         if (l.body.valid) l.prev = l.cur = l.body.position;
