@@ -54,7 +54,7 @@ try {
       const page = await browser.context.newPage();
       const errors = [];
       page.on('pageerror', (e) => errors.push(String(e)));
-      await page.goto(`${server.url}index.html?engine=${engine}&n=${n}&budget=${budget}`);
+      await page.goto(`${server.url}index.html?engine=${engine}&n=${n}&budget=${budget}`, { waitUntil: "commit" });
       await page.waitForFunction(() => window.result || null, null, { timeout: (budget + 120) * 1000, polling: 500 });
       const r = await page.evaluate(() => window.result);
       await page.close();
