@@ -849,15 +849,15 @@ export function bind(M) {
 
   const worlds = new Map(); // wasm address -> World, for the pre-solve callback
 
-  M.ledgePreSolve = (w, a, b, oa, ob, cx, cy, nx, ny, proposed) => {
+  M.ledgePreSolve = (w, serial, a, b, oa, ob, cx, cy, nx, ny, proposed) => {
     const world = worlds.get(w);
     if (!world || !world._preSolve || world._preSolveError) return -1;
     try {
-      const serial = world._serial;
       const n = world._normal;
       n.x = nx;
       n.y = ny;
-      const r = world._preSolve(world._bodyOf(a, b, serial), world._bodyOf(oa, ob, serial), cx, cy, n,
+      // EM_JS passes unsigned ints as signed: >>> 0 gives the ids' words back.
+      const r = world._preSolve(world._bodyOf(a >>> 0, b >>> 0, serial >>> 0), world._bodyOf(oa >>> 0, ob >>> 0, serial >>> 0), cx, cy, n,
         enums.response[proposed]);
       if (r === undefined) return -1;
       const k = typeof r === 'number' ? r : enums.response.indexOf(r);

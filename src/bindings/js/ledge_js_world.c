@@ -127,14 +127,14 @@ JS_API void ledge_js_profile(const ledge_world *w, ledge_profile *out) {
 // runs inside the step; ledge.mjs catches what it throws (to throw it
 // after the step) so that no JavaScript exception unwinds through C.
 EM_JS(int, js_pre_solve,
-      (ledge_world * w, uint32_t a, uint32_t b, uint32_t oa, uint32_t ob, int cx, int cy, float nx,
-       float ny, int proposed),
-      { return Module.ledgePreSolve(w, a, b, oa, ob, cx, cy, nx, ny, proposed); });
+      (ledge_world * w, uint32_t serial, uint32_t a, uint32_t b, uint32_t oa, uint32_t ob, int cx,
+       int cy, float nx, float ny, int proposed),
+      { return Module.ledgePreSolve(w, serial, a, b, oa, ob, cx, cy, nx, ny, proposed); });
 
 static ledge_response pre_solve(ledge_body_id body, ledge_body_id other, int cell_x, int cell_y,
                                 vec2s normal, ledge_response proposed, void *context) {
-    int r = js_pre_solve(context, body.index1, body.generation, other.index1, other.generation,
-                         cell_x, cell_y, normal.x, normal.y, (int)proposed);
+    int r = js_pre_solve(context, body.world, body.index1, body.generation, other.index1,
+                         other.generation, cell_x, cell_y, normal.x, normal.y, (int)proposed);
     return r >= LEDGE_RESPONSE_SLIDE && r <= LEDGE_RESPONSE_CROSS ? (ledge_response)r : proposed;
 }
 
