@@ -59,21 +59,27 @@ for (const version of ['4', '3']) {
       assert.deepEqual(errors, []);
       // The picture of docs/phaser.md (with the debug view on).
       await page.screenshot({ path: path.join(webDir, `phaser-${version}.png`), clip: { x: 0, y: 0, width: 816, height: 440 } });
-      // Frames a second: the median over the run; on a loaded machine, the
-      // best of up to two more 4-second looks at the page playing by itself.
-      const median = (a) => a.slice().sort((x, y) => x - y)[a.length >> 1];
-      const tries = [median(r.fps.slice(3))];
-      while (Math.max(...tries) < 30 && tries.length < 3) {
+      // Frames a second: the median over the run (Phaser's own count, every
+      // 30 frames); on a loaded machine, the best of up to two more 3-second
+      // counts of the frames the page draws playing by itself.
+      const fps = r.fps.slice(3).sort((x, y) => x - y);
+      const tries = fps.length ? [fps[fps.length >> 1]] : [];
+      while (!(Math.max(...tries) >= 30) && tries.length < 3) {
         await page.goto(`${server.url}?renderer=canvas&phaser=${version}`);
         await page.waitForFunction(() => window.ledgeSample, null, { timeout: 30000 });
-        await page.waitForTimeout(4000);
-        tries.push(await page.evaluate(() => {
-          const f = window.ledgeSample.report.fps.slice(2).sort((x, y) => x - y);
-          return f[f.length >> 1];
-        }));
+        tries.push(await page.evaluate(() => new Promise((resolve) => {
+          let frames = 0;
+          const t0 = performance.now();
+          const tick = () => {
+            ++frames;
+            if (performance.now() - t0 < 3000) requestAnimationFrame(tick);
+            else resolve((frames * 1000) / (performance.now() - t0));
+          };
+          requestAnimationFrame(tick);
+        })));
       }
       const best = Math.max(...tries);
-      t.diagnostic(`Phaser ${r.version}: ${r.steps} steps, drawn frames a second ${tries.map((x) => x.toFixed(1)).join(', ')} (median of each look)`);
+      t.diagnostic(`Phaser ${r.version}: ${r.steps} steps, drawn frames a second ${tries.map((x) => x.toFixed(1)).join(', ')} (the run's median, then 3-second counts)`);
       assert.ok(best >= 30, `${best} frames a second`);
       assert.deepEqual(errors, []);
     } finally {
