@@ -18,6 +18,8 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
+# libxxhash-dev: xxHash's header (the snapshot's checksum and the replay hash,
+# src/hash.c; header-only, nothing linked);
 # libjansson-dev and zlib1g-dev: the optional Tiled loader (ledge_tiled);
 # valgrind, clang and libclang-rt-14-dev: memcheck and the libFuzzer harnesses;
 # libchipmunk-dev and libbox2d-dev: the peer engines of the rain benchmark
@@ -30,7 +32,7 @@ cd "$(dirname "$0")"
 # luajit, love, xvfb and xauth: the Lua binding's tests and the LÖVE sample's
 # autopilot under a virtual X server (check_lua), and the SDL testbed there
 # (check_testbed).
-PACKAGES=(meson ninja-build pkg-config gcc g++ python3 binutils libcglm-dev libcmocka-dev
+PACKAGES=(meson ninja-build pkg-config gcc g++ python3 binutils libcglm-dev libxxhash-dev libcmocka-dev
     libjansson-dev zlib1g-dev valgrind clang libclang-rt-14-dev libchipmunk-dev libbox2d-dev
     libcairo2-dev doxygen libsdl2-dev cmake emscripten chromium luajit love xvfb xauth)
 
@@ -100,28 +102,40 @@ run_suite() { # run_suite NAME DIR SETUP-ARGS...
     TOTAL_F=$((TOTAL_F + f))
 }
 
-# Packaging: install into a scratch prefix, build the README's example with
-# pkg-config and as a meson subproject, and check that the shared library
-# exports only ledge_ symbols. Counts as one test.
+# Packaging: README's install into a prefix of one's own, run exactly as
+# README.md and docs/guide.md show it (the two must agree) in a copy of the
+# source tree, with HOME a scratch folder and no PKG_CONFIG_PATH or
+# LD_LIBRARY_PATH of ours: it installs, builds README's example with
+# pkg-config and runs it. Then, on that install: the example as a meson
+# subproject, the Tiled loader through pkg-config, the exported symbols
+# (only ledge_*), the CMake package and the single header. Counts as one
+# test (and check_cmake, check_installed_single_header one each).
 check_packaging() {
-    local tmp dest pcdir libdir ok=1
+    local tmp dest pcdir libdir recipe ok=1
     tmp=$(mktemp -d)
-    dest=$tmp/prefix
-    echo "== packaging (install, pkg-config, subproject, exported symbols)"
-    meson setup "$tmp/build" --buildtype=release --prefix="$dest" -Dtests=disabled \
-        -Dsamples=disabled >/dev/null &&
-        ninja -C "$tmp/build" >/dev/null && meson install -C "$tmp/build" >/dev/null || ok=0
+    dest=$tmp/home/ledge
+    echo "== packaging (README's install into ~/ledge, pkg-config, subproject, exported symbols)"
     awk '/^```c$/ && !done {on=1; next} /^```$/ && on {on=0; done=1} on' README.md >"$tmp/readme.c"
-    pcdir=$(dirname "$(find "$dest" -name ledge.pc | head -n 1)")
-    libdir=$(dirname "$pcdir")
-    if [ $ok = 1 ] && PKG_CONFIG_PATH=$pcdir cc -std=c11 -Wall -Wextra -Werror -pedantic \
-        "$tmp/readme.c" $(PKG_CONFIG_PATH=$pcdir pkg-config --cflags --libs ledge) \
-        -Wl,-rpath,"$libdir" -o "$tmp/readme" && "$tmp/readme" | grep -q "push (0, 1) by 0.05"; then
-        echo "pkg-config build of the README example: ok"
-    else
-        echo "pkg-config build of the README example: FAILED"
+    recipe=$(python3 tests/check_static_recipe.py --print README.md install-prefix) || ok=0
+    if [ "$recipe" != "$(python3 tests/check_static_recipe.py --print docs/guide.md install-prefix)" ]; then
+        echo "README.md and docs/guide.md show different install commands (<!-- recipe: install-prefix -->)"
         ok=0
     fi
+    mkdir -p "$tmp/home" "$tmp/src"
+    tar -cf - --exclude=./build --exclude=./.git --exclude=./out --exclude=node_modules . |
+        tar -xf - -C "$tmp/src"
+    cp "$tmp/readme.c" "$tmp/src/game.c"
+    if [ $ok = 1 ] && (cd "$tmp/src" && env -u PKG_CONFIG_PATH -u LD_LIBRARY_PATH HOME="$tmp/home" \
+        bash -euo pipefail -c "$recipe") >"$tmp/install.log" 2>&1 &&
+        grep -q "push (0, 1) by 0.05" "$tmp/install.log"; then
+        echo "README's install into a prefix of one's own, its example built with pkg-config and run: ok"
+    else
+        tail -n 30 "$tmp/install.log"
+        echo "README's install into a prefix of one's own: FAILED"
+        ok=0
+    fi
+    pcdir=$dest/lib/pkgconfig
+    libdir=$dest/lib
     mkdir -p "$tmp/consumer/subprojects"
     ln -s "$PWD" "$tmp/consumer/subprojects/ledge"
     cp "$tmp/readme.c" "$tmp/consumer/"

@@ -177,8 +177,7 @@ static const ledge_move_hit *ground_hit(const game *g) {
 
 static bool on_body(const game *g, ledge_body_id body) {
     const ledge_move_hit *h = ground_hit(g);
-    return h && h->kind == LEDGE_HIT_BODY && h->body.index1 == body.index1 &&
-           h->body.generation == body.generation;
+    return h && h->kind == LEDGE_HIT_BODY && LEDGE_ID_EQUALS(h->body, body);
 }
 
 static bool on_one_way_cells(const game *g) {

@@ -43,6 +43,18 @@ static inline bool ledge__array_reserve(void **items, int *cap, int need, int ke
     return true;
 }
 
+/// Replaces *array (holding `used` elements of `size` bytes, or NULL) by a
+/// new array of `cap` elements holding those and zeros after them; false
+/// (nothing changed) when the allocation fails. For the arrays reserved
+/// before the step, which grow to an exact size.
+static inline bool ledge__array_regrow(void **array, size_t size, int used, int cap) {
+    void *fresh = ledge__array_copy(*array, *array != NULL ? used : 0, cap, size);
+    if (fresh == NULL) return false;
+    ledge__free(*array);
+    *array = fresh;
+    return true;
+}
+
 /// ledge__array_reserve for a typed pointer lvalue `items` and int `cap`.
 #define LEDGE__RESERVE(items, cap, need, keep, least)                                              \
     ledge__array_reserve((void **)&(items), &(cap), (need), (keep), sizeof *(items), (least))

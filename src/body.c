@@ -30,7 +30,6 @@ ledge_body_def ledge_default_body_def(void) {
     return def;
 }
 
-
 // A unit interval check for friction and bounce.
 static bool unit_ok(const char *arg, float v) {
     if (v >= 0.0f && v <= 1.0f) return true;
@@ -47,8 +46,8 @@ static bool finite_ok(const char *fn, const char *arg, float v, float lo) {
 
 // The platformer fields: one-way direction, response, floor angle.
 static bool platform_ok(const ledge_body_def *d) {
-    if (d->one_way < LEDGE_ONE_WAY_NONE || d->one_way > LEDGE_ONE_WAY_RIGHT) {
-        LEDGE_ERROR("ledge_body_create: one_way is %d (must be a ledge_one_way)", d->one_way);
+    if ((int)d->one_way < LEDGE_ONE_WAY_NONE || (int)d->one_way > LEDGE_ONE_WAY_RIGHT) {
+        LEDGE_ERROR("ledge_body_create: one_way is %d (must be a ledge_one_way)", (int)d->one_way);
         return false;
     }
     if ((int)d->response < LEDGE_RESPONSE_SLIDE || (int)d->response > LEDGE_RESPONSE_CROSS) {
@@ -137,11 +136,11 @@ ledge_body_id ledge_body_create(ledge_world *world, const ledge_body_def *def) {
     world->tile_seen_near[i] = 0;
     world->frozen[i] = 0;
     world->sensor[i] = def->sensor;
-    world->events[i] = def->enable_events;
+    world->touch_events[i] = def->enable_events;
     world->event_bodies += def->enable_events;
     world->one_way[i] = (uint8_t)def->one_way;
     world->floor_cos[i] = cosf(def->max_floor_angle);
-    world->response[i] = (uint8_t)def->response;
+    world->policy[i] = (uint8_t)def->response;
     world->dropping[i] = 0;
     world->asleep[i] = 0;
     world->sleep_timer[i] = 0.0f;
@@ -171,6 +170,10 @@ void ledge_body_destroy(ledge_world *world, ledge_body_id id) {
     ledge__forget_contacts(world, i);
     ledge__store_release(world, i);
     ledge__query_refile(world, i);
+}
+
+bool ledge_body_id_equals(ledge_body_id a, ledge_body_id b) {
+    return LEDGE_ID_EQUALS(a, b);
 }
 
 bool ledge_body_is_valid(const ledge_world *world, ledge_body_id id) {
@@ -323,9 +326,9 @@ bool ledge_body_set_awake(ledge_world *world, ledge_body_id id, bool awake) {
         ledge__wake(world, i);
         return true;
     }
-    if (!world->sleep_on || world->type[i] != LEDGE_BODY_DYNAMIC || world->sensor[i]) {
+    if (!world->sleep->on || world->type[i] != LEDGE_BODY_DYNAMIC || world->sensor[i]) {
         LEDGE_ERROR("%s: body {%u, %u} cannot sleep (%s)", fn, id.index1, id.generation,
-                    !world->sleep_on                       ? "the world's enable_sleep is false"
+                    !world->sleep->on                      ? "the world's enable_sleep is false"
                     : world->type[i] != LEDGE_BODY_DYNAMIC ? "it is not dynamic"
                                                            : "it is a sensor");
         return false;

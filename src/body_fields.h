@@ -37,10 +37,10 @@ typedef struct ledge__range {
     X(HOT, vec2s, box_offset)       /* centre of the shape's local bounds */                       \
     X(HOT, vec2s, box_half)         /* half extents of the shape's local bounds */                 \
     X(HOT, uint8_t, sensor)         /* reports overlaps, never collides (events.c) */              \
-    X(HOT, uint8_t, events)         /* touch begin/end events wanted (events.c) */                 \
+    X(HOT, uint8_t, touch_events)   /* touch begin/end events wanted (events.c) */                 \
     X(HOT, uint8_t, one_way)        /* a ledge_one_way: a one-way platform body */                 \
     X(HOT, float, floor_cos)        /* cos(max_floor_angle): ground when n . up >= it */           \
-    X(HOT, uint8_t, response)       /* a ledge_response */                                         \
+    X(HOT, uint8_t, policy)         /* a ledge_response: its contacts' policy */                   \
     X(HOT, uint8_t, dropping)       /* ignoring one-way platforms until clear of them */           \
     X(HOT, uint8_t, in_one_way)     /* overlapped a one-way platform this step */                  \
     X(HOT, vec2s, prev_velocity)    /* kinematic: velocity of the last substep (carry) */          \
@@ -67,20 +67,23 @@ typedef struct ledge__range {
     X(SCRATCH, uint8_t, sleepy)    /* may fall asleep at the end of this step (sleep.c) */         \
     X(SCRATCH, int, tile_list)     /* see ledge__step.tile_count */                                \
     X(SCRATCH, int, big_list)      /* see ledge__step.big_count */                                 \
-    X(SCRATCH, uint8_t, tile_listed) /* in tile_list this substep */                               \
-    X(SCRATCH, uint8_t, fast)        /* moving far this substep (fast.c) */                        \
-    X(SCRATCH, vec2s, path)          /* the substep's displacement of a fast body */               \
-    X(SCRATCH, int, near)            /* bodies near a fast body's path (fast.c) */                 \
-    X(SCRATCH, uint8_t, carried)     /* got its platform's velocity change this substep */         \
-    X(SCRATCH, vec2s, carry_change)  /* that change (world.c, carry) */                            \
-    X(SCRATCH, uint8_t, far_moved)   /* pushed beyond the margin this pass (broad.c) */            \
-    X(SCRATCH, uint8_t, held_moving) /* the shock sweep holds it as it moves (response.c) */       \
-    X(SCRATCH, float, load)          /* weight carried by each body (response.c) */                \
-    X(SCRATCH, float, support)       /* sum of the up-cosines of its supports */                   \
-    X(SCRATCH, uint8_t, supported)   /* rests on the level, through a pile or not (response.c) */  \
-    X(SCRATCH, int, order)           /* reordering: the old slot of each new slot (order.c) */     \
-    X(SCRATCH, int, order_key)       /* reordering: each slot's grid cell, then its new slot */    \
-    X(SCRATCH, uint8_t, order_mark)  /* reordering: slots already moved (body_store.c) */
+    X(SCRATCH, uint8_t, tile_listed)  /* in tile_list this substep */                              \
+    X(SCRATCH, uint8_t, fast)         /* moving far this substep (fast.c) */                       \
+    X(SCRATCH, vec2s, path)           /* the substep's displacement of a fast body */              \
+    X(SCRATCH, int, near)             /* bodies near a fast body's path (fast.c) */                \
+    X(SCRATCH, uint8_t, carried)      /* got its platform's velocity change this substep */        \
+    X(SCRATCH, vec2s, carry_change)   /* that change (world.c, carry) */                           \
+    X(SCRATCH, uint8_t, far_moved)    /* pushed beyond the margin this pass (broad.c) */           \
+    X(SCRATCH, uint8_t, held_moving)  /* the shock sweep holds it as it moves (response.c) */      \
+    X(SCRATCH, float, load)           /* weight carried by each body (response.c) */               \
+    X(SCRATCH, float, support)        /* sum of the up-cosines of its supports */                  \
+    X(SCRATCH, uint8_t, supported)    /* rests on the level, through a pile or not (response.c) */ \
+    X(SCRATCH, int, order)            /* reordering: the old slot of each new slot (order.c) */    \
+    X(SCRATCH, int, order_key)        /* reordering: each slot's grid cell, then its new slot */   \
+    X(SCRATCH, uint8_t, order_mark)   /* reordering: slots already moved (body_store.c) */         \
+    X(SCRATCH, int, restore_slot)     /* restore's check: slot by handle, then the living ones */  \
+    X(SCRATCH, uint8_t, restore_mark) /* restore's check: each slot's marks (snapshot_codec.h) */  \
+    X(SCRATCH, uint8_t, restore_listed) /* restore's check: a character's handle is listed */
 
 // The list's parts, by class.
 #define LEDGE__IF_HOT(...)  __VA_ARGS__
@@ -108,6 +111,7 @@ enum { LEDGE__BODY_FIELD_COUNT = 0 LEDGE__BODY_FIELDS(LEDGE__COUNT_FIELD) };
     int slot_count;    /* slots ever used: slots >= slot_count are untouched */                    \
     int live_count;    /* living bodies */                                                         \
     int event_bodies;  /* living bodies with events on (their touches are reported) */             \
+    int sleepers;      /* living bodies asleep (sleep.c) */                                        \
     int free_count;    /* entries in free_handles (LIFO: deterministic reuse) */                   \
     int *free_handles; /* handles of dead bodies, capacity entries */                              \
     int *slot_of;      /* each handle's slot, capacity entries (the inverse of handle) */

@@ -77,8 +77,8 @@ int ledge__store_take_slot(ledge_world *w) {
 
 void ledge__store_release(ledge_world *w, int i) {
     w->alive[i] = 0;
-    w->event_bodies -= w->events[i];
-    w->events[i] = 0;
+    w->event_bodies -= w->touch_events[i];
+    w->touch_events[i] = 0;
     w->generation[i]++;
     w->free_handles[w->free_count++] = w->handle[i];
     w->live_count--;

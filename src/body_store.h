@@ -6,7 +6,6 @@
 
 #include "world_state.h"
 
-
 /// Grows every array of the store and the step's scratch to `capacity`
 /// slots. All new arrays are allocated before any old one is released, so
 /// a failure (logged, naming `fn`) leaves the world exactly as it was.

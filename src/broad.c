@@ -80,7 +80,7 @@ static bool push_sensor_pair(ledge_world *w, pair_out *out, int a, int b) {
 // decided now).
 static inline uint8_t pair_kind(const ledge_world *w, int a, int b) {
     bool plain =
-        !(w->one_way[a] | w->one_way[b] | w->response[a] | w->response[b]) && w->pre_solve == NULL;
+        !(w->one_way[a] | w->one_way[b] | w->policy[a] | w->policy[b]) && w->pre_solve == NULL;
     return (uint8_t)((w->circle[a] & w->circle[b] ? LEDGE__PAIR_CIRCLES : 0u) |
                      (plain ? LEDGE__PAIR_PLAIN : 0u));
 }
@@ -192,7 +192,7 @@ static inline bool consider(ledge_world *w, pair_out *out, int a, int b) {
 // Active bodies in sorted[0 .. q] (counted by blocks when bodies sleep:
 // count_active).
 static inline int active_through(const ledge_world *w, int q) {
-    return w->par.active_before[q / LEDGE__BLOCK] + w->step.active_upto[q];
+    return w->broad->active_before[q / LEDGE__BLOCK] + w->step.active_upto[q];
 }
 
 // Active bodies in sorted[q0 .. q1).
@@ -230,7 +230,7 @@ static inline bool consider_inactive(ledge_world *w, pair_out *out, const probe 
 
 // The inactive bodies on the other side of body a (sorted[p] in cell c,
 // column cx, row cy): its own cell before it, the west cell and the three
-// cells below. While bodies sleep (step.count_active) an inactive body
+// cells below. While bodies sleep (broad->count_active) an inactive body
 // searches nothing, so an active one meets these too.
 static inline bool consider_behind(ledge_world *w, pair_out *out, const probe *pa, int p, int c,
                                    int cx, int cy) {
@@ -264,7 +264,7 @@ static void grid_pairs(ledge_world *w, pair_out *out, int p0, int p1) {
     const ledge__grid *g = &w->grid;
     const int *sorted = g->sorted, *cell_start = g->cell_start;
     int nx = g->nx, ny = g->ny;
-    bool by_active = w->step.count_active;
+    bool by_active = w->broad->count_active;
     // While bodies sleep, only the active bodies of the block are gone
     // through (step.active_at, from the block's start), their rows divided
     // out: a settled pile's sleepers cost nothing here. Otherwise every
@@ -298,15 +298,15 @@ static void grid_pairs(ledge_world *w, pair_out *out, int p0, int p1) {
 
 // One block of sorted grid bodies into its own lists (a worker's item).
 static void grid_block(ledge_world *w, int b, bool may_grow) {
-    ledge__pair_list *pairs = &w->par.pairs[b], *sensors = &w->par.sensors[b];
+    ledge__pair_list *pairs = &w->broad->pairs[b], *sensors = &w->broad->sensors[b];
     pairs->count = sensors->count = 0;
     pairs->overflow = sensors->overflow = false;
     pair_out out = {pairs, sensors, may_grow};
-    int p1 = (b + 1) * LEDGE__BLOCK < w->grid.count ? (b + 1) * LEDGE__BLOCK : w->grid.count;
+    int p1 = ledge__block_end(b, w->grid.count);
     grid_pairs(w, &out, b * LEDGE__BLOCK, p1);
 }
 
-static void grid_pairs_task(int start, int end, int worker, void *context) {
+static void grid_pairs_run(int start, int end, int worker, void *context) {
     (void)worker;
     for (int b = start; b < end; ++b) grid_block(context, b, false);
 }
@@ -331,13 +331,12 @@ static inline int pair_row(const ledge_world *w, int k) {
     return w->grid.cell_of[w->step.pairs[k].a] / w->grid.nx;
 }
 
-static void rows_task(int start, int end, int worker, void *context) {
+static void rows_run(int start, int end, int worker, void *context) {
     (void)worker;
     ledge_world *w = context;
     int *row_start = w->par.row_start;
     for (int b = start; b < end; ++b) {
-        int last =
-            (b + 1) * PAIR_BLOCK < w->step.pair_count ? (b + 1) * PAIR_BLOCK : w->step.pair_count;
+        int last = ledge__part_end(b, PAIR_BLOCK, w->step.pair_count);
         int k = b * PAIR_BLOCK > 0 ? b * PAIR_BLOCK : 1;
         int prev = k < last ? pair_row(w, k - 1) : 0;
         // Rows prev + 1 .. the pair's start at k (stepped, not divided).
@@ -353,22 +352,22 @@ static void find_rows(ledge_world *w) {
     int n = w->step.pair_count, ny = w->grid.ny, *start = w->par.row_start;
     int first = n > 0 ? pair_row(w, 0) : ny, last = n > 0 ? pair_row(w, n - 1) : ny;
     for (int r = 0; r <= first; ++r) start[r] = 0;
-    ledge__run(w, rows_task, (n + PAIR_BLOCK - 1) / PAIR_BLOCK, 1, w);
+    ledge__run(w, rows_run, (n + PAIR_BLOCK - 1) / PAIR_BLOCK, 1, w);
     for (int r = last + 1; r <= ny; ++r) start[r] = n;
 }
 
 // A block's pairs and sensor pairs to their places in the step's lists
-// (par.block_offset and block_count hold where they go).
-static void copy_task(int start, int end, int worker, void *context) {
+// (pair_offset and sensor_offset hold where they go).
+static void copy_run(int start, int end, int worker, void *context) {
     (void)worker;
     ledge_world *w = context;
     for (int b = start; b < end; ++b) {
-        const ledge__pair_list *p = &w->par.pairs[b], *s = &w->par.sensors[b];
+        const ledge__pair_list *p = &w->broad->pairs[b], *s = &w->broad->sensors[b];
         if (p->count > 0)
-            memcpy(w->step.pairs + w->par.block_offset[b], p->pairs,
+            memcpy(w->step.pairs + w->broad->pair_offset[b], p->pairs,
                    sizeof *p->pairs * (size_t)p->count);
         if (s->count > 0)
-            memcpy(w->step.sensor_pairs + w->par.block_count[b], s->pairs,
+            memcpy(w->step.sensor_pairs + w->broad->sensor_offset[b], s->pairs,
                    sizeof *s->pairs * (size_t)s->count);
     }
 }
@@ -379,22 +378,22 @@ static void copy_task(int start, int end, int worker, void *context) {
 static void concatenate(ledge_world *w, int blocks) {
     int pairs = 0, sensors = 0;
     for (int b = 0; b < blocks; ++b) {
-        w->par.block_offset[b] = pairs;
-        w->par.block_count[b] = sensors;
-        pairs += w->par.pairs[b].count;
-        sensors += w->par.sensors[b].count;
+        w->broad->pair_offset[b] = pairs;
+        w->broad->sensor_offset[b] = sensors;
+        pairs += w->broad->pairs[b].count;
+        sensors += w->broad->sensors[b].count;
     }
     if (LEDGE__RESERVE(w->step.pairs, w->step.pair_cap, pairs, 0, 256) &&
         LEDGE__RESERVE(w->step.sensor_pairs, w->step.sensor_pair_cap, sensors, 0, 256)) {
-        ledge__run(w, copy_task, blocks, 1, w);
+        ledge__run(w, copy_run, blocks, 1, w);
         w->step.pair_count = pairs;
         w->step.sensor_pair_count = sensors;
         return;
     }
     for (int b = 0; b < blocks; ++b) {
-        append_pairs(&w->step.pairs, &w->step.pair_count, &w->step.pair_cap, &w->par.pairs[b]);
+        append_pairs(&w->step.pairs, &w->step.pair_count, &w->step.pair_cap, &w->broad->pairs[b]);
         append_pairs(&w->step.sensor_pairs, &w->step.sensor_pair_count, &w->step.sensor_pair_cap,
-                     &w->par.sensors[b]);
+                     &w->broad->sensors[b]);
     }
 }
 
@@ -417,9 +416,9 @@ static void grid_pairs_in_place(ledge_world *w) {
     ledge__pair_list sensors = {w->step.sensor_pairs, 0, w->step.sensor_pair_cap, false};
     pair_out out = {&pairs, &sensors, true};
     for (int b = 0; b < ledge__blocks(w->grid.count); ++b) {
-        int p1 = (b + 1) * LEDGE__BLOCK < w->grid.count ? (b + 1) * LEDGE__BLOCK : w->grid.count;
-        w->par.pair_start[b] = pairs.count;
-        w->par.sensor_start[b] = sensors.count;
+        int p1 = ledge__block_end(b, w->grid.count);
+        w->broad->pair_start[b] = pairs.count;
+        w->broad->sensor_start[b] = sensors.count;
         grid_pairs(w, &out, b * LEDGE__BLOCK, p1); // a block that cannot grow the list stops
     }
     store_lists(w, &pairs, &sensors);
@@ -427,7 +426,7 @@ static void grid_pairs_in_place(ledge_world *w) {
 
 // grid_pairs_in_place as one task (on the calling thread), so that the
 // step's profile counts it with the parallel work it stands for.
-static void in_place_task(int start, int end, int worker, void *context) {
+static void in_place_run(int start, int end, int worker, void *context) {
     (void)start, (void)end, (void)worker;
     grid_pairs_in_place(context);
 }
@@ -440,7 +439,7 @@ static void in_place_task(int start, int end, int worker, void *context) {
 // skips runs of inactive ones. By blocks, so that a search again after a
 // wake recounts only the blocks it searches again: block b's active
 // bodies are listed in step.active_at from b * LEDGE__BLOCK on, counted in
-// step.active_upto from the block's start, and par.active_before holds
+// step.active_upto from the block's start, and broad->active_before holds
 // those of the blocks before it.
 static void count_block_active(ledge_world *w, int b) {
     int p0 = b * LEDGE__BLOCK, p1 = ledge__block_end(b, w->grid.count), n = 0;
@@ -450,7 +449,7 @@ static void count_block_active(ledge_world *w, int b) {
     }
 }
 
-static void count_active_task(int start, int end, int worker, void *context) {
+static void count_active_run(int start, int end, int worker, void *context) {
     (void)worker;
     for (int b = start; b < end; ++b) count_block_active(context, b);
 }
@@ -458,38 +457,38 @@ static void count_active_task(int start, int end, int worker, void *context) {
 static void sum_active_before(ledge_world *w, int blocks) {
     int n = 0;
     for (int b = 0; b < blocks; ++b) {
-        w->par.active_before[b] = n;
+        w->broad->active_before[b] = n;
         n += w->step.active_upto[ledge__block_end(b, w->grid.count) - 1];
     }
 }
 
 static void count_active(ledge_world *w) {
     int blocks = ledge__blocks(w->grid.count);
-    ledge__run(w, count_active_task, blocks, 1, w);
+    ledge__run(w, count_active_run, blocks, 1, w);
     sum_active_before(w, blocks);
 }
 
 // The grid's part of the lists is complete: its length, and its rows.
 static void grid_part_done(ledge_world *w) {
-    w->par.grid_pair_count = w->step.pair_count;
-    w->par.grid_sensor_count = w->step.sensor_pair_count;
+    w->step.grid_pair_count = w->step.pair_count;
+    w->step.grid_sensor_count = w->step.sensor_pair_count;
     find_rows(w);
 }
 
 static void all_grid_pairs(ledge_world *w) {
     int blocks = ledge__blocks(w->grid.count);
-    w->step.count_active = w->sleepers > 0;
-    if (w->step.count_active) count_active(w);
-    if (blocks > 0) memset(w->par.research, 0, (size_t)blocks); // (none: no room yet)
-    w->par.research_all = false;
+    w->broad->count_active = w->sleepers > 0;
+    if (w->broad->count_active) count_active(w);
+    if (blocks > 0) memset(w->broad->research, 0, (size_t)blocks); // (none: no room yet)
+    w->broad->research_all = false;
     if (w->par.workers == NULL) {
-        ledge__run(w, in_place_task, 1, 1, w);
+        ledge__run(w, in_place_run, 1, 1, w);
         grid_part_done(w);
         return;
     }
-    ledge__run(w, grid_pairs_task, blocks, 1, w);
+    ledge__run(w, grid_pairs_run, blocks, 1, w);
     for (int b = 0; b < blocks; ++b) {
-        if (w->par.pairs[b].overflow || w->par.sensors[b].overflow) grid_block(w, b, true);
+        if (w->broad->pairs[b].overflow || w->broad->sensors[b].overflow) grid_block(w, b, true);
     }
     concatenate(w, blocks);
     grid_part_done(w);
@@ -509,7 +508,7 @@ static void all_grid_pairs(ledge_world *w) {
 
 void ledge__broad_woken(ledge_world *w, int s) {
     if (!w->step.in_grid[s]) {
-        w->par.research_all = true; // a big body: every block (rare)
+        w->broad->research_all = true; // a big body: every block (rare)
         return;
     }
     const ledge__grid *g = &w->grid;
@@ -518,15 +517,15 @@ void ledge__broad_woken(ledge_world *w, int s) {
     for (int y = cy > 0 ? cy - 1 : cy; y <= cy + 1 && y < g->ny; ++y) {
         int first = g->cell_start[y * g->nx + x0], end = g->cell_start[y * g->nx + x1 + 1];
         for (int b = first / LEDGE__BLOCK; first < end && b <= (end - 1) / LEDGE__BLOCK; ++b)
-            w->par.research[b] = 1;
+            w->broad->research[b] = 1;
     }
 }
 
 static inline bool searched_again(const ledge_world *w, int b) {
-    return w->par.research_all || w->par.research[b];
+    return w->broad->research_all || w->broad->research[b];
 }
 
-static void research_task(int start, int end, int worker, void *context) {
+static void research_run(int start, int end, int worker, void *context) {
     (void)worker;
     ledge_world *w = context;
     for (int b = start; b < end; ++b) {
@@ -535,17 +534,17 @@ static void research_task(int start, int end, int worker, void *context) {
 }
 
 // One worker: the blocks to search again, in order, into one list of
-// pairs and one of sensor pairs (par.pairs[0], par.sensors[0]: no room is
-// kept per block), each block's start in them in par.fresh_start (two per
+// pairs and one of sensor pairs (broad->pairs[0], broad->sensors[0]: no room is
+// kept per block), each block's start in them in broad->fresh_start (two per
 // block). False when a list could not grow.
 static bool research_in_place(ledge_world *w, int blocks) {
-    ledge__pair_list *pairs = &w->par.pairs[0], *sensors = &w->par.sensors[0];
+    ledge__pair_list *pairs = &w->broad->pairs[0], *sensors = &w->broad->sensors[0];
     pairs->count = sensors->count = 0;
     pairs->overflow = sensors->overflow = false;
     pair_out out = {pairs, sensors, true};
     for (int b = 0; b < blocks; ++b) {
-        w->par.fresh_start[2 * b] = pairs->count;
-        w->par.fresh_start[2 * b + 1] = sensors->count;
+        w->broad->fresh_start[2 * b] = pairs->count;
+        w->broad->fresh_start[2 * b + 1] = sensors->count;
         if (searched_again(w, b))
             grid_pairs(w, &out, b * LEDGE__BLOCK, ledge__block_end(b, w->grid.count));
     }
@@ -603,15 +602,16 @@ static bool most_blocks_again(const ledge_world *w, int blocks) {
 // One worker: the searched-again blocks spliced into the in-place lists.
 static bool splice_in_place(ledge_world *w, int blocks) {
     if (!research_in_place(w, blocks)) return false;
-    int *to = w->par.splice_to;
-    ledge__fresh_list pairs = {w->par.pairs[0].pairs, w->par.fresh_start, 2, w->par.pairs[0].count};
-    ledge__fresh_list sensors = {w->par.sensors[0].pairs, w->par.fresh_start + 1, 2,
-                                 w->par.sensors[0].count};
+    int *to = w->broad->splice_to;
+    ledge__fresh_list pairs = {w->broad->pairs[0].pairs, w->broad->fresh_start, 2,
+                               w->broad->pairs[0].count};
+    ledge__fresh_list sensors = {w->broad->sensors[0].pairs, w->broad->fresh_start + 1, 2,
+                                 w->broad->sensors[0].count};
     return ledge__splice_blocks(&w->step.pairs, &w->step.pair_count, &w->step.pair_cap,
-                                w->par.pair_start, w->par.research, &pairs, blocks, to) &&
+                                w->broad->pair_start, w->broad->research, &pairs, blocks, to) &&
            ledge__splice_blocks(&w->step.sensor_pairs, &w->step.sensor_pair_count,
-                                &w->step.sensor_pair_cap, w->par.sensor_start, w->par.research,
-                                &sensors, blocks, to);
+                                &w->step.sensor_pair_cap, w->broad->sensor_start,
+                                w->broad->research, &sensors, blocks, to);
 }
 
 // The grid's part of the lists again (false: the whole search must be
@@ -627,21 +627,22 @@ static bool grid_pairs_again(ledge_world *w) {
         if (searched_again(w, b)) count_block_active(w, b);
     }
     sum_active_before(w, blocks);
-    w->step.pair_count = w->par.grid_pair_count; // the big bodies' pairs are found again
-    w->step.sensor_pair_count = w->par.grid_sensor_count;
+    w->step.pair_count = w->step.grid_pair_count; // the big bodies' pairs are found again
+    w->step.sensor_pair_count = w->step.grid_sensor_count;
     if (in_place) {
         if (!splice_in_place(w, blocks)) return false;
     } else {
-        ledge__run(w, research_task, blocks, 1, w);
+        ledge__run(w, research_run, blocks, 1, w);
         for (int b = 0; b < blocks; ++b) {
-            if (searched_again(w, b) && (w->par.pairs[b].overflow || w->par.sensors[b].overflow))
+            if (searched_again(w, b) &&
+                (w->broad->pairs[b].overflow || w->broad->sensors[b].overflow))
                 grid_block(w, b, true);
         }
         w->step.pair_count = w->step.sensor_pair_count = 0;
         concatenate(w, blocks);
     }
     grid_part_done(w);
-    w->par.researched++;
+    w->debug.researched++;
     return true;
 }
 
@@ -701,7 +702,7 @@ static inline uint32_t far_slot_of(uint64_t key, int cap) {
 
 // Doubles the hash set of far pairs (at least 1024 slots), its keys kept.
 static bool far_keys_grow(ledge_world *w) {
-    int cap = w->step.far_key_cap ? 2 * w->step.far_key_cap : 1024;
+    int cap = w->broad->far_key_cap ? 2 * w->broad->far_key_cap : 1024;
     uint64_t *fresh = ledge__alloc(sizeof *fresh * (size_t)cap);
     if (fresh == NULL) {
         LEDGE_ERROR("ledge_world_step: allocation of %d far pair keys failed (pairs found after "
@@ -710,39 +711,41 @@ static bool far_keys_grow(ledge_world *w) {
         return false;
     }
     memset(fresh, 0, sizeof *fresh * (size_t)cap);
-    for (int k = 0; k < w->step.far_key_cap; ++k) {
-        uint64_t key = w->step.far_keys[k];
+    for (int k = 0; k < w->broad->far_key_cap; ++k) {
+        uint64_t key = w->broad->far_keys[k];
         if (key == 0) continue;
         uint32_t at = far_slot_of(key, cap);
         while (fresh[at] != 0) at = (at + 1) & (uint32_t)(cap - 1);
         fresh[at] = key;
     }
-    ledge__free(w->step.far_keys);
-    w->step.far_keys = fresh;
-    w->step.far_key_cap = cap;
+    ledge__free(w->broad->far_keys);
+    w->broad->far_keys = fresh;
+    w->broad->far_key_cap = cap;
     return true;
 }
 
 // Adds the pair (a, b) to the substep's far pairs; false when it is there
 // already (or the set cannot grow).
 static bool far_key_insert(ledge_world *w, int a, int b) {
-    if (2 * (w->step.far_key_count + 1) > w->step.far_key_cap && !far_keys_grow(w)) return false;
+    if (2 * (w->broad->far_key_count + 1) > w->broad->far_key_cap && !far_keys_grow(w))
+        return false;
     uint64_t lo = (uint64_t)(a < b ? a : b), hi = (uint64_t)(a < b ? b : a);
     uint64_t key = lo << 32 | hi; // never 0: a != b
-    uint32_t mask = (uint32_t)(w->step.far_key_cap - 1), at = far_slot_of(key, w->step.far_key_cap);
-    for (; w->step.far_keys[at] != 0; at = (at + 1) & mask) {
-        if (w->step.far_keys[at] == key) return false;
+    uint32_t mask = (uint32_t)(w->broad->far_key_cap - 1),
+             at = far_slot_of(key, w->broad->far_key_cap);
+    for (; w->broad->far_keys[at] != 0; at = (at + 1) & mask) {
+        if (w->broad->far_keys[at] == key) return false;
     }
-    w->step.far_keys[at] = key;
-    w->step.far_key_count++;
+    w->broad->far_keys[at] = key;
+    w->broad->far_key_count++;
     return true;
 }
 
 // The substep's far pairs forgotten (at its broad phase).
 static void far_keys_clear(ledge_world *w) {
-    if (w->step.far_key_count == 0) return;
-    memset(w->step.far_keys, 0, sizeof *w->step.far_keys * (size_t)w->step.far_key_cap);
-    w->step.far_key_count = 0;
+    if (w->broad->far_key_count == 0) return;
+    memset(w->broad->far_keys, 0, sizeof *w->broad->far_keys * (size_t)w->broad->far_key_cap);
+    w->broad->far_key_count = 0;
 }
 
 // Body b near marked body a: a candidate when their boxes are within the
@@ -814,8 +817,8 @@ void ledge__broad_pairs(ledge_world *w) {
 
 void ledge__broad_pairs_again(ledge_world *w) {
     // No sleeper left: the search's mode changes (count_active), all again.
-    if (!w->par.research_on || w->par.research_all || !w->step.count_active || w->sleepers == 0 ||
-        !grid_pairs_again(w)) {
+    if (!w->debug.research_on || w->broad->research_all || !w->broad->count_active ||
+        w->sleepers == 0 || !grid_pairs_again(w)) {
         ledge__broad_pairs(w);
         return;
     }

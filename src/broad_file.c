@@ -21,7 +21,7 @@
 static inline uint8_t plain_body(const ledge_world *w, int i) {
     const ledge_filter *f = &w->filter[i];
     return (uint8_t)(w->circle[i] && w->inv_mass[i] > 0.0f && f->group == 0 && f->category != 0 &&
-                     f->mask == ~(uint64_t)0 && !(w->sensor[i] | w->one_way[i] | w->response[i]) &&
+                     f->mask == ~(uint64_t)0 && !(w->sensor[i] | w->one_way[i] | w->policy[i]) &&
                      w->pre_solve == NULL);
 }
 
@@ -36,7 +36,7 @@ static inline uint8_t body_active(const ledge_world *w, int i) {
 // Boxes, grid coordinates, and per block (a worker's item) its big bodies
 // (in par.items at the block's offset) and the bounds of its grid bodies'
 // centres, those of the bodies still until the fast ones move
-// (block_lower[2 b], bit 1 of block_flag) apart from the fast ones'
+// (block_lower[2 b], bit 1 of block_bounds) apart from the fast ones'
 // (block_lower[2 b + 1], bit 2): the substep's second filing then looks
 // at the fast bodies only (classify_again).
 typedef struct classify_task {
@@ -66,14 +66,14 @@ static inline void bounds_join(bounds *b, bool any, vec2s lower, vec2s upper) {
 
 // Block b's bounds of `kind` (0: still bodies, 1: fast ones) to the join.
 static inline void block_bounds_put(ledge_world *w, int b, int kind, const bounds *k) {
-    if (k->any) w->par.block_flag[b] |= (uint8_t)(1u << kind);
-    w->par.block_lower[2 * b + kind] = k->lower;
-    w->par.block_upper[2 * b + kind] = k->upper;
+    if (k->any) w->broad->block_bounds[b] |= (uint8_t)(1u << kind);
+    w->broad->block_lower[2 * b + kind] = k->lower;
+    w->broad->block_upper[2 * b + kind] = k->upper;
 }
 
 static inline void block_bounds_join(const ledge_world *w, int b, int kind, bounds *into) {
-    bounds_join(into, (w->par.block_flag[b] >> kind) & 1u, w->par.block_lower[2 * b + kind],
-                w->par.block_upper[2 * b + kind]);
+    bounds_join(into, (w->broad->block_bounds[b] >> kind) & 1u, w->broad->block_lower[2 * b + kind],
+                w->broad->block_upper[2 * b + kind]);
 }
 
 // Whether block b's bodies hold what classify_axis would write: the block
@@ -83,14 +83,15 @@ static inline void block_bounds_join(const ledge_world *w, int b, int kind, boun
 // none is fast (make_dormant cleared the flags, and no stage sets them in a
 // dormant block), so all of its grid bodies are still ones.
 static inline bool reusable(const ledge_world *w, int b) {
-    return w->par.reuse_on && ledge__dormant(w, b) && w->par.classified[b] == w->par.classify_stamp;
+    return w->debug.reuse_on && ledge__dormant(w, b) &&
+           w->broad->classified[b] == w->broad->classify_stamp;
 }
 
 // classify_axis's per-block output for a reusable block: its bounds are the
 // ones it wrote then (only classify writes a block's still bounds).
 static void reuse_block(ledge_world *w, int b) {
     w->par.block_count[b] = 0;
-    w->par.block_flag[b] = w->par.classified_still[b];
+    w->broad->block_bounds[b] = w->broad->classified_still[b];
 }
 
 // A new stamp for the blocks' results kept under the old one (none of
@@ -105,12 +106,30 @@ static void next_stamp(uint32_t *stamp, uint32_t *blocks, int block_cap) {
 // The classify key of this step; a new one makes every block found again.
 static void check_classify_key(ledge_world *w, float cell) {
     ledge__classify_key k = {cell, w->step.margin, w->up_axis, w->pre_solve != NULL};
-    ledge__classify_key *old = &w->par.classify_key;
-    bool same = w->par.classify_stamp != 0 && k.cell == old->cell && k.margin == old->margin &&
+    ledge__classify_key *old = &w->broad->classify_key;
+    bool same = w->broad->classify_stamp != 0 && k.cell == old->cell && k.margin == old->margin &&
                 k.up_axis == old->up_axis && k.pre_solve == old->pre_solve;
     if (same) return;
     *old = k;
-    next_stamp(&w->par.classify_stamp, w->par.classified, w->par.block_cap);
+    next_stamp(&w->broad->classify_stamp, w->broad->classified, w->broad->block_cap);
+}
+
+// What classify found for block b. (Out of line, the bounds by value: the
+// loop over the bodies keeps its registers for the bodies, and its bounds
+// in registers.)
+static LEDGE_NOINLINE void classified(ledge_world *w, int b, int big_count, bounds still,
+                                      bounds fast) {
+    w->par.block_count[b] = big_count;
+    w->broad->block_bounds[b] = 0;
+    block_bounds_put(w, b, 0, &still);
+    block_bounds_put(w, b, 1, &fast);
+    // A dormant block's bodies stay where they are until it is stirred:
+    // what was found here holds until then (big bodies aside: their list
+    // is the block's scratch, which other stages reuse).
+    bool keep = ledge__dormant(w, b) && big_count == 0;
+    w->broad->classified[b] = keep ? w->broad->classify_stamp : 0u;
+    w->broad->classified_still[b] = still.any;
+    w->broad->counted[b] = 0; // its counts are found again (count_run)
 }
 
 // (Inline with the axis and `split` constants: classify_block's loop then
@@ -123,7 +142,7 @@ static LEDGE_INLINE void classify_axis(ledge_world *w, float cell, int b, int up
     }
     bounds still = {0}, fast = {0};
     int *big = w->par.items + b * LEDGE__BLOCK, big_count = 0;
-    int end = (b + 1) * LEDGE__BLOCK < w->slot_count ? (b + 1) * LEDGE__BLOCK : w->slot_count;
+    int end = ledge__block_end(b, w->slot_count);
     for (int i = b * LEDGE__BLOCK; i < end; ++i) {
         w->step.in_grid[i] = 0;
         if (!w->alive[i] || w->frozen[i]) continue;
@@ -143,17 +162,7 @@ static LEDGE_INLINE void classify_axis(ledge_world *w, float cell, int b, int up
             bounds_add(&still, gc);
         }
     }
-    w->par.block_count[b] = big_count;
-    w->par.block_flag[b] = 0;
-    block_bounds_put(w, b, 0, &still);
-    block_bounds_put(w, b, 1, &fast);
-    // A dormant block's bodies stay where they are until it is stirred:
-    // what was found here holds until then (big bodies aside: their list
-    // is the block's scratch, which other stages reuse).
-    bool keep = ledge__dormant(w, b) && big_count == 0;
-    w->par.classified[b] = keep ? w->par.classify_stamp : 0u;
-    w->par.classified_still[b] = still.any;
-    w->par.counted[b] = 0; // its counts are found again (count_run)
+    classified(w, b, big_count, still, fast);
 }
 
 static void classify_block(ledge_world *w, float cell, int b, bool split) {
@@ -197,6 +206,13 @@ static void classify(ledge_world *w, float cell, bool split, vec2s *lower, vec2s
     *upper = all.upper;
 }
 
+// The fast bodies' bounds classify_again found for block b (out of line,
+// as classified()).
+static LEDGE_NOINLINE void classified_again(ledge_world *w, int b, bounds fast) {
+    w->broad->block_bounds[b] &= 1u;
+    block_bounds_put(w, b, 1, &fast);
+}
+
 // The second filing's boxes: only the fast bodies moved (fast.c writes
 // their positions alone), so only theirs are found again, and the bounds
 // are the still bodies' (kept from classify) joined with theirs. Which
@@ -204,15 +220,14 @@ static void classify(ledge_world *w, float cell, bool split, vec2s *lower, vec2s
 // margin and the cell only: as classify found them.
 static LEDGE_INLINE void classify_again_axis(ledge_world *w, int b, int up_axis) {
     bounds fast = {0};
-    int end = (b + 1) * LEDGE__BLOCK < w->slot_count ? (b + 1) * LEDGE__BLOCK : w->slot_count;
+    int end = ledge__block_end(b, w->slot_count);
     for (int i = b * LEDGE__BLOCK; i < end; ++i) {
         if (!w->step.fast[i]) continue;
         w->step.box_center[i] = v2_add(w->position[i], w->box_offset[i]);
         vec2s gc = w->step.grid_center[i] = ledge__to_grid(up_axis, w->step.box_center[i]);
         if (w->step.in_grid[i]) bounds_add(&fast, gc);
     }
-    w->par.block_flag[b] &= 1u;
-    block_bounds_put(w, b, 1, &fast);
+    classified_again(w, b, fast);
 }
 
 static void classify_again_run(int start, int end, int worker, void *context) {
@@ -251,15 +266,15 @@ typedef struct file_task {
 // stamp: its bodies' cells (grid.cell_of) and its counts are what counting
 // would find again.
 static inline bool counted_before(const ledge_world *w, int b) {
-    return reusable(w, b) && w->par.counted[b] == w->par.grid_stamp;
+    return reusable(w, b) && w->broad->counted[b] == w->broad->grid_stamp;
 }
 
 // After block b's count: a reusable block's counts are kept for the next
 // filings.
 static void keep_count(ledge_world *w, int b, const int *count) {
     if (!reusable(w, b)) return; // (counted[b] is 0 since its classify)
-    memcpy(w->par.saved_count + b * LEDGE__GRID_BANDS, count, sizeof *count * LEDGE__GRID_BANDS);
-    w->par.counted[b] = w->par.grid_stamp;
+    memcpy(w->broad->saved_count + b * LEDGE__GRID_BANDS, count, sizeof *count * LEDGE__GRID_BANDS);
+    w->broad->counted[b] = w->broad->grid_stamp;
 }
 
 static void count_run(int start, int end, int worker, void *context) {
@@ -267,10 +282,10 @@ static void count_run(int start, int end, int worker, void *context) {
     file_task *t = context;
     ledge_world *w = t->w;
     for (int b = start; b < end; ++b) {
-        int *count = w->par.grid_count + b * LEDGE__GRID_BANDS;
-        w->par.cells_changed[b] = 0;
+        int *count = w->broad->grid_count + b * LEDGE__GRID_BANDS;
+        w->broad->cells_changed[b] = 0;
         if (counted_before(w, b)) {
-            memcpy(count, w->par.saved_count + b * LEDGE__GRID_BANDS,
+            memcpy(count, w->broad->saved_count + b * LEDGE__GRID_BANDS,
                    sizeof *count * LEDGE__GRID_BANDS);
             continue;
         }
@@ -283,7 +298,7 @@ static void count_run(int start, int end, int worker, void *context) {
             changed = ledge__grid_count(&w->grid, w->step.grid_center, w->step.in_grid,
                                         b * LEDGE__BLOCK, end, t->shift, count);
         }
-        w->par.cells_changed[b] = changed;
+        w->broad->cells_changed[b] = changed;
         keep_count(w, b, count);
     }
 }
@@ -294,14 +309,14 @@ static void count_run(int start, int end, int worker, void *context) {
 static bool check_grid_key(ledge_world *w) {
     const ledge__grid *g = &w->grid;
     ledge__grid_key k = {g->origin, g->cell, g->nx, g->ny, g->cell_of, g->cell_start, g->sorted};
-    ledge__grid_key *old = &w->par.grid_key;
-    bool same = w->par.grid_stamp != 0 && k.origin.x == old->origin.x &&
+    ledge__grid_key *old = &w->broad->grid_key;
+    bool same = w->broad->grid_stamp != 0 && k.origin.x == old->origin.x &&
                 k.origin.y == old->origin.y && k.cell == old->cell && k.nx == old->nx &&
                 k.ny == old->ny && k.cell_of == old->cell_of && k.cell_start == old->cell_start &&
                 k.sorted == old->sorted;
     if (same) return false;
     *old = k;
-    next_stamp(&w->par.grid_stamp, w->par.counted, w->par.block_cap);
+    next_stamp(&w->broad->grid_stamp, w->broad->counted, w->broad->block_cap);
     return true;
 }
 
@@ -310,9 +325,9 @@ static bool check_grid_key(ledge_world *w) {
 // -1). The filing is a stable sort by (cell, slot), so its list and its
 // cells' starts would come out the same.
 static bool filing_unchanged(const ledge_world *w, bool new_stamp, int blocks) {
-    if (new_stamp || !w->par.reuse_on || w->grid.slots != w->slot_count) return false;
+    if (new_stamp || !w->debug.reuse_on || w->grid.slots != w->slot_count) return false;
     for (int b = 0; b < blocks; ++b) {
-        if (w->par.cells_changed[b]) return false;
+        if (w->broad->cells_changed[b]) return false;
     }
     return true;
 }
@@ -323,7 +338,7 @@ static void scatter_run(int start, int end, int worker, void *context) {
     ledge_world *w = t->w;
     for (int b = start; b < end; ++b) {
         ledge__grid_scatter(&w->grid, b * LEDGE__BLOCK, ledge__block_end(b, w->slot_count),
-                            t->shift, w->par.grid_count + b * LEDGE__GRID_BANDS, w->par.items);
+                            t->shift, w->broad->grid_count + b * LEDGE__GRID_BANDS, w->par.items);
     }
 }
 
@@ -350,10 +365,80 @@ static void file_bodies(ledge_world *w, int before_ny) {
         w->grid.kept++;
         return;
     }
-    ledge__grid_band_places(&w->grid, w->par.grid_count, blocks, t.shift, w->slot_count,
+    ledge__grid_band_places(&w->grid, w->broad->grid_count, blocks, t.shift, w->slot_count,
                             t.band_start);
     ledge__run(w, scatter_run, blocks, 1, &t);
     ledge__run(w, band_run, bands, 1, &t);
+}
+
+void ledge__broad_forget(ledge_world *w, ledge__stale why) {
+    ledge__broad *br = w->broad;
+    if (why & LEDGE__STALE_SLOTS) {
+        if (br->block_cap > 0) {
+            size_t n = (size_t)br->block_cap;
+            memset(br->classified, 0, sizeof *br->classified * n);
+            memset(br->counted, 0, sizeof *br->counted * n);
+        }
+        w->grid.slots = 0;
+    }
+    if (why & LEDGE__STALE_TILES) {
+        for (int i = 0; i < w->slot_count; ++i) {
+            w->tile_seen[i].x0 = INT_MIN;
+            w->tile_seen_near[i] = 0;
+        }
+    }
+}
+
+bool ledge__broad_reserve(ledge_world *w, int slots) {
+    ledge__broad *p = w->broad;
+    int blocks = ledge__blocks(slots);
+    if (blocks <= p->block_cap) return true;
+    int want = blocks < 8 ? 8 : blocks + blocks / 2;
+    int used = p->block_cap;
+    // The pair lists move with their contents (a block keeps its room); the
+    // stamps start at 0 (nothing is remembered of a new array's blocks).
+    if (!ledge__array_regrow((void **)&p->pairs, sizeof *p->pairs, used, want) ||
+        !ledge__array_regrow((void **)&p->sensors, sizeof *p->sensors, used, want) ||
+        !ledge__array_regrow((void **)&p->classified, sizeof *p->classified, 0, want) ||
+        !ledge__array_regrow((void **)&p->classified_still, sizeof *p->classified_still, 0, want) ||
+        !ledge__array_regrow((void **)&p->block_bounds, sizeof *p->block_bounds, 0, want) ||
+        !ledge__array_regrow((void **)&p->block_lower, sizeof *p->block_lower * 2, 0, want) ||
+        !ledge__array_regrow((void **)&p->block_upper, sizeof *p->block_upper * 2, 0, want) ||
+        !ledge__array_regrow((void **)&p->counted, sizeof *p->counted, 0, want) ||
+        !ledge__array_regrow((void **)&p->cells_changed, sizeof *p->cells_changed, 0, want) ||
+        !ledge__array_regrow((void **)&p->saved_count, sizeof *p->saved_count * LEDGE__GRID_BANDS,
+                             0, want) ||
+        !ledge__array_regrow((void **)&p->grid_count, sizeof *p->grid_count * LEDGE__GRID_BANDS, 0,
+                             want) ||
+        !ledge__array_regrow((void **)&p->pair_offset, sizeof *p->pair_offset, 0, want) ||
+        !ledge__array_regrow((void **)&p->sensor_offset, sizeof *p->sensor_offset, 0, want) ||
+        !ledge__array_regrow((void **)&p->pair_start, sizeof *p->pair_start, 0, want) ||
+        !ledge__array_regrow((void **)&p->sensor_start, sizeof *p->sensor_start, 0, want) ||
+        !ledge__array_regrow((void **)&p->fresh_start, sizeof *p->fresh_start * 2, 0, want) ||
+        !ledge__array_regrow((void **)&p->research, sizeof *p->research, 0, want) ||
+        !ledge__array_regrow((void **)&p->splice_to, sizeof *p->splice_to, 0, want) ||
+        !ledge__array_regrow((void **)&p->active_before, sizeof *p->active_before, 0, want)) {
+        // The arrays grown so far keep their contents; block_cap stays the
+        // smallest of them, so the next attempt grows them all again.
+        LEDGE_ERROR(
+            "ledge_world_step: allocation of the broad phase's scratch for %d blocks failed", want);
+        return false;
+    }
+    p->block_cap = want;
+    return true;
+}
+
+void ledge__broad_destroy(ledge__broad *p) {
+    for (int b = 0; b < p->block_cap; ++b) {
+        ledge__free(p->pairs[b].pairs);
+        ledge__free(p->sensors[b].pairs);
+    }
+    void *arrays[] = {p->pairs,         p->sensors,     p->classified,    p->classified_still,
+                      p->block_bounds,  p->block_lower, p->block_upper,   p->counted,
+                      p->cells_changed, p->saved_count, p->grid_count,    p->pair_offset,
+                      p->sensor_offset, p->pair_start,  p->sensor_start,  p->fresh_start,
+                      p->research,      p->splice_to,   p->active_before, p->far_keys};
+    for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; ++k) ledge__free(arrays[k]);
 }
 
 void ledge__broad_build(ledge_world *w, ledge__filing filing) {

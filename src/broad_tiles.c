@@ -1,6 +1,7 @@
 // The tile list of the substep (broad_tiles.h): which dynamic bodies'
 // boxes grown by the margin meet a non-empty tile cell, each answer
 // remembered with the cell range it was found for.
+#include "broad_file.h"
 #include "broad_tiles.h"
 #include "par.h"
 
@@ -145,8 +146,8 @@ static bool body_near_tiles(ledge_world *w, int i, uint8_t mark) {
 
 bool ledge__body_tiles_near(const ledge_world *w, int i, vec2s c, vec2s h) {
     tile_span s = tile_span_of(w, c, h);
-    // After a tile edit the ranges are stale until the broad phase forgets
-    // them (check_map_version).
+    // After a tile edit the ranges are stale until they are forgotten
+    // (ledge__broad_forget, before the next step).
     if (w->map_version == w->map->version && in_clear_range(w, i, s)) return false;
     return range_has_tiles(w->map, span_range(w->map, s));
 }
@@ -155,7 +156,8 @@ bool ledge__body_tiles_near(const ledge_world *w, int i, vec2s c, vec2s h) {
 // box centre. A body whose centre has the same bits as at the last anchor
 // (most of a resting pile) would get the same range: its answer stands,
 // without the range's arithmetic. (The box's half extents never change;
-// a new margin or a tile edit forgets every anchor: check_map_version.)
+// a new margin forgets every anchor (check_margin), and a tile edit too
+// (ledge__broad_forget).)
 // (The centres first: a falling body fails there, at the cost of one load.)
 static inline bool anchored_near_tiles(ledge_world *w, int i) {
     vec2s c = w->step.box_center[i], at = w->tile_anchor[i];
@@ -165,12 +167,12 @@ static inline bool anchored_near_tiles(ledge_world *w, int i) {
     return body_near_tiles(w, i, SEEN_AT_ANCHOR);
 }
 
-// Forgets the remembered ranges when the map changed since they were seen,
-// and the anchors' answers when the margin changed.
-static void check_map_version(ledge_world *w) {
-    if (w->map->version == w->map_version && w->step.margin == w->tile_margin) return;
-    w->map_version = w->map->version;
-    w->tile_margin = w->step.margin;
+// Forgets the remembered ranges and the anchors' answers when the margin
+// changed since they were found. (A tile edit forgets them before the step:
+// ledge__broad_forget.)
+static void check_margin(ledge_world *w) {
+    if (w->step.margin == w->broad->tile_margin) return;
+    w->broad->tile_margin = w->step.margin;
     for (int i = 0; i < w->slot_count; ++i) {
         w->tile_seen[i].x0 = INT_MIN;
         w->tile_seen_near[i] = 0;
@@ -204,7 +206,7 @@ static void tile_block(ledge_world *w, int b) {
     w->par.block_count[b] = count;
 }
 
-static void tile_task(int start, int end, int worker, void *context) {
+static void tile_run(int start, int end, int worker, void *context) {
     (void)worker;
     for (int b = start; b < end; ++b) tile_block(context, b);
 }
@@ -213,9 +215,9 @@ static void tile_task(int start, int end, int worker, void *context) {
 // step's tile list (blocks of slots on the workers, joined in block order).
 void ledge__broad_tile_list(ledge_world *w) {
     w->step.tile_count = 0;
-    check_map_version(w);
+    check_margin(w);
     int blocks = ledge__blocks(w->slot_count);
-    ledge__run(w, tile_task, blocks, 1, w);
+    ledge__run(w, tile_run, blocks, 1, w);
     for (int b = 0; b < blocks; ++b) {
         const int *list = w->par.items + b * LEDGE__BLOCK;
         for (int k = 0; k < w->par.block_count[b]; ++k)

@@ -6,6 +6,7 @@
 #include "world_state.h"
 
 #include "ledge/character.h"
+#include "ledge/events.h"
 
 /// A character's entry in the world's table (character.c).
 typedef struct ledge__character {

@@ -4,6 +4,7 @@
 #include "check.h"
 
 #include "ledge/collision.h"
+#include "ledge/query.h"
 
 bool ledge__vec_within(vec2s v, float limit) {
     return ledge__finite_within(v.x, limit) && ledge__finite_within(v.y, limit);
@@ -39,4 +40,15 @@ bool ledge__check_points(const char *fn, const vec2s *p, int count) {
         }
     }
     return true;
+}
+
+bool ledge__check_query_one_way(const char *fn, int one_way) {
+    if (one_way == LEDGE_QUERY_ONE_WAY_AS_BODIES || one_way == LEDGE_QUERY_ONE_WAY_ALWAYS ||
+        one_way == LEDGE_QUERY_ONE_WAY_NEVER) {
+        return true;
+    }
+    LEDGE_ERROR("%s: filter->one_way is %d (must be a ledge_query_one_way: "
+                "LEDGE_QUERY_ONE_WAY_AS_BODIES, _ALWAYS or _NEVER)",
+                fn, one_way);
+    return false;
 }

@@ -20,4 +20,8 @@ bool ledge__check_half_extents(const char *fn, const char *arg, vec2s h);
 /// offending index.
 bool ledge__check_points(const char *fn, const vec2s *p, int count);
 
+/// A query filter's `one_way`: a ledge_query_one_way (query.h), logged as
+/// "<fn>: filter->one_way is <value> (...)" when not.
+bool ledge__check_query_one_way(const char *fn, int one_way);
+
 #endif // LEDGE_CHECK_H

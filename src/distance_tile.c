@@ -27,6 +27,8 @@
 #include "tile_collide.h"
 #include "tilemap.h"
 
+#include "ledge/query.h"
+
 #include <string.h>
 
 /// What one tile gave: apart (distance, maybe 0 when touching), an overlap
@@ -222,8 +224,20 @@ static float box_gap(ledge_aabb a, ledge_aabb b) {
     return sqrtf(dx * dx + dy * dy);
 }
 
+// Whether candidate `c` of one-way cell (x, y) counts under the bodies' rule
+// (ledge_query_one_way): the shape on the allowed side, its normal (from
+// the tile toward the shape) within 60 degrees of the direction, and an
+// overlap no deeper than `reach`.
+static bool one_way_counts(const ledge_tilemap *map, int x, int y, const tile_dist *c,
+                           float reach) {
+    ledge_one_way way = ledge_tilemap_one_way(map, x, y);
+    if (v2_dot(c->r.normal, ledge_one_way_direction(way)) < 0.5f) return false;
+    return c->status == TILE_APART || c->depth <= reach;
+}
+
 bool ledge__tilemap_distance(const ledge_tilemap *map, const ledge_shape *shape, vec2s pos,
-                             float max_distance, ledge_tilemap_distance_result *out) {
+                             float max_distance, int one_way, float one_way_reach,
+                             ledge_tilemap_distance_result *out) {
     memset(out, 0, sizeof *out);
     out->distance = ledge__distance_none(0);
     ledge_aabb sb = ledge_shape_aabb_fast(shape, pos);
@@ -260,8 +274,13 @@ bool ledge__tilemap_distance(const ledge_tilemap *map, const ledge_shape *shape,
             bool may_overlap = gap <= slack;
             unsigned blocked = ledge__tilemap_blocked(map, x, y);
             if (!may_overlap && t == LEDGE_TILE_FULL && blocked == 15u) continue;
+            bool one_way_cell =
+                one_way != LEDGE_QUERY_ONE_WAY_ALWAYS && ledge__tilemap_one_way_cell(map, x, y);
+            if (one_way_cell && one_way == LEDGE_QUERY_ONE_WAY_NEVER) continue;
             tile_dist c = tile_distance(&map->geom[t], cmin, s, blocked, shape, pos, may_overlap);
             if (c.status == TILE_APART && !(c.r.distance <= max_distance)) continue;
+            if (LEDGE_UNLIKELY(one_way_cell) && !one_way_counts(map, x, y, &c, one_way_reach))
+                continue;
             if (!better(&c, &best)) continue;
             best = c;
             out->cell_x = x;
@@ -301,5 +320,6 @@ bool ledge_tilemap_distance(const ledge_tilemap *map, const ledge_shape *shape, 
         !ledge__check_reach(fn, max_distance)) {
         return false;
     }
-    return ledge__tilemap_distance(map, shape, pos, max_distance, out);
+    return ledge__tilemap_distance(map, shape, pos, max_distance, LEDGE_QUERY_ONE_WAY_ALWAYS, 0.0f,
+                                   out);
 }

@@ -6,6 +6,7 @@
 
 #include "shape.h"
 #include "check.h"
+#include "slots.h"
 #include "world_state.h"
 
 #include <string.h>
@@ -15,8 +16,23 @@ typedef struct nearest_ctx {
     const ledge_shape *shape;
     vec2s pos;
     float max_distance;
+    int one_way;                // the filter's ledge_query_one_way
     ledge_nearest_result *best; // kind NONE until something is within reach
 } nearest_ctx;
+
+// A one-way body under the bodies' rule: counted when the query is on its
+// allowed side (the normal toward it within 60 degrees of the direction)
+// and overlaps it no deeper than the twice the slop a body rests by.
+static bool one_way_body_counts(const nearest_ctx *c, int i, const ledge_shape *s, vec2s p,
+                                const ledge_distance_result *r) {
+    const ledge_world *w = c->world;
+    if (c->one_way == LEDGE_QUERY_ONE_WAY_NEVER) return false;
+    vec2s dir = ledge_one_way_direction((ledge_one_way)w->one_way[i]);
+    if (v2_dot(r->normal, dir) < 0.5f) return false;
+    if (r->distance > 0.0f) return true;
+    ledge_manifold m = ledge_collide(s, p, c->shape, c->pos);
+    return !m.hit || m.depth <= 2.0f * w->slop;
+}
 
 // Bodies arrive in increasing index: a strict comparison keeps the lower
 // index among equal distances.
@@ -27,6 +43,11 @@ static bool visit_body(ledge_body_id id, void *context) {
     vec2s p = ledge_body_position(c->world, id);
     ledge_distance_result r = ledge__shape_distance(s, p, c->shape, c->pos);
     if (!(r.distance <= c->max_distance)) return true;
+    int i = ledge__slot_of(c->world, id);
+    if (LEDGE_UNLIKELY(c->world->one_way[i] != LEDGE_ONE_WAY_NONE) &&
+        c->one_way != LEDGE_QUERY_ONE_WAY_ALWAYS && !one_way_body_counts(c, i, s, p, &r)) {
+        return true;
+    }
     if (c->best->kind != LEDGE_HIT_NONE && !(r.distance < c->best->distance.distance)) return true;
     c->best->kind = LEDGE_HIT_BODY;
     c->best->body = id;
@@ -58,8 +79,13 @@ static bool nearest(ledge_world *world, const char *fn, const ledge_shape *shape
                     float max_distance, const ledge_query_filter *filter,
                     ledge_nearest_result *out) {
     ledge_query_filter f = filter ? *filter : ledge_default_query_filter();
+    if (!ledge__check_query_one_way(fn, (int)f.one_way)) {
+        clear(out, -1);
+        return false;
+    }
     ledge_tilemap_distance_result t;
-    if (f.include_tiles && ledge__tilemap_distance(world->map, shape, pos, max_distance, &t)) {
+    if (f.include_tiles && ledge__tilemap_distance(world->map, shape, pos, max_distance,
+                                                   (int)f.one_way, 2.0f * world->slop, &t)) {
         out->kind = LEDGE_HIT_TILE;
         out->cell_x = t.cell_x;
         out->cell_y = t.cell_y;
@@ -71,7 +97,7 @@ static bool nearest(ledge_world *world, const char *fn, const ledge_shape *shape
     ledge_aabb box = ledge_shape_aabb_fast(shape, pos);
     box.lower = v2(box.lower.x - max_distance, box.lower.y - max_distance);
     box.upper = v2(box.upper.x + max_distance, box.upper.y + max_distance);
-    nearest_ctx c = {world, shape, pos, max_distance, out};
+    nearest_ctx c = {world, shape, pos, max_distance, (int)f.one_way, out};
     if (ledge_world_query_aabb(world, box, &f, visit_body, &c) < 0) {
         LEDGE_ERROR("%s: refused by the body query (see the message above)", fn);
         clear(out, -1);

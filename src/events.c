@@ -112,7 +112,7 @@ static void diff(ledge_world *w, const ledge__key_list *old, const ledge__key_li
 
 static void emit_touch(ledge_world *w, const ledge__key *k, bool begin) {
     ledge_touch_event e = {id_from(w, k->a, k->ga), id_from(w, k->b, k->gb), k->cx, k->cy};
-    ledge__event_arrays *ev = &w->ev;
+    ledge__events *ev = w->events;
     if (begin) {
         if (grow((void **)&ev->touch_begin, &ev->touch_begin_cap, ev->touch_begin_count,
                  sizeof e)) {
@@ -125,7 +125,7 @@ static void emit_touch(ledge_world *w, const ledge__key *k, bool begin) {
 
 static void emit_sensor(ledge_world *w, const ledge__key *k, bool begin) {
     ledge_sensor_event e = {id_from(w, k->a, k->ga), id_from(w, k->b, k->gb)};
-    ledge__event_arrays *ev = &w->ev;
+    ledge__events *ev = w->events;
     if (begin) {
         if (grow((void **)&ev->sensor_begin, &ev->sensor_begin_cap, ev->sensor_begin_count,
                  sizeof e)) {
@@ -148,7 +148,7 @@ static void emit_sensor(ledge_world *w, const ledge__key *k, bool begin) {
 enum { TOUCH = 1, CRUSH = 2 };
 
 static inline bool touches(const ledge_world *w, const ledge__contact *c) {
-    return w->events[c->a] || (c->b >= 0 && w->events[c->b]);
+    return w->touch_events[c->a] || (c->b >= 0 && w->touch_events[c->b]);
 }
 
 static inline bool crush_candidate(const ledge_world *w, const ledge__contact *c) {
@@ -164,7 +164,7 @@ typedef struct scan {
 
 // Item b: block b of contacts (when there is room for the flags) and
 // block b of slots.
-static void scan_task(int start, int end, int worker, void *context) {
+static void scan_run(int start, int end, int worker, void *context) {
     (void)worker;
     const scan *t = context;
     ledge_world *w = t->w;
@@ -175,9 +175,9 @@ static void scan_task(int start, int end, int worker, void *context) {
                 const ledge__contact *c = &w->contacts[k];
                 flags |= (touches(w, c) ? TOUCH : 0) | (crush_candidate(w, c) ? CRUSH : 0);
             }
-            w->step.carry_block[b] = (uint8_t)flags;
+            w->events->block_flags[b] = (uint8_t)flags;
         }
-        int last = (b + 1) * LEDGE__BLOCK < w->slot_count ? (b + 1) * LEDGE__BLOCK : w->slot_count;
+        int last = ledge__block_end(b, w->slot_count);
         for (int i = b * LEDGE__BLOCK; i < last; ++i) {
             if (w->dropping[i] && !w->in_one_way[i]) w->dropping[i] = 0; // clear of the platform
             w->in_one_way[i] = 0;
@@ -187,20 +187,20 @@ static void scan_task(int start, int end, int worker, void *context) {
 
 // Whether block b of contacts may hold a contact of kind `flag`.
 static inline bool block_has(const ledge_world *w, bool flags, int b, int flag) {
-    return !flags || (w->step.carry_block[b] & flag) != 0;
+    return !flags || (w->events->block_flags[b] & flag) != 0;
 }
 
-static void touch_events(ledge_world *w, bool flags) {
-    ledge__key_list t = w->ev.touch_old;
-    w->ev.touch_old = w->ev.touch_now;
-    w->ev.touch_now = t;
-    w->ev.touch_now.count = 0;
+static void find_touch_events(ledge_world *w, bool flags) {
+    ledge__key_list t = w->events->touch_old;
+    w->events->touch_old = w->events->touch_now;
+    w->events->touch_now = t;
+    w->events->touch_now.count = 0;
     for (int b = 0; b < ledge__blocks(w->contact_count); ++b) {
         if (!block_has(w, flags, b, TOUCH)) continue;
         for (int k = b * LEDGE__BLOCK; k < ledge__block_end(b, w->contact_count); ++k) {
             const ledge__contact *c = &w->contacts[k];
             if (!touches(w, c)) continue;
-            push_key(&w->ev.touch_now, pair_key(w, c->a, c->b, c->cell_x, c->cell_y));
+            push_key(&w->events->touch_now, pair_key(w, c->a, c->b, c->cell_x, c->cell_y));
         }
     }
     // The sleeping bodies' held contacts still touch (sleep.c). (None
@@ -209,17 +209,17 @@ static void touch_events(ledge_world *w, bool flags) {
     for (int k = 0; w->event_bodies > 0 && k < w->held_count; ++k) {
         const ledge__contact *c = &w->held[k];
         if (touches(w, c))
-            push_key(&w->ev.touch_now, pair_key(w, c->a, c->b, c->cell_x, c->cell_y));
+            push_key(&w->events->touch_now, pair_key(w, c->a, c->b, c->cell_x, c->cell_y));
     }
-    sort_keys(&w->ev.touch_now);
-    diff(w, &w->ev.touch_old, &w->ev.touch_now, emit_touch);
+    sort_keys(&w->events->touch_now);
+    diff(w, &w->events->touch_old, &w->events->touch_now, emit_touch);
 }
 
-static void sensor_events(ledge_world *w) {
-    ledge__key_list t = w->ev.sensor_old;
-    w->ev.sensor_old = w->ev.sensor_now;
-    w->ev.sensor_now = t;
-    w->ev.sensor_now.count = 0;
+static void find_sensor_events(ledge_world *w) {
+    ledge__key_list t = w->events->sensor_old;
+    w->events->sensor_old = w->events->sensor_now;
+    w->events->sensor_now = t;
+    w->events->sensor_now.count = 0;
     for (int k = 0; k < w->step.sensor_pair_count; ++k) {
         int s = w->step.sensor_pairs[k].a, o = w->step.sensor_pairs[k].b;
         if (!w->alive[s] || !w->alive[o]) continue;
@@ -228,10 +228,10 @@ static void sensor_events(ledge_world *w) {
         if (!m.hit) continue;
         ledge__key key = {
             w->handle[s], (int32_t)w->generation[s], w->handle[o], (int32_t)w->generation[o], 0, 0};
-        push_key(&w->ev.sensor_now, key);
+        push_key(&w->events->sensor_now, key);
     }
-    sort_keys(&w->ev.sensor_now);
-    diff(w, &w->ev.sensor_old, &w->ev.sensor_now, emit_sensor);
+    sort_keys(&w->events->sensor_now);
+    diff(w, &w->events->sensor_old, &w->events->sensor_now, emit_sensor);
 }
 
 // --- crushes ----------------------------------------------------------------
@@ -248,7 +248,7 @@ static bool tile_pushes_back(const ledge_world *w, int d, vec2s n) {
 
 // Contact k's crush event, if it is one.
 static void crush_event(ledge_world *w, int k) {
-    ledge__event_arrays *ev = &w->ev;
+    ledge__events *ev = w->events;
     const ledge__contact *c = &w->contacts[k];
     int d, p;
     vec2s n; // from p toward d
@@ -273,30 +273,28 @@ static void crush_events(ledge_world *w, bool flags) {
 // --- after the step ---------------------------------------------------------
 
 void ledge__after_step(ledge_world *w) {
-    ledge__event_arrays *ev = &w->ev;
+    ledge__events *ev = w->events;
     ev->touch_begin_count = ev->touch_end_count = 0;
     ev->sensor_begin_count = ev->sensor_end_count = 0;
     ev->crush_count = 0;
     int contact_blocks = ledge__blocks(w->contact_count),
         slot_blocks = ledge__blocks(w->slot_count);
-    bool flags =
-        LEDGE__RESERVE(w->step.carry_block, w->step.carry_block_cap, contact_blocks, 0, 16);
+    bool flags = LEDGE__RESERVE(ev->block_flags, ev->block_flags_cap, contact_blocks, 0, 16);
     if (!flags) {
         LEDGE_ERROR("ledge_world_step: allocation of %d event flags failed (the contacts are gone "
                     "through on one thread)",
                     contact_blocks);
     }
     scan t = {w, flags};
-    ledge__run(w, scan_task, flags && contact_blocks > slot_blocks ? contact_blocks : slot_blocks,
-               1, &t);
-    touch_events(w, flags);
-    sensor_events(w);
+    ledge__run(w, scan_run, flags && contact_blocks > slot_blocks ? contact_blocks : slot_blocks, 1,
+               &t);
+    find_touch_events(w, flags);
+    find_sensor_events(w);
     crush_events(w, flags);
-    w->contact_index_dirty = true;
+    w->events->index_dirty = true;
 }
 
-void ledge__events_free(ledge_world *w) {
-    ledge__event_arrays *ev = &w->ev;
+void ledge__events_destroy(ledge__events *ev) {
     ledge__free(ev->touch_old.keys);
     ledge__free(ev->touch_now.keys);
     ledge__free(ev->sensor_old.keys);
@@ -306,8 +304,9 @@ void ledge__events_free(ledge_world *w) {
     ledge__free(ev->sensor_begin);
     ledge__free(ev->sensor_end);
     ledge__free(ev->crush);
-    ledge__free(w->contact_first);
-    ledge__free(w->contact_order);
+    ledge__free(ev->contact_first);
+    ledge__free(ev->contact_order);
+    ledge__free(ev->block_flags);
     memset(ev, 0, sizeof *ev);
 }
 
@@ -315,14 +314,18 @@ void ledge__events_free(ledge_world *w) {
 
 // Every contact listed under both its bodies: contact_order[contact_first[i]
 // .. contact_first[i + 1]) are the contacts of slot i, in contact order.
+void ledge__events_forget(ledge_world *w, ledge__stale why) {
+    if (why & LEDGE__STALE_SLOTS) w->events->index_dirty = true;
+}
+
 bool ledge__contact_index(ledge_world *w) {
-    if (!w->contact_index_dirty && w->contact_first_cap > w->slot_count) return true;
+    if (!w->events->index_dirty && w->events->contact_first_cap > w->slot_count) return true;
     int slots = w->slot_count, count = ledge__view_count(w), entries = 2 * count;
-    if (!LEDGE__RESERVE(w->contact_first, w->contact_first_cap, slots + 1, 0, 16) ||
-        !LEDGE__RESERVE(w->contact_order, w->contact_order_cap, entries, 0, 16)) {
+    if (!LEDGE__RESERVE(w->events->contact_first, w->events->contact_first_cap, slots + 1, 0, 16) ||
+        !LEDGE__RESERVE(w->events->contact_order, w->events->contact_order_cap, entries, 0, 16)) {
         return false;
     }
-    int *first = w->contact_first;
+    int *first = w->events->contact_first;
     memset(first, 0, sizeof(int) * (size_t)(slots + 1));
     for (int k = 0; k < count; ++k) {
         const ledge__contact *c = ledge__view_contact(w, k);
@@ -332,12 +335,12 @@ bool ledge__contact_index(ledge_world *w) {
     for (int i = 0; i < slots; ++i) first[i + 1] += first[i];
     for (int k = 0; k < count; ++k) {
         const ledge__contact *c = ledge__view_contact(w, k);
-        w->contact_order[first[c->a]++] = k;
-        if (c->b >= 0) w->contact_order[first[c->b]++] = k;
+        w->events->contact_order[first[c->a]++] = k;
+        if (c->b >= 0) w->events->contact_order[first[c->b]++] = k;
     }
     for (int i = slots; i > 0; --i) first[i] = first[i - 1];
     first[0] = 0;
-    w->contact_index_dirty = false;
+    w->events->index_dirty = false;
     return true;
 }
 
@@ -372,9 +375,9 @@ int ledge_body_contacts(ledge_world *world, ledge_body_id id, ledge_contact_data
         LEDGE_ERROR("%s: allocation of the contact index failed", fn);
         return -1;
     }
-    int first = world->contact_first[i], n = world->contact_first[i + 1] - first;
+    int first = world->events->contact_first[i], n = world->events->contact_first[i + 1] - first;
     for (int k = 0; k < n && k < capacity; ++k) {
-        out[k] = seen_from(world, world->contact_order[first + k], i);
+        out[k] = seen_from(world, world->events->contact_order[first + k], i);
     }
     return n;
 }
@@ -400,8 +403,8 @@ ledge_ground ledge_body_ground(ledge_world *world, ledge_body_id id) {
     vec2s up = world->up.x == 0.0f && world->up.y == 0.0f ? v2(0.0f, 1.0f) : world->up;
     vec2s right = ledge__right_of(up);
     float floor_cos = world->floor_cos[i], best = -2.0f;
-    for (int k = world->contact_first[i]; k < world->contact_first[i + 1]; ++k) {
-        ledge_contact_data d = seen_from(world, world->contact_order[k], i);
+    for (int k = world->events->contact_first[i]; k < world->events->contact_first[i + 1]; ++k) {
+        ledge_contact_data d = seen_from(world, world->events->contact_order[k], i);
         if (d.response == LEDGE_RESPONSE_CROSS) continue;
         float u = v2_dot(d.normal, up);
         if (u >= floor_cos) {
@@ -437,27 +440,27 @@ static bool events_ok(const ledge_world *w, const char *fn) {
 ledge_touch_events ledge_world_touch_events(const ledge_world *world) {
     ledge_touch_events e = {NULL, 0, NULL, 0};
     if (!events_ok(world, "ledge_world_touch_events")) return e;
-    e.begin = world->ev.touch_begin;
-    e.begin_count = world->ev.touch_begin_count;
-    e.end = world->ev.touch_end;
-    e.end_count = world->ev.touch_end_count;
+    e.begin = world->events->touch_begin;
+    e.begin_count = world->events->touch_begin_count;
+    e.end = world->events->touch_end;
+    e.end_count = world->events->touch_end_count;
     return e;
 }
 
 ledge_sensor_events ledge_world_sensor_events(const ledge_world *world) {
     ledge_sensor_events e = {NULL, 0, NULL, 0};
     if (!events_ok(world, "ledge_world_sensor_events")) return e;
-    e.begin = world->ev.sensor_begin;
-    e.begin_count = world->ev.sensor_begin_count;
-    e.end = world->ev.sensor_end;
-    e.end_count = world->ev.sensor_end_count;
+    e.begin = world->events->sensor_begin;
+    e.begin_count = world->events->sensor_begin_count;
+    e.end = world->events->sensor_end;
+    e.end_count = world->events->sensor_end_count;
     return e;
 }
 
 ledge_crush_events ledge_world_crush_events(const ledge_world *world) {
     ledge_crush_events e = {NULL, 0};
     if (!events_ok(world, "ledge_world_crush_events")) return e;
-    e.events = world->ev.crush;
-    e.count = world->ev.crush_count;
+    e.events = world->events->crush;
+    e.count = world->events->crush_count;
     return e;
 }

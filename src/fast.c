@@ -65,7 +65,7 @@ bool ledge__fast_begin(ledge_world *w, int i, vec2s move) {
 // (gather asks whether o is fast before this: in falling rain most
 // bodies near a path are, and the flag is one byte.)
 static inline bool obstacle(const ledge_world *w, int i, int o) {
-    return o != i && !w->sensor[o] && !w->one_way[o] && w->response[o] != LEDGE_RESPONSE_CROSS &&
+    return o != i && !w->sensor[o] && !w->one_way[o] && w->policy[o] != LEDGE_RESPONSE_CROSS &&
            ledge__filters_allow(&w->filter[i], &w->filter[o]);
 }
 
@@ -92,7 +92,7 @@ static inline bool near_obstacle(const ledge_world *w, int i, vec2s c, vec2s h, 
 //
 // The cells are read only when they may hold a still body: the filing
 // bounds the centres of the grid bodies that are not fast (broad.c), and a
-// path whose cells lie outside those bounds' cells (step.still_cells)
+// path whose cells lie outside those bounds' cells (w->fast->still_cells)
 // meets fast bodies alone there. In falling rain most paths are far above
 // the pile: their cells are not read at all.
 static inline bool rects_meet(const ledge__cell_rect *a, const ledge__cell_rect *b) {
@@ -103,7 +103,7 @@ static int gather(const ledge_world *w, int i, vec2s c, vec2s h, int *near, int 
     const ledge__grid *g = &w->grid;
     int n = 0;
     ledge__cell_rect r = ledge__grid_cells(w, c, h, 0.5f * g->cell + w->step.margin);
-    if (!rects_meet(&r, &w->step.still_cells)) r.y1 = r.y0 - 1; // none
+    if (!rects_meet(&r, &w->fast->still_cells)) r.y1 = r.y0 - 1; // none
     for (int y = r.y0; y <= r.y1; ++y) {
         int row = y * g->nx;
         for (int q = g->cell_start[row + r.x0]; q < g->cell_start[row + r.x1 + 1]; ++q) {
@@ -300,9 +300,9 @@ static bool move_fast(ledge_world *w, int i, int *near, int room, bool bullets) 
 // are listed in par.items at the block's offset, for the calling thread.
 static void move_block(ledge_world *w, int b, int worker) {
     int *left = w->par.items + b * LEDGE__BLOCK, count = 0;
-    int *near = w->par.fast_near + (size_t)worker * LEDGE__FAST_ROOM;
-    int room = w->par.fast_room < LEDGE__FAST_ROOM ? w->par.fast_room : LEDGE__FAST_ROOM;
-    int end = (b + 1) * LEDGE__BLOCK < w->slot_count ? (b + 1) * LEDGE__BLOCK : w->slot_count;
+    int *near = w->fast->near + (size_t)worker * LEDGE__FAST_ROOM;
+    int room = w->debug.fast_room < LEDGE__FAST_ROOM ? w->debug.fast_room : LEDGE__FAST_ROOM;
+    int end = ledge__block_end(b, w->slot_count);
     for (int i = b * LEDGE__BLOCK; i < end; ++i) {
         if (!w->alive[i] || !w->step.fast[i]) continue;
         if (room < 0 || !move_fast(w, i, near, room, false)) left[count++] = i;
@@ -310,16 +310,16 @@ static void move_block(ledge_world *w, int b, int worker) {
     w->par.block_count[b] = count;
 }
 
-static void move_task(int start, int end, int worker, void *context) {
+static void move_run(int start, int end, int worker, void *context) {
     for (int b = start; b < end; ++b) move_block(context, b, worker);
 }
 
 // The cells that may hold a still body (all of them when the tests turn
 // the shortcut off; none when there is no still grid body).
-static ledge__cell_rect still_cells(const ledge_world *w) {
+static ledge__cell_rect find_still_cells(const ledge_world *w) {
     const ledge__grid *g = &w->grid;
     ledge__cell_rect r = {0, 0, g->nx - 1, g->ny - 1};
-    if (!w->par.still_cells_on) return r;
+    if (!w->debug.still_cells_on) return r;
     if (!w->step.still_any) return (ledge__cell_rect){0, 0, -1, -1};
     ledge__grid_xy(g, w->step.still_lower, &r.x0, &r.y0);
     ledge__grid_xy(g, w->step.still_upper, &r.x1, &r.y1);
@@ -327,14 +327,29 @@ static ledge__cell_rect still_cells(const ledge_world *w) {
 }
 
 void ledge__fast_move(ledge_world *w) {
-    w->step.still_cells = still_cells(w);
+    w->fast->still_cells = find_still_cells(w);
     int blocks = ledge__blocks(w->slot_count);
-    ledge__run(w, move_task, blocks, 1, w);
+    ledge__run(w, move_run, blocks, 1, w);
     for (int b = 0; b < blocks; ++b) {
         const int *left = w->par.items + b * LEDGE__BLOCK;
-        w->par.fast_left += w->par.block_count[b];
+        w->debug.fast_left += w->par.block_count[b];
         for (int k = 0; k < w->par.block_count[b]; ++k) {
             move_fast(w, left[k], w->step.near, w->slot_count, true);
         }
     }
+}
+
+bool ledge__fast_reserve(ledge_world *w) {
+    if (w->fast->near != NULL) return true;
+    int want = (w->par.worker_count > 1 ? w->par.worker_count : 1) * LEDGE__FAST_ROOM;
+    w->fast->near = ledge__alloc(sizeof *w->fast->near * (size_t)want);
+    if (w->fast->near != NULL) return true;
+    LEDGE_ERROR("ledge_world_step: allocation of the workers' room for bodies near fast paths (%d) "
+                "failed",
+                want);
+    return false;
+}
+
+void ledge__fast_destroy(ledge__fast *f) {
+    ledge__free(f->near);
 }

@@ -104,5 +104,4 @@ void ledge__grid_scatter(const ledge__grid *g, int begin, int end, int shift, in
 void ledge__grid_sort_band(ledge__grid *g, int band, int shift, const int *band_start,
                            const int *by_band);
 
-
 #endif // LEDGE_GRID_H

@@ -152,7 +152,7 @@ static float half_thickness(const ledge_shape *s) {
 static bool blocks(const mover *m, int i) {
     const ledge_world *w = m->w;
     return ledge__filters_allow(&w->filter[m->self], &w->filter[i]) && !w->sensor[i] &&
-           w->response[i] != LEDGE_RESPONSE_CROSS && w->response[m->self] != LEDGE_RESPONSE_CROSS;
+           w->policy[i] != LEDGE_RESPONSE_CROSS && w->policy[m->self] != LEDGE_RESPONSE_CROSS;
 }
 
 static bool collect_body(ledge_body_id id, void *ctx) {

@@ -10,22 +10,31 @@
 //
 // What the world keeps by slot across steps is remapped here: the recorded
 // contacts (replayed by the next substep). The event keys and the
-// character table are kept by handle, and so never move; the query index
-// and the contact index are rebuilt when next asked; the grid and the
-// step's scratch are rebuilt by every substep.
+// character table are kept by handle, and so never move; what the stages
+// derive from the slots (the dormant blocks, the broad phase's classified
+// blocks and its grid, the contact and query indexes) is forgotten by the
+// caller (ledge__world_forget) and found again.
 #include "body_store.h"
 #include "order.h"
 #include "world_state.h"
 
 #include <string.h>
 
-// order_clock counts the steps ended since the last reordering, which a new
+// The clock counts the steps ended since the last reordering, which a new
 // world or a new period counts as made one step before its first: the
 // reordering comes at the end of its (period - 1)-th step, then of every
 // period-th.
+static void start_period(ledge__order *o, int period) {
+    o->period = period > 0 ? period : 0;
+    o->clock = 1;
+}
+
+void ledge__order_init(ledge__order *o) {
+    start_period(o, LEDGE__ORDER_PERIOD);
+}
+
 void ledge__order_set_period(ledge_world *w, int period) {
-    w->order_period = period > 0 ? period : 0;
-    w->order_clock = 1;
+    start_period(w->order, period);
 }
 
 // order_key[i]: the grid cell slot i was filed in by the last build, or
@@ -69,24 +78,20 @@ static void remap(ledge_world *w) {
         c->a = new_of[c->a];
         if (c->b >= 0) c->b = new_of[c->b];
     }
-    w->contact_index_dirty = true;
-    if (w->query != NULL) w->query_dirty = true;
 }
 
-void ledge__order_bodies(ledge_world *w) {
-    if (w->order_period <= 0 || ++w->order_clock < w->order_period) return;
-    w->order_clock = 0;
+bool ledge__order_bodies(ledge_world *w) {
+    ledge__order *o = w->order;
+    if (o->period <= 0 || ++o->clock < o->period) return false;
+    o->clock = 0;
     const ledge__grid *g = &w->grid;
-    if (g->slots == 0 || g->slots > w->slot_count || g->nx * g->ny + 1 > g->cell_cap) return;
-    if (sort_by_cell(w)) {
+    if (g->slots == 0 || g->slots > w->slot_count || g->nx * g->ny + 1 > g->cell_cap) return false;
+    bool moved = sort_by_cell(w);
+    if (moved) {
         ledge__store_permute(w, w->step.order);
         remap(w);
-        // Blocks hold other bodies now; the next step's end finds the dormant ones.
-        if (w->par.block_cap > 0) {
-            memset(w->par.dormant, 0, (size_t)w->par.block_cap);
-            memset(w->par.classified, 0, sizeof *w->par.classified * (size_t)w->par.block_cap);
-        }
-        w->reorders++;
+        w->debug.reorders++;
     }
-    w->grid.slots = 0; // its cell_of and cell_start name the old slots now
+    w->grid.slots = 0; // its cell_start held the sort's counters
+    return moved;
 }

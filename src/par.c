@@ -7,41 +7,13 @@
 #include <stddef.h>
 #include <string.h>
 
-// Replaces *array (count `used` elements of `size` bytes) by one of `cap`
-// elements, the rest zeroed (array.h). False when the allocation fails.
-static bool regrow(void **array, size_t size, int used, int cap) {
-    void *fresh = ledge__array_copy(*array, *array != NULL ? used : 0, cap, size);
-    if (fresh == NULL) return false;
-    ledge__free(*array);
-    *array = fresh;
-    return true;
-}
-
 static bool reserve_blocks(ledge__par *p, int blocks) {
     if (blocks <= p->block_cap) return true;
     int want = blocks < 8 ? 8 : blocks + blocks / 2;
-    int used = p->block_cap;
-    // The pair lists move with their contents (a block keeps its room).
-    if (!regrow((void **)&p->pairs, sizeof *p->pairs, used, want) ||
-        !regrow((void **)&p->sensors, sizeof *p->sensors, used, want) ||
-        !regrow((void **)&p->block_count, sizeof *p->block_count, 0, want) ||
-        !regrow((void **)&p->block_flag, sizeof *p->block_flag, 0, want) ||
-        !regrow((void **)&p->dormant, sizeof *p->dormant, 0, want) ||
-        !regrow((void **)&p->classified, sizeof *p->classified, 0, want) ||
-        !regrow((void **)&p->classified_still, sizeof *p->classified_still, 0, want) ||
-        !regrow((void **)&p->counted, sizeof *p->counted, 0, want) ||
-        !regrow((void **)&p->cells_changed, sizeof *p->cells_changed, 0, want) ||
-        !regrow((void **)&p->saved_count, sizeof *p->saved_count * LEDGE__GRID_BANDS, 0, want) ||
-        !regrow((void **)&p->research, sizeof *p->research, 0, want) ||
-        !regrow((void **)&p->pair_start, sizeof *p->pair_start, 0, want) ||
-        !regrow((void **)&p->sensor_start, sizeof *p->sensor_start, 0, want) ||
-        !regrow((void **)&p->fresh_start, sizeof *p->fresh_start * 2, 0, want) ||
-        !regrow((void **)&p->block_offset, sizeof *p->block_offset, 0, want) ||
-        !regrow((void **)&p->active_before, sizeof *p->active_before, 0, want) ||
-        !regrow((void **)&p->splice_to, sizeof *p->splice_to, 0, want) ||
-        !regrow((void **)&p->grid_count, sizeof *p->grid_count * LEDGE__GRID_BANDS, 0, want) ||
-        !regrow((void **)&p->block_lower, sizeof *p->block_lower * 2, 0, want) ||
-        !regrow((void **)&p->block_upper, sizeof *p->block_upper * 2, 0, want)) {
+    // (A new dormant array marks no block dormant: the step's end finds them.)
+    if (!ledge__array_regrow((void **)&p->block_count, sizeof *p->block_count, 0, want) ||
+        !ledge__array_regrow((void **)&p->block_flag, sizeof *p->block_flag, 0, want) ||
+        !ledge__array_regrow((void **)&p->dormant, sizeof *p->dormant, 0, want)) {
         // The arrays grown so far keep their contents; block_cap stays the
         // smallest of them, so the next attempt grows them all again.
         LEDGE_ERROR("ledge_world_step: allocation of the workers' scratch for %d blocks failed",
@@ -57,26 +29,16 @@ bool ledge__par_reserve(ledge_world *w, int slots, int rows) {
     if (!reserve_blocks(p, ledge__blocks(slots))) return false;
     if (slots > p->items_cap) {
         int want = slots + slots / 2;
-        if (!regrow((void **)&p->items, sizeof *p->items, 0, want) ||
-            !regrow((void **)&p->veto, sizeof *p->veto, 0, want)) {
+        if (!ledge__array_regrow((void **)&p->items, sizeof *p->items, 0, want)) {
             LEDGE_ERROR("ledge_world_step: allocation of the workers' scratch for %d bodies failed",
                         want);
             return false;
         }
         p->items_cap = want;
     }
-    if (p->fast_near == NULL) {
-        int want = (p->worker_count > 1 ? p->worker_count : 1) * LEDGE__FAST_ROOM;
-        if (!regrow((void **)&p->fast_near, sizeof *p->fast_near, 0, want)) {
-            LEDGE_ERROR("ledge_world_step: allocation of the workers' room for bodies near fast "
-                        "paths (%d) failed",
-                        want);
-            return false;
-        }
-    }
     if (rows + 2 > p->row_cap) {
         int want = rows + 2 + (rows + 2) / 2;
-        if (!regrow((void **)&p->row_start, sizeof *p->row_start, 0, want)) {
+        if (!ledge__array_regrow((void **)&p->row_start, sizeof *p->row_start, 0, want)) {
             LEDGE_ERROR("ledge_world_step: allocation of the workers' scratch for %d grid rows "
                         "failed",
                         want);
@@ -89,37 +51,17 @@ bool ledge__par_reserve(ledge_world *w, int slots, int rows) {
 
 void ledge__par_free(ledge__par *p) {
     ledge__workers_destroy(p->workers);
-    for (int b = 0; b < p->block_cap; ++b) {
-        ledge__free(p->pairs[b].pairs);
-        ledge__free(p->sensors[b].pairs);
-    }
-    ledge__free(p->pairs);
-    ledge__free(p->sensors);
     ledge__free(p->block_count);
     ledge__free(p->block_flag);
     ledge__free(p->dormant);
-    ledge__free(p->classified);
-    ledge__free(p->classified_still);
-    ledge__free(p->counted);
-    ledge__free(p->cells_changed);
-    ledge__free(p->saved_count);
-    ledge__free(p->research);
-    ledge__free(p->pair_start);
-    ledge__free(p->sensor_start);
-    ledge__free(p->fresh_start);
-    ledge__free(p->block_offset);
-    ledge__free(p->active_before);
-    ledge__free(p->splice_to);
-    ledge__free(p->grid_count);
-    ledge__free(p->tile_contacts);
-    ledge__free(p->record_offset);
-    ledge__free(p->block_lower);
-    ledge__free(p->block_upper);
     ledge__free(p->items);
-    ledge__free(p->veto);
     ledge__free(p->row_start);
-    ledge__free(p->fast_near);
     memset(p, 0, sizeof *p);
+}
+
+void ledge__par_forget(ledge_world *w, ledge__stale why) {
+    if ((why & LEDGE__STALE_SLOTS) && w->par.block_cap > 0)
+        memset(w->par.dormant, 0, (size_t)w->par.block_cap);
 }
 
 // One of the workers' counters (at byte `offset` of each), summed and reset.

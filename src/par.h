@@ -14,19 +14,25 @@ bool ledge__par_reserve(ledge_world *world, int slots, int rows);
 /// Stops the workers and frees the scratch (par.c).
 void ledge__par_free(ledge__par *par);
 
-/// Bodies near one fast body's path a worker has room for (fast.c); a path
-/// near more is taken by the calling thread.
-#define LEDGE__FAST_ROOM 1024
+/// The blocks' part of ledge__world_forget (par.c): after the slots moved
+/// (LEDGE__STALE_SLOTS), no block is dormant; the next step's end finds
+/// the dormant ones again.
+void ledge__par_forget(ledge_world *world, ledge__stale why);
 
 /// Blocks of LEDGE__BLOCK covering n items.
 static inline int ledge__blocks(int n) {
     return (n + LEDGE__BLOCK - 1) / LEDGE__BLOCK;
 }
 
+/// The end of part b of n items cut in parts of `per` (it starts at b * per).
+static inline int ledge__part_end(int b, int per, int n) {
+    int end = (b + 1) * per;
+    return end < n ? end : n;
+}
+
 /// The end of block b of n items (it starts at b * LEDGE__BLOCK).
 static inline int ledge__block_end(int b, int n) {
-    int end = (b + 1) * LEDGE__BLOCK;
-    return end < n ? end : n;
+    return ledge__part_end(b, LEDGE__BLOCK, n);
 }
 
 /// Whether block b of the slots is dormant (see ledge__par.dormant).
@@ -41,12 +47,13 @@ static inline int ledge__stirred_end(const ledge_world *w, int b) {
 }
 
 /// Block of slot i is no longer dormant (ledge__par.dormant): body i is
-/// about to wake, be made or change.
+/// about to wake, be made or change. (What the stages remember of a
+/// dormant block is forgotten when it becomes dormant again: sleep.c,
+/// make_dormant.)
 static inline void ledge__stir(ledge_world *w, int i) {
     int b = i / LEDGE__BLOCK;
     if (b >= w->par.block_cap) return;
     w->par.dormant[b] = 0;
-    w->par.classified[b] = 0;
 }
 
 /// The profile's clock: the wall clock for the game's profile, else the

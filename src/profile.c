@@ -12,7 +12,6 @@
 #include <string.h>
 #include <time.h>
 
-
 void ledge__profile_begin(ledge__profile *p) {
     if (!p->wall) return;
     p->step_start = ledge__wall_seconds();

@@ -12,6 +12,7 @@
 
 #include "ledge/query.h"
 #include "tilemap.h"
+#include "tilemap_ray.h"
 
 #include <string.h>
 
@@ -37,6 +38,7 @@ static bool begin(ledge_world *w, const ledge_query_filter *filter, const char *
     qu->w = w;
     qu->f = filter ? *filter : ledge_default_query_filter();
     qu->ignore = -1;
+    if (!ledge__check_query_one_way(fn, (int)qu->f.one_way)) return false;
     ledge_body_id id = qu->f.ignore;
     if (id.index1 != 0 || id.generation != 0 || id.world != 0) {
         if (!ledge_body_is_valid(w, id)) {
@@ -241,11 +243,63 @@ static void fill_body(const ledge_world *w, int i, const ledge_ray_hit *h,
     r->fraction = h->fraction;
 }
 
+// --- one-way platforms in the casts ----------------------------------------------
+
+// The twice the linear slop a body rests in a platform by: a cast that
+// starts that close behind a one-way surface is on it (query.h).
+static float one_way_reach(const ledge_world *w) {
+    return 2.0f * w->slop;
+}
+
+static vec2s one_way_dir(const ledge_world *w, int i) {
+    return ledge_one_way_direction((ledge_one_way)w->one_way[i]);
+}
+
+// Whether the ray's hit `h` on one-way body i counts under the filter's rule
+// (not ALWAYS): entering through a surface facing the allowed side, or
+// starting within the reach behind one (then `h` takes its normal).
+LEDGE_NOINLINE static bool ray_one_way_counts(const query *qu, int i, vec2s o, vec2s d,
+                                              ledge_ray_hit *h) {
+    if (qu->f.one_way == LEDGE_QUERY_ONE_WAY_NEVER) return false;
+    vec2s dir = one_way_dir(qu->w, i);
+    if (h->fraction > 0.0f) return v2_dot(h->normal, dir) >= 0.5f;
+    float len = v2_len(d);
+    if (!(len > 0.0f)) return false; // no direction to come from
+    vec2s back = v2_scale(d, one_way_reach(qu->w) / len);
+    ledge_ray_hit b;
+    // (A little past the origin, so that a start on the surface is met whatever the rounding:
+    // the origin lies in the body, h says.)
+    if (!ledge_shape_raycast(&qu->w->shape[i], qu->w->position[i], v2_sub(o, back),
+                             v2_scale(back, 1.001f), &b) ||
+        !(b.fraction > 0.0f) || v2_dot(b.normal, dir) < 0.5f) {
+        return false;
+    }
+    h->normal = b.normal;
+    return true;
+}
+
+// Whether a shape cast's time of impact (t, normal from the obstacle toward
+// the shape) on a one-way obstacle of direction `dir` counts; `start` is the
+// contact at t = 0 (an overlap there: its depth and normal decide, as for a
+// body the step lets through unless it is within the reach).
+static bool cast_one_way_counts(int rule, vec2s dir, float reach, float t, vec2s *normal,
+                                const ledge_manifold *start) {
+    if (rule == LEDGE_QUERY_ONE_WAY_NEVER) return false;
+    if (t > 0.0f || !start->hit) return v2_dot(*normal, dir) >= 0.5f;
+    if (start->depth > reach || v2_dot(start->normal, dir) < 0.5f) return false;
+    *normal = start->normal;
+    return true;
+}
+
 static void ray_body(query *qu, int i, void *data) {
     ray *r = data;
     if (!sees(qu, i)) return;
     ledge_ray_hit h;
     if (!ledge_shape_raycast(&qu->w->shape[i], qu->w->position[i], r->o, r->d, &h)) return;
+    if (LEDGE_UNLIKELY(qu->w->one_way[i] != LEDGE_ONE_WAY_NONE) &&
+        qu->f.one_way != LEDGE_QUERY_ONE_WAY_ALWAYS && !ray_one_way_counts(qu, i, r->o, r->d, &h)) {
+        return;
+    }
     if (r->all) {
         ledge__query_index *q = qu->w->query;
         fill_body(qu->w, i, &h, &q->hits[r->count]);
@@ -327,6 +381,12 @@ static void fill_tile(const ledge_ray_hit *h, ledge_raycast_result *r) {
     r->fraction = h->fraction;
 }
 
+// The tilemap's first hit, one-way cells under the filter's rule.
+static bool tiles_raycast(const query *qu, vec2s origin, vec2s translation, ledge_ray_hit *h) {
+    return ledge__tilemap_raycast_one_way(qu->w->map, origin, translation, (int)qu->f.one_way,
+                                          one_way_reach(qu->w), h);
+}
+
 bool ledge_world_raycast(ledge_world *world, vec2s origin, vec2s translation,
                          const ledge_query_filter *filter, ledge_raycast_result *out) {
     const char *fn = "ledge_world_raycast";
@@ -339,7 +399,7 @@ bool ledge_world_raycast(ledge_world *world, vec2s origin, vec2s translation,
     if (!check_ray(fn, origin, translation) || !begin(world, filter, fn, &qu)) return false;
     ray r = {origin, translation, false, INFINITY, INT32_MAX, out, 0};
     ledge_ray_hit h;
-    if (qu.f.include_tiles && ledge_tilemap_raycast(world->map, origin, translation, &h)) {
+    if (qu.f.include_tiles && tiles_raycast(&qu, origin, translation, &h)) {
         fill_tile(&h, out);
         r.best = h.fraction;
         r.best_slot = -1;
@@ -376,7 +436,7 @@ int ledge_world_raycast_all(ledge_world *world, vec2s origin, vec2s translation,
     ledge__query_index *q = world->query;
     ray r = {origin, translation, true, INFINITY, INT32_MAX, NULL, 0};
     ledge_ray_hit h;
-    if (qu.f.include_tiles && ledge_tilemap_raycast(world->map, origin, translation, &h)) {
+    if (qu.f.include_tiles && tiles_raycast(&qu, origin, translation, &h)) {
         fill_tile(&h, &q->hits[0]);
         q->hit_slot[0] = -1;
         r.count = 1;
@@ -405,6 +465,8 @@ typedef struct cast {
     float best;
     int best_slot; ///< -1 for a tile, else the body's handle.
     ledge_raycast_result *out;
+    int one_way; ///< The filter's ledge_query_one_way.
+    float reach; ///< one_way_reach.
 } cast;
 
 static void take(cast *c, float t, int slot, vec2s normal, vec2s point) {
@@ -424,6 +486,17 @@ static void cast_body(query *qu, int i, void *data) {
         return;
     }
     if (!before(toi.fraction, qu->w->handle[i], c->best, c->best_slot)) return;
+    if (LEDGE_UNLIKELY(qu->w->one_way[i] != LEDGE_ONE_WAY_NONE) &&
+        c->one_way != LEDGE_QUERY_ONE_WAY_ALWAYS) {
+        ledge_manifold start;
+        memset(&start, 0, sizeof start);
+        if (toi.fraction <= 0.0f)
+            start = ledge_collide(&qu->w->shape[i], qu->w->position[i], c->shape, c->pos);
+        if (!cast_one_way_counts(c->one_way, one_way_dir(qu->w, i), c->reach, toi.fraction,
+                                 &toi.normal, &start)) {
+            return;
+        }
+    }
     take(c, toi.fraction, qu->w->handle[i], toi.normal, toi.point);
     c->out->kind = LEDGE_HIT_BODY;
     c->out->body = ledge__body_id(qu->w, i);
@@ -514,6 +587,17 @@ static void cast_tile(cast *c, const ledge_tilemap *map, int x, int y) {
         point = m.point_count > 0 ? m.points[0] : v2_add(c->pos, v2_scale(c->d, t));
     }
     if (!(t < c->best)) return; // tiles come first in row-major order: equal keeps the first
+    if (LEDGE_UNLIKELY(c->one_way != LEDGE_QUERY_ONE_WAY_ALWAYS) &&
+        ledge__tilemap_one_way_cell(map, x, y)) {
+        ledge_one_way way = (ledge_one_way)map->one_way[(size_t)y * (size_t)map->width + (size_t)x];
+        ledge_manifold start;
+        memset(&start, 0, sizeof start);
+        if (t <= 0.0f) start = ledge_collide_tile(tile, cmin, size, 0u, c->shape, c->pos);
+        if (!cast_one_way_counts(c->one_way, ledge_one_way_direction(way), c->reach, t, &normal,
+                                 &start)) {
+            return;
+        }
+    }
     take(c, t, -1, normal, point);
     c->out->kind = LEDGE_HIT_TILE;
     c->out->body = LEDGE_NULL_BODY_ID;
@@ -586,7 +670,8 @@ bool ledge_world_shape_cast(ledge_world *world, const ledge_shape *shape, vec2s 
         !begin(world, filter, fn, &qu)) {
         return false;
     }
-    cast c = {shape, position, translation, INFINITY, INT32_MAX, out};
+    cast c = {shape,     position, translation,       INFINITY,
+              INT32_MAX, out,      (int)qu.f.one_way, one_way_reach(world)};
     ledge_aabb a = ledge_shape_aabb(shape, position);
     ledge_aabb b = ledge_shape_aabb(shape, v2_add(position, translation));
     ledge_aabb swept = {v2(minf(a.lower.x, b.lower.x), minf(a.lower.y, b.lower.y)),

@@ -46,6 +46,10 @@ void ledge__query_free(ledge_world *w) {
     w->query = NULL;
 }
 
+void ledge__query_forget(ledge_world *w, ledge__stale why) {
+    if ((why & LEDGE__STALE_SLOTS) && w->query != NULL) w->query->dirty = true;
+}
+
 // Makes room for `cap` slots; all new arrays are allocated before the old
 // ones are released, so a failure leaves the index as it was (to be rebuilt).
 static bool reserve_slots(ledge__query_index *q, int cap, const char *fn) {
@@ -208,9 +212,9 @@ static void rebuild(ledge_world *w) {
 
 void ledge__query_refile(ledge_world *w, int i) {
     ledge__query_index *q = w->query;
-    if (q == NULL || w->query_dirty) return; // rebuilt when next asked
+    if (q == NULL || q->dirty) return; // rebuilt when next asked
     if (i >= q->cap) {
-        w->query_dirty = true; // the slots outgrew the index
+        q->dirty = true; // the slots outgrew the index
         return;
     }
     qnode *n = &q->node[i];
@@ -229,13 +233,13 @@ void ledge__query_refile(ledge_world *w, int i) {
 
 void ledge__query_filter_changed(ledge_world *w, int i) {
     ledge__query_index *q = w->query;
-    if (q == NULL || w->query_dirty || i >= q->cap || q->where[i] == UNFILED) return;
+    if (q == NULL || q->dirty || i >= q->cap || q->where[i] == UNFILED) return;
     q->node[i].filter_ok = filter_default(w, i);
     note_box(w, &q->node[i], i);
 }
 
 void ledge__query_sync(ledge_world *w) {
-    if (w->query == NULL || w->query_dirty) return;
+    if (w->query == NULL || w->query->dirty) return;
     for (int i = 0; i < w->slot_count; ++i) {
         if (w->alive[i]) ledge__query_refile(w, i);
     }
@@ -251,14 +255,14 @@ bool ledge__query_refresh(ledge_world *w, const char *fn) {
             return false;
         }
         memset(w->query, 0, sizeof *w->query);
-        w->query_dirty = true;
+        w->query->dirty = true;
     }
     ledge__query_index *q = w->query;
-    if (!w->query_dirty && q->cap >= w->slot_count) return true;
+    if (!q->dirty && q->cap >= w->slot_count) return true;
     int want = w->slot_count > q->cap ? 2 * w->slot_count : q->cap;
     if (!reserve_slots(q, want > 16 ? want : 16, fn)) return false;
     rebuild(w);
-    w->query_dirty = false;
+    q->dirty = false;
     return true;
 }
 
@@ -359,7 +363,7 @@ static int query_unordered(ledge_world *world, ledge_aabb aabb, const char *fn, 
     if (!ledge__query_check_box(fn, aabb) || !ledge__query_ready(world, fn)) return -1;
     const ledge__query_index *q = world->query;
     // ledge__query_refresh() called only when it has work: a call per move otherwise.
-    bool fresh = q != NULL && !world->query_dirty && q->cap >= world->slot_count;
+    bool fresh = q != NULL && !q->dirty && q->cap >= world->slot_count;
     if (!fresh && !ledge__query_refresh(world, fn)) return -1;
     q = world->query;
     unordered u = {world, q, aabb, visit, context, 0, false, every};

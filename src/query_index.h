@@ -54,6 +54,7 @@ typedef struct ledge__query_index {
     int found_count;            ///< Entries in found.
     ledge_raycast_result *hits; ///< Scratch of raycast_all (cap + 1 entries).
     int *hit_slot;              ///< The body handle of each hit (-1 for the tile), for ties.
+    bool dirty;                 ///< Rebuilt before the next query (ledge__query_refresh).
 } ledge__query_index;
 
 // The cell coordinate of f in level l, clamped far inside int (centres are
@@ -130,8 +131,12 @@ static LEDGE_INLINE int ledge__query_lowest_bit(uint32_t v) {
 #endif
 }
 
-/// Frees the queries' index (query.c); the world's destructor calls it.
+/// Frees the queries' index; the world's destructor calls it.
 void ledge__query_free(ledge_world *world);
+
+/// The queries' part of ledge__world_forget (query_index.c): after the
+/// slots moved, the index (by slot), rebuilt when next asked.
+void ledge__query_forget(ledge_world *world, ledge__stale why);
 
 /// Refiles body slot i in the queries' index after it was created, placed
 /// or destroyed (query.c): that body alone, O(1).

@@ -5,6 +5,7 @@
 // none and never move. Velocities are left alone here: the velocity pass
 // (response.c) answers the contacts of the last pass.
 #include "broad.h"
+#include "events.h"
 #include "resolve.h"
 #include "contacts.h"
 #include "par.h"
@@ -50,7 +51,7 @@ static int without_slot(ledge__contact *list, int count, int slot) {
 void ledge__forget_contacts(ledge_world *w, int slot) {
     w->contact_count = without_slot(w->contacts, w->contact_count, slot);
     w->held_count = without_slot(w->held, w->held_count, slot);
-    w->contact_index_dirty = true; // the contacts moved: the index is rebuilt when asked
+    ledge__contacts_changed(w); // the contacts moved: the index is rebuilt when asked
 }
 
 // --- body pairs -------------------------------------------------------------
@@ -117,8 +118,7 @@ bool ledge__one_way_tile_allows(ledge_world *w, int a, int x, int y, const ledge
 // The pair's response: the stronger of the two bodies', unless the game's
 // pre-solve callback says otherwise. Asked once per pair and substep.
 static uint8_t pair_policy(ledge_world *w, int a, int b, vec2s n) {
-    ledge_response r =
-        (ledge_response)(w->response[a] > w->response[b] ? w->response[a] : w->response[b]);
+    ledge_response r = (ledge_response)(w->policy[a] > w->policy[b] ? w->policy[a] : w->policy[b]);
     if (w->pre_solve)
         r = w->pre_solve(ledge__body_id(w, b), ledge__body_id(w, a), 0, 0, n, r,
                          w->pre_solve_context);
@@ -127,7 +127,7 @@ static uint8_t pair_policy(ledge_world *w, int a, int b, vec2s n) {
 }
 
 static uint8_t tile_policy(ledge_world *w, int a, int x, int y, vec2s n) {
-    ledge_response r = (ledge_response)w->response[a];
+    ledge_response r = (ledge_response)w->policy[a];
     if (w->pre_solve) {
         ledge_body_id none = LEDGE_NULL_BODY_ID;
         r = w->pre_solve(ledge__body_id(w, a), none, x, y, n, r, w->pre_solve_context);
@@ -179,7 +179,7 @@ static void project_pair(ledge_world *w, ledge__pair *p, int worker) {
     }
     if (!(p->state & LEDGE__PAIR_DECIDED)) {
         p->state |= LEDGE__PAIR_DECIDED;
-        p->policy = (w->response[a] | w->response[b] | (w->pre_solve != NULL))
+        p->policy = (w->policy[a] | w->policy[b] | (w->pre_solve != NULL))
                         ? pair_policy(w, a, b, n)
                         : (uint8_t)LEDGE_RESPONSE_SLIDE;
     }
@@ -286,8 +286,8 @@ static int project_tiles(ledge_world *w, int a, bool record, int worker, ledge__
                 !ledge__one_way_tile_allows(w, a, x, y, &m)) {
                 continue;
             }
-            uint8_t policy = (w->response[a] || w->pre_solve) ? tile_policy(w, a, x, y, m.normal)
-                                                              : (uint8_t)LEDGE_RESPONSE_SLIDE;
+            uint8_t policy = (w->policy[a] || w->pre_solve) ? tile_policy(w, a, x, y, m.normal)
+                                                            : (uint8_t)LEDGE_RESPONSE_SLIDE;
             float push = m.depth - w->slop;
             if (push > 0.0f && policy != LEDGE_RESPONSE_CROSS) {
                 vec2s to = v2_add(w->position[a], v2_scale(m.normal, push));
@@ -307,8 +307,7 @@ static int project_tiles(ledge_world *w, int a, bool record, int worker, ledge__
     }
     // The last pass: a body the pile pressed into a buried cell, which no
     // tile contact above could push out, goes back out the way it came.
-    if (record && w->response[a] != LEDGE_RESPONSE_CROSS && w->pre_solve == NULL)
-        ledge__unbury(w, a);
+    if (record && w->policy[a] != LEDGE_RESPONSE_CROSS && w->pre_solve == NULL) ledge__unbury(w, a);
     w->step.box_center[a] = v2_add(w->position[a], w->box_offset[a]);
     ledge__recheck_if_far(w, a, worker);
     return n;
@@ -422,8 +421,7 @@ typedef struct tiles_task {
 } tiles_task;
 
 static inline int tiles_end(const ledge_world *w, int b) {
-    int end = (b + 1) * LEDGE__BLOCK;
-    return end < w->step.tile_count ? end : w->step.tile_count;
+    return ledge__block_end(b, w->step.tile_count);
 }
 
 static void tiles_bound_run(int start, int end, int worker, void *context) {
@@ -437,7 +435,7 @@ static void tiles_bound_run(int start, int end, int worker, void *context) {
             if (x1 >= x0 && y1 >= y0) bound += (long long)(x1 - x0 + 1) * (long long)(y1 - y0 + 1);
             if (bound > INT_MAX / 4) bound = INT_MAX / 4;
         }
-        w->par.block_offset[b] = (int)bound;
+        w->resolve->tile_offset[b] = (int)bound;
     }
 }
 
@@ -445,12 +443,13 @@ static void tiles_run(int start, int end, int worker, void *context) {
     const tiles_task *t = context;
     ledge_world *w = t->w;
     for (int b = start; b < end; ++b) {
-        ledge__contact *out = t->record ? w->par.tile_contacts + w->par.block_offset[b] : NULL;
+        ledge__contact *out =
+            t->record ? w->resolve->tile_contacts + w->resolve->tile_offset[b] : NULL;
         int n = 0;
         for (int k = b * LEDGE__BLOCK; k < tiles_end(w, b); ++k) {
             n += project_tiles(w, w->step.tile_list[k], t->record, worker, out ? out + n : NULL);
         }
-        w->par.block_count[b] = n;
+        w->resolve->tile_found[b] = n;
     }
 }
 
@@ -472,12 +471,13 @@ static bool tile_offsets(ledge_world *w, int blocks) {
     ledge__run(w, tiles_bound_run, blocks, 1, w);
     long long at = 0;
     for (int b = 0; b < blocks; ++b) {
-        int n = w->par.block_offset[b];
-        w->par.block_offset[b] = (int)at;
+        int n = w->resolve->tile_offset[b];
+        w->resolve->tile_offset[b] = (int)at;
         at += n;
     }
     if (at > 64LL * w->step.tile_count + 65536) return false;
-    return LEDGE__RESERVE(w->par.tile_contacts, w->par.tile_contact_cap, (int)at + 1, 0, 256);
+    return LEDGE__RESERVE(w->resolve->tile_contacts, w->resolve->tile_contact_cap, (int)at + 1, 0,
+                          256);
 }
 
 static void project_all_tiles(ledge_world *w, bool record) {
@@ -494,9 +494,10 @@ static void project_all_tiles(ledge_world *w, bool record) {
     }
     run_tiles(w, &t, blocks);
     for (int b = 0; b < blocks; ++b) {
-        int n = w->par.block_count[b];
+        int n = w->resolve->tile_found[b];
         if (n == 0 || !ledge__contacts_reserve(w, n)) continue;
-        memcpy(w->contacts + w->contact_count, w->par.tile_contacts + w->par.block_offset[b],
+        memcpy(w->contacts + w->contact_count,
+               w->resolve->tile_contacts + w->resolve->tile_offset[b],
                sizeof *w->contacts * (size_t)n);
         w->contact_count += n;
     }
@@ -510,8 +511,7 @@ static void project_all_tiles(ledge_world *w, bool record) {
 #define RECORD_BLOCK 2048
 
 static inline int record_end(const ledge_world *w, int b) {
-    int end = (b + 1) * RECORD_BLOCK;
-    return end < w->step.pair_count ? end : w->step.pair_count;
+    return ledge__part_end(b, RECORD_BLOCK, w->step.pair_count);
 }
 
 static void touched_run(int start, int end, int worker, void *context) {
@@ -521,7 +521,7 @@ static void touched_run(int start, int end, int worker, void *context) {
         int n = 0;
         for (int k = b * RECORD_BLOCK; k < record_end(w, b); ++k)
             n += (w->step.pairs[k].state & LEDGE__PAIR_TOUCHED) != 0;
-        w->par.record_offset[b] = n;
+        w->resolve->record_offset[b] = n;
     }
 }
 
@@ -543,7 +543,7 @@ static void record_run(int start, int end, int worker, void *context) {
     (void)worker;
     ledge_world *w = context;
     for (int b = start; b < end; ++b) {
-        ledge__contact *out = w->contacts + w->par.record_offset[b];
+        ledge__contact *out = w->contacts + w->resolve->record_offset[b];
         for (int k = b * RECORD_BLOCK; k < record_end(w, b); ++k) {
             const ledge__pair *p = &w->step.pairs[k];
             if (!(p->state & LEDGE__PAIR_TOUCHED)) continue;
@@ -572,7 +572,7 @@ static void record_run(int start, int end, int worker, void *context) {
 static void record_pairs(ledge_world *w) {
     int blocks = (w->step.pair_count + RECORD_BLOCK - 1) / RECORD_BLOCK;
     if (blocks == 0) return;
-    if (!LEDGE__RESERVE(w->par.record_offset, w->par.record_offset_cap, blocks, 0, 16)) {
+    if (!LEDGE__RESERVE(w->resolve->record_offset, w->resolve->record_offset_cap, blocks, 0, 16)) {
         LEDGE_ERROR("ledge_world_step: allocation of %d contact blocks failed (the pairs' "
                     "response is skipped this step)",
                     blocks);
@@ -581,8 +581,8 @@ static void record_pairs(ledge_world *w) {
     ledge__run(w, touched_run, blocks, 1, w);
     int at = w->contact_count;
     for (int b = 0; b < blocks; ++b) {
-        int n = w->par.record_offset[b];
-        w->par.record_offset[b] = at;
+        int n = w->resolve->record_offset[b];
+        w->resolve->record_offset[b] = at;
         at += n;
     }
     // Nothing touched: nothing to write (the list may not exist yet).
@@ -642,15 +642,39 @@ static void project_grid_pairs(ledge_world *w) {
 // A pair that touched in any pass keeps its contact, even when a later
 // pass left it a hair apart: a body resting in a pile is supported whether
 // or not the last push happened to separate it by a rounding error.
-void ledge__resolve_pass(ledge_world *w, bool record) {
+int ledge__resolve_pass(ledge_world *w, bool record) {
     project_grid_pairs(w);
-    for (int k = w->par.grid_pair_count; k < w->step.pair_count; ++k) {
+    for (int k = w->step.grid_pair_count; k < w->step.pair_count; ++k) {
         project_pair(w, &w->step.pairs[k], 0);
     }
     ledge__append_rechecked(w);
     project_all_tiles(w, record);
-    w->step.pushes = ledge__take_pushes(w);
+    int pushes = ledge__take_pushes(w);
     // New pairs make the next pass move something.
-    w->step.pushes += ledge__far_pairs(w, !record);
+    pushes += ledge__far_pairs(w, !record);
     if (record) record_pairs(w);
+    return pushes;
+}
+
+bool ledge__resolve_reserve(ledge_world *w, int slots) {
+    ledge__resolve *r = w->resolve;
+    int blocks = ledge__blocks(slots);
+    if (blocks <= r->tile_block_cap) return true;
+    int want = blocks < 8 ? 8 : blocks + blocks / 2;
+    int offset_cap = r->tile_block_cap, found_cap = r->tile_block_cap;
+    if (!LEDGE__RESERVE(r->tile_offset, offset_cap, want, 0, 8) ||
+        !LEDGE__RESERVE(r->tile_found, found_cap, want, 0, 8)) {
+        LEDGE_ERROR("ledge_world_step: allocation of the relaxation's scratch for %d blocks failed",
+                    want);
+        return false; // (tile_block_cap stays: both grow again next time)
+    }
+    r->tile_block_cap = offset_cap < found_cap ? offset_cap : found_cap;
+    return true;
+}
+
+void ledge__resolve_destroy(ledge__resolve *r) {
+    ledge__free(r->tile_contacts);
+    ledge__free(r->tile_offset);
+    ledge__free(r->tile_found);
+    ledge__free(r->record_offset);
 }

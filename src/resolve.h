@@ -6,12 +6,33 @@
 
 #include "world_state.h"
 
+/// The relaxation's state (w->resolve): the scratch of the recording pass,
+/// rewritten each substep before it is read.
+typedef struct ledge__resolve {
+    /// The tile list's blocks' contacts, each block at its own offset.
+    ledge__contact *tile_contacts;
+    int tile_contact_cap;
+    int *tile_offset; ///< Per block of the tile list: where its contacts go (or their bound).
+    int *tile_found;  ///< Per block of the tile list: the contacts it found.
+    int tile_block_cap;
+    int *record_offset; ///< Per block of pairs: its touched pairs, then where its contacts go.
+    int record_offset_cap;
+} ledge__resolve;
+
+/// Room for the blocks of a tile list of up to `slots` bodies (before the
+/// step: the workers never allocate); false (logged) when it cannot grow.
+bool ledge__resolve_reserve(ledge_world *world, int slots);
+
+/// Frees the relaxation's scratch.
+void ledge__resolve_destroy(ledge__resolve *resolve);
+
 /// One relaxation pass (resolve.c): every candidate pair, then every body
 /// near tiles (one cell at a time, in N's order), projected out of overlap.
 /// Pairs remember whether they touched in any pass; with `record` (the last
 /// pass) the tile contacts found are recorded, and then every pair that
-/// touched. Counts its projections in world->step.pushes.
-void ledge__resolve_pass(ledge_world *world, bool record);
+/// touched. Returns the projections it made, and the pairs it found after
+/// far pushes (ledge__far_pairs): 0 when the pass moved nothing.
+int ledge__resolve_pass(ledge_world *world, bool record);
 
 /// Drops the recorded contacts of a slot (its body died), keeping the order
 /// of the others.

@@ -7,14 +7,16 @@
 // (v.n < 0) the normal part becomes -bounce vn (0 at or under the world's
 // bounce threshold) and the tangential part loses friction.
 //
-// N's model (the default) is exactly that: v' = (1 - f) vt - b vn.
+// A lone contact (a body against the level, or two bodies meeting in the
+// air) answers exactly that: v' = (1 - f) vt - b vn.
 //
-// The stacking model adds, so that a body can also rest on a gentle slope,
-// Coulomb's rule: friction may instead remove up to friction times the
-// normal speed the contact removed, or times the load the contact carries
-// (see loads()), whichever is more, and never more than |vt|. A body
-// resting on a slope no steeper than atan(friction) therefore stays put;
-// steeper, it slides and N's rule brakes it.
+// Friction may remove more than f |vt|, never more than |vt|: the load the
+// contact carries (loads(): the weight resting on its upper body), and
+// under Coulomb's friction law (ledge_world_def.friction_law) also
+// friction times the normal speed the contact removed, whichever is most. Under Coulomb's law a
+// body resting on a slope no steeper than atan(friction) therefore stays put; steeper, it slides
+// and N's rule brakes it. Under N's law (the default) a lone contact keeps N's rule, and a contact
+// within a pile is Coulomb's (loads()).
 //
 // Friction acts once per contact per substep: after a contact is answered
 // the body no longer moves into it, and a "moving into" no larger than a
@@ -25,8 +27,9 @@
 //
 // Between two bodies the same rule acts on their relative velocity and the
 // change is shared by inverse mass (momentum is conserved). The contacts
-// are answered once in the order they were found (Gauss-Seidel). The
-// stacking model then sweeps once more from the bottom of each pile up,
+// are answered once in contact order (Gauss-Seidel; ledge__sort_contacts
+// orders them bottom up in a world with gravity). In a world with gravity
+// the shock sweep then goes once more from the bottom of each pile up,
 // holding the lower body of each contact still (shock propagation,
 // Guendelman et al. 2003): a body resting on others then cannot push them
 // down into the floor, so a pile comes to rest in one pass instead of
@@ -47,6 +50,12 @@
 #include "world_state.h"
 
 #include <string.h>
+
+void ledge__response_destroy(ledge__response *r) {
+    void *arrays[] = {r->buckets,    r->sort_key,   r->sort_index,
+                      r->sort_count, r->sort_range, r->stacking};
+    for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; ++k) ledge__free(arrays[k]);
+}
 
 // A normal speed smaller than this fraction of the speed is a rounding
 // residue, not an approach (squared, as compared). The answer's own
@@ -82,7 +91,7 @@ static inline vec2s rub(vec2s vt, float friction, float vn, float out, bool coul
 
 // The answer to contact c of the (relative) velocity v. The pass (`sweep`
 // false) answers a body moving into the surface faster than `resting`; the
-// stacking sweep one whose normal speed is short of the contact's target
+// shock sweep one whose normal speed is short of the contact's target
 // (aim()) by more than `resting`. A shortfall within rounding is made up
 // without friction or bounce (friction once per contact).
 // Whether answer() changes v at all.
@@ -92,7 +101,7 @@ static inline bool acts(const ledge__contact *c, vec2s v, float resting, bool sw
 }
 
 static inline vec2s answer(const ledge_world *w, const ledge__contact *c, vec2s v, float resting,
-                           bool sweep) {
+                           bool sweep, float dt) {
     vec2s n = c->normal;
     float vn = v2_dot(v, n);
     float goal = sweep ? c->target : 0.0f;
@@ -106,21 +115,21 @@ static inline vec2s answer(const ledge_world *w, const ledge__contact *c, vec2s 
         return v2_add(vt, v2_scale(n, maxf(goal, -vn))); // BOUNCE
     }
     float out = sweep ? goal : bounced(vn, c->bounce, w->bounce_threshold);
-    vec2s t = rub(vt, c->friction, vn, out, w->coulomb || c->pile, c->cap * w->step.cap_dt);
+    vec2s t = rub(vt, c->friction, vn, out, w->coulomb || c->pile, c->cap * dt);
     return v2_add(t, v2_scale(n, out));
 }
 
-static inline void respond_tile(ledge_world *w, const ledge__contact *c, float resting,
-                                bool sweep) {
-    w->velocity[c->a] = answer(w, c, w->velocity[c->a], resting, sweep);
+static inline void respond_tile(ledge_world *w, const ledge__contact *c, float resting, bool sweep,
+                                float dt) {
+    w->velocity[c->a] = answer(w, c, w->velocity[c->a], resting, sweep, dt);
 }
 
 // Body a against body b (n points from b toward a), the change shared by
 // the weights wa and wb (which add up to 1).
 static inline void respond_pair(ledge_world *w, const ledge__contact *c, float wa, float wb,
-                                float resting, bool sweep) {
+                                float resting, bool sweep, float dt) {
     vec2s rel = v2_sub(w->velocity[c->a], w->velocity[c->b]);
-    vec2s after = answer(w, c, rel, resting, sweep);
+    vec2s after = answer(w, c, rel, resting, sweep, dt);
     vec2s change = v2_sub(after, rel);
     w->velocity[c->a] = v2_add(w->velocity[c->a], v2_scale(change, wa));
     w->velocity[c->b] = v2_sub(w->velocity[c->b], v2_scale(change, wb));
@@ -188,13 +197,13 @@ static inline vec2s held_velocity(const ledge_world *w, const ledge__contact *c,
 // body alone, against the lower one held (held_velocity); a flat pair, or
 // one whose upper body cannot move, is shared by inverse mass as in the
 // pass. Returns whether it marked the upper body held as it moves.
-static inline bool sweep_pair(ledge_world *w, const ledge__contact *c, float resting) {
+static inline bool sweep_pair(ledge_world *w, const ledge__contact *c, float resting, float dt) {
     int lower;
     float cosine, wa, wb;
     int u = stacked(w, c, &lower, &cosine);
     if (u < 0) {
         if (acts(c, relative(w, c), resting, true) && weights(w, c, &wa, &wb))
-            respond_pair(w, c, wa, wb, resting, true);
+            respond_pair(w, c, wa, wb, resting, true, dt);
         return false;
     }
     vec2s held = held_velocity(w, c, u, lower), vu = w->velocity[u];
@@ -202,7 +211,7 @@ static inline bool sweep_pair(ledge_world *w, const ledge__contact *c, float res
     if (marks) w->step.held_moving[u] = 1;
     vec2s rel = u == c->a ? v2_sub(vu, held) : v2_sub(held, vu); // a's relative to b's
     if (!acts(c, rel, resting, true)) return marks;
-    vec2s change = v2_sub(answer(w, c, rel, resting, true), rel);
+    vec2s change = v2_sub(answer(w, c, rel, resting, true, dt), rel);
     w->velocity[u] = u == c->a ? v2_add(vu, change) : v2_sub(vu, change);
     return marks;
 }
@@ -237,17 +246,9 @@ static inline bool sweep_pair(ledge_world *w, const ledge__contact *c, float res
 // each contact's upper and lower body and cosine (so that the serial sums
 // read only those), and the caps.
 
-/// A contact as the loads see it: upper rests on lower (-1: a tile) with
-/// this cosine of its normal with up; upper -1 when neither rests on the
-/// other (stacked()).
-typedef struct ledge__stacking {
-    int upper, lower;
-    float cosine;
-} ledge__stacking;
-
-// Item b: the weights of block b of slots and the stacking of block b of
-// contacts (one task for both: one dispatch fewer per substep).
-static void weight_task(int start, int end, int worker, void *context) {
+// Item b: the weights of block b of slots and who rests on whom in block b
+// of contacts (one task for both: one dispatch fewer per substep).
+static void weight_run(int start, int end, int worker, void *context) {
     (void)worker;
     ledge_world *w = context;
     float *W = w->step.load, *S = w->step.support;
@@ -261,10 +262,9 @@ static void weight_task(int start, int end, int worker, void *context) {
             S[i] = 0.0f;
             w->step.supported[i] = 0;
         }
-        last =
-            (b + 1) * LEDGE__BLOCK < w->contact_count ? (b + 1) * LEDGE__BLOCK : w->contact_count;
+        last = ledge__block_end(b, w->contact_count);
         for (int k = b * LEDGE__BLOCK; k < last; ++k) {
-            ledge__stacking *st = &w->step.stacking[k];
+            ledge__stacking *st = &w->response->stacking[k];
             st->lower = -1;
             st->cosine = 0.0f;
             st->upper = stacked(w, &w->contacts[k], &st->lower, &st->cosine);
@@ -288,17 +288,16 @@ static inline bool in_pile(const ledge_world *w, int lower) {
 }
 
 // Each contact's cap from the loads (a block of contacts per item).
-static void cap_task(int start, int end, int worker, void *context) {
+static void cap_run(int start, int end, int worker, void *context) {
     (void)worker;
     ledge_world *w = context;
     const float *W = w->step.load, *S = w->step.support;
     float g = v2_len(w->gravity);
     for (int b = start; b < end; ++b) {
-        int last =
-            (b + 1) * LEDGE__BLOCK < w->contact_count ? (b + 1) * LEDGE__BLOCK : w->contact_count;
+        int last = ledge__block_end(b, w->contact_count);
         for (int k = b * LEDGE__BLOCK; k < last; ++k) {
             ledge__contact *c = &w->contacts[k];
-            const ledge__stacking *st = &w->step.stacking[k];
+            const ledge__stacking *st = &w->response->stacking[k];
             int u = st->upper;
             if (u < 0) { // (pile is 0 since the contact was recorded)
                 c->cap = 0.0f;
@@ -315,7 +314,8 @@ static void cap_task(int start, int end, int worker, void *context) {
 }
 
 void ledge__contact_loads(ledge_world *w) {
-    if (!LEDGE__RESERVE(w->step.stacking, w->step.stacking_cap, w->contact_count, 0, 256)) {
+    if (!LEDGE__RESERVE(w->response->stacking, w->response->stacking_cap, w->contact_count, 0,
+                        256)) {
         LEDGE_ERROR("ledge_world_step: allocation of the loads' scratch for %d contacts failed "
                     "(no contact gets a load this substep)",
                     w->contact_count);
@@ -326,10 +326,10 @@ void ledge__contact_loads(ledge_world *w) {
         return;
     }
     float *W = w->step.load, *S = w->step.support;
-    const ledge__stacking *st = w->step.stacking;
+    const ledge__stacking *st = w->response->stacking;
     int slot_blocks = ledge__blocks(w->slot_count),
         contact_blocks = ledge__blocks(w->contact_count);
-    ledge__run(w, weight_task, slot_blocks > contact_blocks ? slot_blocks : contact_blocks, 1, w);
+    ledge__run(w, weight_run, slot_blocks > contact_blocks ? slot_blocks : contact_blocks, 1, w);
     for (int k = 0; k < w->contact_count; ++k) { // bottom up
         int u = st[k].upper;
         if (u < 0) continue;
@@ -341,7 +341,7 @@ void ledge__contact_loads(ledge_world *w) {
         if (u >= 0 && lower >= 0) W[lower] += fabsf(W[u]) * st[k].cosine / S[u];
     }
     if (w->up.x == 0.0f && w->up.y == 0.0f) return; // no gravity, no loads (caps stay 0)
-    ledge__run(w, cap_task, contact_blocks, 1, w);
+    ledge__run(w, cap_run, contact_blocks, 1, w);
 }
 
 // --- order -----------------------------------------------------------------
@@ -371,12 +371,11 @@ static float contact_height(const ledge_world *w, const ledge__contact *c) {
 }
 
 static inline int sort_block_end(const ledge_world *w, int b) {
-    int end = (b + 1) * SORT_BLOCK;
-    return end < w->contact_count ? end : w->contact_count;
+    return ledge__part_end(b, SORT_BLOCK, w->contact_count);
 }
 
 // A block's lowest and highest pair contact (lo > hi when it has none).
-static void range_task(int start, int end, int worker, void *context) {
+static void range_run(int start, int end, int worker, void *context) {
     (void)worker;
     const sort_task *t = context;
     ledge_world *w = t->w;
@@ -389,20 +388,20 @@ static void range_task(int start, int end, int worker, void *context) {
             lo = minf(lo, h);
             hi = maxf(hi, h);
         }
-        w->step.sort_range[2 * b] = lo;
-        w->step.sort_range[2 * b + 1] = hi;
+        w->response->sort_range[2 * b] = lo;
+        w->response->sort_range[2 * b + 1] = hi;
     }
 }
 
 // A block's keys and its count per group.
-static void key_task(int start, int end, int worker, void *context) {
+static void key_run(int start, int end, int worker, void *context) {
     (void)worker;
     const sort_task *t = context;
     ledge_world *w = t->w;
     const float lo = t->lo, inv = t->inv;
     const int last_bucket = t->buckets - 1, shift = t->shift;
     for (int b = start; b < end; ++b) {
-        int *count = w->step.sort_count + b * SORT_GROUPS;
+        int *count = w->response->sort_count + b * SORT_GROUPS;
         memset(count, 0, sizeof *count * SORT_GROUPS);
         // Neighbouring contacts mostly share a group: a run is counted in
         // a register and added once (an increment in memory per contact
@@ -413,7 +412,7 @@ static void key_task(int start, int end, int worker, void *context) {
             int key = c->b < 0
                           ? 0
                           : 1 + ledge__grid_index((contact_height(w, c) - lo) * inv, last_bucket);
-            w->step.sort_key[k] = key;
+            w->response->sort_key[k] = key;
             if (key >> shift != group) {
                 count[group] += run;
                 group = key >> shift;
@@ -426,28 +425,28 @@ static void key_task(int start, int end, int worker, void *context) {
 }
 
 // A block's indices to its places in the groups (its counts became offsets).
-static void scatter_task(int start, int end, int worker, void *context) {
+static void scatter_run(int start, int end, int worker, void *context) {
     (void)worker;
     const sort_task *t = context;
     ledge_world *w = t->w;
     for (int b = start; b < end; ++b) {
-        int *place = w->step.sort_count + b * SORT_GROUPS;
+        int *place = w->response->sort_count + b * SORT_GROUPS;
         for (int k = b * SORT_BLOCK; k < sort_block_end(w, b); ++k) {
-            w->step.sort_index[place[w->step.sort_key[k] >> t->shift]++] = k;
+            w->response->sort_index[place[w->response->sort_key[k] >> t->shift]++] = k;
         }
     }
 }
 
 // A group's contacts, by bucket, into the scratch list (a counting sort
 // over the group's own buckets, which no other group touches).
-static void group_task(int start, int end, int worker, void *context) {
+static void group_run(int start, int end, int worker, void *context) {
     (void)worker;
     const sort_task *t = context;
     ledge_world *w = t->w;
-    const int *index = w->step.sort_index, *key = w->step.sort_key;
+    const int *index = w->response->sort_index, *key = w->response->sort_key;
     for (int g = start; g < end; ++g) {
         int first = g << t->shift, width = 1 << t->shift;
-        int *place = w->step.buckets + first;
+        int *place = w->response->buckets + first;
         memset(place, 0, sizeof *place * (size_t)width);
         int i0 = t->group_start[g], i1 = t->group_start[g + 1];
         for (int i = i0; i < i1; ++i) place[key[index[i]] - first]++;
@@ -466,7 +465,7 @@ static void group_task(int start, int end, int worker, void *context) {
 
 // The sort's scratch for the current contacts (on the calling thread).
 static bool reserve_sort(ledge_world *w, int blocks) {
-    ledge__step *s = &w->step;
+    ledge__response *s = w->response;
     int n = w->contact_count;
     return LEDGE__RESERVE(s->sort_key, s->sort_key_cap, n, 0, 256) &&
            LEDGE__RESERVE(s->sort_index, s->sort_index_cap, n, 0, 256) &&
@@ -476,12 +475,12 @@ static bool reserve_sort(ledge_world *w, int blocks) {
 
 // The pair contacts' range of heights, from the blocks' (false: none).
 static bool height_range(ledge_world *w, sort_task *t, int blocks, float *lo, float *hi) {
-    ledge__run(w, range_task, blocks, 1, t);
+    ledge__run(w, range_run, blocks, 1, t);
     *lo = INFINITY;
     *hi = -INFINITY;
     for (int b = 0; b < blocks; ++b) {
-        *lo = minf(*lo, w->step.sort_range[2 * b]);
-        *hi = maxf(*hi, w->step.sort_range[2 * b + 1]);
+        *lo = minf(*lo, w->response->sort_range[2 * b]);
+        *hi = maxf(*hi, w->response->sort_range[2 * b + 1]);
     }
     return *lo <= *hi;
 }
@@ -492,7 +491,7 @@ static void group_offsets(ledge_world *w, sort_task *t, int blocks) {
     for (int g = 0; g < t->groups; ++g) {
         t->group_start[g] = at;
         for (int b = 0; b < blocks; ++b) {
-            int *count = &w->step.sort_count[b * SORT_GROUPS + g];
+            int *count = &w->response->sort_count[b * SORT_GROUPS + g];
             int n = *count;
             *count = at;
             at += n;
@@ -527,7 +526,8 @@ void ledge__sort_contacts(ledge_world *w) {
     t.buckets = (int)range + 3;
     while (((t.buckets - 1) >> t.shift) >= SORT_GROUPS) t.shift++;
     t.groups = ((t.buckets - 1) >> t.shift) + 1;
-    if (!LEDGE__RESERVE(w->step.buckets, w->step.bucket_cap, t.groups << t.shift, 0, 16)) {
+    if (!LEDGE__RESERVE(w->response->buckets, w->response->bucket_cap, t.groups << t.shift, 0,
+                        16)) {
         LEDGE_ERROR("ledge_world_step: allocation of %d contact buckets failed (contacts keep "
                     "their order)",
                     t.groups << t.shift);
@@ -535,10 +535,10 @@ void ledge__sort_contacts(ledge_world *w) {
     }
     t.lo = lo;
     t.inv = 1.0f / slice;
-    ledge__run(w, key_task, blocks, 1, &t);
+    ledge__run(w, key_run, blocks, 1, &t);
     group_offsets(w, &t, blocks);
-    ledge__run(w, scatter_task, blocks, 1, &t);
-    ledge__run(w, group_task, t.groups, 1, &t);
+    ledge__run(w, scatter_run, blocks, 1, &t);
+    ledge__run(w, group_run, t.groups, 1, &t);
     ledge__contact *swap = w->contacts;
     w->contacts = w->contacts_scratch;
     w->contacts_scratch = swap;
@@ -574,7 +574,7 @@ typedef struct aim_task {
     float resting;
 } aim_task;
 
-// Stacking: the normal speed each contact is to leave with, from the
+// The shock sweep's aim: the normal speed each contact is to leave with, from the
 // velocities before the pass (what the first pass's bounce aims at); a
 // block of contacts per item (each writes only its own contacts).
 static void aim_run(int start, int end, int worker, void *context) {
@@ -582,8 +582,7 @@ static void aim_run(int start, int end, int worker, void *context) {
     const aim_task *t = context;
     ledge_world *w = t->w;
     for (int b = start; b < end; ++b) {
-        int last =
-            (b + 1) * LEDGE__BLOCK < w->contact_count ? (b + 1) * LEDGE__BLOCK : w->contact_count;
+        int last = ledge__block_end(b, w->contact_count);
         for (int k = b * LEDGE__BLOCK; k < last; ++k) {
             ledge__contact *c = &w->contacts[k];
             vec2s v = relative(w, c);
@@ -605,16 +604,16 @@ static void aim(ledge_world *w, float resting) {
     ledge__run(w, aim_run, ledge__blocks(w->contact_count), 1, &t);
 }
 
-void ledge__shock_sweep(ledge_world *w, float resting) {
+void ledge__shock_sweep(ledge_world *w, float resting, float dt) {
     // Bottom up (ledge__sort_contacts): the tiles hold the bottom of every
     // pile, then each pair holds its lower body still.
     bool marked = false;
     for (int k = 0; k < w->contact_count; ++k) {
         const ledge__contact *c = &w->contacts[k];
         if (c->b < 0) {
-            respond_tile(w, c, resting, true);
+            respond_tile(w, c, resting, true, dt);
         } else {
-            marked |= sweep_pair(w, c, resting);
+            marked |= sweep_pair(w, c, resting, dt);
         }
     }
     if (!marked) return;
@@ -629,17 +628,16 @@ void ledge__shock_sweep(ledge_world *w, float resting) {
 void ledge__velocity_pass(ledge_world *w, float resting, float dt) {
     float wa, wb;
     bool sweep = !(w->up.x == 0.0f && w->up.y == 0.0f);
-    w->step.cap_dt = dt;
     if (sweep) aim(w, resting);
     for (int k = 0; k < w->contact_count; ++k) {
         const ledge__contact *c = &w->contacts[k];
         // A pair the answer leaves alone (most of a resting pile's) skips
         // its weights and the bodies' updates.
         if (c->b < 0) {
-            respond_tile(w, c, resting, false);
+            respond_tile(w, c, resting, false, dt);
         } else if (acts(c, relative(w, c), resting, false) && weights(w, c, &wa, &wb)) {
-            respond_pair(w, c, wa, wb, resting, false);
+            respond_pair(w, c, wa, wb, resting, false, dt);
         }
     }
-    if (sweep) ledge__shock_sweep(w, resting);
+    if (sweep) ledge__shock_sweep(w, resting, dt);
 }

@@ -33,12 +33,50 @@
 
 #include <string.h>
 
-// par.veto's bits (the veto by contacts, below): kept awake; pressed (its
+// The veto's bits (the veto by contacts, below): kept awake; pressed (its
 // rest timer starts again); resting on a pressed body, or on one that
 // rests on a pressed body (kept awake too).
 #define KEPT_AWAKE 1u
 #define PRESSED    2u
 #define ON_PRESSED 4u
+
+void ledge__sleep_init(ledge__sleep *s, const ledge_world_def *def) {
+    s->on = def->enable_sleep;
+    s->speed = def->sleep_speed;
+    s->time = def->sleep_time;
+}
+
+void ledge__sleep_destroy(ledge__sleep *s) {
+    ledge__free(s->veto);
+    ledge__free(s->fell_asleep);
+    ledge__free(s->range_count);
+}
+
+bool ledge__sleep_reserve(ledge_world *w, int slots) {
+    ledge__sleep *s = w->sleep;
+    if (!s->on) return true; // nothing sleeps: no veto
+    int blocks = ledge__blocks(slots);
+    if (slots > s->veto_cap) {
+        int want = slots + slots / 2;
+        if (!ledge__array_regrow((void **)&s->veto, sizeof *s->veto, 0, want)) {
+            LEDGE_ERROR("ledge_world_step: allocation of the sleep's veto for %d bodies failed",
+                        want);
+            return false;
+        }
+        s->veto_cap = want;
+    }
+    if (blocks > s->block_cap) {
+        int want = blocks < 8 ? 8 : blocks + blocks / 2;
+        if (!ledge__array_regrow((void **)&s->fell_asleep, sizeof *s->fell_asleep, 0, want) ||
+            !ledge__array_regrow((void **)&s->range_count, sizeof *s->range_count, 0, want)) {
+            LEDGE_ERROR("ledge_world_step: allocation of the sleep's counts for %d blocks failed",
+                        want);
+            return false;
+        }
+        s->block_cap = want;
+    }
+    return true;
+}
 
 static inline bool awake_dynamic(const ledge_world *w, int i) {
     return w->type[i] == LEDGE_BODY_DYNAMIC && !w->asleep[i];
@@ -98,7 +136,7 @@ static void mark_in_box(ledge_world *w, ledge_aabb box, bool *marked) {
 // The sleepers the kinematic bodies faster than the sleep speed reach in
 // this step (their boxes grown by the step's motion and the margin).
 static void mark_near_kinematic(ledge_world *w, float dt, bool *marked) {
-    float s2 = w->sleep_speed * w->sleep_speed;
+    float s2 = w->sleep->speed * w->sleep->speed;
     for (int b = 0; b < ledge__blocks(w->slot_count); ++b) {
         // (A dormant block holds no kinematic body.)
         for (int i = b * LEDGE__BLOCK, last = ledge__stirred_end(w, b); i < last; ++i) {
@@ -136,14 +174,14 @@ static void mark_held_edited(ledge_world *w, bool *marked) {
 // changed. After more edits than the map remembers, every sleeper wakes.
 static void mark_near_edits(ledge_world *w, bool *marked) {
     const ledge_tilemap *map = w->map;
-    uint32_t edits = map->version - w->sleep_map_version;
+    uint32_t edits = map->version - w->sleep->map_version;
     if (edits > LEDGE__EDITS_KEPT) {
         wake_all(w);
         return;
     }
     float size = map->tile_size, grow = w->step.margin + w->slop;
     for (uint32_t k = 1; k <= edits; ++k) {
-        ledge__cell c = map->edited[(w->sleep_map_version + k) % LEDGE__EDITS_KEPT];
+        ledge__cell c = map->edited[(w->sleep->map_version + k) % LEDGE__EDITS_KEPT];
         vec2s lower = v2_add(map->origin, v2(size * (float)c.x, size * (float)c.y));
         vec2s upper = v2_add(lower, v2(size, size));
         mark_in_box(w, (ledge_aabb){v2_sub(lower, v2(grow, grow)), v2_add(upper, v2(grow, grow))},
@@ -156,7 +194,7 @@ static void mark_near_edits(ledge_world *w, bool *marked) {
 // woken in slot order, as the index is walked in no fixed order.
 static void wake_near(ledge_world *w, float dt) {
     bool marked = false;
-    if (w->map->version != w->sleep_map_version) mark_near_edits(w, &marked);
+    if (w->map->version != w->sleep->map_version) mark_near_edits(w, &marked);
     if (w->sleepers > 0) mark_near_kinematic(w, dt, &marked);
     if (!marked) return;
     for (int i = 0; i < w->slot_count && w->sleepers > 0; ++i) {
@@ -175,9 +213,9 @@ static void keep_held(ledge_world *w) {
 }
 
 void ledge__sleep_begin(ledge_world *w, float dt) {
-    if (!w->sleep_on || (w->sleepers == 0 && w->held_count == 0)) return;
+    if (!w->sleep->on || (w->sleepers == 0 && w->held_count == 0)) return;
     if (w->sleepers > 0) wake_near(w, dt);
-    if (!w->sleep_woke) return;
+    if (!w->sleep->woke) return;
     // The held contacts of bodies woken since the last step (by the game,
     // an edit or a platform) rejoin the live ones: the platform's carry
     // and the replay answer them, as they would have had it never slept.
@@ -194,12 +232,12 @@ void ledge__sleep_begin(ledge_world *w, float dt) {
         }
     }
     w->held_count = n;
-    w->contact_index_dirty = true;
+    ledge__contacts_changed(w);
 }
 
 bool ledge__sleep_wake_paired(ledge_world *w) {
     if (w->sleepers == 0) return false;
-    float s2 = w->sleep_speed * w->sleep_speed;
+    float s2 = w->sleep->speed * w->sleep->speed;
     bool any = false;
     for (int k = 0; k < w->step.pair_count; ++k) {
         int a = w->step.pairs[k].a, b = w->step.pairs[k].b;
@@ -218,7 +256,7 @@ bool ledge__sleep_wake_paired(ledge_world *w) {
 // body that has not rested long enough, or a kinematic one that moves.
 static inline bool keeps_awake(const ledge_world *w, int i, float s2) {
     if (w->type[i] == LEDGE_BODY_KINEMATIC) return speed2(w, i) > s2;
-    return awake_dynamic(w, i) && !(w->sleep_timer[i] >= w->sleep_time);
+    return awake_dynamic(w, i) && !(w->sleep_timer[i] >= w->sleep->time);
 }
 
 // The rest timers, and which bodies may fall asleep (step.sleepy).
@@ -232,14 +270,14 @@ static void timers_run(int start, int end, int worker, void *context) {
     (void)worker;
     const timer_task *t = context;
     ledge_world *w = t->w;
-    float s2 = w->sleep_speed * w->sleep_speed;
+    float s2 = w->sleep->speed * w->sleep->speed;
     for (int b = start; b < end; ++b) {
         for (int i = b * LEDGE__BLOCK, last = ledge__stirred_end(w, b); i < last; ++i) {
             w->step.sleepy[i] = 0;
-            atomic_store_explicit(&w->par.veto[i], 0, memory_order_relaxed);
+            atomic_store_explicit(&w->sleep->veto[i], 0, memory_order_relaxed);
             if (!w->alive[i] || !awake_dynamic(w, i) || w->frozen[i] || w->sensor[i]) continue;
             w->sleep_timer[i] = speed2(w, i) <= s2 ? w->sleep_timer[i] + t->dt : 0.0f;
-            w->step.sleepy[i] = w->sleep_timer[i] >= w->sleep_time;
+            w->step.sleepy[i] = w->sleep_timer[i] >= w->sleep->time;
         }
     }
 }
@@ -281,9 +319,10 @@ static void make_dormant(ledge_world *w, int b) {
     for (int i = b * LEDGE__BLOCK; i < ledge__block_end(b, w->slot_count); ++i) {
         w->step.fast[i] = 0;
         w->step.sleepy[i] = 0;
-        atomic_store_explicit(&w->par.veto[i], 0, memory_order_relaxed);
+        atomic_store_explicit(&w->sleep->veto[i], 0, memory_order_relaxed);
         ledge__broad_forget_anchor(w, i);
     }
+    ledge__broad_dormant(w, b); // its bodies may have changed since it was last dormant
     w->par.dormant[b] = 1;
 }
 
@@ -295,21 +334,21 @@ static void sleep_run(int start, int end, int worker, void *context) {
     for (int b = start; b < end; ++b) {
         int n = 0;
         for (int i = b * LEDGE__BLOCK, last = ledge__stirred_end(w, b); i < last; ++i) {
-            unsigned veto = atomic_load_explicit(&w->par.veto[i], memory_order_relaxed);
+            unsigned veto = atomic_load_explicit(&w->sleep->veto[i], memory_order_relaxed);
             if (veto & PRESSED) w->sleep_timer[i] = 0.0f;
             if (!w->step.sleepy[i] || veto) continue;
             put_to_sleep(w, i);
             ++n;
         }
-        w->par.block_count[b] = n;
-        if (!ledge__dormant(w, b) && w->dormant_on && all_asleep(w, b)) make_dormant(w, b);
+        w->sleep->fell_asleep[b] = n;
+        if (!ledge__dormant(w, b) && w->debug.dormant_on && all_asleep(w, b)) make_dormant(w, b);
     }
 }
 
 static void fall_asleep(ledge_world *w) {
     int blocks = ledge__blocks(w->slot_count);
     ledge__run(w, sleep_run, blocks, 1, w);
-    for (int b = 0; b < blocks; ++b) w->sleepers += w->par.block_count[b];
+    for (int b = 0; b < blocks; ++b) w->sleepers += w->sleep->fell_asleep[b];
 }
 
 // The veto by contacts: a body touching one that keeps it awake stays
@@ -321,7 +360,7 @@ static void fall_asleep(ledge_world *w) {
 // for ever. Every decision reads the state before the veto (the rest
 // timers, who sleeps, the depths), never another decision, so the
 // contacts are split into ranges on the workers: each marks the bodies it
-// keeps awake or presses in par.veto (atomic: two ranges may mark one
+// keeps awake or presses in its veto (atomic: two ranges may mark one
 // body); then, if any body is pressed, each range counts its contacts
 // that wake a sleeper, and the calling thread wakes those in contact order.
 typedef struct veto_task {
@@ -331,7 +370,7 @@ typedef struct veto_task {
 } veto_task;
 
 static inline void keep_awake(ledge_world *w, int i) {
-    atomic_fetch_or_explicit(&w->par.veto[i], KEPT_AWAKE, memory_order_relaxed);
+    atomic_fetch_or_explicit(&w->sleep->veto[i], KEPT_AWAKE, memory_order_relaxed);
 }
 
 // A deep contact presses its awake dynamic bodies: they stay awake, and
@@ -342,13 +381,13 @@ static inline void keep_awake(ledge_world *w, int i) {
 // whether it pressed a body.
 static inline int press(ledge_world *w, int i) {
     if (!awake_dynamic(w, i)) return 0;
-    atomic_fetch_or_explicit(&w->par.veto[i], KEPT_AWAKE | PRESSED, memory_order_relaxed);
+    atomic_fetch_or_explicit(&w->sleep->veto[i], KEPT_AWAKE | PRESSED, memory_order_relaxed);
     return 1;
 }
 
 // The end of range r of the contacts.
 static inline int range_end(const veto_task *t, int r) {
-    return (r + 1) * t->per < t->w->contact_count ? (r + 1) * t->per : t->w->contact_count;
+    return ledge__part_end(r, t->per, t->w->contact_count);
 }
 
 static void veto_run(int start, int end, int worker, void *context) {
@@ -370,7 +409,7 @@ static void veto_run(int start, int end, int worker, void *context) {
                 if (sleepy[c->b] && keeps_awake(w, c->a, t->s2)) keep_awake(w, c->b);
             }
         }
-        w->par.block_count[r] = pressed;
+        w->sleep->range_count[r] = pressed;
     }
 }
 
@@ -379,7 +418,7 @@ static void veto_run(int start, int end, int worker, void *context) {
 static inline bool wakes_sleeper(const ledge_world *w, const ledge__contact *c, float deep) {
     if (c->b < 0 || w->asleep[c->a] == w->asleep[c->b]) return false;
     int sleeper = w->asleep[c->a] ? c->a : c->b, other = sleeper == c->a ? c->b : c->a;
-    unsigned bits = atomic_load_explicit(&w->par.veto[other], memory_order_relaxed);
+    unsigned bits = atomic_load_explicit(&w->sleep->veto[other], memory_order_relaxed);
     return c->depth > deep || (bits & PRESSED) ||
            ((bits & ON_PRESSED) && ledge__upper_body(w, c) == sleeper);
 }
@@ -391,7 +430,7 @@ static void lids_run(int start, int end, int worker, void *context) {
         int n = 0;
         for (int k = r * t->per; k < range_end(t, r); ++k)
             n += wakes_sleeper(t->w, &t->w->contacts[k], t->deep);
-        t->w->par.block_count[r] = n;
+        t->w->sleep->range_count[r] = n;
     }
 }
 
@@ -412,28 +451,28 @@ static void veto_above_pressed(ledge_world *w) {
         int upper = ledge__upper_body(w, c);
         if (upper < 0 || !awake_dynamic(w, upper)) continue;
         int lower = upper == c->a ? c->b : c->a;
-        unsigned bits = atomic_load_explicit(&w->par.veto[lower], memory_order_relaxed);
+        unsigned bits = atomic_load_explicit(&w->sleep->veto[lower], memory_order_relaxed);
         if (bits & (PRESSED | ON_PRESSED))
-            atomic_fetch_or_explicit(&w->par.veto[upper], KEPT_AWAKE | ON_PRESSED,
+            atomic_fetch_or_explicit(&w->sleep->veto[upper], KEPT_AWAKE | ON_PRESSED,
                                      memory_order_relaxed);
     }
 }
 
 static void veto_by_contacts(ledge_world *w) {
     if (w->contact_count == 0) return;
-    int ranges = ledge__blocks(w->slot_count); // the room of par.block_count
-    veto_task t = {w, (w->contact_count + ranges - 1) / ranges, w->sleep_speed * w->sleep_speed,
+    int ranges = ledge__blocks(w->slot_count); // the room of range_count
+    veto_task t = {w, (w->contact_count + ranges - 1) / ranges, w->sleep->speed * w->sleep->speed,
                    1.25f * w->slop};
     ranges = (w->contact_count + t.per - 1) / t.per;
     ledge__run(w, veto_run, ranges, 1, &t);
     bool any = false;
-    for (int r = 0; r < ranges && !any; ++r) any = w->par.block_count[r] > 0;
+    for (int r = 0; r < ranges && !any; ++r) any = w->sleep->range_count[r] > 0;
     if (!any) return;
     veto_above_pressed(w);
     if (w->sleepers == 0) return;
     ledge__run(w, lids_run, ranges, 1, &t);
     for (int r = 0; r < ranges; ++r) {
-        if (w->par.block_count[r] == 0) continue;
+        if (w->sleep->range_count[r] == 0) continue;
         for (int k = r * t.per; k < range_end(&t, r); ++k) {
             const ledge__contact *c = &w->contacts[k];
             if (wakes_sleeper(w, c, t.deep)) ledge__wake(w, w->asleep[c->a] ? c->a : c->b);
@@ -468,23 +507,23 @@ static bool hold_contacts(ledge_world *w, const char *fn) {
 }
 
 void ledge__sleep_end(ledge_world *w, float dt) {
-    if (!w->sleep_on) return;
+    if (!w->sleep->on) return;
     advance_timers(w, dt);
     veto_by_contacts(w);
     fall_asleep(w);
-    w->sleep_map_version = w->map->version;
-    w->sleep_stepped = true;
+    w->sleep->map_version = w->map->version;
+    w->sleep->stepped = true;
     // Bodies woken in the step found their contacts again: their held
     // copies go.
-    if (w->sleep_woke) keep_held(w);
-    w->sleep_woke = false;
+    if (w->sleep->woke) keep_held(w);
+    w->sleep->woke = false;
     if (w->sleepers == 0 && w->held_count == 0) return;
     if (!hold_contacts(w, "ledge_world_step")) { // the next step finds their contacts again
         wake_all(w);
         w->held_count = 0;
-        w->sleep_woke = false;
+        w->sleep->woke = false;
     }
-    w->contact_index_dirty = true;
+    ledge__contacts_changed(w);
 }
 
 // Through the contact index (built once per step when asked), so that a
@@ -493,10 +532,10 @@ void ledge__sleep_end(ledge_world *w, float dt) {
 void ledge__sleep_wake_touching(ledge_world *w, int slot) {
     if (w->sleepers == 0) return;
     bool indexed = ledge__contact_index(w);
-    int first = indexed ? w->contact_first[slot] : 0;
-    int end = indexed ? w->contact_first[slot + 1] : ledge__view_count(w);
+    int first = indexed ? w->events->contact_first[slot] : 0;
+    int end = indexed ? w->events->contact_first[slot + 1] : ledge__view_count(w);
     for (int e = first; e < end; ++e) {
-        const ledge__contact *c = ledge__view_contact(w, indexed ? w->contact_order[e] : e);
+        const ledge__contact *c = ledge__view_contact(w, indexed ? w->events->contact_order[e] : e);
         if (c->a == slot && c->b >= 0) ledge__wake(w, c->b);
         if (c->b == slot) ledge__wake(w, c->a);
     }
@@ -506,20 +545,20 @@ bool ledge__sleep_body(ledge_world *w, int i) {
     if (w->asleep[i]) return true;
     put_to_sleep(w, i);
     w->sleepers++;
-    w->sleep_timer[i] = w->sleep_time;
+    w->sleep_timer[i] = w->sleep->time;
     // Moved by the game since the last step: its contacts, live or still
     // held from an earlier sleep, are of where it was.
     if (w->moved[i]) ledge__forget_contacts(w, i);
     // Before the first step no body has a contact an edit could make
     // stale: crates put to sleep once the level's map is built (more edits
     // than the map remembers) do not wake at the first step.
-    if (!w->sleep_stepped) w->sleep_map_version = w->map->version;
+    if (!w->sleep->stepped) w->sleep->map_version = w->map->version;
     // Its live contacts that are now held move to the held ones (the
     // replay must not meet a contact between two bodies that cannot move).
     if (!hold_contacts(w, "ledge_body_set_awake")) {
         ledge__wake(w, i); // logged; it stays awake
         return false;
     }
-    w->contact_index_dirty = true;
+    ledge__contacts_changed(w);
     return true;
 }

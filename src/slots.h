@@ -1,10 +1,9 @@
 // Ids and slots (slots.c): the conversions between a body's id and the
-// slot the store keeps it in, the marks a body's changes leave (woken,
-// moved by the game).
+// slot the store keeps it in, and the mark of a body the game moved.
+// (Waking a body is sleep's: ledge__wake, sleep.h.)
 #ifndef LEDGE_SLOTS_H
 #define LEDGE_SLOTS_H
 
-#include "par.h"
 #include "world_state.h"
 
 /// The slot of a living body named by `id`, or -1. Logs the refusal as
@@ -35,17 +34,6 @@ static inline int ledge__slot_of(const ledge_world *w, ledge_body_id id) {
 static inline void ledge__forget_replay(ledge_world *w, int i) {
     w->moved[i] = 1;
     w->any_moved = true;
-}
-
-/// Wakes body i if it sleeps, and restarts its rest timer (sleep.c).
-static inline void ledge__wake(ledge_world *w, int i) {
-    ledge__stir(w, i);
-    w->sleep_timer[i] = 0.0f;
-    if (!w->asleep[i]) return;
-    w->asleep[i] = 0;
-    w->inv_mass[i] = w->sleep_inv_mass[i];
-    w->sleepers--;
-    w->sleep_woke = true;
 }
 
 #endif // LEDGE_SLOTS_H

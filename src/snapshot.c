@@ -3,6 +3,10 @@
 // the order of a restore: check everything, make room, put back, forget
 // what the step derives again. docs/rollback.md describes the format.
 #include "characters.h"
+#include "events.h"
+#include "hash.h"
+#include "order.h"
+#include "sleep.h"
 #include "snapshot.h"
 #include "snapshot_bodies.h"
 #include "snapshot_characters.h"
@@ -21,85 +25,28 @@
 
 // --- the checksum -----------------------------------------------------------------
 
-// xxHash64's rounds (seed 0) over the bytes after the checksum field:
-// 64-bit arithmetic only, the same value on every target.
-#define P1 0x9E3779B185EBCA87ull
-#define P2 0xC2B2AE3D27D4EB4Full
-#define P3 0x165667B19E3779F9ull
-#define P4 0x85EBCA77C2B2AE63ull
-#define P5 0x27D4EB2F165667C5ull
-
-static inline uint64_t rotl(uint64_t x, int r) {
-    return (x << r) | (x >> (64 - r));
-}
-
-static inline uint64_t load64(const uint8_t *p) {
-    uint64_t v = 0;
-    for (int k = 7; k >= 0; --k) v = v << 8 | p[k];
-    return v;
-}
-
-static inline uint32_t load32(const uint8_t *p) {
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static inline uint64_t round64(uint64_t acc, uint64_t input) {
-    return rotl(acc + input * P2, 31) * P1;
-}
-
-static inline uint64_t merge64(uint64_t acc, uint64_t v) {
-    return (acc ^ round64(0, v)) * P1 + P4;
-}
-
+// XXH3 (64 bits, seed 0: xxHash's XXH3_64bits) over the bytes after the
+// checksum field: the same value on every target, and fast where there are
+// vectors (hash.c).
 uint64_t ledge__snapshot_checksum(const void *data, size_t n) {
-    const uint8_t *p = data, *end = p + n;
-    uint64_t h;
-    if (n >= 32) {
-        uint64_t v1 = P1 + P2, v2 = P2, v3 = 0, v4 = 0 - P1;
-        for (; end - p >= 32; p += 32) {
-            v1 = round64(v1, load64(p));
-            v2 = round64(v2, load64(p + 8));
-            v3 = round64(v3, load64(p + 16));
-            v4 = round64(v4, load64(p + 24));
-        }
-        h = rotl(v1, 1) + rotl(v2, 7) + rotl(v3, 12) + rotl(v4, 18);
-        h = merge64(merge64(merge64(merge64(h, v1), v2), v3), v4);
-    } else {
-        h = P5;
-    }
-    h += (uint64_t)n;
-    for (; end - p >= 8; p += 8) h = rotl(h ^ round64(0, load64(p)), 27) * P1 + P4;
-    if (end - p >= 4) {
-        h = rotl(h ^ (uint64_t)load32(p) * P1, 23) * P2 + P3;
-        p += 4;
-    }
-    for (; p < end; ++p) h = rotl(h ^ (uint64_t)*p * P5, 11) * P1;
-    h ^= h >> 33;
-    h *= P2;
-    h ^= h >> 29;
-    h *= P3;
-    return h ^ (h >> 32);
+    return ledge__hash(data, n, 0);
 }
 
 // --- the header ---------------------------------------------------------------------
 
-enum {
-    MAGIC = 0x5347444Cu, // "LDGS"
-    HEADER_BYTES = 88,   // magic, version, size (8), checksum (8), fingerprint (16 x 4)
-    CHECKED_FROM = 24,   // the checksum covers the bytes from here on
-};
+// The header's layout is snapshot.h's (LEDGE__SNAP_HEADER).
+enum { MAGIC = 0x5347444Cu }; // "LDGS"
 
-/// The def's response settings (its friction law), as one number for the
-/// fingerprint (the one place to change when they do) and as words for a
-/// refusal.
-static uint32_t response_settings(const ledge_world *w) {
+/// The def's friction law, as one number for the fingerprint and as words
+/// for a refusal.
+static uint32_t friction_law_code(const ledge_world *w) {
     return w->coulomb ? 1u : 0u;
 }
 
-static const char *response_name(uint32_t settings) {
-    return settings == 1u   ? "Coulomb's friction law"
-           : settings == 0u ? "N's friction law"
-                            : "unknown settings";
+static const char *friction_law_name(uint32_t code) {
+    return code == 1u   ? "Coulomb's friction law"
+           : code == 0u ? "N's friction law"
+                        : "an unknown friction law";
 }
 
 /// What a snapshot must share with the world it is restored into: the
@@ -109,7 +56,7 @@ typedef struct fingerprint {
     float tile_size, origin_x, origin_y, gravity_x, gravity_y;
     uint32_t iterations, substeps;
     float slop, bounce_threshold, cell_size;
-    uint32_t response, sleep;
+    uint32_t friction_law, sleep;
     float sleep_speed, sleep_time;
 } fingerprint;
 
@@ -127,10 +74,10 @@ static fingerprint fingerprint_of(const ledge_world *w) {
     f.slop = w->slop;
     f.bounce_threshold = w->bounce_threshold;
     f.cell_size = w->cell_size;
-    f.response = response_settings(w);
-    f.sleep = w->sleep_on ? 1u : 0u;
-    f.sleep_speed = w->sleep_speed;
-    f.sleep_time = w->sleep_time;
+    f.friction_law = friction_law_code(w);
+    f.sleep = w->sleep->on ? 1u : 0u;
+    f.sleep_speed = w->sleep->speed;
+    f.sleep_time = w->sleep->time;
     return f;
 }
 
@@ -147,7 +94,7 @@ static void put_fingerprint(ledge__writer *o, const fingerprint *f) {
     ledge__put_f32(o, f->slop);
     ledge__put_f32(o, f->bounce_threshold);
     ledge__put_f32(o, f->cell_size);
-    ledge__put_u32(o, f->response);
+    ledge__put_u32(o, f->friction_law);
     ledge__put_u32(o, f->sleep);
     ledge__put_f32(o, f->sleep_speed);
     ledge__put_f32(o, f->sleep_time);
@@ -167,7 +114,7 @@ static fingerprint get_fingerprint(ledge__reader *r) {
     f.slop = ledge__get_f32(r);
     f.bounce_threshold = ledge__get_f32(r);
     f.cell_size = ledge__get_f32(r);
-    f.response = ledge__get_u32(r);
+    f.friction_law = ledge__get_u32(r);
     f.sleep = ledge__get_u32(r);
     f.sleep_speed = ledge__get_f32(r);
     f.sleep_time = ledge__get_f32(r);
@@ -193,9 +140,9 @@ static bool fingerprint_matches(const fingerprint *s, const fingerprint *w) {
     } else if (!same_float(s->cell_size, w->cell_size)) {
         LEDGE_ERROR("%s: the snapshot's cell_size is %g, this world's %g", fn, (double)s->cell_size,
                     (double)w->cell_size);
-    } else if (s->response != w->response) {
+    } else if (s->friction_law != w->friction_law) {
         LEDGE_ERROR("%s: the snapshot's world answers contacts with %s, this one with %s", fn,
-                    response_name(s->response), response_name(w->response));
+                    friction_law_name(s->friction_law), friction_law_name(w->friction_law));
     } else if (!same_float(s->gravity_x, w->gravity_x) || !same_float(s->gravity_y, w->gravity_y)) {
         LEDGE_ERROR("%s: the snapshot's gravity is (%g, %g), this world's (%g, %g)", fn,
                     (double)s->gravity_x, (double)s->gravity_y, (double)w->gravity_x,
@@ -228,19 +175,19 @@ enum { ANY_MOVED = 1, SLEEP_WOKE = 2, SLEEP_STEPPED = 4, CONTACTS_EDITED = 8 };
 
 static void snap_world_put(const ledge_world *w, ledge__writer *o) {
     ledge__put_f32(o, w->max_extent);
-    ledge__put_var(o, (uint64_t)w->order_clock);
-    unsigned flags = (w->any_moved ? ANY_MOVED : 0u) | (w->sleep_woke ? SLEEP_WOKE : 0u) |
-                     (w->sleep_stepped ? SLEEP_STEPPED : 0u) |
+    ledge__put_var(o, (uint64_t)w->order->clock);
+    unsigned flags = (w->any_moved ? ANY_MOVED : 0u) | (w->sleep->woke ? SLEEP_WOKE : 0u) |
+                     (w->sleep->stepped ? SLEEP_STEPPED : 0u) |
                      (w->map->version != w->contact_map_version ? CONTACTS_EDITED : 0u);
     ledge__put_u8(o, flags);
     // The edits the sleepers have not seen yet (sleep.c wakes those near
     // them at the next step), oldest first; more than the map remembers
     // wake every sleeper, and are kept as that.
-    uint32_t pending = w->map->version - w->sleep_map_version;
+    uint32_t pending = w->map->version - w->sleep->map_version;
     if (pending > LEDGE__EDITS_KEPT) pending = LEDGE__EDITS_KEPT + 1;
     ledge__put_var(o, pending);
     for (uint32_t k = 1; pending <= LEDGE__EDITS_KEPT && k <= pending; ++k) {
-        ledge__cell c = w->map->edited[(w->sleep_map_version + k) % LEDGE__EDITS_KEPT];
+        ledge__cell c = w->map->edited[(w->sleep->map_version + k) % LEDGE__EDITS_KEPT];
         ledge__put_var(o, (uint64_t)c.x);
         ledge__put_var(o, (uint64_t)c.y);
     }
@@ -318,9 +265,10 @@ size_t ledge_world_save(const ledge_world *world, void *buffer, size_t capacity)
         return 0;
     }
     uint8_t *b = buffer;
-    ledge__writer head = {b, 8, capacity};
+    ledge__writer head = {b, LEDGE__SNAP_SIZE_AT, capacity};
     ledge__put_u64(&head, (uint64_t)o.at);
-    ledge__put_u64(&head, ledge__snapshot_checksum(b + CHECKED_FROM, o.at - CHECKED_FROM));
+    ledge__put_u64(&head,
+                   ledge__snapshot_checksum(b + LEDGE__SNAP_SUM_FROM, o.at - LEDGE__SNAP_SUM_FROM));
     return o.at;
 }
 
@@ -328,11 +276,12 @@ size_t ledge_world_save(const ledge_world *world, void *buffer, size_t capacity)
 // this one. Logs the refusal.
 static bool header_ok(const ledge_world *w, const uint8_t *b, size_t size) {
     const char *fn = "ledge_world_restore";
-    if (size < HEADER_BYTES) {
-        LEDGE_ERROR("%s: size is %zu bytes (a snapshot has at least %d)", fn, size, HEADER_BYTES);
+    if (size < LEDGE__SNAP_HEADER) {
+        LEDGE_ERROR("%s: size is %zu bytes (a snapshot has at least %d)", fn, size,
+                    LEDGE__SNAP_HEADER);
         return false;
     }
-    ledge__reader r = {b, 0, HEADER_BYTES, false, false, {0}};
+    ledge__reader r = {b, 0, LEDGE__SNAP_HEADER, false, false, {0}};
     uint32_t magic = ledge__get_u32(&r), version = ledge__get_u32(&r);
     uint64_t total = ledge__get_u64(&r), sum = ledge__get_u64(&r);
     if (magic != MAGIC) {
@@ -349,7 +298,8 @@ static bool header_ok(const ledge_world *w, const uint8_t *b, size_t size) {
                     (unsigned long long)total, total > size ? "truncated" : "bytes after it");
         return false;
     }
-    uint64_t actual = ledge__snapshot_checksum(b + CHECKED_FROM, size - CHECKED_FROM);
+    uint64_t actual =
+        ledge__snapshot_checksum(b + LEDGE__SNAP_SUM_FROM, size - LEDGE__SNAP_SUM_FROM);
     if (actual != sum) {
         LEDGE_ERROR("%s: the snapshot is corrupted (checksum %016llx, its header says %016llx)", fn,
                     (unsigned long long)actual, (unsigned long long)sum);
@@ -364,7 +314,7 @@ static bool header_ok(const ledge_world *w, const uint8_t *b, size_t size) {
 // but the step's scratch and the store's capacity.
 static bool check_sections(ledge_world *w, const uint8_t *b, size_t size, ledge__snap_plan *plan,
                            char *why, size_t why_size, bool *no_room) {
-    ledge__reader r = {b, HEADER_BYTES, size, false, false, {0}};
+    ledge__reader r = {b, LEDGE__SNAP_HEADER, size, false, false, {0}};
     bool ok = snap_world_get(&r, w, plan);
     plan->tiles_at = r.at;
     ok = ok && ledge__snap_tiles_get(&r, w, false) && ledge__snap_bodies_check(&r, w, plan) &&
@@ -403,7 +353,7 @@ static void apply_sections(ledge_world *w, const uint8_t *b, size_t size,
 static bool make_room(ledge_world *w, const ledge__snap_plan *p) {
     const char *fn = "ledge_world_restore";
     int scratch_cap = w->contact_cap;
-    ledge__event_arrays *ev = &w->ev;
+    ledge__events *ev = w->events;
     bool ok =
         LEDGE__RESERVE(w->contacts_scratch, scratch_cap, p->live.count, 0, 256) &&
         LEDGE__RESERVE(w->contacts, w->contact_cap, scratch_cap, w->contact_count, 256) &&
@@ -434,31 +384,15 @@ static void finish(ledge_world *w, const ledge__snap_plan *p) {
     uint32_t v = map->version;
     ledge__world_set_up(w);
     w->max_extent = p->max_extent;
-    w->order_clock = p->order_clock;
+    w->order->clock = p->order_clock;
     w->any_moved = p->any_moved;
-    w->sleep_woke = p->sleep_woke;
-    w->sleep_stepped = p->sleep_stepped;
+    w->sleep->woke = p->sleep_woke;
+    w->sleep->stepped = p->sleep_stepped;
     w->contact_map_version = p->contacts_edited ? v - 1u : v;
-    w->sleep_map_version = v - p->pending;
+    w->sleep->map_version = v - p->pending;
     for (uint32_t k = 1; p->pending <= LEDGE__EDITS_KEPT && k <= p->pending; ++k)
-        map->edited[(w->sleep_map_version + k) % LEDGE__EDITS_KEPT] = p->pending_cell[k - 1];
-    // The broad phase's remembered tile lookups, every block's stamps, the
-    // grid's filing, the query and contact indexes: found again.
-    for (int i = 0; i < w->slot_count; ++i) {
-        w->tile_seen[i].x0 = INT32_MIN;
-        w->tile_seen_near[i] = 0;
-    }
-    w->map_version = v;
-    if (w->par.block_cap > 0) {
-        memset(w->par.dormant, 0, (size_t)w->par.block_cap);
-        memset(w->par.classified, 0, sizeof *w->par.classified * (size_t)w->par.block_cap);
-        memset(w->par.counted, 0, sizeof *w->par.counted * (size_t)w->par.block_cap);
-    }
-    w->grid.slots = 0;
-    w->contact_index_dirty = true;
-    if (w->query != NULL) w->query_dirty = true;
-    w->ev.touch_old.count = 0;
-    w->ev.sensor_old.count = 0;
+        map->edited[(w->sleep->map_version + k) % LEDGE__EDITS_KEPT] = p->pending_cell[k - 1];
+    ledge__world_forget(w, LEDGE__STALE_ALL); // found again by the next step and query
 }
 
 bool ledge_world_restore(ledge_world *world, const void *buffer, size_t size) {

@@ -18,7 +18,12 @@
 /// mends mutated snapshots with it to reach the sections' checks).
 uint64_t ledge__snapshot_checksum(const void *data, size_t n);
 
-/// Where the checksum field lies and where the bytes it covers start.
+/// The header's layout (snapshot.c writes it): the magic (4 bytes) and the
+/// format version (4), the size (8) at LEDGE__SNAP_SIZE_AT, the checksum
+/// (8) at LEDGE__SNAP_SUM_AT, covering the bytes from LEDGE__SNAP_SUM_FROM
+/// to the end, then the def's fingerprint (16 x 4): LEDGE__SNAP_HEADER
+/// bytes in all.
+#define LEDGE__SNAP_SIZE_AT  8
 #define LEDGE__SNAP_SUM_AT   16
 #define LEDGE__SNAP_SUM_FROM 24
 #define LEDGE__SNAP_HEADER   88

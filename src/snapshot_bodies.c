@@ -11,6 +11,7 @@
 // kept.
 #include "body_store.h"
 #include "shape.h"
+#include "sleep.h"
 #include "snapshot_bodies.h"
 
 #include <limits.h>
@@ -27,14 +28,14 @@ enum {
     F_ALL = 63,
 };
 
-// What the first reading keeps per slot in step.order_mark (snapshot.h's
+// What the first reading keeps per slot in step.restore_mark (snapshot.h's
 // bits, then these), for the checks that need a body's type.
 enum { M_DYNAMIC = 4, M_ASLEEP = 8, M_STATIC = 64, M_FROZEN = 128 };
 
 static unsigned kind_of(const ledge_world *w, int i) {
     return (unsigned)w->type[i] | (unsigned)(w->bullet[i] != 0) << 2 |
-           (unsigned)(w->sensor[i] != 0) << 3 | (unsigned)(w->events[i] != 0) << 4 |
-           (unsigned)w->one_way[i] << 5 | (unsigned)w->response[i] << 8;
+           (unsigned)(w->sensor[i] != 0) << 3 | (unsigned)(w->touch_events[i] != 0) << 4 |
+           (unsigned)w->one_way[i] << 5 | (unsigned)w->policy[i] << 8;
 }
 
 static inline float mass_of(const ledge_world *w, int i) {
@@ -143,9 +144,9 @@ static int kind_same_until(const ledge_world *w, int first, int from, int n) {
     n = u8_same_until(w->type, first, from, n);
     n = u8_same_until(w->bullet, first, from, n);
     n = u8_same_until(w->sensor, first, from, n);
-    n = u8_same_until(w->events, first, from, n);
+    n = u8_same_until(w->touch_events, first, from, n);
     n = u8_same_until(w->one_way, first, from, n);
-    return u8_same_until(w->response, first, from, n);
+    return u8_same_until(w->policy, first, from, n);
 }
 
 static int material_same_until(const ledge_world *w, int first, int from, int n) {
@@ -310,14 +311,14 @@ void ledge__snap_bodies_put(const ledge_world *w, ledge__writer *o) {
 // --- the settings' runs, read ------------------------------------------------------
 
 // Reads one column of runs covering the `alive` living slots (listed in
-// step.order by then): for each run, GET reads its value once (checking
+// step.restore_slot by then): for each run, GET reads its value once (checking
 // it, false to stop; `at` is where the run starts in the list), then PUT
 // writes it to each slot i of the run (second reading only), or, where
 // every slot lives (`dense`: the list is 0 .. alive - 1), FILL writes it
 // to the slots lo .. hi - 1 at once.
 #define GET_RUNS(r, w, alive, apply, what, GET, PUT, FILL)                                         \
     do {                                                                                           \
-        const int *live_ = (w)->step.order;                                                        \
+        const int *live_ = (w)->step.restore_slot;                                                 \
         for (int at = 0; at < (alive) && !(r)->failed;) {                                          \
             int run_ = (int)ledge__get_count(r, (uint64_t)((alive)-at), what " run");              \
             if (run_ == 0) {                                                                       \
@@ -346,8 +347,8 @@ static bool get_kind(ledge__reader *r, ledge_world *w, int at, int run, unsigned
         return ledge__read_fail(r, "a body's type %u or one-way setting %u", type, one_way);
     // The marks of the run's slots: their type, checked against the flags.
     for (int k = at; !apply && k < at + run; ++k) {
-        int i = w->step.order[k];
-        uint8_t *m = &w->step.order_mark[i];
+        int i = w->step.restore_slot[k];
+        uint8_t *m = &w->step.restore_mark[i];
         *m = (uint8_t)(*m & ~(LEDGE__SNAP_KINEMATIC | M_DYNAMIC | M_STATIC));
         *m |= type == LEDGE_BODY_KINEMATIC ? LEDGE__SNAP_KINEMATIC
               : type == LEDGE_BODY_DYNAMIC ? M_DYNAMIC
@@ -362,9 +363,9 @@ static void put_kind(ledge_world *w, int i, unsigned kind) {
     w->type[i] = (uint8_t)(kind & 3u);
     w->bullet[i] = (uint8_t)(kind >> 2 & 1u);
     w->sensor[i] = (uint8_t)(kind >> 3 & 1u);
-    w->events[i] = (uint8_t)(kind >> 4 & 1u);
+    w->touch_events[i] = (uint8_t)(kind >> 4 & 1u);
     w->one_way[i] = (uint8_t)(kind >> 5 & 7u);
-    w->response[i] = (uint8_t)(kind >> 8 & 3u);
+    w->policy[i] = (uint8_t)(kind >> 8 & 3u);
 }
 
 typedef struct material {
@@ -388,8 +389,8 @@ static bool get_mass(ledge__reader *r, ledge_world *w, int at, int run, float *i
     *inv = ledge__get_f32(r);
     bool any = *inv >= 1.0f / LEDGE_MAX_MASS && *inv <= 1.0f / LEDGE_MIN_MASS;
     for (int k = at; !apply && k < at + run && !r->failed; ++k) {
-        int i = w->step.order[k];
-        bool dynamic = w->step.order_mark[i] & M_DYNAMIC;
+        int i = w->step.restore_slot[k];
+        bool dynamic = w->step.restore_mark[i] & M_DYNAMIC;
         if (dynamic ? !any : ledge__f32_bits(*inv) != 0u)
             ledge__read_fail(r, "body slot %d's inverse mass is %g", i, (double)*inv);
     }
@@ -442,9 +443,9 @@ static void fill_kind(ledge_world *w, int lo, int hi, unsigned kind) {
     memset(w->type + lo, (int)(kind & 3u), n);
     memset(w->bullet + lo, (int)(kind >> 2 & 1u), n);
     memset(w->sensor + lo, (int)(kind >> 3 & 1u), n);
-    memset(w->events + lo, (int)(kind >> 4 & 1u), n);
+    memset(w->touch_events + lo, (int)(kind >> 4 & 1u), n);
     memset(w->one_way + lo, (int)(kind >> 5 & 7u), n);
-    memset(w->response + lo, (int)(kind >> 8 & 3u), n);
+    memset(w->policy + lo, (int)(kind >> 8 & 3u), n);
 }
 
 static void fill_material(ledge_world *w, int lo, int hi, const material *m) {
@@ -518,10 +519,10 @@ static bool get_settings(ledge__reader *r, ledge_world *w, int alive, int slots,
 
 // --- the first reading: checks -----------------------------------------------------
 
-// Each slot's handle: a permutation of 0..n-1, checked through step.order
+// Each slot's handle: a permutation of 0..n-1, checked through step.restore_slot
 // (by handle: its slot).
 static bool check_handles(ledge__reader *r, ledge_world *w, const ledge__snap_body_cols *c) {
-    int n = c->slots, *slot_of = w->step.order;
+    int n = c->slots, *slot_of = w->step.restore_slot;
     for (int h = 0; h < n; ++h) slot_of[h] = -1;
     for (int i = 0; i < n; ++i) {
         uint32_t h = ledge__load_u32(c->handle + 4 * (size_t)i);
@@ -533,11 +534,11 @@ static bool check_handles(ledge__reader *r, ledge_world *w, const ledge__snap_bo
 }
 
 // The flags: a dead slot keeps only F_DEAD_KEEPS, a body sleeps only in a
-// world that lets it. Leaves each slot's marks in step.order_mark.
+// world that lets it. Leaves each slot's marks in step.restore_mark.
 static bool check_flags(ledge__reader *r, ledge_world *w, ledge__snap_body_cols *c) {
     const uint8_t *flags = c->flags;
-    uint8_t *mark = w->step.order_mark;
-    unsigned sleep_ok = w->sleep_on ? F_ASLEEP : 0u;
+    uint8_t *mark = w->step.restore_mark;
+    unsigned sleep_ok = w->sleep->on ? F_ASLEEP : 0u;
     int n = c->slots, alive = 0;
     bool ok = true;
     for (int i = 0; i < n; ++i) {
@@ -563,16 +564,16 @@ static bool check_free(ledge__reader *r, ledge_world *w, const ledge__snap_body_
     if (c->free_count != n - c->alive)
         return ledge__read_fail(r, "%d handles are free for %d dead slots", c->free_count,
                                 n - c->alive);
-    uint8_t *mark = w->step.order_mark;
+    uint8_t *mark = w->step.restore_mark;
     bool ok = true;
     for (int k = 0; k < c->free_count && ok; ++k) {
         uint32_t h = ledge__load_u32(c->free + 4 * (size_t)k);
         // (A dead slot's mark becomes 2 once its handle is listed.)
-        ok = h < (uint32_t)n && mark[w->step.order[h]] == 0;
+        ok = h < (uint32_t)n && mark[w->step.restore_slot[h]] == 0;
         if (!ok)
             return ledge__read_fail(r, "free handle %u is alive, listed twice or past the slots",
                                     h);
-        mark[w->step.order[h]] = 2u;
+        mark[w->step.restore_slot[h]] = 2u;
     }
     for (int i = 0; i < n; ++i) {
         if (mark[i] == 2u) mark[i] = 0;
@@ -580,11 +581,11 @@ static bool check_free(ledge__reader *r, ledge_world *w, const ledge__snap_body_
     return true;
 }
 
-// The living slots in step.order (free once the handles are checked).
+// The living slots in step.restore_slot (free once the handles are checked).
 static void list_alive(ledge_world *w, const uint8_t *flags, int n) {
     int k = 0;
     for (int i = 0; i < n; ++i) {
-        w->step.order[k] = i;
+        w->step.restore_slot[k] = i;
         k += flags[i] & F_ALIVE;
     }
 }
@@ -603,7 +604,7 @@ static bool check_motion(ledge__reader *r, const ledge_world *w, const ledge__sn
         return ledge__read_fail(r, "%s of body slot %zu is %g (finite, at most %g)", what[k],
                                 at / 2, (double)ledge__load_f32(column[k] + 4 * at), (double)far);
     }
-    const uint8_t *mark = w->step.order_mark;
+    const uint8_t *mark = w->step.restore_mark;
     bool ok = true;
     for (size_t i = 0; i < n; ++i) {
         uint32_t p =
@@ -644,7 +645,7 @@ static bool check_motion(ledge__reader *r, const ledge_world *w, const ledge__sn
 static bool check_list(ledge__reader *r, const ledge_world *w, int slots, int count,
                        const uint8_t *slot, const uint8_t *value, unsigned allowed,
                        const char *what) {
-    const uint8_t *mark = w->step.order_mark;
+    const uint8_t *mark = w->step.restore_mark;
     for (int k = 0; k < count; ++k) {
         uint32_t i = ledge__load_u32(slot + 4 * (size_t)k);
         if (i >= (uint32_t)slots || (k > 0 && i <= ledge__load_u32(slot + 4 * (size_t)k - 4)) ||
@@ -766,11 +767,11 @@ void ledge__snap_bodies_apply(ledge_world *w, const ledge__snap_plan *plan, cons
     w->event_bodies = 0;
     for (int i = 0; i < n; ++i) {
         if (!w->alive[i]) {
-            w->events[i] = 0;
+            w->touch_events[i] = 0;
             continue;
         }
         w->sleepers += w->asleep[i];
-        w->event_bodies += w->events[i];
+        w->event_bodies += w->touch_events[i];
     }
     clear_slots(w, n, old);
 }

@@ -206,6 +206,7 @@ bool ledge__snap_characters_get(ledge__reader *r, ledge_world *w, ledge__snap_pl
     }
     plan->characters = count;
     plan->character_room = 0;
+    if (!apply && n > 0) memset(w->step.restore_listed, 0, (size_t)n);
     for (int k = 0; k < count && !r->failed; ++k) {
         ledge__character c;
         memset(&c, 0, sizeof c);
@@ -225,11 +226,10 @@ bool ledge__snap_characters_get(ledge__reader *r, ledge_world *w, ledge__snap_pl
         if (r->failed) break;
         if (h + 1 > plan->character_room) plan->character_room = h + 1;
         if (!apply) {
-            // A handle listed twice would be two characters of one body
-            // (step.order, by handle, is free again after the bodies).
-            if (w->step.order[h] == -2)
+            // A handle listed twice would be two characters of one body.
+            if (w->step.restore_listed[h])
                 return ledge__read_fail(r, "character handle %d is listed twice", h);
-            w->step.order[h] = -2;
+            w->step.restore_listed[h] = 1;
             continue;
         }
         t->c[h] = c;

@@ -365,15 +365,15 @@ typedef struct ledge__snap_plan {
     ledge__cell pending_cell[64]; ///< Those cells, oldest first (pending <= 64).
 } ledge__snap_plan;
 
-// What the body section's first reading leaves in the store's scratch
-// (order_mark by slot; order: the living slots), for the later sections'
-// checks. The step rewrites that scratch before it reads it.
+// What the body section's first reading leaves in the step's per-body
+// scratch (restore_mark by slot; restore_slot: the living slots), for the
+// later sections' checks. Nothing else reads those arrays.
 #define LEDGE__SNAP_ALIVE     1u
 #define LEDGE__SNAP_KINEMATIC 2u
 
 /// Whether slot i of the snapshot holds a living body (first reading).
 static inline bool ledge__snap_alive(const ledge_world *w, int i) {
-    return (w->step.order_mark[i] & LEDGE__SNAP_ALIVE) != 0;
+    return (w->step.restore_mark[i] & LEDGE__SNAP_ALIVE) != 0;
 }
 
 #endif // LEDGE_SNAPSHOT_CODEC_H

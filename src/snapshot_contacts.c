@@ -140,7 +140,7 @@ bool ledge__snap_contacts_check(ledge__reader *r, const ledge_world *w, int slot
     c->rec = ledge__get_span(r, REC_BYTES * m);
     c->bits = ledge__get_span(r, m);
     if (r->failed) return false;
-    const uint8_t *mark = w->step.order_mark;
+    const uint8_t *mark = w->step.restore_mark;
     uint32_t far = ledge__f32_bits(4.0f * LEDGE_MAX_COORDINATE);
     unsigned ok = 1;
     size_t cells = 0;

@@ -63,7 +63,7 @@ static bool get_keys(ledge__reader *r, ledge__key_list *l, int slots, int *count
 }
 
 void ledge__snap_events_put(const ledge_world *w, ledge__writer *o) {
-    const ledge__event_arrays *ev = &w->ev;
+    const ledge__events *ev = w->events;
     put_keys(o, &ev->touch_now);
     put_keys(o, &ev->sensor_now);
     const ledge_touch_event *touch[2] = {ev->touch_begin, ev->touch_end};
@@ -95,7 +95,7 @@ void ledge__snap_events_put(const ledge_world *w, ledge__writer *o) {
 }
 
 bool ledge__snap_events_get(ledge__reader *r, ledge_world *w, ledge__snap_plan *plan, bool apply) {
-    ledge__event_arrays *ev = &w->ev;
+    ledge__events *ev = w->events;
     int n = plan->slots;
     if (!get_keys(r, &ev->touch_now, n, &plan->touch_keys, apply) ||
         !get_keys(r, &ev->sensor_now, n, &plan->sensor_keys, apply))

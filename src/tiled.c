@@ -325,23 +325,3 @@ ledge_world *ledge_tiled_create_world_file(const char *path, const ledge_tiled_d
 void ledge_tiled_result_destroy(ledge_tiled_result *result) {
     ledge__tiled_free_result(result);
 }
-
-const ledge_tiled_object *ledge_tiled_find_object(const ledge_tiled_result *result,
-                                                  const char *name) {
-    if (result == NULL || name == NULL) return NULL;
-    for (int i = 0; i < result->object_count; ++i) {
-        if (strcmp(result->objects[i].name, name) == 0) return &result->objects[i];
-    }
-    return NULL;
-}
-
-const ledge_tiled_property *ledge_tiled_find_property(const ledge_tiled_result *result,
-                                                      const ledge_tiled_object *object,
-                                                      const char *name) {
-    if (result == NULL || object == NULL || name == NULL) return NULL;
-    for (int i = 0; i < object->property_count; ++i) {
-        const ledge_tiled_property *p = &result->properties[object->first_property + i];
-        if (p->name && strcmp(p->name, name) == 0) return p;
-    }
-    return NULL;
-}

@@ -433,6 +433,47 @@ bool ledge_tilemap_query_point(const ledge_tilemap *map, vec2s point, ledge_tile
     return solid;
 }
 
+// --- one-way cells in the queries ---------------------------------------------
+
+// The closed solid test of cell (x, y)'s tile at map coordinates (fx, fy)
+// (world coordinates minus the origin, over the tile size): the frame
+// ledge_tilemap_query_point reads, so both answer alike on boundaries.
+static bool cell_holds_at(const ledge_tilemap *m, int x, int y, float fx, float fy) {
+    float u = fx - (float)x, v = fy - (float)y;
+    if (!(u >= 0.0f && u <= 1.0f && v >= 0.0f && v <= 1.0f)) return false;
+    return probe_solid(&m->probe[ledge__tilemap_at(m, x, y)], u, v);
+}
+
+bool ledge__tilemap_cell_holds(const ledge_tilemap *m, int x, int y, vec2s point) {
+    return cell_holds_at(m, x, y, (point.x - m->origin.x) * m->inv_tile_size,
+                         (point.y - m->origin.y) * m->inv_tile_size);
+}
+
+bool ledge__tilemap_one_way_cell(const ledge_tilemap *m, int x, int y) {
+    return ledge__tilemap_inside(m, x, y) &&
+           m->one_way[(size_t)y * (size_t)m->width + (size_t)x] != LEDGE_ONE_WAY_NONE;
+}
+
+bool ledge__tilemap_solid_point(const ledge_tilemap *m, vec2s point, bool one_way_too,
+                                ledge_tile_hit *out) {
+    float fx = (point.x - m->origin.x) * m->inv_tile_size;
+    float fy = (point.y - m->origin.y) * m->inv_tile_size;
+    float flx, fly;
+    int x = floor_cell(fx, &flx), y = floor_cell(fy, &fly);
+    for (int k = -1; k < 9; ++k) { // its own cell first, then the 3 x 3 around it row-major
+        int dx = k < 0 ? 0 : k % 3 - 1, dy = k < 0 ? 0 : k / 3 - 1;
+        if (k == 4) continue; // (its own, done)
+        if (!one_way_too && ledge__tilemap_one_way_cell(m, x + dx, y + dy)) continue;
+        if (cell_holds_at(m, x + dx, y + dy, fx, fy)) {
+            out->x = x + dx;
+            out->y = y + dy;
+            out->tile = ledge__tilemap_at(m, x + dx, y + dy);
+            return true;
+        }
+    }
+    return false;
+}
+
 // --- region query ------------------------------------------------------------
 
 static bool check_out(const char *fn, const void *out, int max_out) {

@@ -151,4 +151,18 @@ void ledge__tilemap_refresh_blocked(ledge_tilemap *map);
 /// map's store of blocked sides must hold; the tests compare the two).
 unsigned ledge__tilemap_blocked_afresh(const ledge_tilemap *map, int x, int y);
 
+/// Whether `point` lies in the closed solid of cell (x, y)'s tile (its
+/// boundary included; FULL outside the map), in the frame of
+/// ledge_tilemap_query_point. No checks.
+bool ledge__tilemap_cell_holds(const ledge_tilemap *map, int x, int y, vec2s point);
+
+/// Whether (x, y) is a cell of the map made one-way.
+bool ledge__tilemap_one_way_cell(const ledge_tilemap *map, int x, int y);
+
+/// ledge_tilemap_query_point's closed test, with the one-way cells left
+/// out unless `one_way_too`: the first cell whose solid holds `point` (its
+/// own, then the others it touches in row-major order) into *out. No checks.
+bool ledge__tilemap_solid_point(const ledge_tilemap *map, vec2s point, bool one_way_too,
+                                ledge_tile_hit *out);
+
 #endif // LEDGE_TILEMAP_INTERNAL_H

@@ -34,9 +34,18 @@
 //   enters the diagonal cell as if through its horizontal side (landing on a
 //   ledge's corner lands, as in ledge__ray_aabb);
 // - a hit at fraction 0 is a start inside the solid: normal -translation/|translation|.
+//
+// One-way cells (the world's queries, ledge__tilemap_raycast_one_way) are
+// solid in ledge_tilemap_raycast. Under the rule of the bodies each one is
+// tested as any cell, then its first hit is kept only when it lies on a
+// surface facing the cell's allowed side, and is not the start: a segment
+// that enters it elsewhere passes the whole cell (as a body that entered
+// it is let through until it is out).
 #include "check.h"
 #include "tilemap.h"
+#include "tilemap_ray.h"
 
+#include "ledge/query.h"
 #include "ray.h"
 
 /// Entry sides, as indices into ledge__tile_geom.cover; NO_SIDE for the
@@ -57,6 +66,8 @@ typedef struct walk {
     /// is not solid: the floor division's cell, where the walk starts (a
     /// wrong guess would only cost start_cell a few more steps).
     ledge_tile_hit start;
+    int one_way;       ///< A ledge_query_one_way: what one-way cells are.
+    bool one_way_only; ///< Only one-way cells are tested (the look behind a start).
 } walk;
 
 /// The earliest hit found so far.
@@ -68,6 +79,8 @@ typedef struct found {
     int side;        ///< The cell side the hit lies on (its point is snapped to it), or NO_SIDE.
     bool corner;     ///< The hit is the cell corner next to `side` at (cx, cy).
     float cx, cy;    ///< The corner's coordinates when `corner`.
+    bool surface;    ///< A one-way cell's hit: at fraction 0, a start on its surface (keep
+                     ///< that surface's normal, not the inside's -translation).
 } found;
 
 /// World coordinate of cell boundary i along one axis. Every position of a
@@ -106,6 +119,7 @@ static inline void record(found *f, float t, vec2s normal, int x, int y, ledge_t
     f->tile = tile;
     f->side = side;
     f->corner = false;
+    f->surface = false;
 }
 
 /// The interval [t0, t1] of the line o + t d (local, cell units) inside the
@@ -176,15 +190,69 @@ static void tile_test(const walk *w, int x, int y, ledge_tile tile, float ta, fl
     if (t < f->t) record(f, t, normal, x, y, tile, t == ta ? side : NO_SIDE);
 }
 
-/// Tests cell (x, y) over [ta, tb], entered through `side`.
-static inline void visit(const walk *w, int x, int y, float ta, float tb, int side, found *f) {
-    ledge_tile tile = ledge__tilemap_at(w->map, x, y);
-    if (tile == LEDGE_TILE_EMPTY) return;
+/// The cell's one-way direction under the walk's rule: NONE for an
+/// ordinary cell, or whatever the cell holds when one-way cells are solid.
+static inline ledge_one_way one_way_of(const walk *w, int x, int y) {
+    if (w->one_way == LEDGE_QUERY_ONE_WAY_ALWAYS || !ledge__tilemap_one_way_cell(w->map, x, y))
+        return LEDGE_ONE_WAY_NONE;
+    return (ledge_one_way)w->map->one_way[(size_t)y * (size_t)w->map->width + (size_t)x];
+}
+
+/// Whether a hit on a one-way cell of direction `way` counts: under the
+/// bodies' rule, a surface whose normal is within 60 degrees of the
+/// direction (ledge__one_way_tile_allows's test).
+static inline bool one_way_holds(const walk *w, ledge_one_way way, vec2s normal) {
+    return w->one_way == LEDGE_QUERY_ONE_WAY_AS_BODIES &&
+           v2_dot(normal, ledge_one_way_direction(way)) >= 0.5f;
+}
+
+/// Whether the segment comes into cell (x, y) through `side` from inside a
+/// one-way cell of the same direction that covers that side too: the two
+/// are one platform, and the side between them is not its surface.
+static bool from_same_platform(const walk *w, int x, int y, int side, ledge_one_way way) {
+    int px = x + (side == SIDE_XNEG ? -1 : side == SIDE_XPOS ? 1 : 0);
+    int py = y + (side == SIDE_YNEG ? -1 : side == SIDE_YPOS ? 1 : 0);
+    if (one_way_of(w, px, py) != way) return false;
+    return w->map->geom[ledge__tilemap_at(w->map, px, py)].cover[side ^ 1] == LEDGE_COVER_FULL;
+}
+
+/// The tests of visit for a cell, into f.
+static inline void cell_test(const walk *w, int x, int y, ledge_tile tile, float ta, float tb,
+                             int side, found *f) {
     if (side >= 0 && w->map->geom[tile].cover[side] == LEDGE_COVER_FULL) {
         if (ta < f->t) record(f, ta, side_normals[side], x, y, tile, side);
         return;
     }
     tile_test(w, x, y, tile, ta, tb, side, f);
+}
+
+/// A one-way cell under the bodies' rule (or NEVER): its first hit kept
+/// only when it counts (see the file comment).
+LEDGE_NOINLINE static void visit_one_way(const walk *w, int x, int y, ledge_tile tile,
+                                         ledge_one_way way, float ta, float tb, int side,
+                                         found *f) {
+    if (w->one_way == LEDGE_QUERY_ONE_WAY_NEVER) return;
+    found g;
+    g.t = INFINITY;
+    cell_test(w, x, y, tile, ta, tb, side, &g);
+    if (!(g.t < f->t) || !one_way_holds(w, way, g.normal)) return;
+    if (g.t == ta && side < 0) return; // a start inside it (the look behind came first)
+    if (g.t == ta && side >= 0 && from_same_platform(w, x, y, side, way)) return;
+    *f = g;
+    f->surface = true; // (at fraction 0: a start on its surface, whose normal it keeps)
+}
+
+/// Tests cell (x, y) over [ta, tb], entered through `side`.
+static inline void visit(const walk *w, int x, int y, float ta, float tb, int side, found *f) {
+    ledge_tile tile = ledge__tilemap_at(w->map, x, y);
+    if (tile == LEDGE_TILE_EMPTY) return;
+    ledge_one_way way = one_way_of(w, x, y);
+    if (LEDGE_UNLIKELY(way != LEDGE_ONE_WAY_NONE)) {
+        visit_one_way(w, x, y, tile, way, ta, tb, side, f);
+        return;
+    }
+    if (LEDGE_UNLIKELY(w->one_way_only)) return;
+    cell_test(w, x, y, tile, ta, tb, side, f);
 }
 
 /// The segment passes at fraction t through the corner of cell (x, y) at
@@ -216,6 +284,11 @@ static void corner_touch(const walk *w, int x, int y, float u, float v, float t,
         break;
     }
     if (!solid || !(t < f->t)) return;
+    ledge_one_way way = one_way_of(w, x, y);
+    if (LEDGE_UNLIKELY(way != LEDGE_ONE_WAY_NONE ? !one_way_holds(w, way, side_normals[side])
+                                                 : w->one_way_only)) {
+        return;
+    }
     const ledge_tilemap *m = w->map;
     record(f, t, side_normals[side], x, y, tile, NO_SIDE);
     f->corner = true;
@@ -288,6 +361,7 @@ static void fill_hit(const walk *w, const found *f, ledge_ray_hit *out) {
     out->tile = f->tile;
     if (!(f->t > 0.0f)) { // at the start: inside the solid
         ledge__ray_inside(w->o, w->d, out);
+        if (f->surface) out->normal = f->normal; // (on a one-way surface: that surface's)
         return;
     }
     out->fraction = f->t;
@@ -324,16 +398,73 @@ bool ledge_tilemap_raycast(const ledge_tilemap *map, vec2s origin, vec2s transla
                        !ledge__finite_within(translation.y, tlim))) {
         return refuse(map, origin, translation);
     }
-    walk w = {map, origin, translation, v2_scale(translation, map->inv_tile_size), {0, 0, 0}};
+    walk w = {map,         origin,
+              translation, v2_scale(translation, map->inv_tile_size),
+              {0, 0, 0},   LEDGE_QUERY_ONE_WAY_ALWAYS,
+              false};
     found f;
     f.t = INFINITY;
+    f.surface = false;
     // The start: the point query's closed test (boundaries, the outside).
     if (ledge_tilemap_query_point(map, origin, &w.start)) {
         f.t = 0.0f;
+        f.side = NO_SIDE;
         f.x = w.start.x;
         f.y = w.start.y;
         f.tile = w.start.tile;
     } else if (translation.x != 0.0f || translation.y != 0.0f) {
+        walk_cells(&w, &f);
+    }
+    if (!(f.t <= 1.0f)) return false;
+    if (out) fill_hit(&w, &f, out);
+    return true;
+}
+
+/// A segment starting in the solid of one-way cells only: whether the
+/// `reach` before its origin enters one of them, the one holding the
+/// origin, through a surface that counts. Fills f (fraction 0) when it does.
+static bool start_on_surface(const walk *w, float reach, found *f) {
+    float len = v2_len(w->d);
+    if (!(len > 0.0f) || !(reach > 0.0f)) return false;
+    vec2s back = v2_scale(w->d, reach / len);
+    walk b = *w;
+    b.o = v2_sub(w->o, back);
+    b.d = v2_scale(back, 1.001f); // a little past the origin: a start on the surface, rounded
+    b.ld = v2_scale(b.d, w->map->inv_tile_size);
+    b.one_way_only = true;
+    ledge_tilemap_query_point(w->map, b.o, &b.start); // (the cell the look starts from)
+    found g;
+    g.t = INFINITY;
+    walk_cells(&b, &g);
+    if (!(g.t <= 1.0f) || !ledge__tilemap_cell_holds(w->map, g.x, g.y, w->o)) return false;
+    *f = g;
+    f->t = 0.0f;
+    f->side = NO_SIDE;
+    f->corner = false;
+    f->surface = true;
+    return true;
+}
+
+bool ledge__tilemap_raycast_one_way(const ledge_tilemap *map, vec2s origin, vec2s translation,
+                                    int one_way, float reach, ledge_ray_hit *out) {
+    if (one_way == LEDGE_QUERY_ONE_WAY_ALWAYS)
+        return ledge_tilemap_raycast(map, origin, translation, out);
+    walk w = {map,       origin,  translation, v2_scale(translation, map->inv_tile_size),
+              {0, 0, 0}, one_way, false};
+    found f;
+    f.t = INFINITY;
+    f.surface = false;
+    ledge_tile_hit solid;
+    bool starts_solid = ledge_tilemap_query_point(map, origin, &w.start); // (one-way cells too)
+    if (starts_solid && ledge__tilemap_solid_point(map, origin, false, &solid)) {
+        f.t = 0.0f; // inside an ordinary cell's solid
+        f.side = NO_SIDE;
+        f.x = solid.x;
+        f.y = solid.y;
+        f.tile = solid.tile;
+    } else if (!(starts_solid && one_way == LEDGE_QUERY_ONE_WAY_AS_BODIES &&
+                 start_on_surface(&w, reach, &f)) &&
+               (translation.x != 0.0f || translation.y != 0.0f)) {
         walk_cells(&w, &f);
     }
     if (!(f.t <= 1.0f)) return false;

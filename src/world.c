@@ -1,4 +1,5 @@
-// The world: lifecycle, body storage growth, the step and the replay hash.
+// The world: lifecycle, the step's order of stages, bodies frozen when they
+// leave the finite range, and the replay hash.
 #include "body_store.h"
 #include "broad.h"
 #include "character.h"
@@ -12,7 +13,10 @@
 #include "contacts.h"
 #include "par.h"
 #include "profile.h"
+#include "slots.h"
 #include "check.h"
+#include "hash.h"
+#include "world.h"
 #include "world_state.h"
 
 #include <string.h>
@@ -99,14 +103,55 @@ static uint32_t next_serial(void) {
     return s == 0 ? 1u : s; // 0 marks an id made by no world
 }
 
+// The world and its stages' states, made and freed together: one
+// allocation, the world first (its address is the allocation's). Each stage
+// reaches its own part through the world (w->order, ...), declared in its
+// header; what a part allocates later, its stage's destroy frees.
+typedef struct world_parts {
+    struct ledge_world world;
+    ledge__order order;
+    ledge__broad broad;
+    ledge__sleep sleep;
+    ledge__resolve resolve;
+    ledge__fast fast;
+    ledge__response response;
+    ledge__events events;
+} world_parts;
+
+static ledge_world *make_parts(const ledge_world_def *def) {
+    world_parts *p = ledge__alloc(sizeof *p);
+    if (p == NULL) return NULL;
+    memset(p, 0, sizeof *p);
+    ledge_world *w = &p->world;
+    w->order = &p->order;
+    ledge__order_init(w->order);
+    w->broad = &p->broad;
+    w->sleep = &p->sleep;
+    ledge__sleep_init(w->sleep, def);
+    w->resolve = &p->resolve;
+    w->fast = &p->fast;
+    w->response = &p->response;
+    w->events = &p->events;
+    return w;
+}
+
+static void free_parts(ledge_world *w) {
+    ledge__broad_destroy(w->broad);
+    ledge__sleep_destroy(w->sleep);
+    ledge__resolve_destroy(w->resolve);
+    ledge__fast_destroy(w->fast);
+    ledge__response_destroy(w->response);
+    ledge__events_destroy(w->events);
+    ledge__free(w); // the parts' allocation (world_parts)
+}
+
 ledge_world *ledge_world_create(const ledge_world_def *def) {
     if (!def_ok(def)) return NULL;
-    ledge_world *w = ledge__alloc(sizeof *w);
+    ledge_world *w = make_parts(def);
     if (w == NULL) {
         LEDGE_ERROR("ledge_world_create: allocation failed");
         return NULL;
     }
-    memset(w, 0, sizeof *w);
     w->serial = next_serial();
     w->gravity = def->gravity;
     w->iterations = def->iterations;
@@ -114,16 +159,12 @@ ledge_world *ledge_world_create(const ledge_world_def *def) {
     w->slop = def->linear_slop;
     w->bounce_threshold = def->bounce_threshold;
     w->cell_size = def->cell_size;
-    ledge__order_set_period(w, LEDGE__ORDER_PERIOD);
-    w->dormant_on = true;
-    w->par.research_on = true;
-    w->par.still_cells_on = true;
-    w->par.reuse_on = true;
-    w->par.skip_on = true;
+    w->debug.dormant_on = true;
+    w->debug.research_on = true;
+    w->debug.still_cells_on = true;
+    w->debug.reuse_on = true;
+    w->debug.skip_on = true;
     w->coulomb = def->friction_law == LEDGE_FRICTION_COULOMB;
-    w->sleep_on = def->enable_sleep;
-    w->sleep_speed = def->sleep_speed;
-    w->sleep_time = def->sleep_time;
     ledge_tilemap_def md = ledge_default_tilemap_def();
     md.width = def->map_width;
     md.height = def->map_height;
@@ -132,7 +173,7 @@ ledge_world *ledge_world_create(const ledge_world_def *def) {
     w->map = ledge_tilemap_create(&md); // validates and logs the map fields
     bool workers_ok = false;
     w->par.worker_count = def->worker_count;
-    w->par.fast_room = LEDGE__FAST_ROOM;
+    w->debug.fast_room = LEDGE__FAST_ROOM;
     if (w->map != NULL) w->par.workers = ledge__workers_create(def, &workers_ok);
     if (w->map == NULL || !workers_ok ||
         (def->body_capacity > 0 &&
@@ -155,17 +196,9 @@ void ledge_world_destroy(ledge_world *world) {
     ledge__free(world->contacts_scratch);
     ledge__free(world->held);
     ledge__free(world->step.sensor_pairs);
-    ledge__events_free(world);
-    ledge__free(world->step.buckets);
-    ledge__free(world->step.sort_key);
-    ledge__free(world->step.sort_index);
-    ledge__free(world->step.sort_count);
-    ledge__free(world->step.sort_range);
     ledge__free(world->step.carry_block);
-    ledge__free(world->step.stacking);
-    ledge__free(world->step.far_keys);
     ledge__par_free(&world->par);
-    ledge__free(world);
+    free_parts(world);
 }
 
 ledge_tilemap *ledge_world_tilemap(ledge_world *world) {
@@ -206,10 +239,13 @@ int ledge_world_body_count(const ledge_world *world) {
 // game's, a runaway fall) is reported and frozen where it last was, so
 // that it never hands a NaN or an infinity to its neighbours. Setting its
 // position or velocity wakes it.
+// The message names the body by the id the game holds (its handle + 1),
+// never by its slot, which the slots' order by space changes.
 static void freeze(ledge_world *w, int i, const char *what) {
-    LEDGE_ERROR("ledge_world_step: body {%d, %u}'s %s left the finite range (beyond 1e6); it is "
+    ledge_body_id id = ledge__body_id(w, i);
+    LEDGE_ERROR("ledge_world_step: body {%u, %u}'s %s left the finite range (beyond 1e6); it is "
                 "frozen at (%g, %g) until its position or velocity is set",
-                i + 1, w->generation[i], what, (double)w->last_position[i].x,
+                id.index1, id.generation, what, (double)w->last_position[i].x,
                 (double)w->last_position[i].y);
     w->frozen[i] = 1;
     w->position[i] = w->last_position[i];
@@ -234,7 +270,7 @@ typedef struct integrate_task {
     float dt;
 } integrate_task;
 
-static void velocity_task(int start, int end, int worker, void *context) {
+static void velocity_run(int start, int end, int worker, void *context) {
     (void)worker;
     const integrate_task *t = context;
     ledge_world *w = t->w;
@@ -255,7 +291,7 @@ static void velocity_task(int start, int end, int worker, void *context) {
 static void integrate_velocity(ledge_world *w, float dt) {
     integrate_task t = {w, dt};
     int blocks = ledge__blocks(w->slot_count);
-    ledge__run(w, velocity_task, blocks, 1, &t);
+    ledge__run(w, velocity_run, blocks, 1, &t);
     for (int b = 0; b < blocks; ++b) {
         if (!w->par.block_flag[b]) continue;
         for (int i = b * LEDGE__BLOCK; i < ledge__block_end(b, w->slot_count); ++i) {
@@ -267,7 +303,7 @@ static void integrate_velocity(ledge_world *w, float dt) {
     }
 }
 
-static void check_positions_task(int start, int end, int worker, void *context) {
+static void check_positions_run(int start, int end, int worker, void *context) {
     (void)worker;
     ledge_world *w = context;
     for (int b = start; b < end; ++b) {
@@ -282,7 +318,7 @@ static void check_positions_task(int start, int end, int worker, void *context) 
 // After the substep: positions out of range go back to where they were.
 static void check_positions(ledge_world *w) {
     int blocks = ledge__blocks(w->slot_count);
-    ledge__run(w, check_positions_task, blocks, 1, w);
+    ledge__run(w, check_positions_run, blocks, 1, w);
     for (int b = 0; b < blocks; ++b) {
         if (!w->par.block_flag[b]) continue;
         for (int i = b * LEDGE__BLOCK; i < ledge__block_end(b, w->slot_count); ++i) {
@@ -291,7 +327,7 @@ static void check_positions(ledge_world *w) {
     }
 }
 
-static void position_task(int start, int end, int worker, void *context) {
+static void position_run(int start, int end, int worker, void *context) {
     (void)worker;
     const integrate_task *t = context;
     ledge_world *w = t->w;
@@ -317,7 +353,7 @@ static void position_task(int start, int end, int worker, void *context) {
 static bool integrate_position(ledge_world *w, float dt) {
     integrate_task t = {w, dt};
     int blocks = ledge__blocks(w->slot_count);
-    ledge__run(w, position_task, blocks, 1, &t);
+    ledge__run(w, position_run, blocks, 1, &t);
     bool any = false;
     for (int b = 0; b < blocks; ++b) any |= w->par.block_flag[b];
     return any;
@@ -336,25 +372,12 @@ static bool integrate_position(ledge_world *w, float dt) {
 static void relax(ledge_world *w) {
     for (int it = 0; it < w->iterations; ++it) {
         bool last = it == w->iterations - 1;
-        ledge__resolve_pass(w, last);
-        w->par.passes++;
-        if (!last && w->step.pushes == 0 && w->par.skip_on) it = w->iterations - 2;
+        int pushes = ledge__resolve_pass(w, last);
+        w->debug.passes++;
+        if (!last && pushes == 0 && w->debug.skip_on) it = w->iterations - 2;
     }
 }
 
-// One substep:
-// 1. gravity and drag change the velocities;
-// 2. the last substep's contacts are answered again (N's response), so that
-//    a body resting or sliding on a surface feels its friction, and a pile
-//    its support, before anything moves (otherwise gravity would make it
-//    creep down a slope however large its friction);
-// 3. the velocities move the bodies;
-// 4. the broad phase files the bodies in the grid; fast bodies move along
-//    their paths (fast.c), and if there were any the grid is filed again;
-//    then it lists candidate pairs and bodies near tiles;
-// 5. `iterations` relaxation passes project the bodies out of overlap, the
-//    last one recording the contacts;
-// 6. N's response to those contacts.
 // Moving platforms carry what stands on them: a dynamic body resting on a
 // kinematic body (its floor, by its max_floor_angle) takes the change of
 // the platform's velocity since the last substep, so it keeps moving with
@@ -372,12 +395,11 @@ static inline bool carries(const ledge_world *w, const ledge__contact *c) {
     return ledge__dynamic_against_fixed(w, c, &d, &p, &n) && w->type[p] == LEDGE_BODY_KINEMATIC;
 }
 
-static void carry_find_task(int start, int end, int worker, void *context) {
+static void carry_find_run(int start, int end, int worker, void *context) {
     (void)worker;
     ledge_world *w = context;
     for (int b = start; b < end; ++b) {
-        int last =
-            (b + 1) * LEDGE__BLOCK < w->contact_count ? (b + 1) * LEDGE__BLOCK : w->contact_count;
+        int last = ledge__block_end(b, w->contact_count);
         bool any = false;
         for (int k = b * LEDGE__BLOCK; k < last && !any; ++k) any = carries(w, &w->contacts[k]);
         w->step.carry_block[b] = any;
@@ -387,8 +409,7 @@ static void carry_find_task(int start, int end, int worker, void *context) {
 // The contacts of block b that carry (on the calling thread, in order).
 // Returns whether any did.
 static bool carry_block(ledge_world *w, int b) {
-    int last =
-        (b + 1) * LEDGE__BLOCK < w->contact_count ? (b + 1) * LEDGE__BLOCK : w->contact_count;
+    int last = ledge__block_end(b, w->contact_count);
     bool any = false;
     for (int k = b * LEDGE__BLOCK; k < last; ++k) {
         const ledge__contact *c = &w->contacts[k];
@@ -442,7 +463,7 @@ static void carry(ledge_world *w) {
     // thread goes through every block.
     bool flags = LEDGE__RESERVE(w->step.carry_block, w->step.carry_block_cap, blocks, 0, 16);
     if (flags) {
-        ledge__run(w, carry_find_task, blocks, 1, w);
+        ledge__run(w, carry_find_run, blocks, 1, w);
     } else {
         LEDGE_ERROR("ledge_world_step: allocation of %d carry flags failed (the contacts are gone "
                     "through on one thread)",
@@ -454,7 +475,7 @@ static void carry(ledge_world *w) {
     }
     if (any) carry_stacks(w);
     // The kinematic bodies' velocities are noted for the next substep by
-    // velocity_task, which runs next (one dispatch fewer).
+    // velocity_run, which runs next (one dispatch fewer).
 }
 
 // What the replay must not answer: the contacts of a body the game moved
@@ -492,6 +513,29 @@ static double stage_mark(ledge_world *w, ledge__stage next, double since) {
     return now;
 }
 
+// One substep:
+// 1. moving platforms carry what stands on them (carry(): a body resting on
+//    a kinematic body takes the change of its velocity since the last
+//    substep, and what rests on it the same);
+// 2. gravity and drag change the velocities (a velocity out of the finite
+//    range freezes its body);
+// 3. the last substep's contacts are answered again (N's response), so that
+//    a body resting or sliding on a surface feels its friction, and a pile
+//    its support, before anything moves (otherwise gravity would make it
+//    creep down a slope however large its friction); the contacts of a body
+//    the game moved, and of an edited tile, are not;
+// 4. the velocities move the bodies; fast bodies wait at their starts;
+// 5. the broad phase files the bodies in the grid; fast bodies move along
+//    their paths (fast.c), and if there were any the grid is filed again;
+//    then it lists candidate pairs and bodies near tiles (a sleeper paired
+//    with a moving body wakes, and the pairs are searched again where it
+//    lies);
+// 6. `iterations` relaxation passes project the bodies out of overlap, the
+//    last one recording the contacts;
+// 7. the contacts are sorted from the bottom of each pile up, and their
+//    loads found;
+// 8. N's response to those contacts (the velocity pass);
+// 9. a position out of the finite range freezes its body where it was.
 static void substep(ledge_world *w, float h) {
     double t = stage_mark(w, LEDGE__STAGE_INTEGRATE, 0.0);
     carry(w);
@@ -536,9 +580,14 @@ void ledge__world_set_up(ledge_world *w) {
 // nothing.)
 static bool prepare(ledge_world *w) {
     ledge__tilemap_refresh_blocked(w->map); // before the workers collide with tiles
+    if (w->map->version != w->map_version) ledge__world_forget(w, LEDGE__STALE_TILES);
     int cells = w->slot_count < 256 ? 1024 : 4 * w->slot_count;
     if (!ledge__grid_reserve(&w->grid, w->slot_count, cells)) return false;
     if (!ledge__par_reserve(w, w->slot_count, w->grid.cell_cap)) return false;
+    if (!ledge__broad_reserve(w, w->slot_count)) return false;
+    if (!ledge__sleep_reserve(w, w->slot_count)) return false;
+    if (!ledge__resolve_reserve(w, w->slot_count)) return false;
+    if (!ledge__fast_reserve(w)) return false;
     ledge__world_set_up(w);
     w->step.margin = maxf(4.0f * w->slop, 0.05f * w->max_extent);
     return true;
@@ -576,44 +625,72 @@ void ledge_world_step(ledge_world *world, float dt) {
     world->stepping = false;
     ledge__characters_carry(world); // characters follow the bodies they stand on
     ledge__query_sync(world);       // the queries' index refiles the bodies that changed cell
-    ledge__order_bodies(world);     // before every order_period-th step: slots by space
+    // Before every period-th step: slots by space, and what the stages
+    // derived from the old slots forgotten.
+    if (ledge__order_bodies(world)) ledge__world_forget(world, LEDGE__STALE_SLOTS);
     stage_mark(world, LEDGE__STAGE_EVENTS, t);
     if (LEDGE_UNLIKELY(world->par.profile.on)) ledge__profile_end(&world->par.profile);
 }
 
+// --- forgetting what is derived -----------------------------------------------
+
+void ledge__world_forget(ledge_world *w, ledge__stale why) {
+    ledge__par_forget(w, why);
+    ledge__broad_forget(w, why);
+    ledge__events_forget(w, why);
+    ledge__query_forget(w, why);
+    if (why & LEDGE__STALE_TILES) w->map_version = w->map->version;
+}
+
 // --- replay hash ------------------------------------------------------------
 
-// FNV-1a over bytes: simple, stable across platforms of one endianness.
-static uint64_t fnv(uint64_t h, const void *data, size_t n) {
-    const unsigned char *p = data;
-    for (size_t i = 0; i < n; ++i) {
-        h ^= p[i];
-        h *= 1099511628211ull;
-    }
-    return h;
+// Bodies hashed per run: each run's records in a buffer on the stack, then
+// one XXH3 call over it (hash.c), so the hash costs a copy of the fields
+// and xxHash's speed, not a call per field.
+enum {
+    HASH_RUN = 64, // bodies per run
+    // handle and generation, type and asleep, position and velocity
+    HASH_RECORD_MAX = 2 * sizeof(uint32_t) + 2 * sizeof(uint8_t) + 2 * sizeof(vec2s),
+};
+
+static size_t put_bytes(unsigned char *at, const void *data, size_t n) {
+    memcpy(at, data, n);
+    return n;
 }
 
 uint64_t ledge_world_hash(const ledge_world *world) {
-    uint64_t h = 14695981039346656037ull;
     if (world == NULL) {
         LEDGE_ERROR("ledge_world_hash: world is NULL");
-        return h;
+        return 0;
     }
     // By handle (an id's index1 - 1), which the slots' order by space
     // (order.c) does not change: the hash is that of the bodies, not of
-    // where the store keeps them.
+    // where the store keeps them. Each record is the bytes of the body's
+    // handle (u32), generation (u32), type (u8), position and velocity
+    // (2 x f32 each), then, for a sleeping body only, its asleep byte (1):
+    // the native bytes, little-endian on every target ledge is built for.
+    unsigned char run[HASH_RUN * HASH_RECORD_MAX];
+    size_t at = 0;
+    int in_run = 0;
+    uint64_t h = 0;
+    bool hashed = false;
     for (int k = 0; k < world->slot_count; ++k) {
         int i = world->slot_of[k];
         if (!world->alive[i]) continue;
-        uint32_t slot = (uint32_t)k;
-        h = fnv(h, &slot, sizeof slot);
-        h = fnv(h, &world->generation[i], sizeof world->generation[i]);
-        h = fnv(h, &world->type[i], sizeof world->type[i]);
-        h = fnv(h, &world->position[i], sizeof world->position[i]);
-        h = fnv(h, &world->velocity[i], sizeof world->velocity[i]);
-        // (Only a sleeping body adds a byte: worlds where nothing sleeps
-        // keep the hashes they had before bodies could sleep.)
-        if (world->asleep[i]) h = fnv(h, &world->asleep[i], sizeof world->asleep[i]);
+        uint32_t handle = (uint32_t)k;
+        at += put_bytes(run + at, &handle, sizeof handle);
+        at += put_bytes(run + at, &world->generation[i], sizeof world->generation[i]);
+        at += put_bytes(run + at, &world->type[i], sizeof world->type[i]);
+        at += put_bytes(run + at, &world->position[i], sizeof world->position[i]);
+        at += put_bytes(run + at, &world->velocity[i], sizeof world->velocity[i]);
+        if (world->asleep[i]) at += put_bytes(run + at, &world->asleep[i], sizeof world->asleep[i]);
+        if (++in_run == HASH_RUN) {
+            h = ledge__hash(run, at, h); // the next run is seeded with this one's hash
+            hashed = true;
+            at = 0;
+            in_run = 0;
+        }
     }
+    if (in_run > 0 || !hashed) h = ledge__hash(run, at, h); // (no body: the empty run's hash)
     return h;
 }

@@ -9,7 +9,7 @@
 #     defaults: build/release 10000 599 ledge  (the 600th step: the pile)
 #     ENGINE: ledge, chipmunk or box2d (those found at build time)
 #   KEEP=1 keeps callgrind.out.rain-ENGINE-N for callgrind_annotate.
-#   MODEL=stacking runs ledge's stacking model (default: N's model).
+#   FRICTION=coulomb runs ledge under Coulomb's friction law (default: N's).
 set -euo pipefail
 build=${1:-build/release}
 n=${2:-10000}
@@ -20,7 +20,7 @@ command -v valgrind >/dev/null || { echo "bench_callgrind: install valgrind" >&2
 [ -x "$prog" ] || { echo "bench_callgrind: build $prog first" >&2; exit 1; }
 out="callgrind.out.rain-$engine-$n"
 valgrind --tool=callgrind --instr-atstart=no --collect-atstart=no \
-    --callgrind-out-file="$out" "$prog" ${MODEL:+--$MODEL} --callgrind "$n" "$warm" "$engine" \
+    --callgrind-out-file="$out" "$prog" ${FRICTION:+--$FRICTION} --callgrind "$n" "$warm" "$engine" \
     >/dev/null 2>"$out.log" || { cat "$out.log" >&2; exit 1; }
 # "summary:" stays 0 when collection is toggled; "totals:" has the count.
 ir=$(awk '/^totals:/ { print $2; exit }' "$out")

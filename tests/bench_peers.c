@@ -22,10 +22,10 @@
 //                                    through ledge's allocator hook
 //     --coulomb-row    after ledge's row, ledge under LEDGE_FRICTION_COULOMB
 //     --sleep          ledge's bodies may sleep (the Box2Ds' do by default)
-//   bench_peers [--stacking] --callgrind N K [engine]   K untimed steps,
+//   bench_peers [--coulomb] --callgrind N K [engine]   K untimed steps,
 //                                    then one step with callgrind's
 //                                    instrumentation on (tests/bench_callgrind.sh);
-//                                    --stacking: ledge under Coulomb's friction law
+//                                    --coulomb: ledge under Coulomb's friction law
 //                                    (LEDGE_FRICTION_COULOMB); --sleep (before
 //                                    --callgrind or the sizes): ledge's bodies may sleep
 //
@@ -507,7 +507,7 @@ static int usage(void) {
     fprintf(stderr, "usage: bench_peers [--big] [--runs R] [--steps S] [--peers-max N] "
                     "[--max ENGINE N] [--csv FILE] [--no-crowd] [N ...]\n"
                     "       bench_peers [--steps S] --memory [N]\n"
-                    "       bench_peers [--stacking] --callgrind N K [ledge|chipmunk|box2d]\n");
+                    "       bench_peers [--coulomb] --callgrind N K [ledge|chipmunk|box2d]\n");
     return 2;
 }
 
@@ -559,7 +559,7 @@ int main(int argc, char **argv) {
             if (more && !parse_int(argv[++i], 2, 10000000, &n)) return usage();
             ledge_set_allocator(count_alloc, count_free, NULL); // before any ledge object
             return run_memory(n);
-        } else if (strcmp(a, "--stacking") == 0) {
+        } else if (strcmp(a, "--coulomb") == 0) {
             scene_friction = LEDGE_FRICTION_COULOMB;
         } else if (strcmp(a, "--coulomb-row") == 0) {
             g_coulomb_row = true;

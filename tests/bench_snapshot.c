@@ -6,6 +6,7 @@
 // - one ledge_world_step of the world as it goes on (no restore between),
 // - the first step after a restore (which finds the grid, the query index
 //   and the sleeping blocks again),
+// - one ledge_world_hash (the replay hash) of the world,
 // and the snapshot's bytes per body. Each response model asked for
 // (--friction n|coulomb|both, default both); --sleep lets the bodies sleep.
 // Printed, never asserted (tests/test_snapshot.c checks the bits).
@@ -59,7 +60,13 @@ static int run(int n, ledge_friction_law model) {
         save[r] = (t1 - t0) * 1e-6;
         restore[r] = (t2 - t1) * 1e-6;
     }
-    uint64_t hash = ledge_world_hash(s.world);
+    uint64_t hash = 0;
+    double hashing[RUNS];
+    for (int r = 0; r < RUNS; ++r) {
+        double t0 = now_ns();
+        hash = ledge_world_hash(s.world);
+        hashing[r] = (now_ns() - t0) * 1e-6;
+    }
     for (int r = 0; r < RUNS; ++r) {
         double t0 = now_ns();
         ledge_world_step(s.world, 1.0f / 60.0f);
@@ -75,9 +82,10 @@ static int run(int n, ledge_friction_law model) {
     int bodies = ledge_world_body_count(s.world);
     double ms_save = median(save, RUNS), ms_restore = median(restore, RUNS);
     double ms_step = median(step, RUNS), ms_after = median(after, RUNS);
-    printf("%8d %-9s %10zu %9.1f %9.3f %9.3f %9.3f %9.3f %10.3f  %016llx\n", n,
+    double ms_hash = median(hashing, RUNS);
+    printf("%8d %-9s %10zu %9.1f %9.3f %9.3f %9.3f %9.3f %10.3f %9.4f  %016llx\n", n,
            model == LEDGE_FRICTION_N ? "N" : "Coulomb", size, (double)size / bodies, ms_save,
-           ms_restore, ms_step, ms_after, (ms_save + ms_restore) / ms_step,
+           ms_restore, ms_step, ms_after, (ms_save + ms_restore) / ms_step, ms_hash,
            (unsigned long long)hash);
     free(buf);
     scene_destroy(&s);
@@ -141,10 +149,10 @@ int main(int argc, char **argv) {
         return run_callgrind(sizes[0], models == 2 ? LEDGE_FRICTION_COULOMB : LEDGE_FRICTION_N,
                              callgrind);
     printf("rain after 600 steps%s, median of %d: save, restore, a step, the first step after a "
-           "restore (ms)\n",
+           "restore, ledge_world_hash (ms)\n",
            scene_sleep ? " (sleeping)" : "", RUNS);
-    printf("%8s %-9s %10s %9s %9s %9s %9s %9s %10s  %s\n", "N", "model", "bytes", "B/body", "save",
-           "restore", "step", "step*", "(s+r)/step", "hash");
+    printf("%8s %-9s %10s %9s %9s %9s %9s %9s %10s %9s  %s\n", "N", "model", "bytes", "B/body",
+           "save", "restore", "step", "step*", "(s+r)/step", "hash ms", "hash");
     for (int k = 0; k < count; ++k) {
         if ((models & 1) && run(sizes[k], LEDGE_FRICTION_N)) return 1;
         if ((models & 2) && run(sizes[k], LEDGE_FRICTION_COULOMB)) return 1;

@@ -60,8 +60,12 @@ def files_under(root):
             out.append(path)
             continue
         for dirpath, dirnames, filenames in os.walk(path):
-            dirnames[:] = sorted(d for d in dirnames if d not in SKIPPED_DIRS)
+            # Hidden folders and links are what builds leave (the wasm build's
+            # .include links system headers into src/bindings/js/dist).
+            dirnames[:] = sorted(d for d in dirnames if d not in SKIPPED_DIRS and not d.startswith("."))
             for name in sorted(filenames):
+                if os.path.islink(os.path.join(dirpath, name)):
+                    continue
                 if os.path.splitext(name)[1] in TEXT_EXTENSIONS or name == "meson.build":
                     out.append(os.path.join(dirpath, name))
     return out

@@ -31,8 +31,20 @@ int main() {
     bool ids_ok = world != nullptr && !ledge_body_is_valid(world, LEDGE_NULL_BODY_ID) &&
                   ledge_body_is_valid(world, id) && id.index1 != null_id.index1 &&
                   null_id.index1 == 0 && null_id.generation == 0 && null_id.world == 0;
+    // Ids compare with LEDGE_ID_EQUALS (and ledge_body_id_equals) in C++ too.
+    const ledge_body_id same = id;
+    ids_ok = ids_ok && LEDGE_ID_EQUALS(id, same) && !LEDGE_ID_EQUALS(id, LEDGE_NULL_BODY_ID) &&
+             LEDGE_ID_EQUALS(null_id, LEDGE_NULL_BODY_ID) && ledge_body_id_equals(id, same) &&
+             !ledge_body_id_equals(id, null_id);
+    // A one-way body's direction is the enum, assigned without a cast.
+    ledge_body_def pd = ledge_default_body_def();
+    pd.type = LEDGE_BODY_STATIC;
+    pd.shape = a;
+    pd.position = v(0, -4);
+    pd.one_way = LEDGE_ONE_WAY_UP;
+    ids_ok = ids_ok && ledge_body_is_valid(world, ledge_body_create(world, &pd));
     ledge_world_destroy(world);
-    std::printf("C++: LEDGE_NULL_BODY_ID -> %s\n", ids_ok ? "ok" : "WRONG");
+    std::printf("C++: LEDGE_NULL_BODY_ID, LEDGE_ID_EQUALS, one_way -> %s\n", ids_ok ? "ok" : "WRONG");
     ok = ok && ids_ok;
     return ok ? 0 : 1;
 }

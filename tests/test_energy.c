@@ -158,8 +158,7 @@ static void check(ledge_friction_law model, bool sweep_only) {
         if (t % 2) ledge__sort_contacts(w); // bottom up, as the step answers them
         double before = energy(w, &b);
         if (sweep_only) {
-            w->step.cap_dt = 1.0f / 240.0f;
-            ledge__shock_sweep(w, 0.01f);
+            ledge__shock_sweep(w, 0.01f, 1.0f / 240.0f);
         } else {
             ledge__velocity_pass(w, 0.01f, 1.0f / 240.0f);
         }

@@ -17,6 +17,7 @@
 #include "random_shapes.h"
 #include "contacts.h" // the stepping flag, for the refusal test
 #include "par.h"
+#include "query_index.h"
 #include "slots.h"
 #include "world_state.h"
 
@@ -567,12 +568,12 @@ static uint64_t crowd_frame(crowd *c, int frame, bool rebuild) {
         vel->y -= 20.0f * dt;
         if (c->ground[k] && (frame + k) % 50 == 0) vel->y = 8.0f;
         if ((frame + 3 * k) % 240 == 0) vel->x = -vel->x;
-        if (rebuild) c->w->query_dirty = true;
+        if (rebuild) ledge__query_forget(c->w, LEDGE__STALE_SLOTS);
         ledge_move_result r;
         assert_true(ledge_body_move(c->w, c->chars[k], v(vel->x * dt, vel->y * dt), NULL, &r));
         *vel = ledge_move_clip_velocity(&r, *vel);
         c->ground[k] = r.on_ground;
-        if (rebuild) c->w->query_dirty = true;
+        if (rebuild) ledge__query_forget(c->w, LEDGE__STALE_SLOTS);
         ledge_raycast_result ray;
         ledge_query_filter f = ledge_default_query_filter();
         f.ignore = c->chars[k];
@@ -583,7 +584,7 @@ static uint64_t crowd_frame(crowd *c, int frame, bool rebuild) {
         bits[3] = ray.body.index1 * 3u + (uint32_t)ray.kind;
         for (int b = 0; b < 4; ++b) h = (h ^ bits[b]) * 1099511628211ull;
     }
-    if (rebuild) c->w->query_dirty = true;
+    if (rebuild) ledge__query_forget(c->w, LEDGE__STALE_SLOTS);
     ledge_world_step(c->w, dt);
     return h;
 }

@@ -209,7 +209,7 @@ static void mouse(void **state) {
     in.mouse = in.left_at = start;
     in.left = in.left_pressed = true;
     app_frame(&a, &in, 1);
-    assert_true(scene_same_body(a.dragged, h.id));
+    assert_true(LEDGE_ID_EQUALS(a.dragged, h.id));
     in.left_pressed = false;
     vec2s target = scene_v2(start.x + 3.0f, start.y + 1.5f);
     in.mouse = target;

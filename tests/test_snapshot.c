@@ -18,6 +18,10 @@
 
 #include "alloc_hook.h"
 #include "log_capture.h"
+#include "world_state.h" // the reorderings counted (w->debug)
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -457,6 +461,158 @@ static void test_ids(void **state) {
     level_destroy(&L);
 }
 
+// What the stages derive from the slots (dormant and classified blocks, the
+// grid's filing, the contact and query indexes) and from the tiles (the
+// remembered tile lookups) is forgotten by one path (ledge__world_forget)
+// after a restore, a reordering of the slots by space and a tile edit. A
+// restore just after a reordering, and a reordering just after a restore,
+// in the world that ran and in a fresh one: every later frame as the
+// straight run's.
+static void test_restore_and_reorder(void **state) {
+    (void)state;
+    level L;
+    assert_true(level_build(&L, 1));
+    int reordered = -1; // the first frame after 150 whose step reordered the slots
+    for (int f = 0; f < FRAMES && reordered < 0; ++f) {
+        uint32_t before = L.w->debug.reorders;
+        frame(&L, f);
+        if (f + 1 > 150 && L.w->debug.reorders != before) reordered = f + 1;
+    }
+    assert_true(reordered > 150);
+    // A restore after a reordering: the world's own state, of the new slots.
+    assert_true(ledge_world_restore(L.w, g_rec.snap[reordered], g_rec.size[reordered]));
+    check_resume(&L, reordered);
+    // A reordering after a restore: the first step reorders again.
+    for (int fresh = 0; fresh < 2; ++fresh) {
+        level M;
+        assert_true(level_build(&M, 1));
+        if (!fresh) {
+            for (int f = 0; f < 60; ++f) frame(&M, f);
+        }
+        int f = reordered - 1;
+        assert_true(ledge_world_restore(M.w, g_rec.snap[f], g_rec.size[f]));
+        adopt_made(&M, f);
+        uint32_t before = M.w->debug.reorders;
+        frame(&M, f);
+        assert_true(M.w->debug.reorders == before + 1);
+        assert_true(ledge_world_restore(M.w, g_rec.snap[f], g_rec.size[f]));
+        check_resume(&M, f);
+        level_destroy(&M);
+    }
+    level_destroy(&L);
+}
+
+// The rain of 1,000 circles in a walled bin, 34 x 44 cells (with its
+// bodies, or only its tiles: a world a snapshot is restored into).
+static ledge_body_id g_rain_first; // the rain's first body, in the last world made
+
+static ledge_world *rain_world(const ledge_world_def *wd, bool bodies) {
+    ledge_world *w = ledge_world_create(wd);
+    assert_non_null(w);
+    ledge_tilemap *map = ledge_world_tilemap(w);
+    for (int x = 0; x < 34; ++x) ledge_tilemap_set(map, x, 0, LEDGE_TILE_FULL);
+    for (int y = 0; y < 44; ++y) {
+        ledge_tilemap_set(map, 0, y, LEDGE_TILE_FULL);
+        ledge_tilemap_set(map, 33, y, LEDGE_TILE_FULL);
+    }
+    ledge_body_def bd = ledge_default_body_def();
+    bd.shape = ledge_make_circle(v(0, 0), 0.4f);
+    bd.friction = 0.3f;
+    for (int k = 0; bodies && k < 1000; ++k) {
+        bd.position = v(1.5f + (float)(k % 32) * 0.95f + 0.03f * (float)(k % 3),
+                        3.0f + (float)(k / 32) * 1.0f);
+        ledge_body_id id = ledge_body_create(w, &bd);
+        if (k == 0) g_rain_first = id;
+    }
+    return w;
+}
+
+// The same in the rain with sleep on, once its sleepers make blocks of
+// slots dormant (the stages skip them): a restore just after a reordering
+// (in the world that has just made it) and a reordering just after a
+// restore (in a world that ran to the end, and in a fresh one), then every
+// later step's hash and the last snapshot's bytes as the straight run's.
+enum { DORMANT_STEPS = 900 };
+
+static int dormant_blocks(const ledge_world *w) {
+    int n = 0;
+    for (int b = 0; b < w->par.block_cap; ++b) n += w->par.dormant[b] != 0;
+    return n;
+}
+
+// Before step 200 (when every block is dormant): the game lifts the first
+// body (at the bottom left) onto the pile, which wakes it and stirs its
+// block; the next reorderings move the slots again.
+enum { LIFT_STEP = 200 };
+
+static void rain_step(ledge_world *w, ledge_body_id first, int s) {
+    if (s == LIFT_STEP) assert_true(ledge_body_set_position(w, first, v(16.5f, 40.0f)));
+    ledge_world_step(w, DT);
+}
+
+static void resume_rain(ledge_world *w, int from, const uint64_t *hash, const unsigned char *last,
+                        size_t last_size) {
+    for (int s = from; s < DORMANT_STEPS; ++s) {
+        ledge_world_step(w, DT);
+        if (ledge_world_hash(w) != hash[s + 1])
+            fail_msg("the rain resumed at step %d: step %d differs", from, s + 1);
+    }
+    size_t n;
+    unsigned char *b = save_all(w, &n);
+    assert_int_equal(n, last_size);
+    assert_memory_equal(b, last, n);
+    free(b);
+}
+
+static void test_restore_and_reorder_dormant(void **state) {
+    (void)state;
+    ledge_world_def wd = ledge_default_world_def();
+    wd.map_width = 34;
+    wd.map_height = 44;
+    wd.enable_sleep = true;
+    // The straight run, and its first reordering after blocks were dormant.
+    static uint64_t hash[DORMANT_STEPS + 1];
+    ledge_world *w = rain_world(&wd, true);
+    int reordered = -1;
+    bool dormant = false;
+    ledge_body_id first = g_rain_first;
+    for (int s = 0; s < DORMANT_STEPS; ++s) {
+        uint32_t count = w->debug.reorders;
+        rain_step(w, first, s);
+        hash[s + 1] = ledge_world_hash(w);
+        if (reordered < 0 && s >= LIFT_STEP && dormant && w->debug.reorders != count)
+            reordered = s + 1;
+        dormant = dormant_blocks(w) > 0;
+    }
+    assert_true(reordered > LIFT_STEP);
+    size_t last_size, before_size, after_size;
+    unsigned char *last = save_all(w, &last_size);
+    // The step before the reordering, and the one that made it.
+    ledge_world *u = rain_world(&wd, true);
+    first = g_rain_first;
+    for (int s = 0; s < reordered - 1; ++s) rain_step(u, first, s);
+    unsigned char *before = save_all(u, &before_size);
+    ledge_world_step(u, DT);
+    unsigned char *after = save_all(u, &after_size);
+    // A restore just after a reordering, in the world that made it.
+    assert_true(ledge_world_restore(u, after, after_size));
+    resume_rain(u, reordered, hash, last, last_size);
+    // A reordering just after a restore.
+    assert_true(ledge_world_restore(w, before, before_size));
+    resume_rain(w, reordered - 1, hash, last, last_size);
+    ledge_world *fresh = rain_world(&wd, false);
+    assert_true(ledge_world_restore(fresh, before, before_size));
+    uint32_t count = fresh->debug.reorders;
+    resume_rain(fresh, reordered - 1, hash, last, last_size);
+    assert_true(fresh->debug.reorders > count);
+    free(last);
+    free(before);
+    free(after);
+    ledge_world_destroy(w);
+    ledge_world_destroy(u);
+    ledge_world_destroy(fresh);
+}
+
 // The rain scene under both friction laws: resumed from the
 // middle of the landing, the same hashes after every step.
 static void test_resume_rain(void **state) {
@@ -469,23 +625,7 @@ static void test_resume_rain(void **state) {
             wd.map_height = 44;
             wd.friction_law = (ledge_friction_law)model;
             wd.enable_sleep = sleep;
-            ledge_world *w = ledge_world_create(&wd), *u = ledge_world_create(&wd);
-            ledge_tilemap *maps[2] = {ledge_world_tilemap(w), ledge_world_tilemap(u)};
-            for (int m = 0; m < 2; ++m) {
-                for (int x = 0; x < 34; ++x) ledge_tilemap_set(maps[m], x, 0, LEDGE_TILE_FULL);
-                for (int y = 0; y < 44; ++y) {
-                    ledge_tilemap_set(maps[m], 0, y, LEDGE_TILE_FULL);
-                    ledge_tilemap_set(maps[m], 33, y, LEDGE_TILE_FULL);
-                }
-            }
-            ledge_body_def bd = ledge_default_body_def();
-            bd.shape = ledge_make_circle(v(0, 0), 0.4f);
-            bd.friction = 0.3f;
-            for (int k = 0; k < 1000; ++k) {
-                bd.position = v(1.5f + (float)(k % 32) * 0.95f + 0.03f * (float)(k % 3),
-                                3.0f + (float)(k / 32) * 1.0f);
-                ledge_body_create(w, &bd);
-            }
+            ledge_world *w = rain_world(&wd, true), *u = rain_world(&wd, false);
             uint64_t hash[301];
             unsigned char *snap = NULL;
             size_t size = 0;
@@ -795,59 +935,23 @@ static void test_alloc_failures(void **state) {
     ledge_set_log_hook(NULL, NULL);
 }
 
-// xxHash64 (seed 0), written out again here so that the test can craft
-// snapshots; its value for "" is the published 0xEF46DB3751D8E999.
-static uint64_t rotl64(uint64_t x, int r) {
-    return (x << r) | (x >> (64 - r));
-}
+// The checksum is xxHash's XXH3 (64 bits, seed 0) of the bytes after it,
+// taken here from xxhash.h itself, so that the test can craft snapshots and
+// checks the library against xxHash, not against its own code.
 static uint64_t rd64(const unsigned char *p) {
     uint64_t x = 0;
     for (int k = 7; k >= 0; --k) x = x << 8 | p[k];
     return x;
 }
 static uint64_t sum64(const unsigned char *p, size_t n) {
-    const uint64_t P1 = 0x9E3779B185EBCA87ull, P2 = 0xC2B2AE3D27D4EB4Full,
-                   P3 = 0x165667B19E3779F9ull, P4 = 0x85EBCA77C2B2AE63ull,
-                   P5 = 0x27D4EB2F165667C5ull;
-    const unsigned char *end = p + n;
-    uint64_t h;
-#define ROUND(acc, in) (rotl64((acc) + (in)*P2, 31) * P1)
-    if (n >= 32) {
-        uint64_t a = P1 + P2, b = P2, c = 0, d = 0 - P1;
-        for (; end - p >= 32; p += 32) {
-            a = ROUND(a, rd64(p));
-            b = ROUND(b, rd64(p + 8));
-            c = ROUND(c, rd64(p + 16));
-            d = ROUND(d, rd64(p + 24));
-        }
-        h = rotl64(a, 1) + rotl64(b, 7) + rotl64(c, 12) + rotl64(d, 18);
-        h = (h ^ ROUND(0, a)) * P1 + P4;
-        h = (h ^ ROUND(0, b)) * P1 + P4;
-        h = (h ^ ROUND(0, c)) * P1 + P4;
-        h = (h ^ ROUND(0, d)) * P1 + P4;
-    } else {
-        h = P5;
-    }
-    h += n;
-    for (; end - p >= 8; p += 8) h = rotl64(h ^ ROUND(0, rd64(p)), 27) * P1 + P4;
-    if (end - p >= 4) {
-        uint64_t x =
-            (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24;
-        h = rotl64(h ^ x * P1, 23) * P2 + P3;
-        p += 4;
-    }
-    for (; p < end; ++p) h = rotl64(h ^ *p * P5, 11) * P1;
-#undef ROUND
-    h ^= h >> 33;
-    h *= P2;
-    h ^= h >> 29;
-    h *= P3;
-    return h ^ (h >> 32);
+    return (uint64_t)XXH3_64bits(p, n);
 }
 
 static void test_checksum(void **state) {
     (void)state;
-    assert_true(sum64((const unsigned char *)"", 0) == 0xEF46DB3751D8E999ull);
+    // XXH3's published values: the empty input, and "abc".
+    assert_true(sum64((const unsigned char *)"", 0) == 0x2D06800538D394C2ull);
+    assert_true(sum64((const unsigned char *)"abc", 3) == 0x78AF5F94892F3950ull);
     // The header's checksum is this function of the bytes after it.
     level L;
     assert_true(level_build(&L, 1));
@@ -863,10 +967,16 @@ static void test_checksum(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_resume_same_world), cmocka_unit_test(test_resume_other_world),
-        cmocka_unit_test(test_rollback_storm),    cmocka_unit_test(test_ids),
-        cmocka_unit_test(test_resume_rain),       cmocka_unit_test(test_refusals),
-        cmocka_unit_test(test_alloc_failures),    cmocka_unit_test(test_checksum),
+        cmocka_unit_test(test_resume_same_world),
+        cmocka_unit_test(test_resume_other_world),
+        cmocka_unit_test(test_rollback_storm),
+        cmocka_unit_test(test_ids),
+        cmocka_unit_test(test_restore_and_reorder),
+        cmocka_unit_test(test_restore_and_reorder_dormant),
+        cmocka_unit_test(test_resume_rain),
+        cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_alloc_failures),
+        cmocka_unit_test(test_checksum),
     };
     return cmocka_run_group_tests(tests, setup_record, teardown_record);
 }

@@ -19,6 +19,9 @@
 #include "slots.h"
 #include "world_state.h"
 
+#include "log_capture.h"
+
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -270,7 +273,7 @@ static void test_reorder_keeps_every_body(void **state) {
 
     ledge__order_set_period(w, 1);
     ledge__order_bodies(w);
-    assert_int_equal(w->reorders, 1u);
+    assert_int_equal(w->debug.reorders, 1u);
 
     unsigned char *after = snapshot_all(w);
     assert_memory_equal(before, after, (size_t)n * STORED_BYTES);
@@ -342,7 +345,7 @@ static void test_reorder_every_step(void **state) {
         assert_true(ledge_character_get_state(on.w, on.hero, &st));
         assert_true(st.on_floor);
     }
-    assert_true(on.w->reorders > 10u);
+    assert_true(on.w->debug.reorders > 10u);
     assert_int_equal(ledge_world_hash(on.w), ledge_world_hash(again.w));
     // The reordering adds no touches. (The pile does not rest: without
     // sleeping, its touches at the slop begin and end some 1,400 to 2,300
@@ -367,6 +370,59 @@ static void test_reorder_every_step(void **state) {
     ledge_world_destroy(again.w);
 }
 
+// Every message of the step that names a body names the id the game holds,
+// never the slot the store keeps the body in: 64 circles made right to
+// left, so that the slots' order by space (left to right) moves nearly
+// every one, then each message provoked in turn on a body whose slot is
+// not its id's: a velocity beyond the finite range (a dynamic body), a
+// position beyond it (a kinematic one).
+enum { ROW = 64 };
+
+static bool says_body(ledge_body_id id, const char *what) {
+    char want[64];
+    snprintf(want, sizeof want, "body {%u, %u}'s %s left the finite range", id.index1,
+             id.generation, what);
+    return log_capture_says("ledge_world_step", want);
+}
+
+static void test_messages_name_ids(void **state) {
+    (void)state;
+    ledge_world_def wd = ledge_default_world_def();
+    ledge_world *w = ledge_world_create(&wd);
+    ledge_body_id ids[ROW];
+    for (int k = 0; k < ROW; ++k) {
+        ledge_body_def bd = ledge_default_body_def();
+        bd.shape = ledge_make_circle(v(0, 0), 0.4f);
+        bd.position = v(63.0f - 0.9f * (float)k, 3.0f);
+        if (k == 6) bd.type = LEDGE_BODY_KINEMATIC; // the seventh
+        ids[k] = ledge_body_create(w, &bd);
+    }
+    for (int s = 0; s < 40; ++s) ledge_world_step(w, 1.0f / 60.0f);
+    assert_true(w->debug.reorders > 0u);
+    ledge_body_id fast = ids[5], far = ids[6];
+    assert_int_equal(fast.index1, 6);
+    assert_int_not_equal(w->slot_of[fast.index1 - 1], (int)fast.index1 - 1);
+    assert_int_not_equal(w->slot_of[far.index1 - 1], (int)far.index1 - 1);
+
+    log_capture_start();
+    assert_true(ledge_body_set_gravity_scale(w, fast, 1e6f));
+    assert_true(ledge_body_set_velocity(w, fast, v(0.0f, -9e5f)));
+    ledge_world_step(w, 1.0f / 60.0f);
+    assert_true(ledge_body_is_frozen(w, fast));
+    assert_int_equal(g_log.count, 1);
+    assert_true(says_body(fast, "velocity"));
+
+    log_capture_start();
+    assert_true(ledge_body_set_position(w, far, v(10.0f, 999990.0f)));
+    assert_true(ledge_body_set_velocity(w, far, v(0.0f, 1e6f)));
+    ledge_world_step(w, 1.0f / 60.0f);
+    assert_true(ledge_body_is_frozen(w, far));
+    assert_int_equal(g_log.count, 1);
+    assert_true(says_body(far, "position"));
+    ledge_set_log_hook(NULL, NULL);
+    ledge_world_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_growth_keeps_every_field),
@@ -374,6 +430,7 @@ int main(void) {
         cmocka_unit_test(test_handles_and_reuse),
         cmocka_unit_test(test_reorder_keeps_every_body),
         cmocka_unit_test(test_reorder_every_step),
+        cmocka_unit_test(test_messages_name_ids),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,8 +17,10 @@
 
 #include "broad.h" // ledge__splice_blocks
 #include "game.h"
-#include "order.h" // ledge__order_set_period
+#include "order.h"    // ledge__order_set_period
 #include "contacts.h" // the pool's counts of ranges run (ledge__workers_ranges)
+#include "events.h"
+#include "fast.h"
 #include "par.h"
 #include "slots.h"
 #include "world_state.h"
@@ -355,8 +357,8 @@ static int dormant_run(int run) {
     assert_non_null(y);
     yard_build(y, dormant_workers[run]);
     bool dormant = dormant_flags[run];
-    y->world->dormant_on = dormant;
-    y->world->par.research_on = dormant;
+    y->world->debug.dormant_on = dormant;
+    y->world->debug.research_on = dormant;
     if (!dormant_ordered[run]) ledge__order_set_period(y->world, 0);
     int most = 0;
     for (int k = 0; k < DORMANT_STEPS; ++k) {
@@ -367,7 +369,7 @@ static int dormant_run(int run) {
         most = n > most ? n : most;
         if (!dormant) assert_int_equal(n, 0);
     }
-    g_researched[run] = y->world->par.researched;
+    g_researched[run] = y->world->debug.researched;
     ledge_world_destroy(y->world);
     free(y);
     return most;
@@ -458,8 +460,8 @@ static int random_world_run(uint64_t seed, bool dormant, uint64_t *hashes, long 
     wd.friction_law = rng_int(0, 3) ? LEDGE_FRICTION_COULOMB : LEDGE_FRICTION_N;
     ledge_world *w = ledge_world_create(&wd);
     assert_non_null(w);
-    w->dormant_on = dormant;
-    w->par.research_on = dormant;
+    w->debug.dormant_on = dormant;
+    w->debug.research_on = dormant;
     ledge_tilemap *map = ledge_world_tilemap(w);
     for (int x = 0; x < W; ++x) {
         for (int y = 0; y < H; ++y) {
@@ -507,7 +509,7 @@ static int random_world_run(uint64_t seed, bool dormant, uint64_t *hashes, long 
         int blocks = dormant_blocks(w);
         most = blocks > most ? blocks : most;
     }
-    *researched += w->par.researched;
+    *researched += w->debug.researched;
     ledge_world_destroy(w);
     return most;
 }
@@ -586,7 +588,7 @@ static void reuse_build(reuse_world *r, bool reuse, int gravity, float sleep_tim
     wd.friction_law = LEDGE_FRICTION_COULOMB;
     r->w = scene_walled_world(wd, SIDE);
     assert_non_null(r->w);
-    r->w->par.reuse_on = reuse;
+    r->w->debug.reuse_on = reuse;
     ledge_body_def bd = ledge_default_body_def();
     bd.shape = ledge_make_box((vec2s){{0, 0}}, (vec2s){{0.45f, 0.45f}});
     r->n = 0;
@@ -668,8 +670,8 @@ static void reuse_compare(const ledge_world *a, const ledge_world *b, const char
 static int reusable_blocks(const ledge_world *w) {
     int n = 0;
     for (int b = 0; b < ledge__blocks(w->slot_count); ++b)
-        n += w->par.dormant[b] && w->par.classified[b] == w->par.classify_stamp &&
-             w->par.counted[b] == w->par.grid_stamp;
+        n += w->par.dormant[b] && w->broad->classified[b] == w->broad->classify_stamp &&
+             w->broad->counted[b] == w->broad->grid_stamp;
     return n;
 }
 
@@ -748,7 +750,7 @@ static void row_run(int workers, bool shortcut, uint64_t *hashes, long *research
     wd.friction_law = LEDGE_FRICTION_COULOMB;
     ledge_world *w = ledge_world_create(&wd);
     assert_non_null(w);
-    w->par.research_on = shortcut;
+    w->debug.research_on = shortcut;
     ledge_tilemap *map = ledge_world_tilemap(w);
     for (int x = 0; x < wd.map_width; ++x)
         assert_true(ledge_tilemap_set(map, x, 0, LEDGE_TILE_FULL));
@@ -775,7 +777,7 @@ static void row_run(int workers, bool shortcut, uint64_t *hashes, long *research
         ledge_world_step(w, 1.0f / 60.0f);
         hashes[k] = ledge_world_hash(w);
     }
-    *researched += w->par.researched;
+    *researched += w->debug.researched;
     ledge_world_destroy(w);
 }
 
@@ -884,7 +886,7 @@ static int touches_of_contacts(const ledge_world *w, ledge__key *keys) {
     for (int k = 0; k < w->contact_count; ++k) {
         const ledge__contact *c = &w->contacts[k];
         int a = c->a, b = c->b;
-        if (!(w->events[a] || (b >= 0 && w->events[b]))) continue;
+        if (!(w->touch_events[a] || (b >= 0 && w->touch_events[b]))) continue;
         if (b >= 0 && w->handle[b] < w->handle[a]) a = c->b, b = c->a;
         ledge__key key = {w->handle[a],
                           (int32_t)w->generation[a],
@@ -909,7 +911,7 @@ static void test_touch_blocks(void **state) {
         scene s;
         assert_true(scene_rain(RAIN_N, &s));
         ledge_world *w = s.world;
-        for (int i = 0; i < w->slot_count; i += 61) w->events[i] = 1;
+        for (int i = 0; i < w->slot_count; i += 61) w->touch_events[i] = 1;
         int most = 0, blocks = 0;
         counts_seen[c] = 0;
         for (int k = 0; k < TOUCH_STEPS; ++k) {
@@ -918,9 +920,9 @@ static void test_touch_blocks(void **state) {
             assert_non_null(keys);
             int want = touches_of_contacts(w, keys);
             free(keys);
-            if (w->ev.touch_now.count != want) {
+            if (w->events->touch_now.count != want) {
                 fail_msg("touches, %s, step %d: %d listed, %d in the contacts", config_name(c),
-                         k + 1, w->ev.touch_now.count, want);
+                         k + 1, w->events->touch_now.count, want);
             }
             counts_seen[c] += ledge_world_touch_events(w).begin_count;
             most = want > most ? want : most;
@@ -946,7 +948,7 @@ static void test_touch_blocks(void **state) {
 // Fast bodies (fast.c) are moved by the workers, block by block, except the
 // bullets and the paths near more bodies than a worker's room: those the
 // calling thread takes after, in slot order. The oracle is the serial
-// order itself: par.fast_room = -1 leaves every fast body to the calling
+// order itself: debug.fast_room = -1 leaves every fast body to the calling
 // thread, one path after another as before the workers took them. The
 // landing rain (most circles fast) with bullets fired into the pile,
 // against it with the full room, a room of 1 body (paths near two or more
@@ -966,7 +968,7 @@ static long fast_run(int room, int config, bool oracle) {
     use_config(config);
     scene s;
     assert_true(scene_rain(RAIN_N, &s));
-    s.world->par.fast_room = room;
+    s.world->debug.fast_room = room;
     ledge_body_def bd = ledge_default_body_def();
     bd.shape = ledge_make_circle((vec2s){{0, 0}}, 0.2f);
     bd.bullet = true;
@@ -989,7 +991,7 @@ static long fast_run(int room, int config, bool oracle) {
         }
     }
     check_jobs(config);
-    long left = s.world->par.fast_left;
+    long left = s.world->debug.fast_left;
     scene_destroy(&s);
     return left;
 }
@@ -1018,7 +1020,7 @@ static void test_fast_paths(void **state) {
 // A fast path reads the grid's cells only where they may hold a still
 // body: inside the bounds of the still bodies' centres (fast.c,
 // reaches_still_cells). The oracle reads every cell the path reaches
-// (par.still_cells_on off). A small cluster of static bodies in an open
+// (debug.still_cells_on off). A small cluster of static bodies in an open
 // map, so that the bounds are small and many paths end or pass at their
 // edges, and fast bodies (a third of them bullets) shot at it from all
 // round at 12 to 80 m/s, under five gravities (the grid turns with up):
@@ -1037,7 +1039,7 @@ static void still_cells_run(uint64_t seed, bool shortcut, uint64_t *hashes) {
     wd.gravity = (vec2s){{g[d][0], g[d][1]}};
     ledge_world *w = ledge_world_create(&wd);
     assert_non_null(w);
-    w->par.still_cells_on = shortcut;
+    w->debug.still_cells_on = shortcut;
     ledge_tilemap *map = ledge_world_tilemap(w);
     for (int x = 0; x < W; ++x) {
         for (int y = 0; y < H; ++y) {
@@ -1249,7 +1251,7 @@ static skip_result skip_run(int gravity, int model, bool sleep, int workers, boo
     wd.worker_count = workers;
     ledge_world *w = scene_walled_world(wd, SIDE);
     assert_non_null(w);
-    w->par.skip_on = skip;
+    w->debug.skip_on = skip;
     ledge_tilemap *map = ledge_world_tilemap(w);
     if (!rest) { // a slope and round tiles to slide off
         assert_true(ledge_tilemap_set(map, 20, 1, LEDGE_TILE_45DEG_PP));
@@ -1261,11 +1263,11 @@ static skip_result skip_run(int gravity, int model, bool sleep, int workers, boo
     skip_bodies(w, gravity, rest, SIDE);
     skip_result r = {0, 0, 0};
     for (int k = 0; k < STEPS; ++k) {
-        if (k == STEPS - 60) r.tail = w->par.passes;
+        if (k == STEPS - 60) r.tail = w->debug.passes;
         ledge_world_step(w, 1.0f / 60.0f);
     }
     r.hash = ledge_world_hash(w);
-    r.passes = w->par.passes;
+    r.passes = w->debug.passes;
     r.tail = r.passes - r.tail;
     ledge_world_destroy(w);
     return r;

@@ -124,6 +124,10 @@ static void test_stale_ids(void **state) {
     ledge_body_id b = ledge_body_create(w, &bd);
     assert_int_equal(b.index1, a.index1);             // the slot is reused...
     assert_int_not_equal(b.generation, a.generation); // ...with a new generation
+    assert_false(LEDGE_ID_EQUALS(a, b));              // the stale id never equals the new body's
+    assert_false(ledge_body_id_equals(a, b));
+    ledge_body_id copy = b;
+    assert_true(LEDGE_ID_EQUALS(b, copy) && ledge_body_id_equals(b, copy));
     log_capture_start();
     vec2s p = ledge_body_position(w, a);
     assert_true(p.x == 0.0f && p.y == 0.0f);
@@ -141,6 +145,8 @@ static void test_stale_ids(void **state) {
     assert_false(ledge_body_set_position(w, foreign, v(0, 0)));
     assert_true(log_capture_says("ledge_body_set_position", "not a body of this world"));
     assert_false(ledge_body_is_valid(w, null_id));
+    assert_true(LEDGE_ID_EQUALS(null_id, LEDGE_NULL_BODY_ID));
+    assert_false(LEDGE_ID_EQUALS(foreign, null_id) || ledge_body_id_equals(foreign, null_id));
     ledge_world_destroy(w);
 }
 
@@ -157,6 +163,7 @@ static void test_cross_world_ids(void **state) {
     assert_int_equal(in_a.index1, in_b.index1); // the same slot and generation...
     assert_int_equal(in_a.generation, in_b.generation);
     assert_int_not_equal(in_a.world, in_b.world); // ...told apart by the world
+    assert_false(LEDGE_ID_EQUALS(in_a, in_b) || ledge_body_id_equals(in_a, in_b));
     assert_int_not_equal(in_a.world, 0);
     assert_false(ledge_body_is_valid(b, in_a));
     assert_true(ledge_body_is_valid(a, in_a));

@@ -16,7 +16,9 @@ The output has two parts:
   LEDGE_IMPLEMENTATION` before including it (one C translation unit; the
   implementation is C99/C11, not C++). It is the internal headers the
   sources include (each once, before any source), then every source with its
-  quoted includes removed; the system headers they include come first.
+  quoted includes removed; the system headers they include come first (with
+  the macros a source defines right before one, its configuration: xxHash's
+  XXH_INLINE_ALL, so that xxhash.h is read once, header-only).
 
 Sources were written as separate translation units, so two of them may both
 have a file-static function, variable, type or macro of the same name. The
@@ -446,12 +448,17 @@ def generate(umbrella, includes, sources, root):
     # Every system header first, before any renaming macro exists, so that
     # none of them is read with a ledge name renamed (their own guards make
     # the includes left in place empty).
+    # A system header's configuration macros (the #define lines right
+    # before its #include in a source, as hash.c's XXH_INLINE_ALL before
+    # xxhash.h) come first with it.
     system = []
     for p in headers + sources:
+        config = []
         for line in am.text(p).split("\n"):
             m = INCLUDE.match(line)
             if m and m.group(1) == "<" and line.strip() not in system:
-                system.append(line.strip())
+                system += [d for d in config if d not in system] + [line.strip()]
+            config = config + [line.strip()] if DEFINE.match(line) else []
     w("// The system headers the sources include.")
     w("\n".join(system) + "\n")
     if header_renames:
@@ -546,8 +553,10 @@ BANNER = """\
 //     #define LEDGE_IMPLEMENTATION
 //     #include "ledge.h"
 //
-// Needs cglm's headers and libm (-lm). The declarations compile as C and
-// C++; the implementation is C only. The Tiled loader is not included.
+// Needs cglm's headers, xxHash's xxhash.h (its implementation part includes
+// it with XXH_INLINE_ALL: header-only, nothing more to link) and libm (-lm).
+// The declarations compile as C and C++; the implementation is C only. The
+// Tiled loader is not included.
 // Same inputs, same bits: compile that file without fast-math (and, for
 // GCC's GNU modes on FMA targets, with -ffp-contract=off; the file turns
 // contraction off itself for Clang and GCC).

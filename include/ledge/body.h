@@ -16,6 +16,7 @@
 #define LEDGE_BODY_H
 
 #include "collision.h"
+#include "tilemap.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -24,12 +25,14 @@ extern "C" {
 /// An opaque world (world.h).
 typedef struct ledge_world ledge_world;
 
-/// A body handle: slot index + 1 (0 is the null id), the slot's generation
-/// when the body was created, and the serial number of the world that made
-/// it, so that an id handed to another world is refused, not obeyed.
+/// A body handle: the body's index + 1 (0 is the null id), the index's
+/// generation when the body was created, and the serial number of the world
+/// that made it, so that an id handed to another world is refused, not
+/// obeyed. A body keeps its index for its whole life, wherever the world
+/// stores it; a dead body's index is reused, with the next generation.
 typedef struct ledge_body_id {
-    uint32_t index1;     ///< Slot index plus one; 0 for the null id.
-    uint32_t generation; ///< Must match the slot's current generation.
+    uint32_t index1;     ///< The body's index plus one; 0 for the null id.
+    uint32_t generation; ///< Must match the index's current generation.
     uint32_t world;      ///< Serial number of the world that made it (never 0 for a made id).
 } ledge_body_id;
 
@@ -39,6 +42,18 @@ typedef struct ledge_body_id {
 #else
 #define LEDGE_NULL_BODY_ID ((ledge_body_id){0u, 0u, 0u})
 #endif
+
+/// Whether two ids are the same id (Box2D's B2_ID_EQUALS): the same slot,
+/// generation and world. An expression in C and in C++; each argument is
+/// evaluated twice. Two null ids are equal; an id equal to a living body's
+/// names that body (a stale id never equals a living one: the generations
+/// differ).
+#define LEDGE_ID_EQUALS(a, b)                                                                      \
+    ((a).index1 == (b).index1 && (a).generation == (b).generation && (a).world == (b).world)
+
+/// LEDGE_ID_EQUALS as a function, for bindings and for arguments with side
+/// effects.
+LEDGE_API bool ledge_body_id_equals(ledge_body_id a, ledge_body_id b);
 
 /// How a body moves.
 typedef enum ledge_body_type {
@@ -93,8 +108,9 @@ typedef struct ledge_body_def {
                          ///< false.
     bool enable_events;  ///< Its touches begin and end events (ledge_world_touch_events).
                          ///< Default false.
-    int one_way;         ///< A ledge_one_way (tilemap.h): a one-way platform body (static or
-                         ///< kinematic). Default LEDGE_ONE_WAY_NONE.
+    ledge_one_way one_way; ///< A one-way platform body (static or kinematic) when not
+                           ///< LEDGE_ONE_WAY_NONE: solid only for bodies on the side the
+                           ///< direction names (tilemap.h). Default LEDGE_ONE_WAY_NONE.
     float max_floor_angle;   ///< Steepest surface (radians from up) that counts as ground for
                              ///< ledge_body_ground. Default 50 degrees: 45 degree slopes are
                              ///< floors, 63 degree ones walls.

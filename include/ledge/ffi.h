@@ -60,7 +60,7 @@ typedef struct ledge_bump_rect {
 /// Lua-only fields (item, type: always "slide"), in the order bump's
 /// world:check reports them.
 typedef struct ledge_bump_col {
-    uint32_t other; ///< the other item's body slot (its id's index1)
+    uint32_t other; ///< the other item's id's index1
     bool overlaps;  ///< the item overlapped the other before moving
     double ti;      ///< fraction of the move at the touch (minus the overlap area when overlapping)
     double move_x;  ///< the move being resolved: goal minus item_rect's corner
@@ -78,20 +78,20 @@ typedef struct ledge_bump_col {
 /// of the item whose body is `*item`, toward the corner (goal_x, goal_y),
 /// with the default filter and bump's "slide" response for every other
 /// item, done in one call: project, take the nearest collision (smallest
-/// ti, then centre distance, then lowest slot), slide, project again
+/// ti, then centre distance, then lowest index1), slide, project again
 /// without the items met so far, until nothing is in the way.
 ///
-/// `rects[s]` is the rectangle of the body in slot s (id index1, so
+/// `rects[s]` is the rectangle of the body whose id's index1 is s (so
 /// rects[0] is unused) for every body of the world: the query index finds
 /// the candidates and `rects` gives their exact rectangles; a candidate
-/// slot >= rect_count is an error. The collisions go to `cols` in order
+/// index1 >= rect_count is an error. The collisions go to `cols` in order
 /// and `*actual_x`, `*actual_y` receive where the item ends; when
 /// `update`, `rects[item->index1]` and the body's position (its centre)
 /// are moved there too. Returns the number of collisions; capacity + 1
 /// (nothing changed, nothing logged) when `cols` is too small: call again
 /// with a larger one. Returns -1 (logged, nothing changed) for a NULL
 /// pointer, an invalid id, a non-finite goal, a negative capacity, an
-/// item slot >= rect_count or a world that is stepping.
+/// item index1 >= rect_count or a world that is stepping.
 LEDGE_API int ledge_bump_move(ledge_world *world, ledge_bump_rect *rects, int rect_count,
                               const ledge_body_id *item, double goal_x, double goal_y, bool update,
                               ledge_bump_col *cols, int capacity, double *actual_x,

@@ -38,18 +38,36 @@
 extern "C" {
 #endif
 
+/// What a cast does at a one-way platform: a one-way tile
+/// (ledge_tilemap_set_one_way) or body (ledge_body_def.one_way).
+typedef enum ledge_query_one_way {
+    /// As the step treats a body (the default): the platform is hit only
+    /// where the ray or shape enters it through a surface facing its
+    /// allowed side (a normal within 60 degrees of the direction), so a
+    /// ray falling onto a LEDGE_ONE_WAY_UP ledge hits its top, while one
+    /// rising through it, or passing along it sideways, goes on. A cast
+    /// that starts inside the platform passes it, unless it starts within
+    /// twice the world's linear_slop behind such a surface (where a body
+    /// resting on the platform is): it then hits it at fraction 0.
+    LEDGE_QUERY_ONE_WAY_AS_BODIES = 0,
+    LEDGE_QUERY_ONE_WAY_ALWAYS = 1, ///< Solid from every side, like any tile or body.
+    LEDGE_QUERY_ONE_WAY_NEVER = 2,  ///< Never hit: casts and ledge_world_nearest pass it.
+} ledge_query_one_way;
+
 /// Which bodies (and whether tiles) a query sees. A body is seen when
 /// `(category & body.mask) != 0 && (body.category & mask) != 0`, as two
 /// bodies' ledge_filters are matched (groups do not apply to queries).
 typedef struct ledge_query_filter {
-    uint64_t category;    ///< What the query is (bits). Default 1.
-    uint64_t mask;        ///< What it sees (bits). Default all.
-    bool include_tiles;   ///< Whether tiles are hit (casts only). Default true.
-    ledge_body_id ignore; ///< A body never reported (the caller's own); null for none.
+    uint64_t category;          ///< What the query is (bits). Default 1.
+    uint64_t mask;              ///< What it sees (bits). Default all.
+    bool include_tiles;         ///< Whether tiles are hit (casts only). Default true.
+    ledge_query_one_way one_way; ///< One-way tiles and bodies in ray and shape casts and
+                                ///< ledge_world_nearest. Default LEDGE_QUERY_ONE_WAY_AS_BODIES.
+    ledge_body_id ignore;       ///< A body never reported (the caller's own); null for none.
 } ledge_query_filter;
 
-/// Category 1, every mask bit, tiles included, nothing ignored. A NULL
-/// filter pointer means this filter.
+/// Category 1, every mask bit, tiles included, one-way platforms as bodies
+/// meet them, nothing ignored. A NULL filter pointer means this filter.
 LEDGE_API ledge_query_filter ledge_default_query_filter(void);
 
 /// What a cast hit.

@@ -35,11 +35,11 @@
 /// events and queries are then this world's.
 ///
 /// Format (docs/rollback.md): a header with a magic ("LDGS"), the format
-/// version (LEDGE_SNAPSHOT_VERSION), the size, a checksum over the rest and
-/// the def's fingerprint (map size, tile size and origin, cell size,
-/// response settings, gravity, iterations, substeps, slop, bounce
-/// threshold, sleep settings), then the state, little-endian on every
-/// target. The same state gives the same bytes.
+/// version (LEDGE_SNAPSHOT_VERSION), the size, a checksum over the rest
+/// (xxHash's XXH3, 64 bits) and the def's fingerprint (map size, tile size
+/// and origin, cell size, friction law, gravity, iterations,
+/// substeps, slop, bounce threshold, sleep settings), then the state,
+/// little-endian on every target. The same state gives the same bytes.
 #ifndef LEDGE_SNAPSHOT_H
 #define LEDGE_SNAPSHOT_H
 
@@ -50,7 +50,7 @@ extern "C" {
 #endif
 
 /// The snapshot format this library writes and reads.
-#define LEDGE_SNAPSHOT_VERSION 2
+#define LEDGE_SNAPSHOT_VERSION 3
 
 /// The bytes ledge_world_save needs for the world as it is now (as much
 /// work as a save: keep a buffer that is large enough and ask again only

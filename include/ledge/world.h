@@ -249,9 +249,11 @@ LEDGE_API void ledge_world_set_pre_solve(ledge_world *world, ledge_pre_solve_fn 
 /// Number of living bodies.
 LEDGE_API int ledge_world_body_count(const ledge_world *world);
 
-/// A 64-bit hash of every living body's id, type, position and velocity
-/// bits, in slot order: equal hashes mean equal states, so a game can check
-/// a replay or two machines against each other.
+/// A 64-bit hash (xxHash's XXH3) of every living body's id, type, position
+/// and velocity bits and whether it sleeps, in id order: equal hashes mean
+/// equal states, so a game can check a replay or two machines against each
+/// other. The same state gives the same value on every target. 0 (logged)
+/// for a NULL world.
 LEDGE_API uint64_t ledge_world_hash(const ledge_world *world);
 
 #ifdef __cplusplus

@@ -56,9 +56,9 @@ static void note(state *st, int frame, const char *what) {
 }
 
 static const char *name(const state *st, ledge_body_id id, char *buf, size_t n) {
-    if (scene_same_body(id, st->sensor[0])) return "sensor A";
-    if (scene_same_body(id, st->sensor[1])) return "sensor B";
-    if (scene_same_body(id, st->shuttle)) return "the shuttle";
+    if (LEDGE_ID_EQUALS(id, st->sensor[0])) return "sensor A";
+    if (LEDGE_ID_EQUALS(id, st->sensor[1])) return "sensor B";
+    if (LEDGE_ID_EQUALS(id, st->shuttle)) return "the shuttle";
     snprintf(buf, n, "body %u", id.index1);
     return buf;
 }
@@ -70,7 +70,7 @@ static void read_events(scene *s) {
     ledge_touch_events t = ledge_world_touch_events(s->world);
     for (int k = 0; k < t.begin_count; ++k, ++st->touches) {
         const ledge_touch_event *e = &t.begin[k];
-        if (e->b.index1 == 0)
+        if (LEDGE_ID_EQUALS(e->b, LEDGE_NULL_BODY_ID))
             snprintf(line, sizeof line, "touch begins: %s - tile (%d, %d)", name(st, e->a, a, 32),
                      e->cell_x, e->cell_y);
         else

@@ -163,8 +163,6 @@ ledge_body_id scene_ball(ledge_world *world, float x, float y, float r, float fr
 /// The up-arrows and planks that mark one-way cells in `view` (the debug
 /// draw shows them as ordinary tiles).
 void scene_mark_one_way(ledge_world *world, scene_draw *d, ledge_aabb view);
-/// Whether two body ids name the same body.
-bool scene_same_body(ledge_body_id a, ledge_body_id b);
 
 /// The platformer's player, as docs/character.md builds it: a kinematic
 /// box made a character, moved by the character idiom (run, jump with

@@ -152,10 +152,6 @@ ledge_body_id scene_ball(ledge_world *world, float x, float y, float r, float fr
     return ledge_body_create(world, &bd);
 }
 
-bool scene_same_body(ledge_body_id a, ledge_body_id b) {
-    return a.index1 == b.index1 && a.generation == b.generation && a.world == b.world;
-}
-
 void scene_mark_one_way(ledge_world *world, scene_draw *d, ledge_aabb view) {
     const ledge_tilemap *map = ledge_world_tilemap(world);
     ledge_tilemap_def md = ledge_tilemap_get_def(map);

@@ -27,8 +27,9 @@
 // the harness keeps dt <= 1 and the NaN invariant meaningful; build with
 // -DFUZZ_WORLD_STRESS=1 to feed the extremes too.
 #include "fuzz_common.h"
-#include "resolve.h" // ledge__tile_buried
-#include "contacts.h"   // the twin turns the broad phase's reuse of dormant blocks off
+#include "check.h"    // ledge__vec_within
+#include "resolve.h"  // ledge__tile_buried
+#include "contacts.h" // the twin turns the broad phase's reuse of dormant blocks off
 #include "par.h"
 #include "slots.h"
 #include "world_state.h"
@@ -140,6 +141,9 @@ static void op_create(model *m, reader *r) {
     bd.filter.mask = f & 0x80 ? ~(uint64_t)0 : (uint64_t)(f >> 2) & 0xF;
     bd.filter.group = (int32_t)(f & 0x60) / 0x20 - 1;
     bd.bullet = f & 1;
+    // One-way platform bodies: from the type byte's high part (static and
+    // kinematic ones; none mostly).
+    if (bd.type != LEDGE_BODY_DYNAMIC && type < 0xF0) bd.one_way = (ledge_one_way)(type / 3 % 5);
     ledge_body_id id = ledge_body_create(m->w, &bd);
     bool valid = ledge_body_is_valid(m->w, id);
     CHECK(valid == !same_id(id, LEDGE_NULL_BODY_ID), "create returned an invalid non-null id");
@@ -170,10 +174,14 @@ static void op_destroy(model *m, reader *r) {
 
 static void op_set_tile(model *m, reader *r) {
     int x = (int)(rd_u8(r) % (m->md.width + 2)) - 1, y = (int)(rd_u8(r) % (m->md.height + 2)) - 1;
-    ledge_tile t = (ledge_tile)(rd_u8(r) % 36);
+    uint8_t b = rd_u8(r);
+    ledge_tile t = (ledge_tile)(b % 36);
     bool ok = ledge_tilemap_set(m->map, x, y, t);
-    CHECK(ok == (x >= 0 && y >= 0 && x < m->md.width && y < m->md.height && t < LEDGE_TILE_COUNT),
-          "set tile (%d, %d) %d", x, y, t);
+    bool inside = x >= 0 && y >= 0 && x < m->md.width && y < m->md.height;
+    CHECK(ok == (inside && t < LEDGE_TILE_COUNT), "set tile (%d, %d) %d", x, y, t);
+    // The same byte's high part: the cell's one-way direction (none mostly).
+    ledge_one_way way = (ledge_one_way)(b / 36 % 5);
+    CHECK(ledge_tilemap_set_one_way(m->map, x, y, way) == inside, "set one-way (%d, %d)", x, y);
 }
 
 static void op_setter(model *m, reader *r) {
@@ -275,7 +283,7 @@ static void check_unburied(model *m) {
         ledge_world *w = m->w;
         int s = ledge__slot_of(w, m->id[i]);
         if (w->type[s] != LEDGE_BODY_DYNAMIC || w->sensor[s] || w->frozen[s] || w->asleep[s] ||
-            w->response[s] == LEDGE_RESPONSE_CROSS || w->pre_solve != NULL)
+            w->policy[s] == LEDGE_RESPONSE_CROSS || w->pre_solve != NULL)
             continue;
         vec2s c = v2_add(w->position[s], w->box_offset[s]);
         if (!ledge__tile_buried(w, c)) continue;
@@ -371,11 +379,39 @@ static void op_floor(model *m, reader *r) {
     check_finite(m);
 }
 
+// A world cast under each one-way rule: a fraction in [0, 1], and the
+// rules nest: ALWAYS sees every hit AS_BODIES does, which sees every hit
+// NEVER does, so their closest fractions are in that order (a miss counts
+// as 2). Returns the three.
+static void casts_nest(model *m, vec2s p, vec2s t, const ledge_shape *shape, float out[3]) {
+    static const ledge_query_one_way rules[3] = {
+        LEDGE_QUERY_ONE_WAY_ALWAYS, LEDGE_QUERY_ONE_WAY_AS_BODIES, LEDGE_QUERY_ONE_WAY_NEVER};
+    for (int k = 0; k < 3; ++k) {
+        ledge_query_filter f = ledge_default_query_filter();
+        f.one_way = rules[k];
+        ledge_raycast_result res;
+        bool hit = shape ? ledge_world_shape_cast(m->w, shape, p, t, &f, &res)
+                         : ledge_world_raycast(m->w, p, t, &f, &res);
+        CHECK(!hit || (res.fraction >= 0.0f && res.fraction <= 1.0f), "cast fraction %g",
+              (double)res.fraction);
+        out[k] = hit ? res.fraction : 2.0f;
+    }
+    CHECK(out[0] <= out[1] && out[1] <= out[2],
+          "%s: ALWAYS %g, AS_BODIES %g, NEVER %g (must not decrease)", shape ? "shape cast" : "ray",
+          (double)out[0], (double)out[1], (double)out[2]);
+}
+
 static void op_query(model *m, reader *r) {
     vec2s p = rd_vec(r), t = rd_vec(r);
     ledge_ray_hit h;
     if (ledge_tilemap_raycast(m->map, p, t, &h)) {
         CHECK(h.fraction >= 0.0f && h.fraction <= 1.0f, "ray fraction");
+    }
+    if (ledge__vec_within(p, LEDGE_MAX_COORDINATE) && ledge__vec_within(t, LEDGE_MAX_COORDINATE)) {
+        float f[3];
+        casts_nest(m, p, t, NULL, f);
+        ledge_shape box = ledge_make_box((vec2s){{0, 0}}, (vec2s){{0.3f, 0.4f}});
+        casts_nest(m, p, t, &box, f);
     }
     (void)ledge_tilemap_query_point(m->map, p, NULL);
     int which;
@@ -484,7 +520,7 @@ static bool make_world(model *m, reader *r, bool one_worker) {
     if (m->w == NULL) return false;
     // The twin finds every dormant block's boxes again (broad.c), so that
     // the comparison checks their reuse as well as the workers.
-    if (one_worker) m->w->par.reuse_on = false;
+    if (one_worker) m->w->debug.reuse_on = false;
     if (fabsf(wd.gravity.x) + fabsf(wd.gravity.y) > 1e3f) m->extreme = true;
     m->map = ledge_world_tilemap(m->w);
     m->md = ledge_tilemap_get_def(m->map);

@@ -145,6 +145,29 @@ test('ray casts hit a box top at the closed-form point', function()
     eq(w:raycast(8, 12, 0, 1), nil, 'miss')
 end)
 
+test('ray casts at one-way platforms follow the filter\'s one_way', function()
+    local w = ledge.newWorld({ width = 16, height = 16, gravity = { 0, 0 } })
+    for x = 6, 8 do
+        w.tilemap:set(x, 8, 'FULL')
+        w.tilemap:setOneWay(x, 8, 'up')
+    end
+    local b = w:newBody({ shape = { box = { 1, 0.25 } }, type = 'static', x = 12, y = 4,
+        one_way = 'up' })
+    -- Falling onto the ledge: its top; rising or sideways through it: nothing.
+    local h = w:raycast(7.3, 12, 0, -6)
+    eq(h.kind, 'tile')
+    near(h.y, 9, 1e-5, 'the ledge\'s top')
+    eq(w:raycast(7.3, 6, 0, 6), nil, 'rising through the ledge')
+    eq(w:raycast(2, 8.5, 10, 0), nil, 'along the ledge')
+    eq(w:raycast(12.2, 2, 0, 4), nil, 'rising through the one-way body')
+    eq(w:raycast(12.2, 7, 0, -4).body, b, 'falling onto the one-way body')
+    -- 'always': one-way platforms are solid from every side; 'never': not there.
+    eq(w:raycast(2, 8.5, 10, 0, { one_way = 'always' }).cell_x, 6, 'always: the ledge\'s side')
+    eq(w:raycast(12.2, 2, 0, 4, { one_way = 'always' }).body, b, 'always: the body from below')
+    eq(w:raycast(7.3, 12, 0, -13, { one_way = 'never' }).y, 0, 'never: down to the map\'s edge')
+    raises('bad one_way', function() w:raycast(0, 0, 1, 1, { one_way = 'sometimes' }) end)
+end)
+
 test('the character mover walks and stops at a wall', function()
     local w = ledge.newWorld({ width = 16, height = 8, gravity = { 0, -20 } })
     for x = 0, 15 do w.tilemap:set(x, 0, 'FULL') end

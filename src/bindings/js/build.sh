@@ -20,10 +20,12 @@ out=$(cd "$out" && pwd)
 # emscripten's JS tools need acorn, which Debian keeps in /usr/share/nodejs.
 export NODE_PATH=${NODE_PATH:-/usr/share/nodejs}
 
-# cglm is header-only; emcc must see its headers but not the rest of /usr/include.
+# cglm and xxHash (src/hash.c) are used header-only; emcc must see their
+# headers but not the rest of /usr/include.
 inc=$out/.include
 mkdir -p "$inc"
 ln -sfn /usr/include/cglm "$inc/cglm"
+ln -sfn /usr/include/xxhash.h "$inc/xxhash.h"
 # tiled_flip.c (Tiled's flip flags) includes jansson.h for its types only.
 ln -sfn /usr/include/jansson.h "$inc/jansson.h"
 ln -sfn /usr/include/jansson_config.h "$inc/jansson_config.h"

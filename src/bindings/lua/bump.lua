@@ -203,7 +203,15 @@ bump.responses = responses
 -- --- the world ------------------------------------------------------------
 
 local World = {}
-World.__index = World
+
+-- bump's grid as a read-only view (below): the one field a World computes
+-- when read. Methods are found first, as with a plain __index table.
+local rows_view
+World.__index = function(self, key)
+    local m = World[key]
+    if m == nil and key == 'rows' then return rows_view(self) end
+    return m
+end
 
 local function default_filter() return 'slide' end
 
@@ -642,6 +650,44 @@ end
 function World:toWorld(cx, cy)
     local cs = self.cellSize
     return (cx - 1) * cs, (cy - 1) * cs
+end
+
+-- The cells of bump's grid an item's rectangle covers (bump's
+-- grid_toCellRect): columns cx..cr, rows cy..cb.
+local function cell_rect(cs, r)
+    local cx, cy = floor(r.x / cs) + 1, floor(r.y / cs) + 1
+    return cx, cy, max(cx, ceil((r.x + r.w) / cs)), max(cy, ceil((r.y + r.h) / cs))
+end
+
+--- world.rows: bump's grid as bump keeps it, rows[cy][cx] = {x = cx, y = cy,
+--- itemCount = n, items = {[item] = true, ...}} for every cell an item's
+--- rectangle covers, as kikito's bump_debug.lua reads it to draw the
+--- grid. ledge keeps no such grid (its own query index finds the items),
+--- so each read of world.rows computes a new table from the rectangles:
+--- a view (changing it changes nothing), to be read once per frame, and
+--- only when drawn.
+rows_view = function(self)
+    local rows, cs = {}, self.cellSize
+    for item, slot in pairs(self.rects) do
+        local cx, cy, cr, cb = cell_rect(cs, self.crects[slot])
+        for j = cy, cb do
+            local row = rows[j]
+            if row == nil then
+                row = {}
+                rows[j] = row
+            end
+            for i = cx, cr do
+                local cell = row[i]
+                if cell == nil then
+                    cell = { x = i, y = j, itemCount = 0, items = {} }
+                    row[i] = cell
+                end
+                cell.itemCount = cell.itemCount + 1
+                cell.items[item] = true
+            end
+        end
+    end
+    return rows
 end
 
 --- The cells of bump's grid that items occupy (computed, not stored).

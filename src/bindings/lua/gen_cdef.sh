@@ -5,9 +5,9 @@
 #   src/bindings/lua/gen_cdef.sh [CC] > src/bindings/lua/ledge_cdef.lua
 # fake_include/ stands in for the C library and cglm headers: LuaJIT knows
 # the standard types, and cglm's vec2s is declared there with the same
-# layout. tests/lua/cdef_fresh.sh checks that the checked-in file equals a
-# fresh run, and tests/lua/test_abi.lua compares every struct's size and
-# field offsets with the C compiler's.
+# layout. tests/lua/test_abi.lua checks that the checked-in file equals a
+# fresh run, and compares every struct's size and field offsets with the C
+# compiler's.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 cc=${1:-cc}

@@ -263,12 +263,19 @@ function World:body(id)
     return wrap_body(self, ffi.new('ledge_body_id', id))
 end
 
+-- What a cast does at one-way platforms (query.h's ledge_query_one_way).
+local query_one_way = { as_bodies = 0, always = 1, never = 2 }
+
 local function filter_of(t)
     if t == nil then return nil end
     local f = C.ledge_default_query_filter()
     if t.category then f.category = t.category end
     if t.mask then f.mask = t.mask end
     if t.tiles ~= nil then f.include_tiles = t.tiles end
+    if t.one_way ~= nil then
+        f.one_way = query_one_way[t.one_way] or error('bad one_way ' .. tostring(t.one_way)
+            .. " (must be 'as_bodies', 'always' or 'never')", 3)
+    end
     if t.ignore then f.ignore = t.ignore.id end
     return f
 end
@@ -284,7 +291,8 @@ local function cast_result(world, r)
 end
 
 --- The closest hit of the segment (x, y) -> (x + dx, y + dy) or nil;
---- filter = {category, mask, tiles = bool, ignore = body}.
+--- filter = {category, mask, tiles = bool, one_way = 'as_bodies' | 'always' | 'never',
+--- ignore = body}.
 function World:raycast(x, y, dx, dy, filter)
     local r = raycast_result_t()
     local hit = checked(C.ledge_world_raycast, wptr(self), vec2(x, y), vec2(dx, dy),

@@ -235,6 +235,7 @@ typedef struct ledge_body_id {
     uint32_t generation;
     uint32_t world;
 } ledge_body_id;
+bool ledge_body_id_equals(ledge_body_id a, ledge_body_id b);
 typedef enum ledge_body_type {
     LEDGE_BODY_STATIC = 0,
     LEDGE_BODY_KINEMATIC = 1,
@@ -264,7 +265,7 @@ typedef struct ledge_body_def {
     bool bullet;
     bool sensor;
     bool enable_events;
-    int one_way;
+    ledge_one_way one_way;
     float max_floor_angle;
     ledge_response response;
     ledge_filter filter;
@@ -393,10 +394,16 @@ typedef struct ledge_crush_events {
     int count;
 } ledge_crush_events;
 ledge_crush_events ledge_world_crush_events(const ledge_world *world);
+typedef enum ledge_query_one_way {
+    LEDGE_QUERY_ONE_WAY_AS_BODIES = 0,
+    LEDGE_QUERY_ONE_WAY_ALWAYS = 1,
+    LEDGE_QUERY_ONE_WAY_NEVER = 2,
+} ledge_query_one_way;
 typedef struct ledge_query_filter {
     uint64_t category;
     uint64_t mask;
     bool include_tiles;
+    ledge_query_one_way one_way;
     ledge_body_id ignore;
 } ledge_query_filter;
 ledge_query_filter ledge_default_query_filter(void);
