@@ -58,12 +58,12 @@ typedef enum ledge_query_one_way {
 /// `(category & body.mask) != 0 && (body.category & mask) != 0`, as two
 /// bodies' ledge_filters are matched (groups do not apply to queries).
 typedef struct ledge_query_filter {
-    uint64_t category;          ///< What the query is (bits). Default 1.
-    uint64_t mask;              ///< What it sees (bits). Default all.
-    bool include_tiles;         ///< Whether tiles are hit (casts only). Default true.
+    uint64_t category;           ///< What the query is (bits). Default 1.
+    uint64_t mask;               ///< What it sees (bits). Default all.
+    bool include_tiles;          ///< Whether tiles are hit (casts only). Default true.
     ledge_query_one_way one_way; ///< One-way tiles and bodies in ray and shape casts and
-                                ///< ledge_world_nearest. Default LEDGE_QUERY_ONE_WAY_AS_BODIES.
-    ledge_body_id ignore;       ///< A body never reported (the caller's own); null for none.
+                                 ///< ledge_world_nearest. Default LEDGE_QUERY_ONE_WAY_AS_BODIES.
+    ledge_body_id ignore;        ///< A body never reported (the caller's own); null for none.
 } ledge_query_filter;
 
 /// Category 1, every mask bit, tiles included, one-way platforms as bodies

@@ -17,7 +17,7 @@ import { launch, serve } from './browser.mjs';
 const npm = (args, cwd) => execFileSync('npm', [...args, '--offline', '--no-audit', '--no-fund'], { cwd, encoding: 'utf8' });
 const phaserVersion = JSON.parse(fs.readFileSync(path.join(root, 'samples/phaser/package.json'), 'utf8')).devDependencies.phaser;
 
-test('ledge-physics and ledge-phaser from their tarballs: the README examples in a page', { timeout: 180000 }, async (t) => {
+test('ledge-physics and ledge-phaser from their tarballs: the README examples in a page', { timeout: 600000 }, async (t) => {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ledge-pack-phaser-'));
   t.after(() => fs.rmSync(tmp, { recursive: true, force: true }));
   const pack = (dir) => JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', tmp], dir))[0];

@@ -49,6 +49,8 @@ export type FrictionLaw = 'n' | 'coulomb';
  * 'down' below it, 'left' to its left, 'right' to its right.
  */
 export type OneWay = 'none' | 'up' | 'down' | 'left' | 'right';
+/** ledge_query_one_way: how a query meets one-way tiles and bodies. */
+export type QueryOneWay = 'asBodies' | 'always' | 'never';
 /** What a cast or move hit: a tile (cell, tile) or a body. */
 export type HitKind = 'none' | 'tile' | 'body';
 /**
@@ -199,6 +201,13 @@ export interface QueryFilter {
   mask?: number | bigint;
   /** Whether tiles are hit (casts only). Default true. */
   includeTiles?: boolean;
+  /**
+   * One-way tiles and bodies in ray and shape casts and nearest: 'asBodies'
+   * (default) hits them only where the ray or shape enters through a surface
+   * facing the platform's allowed side (within 60 degrees), as bodies meet
+   * them; 'always' is solid from every side; 'never' passes them.
+   */
+  oneWay?: QueryOneWay;
   /** A body never reported (the caller's own); null for none. */
   ignore?: Body | null;
 }

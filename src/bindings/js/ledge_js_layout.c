@@ -83,6 +83,7 @@ static const js_field query_filter[] = {
     F(ledge_query_filter, category, "u64"),
     F(ledge_query_filter, mask, "u64"),
     F(ledge_query_filter, include_tiles, "bool"),
+    F(ledge_query_filter, one_way, "enum:query_one_way"),
     F(ledge_query_filter, ignore, "id"),
 };
 
@@ -290,13 +291,15 @@ static const js_enum enums[] = {
     {"response", "slide,touch,bounce,cross"},
     {"friction_law", "n,coulomb"},
     {"one_way", "none,up,down,left,right"},
+    {"query_one_way", "asBodies,always,never"},
     {"hit_kind", "none,tile,body"},
     {"platform_leave", "addVelocity,addUpward,nothing"},
     {"shape_type", "invalid,circle,box,polygon"},
 };
 _Static_assert(LEDGE_RESPONSE_CROSS == 3 && LEDGE_FRICTION_COULOMB == 1 &&
                    LEDGE_ONE_WAY_RIGHT == 4 && LEDGE_HIT_BODY == 2 &&
-                   LEDGE_PLATFORM_LEAVE_NOTHING == 2 && LEDGE_BODY_DYNAMIC == 2,
+                   LEDGE_QUERY_ONE_WAY_NEVER == 2 && LEDGE_PLATFORM_LEAVE_NOTHING == 2 &&
+                   LEDGE_BODY_DYNAMIC == 2,
                "the enums' value lists follow the C values");
 
 /// Constants the JavaScript side needs.
