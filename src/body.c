@@ -1,12 +1,14 @@
 // Bodies: definitions, creation and destruction in generation-checked
 // slots, and the per-body getters and setters.
 #include "body_store.h"
+#include "joints.h"
 #include "query_index.h"
 #include "resolve.h"
 #include "shape.h"
 #include "sleep.h"
 #include "slots.h"
 #include "check.h"
+#include "material.h"
 #include "world_state.h"
 
 #include <limits.h>
@@ -32,9 +34,7 @@ ledge_body_def ledge_default_body_def(void) {
 
 // A unit interval check for friction and bounce.
 static bool unit_ok(const char *arg, float v) {
-    if (v >= 0.0f && v <= 1.0f) return true;
-    LEDGE_ERROR("ledge_body_create: %s is %g (must be 0..1)", arg, (double)v);
-    return false;
+    return ledge__check_unit("ledge_body_create", arg, v);
 }
 
 static bool finite_ok(const char *fn, const char *arg, float v, float lo) {
@@ -96,6 +96,8 @@ static bool body_def_ok(const ledge_body_def *d) {
            ledge__check_vec(fn, "velocity", d->velocity, LEDGE_MAX_COORDINATE) &&
            (d->type != LEDGE_BODY_DYNAMIC || ledge__check_size(fn, "density", d->density)) &&
            unit_ok("friction", d->friction) && unit_ok("bounce", d->bounce) &&
+           ledge__check_speed(fn, "surface_speed", d->surface_speed) &&
+           ledge__check_friction_mix(fn, "friction_mix", (int)d->friction_mix) &&
            finite_ok(fn, "gravity_scale", d->gravity_scale, -LEDGE_MAX_COORDINATE) &&
            finite_ok(fn, "drag", d->drag, 0.0f) && platform_ok(d) && mass_ok(d);
 }
@@ -126,6 +128,8 @@ ledge_body_id ledge_body_create(ledge_world *world, const ledge_body_def *def) {
     world->inv_mass[i] = def->type == LEDGE_BODY_DYNAMIC && mass > 0.0f ? 1.0f / mass : 0.0f;
     world->friction[i] = def->friction;
     world->bounce[i] = def->bounce;
+    world->surface_speed[i] = def->surface_speed;
+    world->friction_mix[i] = (uint8_t)def->friction_mix;
     world->gravity_scale[i] = def->gravity_scale;
     world->drag[i] = def->drag;
     world->filter[i] = def->filter;
@@ -142,6 +146,7 @@ ledge_body_id ledge_body_create(ledge_world *world, const ledge_body_def *def) {
     world->floor_cos[i] = cosf(def->max_floor_angle);
     world->policy[i] = (uint8_t)def->response;
     world->dropping[i] = 0;
+    world->joined[i] = 0;
     world->asleep[i] = 0;
     world->sleep_timer[i] = 0.0f;
     world->sleep_inv_mass[i] = 0.0f;
@@ -166,7 +171,8 @@ void ledge_body_destroy(ledge_world *world, ledge_body_id id) {
         return;
     }
     ledge__wake(world, i);
-    ledge__sleep_wake_touching(world, i); // what it held up falls
+    ledge__sleep_wake_touching(world, i);             // what it held up falls
+    ledge__joints_forget_body(world, i, ledge__wake); // its joints die with it
     ledge__forget_contacts(world, i);
     ledge__store_release(world, i);
     ledge__query_refile(world, i);
@@ -387,4 +393,38 @@ bool ledge_body_set_bounce(ledge_world *world, ledge_body_id id, float bounce) {
     return world != NULL
                ? unit_set(world, id, "ledge_body_set_bounce", "bounce", bounce, world->bounce)
                : ledge__world_slot(world, id, "ledge_body_set_bounce") >= 0;
+}
+
+bool ledge_body_set_surface_speed(ledge_world *world, ledge_body_id id, float speed) {
+    const char *fn = "ledge_body_set_surface_speed";
+    int i = writable_slot(world, id, fn);
+    if (i < 0 || !ledge__check_speed(fn, "speed", speed)) return false;
+    world->surface_speed[i] = speed;
+    ledge__wake(world, i);
+    ledge__sleep_wake_touching(world, i); // what rests on a belt moves with it
+    return true;
+}
+
+bool ledge_body_set_material(ledge_world *world, ledge_body_id id, const ledge_material *material) {
+    const char *fn = "ledge_body_set_material";
+    int i = writable_slot(world, id, fn);
+    if (i < 0 || !ledge__check_material(fn, "material", material)) return false;
+    world->friction[i] = material->friction;
+    world->bounce[i] = material->bounce;
+    world->surface_speed[i] = material->surface_speed;
+    world->friction_mix[i] = (uint8_t)material->friction_mix;
+    ledge__wake(world, i);
+    ledge__sleep_wake_touching(world, i);
+    return true;
+}
+
+ledge_material ledge_body_material(const ledge_world *world, ledge_body_id id) {
+    int i = ledge__world_slot(world, id, "ledge_body_material");
+    ledge_material m = ledge_default_material();
+    if (i < 0) return m;
+    m.friction = world->friction[i];
+    m.bounce = world->bounce[i];
+    m.surface_speed = world->surface_speed[i];
+    m.friction_mix = (ledge_friction_mix)world->friction_mix[i];
+    return m;
 }

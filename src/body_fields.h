@@ -31,6 +31,8 @@ typedef struct ledge__range {
     X(HOT, float, inv_mass) /* 0 for static and kinematic bodies */                                \
     X(HOT, float, friction)                                                                        \
     X(HOT, float, bounce)                                                                          \
+    X(HOT, float, surface_speed)  /* along the tangent of its outward normal (material.h) */       \
+    X(HOT, uint8_t, friction_mix) /* a ledge_friction_mix */                                       \
     X(HOT, float, gravity_scale)                                                                   \
     X(HOT, float, drag)                                                                            \
     X(HOT, ledge_shape, shape)                                                                     \
@@ -46,6 +48,7 @@ typedef struct ledge__range {
     X(HOT, vec2s, prev_velocity)    /* kinematic: velocity of the last substep (carry) */          \
     X(HOT, uint8_t, frozen)         /* left the finite range: kept still (world.c) */              \
     X(HOT, uint8_t, moved)          /* set by the game since the last step: no replay */           \
+    X(HOT, uint8_t, joined)         /* has a joint that keeps its bodies apart (joints.c) */       \
     X(HOT, vec2s, last_position)    /* before the substep moved it; else where it rests */         \
     X(HOT, ledge__range, tile_seen) /* the tile cells last looked at near it (broad.c) */          \
     X(HOT, uint8_t, tile_seen_near) /* whether one of them held a tile, and more (broad.c) */      \

@@ -15,6 +15,7 @@
 // grid cells its own grown box reaches, and those bodies test each other
 // directly. A level with a few big static or kinematic bodies stays fast.
 #include "broad.h"
+#include "joints.h"
 #include "par.h"
 #include "world_state.h"
 
@@ -98,8 +99,16 @@ static inline uint8_t pair_kind(const ledge_world *w, int a, int b) {
 // overlap to the top in about n passes, like the shock sweep does for the
 // velocities, without holding the lower body still (which lends it
 // infinite mass: the sweep's throws, response.c).
+//
+// A body held by joints to the world (joints.h) is not pushed by a body
+// that is not: its joints would put it back in the next pass, and the
+// other body, pushed out by a share of its overlap each pass, would sink
+// through it (a crate through a bridge's planks). Its joints carry what
+// rests on it through the loads (joint_solve.c).
 static inline float pair_share(const ledge_world *w, int a, int b) {
     float ia = w->inv_mass[a], ib = w->inv_mass[b];
+    bool ha = ledge__joint_held(w, a), hb = ledge__joint_held(w, b);
+    if (ha != hb && ia > 0.0f && ib > 0.0f) return ha ? 0.0f : 1.0f;
     if (ia > 0.0f && ib > 0.0f) {
         vec2s d = v2_sub(w->step.box_center[b], w->step.box_center[a]);
         float along = v2_dot(d, w->up); // 0 without gravity: no body is under another
@@ -158,6 +167,7 @@ static inline probe probe_of(const ledge_world *w, int a) {
 // The rest of a candidate test, for boxes within the margin of each other.
 static bool consider_near(ledge_world *w, pair_out *out, int a, int b) {
     if (!ledge__filters_allow(&w->filter[a], &w->filter[b])) return true;
+    if ((w->joined[a] & w->joined[b]) && ledge__joints_keep_apart(w, a, b)) return true;
     if (w->sensor[a] | w->sensor[b]) {
         // A sensor reports bodies that move (not other sensors, not the level).
         if ((w->sensor[a] & w->sensor[b]) || w->type[w->sensor[a] ? b : a] == LEDGE_BODY_STATIC) {

@@ -21,7 +21,8 @@
 static inline uint8_t plain_body(const ledge_world *w, int i) {
     const ledge_filter *f = &w->filter[i];
     return (uint8_t)(w->circle[i] && w->inv_mass[i] > 0.0f && f->group == 0 && f->category != 0 &&
-                     f->mask == ~(uint64_t)0 && !(w->sensor[i] | w->one_way[i] | w->policy[i]) &&
+                     f->mask == ~(uint64_t)0 &&
+                     !(w->sensor[i] | w->one_way[i] | w->policy[i] | w->joined[i]) &&
                      w->pre_solve == NULL);
 }
 

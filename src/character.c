@@ -11,6 +11,7 @@
 // and a rigid teleport by it keeps the relative position to rounding.
 #include "move.h"
 #include "character.h"
+#include "joints.h"
 #include "query_index.h"
 #include "slots.h"
 #include "check.h"
@@ -81,6 +82,7 @@ bool ledge_character_create(ledge_world *world, ledge_body_id id, const ledge_ch
     c->floor_slot = -1;
     c->last_position = c->state.position = world->position[i];
     c->state.last_move.ground_hit = -1;
+    c->state.floor_material = ledge_default_material();
     return true;
 }
 
@@ -145,12 +147,30 @@ bool ledge_character_set_velocity(ledge_world *world, ledge_body_id id, vec2s ve
 
 // --- the move ---------------------------------------------------------------
 
+// The surface velocity of a floor of material m whose normal is n (a belt:
+// material.h's tangent (ny, -nx)); (0, 0) for a floor at rest.
+static vec2s surface_velocity(const ledge_material *m, vec2s n) {
+    if (m->surface_speed == 0.0f) return v2(0.0f, 0.0f);
+    return v2_scale(v2(n.y, -n.x), m->surface_speed);
+}
+
+// The floor's material now: the cell's (outside the map, FULL's), or the
+// body's; the default when the state has no floor (or its body is gone).
+static ledge_material floor_material_of(const ledge_world *w, const ledge_character_state *s) {
+    if (s->on_floor && s->floor_is_tile)
+        return ledge_tilemap_cell_material(w->map, s->floor_cell_x, s->floor_cell_y);
+    if (s->on_floor && ledge_body_is_valid(w, s->floor_body))
+        return ledge_body_material(w, s->floor_body);
+    return ledge_default_material();
+}
+
 // The floor of the move's result into the state.
 static void take_floor(const ledge_world *w, ledge_character_state *s, const ledge_move_result *r) {
     s->floor_body = LEDGE_NULL_BODY_ID;
     s->floor_is_tile = false;
     s->floor_cell_x = s->floor_cell_y = 0;
     s->floor_tile = LEDGE_TILE_EMPTY;
+    s->floor_material = ledge_default_material();
     s->platform_velocity = v2(0.0f, 0.0f);
     if (!r->on_ground || r->ground_hit < 0) return;
     const ledge_move_hit *h = &r->hits[r->ground_hit];
@@ -163,6 +183,18 @@ static void take_floor(const ledge_world *w, ledge_character_state *s, const led
         s->floor_cell_y = h->cell_y;
         s->floor_tile = h->tile;
     }
+    s->floor_material = floor_material_of(w, s);
+    if (s->floor_material.surface_speed != 0.0f)
+        s->platform_velocity =
+            v2_add(s->platform_velocity, surface_velocity(&s->floor_material, s->floor_normal));
+}
+
+// What the floor's surface carries the character by in a move of dt (a
+// belt), when it rides: its surface velocity now times dt, else (0, 0).
+static vec2s belt_move(const ledge_world *w, const ledge__character *c, float dt) {
+    if (!c->def.ride_platforms || !c->state.on_floor) return v2(0.0f, 0.0f);
+    ledge_material m = floor_material_of(w, &c->state);
+    return v2_scale(surface_velocity(&m, c->state.floor_normal), dt);
 }
 
 // platform_on_leave: the velocity of the body just left, as the def asks.
@@ -192,6 +224,51 @@ static void take_crush(const ledge_world *w, int i, int by, ledge_character_stat
     const ledge__character *c = &w->characters->c[w->handle[i]];
     s->crushed = by >= 0 && overlaps(w, i, by, c->def.move.skin);
     if (!s->crushed) s->crushed_by = LEDGE_NULL_BODY_ID;
+}
+
+// --- hanging -----------------------------------------------------------------
+
+// The rope or rod of lowest index that joins body slot i (its side in
+// *side), or -1.
+static int hang_joint(const ledge_world *w, int i, int *side) {
+    const ledge__joints *t = w->joints;
+    int h = w->handle[i];
+    if (t == NULL || t->live == 0) return -1;
+    for (int k = 0; k < t->used; ++k) {
+        const ledge__joint *j = &t->j[k];
+        if (!j->alive || (j->type != LEDGE_JOINT_ROPE && j->type != LEDGE_JOINT_ROD)) continue;
+        if (j->body[0] == h || j->body[1] == h) {
+            *side = j->body[1] == h;
+            return k;
+        }
+    }
+    return -1;
+}
+
+// The velocity with which moving by it for dt keeps the joint: from the
+// character's anchor p (offset d from the anchor it hangs from, unit n),
+// the velocity's part along n such that |d + dt v| is the length (a rope
+// only when it would be longer: slack, it falls freely). The closed form
+// of one row of the step's predict solve (joint_solve.c): SHAKE's step.
+static vec2s hang_velocity(vec2s d, vec2s v, float dt, float length, bool rope) {
+    float dist = v2_len(d);
+    if (!(dist > 1e-6f)) return v;
+    vec2s n = v2_scale(d, 1.0f / dist), u = v2_add(d, v2_scale(v, dt));
+    float u2 = v2_len2(u), un = v2_dot(u, n);
+    if (rope && u2 <= length * length) return v;
+    float disc = un * un - u2 + length * length;
+    float k = disc > 0.0f ? -un + sqrtf(disc) : -un; // beyond reach: as near as it gets
+    return v2_add(v, v2_scale(n, k / dt));
+}
+
+// After a hanging move: the kept velocity without its part along the
+// rope away from the anchor (a rod's both ways), taut or rod.
+static vec2s hang_clip(vec2s d, vec2s v, float length, bool rope) {
+    float dist = v2_len(d);
+    if (!(dist > 1e-6f) || (rope && dist < length - 1e-4f * (1.0f + length))) return v;
+    vec2s n = v2_scale(d, 1.0f / dist);
+    float out = v2_dot(v, n);
+    return rope && out < 0.0f ? v : v2_sub(v, v2_scale(n, out));
 }
 
 static bool check_move(ledge_world *w, ledge_body_id id, vec2s velocity, float dt,
@@ -229,12 +306,31 @@ bool ledge_character_move(ledge_world *world, ledge_body_id id, vec2s velocity, 
     int crusher = s->crushed && ledge_body_is_valid(world, s->crushed_by)
                       ? ledge__slot_of(world, s->crushed_by)
                       : -1;
-    if (!ledge__move_ignoring(world, id, v2_scale(velocity, dt), &md, &r, crusher)) return false;
+    int side = 0, hang = hang_joint(world, i, &side);
+    const ledge__joint *j = hang >= 0 ? &world->joints->j[hang] : NULL;
+    vec2s anchor = v2(0.0f, 0.0f), own = v2(0.0f, 0.0f);
+    bool rope = j != NULL && j->type == LEDGE_JOINT_ROPE;
+    if (j != NULL) {
+        anchor = ledge__joint_anchor(world, j, 1 - side);
+        own = j->anchor[side];
+        vec2s d = v2_sub(v2_add(world->position[i], own), anchor);
+        velocity = hang_velocity(d, velocity, dt, j->length, rope);
+    }
+    vec2s move = v2_scale(velocity, dt), belt = belt_move(world, c, dt);
+    if (belt.x != 0.0f || belt.y != 0.0f) move = v2_add(move, belt);
+    if (!ledge__move_ignoring(world, id, move, &md, &r, crusher)) return false;
     if (world->dropping[i] && !world->in_one_way[i]) world->dropping[i] = 0;
     take_crush(world, i, crusher, s);
-    bool left = s->on_floor && s->floor_body.index1 != 0 && !r.on_ground;
+    // Leaving a body, or a tile whose surface moved (a belt).
+    bool moving_floor =
+        s->floor_body.index1 != 0 || (s->floor_is_tile && s->floor_material.surface_speed != 0.0f);
+    bool left = s->on_floor && moving_floor && !r.on_ground;
     vec2s v = ledge_move_clip_velocity(&r, velocity);
     if (left) v = v2_add(v, leave_velocity(c, r.up));
+    if (j != NULL) v = hang_clip(v2_sub(v2_add(r.position, own), anchor), v, j->length, rope);
+    s->hanging = j != NULL;
+    s->hang_joint = j != NULL ? ledge__joint_id(world, hang) : LEDGE_NULL_JOINT_ID;
+    s->hang_anchor = anchor;
     s->position = r.position;
     s->velocity = v;
     s->real_velocity = v2_scale(v2_sub(r.position, c->last_position), 1.0f / dt);
@@ -320,6 +416,10 @@ static void carry_one(ledge_world *w, int i, bool *synced) {
     }
     c->state.position = w->position[i];
     c->state.platform_velocity = w->velocity[floor];
+    if (c->state.floor_material.surface_speed != 0.0f)
+        c->state.platform_velocity =
+            v2_add(c->state.platform_velocity,
+                   surface_velocity(&c->state.floor_material, c->state.floor_normal));
 }
 
 // Whether character c stands on a character not carried yet.

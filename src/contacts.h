@@ -5,6 +5,8 @@
 #ifndef LEDGE_CONTACTS_H
 #define LEDGE_CONTACTS_H
 
+#include "material.h"
+#include "tilemap_material.h"
 #include "world_state.h"
 
 /// What a tile contact depends on in its cell: the tile and its one-way
@@ -13,6 +15,36 @@ static inline int ledge__cell_stamp(const ledge_tilemap *map, int x, int y) {
     if (x < 0 || y < 0 || x >= map->width || y >= map->height) return -1;
     size_t k = (size_t)y * (size_t)map->width + (size_t)x;
     return (int)map->tiles[k] | (int)map->one_way[k] << 8;
+}
+
+/// A contact's friction, bounce and surface speed between body a and a
+/// level surface of material m (a tile, a cell, a chain): material.h's
+/// rule, the surface's material first, so that against the default
+/// material the body keeps its own bits.
+static inline void ledge__surface_contact_material(const ledge_world *w, int a,
+                                                   const ledge_material *m, ledge__contact *c) {
+    c->friction =
+        ledge__mix_friction(m->friction, m->friction_mix, w->friction[a], w->friction_mix[a]);
+    c->bounce = ledge__mix_bounce(m->bounce, w->bounce[a]);
+    c->speed = m->surface_speed + w->surface_speed[a];
+}
+
+/// A tile contact's: body a against the material of cell (x, y).
+static inline void ledge__tile_contact_material(const ledge_world *w, int a, int x, int y,
+                                                ledge__contact *c) {
+    const ledge_material *m =
+        ledge__tilemap_material(w->map, x, y, ledge__tilemap_at(w->map, x, y));
+    ledge__surface_contact_material(w, a, m, c);
+}
+
+/// A contact's friction, bounce and surface speed between bodies a and b
+/// (material.h's rule).
+static inline void ledge__pair_contact_material(const ledge_world *w, int a, int b,
+                                                ledge__contact *c) {
+    c->friction =
+        ledge__mix_friction(w->friction[a], w->friction_mix[a], w->friction[b], w->friction_mix[b]);
+    c->bounce = ledge__mix_bounce(w->bounce[a], w->bounce[b]);
+    c->speed = w->surface_speed[a] + w->surface_speed[b];
 }
 
 /// Whether a tile contact's cell was edited since it was found (its stamp

@@ -1,12 +1,14 @@
 // Debug draw (draw.h): the tiles in a region from the library's own tile
-// outlines, the bodies coloured by type, and the last step's contacts,
-// through the game's callbacks. Reads the world, never changes it.
+// outlines, the bodies coloured by type, the joints, and the last step's
+// contacts, through the game's callbacks. Reads the world, never changes it.
 #include "contacts.h"
 #include "check.h"
+#include "joints.h"
 #include "world_state.h"
 
 #include "ledge/draw.h"
 #include "tilemap.h"
+#include "tilemap_material.h"
 
 #include <string.h>
 
@@ -18,6 +20,8 @@ ledge_debug_draw ledge_default_debug_draw(void) {
     d.draw_bodies = true;
     d.draw_contacts = true;
     d.draw_normals = true;
+    d.draw_joints = true;
+    d.draw_materials = true;
     return d;
 }
 
@@ -47,6 +51,51 @@ static int flatten(const ledge_tile_outline *ol, vec2s *out) {
     return n;
 }
 
+// An arrow of length `len` centred on p along unit direction t.
+static void draw_arrow(const ledge_debug_draw *d, vec2s p, vec2s t, float len) {
+    vec2s half = v2_scale(t, 0.5f * len), tip = v2_add(p, half);
+    vec2s back = v2_scale(t, -0.25f * len), side = v2_scale(v2(-t.y, t.x), 0.18f * len);
+    d->draw_segment(v2_sub(p, half), tip, LEDGE_COLOR_BELT, d->context);
+    d->draw_segment(tip, v2_add(tip, v2_add(back, side)), LEDGE_COLOR_BELT, d->context);
+    d->draw_segment(tip, v2_add(tip, v2_sub(back, side)), LEDGE_COLOR_BELT, d->context);
+}
+
+// The arrow of the edge p0 -> p1 of a counter-clockwise outline whose
+// surface moves at `speed`: its outward normal n = (dy, -dx) / |d| gives
+// the tangent (ny, -nx) the surface moves along (material.h).
+static void draw_edge_arrow(const ledge_debug_draw *d, vec2s p0, vec2s p1, float speed, float len) {
+    vec2s e = v2_sub(p1, p0);
+    float l = v2_len(e);
+    if (!(l > 0.0f)) return;
+    vec2s n = v2_scale(v2(e.y, -e.x), 1.0f / l);
+    vec2s t = v2_scale(v2(n.y, -n.x), speed > 0.0f ? 1.0f : -1.0f);
+    draw_arrow(d, v2_scale(v2_add(p0, p1), 0.5f), t, len);
+}
+
+// The side of cell (x, y) of corner cmin and side `size` an outline edge
+// lies on (both ends on it), or -1.
+static int edge_side(vec2s p0, vec2s p1, vec2s cmin, float size) {
+    vec2s cmax = v2_add(cmin, v2(size, size));
+    if (p0.x == cmin.x && p1.x == cmin.x) return LEDGE_SIDE_XNEG;
+    if (p0.x == cmax.x && p1.x == cmax.x) return LEDGE_SIDE_XPOS;
+    if (p0.y == cmin.y && p1.y == cmin.y) return LEDGE_SIDE_YNEG;
+    if (p0.y == cmax.y && p1.y == cmax.y) return LEDGE_SIDE_YPOS;
+    return -1;
+}
+
+// A belt's arrows: one on each edge of the tile's outline that is a
+// surface (an edge on a cell side whose state is OFF is an internal seam;
+// an arc is drawn on its chord).
+static void draw_belt(const ledge_tilemap *m, const ledge_debug_draw *d, int x, int y,
+                      const ledge_tile_outline *ol, vec2s cmin, float speed) {
+    for (int i = 0; i < ol->count; ++i) {
+        vec2s p0 = ol->points[i], p1 = ol->points[(i + 1) % ol->count];
+        int side = edge_side(p0, p1, cmin, m->tile_size);
+        if (side >= 0 && ledge_tilemap_edge(m, x, y, (ledge_side)side) == LEDGE_EDGE_OFF) continue;
+        draw_edge_arrow(d, p0, p1, speed, 0.5f * m->tile_size);
+    }
+}
+
 // The non-empty map cells overlapping the region, as
 // ledge_tilemap_query_region lists them.
 static void draw_tiles(const ledge_world *w, const ledge_debug_draw *d, ledge_aabb r) {
@@ -61,6 +110,7 @@ static void draw_tiles(const ledge_world *w, const ledge_debug_draw *d, ledge_aa
     x1 = x1 > m->width - 1 ? m->width - 1 : x1;
     y1 = y1 > m->height - 1 ? m->height - 1 : y1;
     vec2s pts[MAX_DRAW_POINTS];
+    ledge_material def = ledge_default_material();
     for (int y = y0; y <= y1; ++y) {
         for (int x = x0; x <= x1; ++x) {
             ledge_tile t = m->tiles[(size_t)y * (size_t)m->width + (size_t)x];
@@ -68,7 +118,12 @@ static void draw_tiles(const ledge_world *w, const ledge_debug_draw *d, ledge_aa
             vec2s cmin = v2_add(m->origin, v2((float)x * m->tile_size, (float)y * m->tile_size));
             ledge_tile_outline ol;
             if (!ledge_tile_outline_get(t, cmin, m->tile_size, &ol)) continue;
-            d->draw_polygon(pts, flatten(&ol, pts), LEDGE_COLOR_TILE, d->context);
+            const ledge_material *mat = ledge__tilemap_material(m, x, y, t);
+            bool own = d->draw_materials && !ledge__same_material(mat, &def);
+            d->draw_polygon(pts, flatten(&ol, pts), own ? LEDGE_COLOR_MATERIAL : LEDGE_COLOR_TILE,
+                            d->context);
+            if (own && mat->surface_speed != 0.0f && d->draw_segment)
+                draw_belt(m, d, x, y, &ol, cmin, mat->surface_speed);
         }
     }
 }
@@ -110,12 +165,38 @@ static void draw_body(const ledge_world *w, const ledge_debug_draw *d, int i) {
     d->draw_solid_polygon(p, s->count, color, d->context);
 }
 
+// A moving body surface's arrows: at the middle of each edge of a box or
+// polygon (counter-clockwise), at four points around a circle.
+static void draw_body_belt(const ledge_world *w, const ledge_debug_draw *d, int i) {
+    const ledge_shape *s = &w->shape[i];
+    vec2s pos = w->position[i];
+    float speed = w->surface_speed[i];
+    if (s->type == LEDGE_SHAPE_CIRCLE) {
+        static const float dirs[4][2] = {{0, 1}, {1, 0}, {0, -1}, {-1, 0}};
+        vec2s c = v2_add(pos, s->center);
+        for (int k = 0; k < 4; ++k) {
+            vec2s n = v2(dirs[k][0], dirs[k][1]);
+            vec2s t = v2_scale(v2(n.y, -n.x), speed > 0.0f ? 1.0f : -1.0f);
+            draw_arrow(d, v2_add(c, v2_scale(n, s->radius)), t, s->radius);
+        }
+        return;
+    }
+    ledge_aabb b = s->bounds;
+    float len = 0.5f * minf(b.upper.x - b.lower.x, b.upper.y - b.lower.y);
+    for (int k = 0; k < s->count; ++k) {
+        vec2s p0 = v2_add(pos, s->vertices[k]), p1 = v2_add(pos, s->vertices[(k + 1) % s->count]);
+        draw_edge_arrow(d, p0, p1, speed, len);
+    }
+}
+
 static void draw_bodies(const ledge_world *w, const ledge_debug_draw *d, ledge_aabb r) {
     for (int i = 0; i < w->slot_count; ++i) {
         if (!w->alive[i]) continue;
         ledge_aabb b = body_box(w, i);
         if (!overlaps(b, r)) continue;
         if (d->draw_bodies) draw_body(w, d, i);
+        if (d->draw_bodies && d->draw_materials && d->draw_segment && w->surface_speed[i] != 0.0f)
+            draw_body_belt(w, d, i);
         if (d->draw_bounds) draw_box(d, b, LEDGE_COLOR_BOUNDS);
     }
 }
@@ -135,6 +216,46 @@ static void draw_contacts(const ledge_world *w, const ledge_debug_draw *d, ledge
             vec2s q = v2_add(p, v2_scale(c->normal, d->normal_length));
             d->draw_segment(p, q, LEDGE_COLOR_NORMAL, d->context);
         }
+    }
+}
+
+// A joint's line: anchor a to anchor b, through a pulley's ground points;
+// a slider's axis through anchor a first.
+static void draw_joint(const ledge_world *w, const ledge_debug_draw *d, const ledge__joint *j) {
+    vec2s a = ledge__joint_anchor(w, j, 0), b = ledge__joint_anchor(w, j, 1);
+    ledge_color c = j->type == LEDGE_JOINT_SPRING ? LEDGE_COLOR_SPRING : LEDGE_COLOR_JOINT;
+    if (j->type == LEDGE_JOINT_ROPE &&
+        v2_len(v2_sub(b, a)) < j->length - 1e-3f * (1.0f + j->length))
+        c = LEDGE_COLOR_SLACK;
+    if (d->draw_segment) {
+        if (j->type == LEDGE_JOINT_PULLEY) {
+            d->draw_segment(a, j->ground[0], c, d->context);
+            d->draw_segment(j->ground[0], j->ground[1], c, d->context);
+            d->draw_segment(j->ground[1], b, c, d->context);
+        } else {
+            if (j->type == LEDGE_JOINT_SLIDER) {
+                bool limited = (j->flags & LEDGE__JOINT_LIMIT) != 0;
+                vec2s lo = v2_add(a, v2_scale(j->axis, limited ? j->lower : -1.0f));
+                vec2s hi = v2_add(a, v2_scale(j->axis, limited ? j->upper : 1.0f));
+                d->draw_segment(lo, hi, LEDGE_COLOR_SLACK, d->context);
+            }
+            d->draw_segment(a, b, c, d->context);
+        }
+    }
+    if (d->draw_point) {
+        d->draw_point(a, 4.0f, LEDGE_COLOR_ANCHOR, d->context);
+        d->draw_point(b, 4.0f, LEDGE_COLOR_ANCHOR, d->context);
+    }
+}
+
+static void draw_joints(const ledge_world *w, const ledge_debug_draw *d, ledge_aabb r) {
+    const ledge__joints *t = w->joints;
+    for (int k = 0; t != NULL && k < t->used; ++k) {
+        const ledge__joint *j = &t->j[k];
+        if (!j->alive) continue;
+        if (!inside(r, ledge__joint_anchor(w, j, 0)) && !inside(r, ledge__joint_anchor(w, j, 1)))
+            continue;
+        draw_joint(w, d, j);
     }
 }
 
@@ -174,5 +295,6 @@ void ledge_world_draw(ledge_world *world, const ledge_debug_draw *draw, ledge_aa
                                                         (float)m->height * m->tile_size))};
         draw_box(draw, b, LEDGE_COLOR_BOUNDS);
     }
+    if (draw->draw_joints) draw_joints(world, draw, region);
     if (draw->draw_contacts) draw_contacts(world, draw, region);
 }

@@ -27,6 +27,7 @@
 // near more bodies than a worker's room holds.
 #include "broad.h"
 #include "fast.h"
+#include "joints.h"
 #include "resolve.h"
 #include "contacts.h"
 #include "par.h"
@@ -66,7 +67,8 @@ bool ledge__fast_begin(ledge_world *w, int i, vec2s move) {
 // bodies near a path are, and the flag is one byte.)
 static inline bool obstacle(const ledge_world *w, int i, int o) {
     return o != i && !w->sensor[o] && !w->one_way[o] && w->policy[o] != LEDGE_RESPONSE_CROSS &&
-           ledge__filters_allow(&w->filter[i], &w->filter[o]);
+           ledge__filters_allow(&w->filter[i], &w->filter[o]) &&
+           !((w->joined[i] & w->joined[o]) && ledge__joints_keep_apart(w, i, o));
 }
 
 // The box swept by body i over its path.
@@ -239,16 +241,14 @@ static void record_cut(ledge_world *w, int i, const cut *c) {
     ledge__contact k = {.a = i,
                         .b = o,
                         .normal = c->normal,
-                        .friction = w->friction[i],
-                        .bounce = w->bounce[i],
                         .point = c->point,
                         .cell_x = c->cell_x,
                         .cell_y = c->cell_y,
                         .policy = LEDGE_RESPONSE_SLIDE};
     if (o >= 0) {
-        k.friction = sqrtf(w->friction[i] * w->friction[o]);
-        k.bounce = maxf(w->bounce[i], w->bounce[o]);
+        ledge__pair_contact_material(w, i, o, &k);
     } else {
+        ledge__tile_contact_material(w, i, c->cell_x, c->cell_y, &k);
         k.stamp = ledge__cell_stamp(w->map, c->cell_x, c->cell_y);
     }
     ledge__record_contact(w, &k);

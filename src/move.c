@@ -23,6 +23,7 @@
 // (projected Gauss-Seidel on the push lengths, as Box2D v3's b2SolvePlanes),
 // so two floor cells under a seam push once, not twice.
 #include "move.h"
+#include "joints.h"
 #include "query_index.h"
 #include "slots.h"
 #include "check.h"
@@ -152,6 +153,7 @@ static float half_thickness(const ledge_shape *s) {
 static bool blocks(const mover *m, int i) {
     const ledge_world *w = m->w;
     return ledge__filters_allow(&w->filter[m->self], &w->filter[i]) && !w->sensor[i] &&
+           !((w->joined[m->self] & w->joined[i]) && ledge__joints_keep_apart(w, m->self, i)) &&
            w->policy[i] != LEDGE_RESPONSE_CROSS && w->policy[m->self] != LEDGE_RESPONSE_CROSS;
 }
 

@@ -251,8 +251,7 @@ void ledge__tile_contact(const ledge_world *w, int a, int x, int y, const ledge_
     c->a = a;
     c->b = -1;
     c->normal = m->normal;
-    c->friction = w->friction[a];
-    c->bounce = w->bounce[a];
+    ledge__tile_contact_material(w, a, x, y, c);
     c->cap = 0.0f;
     c->pile = 0;
     c->depth = m->depth;
@@ -267,6 +266,47 @@ void ledge__tile_contact(const ledge_world *w, int a, int x, int y, const ledge_
 
 // --- bodies against tiles ---------------------------------------------------
 
+// Whether two tile contacts of a body are one surface (split by a seam):
+// the same normal, to rounding.
+static inline bool same_surface(const ledge__contact *p, const ledge__contact *q) {
+    return v2_len2(v2_sub(p->normal, q->normal)) <= 1e-8f;
+}
+
+// How far contact c's point lies from `center` along its surface.
+static inline float off_center(const ledge__contact *c, vec2s center) {
+    return fabsf(v2_dot(v2_sub(c->point, center), v2(c->normal.y, -c->normal.x)));
+}
+
+// A body's tile contacts on one surface split by seams are answered once:
+// the first in cell order, the others then finding the body no longer
+// moving into it (response.c). So that the material answering is the one
+// under the body, whichever way it moves, they all take the material of
+// the contact nearest the body's centre along the surface (the first on a
+// tie): a crate moving from the floor onto a belt, or off ice, changes
+// over when its centre does. Only on maps with materials; the materials
+// of the others are what they were.
+static void share_surface_materials(const ledge_world *w, int a, ledge__contact *c, int n) {
+    vec2s center = v2_add(w->position[a], w->box_offset[a]);
+    for (int i = 0; i < n; ++i) {
+        bool first = true;
+        for (int j = 0; j < i && first; ++j) first = !same_surface(&c[j], &c[i]);
+        if (!first) continue;
+        int best = i;
+        float best_off = off_center(&c[i], center);
+        for (int j = i + 1; j < n; ++j) {
+            if (!same_surface(&c[i], &c[j])) continue;
+            float off = off_center(&c[j], center);
+            if (off < best_off) best = j, best_off = off;
+        }
+        for (int j = i; j < n && best != i; ++j) {
+            if (j == best || !same_surface(&c[i], &c[j])) continue;
+            c[j].friction = c[best].friction;
+            c[j].bounce = c[best].bounce;
+            c[j].speed = c[best].speed;
+        }
+    }
+}
+
 // One cell at a time, each contact projected before the next cell is tested
 // (N's order): two floor tiles under a seam then push once, not twice.
 // When recording, the contacts go to `out` (returns how many), or straight
@@ -274,7 +314,7 @@ void ledge__tile_contact(const ledge_world *w, int a, int x, int y, const ledge_
 // only body a's own entries, so the bodies of the tile list can be
 // projected on several workers at once.
 static int project_tiles(ledge_world *w, int a, bool record, int worker, ledge__contact *out) {
-    int x0, y0, x1, y1, n = 0;
+    int x0, y0, x1, y1, n = 0, first = out == NULL ? w->contact_count : 0;
     ledge__tilemap_scan_range(w->map, &w->shape[a], w->position[a], &x0, &y0, &x1, &y1);
     for (int y = y0; y <= y1; ++y) {
         for (int x = x0; x <= x1; ++x) {
@@ -304,6 +344,11 @@ static int project_tiles(ledge_world *w, int a, bool record, int worker, ledge__
                 }
             }
         }
+    }
+    if (record && LEDGE_UNLIKELY(ledge__tilemap_has_materials(w->map))) {
+        ledge__contact *mine = out != NULL ? out : w->contacts + first;
+        int count = out != NULL ? n : w->contact_count - first;
+        if (count >= 2) share_surface_materials(w, a, mine, count);
     }
     // The last pass: a body the pile pressed into a buried cell, which no
     // tile contact above could push out, goes back out the way it came.
@@ -554,8 +599,7 @@ static void record_run(int start, int end, int worker, void *context) {
             out->a = p->b;
             out->b = p->a;
             out->normal = p->normal;
-            out->friction = sqrtf(w->friction[p->a] * w->friction[p->b]);
-            out->bounce = maxf(w->bounce[p->a], w->bounce[p->b]);
+            ledge__pair_contact_material(w, p->a, p->b, out);
             out->cap = 0.0f;
             out->pile = 0;
             out->depth = p->depth;

@@ -46,6 +46,7 @@
 // gets none.
 #include "response.h"
 #include "contacts.h"
+#include "joints.h"
 #include "par.h"
 #include "world_state.h"
 
@@ -89,23 +90,17 @@ static inline vec2s rub(vec2s vt, float friction, float vn, float out, bool coul
     return v2_scale(vt, keep);
 }
 
-// The answer to contact c of the (relative) velocity v. The pass (`sweep`
-// false) answers a body moving into the surface faster than `resting`; the
-// shock sweep one whose normal speed is short of the contact's target
-// (aim()) by more than `resting`. A shortfall within rounding is made up
-// without friction or bounce (friction once per contact).
 // Whether answer() changes v at all.
 static inline bool acts(const ledge__contact *c, vec2s v, float resting, bool sweep) {
     float goal = sweep ? c->target : 0.0f;
     return c->policy != LEDGE_RESPONSE_CROSS && goal - v2_dot(v, c->normal) > resting;
 }
 
-static inline vec2s answer(const ledge_world *w, const ledge__contact *c, vec2s v, float resting,
-                           bool sweep, float dt) {
+// The answer to a contact that acts, v's normal speed being vn and the
+// normal speed aimed for `goal`.
+static inline vec2s split(const ledge_world *w, const ledge__contact *c, vec2s v, float vn,
+                          float goal, bool sweep, float dt) {
     vec2s n = c->normal;
-    float vn = v2_dot(v, n);
-    float goal = sweep ? c->target : 0.0f;
-    if (c->policy == LEDGE_RESPONSE_CROSS || !(goal - vn > resting)) return v;
     vec2s vt = v2_sub(v, v2_scale(n, vn));
     if (residue(v, goal - vn)) return v2_add(vt, v2_scale(n, goal));
     // The contact's policy (ledge_response): SLIDE is N's response; TOUCH
@@ -117,6 +112,31 @@ static inline vec2s answer(const ledge_world *w, const ledge__contact *c, vec2s 
     float out = sweep ? goal : bounced(vn, c->bounce, w->bounce_threshold);
     vec2s t = rub(vt, c->friction, vn, out, w->coulomb || c->pile, c->cap * dt);
     return v2_add(t, v2_scale(n, out));
+}
+
+// A moving surface (a belt: material.h): N's split of the velocity
+// relative to the surface, whose velocity u = speed (ny, -nx) is then
+// added back. u is tangential, so the normal speed (and whether the
+// contact acts) is v's own. (Apart from split, so that a surface at rest
+// keeps the bits it had without belts.)
+static LEDGE_NOINLINE vec2s split_moving(const ledge_world *w, const ledge__contact *c, vec2s v,
+                                         float vn, float goal, bool sweep, float dt) {
+    vec2s u = v2_scale(v2(c->normal.y, -c->normal.x), c->speed);
+    return v2_add(split(w, c, v2_sub(v, u), vn, goal, sweep, dt), u);
+}
+
+// The answer to contact c of the (relative) velocity v. The pass (`sweep`
+// false) answers a body moving into the surface faster than `resting`; the
+// shock sweep one whose normal speed is short of the contact's target
+// (aim()) by more than `resting`. A shortfall within rounding is made up
+// without friction or bounce (friction once per contact).
+static inline vec2s answer(const ledge_world *w, const ledge__contact *c, vec2s v, float resting,
+                           bool sweep, float dt) {
+    float vn = v2_dot(v, c->normal);
+    float goal = sweep ? c->target : 0.0f;
+    if (c->policy == LEDGE_RESPONSE_CROSS || !(goal - vn > resting)) return v;
+    if (LEDGE_UNLIKELY(c->speed != 0.0f)) return split_moving(w, c, v, vn, goal, sweep, dt);
+    return split(w, c, v, vn, goal, sweep, dt);
 }
 
 static inline void respond_tile(ledge_world *w, const ledge__contact *c, float resting, bool sweep,
@@ -169,7 +189,7 @@ static inline int stacked(const ledge_world *w, const ledge__contact *c, int *lo
 // a sleeper: held either way, they mark nothing, so a pile on a static
 // body is swept as a pile on tiles.
 static inline bool held_as_it_moves(const ledge_world *w, int i) {
-    return w->type[i] == LEDGE_BODY_KINEMATIC || w->step.held_moving[i];
+    return w->type[i] == LEDGE_BODY_KINEMATIC || w->step.held_moving[i] || ledge__joint_held(w, i);
 }
 
 // The lower body's velocity as the shock sweep holds it: as it moves
@@ -277,7 +297,8 @@ static void weight_run(int start, int end, int worker, void *context) {
 // upper body of a stacked contact is marked `supported`), a sleeper, or a
 // body that does not move with the pile (static, kinematic).
 static inline bool rests_on_level(const ledge_world *w, int i) {
-    return i < 0 || w->step.supported[i] || w->asleep[i] || w->type[i] != LEDGE_BODY_DYNAMIC;
+    return i < 0 || w->step.supported[i] || w->asleep[i] || w->type[i] != LEDGE_BODY_DYNAMIC ||
+           ledge__joint_held(w, i);
 }
 
 // Whether a contact whose lower body is `lower` lies within a pile: that
@@ -313,17 +334,13 @@ static void cap_run(int start, int end, int worker, void *context) {
     }
 }
 
-void ledge__contact_loads(ledge_world *w) {
+bool ledge__body_loads(ledge_world *w) {
     if (!LEDGE__RESERVE(w->response->stacking, w->response->stacking_cap, w->contact_count, 0,
                         256)) {
         LEDGE_ERROR("ledge_world_step: allocation of the loads' scratch for %d contacts failed "
                     "(no contact gets a load this substep)",
                     w->contact_count);
-        for (int k = 0; k < w->contact_count; ++k) {
-            w->contacts[k].cap = 0.0f;
-            w->contacts[k].pile = 0;
-        }
-        return;
+        return false;
     }
     float *W = w->step.load, *S = w->step.support;
     const ledge__stacking *st = w->response->stacking;
@@ -340,8 +357,20 @@ void ledge__contact_loads(ledge_world *w) {
         int u = st[k].upper, lower = st[k].lower;
         if (u >= 0 && lower >= 0) W[lower] += fabsf(W[u]) * st[k].cosine / S[u];
     }
-    if (w->up.x == 0.0f && w->up.y == 0.0f) return; // no gravity, no loads (caps stay 0)
-    ledge__run(w, cap_run, contact_blocks, 1, w);
+    return true;
+}
+
+bool ledge__contact_loads(ledge_world *w) {
+    if (!ledge__body_loads(w)) {
+        for (int k = 0; k < w->contact_count; ++k) {
+            w->contacts[k].cap = 0.0f;
+            w->contacts[k].pile = 0;
+        }
+        return false;
+    }
+    if (w->up.x == 0.0f && w->up.y == 0.0f) return true; // no gravity, no loads (caps stay 0)
+    ledge__run(w, cap_run, ledge__blocks(w->contact_count), 1, w);
+    return true;
 }
 
 // --- order -----------------------------------------------------------------
@@ -625,7 +654,7 @@ void ledge__shock_sweep(ledge_world *w, float resting, float dt) {
     }
 }
 
-void ledge__velocity_pass(ledge_world *w, float resting, float dt) {
+void ledge__contact_pass(ledge_world *w, float resting, float dt) {
     float wa, wb;
     bool sweep = !(w->up.x == 0.0f && w->up.y == 0.0f);
     if (sweep) aim(w, resting);
@@ -639,5 +668,9 @@ void ledge__velocity_pass(ledge_world *w, float resting, float dt) {
             respond_pair(w, c, wa, wb, resting, false, dt);
         }
     }
-    if (sweep) ledge__shock_sweep(w, resting, dt);
+}
+
+void ledge__velocity_pass(ledge_world *w, float resting, float dt) {
+    ledge__contact_pass(w, resting, dt);
+    if (w->up.x != 0.0f || w->up.y != 0.0f) ledge__shock_sweep(w, resting, dt);
 }

@@ -36,6 +36,11 @@ void ledge__response_destroy(ledge__response *response);
 /// slower than `resting` are left alone.
 void ledge__velocity_pass(ledge_world *world, float resting, float dt);
 
+/// The velocity pass's first half: the sweep's aims (with gravity), then
+/// N's response for the recorded contacts in contact order (the step calls
+/// the sweep after it, joints between: world.c).
+void ledge__contact_pass(ledge_world *world, float resting, float dt);
+
 /// The shock sweep (ledge__velocity_pass calls it after the
 /// pass; tests call it alone): each contact once more in list order, a
 /// stacked pair answered against its lower body held (response.c,
@@ -48,8 +53,16 @@ void ledge__shock_sweep(ledge_world *world, float resting, float dt);
 /// a stable counting sort over slices of a tenth of a grid cell.
 void ledge__sort_contacts(ledge_world *world);
 
+/// The weight each body carries (step.load: its own and what rests on it,
+/// passed down the recorded contacts, which must be sorted bottom up), and
+/// which bodies rest on the level (step.supported). False when its scratch
+/// could not grow (logged; nothing was found).
+bool ledge__body_loads(ledge_world *world);
+
 /// The load each recorded contact carries and its Coulomb cap (response.c):
-/// once per substep, after the contacts are sorted.
-void ledge__contact_loads(ledge_world *world);
+/// once per substep, after the contacts are sorted. False when its scratch
+/// could not grow (logged; no contact got a load, and the bodies' loads
+/// were not found).
+bool ledge__contact_loads(ledge_world *world);
 
 #endif // LEDGE_RESPONSE_H

@@ -25,6 +25,7 @@
 #include "par.h"
 #include "slots.h"
 #include "sleep.h"
+#include "joints.h"
 
 #include "broad.h"
 #include "query_index.h"
@@ -215,6 +216,7 @@ static void keep_held(ledge_world *w) {
 void ledge__sleep_begin(ledge_world *w, float dt) {
     if (!w->sleep->on || (w->sleepers == 0 && w->held_count == 0)) return;
     if (w->sleepers > 0) wake_near(w, dt);
+    ledge__joints_wake(w, ledge__wake); // joined bodies wake together
     if (!w->sleep->woke) return;
     // The held contacts of bodies woken since the last step (by the game,
     // an edit or a platform) rejoin the live ones: the platform's carry
@@ -506,10 +508,19 @@ static bool hold_contacts(ledge_world *w, const char *fn) {
     return true;
 }
 
+// A body that will not fall asleep at the end of this step: awake, and
+// not sleepy or kept awake by a contact (the joints keep what is joined to
+// it awake too).
+static bool stays_awake(const ledge_world *w, int s) {
+    return !w->asleep[s] && (!w->step.sleepy[s] ||
+                             atomic_load_explicit(&w->sleep->veto[s], memory_order_relaxed) != 0);
+}
+
 void ledge__sleep_end(ledge_world *w, float dt) {
     if (!w->sleep->on) return;
     advance_timers(w, dt);
     veto_by_contacts(w);
+    ledge__joints_keep_awake(w, stays_awake); // joined bodies fall asleep together
     fall_asleep(w);
     w->sleep->map_version = w->map->version;
     w->sleep->stepped = true;

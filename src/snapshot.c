@@ -12,11 +12,13 @@
 #include "snapshot_characters.h"
 #include "snapshot_contacts.h"
 #include "snapshot_events.h"
+#include "snapshot_joints.h"
 #include "snapshot_tiles.h"
 #include "world.h"
 
 #include "ledge/snapshot.h"
 #include "tilemap.h"
+#include "tilemap_material.h"
 
 #include <limits.h>
 
@@ -228,6 +230,7 @@ static void encode(const ledge_world *w, ledge__writer *o) {
     ledge__snap_contacts_put(w->held, w->held_count, o);
     ledge__snap_events_put(w, o);
     ledge__snap_characters_put(w, o);
+    ledge__snap_joints_put(w, o);
 }
 
 static bool world_ok(const ledge_world *w, const char *fn) {
@@ -317,12 +320,14 @@ static bool check_sections(ledge_world *w, const uint8_t *b, size_t size, ledge_
     ledge__reader r = {b, LEDGE__SNAP_HEADER, size, false, false, {0}};
     bool ok = snap_world_get(&r, w, plan);
     plan->tiles_at = r.at;
-    ok = ok && ledge__snap_tiles_get(&r, w, false) && ledge__snap_bodies_check(&r, w, plan) &&
+    ok = ok && ledge__snap_tiles_get(&r, w, false, &plan->cell_materials) &&
+         ledge__snap_bodies_check(&r, w, plan) &&
          ledge__snap_contacts_check(&r, w, plan->slots, &plan->live) &&
          ledge__snap_contacts_check(&r, w, plan->slots, &plan->held);
     plan->events_at = r.at;
     ok = ok && ledge__snap_events_get(&r, w, plan, false) &&
-         ledge__snap_characters_get(&r, w, plan, false);
+         ledge__snap_characters_get(&r, w, plan, false) &&
+         ledge__snap_joints_get(&r, w, plan, false);
     if (ok && r.at != r.end)
         ok = ledge__read_fail(&r, "%zu bytes follow the last section", r.end - r.at);
     if (!ok) snprintf(why, why_size, "%s", r.message);
@@ -335,7 +340,8 @@ static void apply_sections(ledge_world *w, const uint8_t *b, size_t size,
                            const ledge__snap_plan *plan) {
     ledge__snap_plan again = *plan; // (the small sections count into it again)
     ledge__reader r = {b, plan->tiles_at, size, false, false, {0}};
-    bool ok = ledge__snap_tiles_get(&r, w, true);
+    int cell_materials = 0;
+    bool ok = ledge__snap_tiles_get(&r, w, true, &cell_materials);
     ledge__snap_bodies_apply(w, plan, b, size);
     ledge__snap_contacts_apply(&plan->live, w->contacts);
     w->contact_count = plan->live.count;
@@ -343,7 +349,8 @@ static void apply_sections(ledge_world *w, const uint8_t *b, size_t size,
     w->held_count = plan->held.count;
     r.at = plan->events_at;
     ok = ok && ledge__snap_events_get(&r, w, &again, true) &&
-         ledge__snap_characters_get(&r, w, &again, true);
+         ledge__snap_characters_get(&r, w, &again, true) &&
+         ledge__snap_joints_get(&r, w, &again, true);
     LEDGE_ASSERT(ok); // the first reading checked everything the second reads
     (void)ok;
 }
@@ -370,7 +377,8 @@ static bool make_room(ledge_world *w, const ledge__snap_plan *p) {
         LEDGE__RESERVE(ev->sensor_end, ev->sensor_end_cap, p->sensor_end, ev->sensor_end_count,
                        64) &&
         LEDGE__RESERVE(ev->crush, ev->crush_cap, p->crush, ev->crush_count, 64) &&
-        ledge__characters_reserve(w, p->character_room, fn);
+        ledge__characters_reserve(w, p->character_room, fn) && ledge__snap_joints_reserve(w, p) &&
+        ledge__tilemap_reserve_cell_materials(w->map, p->cell_materials);
     if (!ok) LEDGE_ERROR("%s: allocation failed (the world is unchanged)", fn);
     return ok;
 }

@@ -35,7 +35,8 @@ enum { M_DYNAMIC = 4, M_ASLEEP = 8, M_STATIC = 64, M_FROZEN = 128 };
 static unsigned kind_of(const ledge_world *w, int i) {
     return (unsigned)w->type[i] | (unsigned)(w->bullet[i] != 0) << 2 |
            (unsigned)(w->sensor[i] != 0) << 3 | (unsigned)(w->touch_events[i] != 0) << 4 |
-           (unsigned)w->one_way[i] << 5 | (unsigned)w->policy[i] << 8;
+           (unsigned)w->one_way[i] << 5 | (unsigned)w->policy[i] << 8 |
+           (unsigned)w->friction_mix[i] << 10;
 }
 
 static inline float mass_of(const ledge_world *w, int i) {
@@ -47,6 +48,7 @@ static inline float mass_of(const ledge_world *w, int i) {
 static bool same_material(const ledge_world *w, int i, int j) {
     return ledge__f32_bits(w->friction[i]) == ledge__f32_bits(w->friction[j]) &&
            ledge__f32_bits(w->bounce[i]) == ledge__f32_bits(w->bounce[j]) &&
+           ledge__f32_bits(w->surface_speed[i]) == ledge__f32_bits(w->surface_speed[j]) &&
            ledge__f32_bits(w->gravity_scale[i]) == ledge__f32_bits(w->gravity_scale[j]) &&
            ledge__f32_bits(w->drag[i]) == ledge__f32_bits(w->drag[j]) &&
            ledge__f32_bits(w->floor_cos[i]) == ledge__f32_bits(w->floor_cos[j]);
@@ -146,12 +148,14 @@ static int kind_same_until(const ledge_world *w, int first, int from, int n) {
     n = u8_same_until(w->sensor, first, from, n);
     n = u8_same_until(w->touch_events, first, from, n);
     n = u8_same_until(w->one_way, first, from, n);
+    n = u8_same_until(w->friction_mix, first, from, n);
     return u8_same_until(w->policy, first, from, n);
 }
 
 static int material_same_until(const ledge_world *w, int first, int from, int n) {
     n = f32_same_until(w->friction, first, from, n);
     n = f32_same_until(w->bounce, first, from, n);
+    n = f32_same_until(w->surface_speed, first, from, n);
     n = f32_same_until(w->gravity_scale, first, from, n);
     n = f32_same_until(w->drag, first, from, n);
     return f32_same_until(w->floor_cos, first, from, n);
@@ -208,8 +212,8 @@ static void put_settings(const ledge_world *w, ledge__writer *o) {
 #define SAME_MATERIAL(i, j) same_material(w, i, j)
 #define PUT_MATERIAL(i)                                                                            \
     (ledge__put_f32(o, w->friction[i]), ledge__put_f32(o, w->bounce[i]),                           \
-     ledge__put_f32(o, w->gravity_scale[i]), ledge__put_f32(o, w->drag[i]),                        \
-     ledge__put_f32(o, w->floor_cos[i]))
+     ledge__put_f32(o, w->surface_speed[i]), ledge__put_f32(o, w->gravity_scale[i]),               \
+     ledge__put_f32(o, w->drag[i]), ledge__put_f32(o, w->floor_cos[i]))
     PUT_RUNS(w, o, SAME_MATERIAL, PUT_MATERIAL, material_same_until);
 #define SAME_MASS(i, j) (ledge__f32_bits(mass_of(w, i)) == ledge__f32_bits(mass_of(w, j)))
 #define PUT_MASS(i)     ledge__put_f32(o, mass_of(w, i))
@@ -341,10 +345,11 @@ void ledge__snap_bodies_put(const ledge_world *w, ledge__writer *o) {
 
 static bool get_kind(ledge__reader *r, ledge_world *w, int at, int run, unsigned *kind,
                      bool apply) {
-    *kind = (unsigned)ledge__get_count(r, 0x3FFu, "a body's kind");
-    unsigned type = *kind & 3u, one_way = *kind >> 5 & 7u;
-    if (type > LEDGE_BODY_DYNAMIC || one_way > LEDGE_ONE_WAY_RIGHT)
-        return ledge__read_fail(r, "a body's type %u or one-way setting %u", type, one_way);
+    *kind = (unsigned)ledge__get_count(r, 0xFFFu, "a body's kind");
+    unsigned type = *kind & 3u, one_way = *kind >> 5 & 7u, mix = *kind >> 10;
+    if (type > LEDGE_BODY_DYNAMIC || one_way > LEDGE_ONE_WAY_RIGHT || mix > LEDGE_FRICTION_MIX_MAX)
+        return ledge__read_fail(r, "a body's type %u, one-way setting %u or friction mix %u", type,
+                                one_way, mix);
     // The marks of the run's slots: their type, checked against the flags.
     for (int k = at; !apply && k < at + run; ++k) {
         int i = w->step.restore_slot[k];
@@ -366,15 +371,17 @@ static void put_kind(ledge_world *w, int i, unsigned kind) {
     w->touch_events[i] = (uint8_t)(kind >> 4 & 1u);
     w->one_way[i] = (uint8_t)(kind >> 5 & 7u);
     w->policy[i] = (uint8_t)(kind >> 8 & 3u);
+    w->friction_mix[i] = (uint8_t)(kind >> 10);
 }
 
 typedef struct material {
-    float friction, bounce, gravity_scale, drag, floor_cos;
+    float friction, bounce, surface_speed, gravity_scale, drag, floor_cos;
 } material;
 
 static bool get_material(ledge__reader *r, material *m) {
     m->friction = ledge__get_f32(r);
     m->bounce = ledge__get_f32(r);
+    m->surface_speed = ledge__get_within(r, LEDGE_MAX_COORDINATE, "a surface speed");
     m->gravity_scale = ledge__get_within(r, LEDGE_MAX_COORDINATE, "a gravity scale");
     m->drag = ledge__get_within(r, LEDGE_MAX_COORDINATE, "a drag");
     m->floor_cos = ledge__get_within(r, 1.0f, "a floor cosine");
@@ -446,11 +453,13 @@ static void fill_kind(ledge_world *w, int lo, int hi, unsigned kind) {
     memset(w->touch_events + lo, (int)(kind >> 4 & 1u), n);
     memset(w->one_way + lo, (int)(kind >> 5 & 7u), n);
     memset(w->policy + lo, (int)(kind >> 8 & 3u), n);
+    memset(w->friction_mix + lo, (int)(kind >> 10), n);
 }
 
 static void fill_material(ledge_world *w, int lo, int hi, const material *m) {
     fill_f32(w->friction, lo, hi, m->friction);
     fill_f32(w->bounce, lo, hi, m->bounce);
+    fill_f32(w->surface_speed, lo, hi, m->surface_speed);
     fill_f32(w->gravity_scale, lo, hi, m->gravity_scale);
     fill_f32(w->drag, lo, hi, m->drag);
     fill_f32(w->floor_cos, lo, hi, m->floor_cos);
@@ -494,8 +503,8 @@ static bool get_settings(ledge__reader *r, ledge_world *w, int alive, int slots,
     material m;
     GET_RUNS(r, w, alive, apply, "material", get_material(r, &m),
              (w->friction[i] = m.friction, w->bounce[i] = m.bounce,
-              w->gravity_scale[i] = m.gravity_scale, w->drag[i] = m.drag,
-              w->floor_cos[i] = m.floor_cos),
+              w->surface_speed[i] = m.surface_speed, w->gravity_scale[i] = m.gravity_scale,
+              w->drag[i] = m.drag, w->floor_cos[i] = m.floor_cos),
              fill_material(w, lo, hi, &m));
     float inv = 0.0f;
     GET_RUNS(r, w, alive, apply, "mass", get_mass(r, w, at, run_, &inv, apply),

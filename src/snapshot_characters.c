@@ -138,7 +138,7 @@ static void put_state(ledge__writer *o, const ledge_character_state *s) {
     ledge__put_vec(o, s->real_velocity);
     ledge__put_u8(o, (unsigned)s->on_floor | (unsigned)s->on_wall << 1 |
                          (unsigned)s->on_ceiling << 2 | (unsigned)s->floor_is_tile << 3 |
-                         (unsigned)s->crushed << 4);
+                         (unsigned)s->crushed << 4 | (unsigned)s->hanging << 5);
     ledge__put_svar(o, s->wall_side);
     ledge__put_vec(o, s->floor_normal);
     ledge__put_vec(o, s->wall_normal);
@@ -147,10 +147,17 @@ static void put_state(ledge__writer *o, const ledge_character_state *s) {
     ledge__put_svar(o, s->floor_cell_x);
     ledge__put_svar(o, s->floor_cell_y);
     ledge__put_var(o, s->floor_tile);
+    ledge__put_f32(o, s->floor_material.friction);
+    ledge__put_f32(o, s->floor_material.bounce);
+    ledge__put_f32(o, s->floor_material.surface_speed);
+    ledge__put_u8(o, (unsigned)s->floor_material.friction_mix);
     ledge__put_vec(o, s->platform_velocity);
     ledge__put_f32(o, s->time_since_floor);
     put_result(o, &s->last_move);
     put_id(o, s->crushed_by);
+    ledge__put_var(o, s->hang_joint.index1);
+    if (s->hang_joint.index1 != 0) ledge__put_var(o, s->hang_joint.generation);
+    ledge__put_vec(o, s->hang_anchor);
 }
 
 static bool get_state(ledge__reader *r, const ledge_world *w, int slots, ledge_character_state *s) {
@@ -158,12 +165,13 @@ static bool get_state(ledge__reader *r, const ledge_world *w, int slots, ledge_c
     s->velocity = get_vec(r);
     s->real_velocity = get_vec(r);
     unsigned b = ledge__get_u8(r);
-    if (b > 31u) return ledge__read_fail(r, "a character's flags are %u", b);
+    if (b > 63u) return ledge__read_fail(r, "a character's flags are %u", b);
     s->on_floor = b & 1u;
     s->on_wall = b >> 1 & 1u;
     s->on_ceiling = b >> 2 & 1u;
     s->floor_is_tile = b >> 3 & 1u;
     s->crushed = b >> 4 & 1u;
+    s->hanging = b >> 5 & 1u;
     s->wall_side = get_small(r, -1, 1, "a wall side");
     s->floor_normal = get_vec(r);
     s->wall_normal = get_vec(r);
@@ -172,10 +180,25 @@ static bool get_state(ledge__reader *r, const ledge_world *w, int slots, ledge_c
     s->floor_cell_x = get_small(r, INT32_MIN, INT32_MAX, "a floor cell");
     s->floor_cell_y = get_small(r, INT32_MIN, INT32_MAX, "a floor cell");
     s->floor_tile = (ledge_tile)ledge__get_count(r, LEDGE_TILE_COUNT - 1, "a floor tile");
+    s->floor_material.friction = ledge__get_f32(r);
+    s->floor_material.bounce = ledge__get_f32(r);
+    s->floor_material.surface_speed =
+        ledge__get_within(r, LEDGE_MAX_COORDINATE, "a floor's surface speed");
+    s->floor_material.friction_mix = (ledge_friction_mix)ledge__get_u8(r);
+    if (!r->failed && !ledge_material_is_valid(&s->floor_material))
+        return ledge__read_fail(r, "a character's floor material is out of range");
     s->platform_velocity = get_vec(r);
     s->time_since_floor = ledge__get_within(r, 3.0e38f, "a time since the floor");
     if (!get_result(r, w, slots, &s->last_move)) return false;
     s->crushed_by = get_id(r, w, slots);
+    // The joint it hangs from (an id as the game holds it: a stale one is
+    // refused by every call, as after any step).
+    s->hang_joint.index1 = (uint32_t)ledge__get_count(r, UINT32_MAX, "a hang joint");
+    if (s->hang_joint.index1 != 0) {
+        s->hang_joint.generation = (uint32_t)ledge__get_count(r, UINT32_MAX, "a generation");
+        s->hang_joint.world = w->serial;
+    }
+    s->hang_anchor = get_vec(r);
     return !r->failed;
 }
 

@@ -355,8 +355,11 @@ typedef struct ledge__snap_plan {
     size_t tiles_at, events_at;          ///< Where the tiles and the events start.
     int touch_keys, sensor_keys;
     int touch_begin, touch_end, sensor_begin, sensor_end, crush;
+    int cell_materials; ///< The tilemap's per-cell materials listed.
     int characters;     ///< Character entries listed.
     int character_room; ///< Handles the character table must hold.
+    int joints;         ///< Joint indices listed.
+    int joint_handles;  ///< Body handles the joint table must hold.
     float max_extent;
     int order_clock;
     bool any_moved, sleep_woke, sleep_stepped;

@@ -1,12 +1,13 @@
 // Snapshots: the recorded contacts (the live list the next substep
 // replays, then the held ones of sleeping bodies), in their order: per
-// contact a record of 40 bytes (the bodies' slots, the normal, the
-// friction, bounce and Coulomb cap, the depth, the point: ten 32-bit
-// words, the order of ledge__contact, which a little-endian host copies
-// as they are), then a byte each of the response policy and the pile
-// mark, then the tile cell and stamp of the contacts that have them
-// (every tile contact). Kept as they are: nothing is computed again, so a
-// restore copies and checks them in straight-line loops.
+// contact a record of 44 bytes (the bodies' slots, the normal, the
+// friction, bounce and Coulomb cap, the depth, the point, the surface
+// speed: eleven 32-bit words, the order of ledge__contact, which a
+// little-endian host copies as they are), then a byte each of the
+// response policy and the pile mark, then the tile cell and stamp of the
+// contacts that have them (every tile contact). Kept as they are: nothing
+// is computed again, so a restore copies and checks them in straight-line
+// loops.
 #include "contacts.h"
 #include "snapshot_contacts.h"
 
@@ -21,16 +22,16 @@ enum {
 };
 
 // The bytes of a contact's record, of a contact without its cell, of a cell.
-enum { REC_BYTES = 40, CONTACT_BYTES = 41, CELL_BYTES = 12 };
+enum { REC_BYTES = 44, CONTACT_BYTES = 45, CELL_BYTES = 12 };
 
-// The record is ledge__contact's first ten words, in its order.
+// The record is ledge__contact's first eleven words, in its order.
 _Static_assert(offsetof(ledge__contact, a) == 0 && offsetof(ledge__contact, b) == 4 &&
                    offsetof(ledge__contact, normal) == 8 &&
                    offsetof(ledge__contact, friction) == 16 &&
                    offsetof(ledge__contact, bounce) == 20 && offsetof(ledge__contact, cap) == 24 &&
                    offsetof(ledge__contact, depth) == 28 && offsetof(ledge__contact, point) == 32 &&
-                   sizeof(vec2s) == 8,
-               "a contact's record is the first 40 bytes of ledge__contact");
+                   offsetof(ledge__contact, speed) == 40 && sizeof(vec2s) == 8,
+               "a contact's record is the first 44 bytes of ledge__contact");
 
 static inline bool has_cell(const ledge__contact *c) {
     return c->b < 0 || (c->cell_x | c->cell_y | c->stamp) != 0;
@@ -91,15 +92,16 @@ static inline bool ids_ok(const uint8_t *q, unsigned bits, const uint8_t *mark, 
 }
 
 // Whether its floats are in range: the normal's components within 2,
-// depth and point within `far` (4 LEDGE_MAX_COORDINATE), friction and
-// bounce within 0 .. 1, the cap within 0 .. far; every one finite.
+// depth, point and surface speed within `far` (4 LEDGE_MAX_COORDINATE),
+// friction and bounce within 0 .. 1, the cap within 0 .. far; every one
+// finite.
 static inline bool floats_ok(const uint8_t *q, uint32_t far) {
     uint32_t nx = magnitude(q + 8), ny = magnitude(q + 12), depth = magnitude(q + 28);
-    uint32_t px = magnitude(q + 32), py = magnitude(q + 36);
+    uint32_t px = magnitude(q + 32), py = magnitude(q + 36), speed = magnitude(q + 40);
     uint32_t friction = ledge__load_u32(q + 16), bounce = ledge__load_u32(q + 20);
     uint32_t cap = ledge__load_u32(q + 24);
     return (nx <= TWO_BITS) & (ny <= TWO_BITS) & (depth <= far) & (px <= far) & (py <= far) &
-           ((friction <= ONE_BITS) | (friction == MINUS_ZERO)) &
+           (speed <= far) & ((friction <= ONE_BITS) | (friction == MINUS_ZERO)) &
            ((bounce <= ONE_BITS) | (bounce == MINUS_ZERO)) & ((cap <= far) | (cap == MINUS_ZERO));
 }
 
@@ -122,12 +124,13 @@ static bool contact_fail(ledge__reader *r, const ledge__snap_contact_cols *c, co
         if (!floats_ok(q, far))
             return ledge__read_fail(
                 r,
-                "contact %d's normal (%g, %g), depth %g, point (%g, %g), friction %g, bounce %g "
-                "or cap %g is out of range",
+                "contact %d's normal (%g, %g), depth %g, point (%g, %g), friction %g, bounce %g, "
+                "cap %g or surface speed %g is out of range",
                 k, (double)ledge__load_f32(q + 8), (double)ledge__load_f32(q + 12),
                 (double)ledge__load_f32(q + 28), (double)ledge__load_f32(q + 32),
                 (double)ledge__load_f32(q + 36), (double)ledge__load_f32(q + 16),
-                (double)ledge__load_f32(q + 20), (double)ledge__load_f32(q + 24));
+                (double)ledge__load_f32(q + 20), (double)ledge__load_f32(q + 24),
+                (double)ledge__load_f32(q + 40));
     }
     return ledge__read_fail(r, "a contact is wrong"); // (not reached)
 }

@@ -41,6 +41,7 @@ static void ctx_free(ledge__tiled_ctx *c) {
     ledge_free(c->cells);
     ledge_free(c->gids);
     ledge_free(c->bodies);
+    ledge_free(c->cell_materials);
     ledge__tiled_free_result(c->result);
 }
 
@@ -135,6 +136,16 @@ static bool read_map(ledge__tiled_ctx *c, const char *json, size_t len, const ta
 // ---------------------------------------------------------------------------
 // Applying a checked map
 
+/// Room in the map for the cells' materials, before anything changes
+/// (set_tiles then cannot fail).
+static bool reserve_materials(ledge__tiled_ctx *c, ledge_tilemap *map) {
+    if (ledge_tilemap_reserve_cell_materials(map, c->cell_material_count)) return true;
+    return ledge__tiled_fail(c, "out of memory (%d cell materials)", c->cell_material_count);
+}
+
+/// The cells and their materials into the map (reserve_materials first):
+/// the map's cells then hold exactly the map's tiles, and its cells' own
+/// materials exactly those of the tiles with material properties.
 static void set_tiles(ledge__tiled_ctx *c, ledge_tilemap *map) {
     for (int y = 0; y < c->height; ++y) {
         for (int x = 0; x < c->width; ++x) {
@@ -142,6 +153,12 @@ static void set_tiles(ledge__tiled_ctx *c, ledge_tilemap *map) {
             ledge_tilemap_set(map, x, y, t);
             if (c->result) c->result->tile_counts[t]++;
         }
+    }
+    ledge_tilemap_clear_cell_materials(map);
+    for (int k = 0; k < c->cell_material_count; ++k) {
+        const ledge__tiled_cell_material *m = &c->cell_materials[k];
+        int x = (int)(m->cell % (uint32_t)c->width), y = (int)(m->cell / (uint32_t)c->width);
+        ledge_tilemap_set_cell_material(map, x, y, &m->material); // in order: appended
     }
 }
 
@@ -192,7 +209,7 @@ bool ledge_tiled_load_tilemap(ledge_tilemap *map, const char *json, size_t len,
     ctx_init(&c, "ledge_tiled_load_tilemap", def, &fallback);
     if (map == NULL) return ledge__tiled_fail(&c, "map is NULL");
     target t = map_target(map);
-    bool ok = read_map(&c, json, len, &t);
+    bool ok = read_map(&c, json, len, &t) && reserve_materials(&c, map);
     if (ok) set_tiles(&c, map);
     ctx_free(&c);
     return ok;
@@ -204,10 +221,14 @@ static ledge_tilemap *create_tilemap(ledge__tiled_ctx *c, const char *json, size
     if (read_map(c, json, len, &t)) {
         ledge_tilemap_def md = {c->width, c->height, t.tile_size, t.origin};
         map = ledge_tilemap_create(&md);
-        if (map == NULL)
+        if (map == NULL) {
             ledge__tiled_fail(c, "could not create a %d x %d tilemap", md.width, md.height);
-        else
+        } else if (!reserve_materials(c, map)) {
+            ledge_tilemap_destroy(map);
+            map = NULL;
+        } else {
             set_tiles(c, map);
+        }
     }
     ctx_free(c);
     return map;
@@ -237,7 +258,7 @@ static ledge_world *create_world(ledge__tiled_ctx *c, const char *json, size_t l
         world = ledge_world_create(&wd);
         if (world == NULL) {
             ledge__tiled_fail(c, "could not create the world (see the message before)");
-        } else if (!create_bodies(c, world)) {
+        } else if (!reserve_materials(c, ledge_world_tilemap(world)) || !create_bodies(c, world)) {
             ledge_world_destroy(world);
             world = NULL;
         } else {
@@ -267,7 +288,7 @@ bool ledge_tiled_load_world(ledge_world *world, const char *json, size_t len,
     c.want_objects = true;
     ledge_tilemap *map = ledge_world_tilemap(world);
     target t = map_target(map);
-    bool ok = read_map(&c, json, len, &t) && create_bodies(&c, world);
+    bool ok = read_map(&c, json, len, &t) && reserve_materials(&c, map) && create_bodies(&c, world);
     if (ok) {
         set_tiles(&c, map);
         give_result(&c, result);

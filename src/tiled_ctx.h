@@ -18,7 +18,11 @@ typedef struct ledge__tiled_tileset {
     int tile_count;    ///< Entries in ids / tiles.
     uint32_t *ids;     ///< Local tile ids with a ledge_tile property, ascending.
     ledge_tile *tiles; ///< The ledge tile of each (in Tiled's y-down frame).
-    char name[64];     ///< For messages (truncated).
+    /// The material of each, as drawn in Tiled (a surface speed clockwise
+    /// on screen), where has_material says it has material properties.
+    ledge_material *materials;
+    uint8_t *has_material;
+    char name[64]; ///< For messages (truncated).
 } ledge__tiled_tileset;
 
 /// A body waiting to be created: its def and the object it belongs to.
@@ -26,6 +30,13 @@ typedef struct ledge__tiled_body {
     ledge_body_def def;
     int object;
 } ledge__tiled_body;
+
+/// A cell given its tile's material: its index (y * width + x, ledge's
+/// frame) and the material, the surface speed turned into ledge's frame.
+typedef struct ledge__tiled_cell_material {
+    uint32_t cell;
+    ledge_material material;
+} ledge__tiled_cell_material;
 
 /// An external tileset's text read from a file (freed after the load).
 typedef struct ledge__tiled_file {
@@ -54,7 +65,11 @@ typedef struct ledge__tiled_ctx {
     ledge_tile *cells; ///< width * height, index y * width + x in ledge's frame.
     uint32_t *gids;    ///< Scratch: one tile layer's decoded gids.
     int tile_layers;   ///< Tile layers read.
-    int layer_index;   ///< Running index of the layer being read (groups included).
+    /// The cells whose tile has material properties, in the order read
+    /// (sorted by cell before they are applied).
+    ledge__tiled_cell_material *cell_materials;
+    int cell_material_count, cell_material_cap;
+    int layer_index; ///< Running index of the layer being read (groups included).
 
     ledge_tiled_result *result; ///< Objects and properties (world loads).
     int object_cap, property_cap;

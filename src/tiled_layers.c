@@ -10,6 +10,7 @@
 #include "tiled_util.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define FLIP_H   0x80000000u
@@ -18,8 +19,11 @@
 #define ROT_HEX  0x10000000u
 #define GID_MASK 0x0FFFFFFFu
 
-/// The ledge tile (ledge's frame) of raw gid `raw` at `index`, or -1.
-static int tile_of(ledge__tiled_ctx *c, uint32_t raw, const char *where, long index) {
+/// The ledge tile (ledge's frame) of raw gid `raw` at `index`, or -1; its
+/// material in ledge's frame into *mat (*has: whether it has one).
+static int tile_of(ledge__tiled_ctx *c, uint32_t raw, const char *where, long index, bool *has,
+                   ledge_material *mat) {
+    *has = false;
     if (raw & ROT_HEX) {
         ledge__tiled_fail(c,
                           "%s: tile %ld (column %ld, row %ld) has the hexagonal 120-degree "
@@ -29,9 +33,22 @@ static int tile_of(ledge__tiled_ctx *c, uint32_t raw, const char *where, long in
     }
     uint32_t gid = raw & GID_MASK;
     if (gid == 0) return LEDGE_TILE_EMPTY;
-    int t = ledge__tiled_tile_of_gid(c, gid, where, index);
+    const ledge_material *drawn;
+    int t = ledge__tiled_tile_of_gid(c, gid, where, index, &drawn);
     if (t < 0) return -1;
     ledge_tile f = ledge_tiled_flip((ledge_tile)t, raw & FLIP_H, raw & FLIP_V, raw & FLIP_D);
+    if (drawn != NULL) {
+        // A surface speed turns clockwise around the tile on screen. Each
+        // mirror (a flip, and keeping Tiled's y-down frame, in which the
+        // tangent of material.h turns counter-clockwise on screen) turns
+        // it the other way; the default frame's vertical mirror keeps the
+        // look on screen, so it keeps the sense too.
+        int mirrors = ((raw & FLIP_H) != 0) + ((raw & FLIP_V) != 0) + ((raw & FLIP_D) != 0) +
+                      (c->def->y_down ? 1 : 0);
+        *has = true;
+        *mat = *drawn;
+        if (mirrors & 1) mat->surface_speed = -mat->surface_speed;
+    }
     // Tiled's rows grow downward; ledge's y grows upward: mirroring the map
     // vertically mirrors every tile too.
     return c->def->y_down ? f : ledge_tiled_flip(f, false, true, false);
@@ -48,7 +65,9 @@ static bool read_tile_layer(ledge__tiled_ctx *c, const json_t *layer, const char
     }
     const long cells = (long)c->width * c->height;
     for (long i = 0; i < cells; ++i) {
-        int t = tile_of(c, c->gids[i], where, i);
+        bool has;
+        ledge_material mat;
+        int t = tile_of(c, c->gids[i], where, i, &has, &mat);
         if (t < 0) return false;
         long col = i % c->width, row = i / c->width;
         long y_cell = c->def->y_down ? row : c->height - 1 - row;
@@ -61,12 +80,55 @@ static bool read_tile_layer(ledge__tiled_ctx *c, const json_t *layer, const char
                                      ledge_tile_name(*cell));
         }
         if (t != LEDGE_TILE_EMPTY) *cell = (ledge_tile)t;
+        if (has && t != LEDGE_TILE_EMPTY) {
+            if (!ledge__tiled_reserve(c, (void **)&c->cell_materials, &c->cell_material_cap,
+                                      c->cell_material_count + 1, sizeof *c->cell_materials))
+                return false;
+            c->cell_materials[c->cell_material_count++] =
+                (ledge__tiled_cell_material){(uint32_t)(y_cell * c->width + col), mat};
+        }
     }
     c->tile_layers++;
     return true;
 }
 
 static bool read_list(ledge__tiled_ctx *c, const json_t *layers, int depth, double ox, double oy);
+
+static int cmp_cell_material(const void *a, const void *b) {
+    uint32_t x = ((const ledge__tiled_cell_material *)a)->cell;
+    uint32_t y = ((const ledge__tiled_cell_material *)b)->cell;
+    return (x > y) - (x < y);
+}
+
+static bool same_material(const ledge_material *a, const ledge_material *b) {
+    return a->friction == b->friction && a->bounce == b->bounce &&
+           a->surface_speed == b->surface_speed && a->friction_mix == b->friction_mix;
+}
+
+/// The cells' materials sorted by cell (the order a tilemap keeps them
+/// in, so that setting them appends), one per cell: two tile layers giving
+/// one cell the same tile with two materials are refused.
+static bool sort_cell_materials(ledge__tiled_ctx *c) {
+    ledge__tiled_cell_material *m = c->cell_materials;
+    int n = c->cell_material_count, kept = 0;
+    if (n == 0) return true;
+    qsort(m, (size_t)n, sizeof *m, cmp_cell_material);
+    for (int k = 0; k < n; ++k) {
+        if (kept > 0 && m[kept - 1].cell == m[k].cell) {
+            if (same_material(&m[kept - 1].material, &m[k].material)) continue;
+            long col = (long)(m[k].cell % (uint32_t)c->width);
+            long y = (long)(m[k].cell / (uint32_t)c->width);
+            long row = c->def->y_down ? y : c->height - 1 - y;
+            return ledge__tiled_fail(c,
+                                     "the tile layers give the cell at column %ld, row %ld two "
+                                     "different materials",
+                                     col, row);
+        }
+        m[kept++] = m[k];
+    }
+    c->cell_material_count = kept;
+    return true;
+}
 
 static bool read_layer(ledge__tiled_ctx *c, const json_t *layer, int depth, double ox, double oy) {
     char where[128];
@@ -129,5 +191,5 @@ bool ledge__tiled_read_layers(ledge__tiled_ctx *c, const json_t *map) {
         return ledge__tiled_fail(c, "the map has no tile layer named '%.60s'", c->def->tile_layer);
     }
     if (c->tile_layers == 0) return ledge__tiled_fail(c, "the map has no tile layer");
-    return true;
+    return sort_cell_materials(c);
 }

@@ -10,6 +10,7 @@
 // (y_down). Every body of an object sits at the centre of the object's
 // bounds, its shape relative to it.
 #include "tiled_objects.h"
+#include "tiled_tileset.h"
 #include "tiled_util.h"
 
 #include <math.h>
@@ -31,6 +32,8 @@ typedef struct body_props {
     ledge_body_type type;
     bool sensor, one_way;
     double friction, bounce, density, vx, vy;
+    double surface_speed; ///< As drawn: clockwise around the object on screen.
+    ledge_friction_mix friction_mix;
 } body_props;
 
 // ---------------------------------------------------------------------------
@@ -139,11 +142,24 @@ static bool read_body_props(ledge__tiled_ctx *c, const ledge_tiled_object *o, co
         return ledge__tiled_fail(c, "%s: property 'one_way' must be a bool", where);
     }
     b->one_way = ow && ow->boolean;
+    const ledge_tiled_property *mix = ledge_tiled_find_property(c->result, o, "friction_mix");
+    int m = mix && mix->type == LEDGE_TILED_STRING ? ledge__tiled_friction_mix(mix->string) : 0;
+    if (mix && m < 0) {
+        return ledge__tiled_fail(c,
+                                 "%s: property 'friction_mix' is \"%.40s\" (must be \"mean\", "
+                                 "\"min\" or \"max\")",
+                                 where, mix->string);
+    }
+    if (mix && mix->type != LEDGE_TILED_STRING) {
+        return ledge__tiled_fail(c, "%s: property 'friction_mix' must be a string", where);
+    }
+    b->friction_mix = (ledge_friction_mix)m;
     const double v = LEDGE_MAX_COORDINATE;
     return body_type_prop(c, o, where, b) &&
            num_prop(c, o, where, "friction", 0, 1, 0, &b->friction) &&
            num_prop(c, o, where, "bounce", 0, 1, 0, &b->bounce) &&
            num_prop(c, o, where, "density", 1e-6, 1e6, 1, &b->density) &&
+           num_prop(c, o, where, "surface_speed", -v, v, 0, &b->surface_speed) &&
            num_prop(c, o, where, "velocity_x", -v, v, 0, &b->vx) &&
            num_prop(c, o, where, "velocity_y", -v, v, 0, &b->vy);
 }
@@ -279,6 +295,13 @@ static bool is_convex(const vec2s *p, int n) {
     return true;
 }
 
+/// The surface speed in the world's frame: clockwise on screen as drawn,
+/// which Tiled's y-down frame (kept with y_down) turns the other way
+/// round in material.h's terms; the default frame's mirror keeps it.
+static float body_surface_speed(const ledge__tiled_ctx *c, const body_props *b) {
+    return (float)(c->def->y_down ? -b->surface_speed : b->surface_speed);
+}
+
 static bool add_body(ledge__tiled_ctx *c, const ledge_shape *shape, const body_props *b,
                      ledge_tiled_object *o) {
     if (!ledge__tiled_reserve(c, (void **)&c->bodies, &c->body_cap, c->body_count + 1,
@@ -294,6 +317,8 @@ static bool add_body(ledge__tiled_ctx *c, const ledge_shape *shape, const body_p
     nb->def.density = (float)b->density;
     nb->def.friction = (float)b->friction;
     nb->def.bounce = (float)b->bounce;
+    nb->def.surface_speed = body_surface_speed(c, b);
+    nb->def.friction_mix = b->friction_mix;
     nb->def.sensor = b->sensor;
     // One-way toward the drawing's "up": +y in ledge's frame, -y when the
     // game keeps Tiled's y-down frame.
@@ -444,7 +469,7 @@ static bool read_object(ledge__tiled_ctx *c, const json_t *obj, const char *laye
     if (kind <= 0) return kind == 0;
     geom *g = ledge_alloc(sizeof *g); // 4 KB: off the stack
     if (g == NULL) return ledge__tiled_fail(c, "%s: out of memory", where);
-    body_props b = {LEDGE_BODY_STATIC, false, false, 0, 0, 1, 0, 0};
+    body_props b = {LEDGE_BODY_STATIC, false, false, 0, 0, 1, 0, 0, 0, LEDGE_FRICTION_MIX_MEAN};
     ledge_tiled_object *o = new_object(c, obj, where, layer_name, id);
     bool ok = o && read_properties(c, obj, where, o) && read_body_props(c, o, where, &b) &&
               read_geometry(c, obj, where, g) && place(c, g, ox, oy, where, o);
@@ -455,6 +480,8 @@ static bool read_object(ledge__tiled_ctx *c, const json_t *obj, const char *laye
         o->one_way = b.one_way;
         o->friction = (float)b.friction;
         o->bounce = (float)b.bounce;
+        o->surface_speed = body_surface_speed(c, &b);
+        o->friction_mix = b.friction_mix;
         ok = make_bodies(c, g, where, &b, o);
     }
     ledge_free(g);

@@ -16,6 +16,8 @@
 typedef struct id_tile {
     uint32_t id;
     ledge_tile tile;
+    bool has_material;
+    ledge_material material;
 } id_tile;
 
 static int cmp_id(const void *a, const void *b) {
@@ -54,6 +56,62 @@ static bool read_ledge_tile(ledge__tiled_ctx *c, const json_t *tile, const char 
                              LEDGE_TILE_COUNT - 1);
 }
 
+int ledge__tiled_friction_mix(const char *s) {
+    static const char *const names[] = {"mean", "min", "max"};
+    for (int k = 0; k < 3; ++k) {
+        if (strcmp(s, names[k]) == 0) return k;
+    }
+    return -1;
+}
+
+/// A number property of a tile in [min, max] (absent: *out unchanged).
+static bool tile_number(ledge__tiled_ctx *c, const json_t *props, const char *name,
+                        const char *where, long id, double min, double max, float *out,
+                        bool *found) {
+    const json_t *p = ledge__tiled_find_prop(props, name);
+    if (p == NULL) return true;
+    const json_t *v = json_object_get(p, "value");
+    char buf[48];
+    if (!json_is_number(v) || !(json_number_value(v) >= min) || !(json_number_value(v) <= max)) {
+        return ledge__tiled_fail(c, "%s, tile %ld: property '%s' is %s (must be a number %g..%g)",
+                                 where, id, name, v ? ledge__tiled_describe(v, buf) : "missing",
+                                 min, max);
+    }
+    *out = (float)json_number_value(v);
+    *found = true;
+    return true;
+}
+
+/// The material properties of one tile (friction, bounce, surface_speed,
+/// friction_mix; docs/tiled.md): *has whether any is there, *out the
+/// default material with them.
+static bool read_tile_material(ledge__tiled_ctx *c, const json_t *tile, const char *where, long id,
+                               bool *has, ledge_material *out) {
+    *has = false;
+    *out = ledge_default_material();
+    const json_t *props = json_object_get(tile, "properties");
+    if (!json_is_array(props)) return true;
+    const double v = LEDGE_MAX_COORDINATE;
+    if (!tile_number(c, props, "friction", where, id, 0, 1, &out->friction, has) ||
+        !tile_number(c, props, "bounce", where, id, 0, 1, &out->bounce, has) ||
+        !tile_number(c, props, "surface_speed", where, id, -v, v, &out->surface_speed, has))
+        return false;
+    const json_t *p = ledge__tiled_find_prop(props, "friction_mix");
+    if (p == NULL) return true;
+    const json_t *s = json_object_get(p, "value");
+    int mix = json_is_string(s) ? ledge__tiled_friction_mix(json_string_value(s)) : -1;
+    char buf[48];
+    if (mix < 0) {
+        return ledge__tiled_fail(c,
+                                 "%s, tile %ld: property 'friction_mix' is %s (must be \"mean\", "
+                                 "\"min\" or \"max\")",
+                                 where, id, s ? ledge__tiled_describe(s, buf) : "missing");
+    }
+    out->friction_mix = (ledge_friction_mix)mix;
+    *has = true;
+    return true;
+}
+
 /// Collects the tiles with a ledge_tile property, sorted by id; refuses
 /// duplicate ids. Sets the span from tilecount and the largest id.
 static bool read_tiles(ledge__tiled_ctx *c, const json_t *ts, const char *where,
@@ -74,15 +132,20 @@ static bool read_tiles(ledge__tiled_ctx *c, const json_t *ts, const char *where,
         const json_t *t = json_array_get(tiles, i);
         long long id;
         int lt;
+        bool has;
+        ledge_material mat;
         char tw[160];
         snprintf(tw, sizeof tw, "%.120s, tiles[%zu]", where, i);
         if (!ledge__tiled_int(c, t, "id", tw, true, 0, LEDGE_TILED_MAX_TILESET_TILES - 1, 0, &id) ||
-            !read_ledge_tile(c, t, where, (long)id, &lt)) {
+            !read_ledge_tile(c, t, where, (long)id, &lt) ||
+            !read_tile_material(c, t, where, (long)id, &has, &mat)) {
             ledge_free(list);
             return false;
         }
         if ((uint32_t)id + 1 > out->span) out->span = (uint32_t)id + 1;
-        if (lt >= 0) list[count++] = (id_tile){(uint32_t)id, (ledge_tile)lt};
+        // (A decoration tile, without ledge_tile, has no surface: its
+        // material properties are the game's own.)
+        if (lt >= 0) list[count++] = (id_tile){(uint32_t)id, (ledge_tile)lt, has, mat};
     }
     qsort(list, (size_t)count, sizeof *list, cmp_id);
     for (int i = 1; i < count; ++i) {
@@ -92,15 +155,21 @@ static bool read_tiles(ledge__tiled_ctx *c, const json_t *ts, const char *where,
             return ledge__tiled_fail(c, "%s: tile %u is listed twice", where, id);
         }
     }
-    out->ids = ledge_alloc((count ? (size_t)count : 1) * sizeof *out->ids);
-    out->tiles = ledge_alloc(count ? (size_t)count : 1);
-    if (out->ids == NULL || out->tiles == NULL) {
+    size_t room = count ? (size_t)count : 1;
+    out->ids = ledge_alloc(room * sizeof *out->ids);
+    out->tiles = ledge_alloc(room);
+    out->materials = ledge_alloc(room * sizeof *out->materials);
+    out->has_material = ledge_alloc(room);
+    if (out->ids == NULL || out->tiles == NULL || out->materials == NULL ||
+        out->has_material == NULL) {
         ledge_free(list);
         return ledge__tiled_fail(c, "%s: out of memory", where);
     }
     for (int i = 0; i < count; ++i) {
         out->ids[i] = list[i].id;
         out->tiles[i] = list[i].tile;
+        out->materials[i] = list[i].material;
+        out->has_material[i] = list[i].has_material;
     }
     out->tile_count = count;
     ledge_free(list);
@@ -226,14 +295,18 @@ void ledge__tiled_free_tilesets(ledge__tiled_ctx *c) {
     for (int i = 0; i < c->tileset_count; ++i) {
         ledge_free(c->tilesets[i].ids);
         ledge_free(c->tilesets[i].tiles);
+        ledge_free(c->tilesets[i].materials);
+        ledge_free(c->tilesets[i].has_material);
     }
     ledge_free(c->tilesets);
     c->tilesets = NULL;
     c->tileset_count = 0;
 }
 
-int ledge__tiled_tile_of_gid(ledge__tiled_ctx *c, uint32_t gid, const char *where, long index) {
+int ledge__tiled_tile_of_gid(ledge__tiled_ctx *c, uint32_t gid, const char *where, long index,
+                             const ledge_material **material) {
     int lo = 0, hi = c->tileset_count - 1, found = -1;
+    if (material) *material = NULL;
     while (lo <= hi) { // the last tileset with firstgid <= gid
         int mid = lo + (hi - lo) / 2;
         if (c->tilesets[mid].firstgid <= gid) {
@@ -256,7 +329,10 @@ int ledge__tiled_tile_of_gid(ledge__tiled_ctx *c, uint32_t gid, const char *wher
     hi = ts->tile_count - 1;
     while (lo <= hi) {
         int mid = lo + (hi - lo) / 2;
-        if (ts->ids[mid] == local) return ts->tiles[mid];
+        if (ts->ids[mid] == local) {
+            if (material && ts->has_material[mid]) *material = &ts->materials[mid];
+            return ts->tiles[mid];
+        }
         if (ts->ids[mid] < local)
             lo = mid + 1;
         else

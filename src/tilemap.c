@@ -46,6 +46,18 @@ static void note_edit(ledge_tilemap *m, int x, int y) {
     m->edited[m->version % LEDGE__EDITS_KEPT] = (ledge__cell){x, y};
 }
 
+void ledge__tilemap_note_material(ledge_tilemap *m, int x, int y) {
+    bool current = m->blocked_ready && m->blocked_version == m->version;
+    note_edit(m, x, y);
+    if (current) m->blocked_version = m->version; // no side changed
+}
+
+void ledge__tilemap_note_all(ledge_tilemap *m) {
+    bool current = m->blocked_ready && m->blocked_version == m->version;
+    m->version += LEDGE__EDITS_KEPT + 1u; // more than the map remembers: every cell
+    if (current) m->blocked_version = m->version;
+}
+
 // The side shared by cells (ax, ay) and (bx, by). A one-way cell lets
 // bodies in through its other sides, so where it meets a cell that is not
 // one-way the side is never an internal seam: a floor under a one-way
@@ -254,6 +266,7 @@ ledge_tilemap *ledge_tilemap_create(const ledge_tilemap_def *def) {
     memset(m->tiles, LEDGE_TILE_EMPTY, n_tiles);
     memset(m->one_way, LEDGE_ONE_WAY_NONE, n_tiles);
     for (int t = 0; t < LEDGE_TILE_COUNT; ++t) {
+        m->tile_material[t] = ledge_default_material();
         ledge__tile_geom_of((ledge_tile)t, &m->geom[t]);
         m->probe[t] = probe_of(&m->geom[t]);
         for (unsigned b = 0; b < 16; ++b)
@@ -269,7 +282,9 @@ ledge_tilemap *ledge_tilemap_create(const ledge_tilemap_def *def) {
 }
 
 void ledge_tilemap_destroy(ledge_tilemap *map) {
-    ledge__free(map); // one block (see ledge_tilemap_create)
+    if (map == NULL) return;
+    ledge__free(map->cell_material); // the one allocation apart (tilemap_material.c)
+    ledge__free(map);                // one block (see ledge_tilemap_create)
 }
 
 static bool check_map(const char *fn, const ledge_tilemap *map) {

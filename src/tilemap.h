@@ -84,6 +84,16 @@ struct ledge_tilemap {
     uint8_t *blocked;
     uint32_t blocked_version;
     bool blocked_ready;
+    /// The material of every tile id (tilemap_material.c; the default
+    /// material after create).
+    ledge_material tile_material[LEDGE_TILE_COUNT];
+    /// Per-cell overrides of the material, sorted by cell index (y * width
+    /// + x), cell_material_count of them in room for cell_material_cap
+    /// (tilemap_material.c); a separate allocation, NULL until the first.
+    struct ledge__cell_material *cell_material;
+    int cell_material_count, cell_material_cap;
+    /// Some tile id's material is not the default (tilemap_material.c).
+    bool tile_materials_set;
     /// Unit-cell geometry of every tile id (tile.h), computed once.
     ledge__tile_geom geom[LEDGE_TILE_COUNT];
     /// The point test of every tile id, derived from geom (query_point).
@@ -94,6 +104,16 @@ struct ledge_tilemap {
     /// entries are unused.)
     ledge__ptile ptile[LEDGE_TILE_COUNT][16];
 };
+
+/// A cell's material changed (tilemap_material.c): a new version with
+/// the cell as its edit, so that the sleepers near it wake (sleep.c) and
+/// the contacts there are looked at again; its sides did not change, so
+/// the store of blocked sides stays as up to date as it was.
+void ledge__tilemap_note_material(ledge_tilemap *map, int x, int y);
+
+/// A tile id's material changed: a new version counting as more edits
+/// than the map remembers, so that every sleeper wakes (cells unnamed).
+void ledge__tilemap_note_all(ledge_tilemap *map);
 
 /// True when (x, y) is a cell of the map.
 static inline bool ledge__tilemap_inside(const ledge_tilemap *map, int x, int y) {

@@ -4,6 +4,7 @@
 #include "broad.h"
 #include "character.h"
 #include "fast.h"
+#include "joint_solve.h"
 #include "order.h"
 #include "query_index.h"
 #include "resolve.h"
@@ -191,6 +192,7 @@ void ledge_world_destroy(ledge_world *world) {
     ledge__grid_free(&world->grid);
     ledge__query_free(world);
     ledge__characters_free(world);
+    ledge__joints_free(world);
     ledge__free(world->step.pairs);
     ledge__free(world->contacts);
     ledge__free(world->contacts_scratch);
@@ -369,9 +371,14 @@ static bool integrate_position(ledge_world *w, float dt) {
 // exactly by the next ones, so after it only the last (recording) pass
 // runs: a scene at rest pays two passes without gravity and three with it
 // (the first pushes out what gravity sank in), not `iterations`.
+// Joints (joint_solve.c) are put back onto their rows at the start of
+// each pass, so that the contacts' and the tiles' projections have the
+// last word where they meet (no link ends a pass inside a tile).
 static void relax(ledge_world *w) {
+    bool joints = ledge__joints_any(w);
     for (int it = 0; it < w->iterations; ++it) {
         bool last = it == w->iterations - 1;
+        if (joints) ledge__joints_relax(w);
         int pushes = ledge__resolve_pass(w, last);
         w->debug.passes++;
         if (!last && pushes == 0 && w->debug.skip_on) it = w->iterations - 2;
@@ -513,6 +520,30 @@ static double stage_mark(ledge_world *w, ledge__stage next, double since) {
     return now;
 }
 
+// The velocity pass with joints: the contacts' response, the joints
+// (predicting where the bodies move to, before they move; else holding
+// their velocities), the shock sweep, which holds what the joints hold as
+// it moves, and the joints again for what the sweep changed. With
+// `loads`, what rests on a body the joints hold moves with it in their
+// solve (joint_solve.c).
+static void velocity_pass_with_joints(ledge_world *w, float resting, float h, bool predict,
+                                      bool loads) {
+    ledge__contact_pass(w, resting, h);
+    if (predict) {
+        ledge__joints_predict(w, h, loads, false);
+    } else {
+        ledge__joints_correct(w, h, loads);
+    }
+    if (w->up.x != 0.0f || w->up.y != 0.0f) {
+        ledge__shock_sweep(w, resting, h);
+        if (predict) {
+            ledge__joints_predict(w, h, loads, true);
+        } else {
+            ledge__joints_correct(w, h, loads);
+        }
+    }
+}
+
 // One substep:
 // 1. moving platforms carry what stands on them (carry(): a body resting on
 //    a kinematic body takes the change of its velocity since the last
@@ -523,7 +554,9 @@ static double stage_mark(ledge_world *w, ledge__stage next, double since) {
 //    a body resting or sliding on a surface feels its friction, and a pile
 //    its support, before anything moves (otherwise gravity would make it
 //    creep down a slope however large its friction); the contacts of a body
-//    the game moved, and of an edited tile, are not;
+//    the game moved, and of an edited tile, are not; with joints, the
+//    joints are solved with them, predicting where the bodies move to
+//    (velocity_pass_with_joints);
 // 4. the velocities move the bodies; fast bodies wait at their starts;
 // 5. the broad phase files the bodies in the grid; fast bodies move along
 //    their paths (fast.c), and if there were any the grid is filed again;
@@ -531,17 +564,28 @@ static double stage_mark(ledge_world *w, ledge__stage next, double since) {
 //    with a moving body wakes, and the pairs are searched again where it
 //    lies);
 // 6. `iterations` relaxation passes project the bodies out of overlap, the
-//    last one recording the contacts;
+//    last one recording the contacts (each pass puts the joints back onto
+//    their rows first);
 // 7. the contacts are sorted from the bottom of each pile up, and their
 //    loads found;
-// 8. N's response to those contacts (the velocity pass);
+// 8. N's response to those contacts (the velocity pass), the joints'
+//    velocities held with it;
 // 9. a position out of the finite range freezes its body where it was.
 static void substep(ledge_world *w, float h) {
     double t = stage_mark(w, LEDGE__STAGE_INTEGRATE, 0.0);
+    bool joints = ledge__joints_any(w);
     carry(w);
     integrate_velocity(w, h);
     drop_stale_contacts(w);
-    ledge__velocity_pass(w, 0.0f, h);
+    if (joints) {
+        // The loads of the replayed contacts (sorted by the last substep),
+        // for the bodies the joints hold.
+        ledge__joints_begin_substep(w);
+        bool loads = ledge__joints_hold_any(w) && ledge__body_loads(w);
+        velocity_pass_with_joints(w, 0.0f, h, true, loads);
+    } else {
+        ledge__velocity_pass(w, 0.0f, h);
+    }
     t = stage_mark(w, LEDGE__STAGE_MOVE, t);
     bool fast = integrate_position(w, h);
     w->contact_count = 0;
@@ -558,9 +602,13 @@ static void substep(ledge_world *w, float h) {
     relax(w);
     t = stage_mark(w, LEDGE__STAGE_SORT, t);
     ledge__sort_contacts(w);
-    ledge__contact_loads(w);
+    bool loads = ledge__contact_loads(w);
     t = stage_mark(w, LEDGE__STAGE_RESPONSE, t);
-    ledge__velocity_pass(w, RESTING_SPEED, h);
+    if (joints) {
+        velocity_pass_with_joints(w, RESTING_SPEED, h, false, loads);
+    } else {
+        ledge__velocity_pass(w, RESTING_SPEED, h);
+    }
     w->contact_map_version = w->map->version;
     t = stage_mark(w, LEDGE__STAGE_CHECK, t);
     check_positions(w);
@@ -584,6 +632,7 @@ static bool prepare(ledge_world *w) {
     int cells = w->slot_count < 256 ? 1024 : 4 * w->slot_count;
     if (!ledge__grid_reserve(&w->grid, w->slot_count, cells)) return false;
     if (!ledge__par_reserve(w, w->slot_count, w->grid.cell_cap)) return false;
+    if (!ledge__joints_reserve(w)) return false;
     if (!ledge__broad_reserve(w, w->slot_count)) return false;
     if (!ledge__sleep_reserve(w, w->slot_count)) return false;
     if (!ledge__resolve_reserve(w, w->slot_count)) return false;
@@ -615,8 +664,10 @@ void ledge_world_step(ledge_world *world, float dt) {
     ledge__characters_before_step(world); // where the platforms stood on start
     world->stepping = true;
     ledge__workers_awake(world->par.workers, true);
+    ledge__joints_begin_step(world);
     float h = dt / (float)world->substeps;
     for (int k = 0; k < world->substeps; ++k) substep(world, h);
+    ledge__joints_end_step(world, dt);
     t = stage_mark(world, LEDGE__STAGE_SLEEP, 0.0);
     ledge__sleep_end(world, dt);
     t = stage_mark(world, LEDGE__STAGE_EVENTS, t);
@@ -639,6 +690,7 @@ void ledge__world_forget(ledge_world *w, ledge__stale why) {
     ledge__broad_forget(w, why);
     ledge__events_forget(w, why);
     ledge__query_forget(w, why);
+    ledge__joints_forget(w, why);
     if (why & LEDGE__STALE_TILES) w->map_version = w->map->version;
 }
 

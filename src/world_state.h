@@ -27,6 +27,8 @@ typedef struct ledge__contact {
     float cap;      ///< Coulomb cap from the load it carries (response.c), per second.
     float depth;    ///< Overlap when found (0 for a bullet stopped short of it).
     vec2s point;    ///< World point midway between the surfaces.
+    float speed;    ///< Combined surface speed of the pair along (normal.y, -normal.x): the
+                    ///< sum of the two surfaces' (material.h); 0 for surfaces at rest.
     int cell_x;     ///< The tile cell, for a tile contact.
     int cell_y;
     uint8_t policy; ///< A ledge_response.
@@ -226,8 +228,8 @@ typedef struct ledge__debug {
 ///   through it: w->order (order.h), w->broad (broad_file.h), w->resolve
 ///   (resolve.h), w->fast (fast.h), w->response (response.h), w->sleep
 ///   (sleep.h), w->events (events.h), made with the world in one
-///   allocation (world.c); w->query (query_index.h) and w->characters
-///   (characters.h), made when first needed;
+///   allocation (world.c); w->query (query_index.h), w->characters
+///   (characters.h) and w->joints (joints.h), made when first needed;
 /// - the step's scratch: w->step (per-body arrays, and what one stage hands
 ///   the next within a step) and w->par (the workers, the blocks of slots);
 ///   one field per use, never read before the step writes it;
@@ -269,6 +271,7 @@ struct ledge_world {
     // --- the stages' states, each declared in its stage's header
     struct ledge__query_index *query;     ///< The queries' index (query_index.h); NULL until asked.
     struct ledge__characters *characters; ///< The character table (characters.h); NULL until one.
+    struct ledge__joints *joints;         ///< The joint table (joints.h); NULL until one.
     ledge__step step;                     ///< The step's scratch.
     struct ledge__order *order;           ///< The slots' order by space (order.h).
     struct ledge__broad *broad;           ///< The broad phase (broad_file.h).

@@ -51,6 +51,15 @@ void peer_v3_pile_step(void *world, float dt);
 /// Body i's position and velocity, in the pile's order.
 void peer_v3_pile_read(void *world, vec2s *pos, vec2s *vel);
 void peer_v3_pile_destroy(void *world);
+
+/// A chain or bridge of tests/joint_scenes.h in Box2D v3
+/// (tests/bench_joints.c): rotation locked, 4 substeps.
+struct js_scene;
+void *peer_v3_joints_create(const struct js_scene *s);
+void peer_v3_joints_step(void *world, float dt);
+/// Body i's position and velocity, in the scene's order.
+void peer_v3_joints_read(void *world, vec2s *pos, vec2s *vel);
+void peer_v3_joints_destroy(void *world);
 #endif
 
 /// The solid cells of a rain map that a peer turns into static shapes: a

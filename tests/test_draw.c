@@ -2,7 +2,8 @@
 // checks what each draws against the world: every non-empty cell in the
 // region once (as ledge_tilemap_query_region lists them), every body whose
 // box meets the region once with its type's colour, nothing outside the
-// region, and contact points where the bodies rest.
+// region, contact points where the bodies rest, and materials: cells with
+// their own outlined apart, belts' arrows the way they carry.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -34,7 +35,8 @@ typedef struct shape_rec {
 typedef struct recorder {
     shape_rec outlines[MAX_RECORDS], solids[MAX_RECORDS], circles[MAX_RECORDS];
     vec2s points[MAX_RECORDS], seg_a[MAX_RECORDS], seg_b[MAX_RECORDS];
-    int n_outlines, n_solids, n_circles, n_points, n_segments, n_other;
+    vec2s belt_a[MAX_RECORDS], belt_b[MAX_RECORDS]; ///< Belts' arrows' segments.
+    int n_outlines, n_solids, n_circles, n_points, n_segments, n_belts, n_other;
 } recorder;
 
 static ledge_aabb bounds_of(const vec2s *p, int n) {
@@ -67,6 +69,11 @@ static void rec_solid_circle(vec2s c, float radius, ledge_color color, void *ctx
 }
 static void rec_segment(vec2s a, vec2s b, ledge_color c, void *ctx) {
     recorder *r = ctx;
+    if (c == LEDGE_COLOR_BELT) {
+        r->belt_a[r->n_belts] = a;
+        r->belt_b[r->n_belts++] = b;
+        return;
+    }
     assert_int_equal(c, LEDGE_COLOR_NORMAL);
     r->seg_a[r->n_segments] = a;
     r->seg_b[r->n_segments++] = b;
@@ -273,11 +280,77 @@ static void test_refusals(void **state) {
     ledge_world_destroy(w);
 }
 
+// Materials: the cells with a material of their own outlined in
+// LEDGE_COLOR_MATERIAL, the others in LEDGE_COLOR_TILE; a belt's arrow
+// (three segments) on each of its surfaces that is not a seam, pointing the
+// way it carries; a belt body's on each edge; nothing with draw_materials
+// off.
+static void test_materials(void **state) {
+    (void)state;
+    ledge_world_def wd = ledge_default_world_def();
+    wd.map_width = 16;
+    wd.map_height = 8;
+    ledge_world *w = ledge_world_create(&wd);
+    ledge_tilemap *map = ledge_world_tilemap(w);
+    for (int x = 0; x < 16; ++x) ledge_tilemap_set(map, x, 0, LEDGE_TILE_FULL);
+    ledge_tilemap_set(map, 10, 1, LEDGE_TILE_FULL); // a block: four surfaces
+    ledge_material belt = ledge_default_material(), ice = ledge_default_material();
+    belt.surface_speed = 1.0f;
+    ice.friction = 0.0f;
+    for (int x = 3; x <= 5; ++x) ledge_tilemap_set_cell_material(map, x, 0, &belt);
+    ledge_tilemap_set_cell_material(map, 7, 0, &ice);
+    belt.surface_speed = -2.0f;
+    ledge_tilemap_set_cell_material(map, 10, 1, &belt);
+    ledge_aabb region = {v(0, 0), v(16, 8)};
+    for (int on = 0; on < 2; ++on) {
+        ledge_debug_draw d = recording(&g_rec);
+        d.draw_materials = on;
+        ledge_world_draw(w, &d, region);
+        int own = 0;
+        for (int k = 0; k < g_rec.n_outlines; ++k) {
+            const shape_rec *o = &g_rec.outlines[k];
+            int x = (int)floorf(o->box.lower.x + 0.5f), y = (int)floorf(o->box.lower.y + 0.5f);
+            bool has = ledge_tilemap_cell_has_material(map, x, y);
+            assert_int_equal(o->color, on && has ? LEDGE_COLOR_MATERIAL : LEDGE_COLOR_TILE);
+            own += o->color == LEDGE_COLOR_MATERIAL;
+        }
+        assert_int_equal(own, on ? 5 : 0);
+        // The floor's belt cells: their tops (their sides are seams, their
+        // bottoms the map's border); the block: its four sides but the
+        // bottom, a seam with the floor.
+        assert_int_equal(g_rec.n_belts, on ? 3 * (3 + 3) : 0);
+        for (int k = 0; on && k < g_rec.n_belts; k += 3) {
+            vec2s a = g_rec.belt_a[k], tip = g_rec.belt_b[k];
+            vec2s dir = v(tip.x - a.x, tip.y - a.y);
+            if (a.y < 1.01f && a.y > 0.99f && tip.y < 1.01f) { // a floor cell's top: +x
+                assert_true(dir.x > 0.4f && fabsf(dir.y) < 1e-6f);
+            } else if (a.y > 1.99f) { // the block's top at -2: toward -x
+                assert_true(dir.x < -0.4f && fabsf(dir.y) < 1e-6f);
+            } else { // its sides: left face down, right face up (clockwise, reversed)
+                bool left = a.x < 10.5f;
+                assert_true(fabsf(dir.x) < 1e-6f && (left ? dir.y < -0.4f : dir.y > 0.4f));
+            }
+        }
+    }
+    // A belt body: an arrow on each of its four edges.
+    ledge_body_def bd = ledge_default_body_def();
+    bd.type = LEDGE_BODY_STATIC;
+    bd.shape = ledge_make_box(v(0, 0), v(1.0f, 0.25f));
+    bd.position = v(13.0f, 4.0f);
+    bd.surface_speed = 0.5f;
+    ledge_body_create(w, &bd);
+    ledge_debug_draw d = recording(&g_rec);
+    ledge_world_draw(w, &d, (ledge_aabb){v(11, 3), v(15, 5)});
+    assert_int_equal(g_rec.n_belts, 3 * 4);
+    ledge_world_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_draws_what_is_in_the_region),
         cmocka_unit_test(test_contacts_and_flags),
         cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_materials),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

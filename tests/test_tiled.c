@@ -2,7 +2,9 @@
 // writers below (CSV array, base64, base64 + zlib, base64 + gzip) from an
 // expected grid and must load back cell for cell; the flip flags are
 // checked against the tile geometry itself (a flipped tile's solid region
-// is the mirrored region); objects become the bodies their pixels say;
+// is the mirrored region); tile and object properties set materials, a
+// belt's direction following flips and the frame; objects become the
+// bodies their pixels say;
 // every class of bad map is refused with a message naming the problem and
 // leaves the target unchanged; the shipped sample level loads to the
 // counts of its ASCII drawing; failed allocations leak nothing.
@@ -599,6 +601,189 @@ static void layer_map(const char *fields) {
     make_map(2, 2, layers);
 }
 
+// ---------------------------------------------------------------------------
+// Materials
+
+/// A tileset whose tiles carry materials: 1 an icy FULL, 2 a FULL belt at
+/// 2 units/s (clockwise as drawn), 3 a bouncy HALF_D mixed by max, 4 a
+/// plain FULL, 5 a decoration tile with a friction of the game's own.
+static const char *material_tileset(void) {
+    return "[{\"firstgid\":1,\"name\":\"m\",\"tilecount\":6,\"tilewidth\":16,"
+           "\"tileheight\":16,\"tiles\":["
+           "{\"id\":1,\"properties\":[{\"name\":\"ledge_tile\",\"value\":\"FULL\"},"
+           "{\"name\":\"friction\",\"type\":\"float\",\"value\":0.05}]},"
+           "{\"id\":2,\"properties\":[{\"name\":\"ledge_tile\",\"value\":\"FULL\"},"
+           "{\"name\":\"surface_speed\",\"type\":\"float\",\"value\":2}]},"
+           "{\"id\":3,\"properties\":[{\"name\":\"ledge_tile\",\"value\":\"HALF_D\"},"
+           "{\"name\":\"bounce\",\"type\":\"float\",\"value\":0.75},"
+           "{\"name\":\"friction_mix\",\"type\":\"string\",\"value\":\"max\"}]},"
+           "{\"id\":4,\"properties\":[{\"name\":\"ledge_tile\",\"value\":\"FULL\"}]},"
+           "{\"id\":5,\"properties\":[{\"name\":\"friction\",\"type\":\"float\","
+           "\"value\":0.5}]}]}]";
+}
+
+/// A 4 x 2 map of the material tileset: the top row on screen 0, gid 4
+/// (bouncy, gid = id + 1), 0, gid 3 turned (diagonal + horizontal flip:
+/// a rotation); the bottom row ice, belt, belt flipped, plain.
+static const char *material_map(void) {
+    char layers[1024];
+    snprintf(layers, sizeof layers,
+             "[{\"type\":\"tilelayer\",\"name\":\"a\",\"width\":4,\"height\":2,"
+             "\"data\":[0,4,6,%u,2,3,%u,5]}]",
+             3u | FLIP_D | FLIP_H, 3u | FLIP_H);
+    snprintf(g_map, sizeof g_map,
+             "{\"type\":\"map\",\"orientation\":\"orthogonal\",\"infinite\":false,"
+             "\"width\":4,\"height\":2,\"tilewidth\":16,\"tileheight\":16,\"tilesets\":%s,"
+             "\"layers\":%s}",
+             material_tileset(), layers);
+    return g_map;
+}
+
+static void expect_material(const ledge_tilemap *map, int x, int y, float f, float b, float s,
+                            ledge_friction_mix mix) {
+    assert_true(ledge_tilemap_cell_has_material(map, x, y));
+    ledge_material m = ledge_tilemap_cell_material(map, x, y);
+    if (!(near(m.friction, f) && near(m.bounce, b) && near(m.surface_speed, s) &&
+          m.friction_mix == mix))
+        fail_msg("cell (%d, %d): friction %g bounce %g speed %g mix %d, want %g %g %g %d", x, y,
+                 (double)m.friction, (double)m.bounce, (double)m.surface_speed, (int)m.friction_mix,
+                 (double)f, (double)b, (double)s, (int)mix);
+}
+
+// Tileset tile properties give the cells drawn with the tile their own
+// material; a surface speed turns clockwise as drawn, so a flipped belt
+// runs the other way, a turned one (two mirrors) the same way, and in
+// Tiled's y-down frame (a mirror of material.h's tangent) the sign flips.
+static void test_tile_materials(void **state) {
+    (void)state;
+    for (int y_down = 0; y_down < 2; ++y_down) {
+        material_map();
+        ledge_tiled_def def = ledge_default_tiled_def();
+        def.y_down = y_down;
+        // Into a map that had cells with materials of their own: the load
+        // leaves exactly the map's.
+        ledge_tilemap_def md = ledge_default_tilemap_def();
+        md.width = 4;
+        md.height = 2;
+        ledge_tilemap *map = ledge_tilemap_create(&md);
+        ledge_material old = ledge_default_material();
+        old.bounce = 0.5f;
+        ledge_tilemap_set_cell_material(map, 2, y_down ? 0 : 1, &old);
+        assert_true(ledge_tiled_load_tilemap(map, g_map, strlen(g_map), &def));
+        int bottom = y_down ? 1 : 0, top = 1 - bottom;
+        float sign = y_down ? -1.0f : 1.0f;
+        expect_material(map, 0, bottom, 0.05f, 0, 0, LEDGE_FRICTION_MIX_MIN);
+        expect_material(map, 1, bottom, 1, 0, 2.0f * sign, LEDGE_FRICTION_MIX_MIN);
+        expect_material(map, 2, bottom, 1, 0, -2.0f * sign, LEDGE_FRICTION_MIX_MIN);
+        assert_false(ledge_tilemap_cell_has_material(map, 3, bottom)); // plain FULL
+        expect_material(map, 1, top, 1, 0.75f, 0, LEDGE_FRICTION_MIX_MAX);
+        assert_false(ledge_tilemap_cell_has_material(map, 2, top)); // decoration: EMPTY
+        assert_int_equal(ledge_tilemap_get(map, 2, top), LEDGE_TILE_EMPTY);
+        expect_material(map, 3, top, 1, 0, 2.0f * sign, LEDGE_FRICTION_MIX_MIN);
+        ledge_tilemap_destroy(map);
+    }
+    // A world from it: a crate dropped on the belt cell is carried along it.
+    material_map();
+    ledge_tiled_result *r = NULL;
+    ledge_world *w = ledge_tiled_create_world(g_map, strlen(g_map), NULL, &r);
+    assert_non_null(w);
+    ledge_body_def bd = ledge_default_body_def();
+    bd.shape = ledge_make_box((vec2s){{0, 0}}, (vec2s){{0.2f, 0.2f}});
+    bd.friction = 1.0f;
+    bd.position = (vec2s){{2.5f, 1.2f}}; // on the flipped belt, under an empty cell
+    ledge_body_id crate = ledge_body_create(w, &bd);
+    for (int k = 0; k < 5; ++k) ledge_world_step(w, 1.0f / 60.0f);
+    assert_true(fabsf(ledge_body_velocity(w, crate).x + 2.0f) < 1e-3f);
+    ledge_tiled_result_destroy(r);
+    ledge_world_destroy(w);
+}
+
+// Object properties surface_speed and friction_mix; bad values refused.
+static void test_object_materials(void **state) {
+    (void)state;
+    for (int y_down = 0; y_down < 2; ++y_down) {
+        objects_map("{\"id\":1,\"name\":\"belt\",\"x\":0,\"y\":0,\"width\":64,\"height\":8,"
+                    "\"properties\":[{\"name\":\"surface_speed\",\"type\":\"float\","
+                    "\"value\":1.5},{\"name\":\"friction_mix\",\"type\":\"string\","
+                    "\"value\":\"min\"},{\"name\":\"friction\",\"type\":\"float\","
+                    "\"value\":0.5}]}");
+        ledge_tiled_def def = ledge_default_tiled_def();
+        def.y_down = y_down;
+        ledge_tiled_result *r = NULL;
+        ledge_world *w = ledge_tiled_create_world(g_map, strlen(g_map), &def, &r);
+        assert_non_null(w);
+        const ledge_tiled_object *o = ledge_tiled_find_object(r, "belt");
+        float want = y_down ? -1.5f : 1.5f;
+        assert_true(near(o->surface_speed, want));
+        assert_int_equal(o->friction_mix, LEDGE_FRICTION_MIX_MIN);
+        ledge_material m = ledge_body_material(w, r->bodies[o->first_body]);
+        assert_true(near(m.surface_speed, want) && near(m.friction, 0.5f));
+        assert_int_equal(m.friction_mix, LEDGE_FRICTION_MIX_MIN);
+        ledge_tiled_result_destroy(r);
+        ledge_world_destroy(w);
+    }
+    const char *const cases[][3] = {
+        {"{\"id\":1,\"name\":\"b\",\"x\":0,\"y\":0,\"width\":8,\"height\":8,\"properties\":"
+         "[{\"name\":\"friction_mix\",\"type\":\"string\",\"value\":\"rough\"}]}",
+         "object 1 'b': property 'friction_mix' is \"rough\"", "\"mean\", \"min\" or \"max\""},
+        {"{\"id\":1,\"name\":\"b\",\"x\":0,\"y\":0,\"width\":8,\"height\":8,\"properties\":"
+         "[{\"name\":\"friction_mix\",\"type\":\"int\",\"value\":1}]}",
+         "object 1 'b': property 'friction_mix' must be a string", NULL},
+        {"{\"id\":1,\"name\":\"b\",\"x\":0,\"y\":0,\"width\":8,\"height\":8,\"properties\":"
+         "[{\"name\":\"surface_speed\",\"type\":\"float\",\"value\":2e7}]}",
+         "object 1 'b': property 'surface_speed' must be a number", "-1e+06..1e+06"},
+        {"{\"id\":1,\"name\":\"b\",\"x\":0,\"y\":0,\"width\":8,\"height\":8,\"properties\":"
+         "[{\"name\":\"surface_speed\",\"type\":\"string\",\"value\":\"fast\"}]}",
+         "object 1 'b': property 'surface_speed' must be a number", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        objects_map(cases[i][0]);
+        refuse_world(cases[i][1], cases[i][2]);
+    }
+}
+
+static void test_refuses_bad_materials(void **state) {
+    (void)state;
+    const char *layers = "[{\"type\":\"tilelayer\",\"name\":\"a\",\"width\":2,\"height\":2,"
+                         "\"data\":[2,0,0,0]}]";
+    const char *const cases[][3] = {
+        {"[{\"firstgid\":1,\"tilecount\":2,\"tiles\":[{\"id\":1,\"properties\":[{\"name\":"
+         "\"ledge_tile\",\"value\":1},{\"name\":\"friction\",\"type\":\"float\",\"value\":"
+         "1.5}]}]}]",
+         "tileset 0 '', tile 1: property 'friction' is the number 1.5", "must be a number 0..1"},
+        {"[{\"firstgid\":1,\"tilecount\":2,\"tiles\":[{\"id\":1,\"properties\":[{\"name\":"
+         "\"ledge_tile\",\"value\":1},{\"name\":\"bounce\",\"type\":\"int\",\"value\":-1}]}"
+         "]}]",
+         "tile 1: property 'bounce' is the integer -1", "must be a number 0..1"},
+        {"[{\"firstgid\":1,\"tilecount\":2,\"tiles\":[{\"id\":1,\"properties\":[{\"name\":"
+         "\"ledge_tile\",\"value\":1},{\"name\":\"surface_speed\",\"type\":\"string\","
+         "\"value\":\"fast\"}]}]}]",
+         "tile 1: property 'surface_speed' is a string", "-1e+06..1e+06"},
+        {"[{\"firstgid\":1,\"tilecount\":2,\"tiles\":[{\"id\":1,\"properties\":[{\"name\":"
+         "\"ledge_tile\",\"value\":1},{\"name\":\"friction_mix\",\"type\":\"string\","
+         "\"value\":\"MAX\"}]}]}]",
+         "tile 1: property 'friction_mix' is a string", "\"mean\", \"min\" or \"max\""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        snprintf(g_map, sizeof g_map,
+                 "{\"orientation\":\"orthogonal\",\"width\":2,\"height\":2,\"tilewidth\":8,"
+                 "\"tileheight\":8,\"tilesets\":%s,\"layers\":%s}",
+                 cases[i][0], layers);
+        refuse_tilemap(cases[i][1], cases[i][2], NULL);
+    }
+    // Two tile layers giving one cell the same tile with two materials.
+    char two[1024];
+    snprintf(two, sizeof two,
+             "[{\"type\":\"tilelayer\",\"name\":\"a\",\"width\":4,\"height\":2,"
+             "\"data\":[0,0,0,0,2,0,0,0]},{\"type\":\"tilelayer\",\"name\":\"b\","
+             "\"width\":4,\"height\":2,\"data\":[0,0,0,0,3,0,0,0]}]");
+    snprintf(g_map, sizeof g_map,
+             "{\"orientation\":\"orthogonal\",\"width\":4,\"height\":2,\"tilewidth\":16,"
+             "\"tileheight\":16,\"tilesets\":%s,\"layers\":%s}",
+             material_tileset(), two);
+    refuse_world("the tile layers give the cell at column 0, row 1 two different materials", NULL);
+}
+
 static void test_refuses_bad_json_and_headers(void **state) {
     (void)state;
     snprintf(g_map, sizeof g_map, "{\"orientation\":\"orthogonal\",\n \"width\": 2,,}");
@@ -908,7 +1093,32 @@ static void test_allocation_failures_leak_nothing(void **state) {
     assert_true(budget > 20); // the load did allocate, and failed on the way
     ledge_tiled_result_destroy(r);
     ledge_world_destroy(w);
+    // Materials into an existing map: every failure leaves it as it was
+    // (its tiles, and its one cell with a material of its own).
     ledge_set_allocator(NULL, NULL, NULL);
+    ledge_tilemap_def md = ledge_default_tilemap_def();
+    md.width = 4;
+    md.height = 2;
+    ledge_tilemap *map = ledge_tilemap_create(&md);
+    ledge_material own = ledge_default_material();
+    own.bounce = 0.5f;
+    ledge_tilemap_set_cell_material(map, 3, 1, &own);
+    material_map();
+    ledge_set_allocator(failing_alloc, plain_free, NULL);
+    bool ok = false;
+    for (budget = 0; budget < 10000 && !ok; ++budget) {
+        g_allocs_left = budget;
+        ok = ledge_tiled_load_tilemap(map, g_map, strlen(g_map), NULL);
+        if (ok) break;
+        assert_int_equal(ledge_tilemap_get(map, 0, 0), LEDGE_TILE_EMPTY);
+        assert_true(ledge_tilemap_cell_material(map, 3, 1).bounce == 0.5f);
+        assert_false(ledge_tilemap_cell_has_material(map, 0, 0));
+    }
+    assert_true(ok && budget > 3);
+    assert_true(ledge_tilemap_cell_material(map, 3, 1).bounce == 0.0f); // the map's belt now
+    assert_true(ledge_tilemap_cell_has_material(map, 0, 0));
+    ledge_set_allocator(NULL, NULL, NULL);
+    ledge_tilemap_destroy(map);
     ledge_set_log_hook(NULL, NULL);
 }
 
@@ -923,6 +1133,9 @@ int main(void) {
         cmocka_unit_test(test_objects_become_bodies),
         cmocka_unit_test(test_object_properties),
         cmocka_unit_test(test_y_down_objects_and_load_world),
+        cmocka_unit_test(test_tile_materials),
+        cmocka_unit_test(test_object_materials),
+        cmocka_unit_test(test_refuses_bad_materials),
         cmocka_unit_test(test_refuses_bad_json_and_headers),
         cmocka_unit_test(test_refuses_bad_tile_data),
         cmocka_unit_test(test_refuses_bad_tilesets),

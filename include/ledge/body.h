@@ -16,6 +16,7 @@
 #define LEDGE_BODY_H
 
 #include "collision.h"
+#include "material.h"
 #include "tilemap.h"
 
 #ifdef __cplusplus
@@ -97,10 +98,20 @@ typedef struct ledge_body_def {
     float density;        ///< Mass per area, > 0 for dynamic bodies. Default 1.
     float friction;       ///< f, 0..1: the fraction of the tangential speed a contact removes each
                           ///< substep while the body moves into it (in a pile, or under Coulomb's
-                          ///< friction law, it may remove more: world.h). Pairs use sqrt(fa * fb).
-                          ///< Default 0.
+                          ///< friction law, it may remove more: world.h). Mixed with the other
+                          ///< surface's (material.h): sqrt(fa * fb) with a body, its own against
+                          ///< a tile of the default material. Default 0.
     float bounce;         ///< b, 0..1: the fraction of the normal speed a contact returns (0 at or
-                  ///< under the world's bounce_threshold). Pairs use max(ba, bb). Default 0.
+                          ///< under the world's bounce_threshold). A contact uses the larger of
+                          ///< its two surfaces' bounces. Default 0.
+    /// Speed of the body's surface along the tangent (ny, -nx) of its
+    /// outward normal n (material.h): a conveyor belt (a static or kinematic
+    /// body carries what rests on it), or a tread. Finite, within
+    /// LEDGE_MAX_COORDINATE. Default 0.
+    float surface_speed;
+    /// How its friction mixes with another surface's (material.h). Default
+    /// LEDGE_FRICTION_MIX_MEAN.
+    ledge_friction_mix friction_mix;
     float gravity_scale; ///< Multiplies the world's gravity. Default 1.
     float drag;          ///< Linear damping per second, >= 0: v *= 1 / (1 + dt * drag). Default 0.
     bool bullet;         ///< Swept against walls and bodies: never tunnels. Default false.
@@ -108,9 +119,9 @@ typedef struct ledge_body_def {
                          ///< false.
     bool enable_events;  ///< Its touches begin and end events (ledge_world_touch_events).
                          ///< Default false.
-    ledge_one_way one_way; ///< A one-way platform body (static or kinematic) when not
-                           ///< LEDGE_ONE_WAY_NONE: solid only for bodies on the side the
-                           ///< direction names (tilemap.h). Default LEDGE_ONE_WAY_NONE.
+    ledge_one_way one_way;   ///< A one-way platform body (static or kinematic) when not
+                             ///< LEDGE_ONE_WAY_NONE: solid only for bodies on the side the
+                             ///< direction names (tilemap.h). Default LEDGE_ONE_WAY_NONE.
     float max_floor_angle;   ///< Steepest surface (radians from up) that counts as ground for
                              ///< ledge_body_ground. Default 50 degrees: 45 degree slopes are
                              ///< floors, 63 degree ones walls.
@@ -119,8 +130,9 @@ typedef struct ledge_body_def {
     void *user_data;         ///< Yours; ledge never reads it.
 } ledge_body_def;
 
-/// A dynamic body with density 1, no friction, no bounce, gravity scale 1,
-/// no drag, the default filter, and an invalid shape (set one).
+/// A dynamic body with density 1, no friction, no bounce, no surface
+/// speed, friction mixed by its geometric mean, gravity scale 1, no drag,
+/// the default filter, and an invalid shape (set one).
 LEDGE_API ledge_body_def ledge_default_body_def(void);
 
 /// The default filter: category 1, mask all bits, group 0.
@@ -128,8 +140,9 @@ LEDGE_API ledge_filter ledge_default_filter(void);
 
 /// Adds a body to the world. Returns the null id (logged) when the def is
 /// invalid (no valid shape, non-finite numbers, density <= 0 for a dynamic
-/// body or a mass outside LEDGE_MIN_MASS..LEDGE_MAX_MASS, friction or bounce outside 0..1, negative
-/// drag), the world is stepping, or allocation fails.
+/// body or a mass outside LEDGE_MIN_MASS..LEDGE_MAX_MASS, friction or bounce outside 0..1, a
+/// surface_speed that is not finite or beyond 1e6, a friction_mix that is no ledge_friction_mix,
+/// negative drag), the world is stepping, or allocation fails.
 LEDGE_API ledge_body_id ledge_body_create(ledge_world *world, const ledge_body_def *def);
 
 /// Removes a body. Stale or foreign ids are refused (logged).
@@ -177,6 +190,23 @@ LEDGE_API bool ledge_body_set_friction(ledge_world *world, ledge_body_id id, flo
 
 /// Sets the body's bounce (0..1).
 LEDGE_API bool ledge_body_set_bounce(ledge_world *world, ledge_body_id id, float bounce);
+
+/// Sets the speed of the body's surface (ledge_body_def.surface_speed):
+/// turns a belt on, off or around. Wakes the body and the sleeping bodies
+/// it touches. False (logged) for an invalid id, a speed that is not
+/// finite or beyond 1e6, or a stepping world.
+LEDGE_API bool ledge_body_set_surface_speed(ledge_world *world, ledge_body_id id, float speed);
+
+/// Sets the body's friction, bounce, surface speed and friction mix at
+/// once (material.h). Wakes the body and the sleeping bodies it touches.
+/// False (logged, nothing changed) for an invalid id, a NULL or
+/// out-of-range material, or a stepping world.
+LEDGE_API bool ledge_body_set_material(ledge_world *world, ledge_body_id id,
+                                       const ledge_material *material);
+
+/// The body's material: its friction, bounce, surface speed and friction
+/// mix (the default material, logged, for an invalid id).
+LEDGE_API ledge_material ledge_body_material(const ledge_world *world, ledge_body_id id);
 
 /// Sets the linear damping per second (>= 0).
 LEDGE_API bool ledge_body_set_drag(ledge_world *world, ledge_body_id id, float drag);

@@ -55,11 +55,33 @@
 /// body it stood on (a jump, walking off), platform_on_leave adds the body's velocity to the
 /// character's.
 ///
+/// Hanging (a grappling hook): a character whose body is joined by a rope
+/// or rod (joint.h) hangs from it. Each move then keeps the joint's length
+/// from the anchor at its other end, as the step keeps a body's: the
+/// move's velocity first gets what keeps the length where the character
+/// moves to (a rope only while it would be stretched, so below its length
+/// it falls freely; SHAKE's step: the swing keeps its energy), tiles and
+/// bodies still stop it, and the velocity kept in the state loses its
+/// part along the rope away from the anchor. Climb or pay out with
+/// ledge_joint_set_length, let go with ledge_joint_destroy (the velocity
+/// kept is the swing's). The state says it hangs (hanging, hang_joint,
+/// hang_anchor); with several, the joint of the lowest index.
+///
+/// Belts: a move that starts on a floor whose surface moves (a tile, cell or
+/// body with a surface speed: material.h) is carried along the floor by
+/// it, speed * (ny, -nx) * dt with n the floor's normal, on top of the
+/// game's velocity, and stops against what it meets like any move; leaving
+/// a belt adds its surface velocity as platform_on_leave says. Ice: the
+/// mover never slides by itself (the game owns the velocity); the state's
+/// floor_material says what the character stands on, and the game's
+/// acceleration reads it (docs/character.md, "Ice and belts").
+///
 /// Everything is deterministic and allocation-free after
 /// ledge_character_create (which may grow the world's character table).
 #ifndef LEDGE_CHARACTER_H
 #define LEDGE_CHARACTER_H
 
+#include "joint.h"
 #include "move.h"
 
 #ifdef __cplusplus
@@ -78,7 +100,8 @@ typedef enum ledge_platform_leave {
 typedef struct ledge_character_def {
     ledge_move_def move; ///< The mover's options (slopes, snapping, skin, up, ...).
     ledge_platform_leave platform_on_leave; ///< Default LEDGE_PLATFORM_LEAVE_ADD_VELOCITY.
-    bool ride_platforms; ///< Carried by the body stood on in each step. Default true.
+    bool ride_platforms; ///< Carried by the body stood on in each step, and by the floor's
+                         ///< surface speed in each move (a belt: material.h). Default true.
 } ledge_character_def;
 
 /// A character's state after its last move (and the carries of the steps
@@ -104,15 +127,25 @@ typedef struct ledge_character_state {
     int floor_cell_x;         ///< The tile cell stood on (floor_is_tile).
     int floor_cell_y;         ///< Its y.
     ledge_tile floor_tile;    ///< Its tile id.
-    vec2s platform_velocity;  ///< The velocity of floor_body (the platform), or (0, 0).
-    float time_since_floor;   ///< Seconds since a move last ended on a floor (0 while on one;
-                              ///< counts the dt of the moves off it): coyote time.
+    /// The material of the floor stood on (the cell's, or floor_body's:
+    /// material.h), what a game's acceleration reads on ice
+    /// (docs/character.md, "Ice and belts"); the default material off the
+    /// floor.
+    ledge_material floor_material;
+    vec2s platform_velocity; ///< The velocity of the floor's surface: floor_body's velocity plus
+                             ///< its surface speed along the floor (a belt, tile or body), or
+                             ///< (0, 0).
+    float time_since_floor;  ///< Seconds since a move last ended on a floor (0 while on one;
+                             ///< counts the dt of the moves off it): coyote time.
     ledge_move_result last_move; ///< The last move's full result (hits, flags, displacement).
     bool crushed;                ///< The body it rode (crushed_by) was carried into it by more
                                  ///< than skin: the carry stopped it against a wall or ceiling
                                  ///< and the body moved on. Stays true while that body overlaps
                                  ///< it; its moves pass through that body meanwhile.
     ledge_body_id crushed_by;    ///< The body that crushed it, or the null id.
+    bool hanging;                ///< It hangs from a rope or rod (hang_joint): its moves swing.
+    ledge_joint_id hang_joint;   ///< The rope or rod it hangs from, or the null id.
+    vec2s hang_anchor;           ///< The point it hangs from (the joint's other anchor), or (0, 0).
 } ledge_character_state;
 
 /// The move's defaults (ledge_default_move_def), platform_on_leave

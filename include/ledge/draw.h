@@ -15,7 +15,14 @@
 ///   row-major, as a closed outline through `draw_polygon` from
 ///   ledge_tile_outline_get; an arc edge (CONVEX, CONCAVE) is flattened into
 ///   LEDGE_DRAW_ARC_SEGMENTS segments, so a CONCAVE outline is not convex;
-///   colour LEDGE_COLOR_TILE;
+///   colour LEDGE_COLOR_TILE, or with `draw_materials` LEDGE_COLOR_MATERIAL
+///   for a cell whose material (material.h) is not the default;
+/// - belts (`draw_materials`): after each tile whose surface moves, an
+///   arrow through `draw_segment` at the middle of each outline edge that
+///   is a surface (not an internal seam), along the direction the surface
+///   moves (material.h's tangent times the speed's sign), half a tile long,
+///   colour LEDGE_COLOR_BELT; likewise after each drawn body whose surface
+///   moves, at the middle of each edge (four points around a circle);
 /// - bodies (`draw_bodies`): every body whose bounding box overlaps the
 ///   region, in body index order: circles through `draw_solid_circle`,
 ///   boxes and polygons through `draw_solid_polygon` (convex, world
@@ -23,6 +30,12 @@
 ///   _DYNAMIC; bullets LEDGE_COLOR_BULLET);
 /// - bounds (`draw_bounds`): each drawn body's bounding box and the map's
 ///   border, through `draw_polygon`, colour LEDGE_COLOR_BOUNDS;
+/// - joints (`draw_joints`): every joint with an anchor in the region, in
+///   joint index order: a segment from anchor a to anchor b (a pulley's
+///   through its two ground points; a slider's axis through anchor a, over
+///   its limits when it has them, else a unit either way), LEDGE_COLOR_JOINT
+///   (a spring LEDGE_COLOR_SPRING, a rope not taut LEDGE_COLOR_SLACK), and
+///   each anchor as a point (`draw_point`, LEDGE_COLOR_ANCHOR);
 /// - contacts (`draw_contacts`): the contacts of the last step's last
 ///   substep, each at its contact point (`draw_point`, LEDGE_COLOR_CONTACT;
 ///   midway between the two surfaces). With `draw_normals` a segment of
@@ -48,6 +61,12 @@ typedef uint32_t ledge_color;
 #define LEDGE_COLOR_BOUNDS    0xE6E64Du ///< Bounding boxes and the map border (yellow).
 #define LEDGE_COLOR_CONTACT   0xFF4DFFu ///< Contact points (magenta).
 #define LEDGE_COLOR_NORMAL    0x4DFFFFu ///< Contact normals (cyan).
+#define LEDGE_COLOR_JOINT     0xD9D9D9u ///< Rods, ropes, welds, sliders, pulleys (light grey).
+#define LEDGE_COLOR_SPRING    0xB380E6u ///< Springs (violet).
+#define LEDGE_COLOR_SLACK     0x6B6B6Bu ///< Ropes shorter than their length (dark grey).
+#define LEDGE_COLOR_ANCHOR    0xFFFFFFu ///< Joint anchors (white).
+#define LEDGE_COLOR_MATERIAL  0x80B3FFu ///< Tiles whose material is not the default (light blue).
+#define LEDGE_COLOR_BELT      0xB3FF4Du ///< The direction a moving surface carries (lime).
 
 /// Segments an arc edge of a round tile is drawn with.
 #define LEDGE_DRAW_ARC_SEGMENTS 8
@@ -74,9 +93,12 @@ typedef struct ledge_debug_draw {
     bool draw_contacts;  ///< Default true.
     bool draw_normals;   ///< Default true.
     bool draw_bounds;    ///< Body bounding boxes and the map border. Default false.
+    bool draw_joints;    ///< Joints: their segments and anchors. Default true.
+    bool draw_materials; ///< Tiles with a material of their own, belts' directions. Default true.
 } ledge_debug_draw;
 
-/// No callbacks; tiles, bodies, contacts and normals on, bounds off.
+/// No callbacks; tiles, bodies, joints, contacts, normals and materials on,
+/// bounds off.
 LEDGE_API ledge_debug_draw ledge_default_debug_draw(void);
 
 /// Draws what `draw` asks for inside `region` (see the file comment).

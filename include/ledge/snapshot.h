@@ -18,7 +18,8 @@
 /// sleep and frozen state, what the game set since the last step), the
 /// contacts the next step replays and the game reads (ledge_body_contacts,
 /// ledge_body_ground), the last step's events, the characters' defs and
-/// states, the tilemap's tiles and one-way settings, and the step's own
+/// states, the tilemap's tiles, one-way settings and materials (each tile
+/// id's and each cell's own), and the step's own
 /// clocks. What the step derives (the broad phase's grid, the query index,
 /// per-step scratch) is not saved: it is found again, with the same bits.
 /// Not saved: the pre-solve callback and the worker settings (the world's

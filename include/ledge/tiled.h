@@ -21,7 +21,14 @@
 ///   into convex pieces, one static or kinematic body each); point objects
 ///   are reported without a body. Custom properties `body` (static,
 ///   kinematic, dynamic, sensor), `one_way`, `friction`, `bounce`,
-///   `density`, `velocity_x`, `velocity_y` set up the body.
+///   `surface_speed`, `friction_mix`, `density`, `velocity_x`, `velocity_y`
+///   set up the body;
+/// - materials (material.h): a tileset tile's custom properties `friction`,
+///   `bounce`, `surface_speed` and `friction_mix` give every cell drawn
+///   with it that material (ledge_tilemap_set_cell_material; the other
+///   cells' own materials are taken away). A surface speed turns clockwise
+///   around the tile or object as drawn (on a floor: to the right), a
+///   flipped tile's the other way.
 ///
 /// A `sensor` object becomes a static sensor body (ledge_body_def.sensor:
 /// it reports overlaps and never collides) and a `one_way` object a one-way
@@ -119,12 +126,15 @@ typedef struct ledge_tiled_object {
     bool one_way;              ///< `one_way` = true: a one-way platform body (up as drawn).
     float friction;            ///< From the `friction` property, else 0.
     float bounce;              ///< From the `bounce` property, else 0.
-    vec2s position;            ///< World centre of its bounds; every body of it sits here.
-    ledge_aabb bounds;         ///< World bounds of its geometry (a point for POINT).
-    int first_body;            ///< Its bodies are result->bodies[first_body .. + body_count).
-    int body_count;            ///< 0 for points, 1 for boxes and circles, >= 1 for polygons.
-    int first_property;        ///< Its properties: result->properties[first_property ..).
-    int property_count;        ///< How many custom properties it has.
+    float surface_speed;       ///< From `surface_speed`, in the world's frame (material.h), else 0.
+    /// From `friction_mix`, else LEDGE_FRICTION_MIX_MEAN.
+    ledge_friction_mix friction_mix;
+    vec2s position;     ///< World centre of its bounds; every body of it sits here.
+    ledge_aabb bounds;  ///< World bounds of its geometry (a point for POINT).
+    int first_body;     ///< Its bodies are result->bodies[first_body .. + body_count).
+    int body_count;     ///< 0 for points, 1 for boxes and circles, >= 1 for polygons.
+    int first_property; ///< Its properties: result->properties[first_property ..).
+    int property_count; ///< How many custom properties it has.
 } ledge_tiled_object;
 
 /// What a load made. Free with ledge_tiled_result_destroy.

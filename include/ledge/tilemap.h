@@ -28,6 +28,7 @@
 #ifndef LEDGE_TILEMAP_H
 #define LEDGE_TILEMAP_H
 
+#include "material.h"
 #include "tiles.h"
 
 #ifdef __cplusplus
@@ -114,6 +115,48 @@ LEDGE_API ledge_one_way ledge_tilemap_one_way(const ledge_tilemap *map, int x, i
 
 /// The unit vector a direction names ((0, 0) for NONE).
 LEDGE_API vec2s ledge_one_way_direction(ledge_one_way way);
+
+/// Sets the material (material.h) of every cell holding tile id `tile`,
+/// except the cells given their own (ledge_tilemap_set_cell_material).
+/// Every id starts with ledge_default_material(). Returns false (logged,
+/// nothing changed) for a NULL map or material, EMPTY or an id that is no
+/// tile, or a material out of range. The sleeping bodies of a world on the
+/// map all wake at its next step, as after a large edit.
+LEDGE_API bool ledge_tilemap_set_tile_material(ledge_tilemap *map, ledge_tile tile,
+                                               const ledge_material *material);
+
+/// The material of tile id `tile` (the default material, logged, for a
+/// NULL map or an id that is no tile).
+LEDGE_API ledge_material ledge_tilemap_tile_material(const ledge_tilemap *map, ledge_tile tile);
+
+/// Gives cell (x, y) a material of its own, whatever tile it holds (an icy
+/// cell, a bouncy pad, the cells of a belt), or with `material` NULL takes
+/// it away (the cell's tile id's material applies again). The cell keeps
+/// it when its tile changes. Returns false (logged, nothing changed) for a
+/// NULL map, a cell outside the map, a material out of range, or a failed
+/// allocation. The sleeping bodies near the cell wake at the next step.
+LEDGE_API bool ledge_tilemap_set_cell_material(ledge_tilemap *map, int x, int y,
+                                               const ledge_material *material);
+
+/// Takes every cell's own material away (the tile ids' apply again): a
+/// level reset. A NULL map is refused (logged).
+LEDGE_API void ledge_tilemap_clear_cell_materials(ledge_tilemap *map);
+
+/// Makes room for `count` cells with a material of their own in all, so
+/// that setting that many afterwards cannot fail for want of memory (a
+/// loader reserves before it changes anything). False (logged, nothing
+/// changed) for a NULL map, a count outside 0..width * height, or a failed
+/// allocation.
+LEDGE_API bool ledge_tilemap_reserve_cell_materials(ledge_tilemap *map, int count);
+
+/// The material of cell (x, y) that contacts use: its own, else its tile
+/// id's. Outside the map (FULL) the FULL tile's. The default material,
+/// logged, for a NULL map.
+LEDGE_API ledge_material ledge_tilemap_cell_material(const ledge_tilemap *map, int x, int y);
+
+/// Whether cell (x, y) has a material of its own (false outside the map;
+/// false, logged, for a NULL map).
+LEDGE_API bool ledge_tilemap_cell_has_material(const ledge_tilemap *map, int x, int y);
 
 /// The tile at cell (x, y); LEDGE_TILE_FULL outside the map.
 LEDGE_API ledge_tile ledge_tilemap_get(const ledge_tilemap *map, int x, int y);

@@ -67,10 +67,27 @@
 ///   the contact removed, or f times the whole load it carries (the body's
 ///   own weight included), whichever is more, never more than |vt|. A
 ///   lone body then rests on slopes no steeper than atan(f).
-/// Two bodies: f = sqrt(fa * fb) and b = max(ba, bb), the change of the
-/// relative velocity shared by inverse mass (va += ma' dv, vb -= mb' dv
-/// with ma' = (1/ma) / (1/ma + 1/mb)), which conserves momentum. Against a
-/// tile a body uses its own f and b.
+/// Two bodies: the change of the relative velocity is shared by inverse
+/// mass (va += ma' dv, vb -= mb' dv with ma' = (1/ma) / (1/ma + 1/mb)),
+/// which conserves momentum.
+///
+/// Materials: f, b and the surface speed s of a contact mix the two
+/// surfaces' materials by one rule (material.h): friction by the stronger
+/// mix mode of the two (MAX over MIN over MEAN): sqrt(fa * fb) for two
+/// bodies of the default mode, the lower against a tile (whose default
+/// material, friction 1 by MIN, leaves a body its own f), the higher
+/// against a grippy surface; bounce the larger of the two; surface speeds
+/// summed. Why: a level's ice must make every crate slide and a bouncy pad
+/// bounce every body whatever their own numbers (Godot's per-tile
+/// materials mix friction by the lower too), while two crates keep Box2D's
+/// geometric mean. A moving surface (a conveyor belt: a tile, cell or body
+/// with surface_speed s) moves along its tangent t = (ny, -nx), n its
+/// outward normal, and the split above acts on the velocity relative to
+/// it: v' = (1 - f) (vt - s t) + s t - b vn against a tile (for two bodies
+/// va - vb - s t), so what rests on a belt is carried as by a platform
+/// moving at s (docs/tilemap.md, "Materials", gives its closed forms).
+/// A body's tile contacts on one surface split by seams are answered
+/// once: with the material of the cell under the body's centre.
 ///
 /// Projection leaves `linear_slop` of overlap so that contacts persist
 /// from step to step.

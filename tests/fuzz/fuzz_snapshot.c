@@ -1,9 +1,10 @@
 // Fuzz harness: ledge_world_restore on random and mutated snapshots
 // (include/ledge/snapshot.h). The first byte picks the input:
 // - 0: the rest of the input is the snapshot, as it is;
-// - 1: a snapshot of a small level (tiles, one-way cells, circles, boxes,
-//   hexagons, a kinematic platform, a character, a sensor, sleepers,
-//   events, a dead slot), with the rest of the input as mutations (offset,
+// - 1: a snapshot of a small level (tiles, one-way cells, materials of
+//   cells, a tile id and bodies, circles, boxes, hexagons, a kinematic
+//   platform and belt, a character, a sensor, sleepers, events, a dead
+//   slot, joints of every type and a dead joint), with the rest of the input as mutations (offset,
 //   xor byte pairs; a length change), then its size and checksum mended so
 //   that the sections' own checks are reached;
 // - 2: the same, not mended (the header's checks).
@@ -43,6 +44,16 @@ static ledge_world *level(void) {
     }
     ledge_tilemap_set(m, 8, 4, LEDGE_TILE_HALF_U);
     ledge_tilemap_set_one_way(m, 8, 4, LEDGE_ONE_WAY_UP);
+    // Materials: a belt of cells, an icy run, a bouncy half tile id.
+    ledge_material mt = ledge_default_material();
+    mt.surface_speed = 1.5f;
+    for (int x = 2; x < 7; ++x) ledge_tilemap_set_cell_material(m, x, 0, &mt);
+    mt.surface_speed = 0.0f;
+    mt.friction = 0.0f;
+    for (int x = 9; x < 12; ++x) ledge_tilemap_set_cell_material(m, x, 0, &mt);
+    mt.friction = 1.0f;
+    mt.bounce = 0.75f;
+    ledge_tilemap_set_tile_material(m, LEDGE_TILE_HALF_U, &mt);
     ledge_body_def bd = ledge_default_body_def();
     vec2s hex[6];
     for (int k = 0; k < 6; ++k)
@@ -61,7 +72,13 @@ static ledge_world *level(void) {
     bd.shape = ledge_make_box(v(0, 0), v(1.0f, 0.2f));
     bd.position = v(11.0f, 2.0f);
     bd.velocity = v(0.5f, 0.0f);
+    bd.surface_speed = -1.0f; // a moving belt
+    bd.friction = 0.5f;
+    bd.friction_mix = LEDGE_FRICTION_MIX_MAX;
     ids[12] = ledge_body_create(w, &bd);
+    bd.surface_speed = 0.0f;
+    bd.friction = 0.0f;
+    bd.friction_mix = LEDGE_FRICTION_MIX_MEAN;
     bd.shape = ledge_make_box(v(0, 0), v(0.3f, 0.4f));
     bd.position = v(12.0f, 4.0f);
     bd.velocity = v(0.0f, 0.0f);
@@ -73,6 +90,22 @@ static ledge_world *level(void) {
     bd.shape = ledge_make_box(v(0, 0), v(1.0f, 1.0f));
     bd.position = v(4.0f, 1.5f);
     ledge_body_create(w, &bd);
+    // Joints: one of each type, the character on a rope, a dead one.
+    ledge_joint_def jd[7] = {ledge_default_rod_def(),    ledge_default_rope_def(),
+                             ledge_default_spring_def(), ledge_default_weld_def(),
+                             ledge_default_slider_def(), ledge_default_pulley_def(),
+                             ledge_default_rope_def()};
+    for (int k = 0; k < 7; ++k) {
+        jd[k].body_a = k == 6 ? LEDGE_NULL_BODY_ID : ids[k];
+        jd[k].anchor_a = k == 6 ? v(12.5f, 7.0f) : v(0, 0);
+        jd[k].body_b = k == 6 ? ids[13] : ids[k + 6];
+        jd[k].length = 2.0f;
+        jd[k].enable_limit = k == 4;
+        jd[k].enable_motor = k == 4;
+        jd[k].max_motor_force = 5.0f;
+        ledge_joint_create(w, &jd[k]);
+    }
+    ledge_joint_destroy(w, ledge_joint_create(w, &jd[1]));
     for (int s = 0; s < 40; ++s) {
         ledge_character_move(w, ids[13], v(-2.0f, -5.0f), 1.0f / 60.0f, NULL);
         ledge_world_step(w, 1.0f / 60.0f);

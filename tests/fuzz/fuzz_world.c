@@ -1,14 +1,16 @@
 // Fuzz harness: a world (world.h, body.h) driven by an arbitrary sequence
 // of public calls decoded from bytes: create and destroy bodies (also with
 // stale, null and forged ids), set tiles, set positions, velocities,
-// impulses, gravity scales, drags and filters, step with odd dt values,
+// impulses, gravity scales, drags and filters, set materials (tile ids',
+// cells', bodies'; belts, ice, bad values), step with odd dt values,
 // hash, and query the tilemap. Checks, besides "no crash, no sanitizer
 // report":
 // - an id is valid exactly while its body lives, ids of living bodies never
 //   collide, a forged id is valid only when it names a living body, and
 //   the body count matches;
 // - setters succeed on a living body with acceptable values and fail on a
-//   dead one; a refused call changes nothing the harness can see;
+//   dead one; a refused call changes nothing the harness can see; a
+//   material set is read back, and a cell without its own has its tile's;
 // - no NaN or infinity in any living body (unless the harness itself fed
 //   the world an extreme step, see STRESS below);
 // - a dynamic body placed overlapping a flat FULL floor by a small depth
@@ -19,7 +21,14 @@
 //   column of the map holds an EMPTY cell to come out through;
 // - the step's bits do not depend on the worker count: the input picks
 //   1..4 workers, and an input that picked more than one is run again with
-//   one worker, every step's hash compared with the first run's.
+//   one worker, every step's hash compared with the first run's;
+// - joints (joint.h; when the world header's cell byte has bit 4 set and
+//   bit 3 clear, so that the inputs kept before joints decode as they
+//   did): a joint id is valid exactly while the joint and both its bodies
+//   live, a created joint joins two different living bodies (or one and a
+//   fixed point), a refused creation or call logs and changes nothing,
+//   every joint's force and measure stay finite, and destroying a body
+//   kills its joints.
 //
 // STRESS: dt up to 1e30 and gravity scales of 1e6 make any body's numbers
 // overflow to infinity in one step. ledge does not yet report and freeze
@@ -38,7 +47,8 @@
 #define FUZZ_WORLD_STRESS 0
 #endif
 
-#define MAX_IDS 64
+#define MAX_IDS    64
+#define MAX_JOINTS 64
 
 // Steps recorded for the one-worker twin (an input holds at most 256 ops).
 #define MAX_STEPS 512
@@ -57,6 +67,11 @@ typedef struct model {
     bool sleep;   ///< The world lets bodies sleep.
     uint64_t step_hash[MAX_STEPS]; ///< The hash after each step, in order.
     int steps;                     ///< Steps recorded.
+    bool joints;                   ///< The input makes joints (make_world).
+    ledge_joint_id joint[MAX_JOINTS];
+    int joint_body[MAX_JOINTS][2]; ///< Its bodies' records (-1: a fixed point).
+    bool joint_alive[MAX_JOINTS];
+    int joint_count; ///< Recorded joints (living or dead).
 } model;
 
 // The hash after a step, recorded for the comparison with the twin.
@@ -85,6 +100,16 @@ static void check_ids(const model *m) {
     }
 }
 
+static void check_joints(const model *m) {
+    int live = 0;
+    for (int k = 0; k < m->joint_count; ++k) {
+        live += m->joint_alive[k];
+        CHECK(ledge_joint_is_valid(m->w, m->joint[k]) == m->joint_alive[k], "joint %d validity", k);
+    }
+    CHECK(ledge_world_joint_count(m->w) == live, "joint count %d, expected %d",
+          ledge_world_joint_count(m->w), live);
+}
+
 static void check_finite(const model *m) {
     if (m->extreme) return;
     for (int i = 0; i < m->count; ++i) {
@@ -92,6 +117,12 @@ static void check_finite(const model *m) {
         vec2s p = ledge_body_position(m->w, m->id[i]), v = ledge_body_velocity(m->w, m->id[i]);
         CHECK(vec_finite(p) && vec_finite(v), "body %d at (%g, %g) moving (%g, %g)", i, (double)p.x,
               (double)p.y, (double)v.x, (double)v.y);
+    }
+    for (int k = 0; k < m->joint_count; ++k) {
+        if (!m->joint_alive[k]) continue;
+        vec2s f = ledge_joint_force(m->w, m->joint[k]);
+        CHECK(vec_finite(f) && isfinite(ledge_joint_current_length(m->w, m->joint[k])),
+              "joint %d's force (%g, %g)", k, (double)f.x, (double)f.y);
     }
 }
 
@@ -170,6 +201,9 @@ static void op_destroy(model *m, reader *r) {
     CHECK(was == (g_refusals == refusals), "destroy of a %s id %s", was ? "living" : "dead",
           was ? "was refused" : "was not refused");
     if (was) m->alive[which] = false;
+    for (int k = 0; was && k < m->joint_count; ++k) {
+        if (m->joint_body[k][0] == which || m->joint_body[k][1] == which) m->joint_alive[k] = false;
+    }
 }
 
 static void op_set_tile(model *m, reader *r) {
@@ -475,6 +509,253 @@ static void op_move(model *m, reader *r) {
     CHECK(want.index1 == 0, "the query index lost a moved body");
 }
 
+// --- joints ------------------------------------------------------------------
+
+// A joint between two picked bodies (recorded, null or forged) or a body
+// and a fixed point, of any type, with values mostly in range and now and
+// then anything: created, it joins two different living bodies (or one
+// and a point); refused, it logged and nothing changed.
+static void op_joint_create(model *m, reader *r) {
+    static ledge_joint_def (*const defaults[6])(void) = {
+        ledge_default_rod_def,  ledge_default_rope_def,   ledge_default_spring_def,
+        ledge_default_weld_def, ledge_default_slider_def, ledge_default_pulley_def};
+    uint8_t t = rd_u8(r);
+    ledge_joint_def d = defaults[t % 6]();
+    if (t >= 0xFC) d.type = (ledge_joint_type)t; // no type at all
+    int a = -1, b = -1;
+    uint8_t which = rd_u8(r);
+    if (which & 1) d.body_a = pick_id(m, r, &a);
+    if (which & 2 || !(which & 1)) d.body_b = pick_id(m, r, &b);
+    d.anchor_a = rd_u8(r) < 0xF0
+                     ? (vec2s){{(float)(int8_t)rd_u8(r) / 32.0f, (float)(int8_t)rd_u8(r) / 32.0f}}
+                     : rd_vec(r);
+    if (!(which & 1)) { // a fixed point on the map
+        d.anchor_a.x +=
+            m->md.origin.x + (float)rd_u8(r) / 255.0f * (float)m->md.width * m->md.tile_size;
+        d.anchor_a.y +=
+            m->md.origin.y + (float)rd_u8(r) / 255.0f * (float)m->md.height * m->md.tile_size;
+    }
+    d.anchor_b = rd_u8(r) < 0xF0
+                     ? (vec2s){{(float)(int8_t)rd_u8(r) / 32.0f, (float)(int8_t)rd_u8(r) / 32.0f}}
+                     : rd_vec(r);
+    uint8_t l = rd_u8(r);
+    d.length = l < 0xF0 ? (float)l / 32.0f : rd_float(r);
+    uint8_t more = rd_u8(r);
+    if (more & 1) d.min_length = (float)rd_u8(r) / 64.0f;
+    if (more & 2) d.max_length = (float)rd_u8(r) / 16.0f;
+    if (more & 4) d.hertz = (float)rd_u8(r) / 8.0f;
+    if (more & 8) d.damping_ratio = (float)rd_u8(r) / 64.0f;
+    if (more & 16) d.axis = rd_vec(r);
+    if (more & 32) {
+        d.enable_limit = true;
+        d.lower = (float)(int8_t)rd_u8(r) / 16.0f;
+        d.upper = (float)(int8_t)rd_u8(r) / 16.0f;
+    }
+    if (more & 64) {
+        d.enable_motor = true;
+        d.motor_speed = (float)(int8_t)rd_u8(r) / 8.0f;
+        d.max_motor_force = (float)rd_u8(r) * 4.0f;
+    }
+    if (more & 128) {
+        d.ground_a = rd_vec(r);
+        d.ground_b = rd_vec(r);
+        d.ratio = (float)rd_u8(r) / 64.0f;
+        if (rd_u8(r) == 0xFF) d.ratio = rd_raw_float(r);
+    }
+    d.collide_connected = (l & 1) != 0;
+    int before = ledge_world_joint_count(m->w);
+    long refusals = g_refusals;
+    ledge_joint_id id = ledge_joint_create(m->w, &d);
+    bool valid = ledge_joint_is_valid(m->w, id);
+    CHECK(valid == (id.index1 != 0), "create returned an invalid non-null joint id");
+    if (!valid) {
+        CHECK(g_refusals > refusals && ledge_world_joint_count(m->w) == before,
+              "a refused joint logged nothing or changed the count");
+        return;
+    }
+    bool ba = a >= 0 && m->alive[a], bb = b >= 0 && m->alive[b];
+    CHECK((d.body_a.index1 == 0 || ba) && (d.body_b.index1 == 0 || bb) && (ba || bb) &&
+              !(ba && bb && a == b),
+          "a joint was made of dead or equal bodies (%d, %d)", a, b);
+    if (m->joint_count == MAX_JOINTS) { // out of records: not left untracked
+        ledge_joint_destroy(m->w, id);
+        CHECK(!ledge_joint_is_valid(m->w, id), "destroyed joint still valid");
+        return;
+    }
+    m->joint[m->joint_count] = id;
+    m->joint_body[m->joint_count][0] = d.body_a.index1 ? a : -1;
+    m->joint_body[m->joint_count][1] = d.body_b.index1 ? b : -1;
+    m->joint_alive[m->joint_count++] = true;
+}
+
+// A call on a joint (recorded, or null or forged): destroyed, a setter, a
+// getter. On a dead or forged id it is refused (and logged); a refused
+// setter changes nothing the getters see.
+static void op_joint_call(model *m, reader *r) {
+    uint8_t k = rd_u8(r);
+    int which = -1;
+    ledge_joint_id id = {(uint32_t)rd_u8(r) % 70u, (uint32_t)rd_u8(r) % 4u, 0u};
+    if (k < 0xF0 && m->joint_count > 0) {
+        which = k % m->joint_count;
+        id = m->joint[which];
+    } else if (m->joint_count > 0) {
+        id.world = rd_u8(r) < 0xE0 ? m->joint[0].world : rd_u8(r);
+    }
+    bool alive = which >= 0 && m->joint_alive[which];
+    if (!alive) { // a forged id may name a living joint
+        for (int j = 0; j < m->joint_count; ++j) {
+            if (m->joint_alive[j] && m->joint[j].index1 == id.index1 &&
+                m->joint[j].generation == id.generation && m->joint[j].world == id.world) {
+                which = j;
+                alive = true;
+            }
+        }
+    }
+    ledge_joint_def before;
+    bool had = ledge_joint_get_def(m->w, id, &before);
+    CHECK(had == alive, "get_def on a %s joint", alive ? "living" : "dead");
+    float x = (float)rd_u8(r) / 32.0f, y = (float)rd_u8(r) / 32.0f;
+    if (rd_u8(r) == 0xFF) x = rd_raw_float(r);
+    bool ok = false;
+    long refusals = g_refusals;
+    switch (rd_u8(r) % 8) {
+    case 0:
+        ledge_joint_destroy(m->w, id);
+        CHECK(!ledge_joint_is_valid(m->w, id), "destroyed joint still valid");
+        CHECK(alive == (g_refusals == refusals), "destroy of a %s joint",
+              alive ? "living" : "dead");
+        if (alive) m->joint_alive[which] = false;
+        return;
+    case 1:
+        ok = ledge_joint_set_length(m->w, id, x);
+        break;
+    case 2:
+        ok = ledge_joint_set_limits(m->w, id, x < y ? x : y - 2.0f, y);
+        break;
+    case 3:
+        ok = ledge_joint_set_spring(m->w, id, x, y);
+        break;
+    case 4:
+        ok = ledge_joint_set_motor(m->w, id, x > 1.0f, x - 4.0f, y * 10.0f);
+        break;
+    case 5:
+        ok = ledge_joint_set_collide_connected(m->w, id, x > 2.0f);
+        break;
+    case 6: {
+        ledge_joint_id out[4];
+        int which_body;
+        ledge_body_id body = pick_id(m, r, &which_body);
+        int n = ledge_body_joints(m->w, body, out, 4);
+        bool body_alive = which_body >= 0 && m->alive[which_body];
+        CHECK((n >= 0) == body_alive, "body_joints of a %s body", body_alive ? "living" : "dead");
+        for (int j = 0; j < n && j < 4; ++j)
+            CHECK(ledge_joint_is_valid(m->w, out[j]), "listed joint dead");
+        return;
+    }
+    default: {
+        vec2s f = ledge_joint_force(m->w, id), pa = ledge_joint_anchor_a(m->w, id);
+        CHECK(!alive || (vec_finite(f) && vec_finite(pa)), "joint getters not finite");
+        return;
+    }
+    }
+    if (!alive) CHECK(!ok, "a joint setter accepted a dead id");
+    if (!ok) {
+        ledge_joint_def after;
+        CHECK(ledge_joint_get_def(m->w, id, &after) == alive, "get_def after a refused setter");
+        CHECK(!alive || !memcmp(&before, &after, sizeof before),
+              "a refused setter changed the joint");
+        CHECK(g_refusals > refusals, "a refused setter logged nothing");
+    }
+}
+
+// A material from the input: mostly in range (friction and bounce in
+// steps of 0.25 or from a byte, speeds of a few m/s), now and then any
+// float or mix mode, which the setters must refuse.
+static ledge_material rd_material(reader *r) {
+    ledge_material mt = ledge_default_material();
+    uint8_t k = rd_u8(r);
+    mt.friction = k < 0xF0 ? (float)(k % 5) * 0.25f : rd_float(r);
+    k = rd_u8(r);
+    mt.bounce = k < 0xF0 ? (float)(k % 5) * 0.25f : rd_float(r);
+    k = rd_u8(r);
+    mt.surface_speed = k < 0xF0 ? (float)((int)k - 120) / 16.0f : rd_float(r);
+    k = rd_u8(r);
+    mt.friction_mix = (ledge_friction_mix)(k < 0xF0 ? k % 3 : (int)(int8_t)k);
+    return mt;
+}
+
+static bool same_material(const ledge_material *a, const ledge_material *b) {
+    return !memcmp(&a->friction, &b->friction, sizeof(float)) &&
+           !memcmp(&a->bounce, &b->bounce, sizeof(float)) &&
+           !memcmp(&a->surface_speed, &b->surface_speed, sizeof(float)) &&
+           a->friction_mix == b->friction_mix;
+}
+
+// Materials (material.h): a tile id's, a cell's (or taking it away, or
+// all of them), a body's surface speed or whole material. An accepted
+// setter holds (the getters read it back), a refused one changes nothing.
+static void op_material(model *m, reader *r) {
+    uint8_t what = rd_u8(r) % 5;
+    ledge_material mt = rd_material(r);
+    bool valid = ledge_material_is_valid(&mt);
+    switch (what) {
+    case 0: {
+        ledge_tile t = (ledge_tile)(rd_u8(r) % 36);
+        ledge_material before = ledge_tilemap_tile_material(m->map, t < 34 ? t : 1);
+        bool ok = ledge_tilemap_set_tile_material(m->map, t, &mt);
+        CHECK(ok == (valid && t >= 1 && t < LEDGE_TILE_COUNT), "set tile material %d", t);
+        ledge_material now = ledge_tilemap_tile_material(m->map, t < 34 ? t : 1);
+        CHECK(ok ? same_material(&now, &mt) : same_material(&now, &before),
+              "the tile material after a %s set", ok ? "good" : "refused");
+        break;
+    }
+    case 1:
+    case 2: {
+        int x = (int)(rd_u8(r) % (m->md.width + 2)) - 1;
+        int y = (int)(rd_u8(r) % (m->md.height + 2)) - 1;
+        bool inside = x >= 0 && y >= 0 && x < m->md.width && y < m->md.height;
+        ledge_material before = ledge_tilemap_cell_material(m->map, x, y);
+        bool had = ledge_tilemap_cell_has_material(m->map, x, y);
+        bool ok = ledge_tilemap_set_cell_material(m->map, x, y, what == 1 ? &mt : NULL);
+        CHECK(ok == (inside && (what == 2 || valid)), "set cell material (%d, %d)", x, y);
+        ledge_material now = ledge_tilemap_cell_material(m->map, x, y);
+        bool has = ledge_tilemap_cell_has_material(m->map, x, y);
+        if (!ok) CHECK(same_material(&now, &before) && has == had, "a refused cell material");
+        if (ok && what == 1) CHECK(has && same_material(&now, &mt), "a cell's material");
+        if (ok && what == 2) CHECK(!has, "a cell's material taken away");
+        break;
+    }
+    case 3: {
+        int which;
+        ledge_body_id id = pick_id(m, r, &which);
+        bool alive = which >= 0 && m->alive[which];
+        ledge_material before = ledge_body_material(m->w, id);
+        bool ok = rd_u8(r) & 1 ? ledge_body_set_material(m->w, id, &mt)
+                               : ledge_body_set_surface_speed(m->w, id, mt.surface_speed);
+        bool speed_ok = fabsf(mt.surface_speed) <= 1e6f; // NaN fails too
+        if (!alive) CHECK(!ok, "a material set on a dead body");
+        if (alive && valid) CHECK(ok, "a valid material refused");
+        if (alive && speed_ok && !ok) CHECK(!valid, "a valid surface speed refused");
+        if (!ok && alive) {
+            ledge_material now = ledge_body_material(m->w, id);
+            CHECK(same_material(&now, &before), "a refused body material changed it");
+        }
+        break;
+    }
+    default:
+        if (rd_u8(r) < 0x20) ledge_tilemap_clear_cell_materials(m->map);
+        for (int y = 0; y < m->md.height; ++y)
+            for (int x = 0; x < m->md.width; ++x) {
+                if (ledge_tilemap_cell_has_material(m->map, x, y)) continue;
+                ledge_material c = ledge_tilemap_cell_material(m->map, x, y);
+                ledge_material t =
+                    ledge_tilemap_tile_material(m->map, ledge_tilemap_get(m->map, x, y));
+                CHECK(same_material(&c, &t), "cell (%d, %d) without its own material", x, y);
+            }
+        break;
+    }
+}
+
 // `one_worker`: the twin's world, whatever worker count the input picks.
 static bool make_world(model *m, reader *r, bool one_worker) {
     memset(m, 0, sizeof *m);
@@ -501,6 +782,8 @@ static bool make_world(model *m, reader *r, bool one_worker) {
     // Both response models, from a bit of the same byte (the seeds keep
     // their meaning and cover both).
     wd.friction_law = (c >> 2) & 1 ? LEDGE_FRICTION_COULOMB : LEDGE_FRICTION_N;
+    // Joints from bit 4 with bit 3 clear (no input kept before them has it).
+    m->joints = (c & 0x18) == 0x10;
     if (FUZZ_WORLD_STRESS && c >= 0xE0) wd.cell_size = c >= 0xF0 ? rd_float(r) : 0.0f;
     if (FUZZ_WORLD_STRESS && c >= 0xF0) wd.cell_size = rd_float(r);
     uint8_t cap = rd_u8(r);
@@ -537,7 +820,8 @@ static bool run(model *m, const uint8_t *data, size_t size, bool one_worker) {
     reader r = {data, size, 0};
     if (!make_world(m, &r, one_worker)) return false;
     for (int ops = 0; rd_more(&r) && ops < 256; ++ops) {
-        switch (rd_u8(&r) % 9) {
+        // (Op bytes 0..9 keep their meaning in worlds without joints.)
+        switch (rd_u8(&r) % (m->joints ? 12 : 10)) {
         case 0:
         case 1:
             op_create(m, &r);
@@ -560,11 +844,21 @@ static bool run(model *m, const uint8_t *data, size_t size, bool one_worker) {
         case 7:
             op_move(m, &r);
             break;
-        default:
+        case 8:
             op_query(m, &r);
+            break;
+        case 9:
+            op_material(m, &r);
+            break;
+        case 10:
+            op_joint_create(m, &r);
+            break;
+        default:
+            op_joint_call(m, &r);
             break;
         }
         check_ids(m);
+        check_joints(m);
     }
     ledge_world_destroy(m->w);
     m->w = NULL;

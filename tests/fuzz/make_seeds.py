@@ -109,9 +109,25 @@ def tilemap_seeds():
     return out
 
 
-def world_header(w=20, h=12):
+def world_header(w=20, h=12, cell=0):
     # width, height, tile size, gravity, iterations, substeps, cell size, capacity
-    return bytes([w - 4, h - 4, 0, 0, 3, 0, 0, 0])
+    # (cell 0x10: the input makes joints, fuzz_world.c)
+    return bytes([w - 4, h - 4, 0, 0, 3, 0, cell, 0])
+
+
+def joint(type_, a=None, b=None, point=(100, 200), length=32, more=0, extra=b""):
+    # op 10: type, which (bit 0: body a, bit 1: body b), the bodies' picks,
+    # anchor a (or a point on the map), anchor b, length (/32), more, extra
+    which = (1 if a is not None else 0) | (2 if b is not None else 0)
+    out = bytes([10, type_, which])
+    if a is not None:
+        out += bytes([a])
+    if b is not None or a is None:
+        out += bytes([b if b is not None else 0])
+    out += bytes([0, 0, 0])
+    if a is None:
+        out += bytes(point)
+    return out + bytes([0, 0, 0, length, more]) + extra
 
 
 def create(kind, px, py, vx=0, vy=0, type_=2):
@@ -138,6 +154,28 @@ def world_seeds():
     out["floor"] = world_header() + body + floor + steps + floor
     out["stale_ids"] = world_header() + body + stale + steps + stale
     out["odd_dt"] = world_header(8, 8) + body + bytes([5, 3, 5, 4, 5, 5, 5, 6, 5, 7, 5, 8, 5, 9])
+    # Joints: a chain of ropes from a point, then one of each type between
+    # bodies, steps, calls on them (op 11) and a body destroyed under them.
+    chain = joint(1, None, 0, (100, 230), 40) + b"".join(joint(1, k, k + 1, length=40) for k in range(6))
+    kinds = (joint(0, 7, 8) + joint(2, 8, 9, more=4 | 8, extra=bytes([16, 20]))
+             + joint(3, 9, 10) + joint(4, 10, 11, more=32 | 64, extra=bytes([0xF0, 0x10, 20, 40]))
+             + joint(5, 11, 0, more=128, extra=vec(2, 8) + vec(6, 8) + bytes([64, 0])))
+    calls = b"".join(bytes([11, k, 0, 0, 40, 40, 0, k]) for k in range(8))
+    out["joints_chain"] = world_header(cell=0x10) + body + chain + steps
+    out["joints_kinds"] = world_header(cell=0x10) + body + kinds + steps + calls + steps
+    out["joints_destroyed"] = (world_header(cell=0x10) + body + chain + kinds + steps
+                               + bytes([2, 3, 2, 8]) + steps)
+    # Materials (op 9: what, friction, bounce, speed, mix bytes, then the
+    # tile, cell or body): belt cells both ways, an icy run, a bouncy pad,
+    # a tile id's belt, a belt body, a cell taken away, the check of all.
+    def material(what, f, b, speed, mix, *rest):
+        return bytes([9, what, f, b, (speed + 120) & 0xFF, mix] + list(rest))
+    mats = b"".join(material(1, 2, 0, 32, 1, x, 0) for x in range(2, 8))
+    mats += b"".join(material(1, 2, 0, -48, 1, x, 0) for x in range(8, 14))
+    mats += b"".join(material(1, 0, 0, 0, 1, x, 0) for x in range(14, 16))
+    mats += material(1, 4, 3, 0, 1, 16, 0) + material(0, 3, 0, 16, 2, 1)
+    mats += material(3, 2, 0, 24, 0, 1, 1) + material(2, 0, 0, 0, 0, 5, 0) + material(4, 0, 0, 0, 0, 0x40)
+    out["materials"] = world_header() + body + mats + steps + mats[:6] + steps
     return out
 
 

@@ -403,4 +403,116 @@ test('save and restore: the same hashes from then on, refusals raise ledge\'s me
     eq(w:hash(), before, 'the world is unchanged')
 end)
 
+test('a pendulum keeps its period, a rope its length, a joint its refusals', function()
+    local w = ledge.newWorld({ width = 64, height = 64 })
+    local L, th = 1.5, 0.1
+    local bob = w:newBody({ shape = { circle = 0.1 }, x = 32 + L * math.sin(th), y = 40 - L * math.cos(th) })
+    local rod = w:newJoint({ type = 'rod', anchorA = { 32, 40 }, b = bob, length = L, data = 'swing' })
+    eq(rod:type(), 'rod', 'type')
+    eq(rod.data, 'swing', 'data')
+    eq(w:jointCount(), 1, 'count')
+    local prev, first, last, cross = bob:position() - 32, nil, nil, 0
+    for k = 1, 600 do
+        w:step(1 / 60)
+        local x = bob:position() - 32
+        if (prev < 0 and x >= 0) or (prev > 0 and x <= 0) then
+            local t = (k - 1 + prev / (prev - x)) / 60
+            first = first or t
+            last = t
+            cross = cross + 1
+        end
+        prev = x
+        local ax, ay, bx, by = rod:anchors()
+        near(math.sqrt((bx - ax) ^ 2 + (by - ay) ^ 2), L, 1e-4, 'the rod keeps its length')
+    end
+    near(2 * (last - first) / (cross - 1), 2 * math.pi * math.sqrt(L / 10), 0.01 * 2.43, 'period')
+    local a, b = rod:bodies()
+    eq(a, nil, 'a fixed point')
+    eq(b, bob, 'the bob')
+    eq(#bob:joints(), 1, "the bob's joints")
+    -- A crate on a rope: the rope's force is its weight.
+    local crate = w:newBody({ shape = { box = { 0.3, 0.3 } }, x = 20, y = 30, density = 2 })
+    local rope = w:newJoint({ type = 'rope', anchorA = { 20, 31 }, b = crate, length = 1 })
+    for _ = 1, 60 do w:step(1 / 60) end
+    local fx, fy = rope:force()
+    near(fx, 0, 1e-3, 'fx')
+    near(fy, crate:mass() * 10, 1e-2, 'the force is the weight')
+    rope:setLength(0.8)
+    for _ = 1, 60 do w:step(1 / 60) end
+    near(rope:currentLength(), 0.8, 1e-3, 'shortened')
+    raises('a body joined to itself', function() w:newJoint({ type = 'rod', a = crate, b = crate }) end)
+    raises('length is -1', function() w:newJoint({ type = 'rope', b = crate, length = -1 }) end)
+    raises('bad joint type', function() w:newJoint({ type = 'hinge', b = crate }) end)
+    raises('a rod, rope, spring or pulley', function()
+        w:newJoint({ type = 'weld', a = crate, b = bob }):setLength(2)
+    end)
+    crate:destroy()
+    truthy(not rope:isValid(), 'the rope died with the crate')
+    raises('stale', function() rope:force() end)
+end)
+
+test('a character hangs from a rope and lets go', function()
+    local w = ledge.newWorld({ width = 64, height = 64 })
+    local c = w:newCharacter({ shape = { box = { 0.3, 0.45 } }, x = 33, y = 37 })
+    local hook = w:newJoint({ type = 'rope', anchorA = { 32, 40 }, b = c.body, length = 3.2 })
+    local s = c:state()
+    for _ = 1, 120 do
+        s = c:move(s.vx, s.vy - 10 / 60, 1 / 60)
+        w:step(1 / 60)
+    end
+    truthy(s.hanging, 'hanging')
+    eq(s.hangJoint, hook, 'from the hook')
+    near(s.hangX, 32, 1e-6, 'hang x')
+    local x, y = c:position()
+    truthy(math.sqrt((x - 32) ^ 2 + (y - 40) ^ 2) <= 3.2 + 0.005, 'within the rope')
+    hook:destroy()
+    truthy(not c:state().hanging, 'let go')
+end)
+
+test('materials: ice, a belt and a bouncy pad through the binding', function()
+    local w = ledge.newWorld({ width = 40, height = 8 })
+    local m = w.tilemap
+    for x = 0, 39 do m:set(x, 0, 'FULL') end
+    local d = m:tileMaterial('FULL')
+    eq(d.friction, 1, 'default friction')
+    eq(d.friction_mix, 'min', 'default mix')
+    for x = 10, 19 do m:setCellMaterial(x, 0, { surface_speed = 2 }) end
+    m:setCellMaterial(30, 0, { bounce = 0.9 })
+    truthy(m:cellHasMaterial(10, 0), 'a cell with its own')
+    eq(m:cellHasMaterial(5, 0), false, 'a cell without')
+    eq(m:cellMaterial(12, 0).surface_speed, 2, 'read back')
+    near(m:cellMaterial(30, 0).bounce, 0.9, 1e-7, 'a pad')
+    local crate = w:newBody({ shape = { box = { 0.3, 0.3 } }, x = 14.5, y = 1.3, friction = 0.5 })
+    for _ = 1, 30 do w:step(1 / 60) end
+    local vx = crate:velocity()
+    near(vx, 2, 1e-4, 'carried by the belt at 2 m/s: 2 (1 - 0.5^30)')
+    -- A body belt, read back whole.
+    local belt = w:newBody({ shape = { box = { 3, 0.2 } }, type = 'static', x = 30, y = 4,
+        friction = 0.5, surface_speed = -1.5, friction_mix = 'max' })
+    local bm = belt:material()
+    eq(bm.surface_speed, -1.5, 'the body\'s speed')
+    eq(bm.friction_mix, 'max', 'the body\'s mix')
+    belt:setSurfaceSpeed(3)
+    eq(belt:material().surface_speed, 3, 'setSurfaceSpeed')
+    belt:setMaterial({ friction = 0.25, friction_mix = 'mean' })
+    eq(belt:material().friction, 0.25, 'setMaterial')
+    eq(belt:material().surface_speed, 0, 'setMaterial: the default material\'s speed')
+    -- Refusals.
+    raises('material->friction is 2', m.setTileMaterial, m, 'FULL', { friction = 2 })
+    raises('tile is 0 (EMPTY has no surface', m.setTileMaterial, m, 'EMPTY', {})
+    raises('cell is (40, 0)', m.setCellMaterial, m, 40, 0, {})
+    raises('friction_mix must be', m.setCellMaterial, m, 1, 0, { friction_mix = 'rough' })
+    raises('speed is inf', belt.setSurfaceSpeed, belt, 1 / 0)
+    m:setCellMaterial(10, 0, nil)
+    eq(m:cellHasMaterial(10, 0), false, 'taken away')
+    m:clearCellMaterials()
+    eq(m:cellHasMaterial(30, 0), false, 'all taken away')
+    -- A character's floor material.
+    m:setCellMaterial(5, 0, { friction = 0.05 })
+    local p = w:newCharacter({ shape = ledge.shape({ box = { 0.3, 0.45 } }), x = 5.5, y = 1.46 })
+    local s = p:move(0, -1, 1 / 60)
+    truthy(s.onFloor, 'on the icy cell')
+    near(s.floorMaterial.friction, 0.05, 1e-7, 'its floor\'s friction')
+end)
+
 H.done()

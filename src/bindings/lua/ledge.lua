@@ -81,6 +81,8 @@ local ground_t = ffi.typeof('ledge_ground')
 ledge.body_types = { static = 0, kinematic = 1, dynamic = 2 }
 ledge.responses = { slide = 0, touch = 1, bounce = 2, cross = 3 }
 ledge.one_way = { none = 0, up = 1, down = 2, left = 3, right = 4 }
+ledge.friction_mix = { mean = 0, min = 1, max = 2 }
+local mix_names = { [0] = 'mean', 'min', 'max' }
 local response_names = { [0] = 'slide', 'touch', 'bounce', 'cross' }
 
 local function xy(t, dx, dy)
@@ -201,9 +203,12 @@ local function fill_body_def(bd, t)
     bd.type = ledge.body_types[t.type or 'dynamic'] or error('bad body type ' .. tostring(t.type), 3)
     bd.position.x, bd.position.y = t.x or 0, t.y or 0
     if t.vx or t.vy then bd.velocity.x, bd.velocity.y = t.vx or 0, t.vy or 0 end
-    for _, k in ipairs({ 'density', 'friction', 'bounce', 'gravity_scale', 'drag', 'bullet',
-        'sensor', 'enable_events', 'max_floor_angle' }) do
+    for _, k in ipairs({ 'density', 'friction', 'bounce', 'surface_speed', 'gravity_scale', 'drag',
+        'bullet', 'sensor', 'enable_events', 'max_floor_angle' }) do
         if t[k] ~= nil then bd[k] = t[k] end
+    end
+    if t.friction_mix then
+        bd.friction_mix = ledge.friction_mix[t.friction_mix] or error('bad friction_mix', 3)
     end
     if t.one_way then bd.one_way = ledge.one_way[t.one_way] or error('bad one_way', 3) end
     if t.response then bd.response = ledge.responses[t.response] or error('bad response', 3) end
@@ -225,7 +230,8 @@ end
 
 --- A new body: {shape = ledge.shape{...} or its table, type = 'dynamic' |
 --- 'kinematic' | 'static', x, y, vx, vy, density, friction, bounce,
---- gravity_scale, drag, bullet, sensor, enable_events, one_way = 'up' ...,
+--- surface_speed, friction_mix = 'mean' | 'min' | 'max', gravity_scale,
+--- drag, bullet, sensor, enable_events, one_way = 'up' ...,
 --- response = 'slide' | 'touch' | 'bounce' | 'cross', category, mask,
 --- group, data = anything of yours}.
 function World:newBody(t)
@@ -381,9 +387,10 @@ jit.off(draw_world)
 
 --- Debug draw through Lua functions: handlers = {polygon = f(verts, color),
 --- solidPolygon = f(verts, color)} where verts is {x1, y1, x2, y2, ...} and
---- color 0xRRGGBB; options = {tiles, bodies, contacts, normals, bounds}.
---- Circles, segments and points are not drawn through it: LuaJIT callbacks
---- cannot take vec2s by value (draw them from body positions instead).
+--- color 0xRRGGBB; options = {tiles, bodies, contacts, normals, bounds,
+--- joints}. Circles, segments and points are not drawn through it: LuaJIT
+--- callbacks cannot take vec2s by value (draw them from body positions
+--- instead, and joints from Joint:anchors()).
 function World:draw(handlers, x0, y0, x1, y1, options)
     local dd = C.ledge_default_debug_draw()
     local cbs = {}
@@ -400,7 +407,7 @@ function World:draw(handlers, x0, y0, x1, y1, options)
     if handlers.polygon then dd.draw_polygon = poly(handlers.polygon) end
     if handlers.solidPolygon then dd.draw_solid_polygon = poly(handlers.solidPolygon) end
     options = options or {}
-    for _, k in ipairs({ 'tiles', 'bodies', 'contacts', 'normals', 'bounds' }) do
+    for _, k in ipairs({ 'tiles', 'bodies', 'contacts', 'normals', 'bounds', 'joints' }) do
         if options[k] ~= nil then dd['draw_' .. k] = options[k] end
     end
     local ok, err = pcall(checked, draw_world, wptr(self), dd,
@@ -435,6 +442,68 @@ local function tile_id(tile)
     end
     return tile
 end
+
+-- --- materials (material.h) ----------------------------------------------------
+
+--- A ledge_material from a table {friction, bounce, surface_speed,
+--- friction_mix = 'mean' | 'min' | 'max'}: what it lacks is
+--- ledge_default_material()'s (friction 1 mixed by min, bounce 0, speed 0).
+function ledge.material(t)
+    local m = C.ledge_default_material()
+    if t.friction ~= nil then m.friction = t.friction end
+    if t.bounce ~= nil then m.bounce = t.bounce end
+    if t.surface_speed ~= nil then m.surface_speed = t.surface_speed end
+    if t.friction_mix ~= nil then
+        m.friction_mix = ledge.friction_mix[t.friction_mix] or
+            error('friction_mix must be mean, min or max, got ' .. tostring(t.friction_mix), 2)
+    end
+    return m
+end
+
+local function material_table(m)
+    return { friction = m.friction, bounce = m.bounce, surface_speed = m.surface_speed,
+        friction_mix = mix_names[tonumber(m.friction_mix)] }
+end
+
+local function as_material(t)
+    if ffi.istype('ledge_material', t) then return t end
+    return ledge.material(t)
+end
+
+--- Every cell holding `tile` (an id or name, not EMPTY) gets material t
+--- (a table as ledge.material takes it, or a ledge_material).
+function Tilemap:setTileMaterial(tile, t)
+    if not checked(C.ledge_tilemap_set_tile_material, mptr(self), tile_id(tile), as_material(t)) then
+        raise('ledge_tilemap_set_tile_material refused')
+    end
+end
+
+--- The material of tile id `tile`, as a table.
+function Tilemap:tileMaterial(tile)
+    return material_table(checked(C.ledge_tilemap_tile_material, mptr(self), tile_id(tile)))
+end
+
+--- Cell (x, y)'s own material (t a table or ledge_material), or with t
+--- nil, takes it away.
+function Tilemap:setCellMaterial(x, y, t)
+    local m = t ~= nil and as_material(t) or nil
+    if not checked(C.ledge_tilemap_set_cell_material, mptr(self), x, y, m) then
+        raise('ledge_tilemap_set_cell_material refused')
+    end
+end
+
+--- The material contacts with cell (x, y) use (its own, else its tile's).
+function Tilemap:cellMaterial(x, y)
+    return material_table(C.ledge_tilemap_cell_material(mptr(self), x, y))
+end
+
+--- Whether cell (x, y) has a material of its own.
+function Tilemap:cellHasMaterial(x, y)
+    return C.ledge_tilemap_cell_has_material(mptr(self), x, y)
+end
+
+--- Takes every cell's own material away.
+function Tilemap:clearCellMaterials() C.ledge_tilemap_clear_cell_materials(mptr(self)) end
 
 --- Sets cell (x, y) to a tile id or name ('FULL', '45DEG_PN', ...).
 function Tilemap:set(x, y, tile)
@@ -567,6 +636,20 @@ Body.setGravityScale = scalar_setter(function(...) return C.ledge_body_set_gravi
 Body.setFriction = scalar_setter(function(...) return C.ledge_body_set_friction(...) end)
 Body.setBounce = scalar_setter(function(...) return C.ledge_body_set_bounce(...) end)
 Body.setDrag = scalar_setter(function(...) return C.ledge_body_set_drag(...) end)
+Body.setSurfaceSpeed = scalar_setter(function(...) return C.ledge_body_set_surface_speed(...) end)
+
+--- Sets friction, bounce, surface speed and friction mix at once (a table
+--- as ledge.material takes it: what it lacks is the default material's).
+function Body:setMaterial(t)
+    if not checked(C.ledge_body_set_material, bw(self), self.id, as_material(t)) then
+        raise('refused')
+    end
+end
+
+--- The body's material: {friction, bounce, surface_speed, friction_mix}.
+function Body:material()
+    return material_table(checked(C.ledge_body_material, bw(self), self.id))
+end
 
 function Body:mass() return checked(C.ledge_body_mass, bw(self), self.id) end
 
@@ -705,8 +788,12 @@ local function state_table(world, st)
         floorCellY = st.floor_is_tile and st.floor_cell_y or nil,
         floorTile = st.floor_is_tile and st.floor_tile or nil,
         platformVx = st.platform_velocity.x, platformVy = st.platform_velocity.y,
+        floorMaterial = material_table(st.floor_material),
         timeSinceFloor = st.time_since_floor,
         hitCount = r.hit_count, snapped = r.snapped, stuck = r.stuck,
+        hanging = st.hanging,
+        hangJoint = st.hanging and world:joint(st.hang_joint) or nil,
+        hangX = st.hang_anchor.x, hangY = st.hang_anchor.y,
     }
 end
 
@@ -755,8 +842,11 @@ end
 --- realVx, realVy, onFloor, onWall, onCeiling, wallSide (+1 right, -1
 --- left, 0), floorNormal, wallNormal, ceilingNormal (each {x, y}),
 --- floorBody (a Body, or nil for a tile or no floor), floorIsTile,
---- floorCellX, floorCellY, floorTile (when floorIsTile), platformVx,
---- platformVy, timeSinceFloor (coyote time), hitCount, snapped, stuck}.
+--- floorCellX, floorCellY, floorTile (when floorIsTile), floorMaterial
+--- ({friction, bounce, surface_speed, friction_mix}: what the game's
+--- acceleration reads on ice), platformVx, platformVy (a belt's too),
+--- timeSinceFloor (coyote time), hitCount, snapped, stuck, hanging,
+--- hangJoint (the Joint it hangs from, or nil), hangX, hangY}.
 function Character:state()
     if not checked(C.ledge_character_get_state, cw(self), self.id, self.st) then
         raise('ledge_character_get_state refused')
@@ -791,6 +881,148 @@ end
 
 function Character:position()
     return self.body:position()
+end
+
+-- --- joints -------------------------------------------------------------
+
+local Joint = {}
+Joint.__index = Joint
+ledge.Joint = Joint
+
+ledge.joint_types = { rod = 0, rope = 1, spring = 2, weld = 3, slider = 4, pulley = 5 }
+local joint_type_names = { [0] = 'rod', 'rope', 'spring', 'weld', 'slider', 'pulley' }
+local joint_def_t = ffi.typeof('ledge_joint_def')
+local joint_defaults = {
+    rod = 'ledge_default_rod_def', rope = 'ledge_default_rope_def',
+    spring = 'ledge_default_spring_def', weld = 'ledge_default_weld_def',
+    slider = 'ledge_default_slider_def', pulley = 'ledge_default_pulley_def',
+}
+
+local function body_id_of(b)
+    if b == nil then return ffi.new('ledge_body_id') end
+    if ffi.istype('ledge_body_id', b) then return b end
+    return b.id
+end
+
+local function wrap_joint(world, id)
+    local k = key(id)
+    world.joints = world.joints or {}
+    local j = world.joints[k]
+    if j then return j end
+    j = setmetatable({ world = world, id = ffi.new('ledge_joint_id', id), data = nil }, Joint)
+    world.joints[k] = j
+    return j
+end
+
+--- A new joint: {type = 'rod' | 'rope' | 'spring' | 'weld' | 'slider' |
+--- 'pulley', a = Body or nil (a fixed point), b = Body or nil, anchorA =
+--- {x, y} (an offset from a's position, or a world point), anchorB, length,
+--- minLength, maxLength, hertz, dampingRatio, axis = {x, y}, limit =
+--- {lower, upper} (a slider's), motor = {speed, maxForce} (a slider's),
+--- groundA = {x, y}, groundB, ratio (a pulley's), collideConnected, data =
+--- anything of yours}; fields left out keep the type's defaults
+--- (ledge_default_*_def). Raises ledge's message when refused.
+function World:newJoint(t)
+    local make = joint_defaults[t.type or 'rope']
+    if not make then error('bad joint type ' .. tostring(t.type), 2) end
+    local jd = C[make]()
+    jd.body_a, jd.body_b = body_id_of(t.a), body_id_of(t.b)
+    if t.anchorA then jd.anchor_a.x, jd.anchor_a.y = xy(t.anchorA, 0, 0) end
+    if t.anchorB then jd.anchor_b.x, jd.anchor_b.y = xy(t.anchorB, 0, 0) end
+    if t.axis then jd.axis.x, jd.axis.y = xy(t.axis, 1, 0) end
+    if t.groundA then jd.ground_a.x, jd.ground_a.y = xy(t.groundA, 0, 0) end
+    if t.groundB then jd.ground_b.x, jd.ground_b.y = xy(t.groundB, 0, 0) end
+    local fields = { length = 'length', minLength = 'min_length', maxLength = 'max_length',
+        hertz = 'hertz', dampingRatio = 'damping_ratio', ratio = 'ratio',
+        collideConnected = 'collide_connected' }
+    for lua, c in pairs(fields) do
+        if t[lua] ~= nil then jd[c] = t[lua] end
+    end
+    if t.limit then
+        jd.enable_limit = true
+        jd.lower, jd.upper = t.limit[1], t.limit[2]
+    end
+    if t.motor then
+        jd.enable_motor = true
+        jd.motor_speed, jd.max_motor_force = t.motor[1], t.motor[2]
+    end
+    local id = checked(C.ledge_joint_create, wptr(self), jd)
+    if id.index1 == 0 then raise('ledge_joint_create failed') end
+    local j = wrap_joint(self, id)
+    j.data = t.data
+    return j
+end
+
+--- The number of living joints.
+function World:jointCount() return C.ledge_world_joint_count(wptr(self)) end
+
+local function jw(self)
+    local p = self.world.ptr
+    if p == nil then error('the world was destroyed', 3) end
+    return p
+end
+
+--- Whether the joint lives (neither it nor its bodies destroyed).
+function Joint:isValid()
+    return self.world.ptr ~= nil and C.ledge_joint_is_valid(self.world.ptr, self.id)
+end
+
+--- Removes the joint.
+function Joint:destroy()
+    checked(C.ledge_joint_destroy, jw(self), self.id)
+    if self.world.joints then self.world.joints[key(self.id)] = nil end
+end
+
+--- 'rod', 'rope', 'spring', 'weld', 'slider' or 'pulley'.
+function Joint:type() return joint_type_names[tonumber(checked(C.ledge_joint_get_type, jw(self), self.id))] end
+
+--- Its bodies (a Body, or nil for a fixed point), a then b.
+function Joint:bodies()
+    local a = checked(C.ledge_joint_body_a, jw(self), self.id)
+    local b = checked(C.ledge_joint_body_b, jw(self), self.id)
+    return self.world:body(a), self.world:body(b)
+end
+
+--- Its anchors in world coordinates now: ax, ay, bx, by.
+function Joint:anchors()
+    local a = checked(C.ledge_joint_anchor_a, jw(self), self.id)
+    local b = checked(C.ledge_joint_anchor_b, jw(self), self.id)
+    return a.x, a.y, b.x, b.y
+end
+
+--- What it measures now (ledge_joint_current_length).
+function Joint:currentLength() return checked(C.ledge_joint_current_length, jw(self), self.id) end
+
+--- The force it applied to body b over the last step: fx, fy.
+function Joint:force()
+    local f = checked(C.ledge_joint_force, jw(self), self.id)
+    return f.x, f.y
+end
+
+function Joint:setLength(length) checked(C.ledge_joint_set_length, jw(self), self.id, length) end
+function Joint:setLimits(lower, upper) checked(C.ledge_joint_set_limits, jw(self), self.id, lower, upper) end
+function Joint:setSpring(hertz, damping) checked(C.ledge_joint_set_spring, jw(self), self.id, hertz, damping) end
+--- The slider's motor: on (speed, maxForce), or off (nil).
+function Joint:setMotor(speed, max_force)
+    checked(C.ledge_joint_set_motor, jw(self), self.id, speed ~= nil, speed or 0, max_force or 0)
+end
+function Joint:setCollideConnected(on) checked(C.ledge_joint_set_collide_connected, jw(self), self.id, on) end
+
+--- The Joint object of a C ledge_joint_id (nil for the null id).
+function World:joint(id)
+    if id.index1 == 0 then return nil end
+    return wrap_joint(self, id)
+end
+
+--- The joints of a body (Joint objects, by joint index).
+function Body:joints()
+    local p = bw(self)
+    local n = checked(C.ledge_body_joints, p, self.id, nil, 0)
+    local ids = ffi.new('ledge_joint_id[?]', math.max(n, 1))
+    checked(C.ledge_body_joints, p, self.id, ids, n)
+    local out = {}
+    for i = 0, n - 1 do out[#out + 1] = self.world:joint(ids[i]) end
+    return out
 end
 
 --- velocity (vx, vy) without its parts into the surfaces a move met.

@@ -178,6 +178,20 @@ bool ledge_tile_outline_get(ledge_tile tile, vec2s cell_min, float size,
 bool ledge_tile_contains(ledge_tile tile, vec2s cell_min, float size, vec2s point);
 ledge_manifold ledge_collide_tile(ledge_tile tile, vec2s cell_min, float size,
                                             unsigned blocked, const ledge_shape *shape, vec2s pos);
+typedef enum ledge_friction_mix {
+    LEDGE_FRICTION_MIX_MEAN = 0,
+    LEDGE_FRICTION_MIX_MIN = 1,
+    LEDGE_FRICTION_MIX_MAX = 2,
+} ledge_friction_mix;
+typedef struct ledge_material {
+    float friction;
+    float bounce;
+    float surface_speed;
+    ledge_friction_mix friction_mix;
+} ledge_material;
+ledge_material ledge_default_material(void);
+ledge_material ledge_mix_materials(const ledge_material *a, const ledge_material *b);
+bool ledge_material_is_valid(const ledge_material *material);
 typedef struct ledge_tilemap ledge_tilemap;
 typedef struct ledge_tilemap_def {
     int width;
@@ -216,6 +230,15 @@ bool ledge_tilemap_set(ledge_tilemap *map, int x, int y, ledge_tile tile);
 bool ledge_tilemap_set_one_way(ledge_tilemap *map, int x, int y, ledge_one_way way);
 ledge_one_way ledge_tilemap_one_way(const ledge_tilemap *map, int x, int y);
 vec2s ledge_one_way_direction(ledge_one_way way);
+bool ledge_tilemap_set_tile_material(ledge_tilemap *map, ledge_tile tile,
+                                               const ledge_material *material);
+ledge_material ledge_tilemap_tile_material(const ledge_tilemap *map, ledge_tile tile);
+bool ledge_tilemap_set_cell_material(ledge_tilemap *map, int x, int y,
+                                               const ledge_material *material);
+void ledge_tilemap_clear_cell_materials(ledge_tilemap *map);
+bool ledge_tilemap_reserve_cell_materials(ledge_tilemap *map, int count);
+ledge_material ledge_tilemap_cell_material(const ledge_tilemap *map, int x, int y);
+bool ledge_tilemap_cell_has_material(const ledge_tilemap *map, int x, int y);
 ledge_tile ledge_tilemap_get(const ledge_tilemap *map, int x, int y);
 ledge_edge ledge_tilemap_edge(const ledge_tilemap *map, int x, int y, ledge_side side);
 void ledge_tilemap_cell_at(const ledge_tilemap *map, vec2s point, int *x, int *y);
@@ -260,6 +283,8 @@ typedef struct ledge_body_def {
     float density;
     float friction;
     float bounce;
+    float surface_speed;
+    ledge_friction_mix friction_mix;
     float gravity_scale;
     float drag;
     bool bullet;
@@ -287,6 +312,10 @@ float ledge_body_mass(const ledge_world *world, ledge_body_id id);
 bool ledge_body_set_gravity_scale(ledge_world *world, ledge_body_id id, float scale);
 bool ledge_body_set_friction(ledge_world *world, ledge_body_id id, float friction);
 bool ledge_body_set_bounce(ledge_world *world, ledge_body_id id, float bounce);
+bool ledge_body_set_surface_speed(ledge_world *world, ledge_body_id id, float speed);
+bool ledge_body_set_material(ledge_world *world, ledge_body_id id,
+                                       const ledge_material *material);
+ledge_material ledge_body_material(const ledge_world *world, ledge_body_id id);
 bool ledge_body_set_drag(ledge_world *world, ledge_body_id id, float drag);
 bool ledge_body_set_filter(ledge_world *world, ledge_body_id id, ledge_filter filter);
 ledge_filter ledge_body_filter(const ledge_world *world, ledge_body_id id);
@@ -453,6 +482,8 @@ typedef struct ledge_debug_draw {
     bool draw_contacts;
     bool draw_normals;
     bool draw_bounds;
+    bool draw_joints;
+    bool draw_materials;
 } ledge_debug_draw;
 ledge_debug_draw ledge_default_debug_draw(void);
 void ledge_world_draw(ledge_world *world, const ledge_debug_draw *draw,
@@ -539,6 +570,75 @@ bool ledge_world_nearest_point(ledge_world *world, vec2s point, float max_distan
                                          ledge_nearest_result *out);
 void ledge_distance_draw(const ledge_distance_result *result,
                                    const ledge_debug_draw *draw);
+typedef struct ledge_joint_id {
+    uint32_t index1;
+    uint32_t generation;
+    uint32_t world;
+} ledge_joint_id;
+typedef enum ledge_joint_type {
+    LEDGE_JOINT_ROD = 0,
+    LEDGE_JOINT_ROPE = 1,
+    LEDGE_JOINT_SPRING = 2,
+    LEDGE_JOINT_WELD = 3,
+    LEDGE_JOINT_SLIDER = 4,
+    LEDGE_JOINT_PULLEY = 5,
+} ledge_joint_type;
+typedef struct ledge_joint_def {
+    ledge_joint_type type;
+    ledge_body_id body_a;
+    ledge_body_id body_b;
+    vec2s anchor_a;
+    vec2s anchor_b;
+    float length;
+    float min_length;
+    float max_length;
+    float hertz;
+    float damping_ratio;
+    vec2s axis;
+    bool enable_limit;
+    float lower;
+    float upper;
+    bool enable_motor;
+    float motor_speed;
+    float max_motor_force;
+    vec2s ground_a;
+    vec2s ground_b;
+    float ratio;
+    bool collide_connected;
+    void *user_data;
+} ledge_joint_def;
+ledge_joint_def ledge_default_rod_def(void);
+ledge_joint_def ledge_default_rope_def(void);
+ledge_joint_def ledge_default_spring_def(void);
+ledge_joint_def ledge_default_weld_def(void);
+ledge_joint_def ledge_default_slider_def(void);
+ledge_joint_def ledge_default_pulley_def(void);
+ledge_joint_id ledge_joint_create(ledge_world *world, const ledge_joint_def *def);
+void ledge_joint_destroy(ledge_world *world, ledge_joint_id id);
+bool ledge_joint_is_valid(const ledge_world *world, ledge_joint_id id);
+ledge_joint_type ledge_joint_get_type(const ledge_world *world, ledge_joint_id id);
+bool ledge_joint_get_def(const ledge_world *world, ledge_joint_id id,
+                                   ledge_joint_def *out);
+ledge_body_id ledge_joint_body_a(const ledge_world *world, ledge_joint_id id);
+ledge_body_id ledge_joint_body_b(const ledge_world *world, ledge_joint_id id);
+vec2s ledge_joint_anchor_a(const ledge_world *world, ledge_joint_id id);
+vec2s ledge_joint_anchor_b(const ledge_world *world, ledge_joint_id id);
+float ledge_joint_current_length(const ledge_world *world, ledge_joint_id id);
+bool ledge_joint_set_length(ledge_world *world, ledge_joint_id id, float length);
+bool ledge_joint_set_limits(ledge_world *world, ledge_joint_id id, float lower,
+                                      float upper);
+bool ledge_joint_set_spring(ledge_world *world, ledge_joint_id id, float hertz,
+                                      float damping_ratio);
+bool ledge_joint_set_motor(ledge_world *world, ledge_joint_id id, bool enable,
+                                     float speed, float max_force);
+vec2s ledge_joint_force(const ledge_world *world, ledge_joint_id id);
+bool ledge_joint_set_collide_connected(ledge_world *world, ledge_joint_id id,
+                                                 bool collide);
+bool ledge_joint_set_user_data(ledge_world *world, ledge_joint_id id, void *user_data);
+void *ledge_joint_user_data(const ledge_world *world, ledge_joint_id id);
+int ledge_world_joint_count(const ledge_world *world);
+int ledge_body_joints(const ledge_world *world, ledge_body_id body, ledge_joint_id *out,
+                                int capacity);
 typedef enum ledge_platform_leave {
     LEDGE_PLATFORM_LEAVE_ADD_VELOCITY = 0,
     LEDGE_PLATFORM_LEAVE_ADD_UPWARD,
@@ -565,11 +665,15 @@ typedef struct ledge_character_state {
     int floor_cell_x;
     int floor_cell_y;
     ledge_tile floor_tile;
+    ledge_material floor_material;
     vec2s platform_velocity;
     float time_since_floor;
     ledge_move_result last_move;
     bool crushed;
     ledge_body_id crushed_by;
+    bool hanging;
+    ledge_joint_id hang_joint;
+    vec2s hang_anchor;
 } ledge_character_state;
 ledge_character_def ledge_default_character_def(void);
 bool ledge_character_create(ledge_world *world, ledge_body_id id,
@@ -677,6 +781,8 @@ typedef struct ledge_tiled_object {
     bool one_way;
     float friction;
     float bounce;
+    float surface_speed;
+    ledge_friction_mix friction_mix;
     vec2s position;
     ledge_aabb bounds;
     int first_body;
