@@ -184,8 +184,7 @@ bool ledge_body_id_equals(ledge_body_id a, ledge_body_id b) {
 
 bool ledge_body_is_valid(const ledge_world *world, ledge_body_id id) {
     if (world == NULL) return false;
-    int i = ledge__slot_of(world, id);
-    return i >= 0 && world->alive[i] && world->generation[i] == id.generation;
+    return ledge__live_slot(world, id) >= 0;
 }
 
 vec2s ledge_body_position(const ledge_world *world, ledge_body_id id) {

@@ -11,6 +11,8 @@
 // and a rigid teleport by it keeps the relative position to rounding.
 #include "move.h"
 #include "character.h"
+#include "contacts.h"
+#include "events.h"
 #include "joints.h"
 #include "query_index.h"
 #include "slots.h"
@@ -28,6 +30,8 @@ ledge_character_def ledge_default_character_def(void) {
     d.move = ledge_default_move_def();
     d.platform_on_leave = LEDGE_PLATFORM_LEAVE_ADD_VELOCITY;
     d.ride_platforms = true;
+    d.push_bodies = true;
+    d.push_mass = 0.0f;
     return d;
 }
 
@@ -45,6 +49,11 @@ static bool check_def(const char *fn, const ledge_character_def *d) {
         !(d->move.skin > 0.0f && d->move.skin <= LEDGE_MAX_COORDINATE) ||
         !ledge__vec_within(d->move.up, LEDGE_MAX_COORDINATE)) {
         LEDGE_ERROR("%s: def->move is invalid (see ledge_move_def's ranges)", fn);
+        return false;
+    }
+    if (!(d->push_mass >= 0.0f && d->push_mass <= LEDGE_MAX_MASS)) {
+        LEDGE_ERROR("%s: def->push_mass is %g (must be 0..%g)", fn, (double)d->push_mass,
+                    (double)LEDGE_MAX_MASS);
         return false;
     }
     return true;
@@ -79,6 +88,7 @@ bool ledge_character_create(ledge_world *world, ledge_body_id id, const ledge_ch
     memset(c, 0, sizeof *c);
     c->id = id;
     c->def = d;
+    c->push_mass = ledge__character_push_mass(world, i, &d);
     c->floor_slot = -1;
     c->last_position = c->state.position = world->position[i];
     c->state.last_move.ground_hit = -1;
@@ -117,6 +127,8 @@ bool ledge_character_set_def(ledge_world *world, ledge_body_id id, const ledge_c
     }
     if (!check_def(fn, def)) return false;
     c->def = *def;
+    c->push_mass = ledge__character_push_mass(world, ledge__slot_of(world, id), def);
+    if (!def->push_bodies) c->push.count = 0;
     return true;
 }
 
@@ -218,12 +230,86 @@ static bool overlaps(const ledge_world *w, int i, int by, float skin) {
     return m.hit && m.depth > skin;
 }
 
+// Whether dynamic body `by` rests on character slot i from above: it
+// touches the character raised by 2 * skin along up.
+static bool rests_on(const ledge_world *w, int i, int by, vec2s up, float skin) {
+    if (by < 0 || w->type[by] != LEDGE_BODY_DYNAMIC) return false;
+    vec2s p = v2_add(w->position[i], v2_scale(up, 2.0f * skin));
+    return ledge_collide(&w->shape[by], w->position[by], &w->shape[i], p).hit;
+}
+
 // The crush by body slot `by` (-1: none) into the state: kept while that
-// body still overlaps the character, cleared once it is clear.
-static void take_crush(const ledge_world *w, int i, int by, ledge_character_state *s) {
+// body still overlaps the character, or while a body that pinned it from
+// above still rests on it and it stands on a floor; cleared once it is
+// clear.
+static void take_crush(const ledge_world *w, int i, int by, const ledge_move_result *r,
+                       ledge_character_state *s) {
     const ledge__character *c = &w->characters->c[w->handle[i]];
-    s->crushed = by >= 0 && overlaps(w, i, by, c->def.move.skin);
+    float skin = c->def.move.skin;
+    s->crushed =
+        by >= 0 && (overlaps(w, i, by, skin) || (r->on_ground && rests_on(w, i, by, r->up, skin)));
     if (!s->crushed) s->crushed_by = LEDGE_NULL_BODY_ID;
+}
+
+// The body resting on the character from above (the last step found it)
+// is kept while it still does: on_ceiling stays set.
+static void take_ceiling(const ledge_world *w, int i, const ledge_move_result *r,
+                         ledge_character_state *s) {
+    const ledge__character *c = &w->characters->c[w->handle[i]];
+    int by = ledge_body_is_valid(w, s->ceiling_body) ? ledge__slot_of(w, s->ceiling_body) : -1;
+    if (!rests_on(w, i, by, r->up, c->def.move.skin)) {
+        s->ceiling_body = LEDGE_NULL_BODY_ID;
+        return;
+    }
+    if (!s->on_ceiling) {
+        s->on_ceiling = true;
+        s->ceiling_normal = v2_neg(r->up);
+    }
+}
+
+// What the move would have gone into the dynamic bodies it walked into,
+// for the next step to push (push.c): the bodies it met as walls (neither
+// floor nor ceiling to it), the direction across up into the first of
+// them (and the others within 45 degrees of it), and the part of the move
+// along it that was not done. The bodies are woken.
+static void take_push(ledge_world *w, ledge__character *c, vec2s velocity, float dt,
+                      const ledge_move_result *r) {
+    ledge__push *p = &c->push;
+    ledge_character_state *s = &c->state;
+    p->count = 0;
+    s->pushing = false;
+    s->pushed_body = LEDGE_NULL_BODY_ID;
+    if (!c->def.push_bodies) return;
+    float cos_floor = cosf(c->def.move.max_floor_slope);
+    for (int k = 0; k < r->hit_count && p->count < LEDGE__PUSHED_MAX; ++k) {
+        const ledge_move_hit *h = &r->hits[k];
+        int b = h->kind == LEDGE_HIT_BODY ? ledge__slot_of(w, h->body) : -1;
+        if (b < 0 || w->type[b] != LEDGE_BODY_DYNAMIC || w->frozen[b]) continue;
+        float nu = v2_dot(h->normal, r->up);
+        if (fabsf(nu) >= cos_floor) continue; // stood on, or met from below
+        vec2s into = v2_neg(v2_sub(h->normal, v2_scale(r->up, nu)));
+        float l = v2_len(into);
+        if (!(l > 0.0f)) continue;
+        into = v2_scale(into, 1.0f / l);
+        if (p->count == 0) {
+            p->dir = into;
+        } else if (v2_dot(into, p->dir) < 0.70710678f) {
+            continue;
+        }
+        p->body[p->count++] = h->body;
+    }
+    float entry = v2_dot(velocity, p->dir) * dt - v2_dot(r->displacement, p->dir);
+    if (p->count == 0 || !(entry > 0.0f)) {
+        p->count = 0;
+        return;
+    }
+    p->entry = entry;
+    p->speed = entry / dt;
+    for (int k = 0; k < p->count; ++k) {
+        if (!ledge_body_is_awake(w, p->body[k])) ledge_body_set_awake(w, p->body[k], true);
+    }
+    s->pushing = true;
+    s->pushed_body = p->body[0];
 }
 
 // --- hanging -----------------------------------------------------------------
@@ -318,9 +404,12 @@ bool ledge_character_move(ledge_world *world, ledge_body_id id, vec2s velocity, 
     }
     vec2s move = v2_scale(velocity, dt), belt = belt_move(world, c, dt);
     if (belt.x != 0.0f || belt.y != 0.0f) move = v2_add(move, belt);
-    if (!ledge__move_ignoring(world, id, move, &md, &r, crusher)) return false;
+    // Only a body still overlapping it is passed through (one pinning it
+    // from above is a ceiling).
+    int ignore = crusher >= 0 && overlaps(world, i, crusher, md.skin) ? crusher : -1;
+    if (!ledge__move_ignoring(world, id, move, &md, &r, ignore)) return false;
     if (world->dropping[i] && !world->in_one_way[i]) world->dropping[i] = 0;
-    take_crush(world, i, crusher, s);
+    take_crush(world, i, crusher, &r, s);
     // Leaving a body, or a tile whose surface moved (a belt).
     bool moving_floor =
         s->floor_body.index1 != 0 || (s->floor_is_tile && s->floor_material.surface_speed != 0.0f);
@@ -343,6 +432,8 @@ bool ledge_character_move(ledge_world *world, ledge_body_id id, vec2s velocity, 
     s->wall_normal = r.wall_normal;
     s->ceiling_normal = r.ceiling_normal;
     take_floor(world, s, &r);
+    take_ceiling(world, i, &r, s);
+    take_push(world, c, v2_scale(move, 1.0f / dt), dt, &r); // a belt's part pushes too
     s->time_since_floor = r.on_ground ? 0.0f : s->time_since_floor + dt;
     s->last_move = r;
     if (out != NULL) *out = *s;
@@ -406,7 +497,7 @@ static void carry_one(ledge_world *w, int i, bool *synced) {
     ledge__query_refile(w, i);
     ledge_move_def md = c->def.move;
     ledge_move_result r;
-    if (ledge__move_carry(w, i, from, floor, riding, &md, &r)) {
+    if (ledge__move_carry(w, i, from, floor, -1, riding, &md, &r)) {
         take_carry(w, &c->state, &r);
         // Stopped short, the platform went on into it: crushed.
         if (overlaps(w, i, floor, md.skin)) {
@@ -434,10 +525,84 @@ static bool floor_waits(const ledge_world *w, const ledge__character *c) {
 // is carried; a stack n high takes n passes. A pass that carries none (a
 // cycle, which standing cannot make but a teleport can) carries the rest
 // in creation order, so at most count passes run.
+static bool nothing(const ledge_world *w, int slot) {
+    (void)w;
+    (void)slot;
+    return false;
+}
+
+// Crushed by body `by` (depth: their overlap), with a crush event.
+static void crush(ledge_world *w, ledge__character *c, int i, int by, float depth) {
+    c->state.crushed = true;
+    c->state.crushed_by = ledge__body_id(w, by);
+    ledge__crush_event_add(w, i, by, depth);
+}
+
+typedef struct shover_search {
+    const ledge_world *w;
+    int self;
+    vec2s at;    ///< Where the character was when the step began.
+    float depth; ///< The deepest overlap there so far.
+    int slot;    ///< Its body, or -1.
+} shover_search;
+
+static bool shover_visit(ledge_body_id id, void *context) {
+    shover_search *q = context;
+    const ledge_world *w = q->w;
+    int b = ledge__slot_of(w, id);
+    if (b < 0 || b == q->self || w->type[b] != LEDGE_BODY_DYNAMIC) return true;
+    ledge_manifold m = ledge_collide(&w->shape[b], w->position[b], &w->shape[q->self], q->at);
+    if (m.hit && m.depth > q->depth) {
+        q->depth = m.depth;
+        q->slot = b;
+    }
+    return true;
+}
+
+// The body that shoved character slot i: it went with the character in
+// the step, so it overlaps most where the character was when the step
+// began (-1: none does).
+static int find_shover(ledge_world *w, const ledge__character *c, int i) {
+    shover_search q = {w, i, c->step_start, 0.0f, -1};
+    ledge_query_filter f = ledge_default_query_filter();
+    f.category = f.mask = ~(uint64_t)0;
+    f.include_tiles = false;
+    f.ignore = c->id;
+    ledge_world_query_aabb(w, ledge_shape_aabb(&w->shape[i], c->step_start), &f, shover_visit, &q);
+    return q.slot;
+}
+
+// What shoves moved character slot i by in the step (push.c), against the
+// level: a shove into a wall or ceiling is made again from where the step
+// began, stopped against it (the body that shoved it and the body it
+// stands on, which the carry then follows, no obstacles); the shoving body
+// then goes on into it, and crushes it when deeper than skin.
+static void resolve_shove(ledge_world *w, ledge__character *c, int i, bool *synced) {
+    if (c->shove.x == 0.0f && c->shove.y == 0.0f) return;
+    if (!*synced) ledge__query_sync(w);
+    *synced = true;
+    ledge__query_refile(w, i);
+    int by = find_shover(w, c, i);
+    ledge_move_def md = c->def.move;
+    ledge_move_result r;
+    if (ledge__move_carry(w, i, c->step_start, by, c->floor_slot, nothing, &md, &r))
+        take_carry(w, &c->state, &r);
+    c->state.position = w->position[i];
+    if (by < 0) return;
+    ledge_manifold m = ledge_collide(&w->shape[by], w->position[by], &w->shape[i], w->position[i]);
+    if (m.hit && m.depth > md.skin) crush(w, c, i, by, m.depth);
+}
+
 void ledge__characters_carry(ledge_world *w) {
     ledge__characters *t = w->characters;
     if (t == NULL) return;
     bool synced = false;
+    for (int k = 0; t->pushers > 0 && k < t->count; ++k) {
+        ledge__character *c = &t->c[t->list[k]];
+        int i = w->slot_of[t->list[k]];
+        if (ledge__character_at(w, i) != NULL && c->def.push_bodies)
+            resolve_shove(w, c, i, &synced);
+    }
     for (bool left = true, force = false; left;) {
         bool progress = false;
         left = false;
@@ -458,4 +623,88 @@ void ledge__characters_carry(ledge_world *w) {
         }
         force = !progress;
     }
+}
+
+// --- pushes and shoves, after the step ----------------------------------------
+
+// Moves character slot i by d with the mover after the step (a push's
+// follow, a shove): its position and floor into the state, and a wall it
+// met. Returns how far it went along d (0 when the move was refused).
+static float move_on(ledge_world *w, ledge__character *c, int i, vec2s d) {
+    ledge_character_state *s = &c->state;
+    ledge_move_def md = c->def.move;
+    md.set_velocity = false;
+    int crusher =
+        s->crushed && ledge_body_is_valid(w, s->crushed_by) ? ledge__slot_of(w, s->crushed_by) : -1;
+    int ignore = crusher >= 0 && overlaps(w, i, crusher, md.skin) ? crusher : -1;
+    uint8_t in_one_way = w->in_one_way[i];
+    ledge_move_result r;
+    bool ok = ledge__move_ignoring(w, c->id, d, &md, &r, ignore);
+    w->in_one_way[i] = in_one_way;
+    if (!ok) return 0.0f;
+    s->position = r.position;
+    s->on_floor = r.on_ground;
+    s->floor_normal = r.ground_normal;
+    take_floor(w, s, &r);
+    if (r.on_wall && !s->on_wall) {
+        s->on_wall = true;
+        s->wall_side = r.wall_side;
+        s->wall_normal = r.wall_normal;
+    }
+    float l = v2_len(d);
+    return l > 0.0f ? v2_dot(r.displacement, d) / l : 0.0f;
+}
+
+// A push's follow: the character moves on by what the body it pushed
+// moved along the push in the step (beyond what the step moved the
+// character itself: a platform's carry, a shove), never further than its
+// move wanted. The push is used up.
+static void follow(ledge_world *w, ledge__character *c, int i) {
+    ledge__push *p = &c->push;
+    if (p->count == 0) return;
+    p->count = 0;
+    if (!ledge_body_is_valid(w, p->body[0])) return;
+    int b = ledge__slot_of(w, p->body[0]);
+    float moved = v2_dot(v2_sub(w->position[b], c->pushed_start), p->dir) -
+                  v2_dot(v2_sub(w->position[i], c->step_start), p->dir);
+    float along = minf(moved, p->entry);
+    if (along > 0.0f) move_on(w, c, i, v2_scale(p->dir, along));
+}
+
+// The contacts of the step between characters that push and dynamic
+// bodies: a body resting on one from above is its ceiling, and pins it
+// while it stands on a floor: crushed.
+static void answered(ledge_world *w) {
+    int n = ledge__view_count(w);
+    for (int k = 0; k < n; ++k) {
+        const ledge__contact *e = ledge__view_contact(w, k);
+        if (e->b < 0 || e->policy == LEDGE_RESPONSE_CROSS) continue;
+        int ch = w->type[e->a] == LEDGE_BODY_KINEMATIC ? e->a : e->b, by = ch == e->a ? e->b : e->a;
+        if (w->type[by] != LEDGE_BODY_DYNAMIC || !w->alive[by]) continue;
+        ledge__character *c = ledge__character_at(w, ch);
+        if (c == NULL || !c->def.push_bodies) continue;
+        ledge_character_state *s = &c->state;
+        vec2s n = ch == e->a ? v2_neg(e->normal) : e->normal; // toward the body
+        if (v2_dot(n, c->up) >= c->cos_floor) {
+            if (!rests_on(w, ch, by, c->up, c->def.move.skin)) continue;
+            s->ceiling_body = ledge__body_id(w, by);
+            s->on_ceiling = true;
+            s->ceiling_normal = v2_neg(n);
+            if (s->on_floor) crush(w, c, ch, by, 0.0f);
+        }
+    }
+}
+
+void ledge__characters_after_push(ledge_world *w) {
+    ledge__characters *t = w->characters;
+    if (t == NULL || t->pushers == 0) return;
+    ledge__query_sync(w);
+    for (int k = 0; k < t->count; ++k) {
+        ledge__character *c = &t->c[t->list[k]];
+        int i = w->slot_of[t->list[k]];
+        if (ledge__character_at(w, i) == NULL || !c->def.push_bodies) continue;
+        c->state.ceiling_body = LEDGE_NULL_BODY_ID;
+        follow(w, c, i);
+    }
+    answered(w);
 }

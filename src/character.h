@@ -11,4 +11,9 @@ void ledge__characters_before_step(ledge_world *world);
 /// Moves each riding character by what its floor body moved in the step.
 void ledge__characters_carry(ledge_world *world);
 
+/// After the carries: each character that pushes bodies is moved by what
+/// shoved it in the step and on behind the body its last move pushed (with
+/// the mover); the bodies resting on it are its ceiling, and pin it.
+void ledge__characters_after_push(ledge_world *world);
+
 #endif // LEDGE_CHARACTER_INTERNAL_H

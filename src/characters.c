@@ -11,6 +11,8 @@ void ledge__characters_free(ledge_world *w) {
     if (t == NULL) return;
     ledge__free(t->c);
     ledge__free(t->list);
+    ledge__free(t->first);
+    ledge__free(t->order);
     ledge__free(t);
     w->characters = NULL;
 }
@@ -95,4 +97,10 @@ bool ledge__character_ground(const ledge_world *w, int i, ledge_ground *g) {
     g->ground_cell_x = s->floor_cell_x;
     g->ground_cell_y = s->floor_cell_y;
     return true;
+}
+
+float ledge__character_push_mass(const ledge_world *w, int i, const ledge_character_def *d) {
+    if (d->push_mass > 0.0f) return d->push_mass;
+    float a = ledge_shape_area(&w->shape[i]);
+    return a > LEDGE_MIN_MASS ? a : LEDGE_MIN_MASS;
 }

@@ -37,12 +37,28 @@ static inline void ledge__tile_contact_material(const ledge_world *w, int a, int
     ledge__surface_contact_material(w, a, m, c);
 }
 
+/// How body a's friction mixes in a contact with another body: its own
+/// mode, except that a kinematic body of the default mode (the mean) holds
+/// what touches it as the level does, by the larger friction (MAX). A
+/// platform made with the default def (friction 0) then carries a crate
+/// by the crate's friction, as a tile holds it; one given a friction grips
+/// even a frictionless body; one given MIN (an icy platform) stays icy.
+/// (The geometric mean made every body slide on a default platform: a
+/// crate of friction 0.6 on one that starts at 1 m/s stayed where it was
+/// while the platform moved out from under it.)
+static inline unsigned ledge__body_friction_mix(const ledge_world *w, int a) {
+    unsigned m = w->friction_mix[a];
+    return w->type[a] == LEDGE_BODY_KINEMATIC && m == LEDGE_FRICTION_MIX_MEAN
+               ? (unsigned)LEDGE_FRICTION_MIX_MAX
+               : m;
+}
+
 /// A contact's friction, bounce and surface speed between bodies a and b
-/// (material.h's rule).
+/// (material.h's rule, with ledge__body_friction_mix's modes).
 static inline void ledge__pair_contact_material(const ledge_world *w, int a, int b,
                                                 ledge__contact *c) {
-    c->friction =
-        ledge__mix_friction(w->friction[a], w->friction_mix[a], w->friction[b], w->friction_mix[b]);
+    c->friction = ledge__mix_friction(w->friction[a], ledge__body_friction_mix(w, a),
+                                      w->friction[b], ledge__body_friction_mix(w, b));
     c->bounce = ledge__mix_bounce(w->bounce[a], w->bounce[b]);
     c->speed = w->surface_speed[a] + w->surface_speed[b];
 }

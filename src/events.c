@@ -262,6 +262,14 @@ static void crush_event(ledge_world *w, int k) {
     }
 }
 
+void ledge__crush_event_add(ledge_world *w, int body, int crusher, float depth) {
+    ledge__events *ev = w->events;
+    ledge_crush_event e = {ledge__body_id(w, body), ledge__body_id(w, crusher), depth};
+    if (grow((void **)&ev->crush, &ev->crush_cap, ev->crush_count, sizeof e)) {
+        ev->crush[ev->crush_count++] = e;
+    }
+}
+
 static void crush_events(ledge_world *w, bool flags) {
     for (int b = 0; b < ledge__blocks(w->contact_count); ++b) {
         if (!block_has(w, flags, b, CRUSH)) continue;

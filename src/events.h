@@ -54,6 +54,10 @@ static inline void ledge__contacts_changed(ledge_world *w) {
 /// flags, and the contact index marked stale (events.c).
 void ledge__after_step(ledge_world *world);
 
+/// Adds a crush event of `body` by `crusher` (slots) after the step's own:
+/// a character pinned by a dynamic body (character.c).
+void ledge__crush_event_add(ledge_world *world, int body, int crusher, float depth);
+
 /// Frees the event arrays, the contact index and the flags.
 void ledge__events_destroy(ledge__events *events);
 

@@ -256,10 +256,16 @@ static void tile_contact(mover *m, int x, int y, vec2s pos) {
     add_contact(m, mf, -1, x, y);
 }
 
+// A dynamic body is met as the step leaves it: touching within the
+// world's linear_slop (the step keeps that much overlap so that resting
+// contacts persist). A crate resting on the mover's head, or left against
+// its side by the step, is touching it, not a ceiling or wall to push out
+// of (which, against the floor under it, left the mover stuck).
 static void body_contact(mover *m, int i, vec2s pos) {
     const ledge_world *w = m->w;
     ledge_manifold mf = ledge_collide(&w->shape[i], w->position[i], m->shape, pos);
     if (!mf.hit) return;
+    if (w->type[i] == LEDGE_BODY_DYNAMIC) mf.depth = maxf(mf.depth - w->slop, 0.0f);
     if (w->one_way[i] != LEDGE_ONE_WAY_NONE &&
         !one_way_holds(m, (ledge_one_way)w->one_way[i], mf.normal,
                        ledge_collide(&w->shape[i], w->position[i], m->shape, m->start))) {
@@ -710,11 +716,11 @@ static void init_mover(mover *m, ledge_world *w, int slot, const ledge_move_def 
 }
 
 // Drops the body `floor` and the slots skip() names from the bodies met.
-static void drop_bodies(mover *m, int floor, bool (*skip)(const ledge_world *, int)) {
+static void drop_bodies(mover *m, int floor, int also, bool (*skip)(const ledge_world *, int)) {
     int n = 0;
     for (int k = 0; k < m->body_count; ++k) {
         int i = m->bodies[k];
-        if (i != floor && !skip(m->w, i)) m->bodies[n++] = i;
+        if (i != floor && i != also && !skip(m->w, i)) m->bodies[n++] = i;
     }
     m->body_count = n;
 }
@@ -724,7 +730,7 @@ static void drop_bodies(mover *m, int floor, bool (*skip)(const ledge_world *, i
 // thickness would push it out through the far side. The carrying body is
 // no obstacle (it moved under the character), nor are the characters
 // carried in the same step (they move with their own floors).
-bool ledge__move_carry(ledge_world *w, int slot, vec2s from, int floor,
+bool ledge__move_carry(ledge_world *w, int slot, vec2s from, int floor, int also,
                        bool (*skip)(const ledge_world *, int), const ledge_move_def *def,
                        ledge_move_result *out) {
     memset(out, 0, sizeof *out);
@@ -735,7 +741,7 @@ bool ledge__move_carry(ledge_world *w, int slot, vec2s from, int floor,
     uint8_t in_one_way = w->in_one_way[slot]; // the probe must not change drop-through
     m.start = m.from = from;
     find_bodies(&m, from, d);
-    drop_bodies(&m, floor, skip);
+    drop_bodies(&m, floor, also, skip);
     m.step = piece_length(&m);
     vec2s dir[MAX_CONTACTS];
     float depth[MAX_CONTACTS];
@@ -783,7 +789,7 @@ bool ledge__move_ignoring(ledge_world *world, ledge_body_id id, vec2s displaceme
     init_mover(&m, world, slot, def, out);
     vec2s start = m.start = world->position[slot];
     find_bodies(&m, start, displacement);
-    if (ignore >= 0) drop_bodies(&m, ignore, never);
+    if (ignore >= 0) drop_bodies(&m, ignore, -1, never);
     m.step = piece_length(&m);
     vec2s pos = travel(&m, start, displacement);
     ground_flags(&m, pos);

@@ -7,11 +7,11 @@
 #include "ledge/move.h"
 
 /// A carry's resolution: slot, carried from `from` to where it is, moved
-/// again from `from`, stopping against what it overlaps there (the body
-/// `floor` and the slots for which skip() is true excepted), the result in
-/// *out; false, nothing changed, when it overlaps nothing else deeper than
-/// def->skin.
-bool ledge__move_carry(ledge_world *world, int slot, vec2s from, int floor,
+/// again from `from`, stopping against what it overlaps there (the bodies
+/// `floor` and `also` (-1: none) and the slots for which skip() is true
+/// excepted), the result in *out; false, nothing changed, when it overlaps
+/// nothing else deeper than def->skin.
+bool ledge__move_carry(ledge_world *world, int slot, vec2s from, int floor, int also,
                        bool (*skip)(const ledge_world *world, int slot), const ledge_move_def *def,
                        ledge_move_result *out);
 

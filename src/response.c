@@ -48,6 +48,7 @@
 #include "contacts.h"
 #include "joints.h"
 #include "par.h"
+#include "push.h"
 #include "world_state.h"
 
 #include <string.h>
@@ -160,8 +161,16 @@ static inline vec2s relative(const ledge_world *w, const ledge__contact *c) {
     return c->b < 0 ? w->velocity[c->a] : v2_sub(w->velocity[c->a], w->velocity[c->b]);
 }
 
+// A character that pushes bodies meets a dynamic body coming at it from the
+// side as a body of its push mass (push.c): the body shares its momentum
+// with it and shoves it, instead of stopping dead as against the level.
 static inline bool weights(const ledge_world *w, const ledge__contact *c, float *wa, float *wb) {
-    float ima = w->inv_mass[c->a], imb = w->inv_mass[c->b], sum = ima + imb;
+    float ima = w->inv_mass[c->a], imb = w->inv_mass[c->b];
+    if (LEDGE_UNLIKELY((ima == 0.0f || imb == 0.0f) && ledge__push_any(w))) {
+        if (ima == 0.0f) ima = ledge__push_inv_mass(w, c->a, c->normal);
+        if (imb == 0.0f) imb = ledge__push_inv_mass(w, c->b, c->normal);
+    }
+    float sum = ima + imb;
     if (!(sum > 0.0f)) return false;
     *wa = ima / sum;
     *wb = imb / sum;

@@ -29,6 +29,14 @@ static inline int ledge__slot_of(const ledge_world *w, ledge_body_id id) {
     return w->slot_of[h];
 }
 
+/// The slot of the living body an id names, or -1 (a dead body, an old
+/// generation, another world's id), without a message: for ids the
+/// library keeps across steps (a character's floor, what it pushes).
+static inline int ledge__live_slot(const ledge_world *w, ledge_body_id id) {
+    int i = ledge__slot_of(w, id);
+    return i >= 0 && w->alive[i] && w->generation[i] == id.generation ? i : -1;
+}
+
 /// The game set body i's position or velocity: the next substep does not
 /// replay its contacts (a teleport is a teleport).
 static inline void ledge__forget_replay(ledge_world *w, int i) {

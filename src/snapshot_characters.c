@@ -1,7 +1,8 @@
 // Snapshots: the character table (characters.h): each character's def,
-// its state (the last move's result with it) and where its last move
-// ended, in creation order (the order the step carries them in). What the
-// step notes for a carry (the floor stood on, riding) is found again at
+// its state (the last move's result with it), where its last move ended
+// and what it left for the next step to push, in creation order (the order
+// the step carries them in). What the step notes for a carry (the floor
+// stood on, riding) and a push (where the bodies were) is found again at
 // the next step.
 #include "characters.h"
 #include "snapshot_characters.h"
@@ -155,6 +156,9 @@ static void put_state(ledge__writer *o, const ledge_character_state *s) {
     ledge__put_f32(o, s->time_since_floor);
     put_result(o, &s->last_move);
     put_id(o, s->crushed_by);
+    ledge__put_u8(o, s->pushing);
+    put_id(o, s->pushed_body);
+    put_id(o, s->ceiling_body);
     ledge__put_var(o, s->hang_joint.index1);
     if (s->hang_joint.index1 != 0) ledge__put_var(o, s->hang_joint.generation);
     ledge__put_vec(o, s->hang_anchor);
@@ -191,6 +195,11 @@ static bool get_state(ledge__reader *r, const ledge_world *w, int slots, ledge_c
     s->time_since_floor = ledge__get_within(r, 3.0e38f, "a time since the floor");
     if (!get_result(r, w, slots, &s->last_move)) return false;
     s->crushed_by = get_id(r, w, slots);
+    unsigned pushing = ledge__get_u8(r);
+    if (pushing > 1u) return ledge__read_fail(r, "a character's pushing is %u", pushing);
+    s->pushing = pushing != 0;
+    s->pushed_body = get_id(r, w, slots);
+    s->ceiling_body = get_id(r, w, slots);
     // The joint it hangs from (an id as the game holds it: a stale one is
     // refused by every call, as after any step).
     s->hang_joint.index1 = (uint32_t)ledge__get_count(r, UINT32_MAX, "a hang joint");
@@ -199,6 +208,36 @@ static bool get_state(ledge__reader *r, const ledge_world *w, int slots, ledge_c
         s->hang_joint.world = w->serial;
     }
     s->hang_anchor = get_vec(r);
+    return !r->failed;
+}
+
+// What the last move left for the next step to push, and a shove the last
+// substep gave it (push.c); the rest of the push's notes are the step's.
+static void put_push(ledge__writer *o, const ledge__character *c) {
+    ledge__put_var(o, (uint64_t)c->push.count);
+    for (int k = 0; k < c->push.count; ++k) put_id(o, c->push.body[k]);
+    if (c->push.count > 0) {
+        ledge__put_vec(o, c->push.dir);
+        ledge__put_f32(o, c->push.entry);
+        ledge__put_f32(o, c->push.speed);
+    }
+    ledge__put_vec(o, c->shove_velocity);
+}
+
+static bool get_push(ledge__reader *r, const ledge_world *w, int slots, ledge__character *c) {
+    c->push.count = (int)ledge__get_count(r, LEDGE__PUSHED_MAX, "a character's pushed bodies");
+    for (int k = 0; k < c->push.count && !r->failed; ++k) {
+        c->push.body[k] = get_id(r, w, slots);
+        if (c->push.body[k].index1 == 0) return ledge__read_fail(r, "a pushed body is the null id");
+    }
+    if (c->push.count > 0) {
+        c->push.dir = ledge__get_vec_within(r, 1.5f, "a push's direction");
+        c->push.entry = ledge__get_within(r, 3.0e38f, "a push's entry");
+        c->push.speed = ledge__get_within(r, 3.0e38f, "a push's speed");
+        if (!r->failed && !(c->push.entry > 0.0f && c->push.speed > 0.0f))
+            return ledge__read_fail(r, "a push's entry or speed is not positive");
+    }
+    c->shove_velocity = get_vec(r);
     return !r->failed;
 }
 
@@ -212,9 +251,11 @@ void ledge__snap_characters_put(const ledge_world *w, ledge__writer *o) {
         ledge__put_var(o, c->id.generation);
         put_move_def(o, &c->def.move);
         ledge__put_var(o, (uint64_t)c->def.platform_on_leave);
-        ledge__put_u8(o, c->def.ride_platforms);
+        ledge__put_u8(o, (unsigned)c->def.ride_platforms | (unsigned)c->def.push_bodies << 1);
+        ledge__put_f32(o, c->def.push_mass);
         put_state(o, &c->state);
         ledge__put_vec(o, c->last_position);
+        put_push(o, c);
     }
 }
 
@@ -240,11 +281,16 @@ bool ledge__snap_characters_get(ledge__reader *r, ledge_world *w, ledge__snap_pl
         if (!get_move_def(r, &c.def.move)) break;
         c.def.platform_on_leave = (ledge_platform_leave)ledge__get_count(
             r, LEDGE_PLATFORM_LEAVE_NOTHING, "a platform_on_leave");
-        unsigned ride = ledge__get_u8(r);
-        if (ride > 1u) return ledge__read_fail(r, "a character's ride_platforms is %u", ride);
-        c.def.ride_platforms = ride != 0;
+        unsigned flags = ledge__get_u8(r);
+        if (flags > 3u) return ledge__read_fail(r, "a character's flags are %u", flags);
+        c.def.ride_platforms = (flags & 1u) != 0;
+        c.def.push_bodies = (flags & 2u) != 0;
+        c.def.push_mass = ledge__get_within(r, LEDGE_MAX_MASS, "a character's push_mass");
+        if (!r->failed && !(c.def.push_mass >= 0.0f))
+            return ledge__read_fail(r, "a character's push_mass is negative");
         if (!get_state(r, w, n, &c.state)) break;
         c.last_position = get_vec(r);
+        if (!get_push(r, w, n, &c)) break;
         c.floor_slot = -1;
         if (r->failed) break;
         if (h + 1 > plan->character_room) plan->character_room = h + 1;
@@ -255,6 +301,7 @@ bool ledge__snap_characters_get(ledge__reader *r, ledge_world *w, ledge__snap_pl
             w->step.restore_listed[h] = 1;
             continue;
         }
+        c.push_mass = ledge__character_push_mass(w, w->slot_of[h], &c.def);
         t->c[h] = c;
         t->list[t->count++] = h;
     }

@@ -14,6 +14,7 @@
 #include "contacts.h"
 #include "par.h"
 #include "profile.h"
+#include "push.h"
 #include "slots.h"
 #include "check.h"
 #include "hash.h"
@@ -576,6 +577,7 @@ static void substep(ledge_world *w, float h) {
     bool joints = ledge__joints_any(w);
     carry(w);
     integrate_velocity(w, h);
+    ledge__push_rows(w, h); // characters push what their moves walked into
     drop_stale_contacts(w);
     if (joints) {
         // The loads of the replayed contacts (sorted by the last substep),
@@ -586,8 +588,10 @@ static void substep(ledge_world *w, float h) {
     } else {
         ledge__velocity_pass(w, 0.0f, h);
     }
+    ledge__push_shoves(w, h); // and bodies that came at them shove them
     t = stage_mark(w, LEDGE__STAGE_MOVE, t);
     bool fast = integrate_position(w, h);
+    ledge__push_after_move(w, h); // a shoved character's legs brake the shove
     w->contact_count = 0;
     t = stage_mark(w, LEDGE__STAGE_GRID, t);
     ledge__broad_build(w, fast ? LEDGE__FILING_BEFORE : LEDGE__FILING_ONLY);
@@ -637,6 +641,7 @@ static bool prepare(ledge_world *w) {
     if (!ledge__sleep_reserve(w, w->slot_count)) return false;
     if (!ledge__resolve_reserve(w, w->slot_count)) return false;
     if (!ledge__fast_reserve(w)) return false;
+    if (!ledge__push_reserve(w)) return false;
     ledge__world_set_up(w);
     w->step.margin = maxf(4.0f * w->slop, 0.05f * w->max_extent);
     return true;
@@ -662,20 +667,23 @@ void ledge_world_step(ledge_world *world, float dt) {
     ledge__sleep_begin(world, dt); // wakes; woken bodies' held contacts rejoin the live ones
     stage_mark(world, LEDGE__STAGE_SLEEP, t);
     ledge__characters_before_step(world); // where the platforms stood on start
+    ledge__push_begin(world);             // and the characters, and what they push
     world->stepping = true;
     ledge__workers_awake(world->par.workers, true);
     ledge__joints_begin_step(world);
     float h = dt / (float)world->substeps;
     for (int k = 0; k < world->substeps; ++k) substep(world, h);
     ledge__joints_end_step(world, dt);
+    ledge__push_end(world); // a character a shove moved is moved again after the step
     t = stage_mark(world, LEDGE__STAGE_SLEEP, 0.0);
     ledge__sleep_end(world, dt);
     t = stage_mark(world, LEDGE__STAGE_EVENTS, t);
     ledge__after_step(world);
     ledge__workers_awake(world->par.workers, false);
     world->stepping = false;
-    ledge__characters_carry(world); // characters follow the bodies they stand on
-    ledge__query_sync(world);       // the queries' index refiles the bodies that changed cell
+    ledge__characters_carry(world);      // characters follow the bodies they stand on
+    ledge__characters_after_push(world); // and the bodies they push, and shoves
+    ledge__query_sync(world);            // the queries' index refiles the bodies that changed cell
     // Before every period-th step: slots by space, and what the stages
     // derived from the old slots forgotten.
     if (ledge__order_bodies(world)) ledge__world_forget(world, LEDGE__STALE_SLOTS);

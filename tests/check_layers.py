@@ -43,7 +43,7 @@ LAYERS = [
      ["workers", "body_fields", "world_state", "body_store", "slots", "contacts", "par"]),
     ("stages: the step's stages and the state they keep",
      ["order", "joints", "broad_file", "broad_tiles", "broad", "joint_solve", "resolve", "fast",
-      "response", "sleep", "events", "query_index", "characters"]),
+      "response", "sleep", "events", "query_index", "characters", "push"]),
     ("api: the step and the public calls",
      ["move", "character", "joint", "body", "world", "query", "draw", "distance_world", "ffi",
       "profile", "snapshot_codec", "snapshot", "snapshot_tiles", "snapshot_bodies", "snapshot_contacts",

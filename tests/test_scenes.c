@@ -286,7 +286,8 @@ static void line_after(const char *name, int n, const char *start, char *out, si
 }
 
 // What docs/samples.md says the scenes show, after 600 frames: no bullet
-// through the wall, no fast ball out of its box, no seam slowing a slide.
+// through the wall, no fast ball out of its box, no seam slowing a slide,
+// both crates of the push puzzle on their switches and its tower carried.
 static void what_the_scenes_show(void **state) {
     (void)state;
     char line[SCENE_LINE];
@@ -301,6 +302,14 @@ static void what_the_scenes_show(void **state) {
     for (int k = 0; k < 4; ++k) {
         line_after("seams", frames(), rows[k], line, sizeof line);
         assert_non_null(strstr(line, "lowest since 6.00 m/s"));
+    }
+    if (frames() >= 600) { // both crates on their switches, the tower on its way
+        line_after("push", frames(), "switches", line, sizeof line);
+        assert_non_null(strstr(line, "switches on on;  pushing the boulder"));
+        line_after("push", frames(), "tower at x", line, sizeof line);
+        float x = 0.0f, off = 1.0f;
+        assert_int_equal(sscanf(line, "tower at x %f, %*f m/s; its top crate %f", &x, &off), 2);
+        assert_true(x > 49.0f && fabsf(off) < 0.05f);
     }
 }
 

@@ -100,7 +100,11 @@ typedef struct ledge_body_def {
                           ///< substep while the body moves into it (in a pile, or under Coulomb's
                           ///< friction law, it may remove more: world.h). Mixed with the other
                           ///< surface's (material.h): sqrt(fa * fb) with a body, its own against
-                          ///< a tile of the default material. Default 0.
+                          ///< a tile of the default material, the larger of the two against a
+                          ///< kinematic body of the default mix (a kinematic body is level that
+                          ///< moves and holds what touches it as a tile does, so that a platform
+                          ///< made with the default def carries a crate by the crate's
+                          ///< friction). Default 0.
     float bounce;         ///< b, 0..1: the fraction of the normal speed a contact returns (0 at or
                           ///< under the world's bounce_threshold). A contact uses the larger of
                           ///< its two surfaces' bounces. Default 0.

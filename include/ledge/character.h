@@ -55,6 +55,25 @@
 /// body it stood on (a jump, walking off), platform_on_leave adds the body's velocity to the
 /// character's.
 ///
+/// Pushing (push_bodies, the default): a move that walks into a dynamic
+/// body stops against it, as against a wall, and remembers how far it would
+/// have gone into it. The next ledge_world_step pushes that body and the
+/// row of dynamic bodies ahead of it as one: each substep, after the
+/// floor's friction, the row meets the character as a body of mass
+/// push_mass moving at the character's speed (their momentum shared, no
+/// bounce), push_mass first paying for what holds the row back statically
+/// (the load it carries, Coulomb's friction, its weight up a slope). After
+/// the step the character moves on by what the row moved, never further
+/// than its move wanted: slower behind a heavy row, stopped where the row
+/// stops (a wall, a row too heavy for it). On a flat floor of friction f,
+/// under N's friction law, a row of mass m reaches the speed w M / (M + f m),
+/// w the character's speed and M its push_mass (docs/character.md derives
+/// it). Bodies answer: one moving into a character from the side meets the
+/// same mass and shoves it along the floor (a wall stops it: crushed when
+/// the body goes on into it by more than skin); one landing on it rests on
+/// it (on_ceiling and ceiling_body say so) and, while it stands on a floor,
+/// pins it: crushed, crushed_by and a crush event (events.h).
+///
 /// Hanging (a grappling hook): a character whose body is joined by a rope
 /// or rod (joint.h) hangs from it. Each move then keeps the joint's length
 /// from the anchor at its other end, as the step keeps a body's: the
@@ -102,6 +121,14 @@ typedef struct ledge_character_def {
     ledge_platform_leave platform_on_leave; ///< Default LEDGE_PLATFORM_LEAVE_ADD_VELOCITY.
     bool ride_platforms; ///< Carried by the body stood on in each step, and by the floor's
                          ///< surface speed in each move (a belt: material.h). Default true.
+    bool push_bodies;    ///< Pushes the dynamic bodies it walks into, is shoved by those that
+                         ///< move into it from the side and pinned by those landing on it (see
+                         ///< the file comment). False: they are walls to it and it is a wall to
+                         ///< them. Default true.
+    float push_mass;     ///< The mass it pushes and is shoved as, 0..1e30 (0, the default: the
+                         ///< mass of its own shape at density 1, so that it meets a crate of its
+                         ///< own size and density 1 as its equal). Its weight under the world's
+                         ///< gravity is the most it pushes with against what holds a row back.
 } ledge_character_def;
 
 /// A character's state after its last move (and the carries of the steps
@@ -143,13 +170,22 @@ typedef struct ledge_character_state {
                                  ///< and the body moved on. Stays true while that body overlaps
                                  ///< it; its moves pass through that body meanwhile.
     ledge_body_id crushed_by;    ///< The body that crushed it, or the null id.
+    bool pushing;                ///< The last move walked into a dynamic body it pushes: the next
+                                 ///< step moves that body, and the character on behind it.
+    ledge_body_id pushed_body;   ///< The body the last move pushed (the first met), or the null
+                                 ///< id.
+    ledge_body_id ceiling_body;  ///< A dynamic body resting on it from above (on_ceiling is then
+                                 ///< set too), or the null id: found by each step, kept by the
+                                 ///< moves while it still touches.
+                                 ///
     bool hanging;                ///< It hangs from a rope or rod (hang_joint): its moves swing.
     ledge_joint_id hang_joint;   ///< The rope or rod it hangs from, or the null id.
     vec2s hang_anchor;           ///< The point it hangs from (the joint's other anchor), or (0, 0).
 } ledge_character_state;
 
 /// The move's defaults (ledge_default_move_def), platform_on_leave
-/// LEDGE_PLATFORM_LEAVE_ADD_VELOCITY, riding platforms.
+/// LEDGE_PLATFORM_LEAVE_ADD_VELOCITY, riding platforms, pushing bodies as
+/// the mass of its own shape at density 1 (push_mass 0).
 LEDGE_API ledge_character_def ledge_default_character_def(void);
 
 /// Makes the living kinematic body `id` a character (`def` NULL: the

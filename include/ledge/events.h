@@ -111,13 +111,19 @@ LEDGE_API ledge_sensor_events ledge_world_sensor_events(const ledge_world *world
 /// tiles: still overlapping the pusher deeper than a fifth of its smallest
 /// half extent after the step, with a tile pushing back. The tiles win
 /// (it is never pushed through them); what happens next is the game's.
+/// Also a character that pushes bodies (character.h) pinned by a dynamic
+/// body: resting on it while it stands on a floor (depth 0), or shoving it
+/// into a wall deeper than its skin; `body` is the character and `crusher`
+/// the dynamic body.
 typedef struct ledge_crush_event {
-    ledge_body_id body;    ///< The squeezed body.
-    ledge_body_id crusher; ///< The kinematic (or static) body pressing it.
+    ledge_body_id body;    ///< The squeezed body (or the pinned character).
+    ledge_body_id crusher; ///< The kinematic (or static) body pressing it (a dynamic body for a
+                           ///< character).
     float depth;           ///< Their overlap after the step.
 } ledge_crush_event;
 
-/// The last step's crush events, sorted by (body, crusher).
+/// The last step's crush events: the squeezed bodies' in the order of the
+/// step's contacts, then the pinned characters' (a deterministic order).
 typedef struct ledge_crush_events {
     const ledge_crush_event *events; ///< The crushed bodies.
     int count;                       ///< How many `events` holds.

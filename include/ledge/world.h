@@ -80,7 +80,11 @@
 /// summed. Why: a level's ice must make every crate slide and a bouncy pad
 /// bounce every body whatever their own numbers (Godot's per-tile
 /// materials mix friction by the lower too), while two crates keep Box2D's
-/// geometric mean. A moving surface (a conveyor belt: a tile, cell or body
+/// geometric mean. A kinematic body of the default mode mixes by MAX: it
+/// holds what touches it as the level does, so a platform made with the
+/// default def (friction 0) carries a crate by the crate's friction (body.h).
+/// A character that pushes bodies answers a dynamic body from its side
+/// with its push mass (character.h). A moving surface (a conveyor belt: a tile, cell or body
 /// with surface_speed s) moves along its tangent t = (ny, -nx), n its
 /// outward normal, and the split above acts on the velocity relative to
 /// it: v' = (1 - f) (vt - s t) + s t - b vn against a tile (for two bodies

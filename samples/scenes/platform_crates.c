@@ -25,7 +25,8 @@ static bool create(scene *s) {
     bd.type = LEDGE_BODY_KINEMATIC;
     bd.shape = ledge_make_box(scene_v2(0.0f, 0.0f), scene_v2(4.0f, 0.25f));
     bd.position = target(0);
-    bd.friction = 0.8f; // a body's default is 0: a frictionless platform only carries
+    // The default friction (0): a contact with a kinematic body takes the
+    // larger of the two frictions, so the crates hold on by their own 0.8.
     st->platform = ledge_body_create(s->world, &bd);
     for (int k = 3; k >= 0; --k) // a stack of four on the left half, the bottom one last
         st->bottom = scene_box(s->world, 10.0f, 3.75f + 1.0f * (float)k, 0.5f, 0.5f, 0.8f);

@@ -3,8 +3,9 @@
 // - 0: the rest of the input is the snapshot, as it is;
 // - 1: a snapshot of a small level (tiles, one-way cells, materials of
 //   cells, a tile id and bodies, circles, boxes, hexagons, a kinematic
-//   platform and belt, a character, a sensor, sleepers, events, a dead
-//   slot, joints of every type and a dead joint), with the rest of the input as mutations (offset,
+//   platform and belt, a character, one pushing a crate, a sensor,
+//   sleepers, events, a dead slot, joints of every type and a dead joint),
+//   with the rest of the input as mutations (offset,
 //   xor byte pairs; a length change), then its size and checksum mended so
 //   that the sections' own checks are reached;
 // - 2: the same, not mended (the header's checks).
@@ -106,10 +107,25 @@ static ledge_world *level(void) {
         ledge_joint_create(w, &jd[k]);
     }
     ledge_joint_destroy(w, ledge_joint_create(w, &jd[1]));
+    // A second character walking a crate along: the snapshot holds the push
+    // its last move left and the shove state of its answer.
+    bd = ledge_default_body_def();
+    bd.shape = ledge_make_box(v(0, 0), v(0.4f, 0.4f));
+    bd.position = v(9.5f, 1.45f);
+    bd.friction = 0.5f;
+    ledge_body_create(w, &bd);
+    bd = ledge_default_body_def();
+    bd.type = LEDGE_BODY_KINEMATIC;
+    bd.shape = ledge_make_box(v(0, 0), v(0.3f, 0.45f));
+    bd.position = v(8.6f, 1.46f);
+    ledge_body_id pusher = ledge_body_create(w, &bd);
+    ledge_character_create(w, pusher, NULL);
     for (int s = 0; s < 40; ++s) {
         ledge_character_move(w, ids[13], v(-2.0f, -5.0f), 1.0f / 60.0f, NULL);
+        ledge_character_move(w, pusher, v(3.0f, -5.0f), 1.0f / 60.0f, NULL);
         ledge_world_step(w, 1.0f / 60.0f);
     }
+    ledge_character_move(w, pusher, v(3.0f, -5.0f), 1.0f / 60.0f, NULL); // a push left
     ledge_body_destroy(w, ids[4]);
     ledge_body_set_position(w, ids[5], v(6.0f, 6.0f));
     ledge_tilemap_set(m, 3, 0, LEDGE_TILE_EMPTY);

@@ -3,7 +3,8 @@
 // stale, null and forged ids), set tiles, set positions, velocities,
 // impulses, gravity scales, drags and filters, set materials (tile ids',
 // cells', bodies'; belts, ice, bad values), step with odd dt values,
-// hash, and query the tilemap. Checks, besides "no crash, no sanitizer
+// hash, query the tilemap, and move bodies and characters (which push the
+// bodies they walk into). Checks, besides "no crash, no sanitizer
 // report":
 // - an id is valid exactly while its body lives, ids of living bodies never
 //   collide, a forged id is valid only when it names a living body, and
@@ -328,6 +329,23 @@ static void check_unburied(model *m) {
     }
 }
 
+// After a step, each character's state is where its body is (the
+// step's carries, shoves and pushes move both), and a pinned one names a
+// body.
+static void check_characters(const model *m) {
+    for (int i = 0; i < m->count; ++i) {
+        if (!m->alive[i] || !ledge_character_is_valid(m->w, m->id[i])) continue;
+        ledge_character_state st;
+        CHECK(ledge_character_get_state(m->w, m->id[i], &st), "a character's state refused");
+        vec2s p = ledge_body_position(m->w, m->id[i]);
+        CHECK(!memcmp(&p, &st.position, sizeof p),
+              "character %d: state at (%g, %g), body at (%g, %g)", i, (double)st.position.x,
+              (double)st.position.y, (double)p.x, (double)p.y);
+        CHECK(!st.crushed || st.crushed_by.index1 != 0, "crushed by nothing");
+        CHECK(st.ceiling_body.index1 == 0 || st.on_ceiling, "a ceiling body without on_ceiling");
+    }
+}
+
 static void op_step(model *m, reader *r) {
     static const float dts[] = {1.0f / 60.0f, 1.0f / 30.0f, 1.0f / 120.0f, 0.1f,   1e-6f,
                                 0.5f,         0.0f,         -1.0f,         1e-30f, 1.0f};
@@ -350,6 +368,7 @@ static void op_step(model *m, reader *r) {
     if (!refused) {
         check_sleepers(m);
         check_unburied(m);
+        check_characters(m);
     }
 }
 
@@ -467,6 +486,9 @@ static bool found_it(ledge_body_id id, void *ctx) {
 // The mover and characters: a move or a character move of any body with
 // any displacement; a refused one changes nothing, an accepted one leaves a
 // finite position that the queries' index (refiled by the move) reports.
+// Characters push the dynamic bodies they walk into (push masses from 0 to
+// 1e30, and refused ones), are shoved by them and pinned: the steps after
+// carry all of it (the invariants of op_step, the twin's hashes).
 static void op_move(model *m, reader *r) {
     int which;
     ledge_body_id id = pick_id(m, r, &which);
@@ -476,13 +498,25 @@ static void op_move(model *m, reader *r) {
     vec2s before = ledge_body_position(m->w, id);
     bool ok;
     if (what & 2) {
-        if (what & 4) (void)ledge_character_create(m->w, id, NULL);
+        if (what & 4) { // a character that pushes, as strong as the input says
+            ledge_character_def cd = ledge_default_character_def();
+            static const float masses[] = {0.0f, 1e-6f, 0.5f, 5.0f, 1e6f, 1e30f, -1.0f, 0.0f};
+            uint8_t p = rd_u8(r);
+            cd.push_mass = (p & 7) == 7 ? rd_float(r) : masses[p & 7];
+            cd.push_bodies = !(p & 8);
+            bool valid = cd.push_mass >= 0.0f && cd.push_mass <= 1e30f;
+            bool made = ledge_character_create(m->w, id, &cd);
+            CHECK(!made || valid, "a character made with push_mass %g", (double)cd.push_mass);
+        }
         if (what & 8) (void)ledge_body_drop_through(m->w, id);
         ledge_character_state st;
         ok = ledge_character_move(m->w, id, d, 1.0f / 60.0f, &st);
         if (ok) {
             ledge_ground g = ledge_body_ground(m->w, id);
             CHECK(g.on_ground == st.on_floor, "ledge_body_ground disagrees with the state");
+            CHECK(!st.pushing || (ledge_body_is_valid(m->w, st.pushed_body) &&
+                                  ledge_body_get_type(m->w, st.pushed_body) == LEDGE_BODY_DYNAMIC),
+                  "pushing what is no living dynamic body");
         }
     } else {
         ledge_move_result res;

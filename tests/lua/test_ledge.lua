@@ -334,6 +334,36 @@ test('Character: stands on a body, is carried by it, knows it', function()
     eq(st.vy, 1, 'setVelocity vy')
 end)
 
+test('Character: pushes a crate at the closed form\'s speed, and its state says so', function()
+    -- A crate of 1 kg (friction 0.6) on the floor; the character (0.6 x 0.9,
+    -- pushMass 0: its own 0.54 kg) runs into it at 6: w M / (M + f m).
+    local w = char_world()
+    local crate = w:newBody({ shape = ledge.shape({ box = { 0.5, 0.5 } }), x = 5, y = 1.5,
+        friction = 0.6 })
+    local p = w:newCharacter({ shape = ledge.shape({ box = { 0.3, 0.45 } }), x = 3, y = 1.45 })
+    local s
+    for _ = 1, 90 do
+        s = p:move(6, (s and s.vy or 0) - 20 / 60, 1 / 60)
+        w:step(1 / 60)
+    end
+    s = p:state()
+    truthy(s.pushing, 'pushing')
+    eq(s.pushedBody, crate, 'pushedBody is the crate\'s Body')
+    local vx = crate:velocity()
+    near(vx, 6 * 0.54 / (0.54 + 0.6), 1e-3, 'the closed form')
+    -- Not pushing: the crate is a wall to it.
+    p:setDef({ pushBodies = false })
+    local x0 = crate:position()
+    for _ = 1, 30 do
+        s = p:move(6, s.vy - 20 / 60, 1 / 60)
+        w:step(1 / 60)
+    end
+    eq(s.pushing, false, 'pushBodies = false')
+    truthy(select(1, crate:position()) - x0 < 0.1, 'the crate stops (friction)')
+    p:setDef({ pushMass = 5 })
+    raises('push_mass', p.setDef, p, { pushMass = -1 })
+end)
+
 test('Character: options and refusals raise ledge\'s messages', function()
     local w = char_world()
     local box = ledge.shape({ box = { 0.3, 0.45 } })

@@ -749,7 +749,8 @@ local character_state_t = ffi.typeof('ledge_character_state')
 
 -- A ledge_character_def from opts: the mover's fields (as Body:move takes
 -- them, plus up = {x, y}), platformOnLeave = 'add_velocity' | 'add_upward'
--- | 'nothing', ridePlatforms = boolean.
+-- | 'nothing', ridePlatforms = boolean, pushBodies = boolean, pushMass =
+-- number (0: its own shape's mass at density 1).
 local function character_def(opts)
     local cd = C.ledge_default_character_def()
     if not opts then return cd end
@@ -766,14 +767,19 @@ local function character_def(opts)
         cd.platform_on_leave = v
     end
     if opts.ridePlatforms ~= nil then cd.ride_platforms = opts.ridePlatforms and true or false end
+    if opts.pushBodies ~= nil then cd.push_bodies = opts.pushBodies and true or false end
+    if opts.pushMass ~= nil then cd.push_mass = opts.pushMass end
     return cd
 end
 
 -- The state as a Lua table (C's fields in camelCase, vectors as {x, y}).
 local function state_table(world, st)
     local function v(p) return { x = p.x, y = p.y } end
-    local floor_body = nil
-    if st.floor_body.index1 ~= 0 then floor_body = world:body(st.floor_body) end
+    local function body(id)
+        if id.index1 == 0 then return nil end
+        return world:body(id)
+    end
+    local floor_body = body(st.floor_body)
     local r = st.last_move
     return {
         x = st.position.x, y = st.position.y,
@@ -802,8 +808,11 @@ end
 --- for, until it ends). opts: the mover's options as Body:move takes them
 --- (max_slides, max_floor_slope, snap_length, skin, stop_on_slope, up =
 --- {x, y}), platformOnLeave = 'add_velocity' (default) | 'add_upward' |
---- 'nothing', ridePlatforms (default true). Raises ledge's message when
---- refused (a dynamic body, already a character, ...).
+--- 'nothing', ridePlatforms (default true), pushBodies (default true:
+--- it pushes the dynamic bodies it walks into, docs/character.md),
+--- pushMass (the mass it pushes as; default 0, its own shape's mass at
+--- density 1). Raises ledge's message when refused (a dynamic body,
+--- already a character, ...).
 function Body:makeCharacter(opts)
     local cd = character_def(opts)
     if not checked(C.ledge_character_create, bw(self), self.id, cd) then
@@ -845,7 +854,9 @@ end
 --- floorCellX, floorCellY, floorTile (when floorIsTile), floorMaterial
 --- ({friction, bounce, surface_speed, friction_mix}: what the game's
 --- acceleration reads on ice), platformVx, platformVy (a belt's too),
---- timeSinceFloor (coyote time), hitCount, snapped, stuck, hanging,
+--- timeSinceFloor (coyote time), hitCount, snapped, stuck, crushed,
+--- crushedBy (a Body or nil), pushing, pushedBody (the body its last move
+--- pushed, or nil), ceilingBody (a body resting on it, or nil), hanging,
 --- hangJoint (the Joint it hangs from, or nil), hangX, hangY}.
 function Character:state()
     if not checked(C.ledge_character_get_state, cw(self), self.id, self.st) then

@@ -648,6 +648,8 @@ typedef struct ledge_character_def {
     ledge_move_def move;
     ledge_platform_leave platform_on_leave;
     bool ride_platforms;
+    bool push_bodies;
+    float push_mass;
 } ledge_character_def;
 typedef struct ledge_character_state {
     vec2s position;
@@ -671,6 +673,9 @@ typedef struct ledge_character_state {
     ledge_move_result last_move;
     bool crushed;
     ledge_body_id crushed_by;
+    bool pushing;
+    ledge_body_id pushed_body;
+    ledge_body_id ceiling_body;
     bool hanging;
     ledge_joint_id hang_joint;
     vec2s hang_anchor;
