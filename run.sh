@@ -20,7 +20,8 @@ cd "$(dirname "$0")"
 
 # libxxhash-dev: xxHash's header (the snapshot's checksum and the replay hash,
 # src/hash.c; header-only, nothing linked);
-# libjansson-dev and zlib1g-dev: the optional Tiled loader (ledge_tiled);
+# libjansson-dev and zlib1g-dev: the optional Tiled loader (ledge_tiled)
+# and LDtk loader (ledge_ldtk, jansson only);
 # valgrind, clang and libclang-rt-14-dev: memcheck and the libFuzzer harnesses;
 # libchipmunk-dev and libbox2d-dev: the peer engines of the rain benchmark
 # (tests/bench_peers.c), so that their translation units are built too;
@@ -107,8 +108,9 @@ run_suite() { # run_suite NAME DIR SETUP-ARGS...
 # source tree, with HOME a scratch folder and no PKG_CONFIG_PATH or
 # LD_LIBRARY_PATH of ours: it installs, builds README's example with
 # pkg-config and runs it. Then, on that install: the example as a meson
-# subproject, the Tiled loader through pkg-config, the exported symbols
-# (only ledge_*), the CMake package and the single header. Counts as one
+# subproject, the Tiled and LDtk loaders through pkg-config (the LDtk one
+# must be installed when jansson is there), the exported symbols (only
+# ledge_*), the CMake package and the single header. Counts as one
 # test (and check_cmake, check_installed_single_header one each).
 check_packaging() {
     local tmp dest pcdir libdir recipe ok=1
@@ -159,6 +161,22 @@ check_packaging() {
             ok=0
         fi
     fi
+    # jansson is one of PACKAGES: an install without the LDtk loader lost it.
+    if pkg-config --exists jansson && [ ! -f "$pcdir/ledge-ldtk.pc" ]; then
+        echo "ledge-ldtk.pc was not installed though jansson is there"
+        ok=0
+    fi
+    if [ -f "$pcdir/ledge-ldtk.pc" ]; then
+        printf '#include <ledge/ldtk.h>\nint main(void) { ledge_ldtk_def d = ledge_default_ldtk_def(); return d.y_down || ledge_ldtk_tile_from_name("full", 0) != 1; }\n' >"$tmp/ldtk.c"
+        if PKG_CONFIG_PATH=$pcdir cc -std=c11 -Wall -Wextra -Werror "$tmp/ldtk.c" \
+            $(PKG_CONFIG_PATH=$pcdir pkg-config --cflags --libs ledge-ldtk) \
+            -o "$tmp/ldtk" && LD_LIBRARY_PATH=$libdir "$tmp/ldtk"; then
+            echo "pkg-config build against ledge-ldtk: ok"
+        else
+            echo "pkg-config build against ledge-ldtk: FAILED"
+            ok=0
+        fi
+    fi
     local foreign
     foreign=$(nm -D --defined-only "$libdir"/libledge*.so | awk '$2 ~ /^[TDB]$/ && $3 !~ /^ledge_/' || true)
     if [ -z "$foreign" ]; then
@@ -176,8 +194,8 @@ check_packaging() {
 # The CMake package of an install (check_packaging's): tests/cmake, a CMake
 # game that writes only find_package(ledge 0.1 CONFIG REQUIRED) and
 # target_link_libraries(... ledge::ledge), is configured, built and run
-# (shared, static and C++ programs stepping a world; the Tiled loader's
-# targets when installed); asking for ledge 1.0 must fail. Counts as one test.
+# (shared, static and C++ programs stepping a world; the Tiled and LDtk
+# loaders' targets when installed); asking for ledge 1.0 must fail. Counts as one test.
 check_cmake() { # check_cmake PREFIX SCRATCH
     local dest=$1 tmp=$2 ok=1 prog
     echo "== CMake package (find_package(ledge 0.1 CONFIG REQUIRED), tests/cmake)"
@@ -188,13 +206,24 @@ check_cmake() { # check_cmake PREFIX SCRATCH
     fi
     if cmake -S tests/cmake -B "$tmp/cmake" -DCMAKE_PREFIX_PATH="$dest" -DCMAKE_BUILD_TYPE=Release \
         >"$tmp/cmake.log" 2>&1 && cmake --build "$tmp/cmake" >>"$tmp/cmake.log" 2>&1; then
-        for prog in game game_static game_cpp tiled tiled_static; do
+        for prog in game game_static game_cpp tiled tiled_static ldtk ldtk_static; do
             if [ -x "$tmp/cmake/$prog" ]; then
-                # libledge_tiled finds libledge through the loader's path, as
-                # with pkg-config: the scratch prefix is not on it.
+                # libledge_tiled and libledge_ldtk find libledge through the
+                # loader's path, as with pkg-config: the scratch prefix is
+                # not on it.
                 LD_LIBRARY_PATH=$(dirname "$(find "$dest" -name 'libledge.so.0' | head -n 1)") \
                     "$tmp/cmake/$prog" || ok=0
-            elif [ "${prog#tiled}" = "$prog" ] || [ -f "$(find "$dest" -name ledge-tiled.pc | head -n 1)" ]; then
+            elif [ "${prog#tiled}" != "$prog" ]; then
+                if [ -f "$(find "$dest" -name ledge-tiled.pc | head -n 1)" ]; then
+                    echo "$prog was not built"
+                    ok=0
+                fi
+            elif [ "${prog#ldtk}" != "$prog" ]; then
+                if [ -f "$(find "$dest" -name ledge-ldtk.pc | head -n 1)" ]; then
+                    echo "$prog was not built"
+                    ok=0
+                fi
+            else
                 echo "$prog was not built"
                 ok=0
             fi

@@ -113,7 +113,9 @@ void ledge__free(void *ptr) {
 }
 
 void ledge_log_message(ledge_log_level level, const char *message) {
-    if (message) log_fn(level, message, log_user);
+    // Through ledge__log, so that the optional libraries' errors count in
+    // ledge_error_count and ledge_last_error like the core's.
+    if (message) ledge__log(level, "%s", message);
 }
 
 void *ledge_alloc(size_t size) {

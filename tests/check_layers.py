@@ -29,8 +29,8 @@ import re
 import sys
 import tempfile
 
-# Lowest first. The Tiled loader is a library of its own, above the core,
-# built on the public API only; it has its own layers.
+# Lowest first. The Tiled and LDtk loaders are libraries of their own,
+# above the core, built on the public API only; each has its own layers.
 LAYERS = [
     ("base: numbers, checks, hooks, growable arrays",
      ["core", "array", "hooks", "check", "hash", "ldl", "material"]),
@@ -53,6 +53,12 @@ LAYERS = [
     ("tiled data", ["tiled_data", "tiled_tileset", "tiled_objects"]),
     ("tiled layers", ["tiled_layers"]),
     ("tiled", ["tiled"]),
+    ("ldtk context", ["ldtk_ctx", "ldtk_names"]),
+    ("ldtk util", ["ldtk_json"]),
+    ("ldtk data", ["ldtk_defs", "ldtk_fields", "ldtk_levels"]),
+    ("ldtk entities", ["ldtk_entities"]),
+    ("ldtk layers", ["ldtk_layers", "ldtk_place"]),
+    ("ldtk", ["ldtk"]),
 ]
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)

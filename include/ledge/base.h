@@ -88,9 +88,10 @@ LEDGE_API void ledge_set_assert_hook(ledge_assert_fn *fn);
 /// ledge object exists: memory is freed by the allocator that made it.
 LEDGE_API void ledge_set_allocator(ledge_alloc_fn *alloc, ledge_free_fn *free_fn, void *user);
 
-/// Sends one complete sentence to the log hook, as ledge's own modules do.
-/// For ledge's optional libraries (ledge_tiled) and for games that want
-/// their messages to go the same way; `message` NULL is ignored.
+/// Sends one complete sentence to the log hook, as ledge's own modules do
+/// (an error counts in ledge_error_count and becomes ledge_last_error).
+/// For ledge's optional libraries (ledge_tiled, ledge_ldtk) and for games
+/// that want their messages to go the same way; `message` NULL is ignored.
 LEDGE_API void ledge_log_message(ledge_log_level level, const char *message);
 
 /// Allocates through the allocator hook (NULL for size 0 or on failure).

@@ -8,6 +8,7 @@ every tile, both loaders, a world with bodies of every shape that steps)
 instead of having to find them. Run it from anywhere; it rewrites the
 directory. The seeds are small and kept in the repository.
 """
+import json
 import os
 import struct
 
@@ -179,9 +180,117 @@ def world_seeds():
     return out
 
 
+# LDtk projects (fuzz_ldtk.c): a flags byte (the def), then the JSON. Small
+# projects of 8 x 6 cells (the harness compares its two tilemap loaders on
+# such a map) with every layer kind, tileset tags and custom data, entities
+# with every field type, several levels, worlds and a separate level file.
+def ldtk_json(obj):
+    return json.dumps(obj, separators=(",", ":")).encode()
+
+
+def ldtk_layer(kind, name, w, h, **extra):
+    layer = {"__identifier": name, "__type": kind, "__gridSize": 16, "__cWid": w, "__cHei": h,
+             "__pxTotalOffsetX": 0, "__pxTotalOffsetY": 0, "layerDefUid": 1,
+             "__tilesetDefUid": 10 if kind != "Entities" else None, "intGridCsv": [],
+             "autoLayerTiles": [], "gridTiles": [], "entityInstances": []}
+    layer.update(extra)
+    return layer
+
+
+def ldtk_field(name, kind, value):
+    return {"__identifier": name, "__type": kind, "__value": value}
+
+
+def ldtk_entity(name, x, y, w=16, h=16, pivot=(0, 0), fields=(), iid=None):
+    return {"__identifier": name, "iid": iid or name.lower(), "px": [x, y],
+            "__grid": [x // 16, y // 16], "__pivot": list(pivot), "width": w, "height": h,
+            "fieldInstances": list(fields)}
+
+
+def ldtk_level(name, x, y, w, h, layers, fields=()):
+    return {"identifier": name, "iid": "iid-" + name, "worldX": x, "worldY": y, "pxWid": w * 16,
+            "pxHei": h * 16, "layerInstances": layers, "fieldInstances": list(fields)}
+
+
+def ldtk_project(levels, layout="Free", **extra):
+    names = ["full", "slope45_up_left", "slope45_up_right", "half_top_one_way", "ladder",
+             "_22DEG_BIG_NN", None, "concave_up_right"]
+    values = [{"value": k + 1, "identifier": n} for k, n in enumerate(names)]
+    tags = [{"enumValueId": "slope67_small_up_right", "tileIds": [1, 2]},
+            {"enumValueId": "Water", "tileIds": [3]}]
+    custom = [{"tileId": 4, "data": "ledge_tile=half_bottom\none_way=up\nfriction=0.2"},
+              {"tileId": 5, "data": "{\"ledge_tile\":\"convex_up_left\",\"bounce\":0.5}"},
+              {"tileId": 6, "data": "FULL"}]
+    proj = {"jsonVersion": "1.5.3", "defaultGridSize": 16, "worldLayout": layout,
+            "defs": {"layers": [{"__type": "IntGrid", "identifier": "Collisions", "uid": 1,
+                                 "intGridValues": values}],
+                     "tilesets": [{"identifier": "shapes", "uid": 10, "tileGridSize": 16,
+                                   "enumTags": tags, "customData": custom}]},
+            "levels": levels}
+    proj.update(extra)
+    return proj
+
+
+def ldtk_seeds():
+    csv = [0] * 48
+    for x in range(8):
+        csv[40 + x] = 1
+    csv[33], csv[34], csv[20], csv[21], csv[30], csv[39] = 2, 3, 4, 4, 6, 8
+    tiles = [{"px": [16 * k, 0], "t": k + 1, "f": k % 4} for k in range(6)]
+    fields = [ldtk_field("hp", "Int", 3), ldtk_field("speed", "Float", 1.5),
+              ldtk_field("alive", "Bool", True), ldtk_field("name", "String", "Bob"),
+              ldtk_field("note", "Multilines", "a\nb"),
+              ldtk_field("item", "LocalEnum.Item", "Sword"), ldtk_field("tint", "Color", "#FF8000"),
+              ldtk_field("spawn", "Point", {"cx": 2, "cy": 3}),
+              ldtk_field("target", "EntityRef", {"entityIid": "crate", "layerIid": "l",
+                                                 "levelIid": "v", "worldIid": "w"}),
+              ldtk_field("file", "FilePath", "a.png"),
+              ldtk_field("icon", "Tile", {"tilesetUid": 10, "x": 0, "y": 0, "w": 16, "h": 16}),
+              ldtk_field("hps", "Array<Int>", [1, 2, None]), ldtk_field("future", "Vector", [1])]
+    ents = [ldtk_entity("Player", 24, 80, pivot=(0.5, 1), fields=fields),
+            ldtk_entity("Crate", 48, 64, fields=[ldtk_field("body", "LocalEnum.Body", "dynamic")]),
+            ldtk_entity("Ball", 88, 40, pivot=(0.5, 0.5),
+                        fields=[ldtk_field("shape", "String", "circle"),
+                                ldtk_field("bounce", "Float", 0.5)]),
+            ldtk_entity("Bridge", 64, 48, 48, 8),
+            ldtk_entity("Pit", 0, 72, 32, 8, fields=[ldtk_field("sensor", "Bool", True)]),
+            ldtk_entity("Lift", 16, 16, 32, 8,
+                        fields=[ldtk_field("path", "Array<Point>",
+                                           [{"cx": 1, "cy": 3}, {"cx": 5, "cy": 3}]),
+                                ldtk_field("speed", "Float", 2), ldtk_field("loop", "Bool", True)])]
+    one = ldtk_level("A", 0, 0, 8, 6, [
+        ldtk_layer("Entities", "Entities", 8, 6, entityInstances=ents),
+        ldtk_layer("Tiles", "Art", 8, 6, gridTiles=tiles),
+        ldtk_layer("IntGrid", "Collisions", 8, 6, intGridCsv=csv,
+                   autoLayerTiles=[{"px": [112, 16], "t": 4, "f": 2}])],
+        [ldtk_field("music", "String", "calm"), ldtk_field("start", "Point", {"cx": 1, "cy": 1})])
+    small = [1] * 8
+    b = ldtk_level("B", 128, -32, 4, 2, [ldtk_layer("IntGrid", "Collisions", 4, 2,
+                                                    intGridCsv=small)])
+    c = ldtk_level("C", -64, 96, 4, 2, [ldtk_layer("IntGrid", "Collisions", 4, 2,
+                                                   intGridCsv=[0, 0, 5, 0, 7, 7, 1, 1])])
+    external = dict(one, layerInstances=None, externalRelPath="rooms/A.ldtkl")
+    out = {}
+    out["one_level"] = bytes([0]) + ldtk_json(ldtk_project([one]))
+    out["one_level_y_down_tables"] = bytes([1 | 32]) + ldtk_json(ldtk_project([one]))
+    out["free_levels"] = bytes([2 | 32]) + ldtk_json(ldtk_project([one, b, c]))
+    out["level_b"] = bytes([8]) + ldtk_json(ldtk_project([one, b, c]))
+    out["linear_levels"] = bytes([2 | 32]) + ldtk_json(ldtk_project([one, b, c], "LinearVertical"))
+    out["worlds"] = bytes([2 | 4]) + ldtk_json(ldtk_project(
+        [], worlds=[{"identifier": "W", "iid": "w", "worldLayout": "GridVania",
+                     "levels": [b, one]}]))
+    # The harness resolves every separate level file to the input itself: a
+    # root that is a project and a level at once.
+    out["separate_level"] = bytes([64 | 16]) + ldtk_json(ldtk_project(
+        [external], layerInstances=one["layerInstances"], fieldInstances=[]))
+    out["level_file"] = bytes([0]) + ldtk_json(one)
+    out["not_json"] = bytes([0]) + b'{"jsonVersion":"1.5.3","defs":{"layers":[],'
+    return out
+
+
 def main():
     for name, seeds in (("collide", collide_seeds()), ("tilemap", tilemap_seeds()),
-                        ("world", world_seeds())):
+                        ("world", world_seeds()), ("ldtk", ldtk_seeds())):
         d = os.path.join(HERE, "corpus", name)
         os.makedirs(d, exist_ok=True)
         for old in os.listdir(d):

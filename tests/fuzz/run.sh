@@ -7,7 +7,10 @@
 #   tests/fuzz/run.sh [SECONDS [BUILD_DIR [HARNESS...]]]
 #
 # SECONDS per harness (default 60), BUILD_DIR (default build/fuzz), the
-# harnesses (default: collide tilemap world snapshot). With LEDGE_FUZZ_RUNS=N set,
+# harnesses (default: collide tilemap world snapshot, and ldtk where
+# ledge_ldtk is built). A harness's dictionary tests/fuzz/<harness>.dict is
+# passed when it exists; the ldtk harness's inputs (JSON projects) may be
+# 8 KB, the others' 4 KB. With LEDGE_FUZZ_RUNS=N set,
 # each harness instead runs N inputs (the world harness N / 10) from the
 # fixed seed 1, so that a run is repeatable (SECONDS then only caps it);
 # `./run.sh test` does that. Prints one line per harness,
@@ -22,7 +25,7 @@ seconds=${1:-60}
 build=${2:-build/fuzz}
 shift 2 2>/dev/null || shift $#
 harnesses=("$@")
-[ ${#harnesses[@]} -eq 0 ] && harnesses=(collide tilemap world snapshot)
+[ ${#harnesses[@]} -eq 0 ] && harnesses=(collide tilemap world snapshot ldtk)
 
 if ! command -v clang >/dev/null; then
     echo "fuzz: clang is not installed (apt-get install clang libclang-rt-14-dev)" >&2
@@ -45,6 +48,13 @@ for h in "${harnesses[@]}"; do
     mkdir -p "$work" "$art"
     log=$build/fuzz-$h.log
     bound=()
+    if [ ! -x "$build/tests/fuzz/fuzz_$h" ] && [ "$h" = ldtk ]; then
+        echo "fuzz $h: skipped (ledge_ldtk is not built: jansson missing)"
+        continue
+    fi
+    extra=(-max_len=4096)
+    [ "$h" = ldtk ] && extra=(-max_len=8192)
+    [ -f "tests/fuzz/$h.dict" ] && extra+=(-dict="tests/fuzz/$h.dict")
     # The kept reproducers run first in this (optimized, sanitized) build
     # too: some only misbehave with the optimizer's stack layout.
     crashes=()
@@ -53,10 +63,11 @@ for h in "${harnesses[@]}"; do
         runs=$LEDGE_FUZZ_RUNS
         [ "$h" = world ] && runs=$((runs / 10))
         [ "$h" = snapshot ] && runs=$((runs / 10))
+        [ "$h" = ldtk ] && runs=$((runs / 10))
         bound=(-runs="$runs" -seed=1)
     fi
     "$build/tests/fuzz/fuzz_$h" -max_total_time="$seconds" "${bound[@]}" -timeout=30 \
-        -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1 -artifact_prefix="$art/" \
+        -rss_limit_mb=2048 "${extra[@]}" -print_final_stats=1 -artifact_prefix="$art/" \
         "$work" "tests/fuzz/corpus/$h" "${crashes[@]}" >"$log" 2>&1
     rc=$?
     execs=$(sed -nE 's/^stat::number_of_executed_units: *([0-9]+).*/\1/p' "$log")

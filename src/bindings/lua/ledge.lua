@@ -7,8 +7,10 @@
 -- The shared library is found through the LEDGE_LIB environment variable (a
 -- path, e.g. build/libledge.so) or else the system's library path
 -- ("libledge.so"); the optional Tiled loader through LEDGE_TILED_LIB or
--- "libledge_tiled.so". Call ledge.load(path) before anything else to choose
--- one from Lua instead.
+-- "libledge_tiled.so", the optional LDtk loader through LEDGE_LDTK_LIB, or
+-- libledge_ldtk.so next to the file LEDGE_LIB names, or "libledge_ldtk.so".
+-- Call ledge.load(path) before anything else to choose one from Lua
+-- instead.
 --
 -- Ownership: a World owns its C world (freed when the World is collected or
 -- on world:destroy()); bodies and the tilemap hold a reference to their
@@ -583,6 +585,172 @@ function ledge.loadTiledWorld(path, t)
     end
     T.ledge_tiled_result_destroy(r)
     return world, objects
+end
+
+-- --- LDtk projects ---------------------------------------------------------
+
+local L -- libledge_ldtk, loaded on first use
+
+-- The loader: LEDGE_LDTK_LIB, or the file next to LEDGE_LIB, or the system's.
+local function ldtk_lib()
+    if L then return L end
+    local path = os.getenv('LEDGE_LDTK_LIB')
+    local core = os.getenv('LEDGE_LIB')
+    if not path and core and core:find('/') then
+        local beside = core:match('^(.*/)') .. 'libledge_ldtk.so'
+        local f = io.open(beside, 'rb')
+        if f then f:close(); path = beside end
+    end
+    L = ffi.load(path or 'ledge_ldtk')
+    return L
+end
+
+local body_kinds = { [0] = nil, 'static', 'kinematic', 'dynamic', 'sensor' }
+local body_kind_ids = { none = 0, static = 1, kinematic = 2, dynamic = 3, sensor = 4 }
+
+local function tile_id(v)
+    if type(v) == 'string' then
+        local id = ledge.tiles[v:upper()]
+        if id == nil then error('unknown tile name ' .. v, 4) end
+        return id
+    end
+    return v or 0
+end
+
+-- One value of a field as a Lua value.
+local function ldtk_value(r, f, v)
+    if v.is_null then return nil end
+    local t = f.type
+    if t == 1 then return tonumber(v.integer) end
+    if t == 2 then return v.number end
+    if t == 3 then return v.boolean end
+    if t == 7 then return { cx = v.cx, cy = v.cy, x = v.point.x, y = v.point.y } end
+    if t == 8 then
+        return { iid = ffi.string(v.string), layer = ffi.string(v.layer),
+            level = ffi.string(v.level), world = ffi.string(v.world),
+            entity = v.entity >= 0 and v.entity + 1 or nil }
+    end
+    if t == 10 then return { tileset = v.tileset_uid, x = v.x, y = v.y, w = v.w, h = v.h } end
+    if t == 0 then return nil end
+    return ffi.string(v.string) -- String, Enum, Color ("#rrggbb"), FilePath
+end
+
+-- A {name = value} table of fields (arrays as Lua arrays).
+local function ldtk_fields(r, first, count)
+    local out = {}
+    for i = first, first + count - 1 do
+        local f = r.fields[i]
+        local name = ffi.string(f.identifier)
+        if f.is_array then
+            local list = {}
+            for k = 0, f.value_count - 1 do
+                list[k + 1] = ldtk_value(r, f, r.values[f.first_value + k]) or false
+            end
+            out[name] = list
+        elseif f.value_count == 1 then
+            out[name] = ldtk_value(r, f, r.values[f.first_value])
+        end
+    end
+    return out
+end
+
+local function ldtk_def(t)
+    local lib = ldtk_lib()
+    local d = lib.ledge_default_ldtk_def()
+    local keep = {} -- C strings and tables alive until the load returns
+    fill_world_def(d.world, t)
+    d.y_down = t.y_down or false
+    d.all_levels = t.all_levels or false
+    d.level_index = t.level_index or 0
+    if t.level then d.level = t.level end
+    if t.world then d.ldtk_world = t.world end
+    if t.tile_layer then d.tile_layer = t.tile_layer end
+    if t.intgrid then
+        local n = #t.intgrid
+        local a = ffi.new('ledge_ldtk_intgrid_tile[?]', n)
+        for i, e in ipairs(t.intgrid) do
+            local c = a[i - 1]
+            if e.layer then keep[#keep + 1] = e.layer; c.layer = e.layer end
+            if e.identifier then keep[#keep + 1] = e.identifier; c.identifier = e.identifier end
+            c.value = e.value or 0
+            c.tile = tile_id(e.tile)
+            c.one_way = e.one_way and 1 or 0 -- up as drawn
+        end
+        d.intgrid, d.intgrid_count = a, n
+        keep[#keep + 1] = a
+    end
+    if t.entity_bodies then
+        local n = #t.entity_bodies
+        local a = ffi.new('ledge_ldtk_entity_body[?]', n)
+        for i, e in ipairs(t.entity_bodies) do
+            local c = a[i - 1]
+            keep[#keep + 1] = e.identifier
+            c.identifier = e.identifier
+            c.body = body_kind_ids[e.body or 'none'] or error('unknown body ' .. tostring(e.body), 3)
+            c.shape = e.shape == 'circle' and 1 or 0
+            c.one_way = e.one_way or false
+        end
+        d.entity_bodies, d.entity_body_count = a, n
+        keep[#keep + 1] = a
+    end
+    return d, keep
+end
+
+--- A world from an LDtk project file (ledge_ldtk_create_world_file, docs/ldtk.md):
+--- returns the World, its entities and its levels. An entity is {identifier,
+--- iid, layer, level (index into levels), x, y (its pivot), bounds = {x0, y0,
+--- x1, y1}, body = 'static' | 'kinematic' | 'dynamic' | 'sensor' | nil,
+--- bodies = {Body...}, fields = {name = value}, path = {{x, y}, ...},
+--- speed, loop} and, when it has a path, entity:pathPosition(t) -> x, y.
+--- A level is {identifier, iid, cell_x, cell_y, width, height (cells),
+--- fields}. t: {all_levels, level (identifier or iid), level_index, world,
+--- y_down, tile_layer, intgrid = {{layer =, identifier =, value =, tile =
+--- id or name as drawn, one_way = bool}, ...}, entity_bodies = {{identifier
+--- =, body = 'dynamic', shape = 'circle', one_way = bool}, ...}, gravity =
+--- {x, y}, tile_size, ...}.
+function ledge.loadLdtkWorld(path, t)
+    ledge.load()
+    t = t or {}
+    local lib = ldtk_lib()
+    local d, keep = ldtk_def(t)
+    local res = ffi.new('ledge_ldtk_result *[1]')
+    local p = checked(lib.ledge_ldtk_create_world_file, path, d, res)
+    keep = nil
+    if p == nil then raise('ledge_ldtk_create_world_file failed') end
+    local world = wrap_world(p)
+    local r = ffi.gc(res[0], lib.ledge_ldtk_result_destroy) -- kept for pathPosition
+    local levels, entities = {}, {}
+    for i = 0, r.level_count - 1 do
+        local l = r.levels[i]
+        levels[i + 1] = { identifier = ffi.string(l.identifier), iid = ffi.string(l.iid),
+            cell_x = l.cell_x, cell_y = l.cell_y, width = l.cell_width, height = l.cell_height,
+            fields = ldtk_fields(r, l.first_field, l.field_count) }
+    end
+    for i = 0, r.entity_count - 1 do
+        local e = r.entities[i]
+        local bodies = {}
+        for k = 0, e.body_count - 1 do bodies[k + 1] = world:body(r.bodies[e.first_body + k]) end
+        local ent = { identifier = ffi.string(e.identifier), iid = ffi.string(e.iid),
+            layer = ffi.string(e.layer), level = e.level + 1, x = e.position.x, y = e.position.y,
+            bounds = { e.bounds.lower.x, e.bounds.lower.y, e.bounds.upper.x, e.bounds.upper.y },
+            body = body_kinds[tonumber(e.body)], bodies = bodies,
+            fields = ldtk_fields(r, e.first_field, e.field_count) }
+        if e.path_point_count > 0 then
+            ent.path = {}
+            for k = 0, e.path_point_count - 1 do
+                local q = r.path_points[e.first_path_point + k]
+                ent.path[k + 1] = { q.x, q.y }
+            end
+            ent.speed, ent.loop = e.path_speed, e.path_loop
+            local cptr = r.entities + i
+            ent.pathPosition = function(_, time)
+                local q = lib.ledge_ldtk_path_position(r, cptr, time)
+                return q.x, q.y
+            end
+        end
+        entities[i + 1] = ent
+    end
+    return world, entities, levels
 end
 
 -- --- bodies -------------------------------------------------------------

@@ -828,4 +828,181 @@ const ledge_tiled_property *ledge_tiled_find_property(const ledge_tiled_result *
                                                                 const char *name);
 ledge_tile ledge_tiled_flip(ledge_tile tile, bool horizontal, bool vertical,
                                       bool diagonal);
+typedef const char *ledge_ldtk_resolve_fn(const char *path, size_t *len, void *user);
+typedef struct ledge_ldtk_intgrid_tile {
+    const char *layer;
+    const char *identifier;
+    int value;
+    int tile;
+    int one_way;
+} ledge_ldtk_intgrid_tile;
+typedef enum ledge_ldtk_body_kind {
+    LEDGE_LDTK_NO_BODY = 0,
+    LEDGE_LDTK_STATIC = 1,
+    LEDGE_LDTK_KINEMATIC = 2,
+    LEDGE_LDTK_DYNAMIC = 3,
+    LEDGE_LDTK_SENSOR = 4,
+} ledge_ldtk_body_kind;
+typedef enum ledge_ldtk_shape {
+    LEDGE_LDTK_BOX = 0,
+    LEDGE_LDTK_CIRCLE = 1,
+} ledge_ldtk_shape;
+typedef struct ledge_ldtk_entity_body {
+    const char *identifier;
+    ledge_ldtk_body_kind body;
+    ledge_ldtk_shape shape;
+    bool one_way;
+} ledge_ldtk_entity_body;
+typedef struct ledge_ldtk_def {
+    ledge_world_def world;
+    bool y_down;
+    const char *level;
+    int level_index;
+    bool all_levels;
+    const char *ldtk_world;
+    const char *tile_layer;
+    const ledge_ldtk_intgrid_tile *intgrid;
+    int intgrid_count;
+    const ledge_ldtk_entity_body *entity_bodies;
+    int entity_body_count;
+    ledge_ldtk_resolve_fn *resolve;
+    void *resolve_user;
+} ledge_ldtk_def;
+typedef enum ledge_ldtk_field_type {
+    LEDGE_LDTK_FIELD_UNKNOWN = 0,
+    LEDGE_LDTK_FIELD_INT = 1,
+    LEDGE_LDTK_FIELD_FLOAT = 2,
+    LEDGE_LDTK_FIELD_BOOL = 3,
+    LEDGE_LDTK_FIELD_STRING = 4,
+    LEDGE_LDTK_FIELD_ENUM = 5,
+    LEDGE_LDTK_FIELD_COLOR = 6,
+    LEDGE_LDTK_FIELD_POINT = 7,
+    LEDGE_LDTK_FIELD_ENTITY_REF = 8,
+    LEDGE_LDTK_FIELD_FILE_PATH = 9,
+    LEDGE_LDTK_FIELD_TILE = 10,
+} ledge_ldtk_field_type;
+typedef struct ledge_ldtk_value {
+    bool is_null;
+    long long integer;
+    double number;
+    bool boolean;
+    const char *string;
+    int cx;
+    int cy;
+    vec2s point;
+    int entity;
+    const char *layer;
+    const char *level;
+    const char *world;
+    int tileset_uid;
+    int x;
+    int y;
+    int w;
+    int h;
+} ledge_ldtk_value;
+typedef struct ledge_ldtk_field {
+    const char *identifier;
+    const char *type_name;
+    ledge_ldtk_field_type type;
+    const char *enum_name;
+    bool is_array;
+    int first_value;
+    int value_count;
+} ledge_ldtk_field;
+typedef struct ledge_ldtk_level {
+    const char *identifier;
+    const char *iid;
+    int index;
+    int world_x;
+    int world_y;
+    int px_width;
+    int px_height;
+    int cell_x;
+    int cell_y;
+    int cell_width;
+    int cell_height;
+    ledge_aabb bounds;
+    int first_field;
+    int field_count;
+} ledge_ldtk_level;
+typedef struct ledge_ldtk_entity {
+    const char *identifier;
+    const char *iid;
+    const char *layer;
+    int level;
+    int px_x;
+    int px_y;
+    int px_width;
+    int px_height;
+    int cx;
+    int cy;
+    vec2s position;
+    ledge_aabb bounds;
+    ledge_ldtk_body_kind body;
+    ledge_ldtk_shape shape;
+    ledge_body_type body_type;
+    bool sensor;
+    bool one_way;
+    float friction;
+    float bounce;
+    float density;
+    float surface_speed;
+    const char *material;
+    int first_body;
+    int body_count;
+    int first_field;
+    int field_count;
+    int first_path_point;
+    int path_point_count;
+    float path_speed;
+    bool path_loop;
+} ledge_ldtk_entity;
+typedef struct ledge_ldtk_result {
+    int width;
+    int height;
+    int grid_px;
+    int tile_counts[LEDGE_TILE_COUNT];
+    int one_way_cells;
+    int level_count;
+    ledge_ldtk_level *levels;
+    int entity_count;
+    ledge_ldtk_entity *entities;
+    int body_count;
+    ledge_body_id *bodies;
+    int field_count;
+    ledge_ldtk_field *fields;
+    int value_count;
+    ledge_ldtk_value *values;
+    int path_point_count;
+    vec2s *path_points;
+} ledge_ldtk_result;
+ledge_ldtk_def ledge_default_ldtk_def(void);
+bool ledge_ldtk_load_tilemap(ledge_tilemap *map, const char *json, size_t len,
+                                       const ledge_ldtk_def *def);
+ledge_tilemap *ledge_ldtk_create_tilemap(const char *json, size_t len,
+                                                   const ledge_ldtk_def *def);
+ledge_world *ledge_ldtk_create_world(const char *json, size_t len,
+                                               const ledge_ldtk_def *def,
+                                               ledge_ldtk_result **result);
+bool ledge_ldtk_load_world(ledge_world *world, const char *json, size_t len,
+                                     const ledge_ldtk_def *def, ledge_ldtk_result **result);
+ledge_tilemap *ledge_ldtk_create_tilemap_file(const char *path,
+                                                        const ledge_ldtk_def *def);
+ledge_world *ledge_ldtk_create_world_file(const char *path, const ledge_ldtk_def *def,
+                                                    ledge_ldtk_result **result);
+void ledge_ldtk_result_destroy(ledge_ldtk_result *result);
+const ledge_ldtk_level *ledge_ldtk_find_level(const ledge_ldtk_result *result,
+                                                        const char *name);
+const ledge_ldtk_entity *ledge_ldtk_find_entity(const ledge_ldtk_result *result,
+                                                          const char *name);
+const ledge_ldtk_field *ledge_ldtk_entity_field(const ledge_ldtk_result *result,
+                                                          const ledge_ldtk_entity *entity,
+                                                          const char *name);
+const ledge_ldtk_field *ledge_ldtk_level_field(const ledge_ldtk_result *result,
+                                                         const ledge_ldtk_level *level,
+                                                         const char *name);
+vec2s ledge_ldtk_path_position(const ledge_ldtk_result *result,
+                                         const ledge_ldtk_entity *entity, double time);
+int ledge_ldtk_tile_from_name(const char *name, int *one_way);
+ledge_tile ledge_ldtk_flip(ledge_tile tile, bool flip_x, bool flip_y);
 ]]
