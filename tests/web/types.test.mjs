@@ -19,7 +19,7 @@ const INTERFACES = {
 };
 const ENUMS = {
   body_type: 'BodyType', response: 'Response', friction_law: 'FrictionLaw', one_way: 'OneWay',
-  hit_kind: 'HitKind', platform_leave: 'PlatformLeave', shape_type: null,
+  hit_kind: 'HitKind', platform_leave: 'PlatformLeave', shape_type: null, query_one_way: 'QueryOneWay',
 };
 
 test('every struct field and enum value the binding maps is declared in ledge.d.ts', async () => {
