@@ -35,7 +35,7 @@ for (const version of ['4', '3']) {
       assert.equal(r.landedOnPlank, true, 'landed on the one-way plank from below');
       assert.equal(r.droppedThrough, true, 'dropped through it');
       assert.ok(r.rodeSteps >= 140 && r.rideDistance > 2, `rode the platform ${r.rodeSteps} steps, ${r.rideDistance.toFixed(2)} tiles`);
-      assert.equal(r.crateInWall, false, `crates out of the wall (right edge ${r.crateMaxRight.toFixed(3)} <= 67)`);
+      assert.equal(r.crateInWall, false, `crates out of the wall (right edge ${r.crateMaxRight.toFixed(3)} <= 67 + 2 slop)`);
       assert.equal(r.playerPassedCrates, false);
       assert.ok(r.crateTouches > 0, 'touch events in Phaser\'s emitter');
       // Rollback: save, step on, restore: the same hash.
