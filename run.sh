@@ -4,7 +4,8 @@
 #                   demo (samples/demo.c), which writes its pictures to out/,
 #                   and write a picture of every testbed scene to out/scenes/
 #   ./run.sh web    install what is missing, build the browser testbed
-#                   (samples/web) and serve it on http://127.0.0.1:8000/
+#                   (samples/web) and the Phaser sample (samples/phaser, at
+#                   /phaser/) and serve them on http://127.0.0.1:8000/
 #   ./run.sh test   install what is missing, build twice (ASan+UBSan with
 #                   --werror, and release), run the test suite in both, run
 #                   it again under valgrind memcheck (release build), fuzz
@@ -383,7 +384,8 @@ check_web() {
     version=$(echo "$version" | head -n 1 | grep -o '[0-9][0-9.]*' | head -n 1)
     echo "== web (emscripten $version, node $(node --version))"
     if ! { src/bindings/js/build.sh test build/wasm && src/bindings/js/build.sh package \
-        src/bindings/js/dist && samples/web/build.sh build/web; } >build/web-build.log 2>&1; then
+        src/bindings/js/dist && samples/web/build.sh build/web &&
+        samples/phaser/build.sh build/web/phaser; } >build/web-build.log 2>&1; then
         cat build/web-build.log
         echo "== web: the WebAssembly build FAILED"
         TOTAL_F=$((TOTAL_F + 1))
@@ -495,7 +497,8 @@ demo)
 web)
     install_missing
     samples/web/build.sh build/web
-    echo "run.sh: serving build/web on http://127.0.0.1:8000/ (Ctrl-C stops)"
+    samples/phaser/build.sh build/web/phaser
+    echo "run.sh: serving build/web on http://127.0.0.1:8000/ (the Phaser sample at /phaser/; Ctrl-C stops)"
     exec python3 -m http.server 8000 --bind 127.0.0.1 --directory build/web
     ;;
 test)

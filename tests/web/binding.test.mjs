@@ -129,6 +129,31 @@ test('character move: runs along the floor, stops at a wall, clips velocity', ()
   }
 });
 
+test('queries meet one-way tiles as the filter says', () => {
+  const world = room();
+  try {
+    world.tilemap.set(6, 3, Tile.FULL);
+    world.tilemap.setOneWay(6, 3, 'up');
+    // Sideways through the ledge: passes by default, stops with 'always'.
+    const side = { x: 2.5, y: 3.5 };
+    const right = { x: 13, y: 0 };
+    const through = world.raycast(side, right);
+    assert.equal(through.kind, 'tile');
+    assert.deepEqual(through.cell, { x: 15, y: 3 });
+    const solid = world.raycast(side, right, { oneWay: 'always' });
+    assert.deepEqual(solid.cell, { x: 6, y: 3 });
+    assert.ok(Math.abs(solid.point.x - 6) < 1e-5);
+    // Falling onto its top: hit unless 'never'.
+    const down = world.raycast({ x: 6.5, y: 6 }, { x: 0, y: -5.5 });
+    assert.deepEqual(down.cell, { x: 6, y: 3 });
+    assert.ok(Math.abs(down.point.y - 4) < 1e-5);
+    assert.deepEqual(world.raycast({ x: 6.5, y: 6 }, { x: 0, y: -5.5 }, { oneWay: 'never' }).cell, { x: 6, y: 0 });
+    assert.throws(() => world.raycast(side, right, { oneWay: 'sometimes' }));
+  } finally {
+    world.dispose();
+  }
+});
+
 test('queries and debug draw see tiles and bodies', () => {
   const world = room();
   try {

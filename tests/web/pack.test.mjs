@@ -22,7 +22,7 @@ test('npm pack, install from the tarball, README example and types', { timeout: 
   // The module was just built by run.sh; --ignore-scripts skips prepack's rebuild.
   const packed = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', tmp], bindingDir));
   const files = packed[0].files.map((f) => f.path).sort();
-  assert.deepEqual(files, ['README.md', 'dist/ledge_wasm.mjs', 'dist/ledge_wasm.wasm', 'ledge.d.ts', 'ledge.mjs', 'package.json']);
+  assert.deepEqual(files, ['README.md', 'dist/ledge_wasm.mjs', 'dist/ledge_wasm.wasm', 'ledge.d.ts', 'ledge.mjs', 'package.json', 'tiled.mjs']);
   const wasm = packed[0].files.find((f) => f.path === 'dist/ledge_wasm.wasm');
   t.diagnostic(`tarball ${packed[0].filename}: ${packed[0].size} bytes, .wasm ${wasm.size} bytes`);
 
@@ -40,7 +40,7 @@ test('npm pack, install from the tarball, README example and types', { timeout: 
   assert.ok(player.x > 7 && player.y > 3.4, `the README's player ran up the slope: ${out}`);
 
   // TypeScript: correct use compiles, wrong use does not.
-  const good = `import { init, type MoveResult, type Vec2 } from 'ledge-physics';
+  const good = `import { init, type MoveResult, type Vec2, type CharacterState, type Response, type Events, type Contact } from 'ledge-physics';
 const ledge = await init();
 const world = new ledge.World({ width: 8, height: 8, frictionLaw: 'coulomb', enableSleep: true, sleepSpeed: 0.05, sleepTime: 0.5 });
 const body = world.createBody({ type: 'kinematic', shape: ledge.box(0.3, 0.45), position: { x: 2, y: 2 } });
@@ -51,6 +51,17 @@ const hit = world.raycast({ x: 0, y: 4 }, { x: 0, y: -4 });
 const awake: boolean = body.awake;
 body.awake = true;
 if (hit && hit.kind === 'tile') console.log(hit.cell, v, h, r.onGround, awake, body.frozen);
+const player = world.createBody({ type: 'kinematic', shape: ledge.box(0.3, 0.45), position: { x: 4, y: 2 } });
+const character = world.createCharacter(player, { move: { stepHeight: 0.55 }, platformOnLeave: 'addUpward' });
+const state: CharacterState = character.move({ x: 1, y: 0 }, 1 / 60);
+const coyote: number = state.timeSinceFloor;
+world.setPreSolve((a, b, cx, cy, n, proposed): Response => (b === null && n.y > 0.5 ? 'cross' : proposed));
+world.step(1 / 60);
+const events: Events = world.events;
+for (let i = 0; i < events.touchBegin.length; ++i) console.log(events.touchBegin.get(i).cell.x);
+const c: Contact[] = body.contacts().toArray();
+const near = world.nearestPoint({ x: 1, y: 1 }, 2);
+console.log(coyote, c.length, near?.distance.distance, body.ground().onGround, world.profile.step);
 world.dispose();
 `;
   const bad = good.replace("ledge.box(0.3, 0.45)", "{ type: 'hexagon' }");

@@ -180,7 +180,10 @@ static void print(const char *what, uint32_t low) {
     printf("%s %08x%08x\n", what, (unsigned)high_word, (unsigned)low);
 }
 
+#include "parity.h"
+
 int main(int argc, char **argv) {
+    if (argc == 3 && strcmp(argv[1], "parity") == 0) return parity_main(stdout, atoi(argv[2]));
     if (argc == 3 && strcmp(argv[1], "scenes") == 0) return print_scenes(atoi(argv[2]));
     if (argc == 4 && strcmp(argv[1], "bench") == 0) return bench_rain(atoi(argv[2]), atoi(argv[3]));
     if (argc == 5 && strcmp(argv[1], "snapshot_save") == 0)
@@ -190,6 +193,8 @@ int main(int argc, char **argv) {
     if (argc == 5 && strcmp(argv[1], "rain_sleep") == 0)
         return rain_sleep(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
 #ifdef LEDGE_REPLAY_TILED
+    if (argc >= 3 && strcmp(argv[1], "tiled_world") == 0)
+        return parity_tiled(stdout, argv[2], argc == 4 && strcmp(argv[3], "y_down") == 0);
     if (argc >= 3 && strcmp(argv[1], "tiled") == 0)
         return print_tiled(argv[2], argc == 4 && strcmp(argv[3], "y_down") == 0);
 #endif

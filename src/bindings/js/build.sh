@@ -34,7 +34,8 @@ mapfile -t modules < <(sed -n "/^ledge_modules = \[/,/^\]/p" "$root/meson.build"
     grep -o "^  '[a-z_]*'" | tr -d " '")
 sources=()
 for m in "${modules[@]}"; do sources+=("$root/src/$m.c"); done
-sources+=("$root/src/tiled_flip.c" "$root/src/bindings/js/ledge_js.c")
+sources+=("$root/src/tiled_flip.c")
+for f in "$root"/src/bindings/js/ledge_js*.c; do sources+=("$f"); done
 # The testbed's scenes (and the sample game they play), as samples/scenes/meson.build
 # lists them; the Tiled map's scene is left out (ledge_tiled needs jansson).
 mapfile -t scene_files < <(sed -n "/^scene_sources = files(/,/^)/p" "$root/samples/scenes/meson.build" |
@@ -43,9 +44,12 @@ scenes=()
 for f in "${scene_files[@]}"; do scenes+=("$root/samples/scenes/$f"); done
 
 # LEDGE_EMCC_EXTRA: more compiler flags, for trying options (e.g. -msimd128).
-cflags=(-std=c11 -O3 -flto ${LEDGE_EMCC_EXTRA:-} -ffp-contract=off -fno-fast-math -Wall -Wextra -Werror
+# -mbulk-memory: memcpy and memset are WebAssembly's memory.copy and
+# memory.fill, not calls out to JavaScript (which allocated on the JS heap
+# for every large copy: a step, a character's state, a body's contacts).
+cflags=(-std=c11 -O3 -flto -mbulk-memory ${LEDGE_EMCC_EXTRA:-} -ffp-contract=off -fno-fast-math -Wall -Wextra -Werror
     -I"$root/include" -I"$root/src" -I"$inc")
-ldflags=(-sMODULARIZE=1 -sEXPORT_ES6=1 -sALLOW_MEMORY_GROWTH=1 -sFILESYSTEM=0
+ldflags=(-mbulk-memory -sMODULARIZE=1 -sEXPORT_ES6=1 -sALLOW_MEMORY_GROWTH=1 -sFILESYSTEM=0
     -sENVIRONMENT=web,worker -sEXPORTED_FUNCTIONS=_malloc,_free
     -sEXPORTED_RUNTIME_METHODS=UTF8ToString,stringToUTF8,lengthBytesUTF8)
 

@@ -1,4 +1,8 @@
 // TypeScript declarations of ledge.mjs, the JavaScript binding of ledge.
+// Each interface named after a C struct (WorldDef: ledge_world_def, ...)
+// has that struct's fields in camelCase, with the C header's sentences;
+// tests/web/types.test.mjs checks that every field the binding's table
+// (ledge_js_layout.c) maps is declared here.
 
 /** A 2D vector: plain object, world units (metres, y up unless your world says otherwise). */
 export interface Vec2 {
@@ -6,20 +10,59 @@ export interface Vec2 {
   y: number;
 }
 
-/** Axis-aligned box. */
+/** An axis-aligned bounding box. */
 export interface AABB {
+  /** Smallest x and y. */
   lower: Vec2;
+  /** Largest x and y. */
   upper: Vec2;
 }
 
+/**
+ * How a body moves: 'static' never moves; 'kinematic' is moved by its
+ * velocity only, pushes and is not pushed; 'dynamic' is moved by gravity,
+ * velocity and contacts.
+ */
 export type BodyType = 'static' | 'kinematic' | 'dynamic';
+/**
+ * How a body answers a contact (bump.lua's responses). A pair uses the
+ * stronger of its two bodies' (cross > bounce > touch > slide), or what the
+ * world's pre-solve callback says. 'slide': N's response, bounce and
+ * friction (the default); 'touch': pushed out and stopped; 'bounce': pushed
+ * out and reflected (bounce 1, no friction); 'cross': passes through,
+ * reported (contacts, events), not resolved.
+ */
 export type Response = 'slide' | 'touch' | 'bounce' | 'cross';
-/** ledge_friction_law: N's friction (a fraction of the tangential speed; Coulomb's within piles), or Coulomb's everywhere (bodies rest on slopes no steeper than atan f). */
+/**
+ * What friction does at a contact (ledge_friction_law). 'n': N's friction,
+ * the default: a contact removes f times the tangential speed, so a lone
+ * body slides down every slope (f < 1); in a pile a contact also holds the
+ * weight of the bodies resting on its upper body. 'coulomb': at least f
+ * times the normal speed the contact removes, or f times the whole weight
+ * it carries, never more than the tangential speed: a body rests on a slope
+ * no steeper than atan(f).
+ */
 export type FrictionLaw = 'n' | 'coulomb';
+/**
+ * One-way platforms: a cell's tile (or a body) collides only with bodies
+ * that come from the allowed side: 'up' solid for bodies above it (+y),
+ * 'down' below it, 'left' to its left, 'right' to its right.
+ */
 export type OneWay = 'none' | 'up' | 'down' | 'left' | 'right';
+/** ledge_query_one_way: how a query meets one-way tiles and bodies. */
+export type QueryOneWay = 'asBodies' | 'always' | 'never';
+/** What a cast or move hit: a tile (cell, tile) or a body. */
+export type HitKind = 'none' | 'tile' | 'body';
+/**
+ * What leaving a moving body (jumping or walking off) does to the
+ * character's velocity (Godot's platform_on_leave): add the body's whole
+ * velocity (default), only its part along up when it goes up, or nothing.
+ */
+export type PlatformLeave = 'addVelocity' | 'addUpward' | 'nothing';
 
 export interface CircleShape {
   type: 'circle';
+  /** > 0. */
   radius: number;
   center?: Vec2;
 }
@@ -32,9 +75,10 @@ export interface BoxShape {
 }
 export interface PolygonShape {
   type: 'polygon';
-  /** 3..8 points of a convex polygon. */
+  /** 3..8 points of a convex polygon (any winding). */
   points: Vec2[];
 }
+/** A collision shape in local coordinates: ledge.circle(), ledge.box(), ledge.polygon(). */
 export type Shape = CircleShape | BoxShape | PolygonShape;
 
 /** What `body.shape` reads back. */
@@ -46,126 +90,528 @@ export interface ShapeInfo {
   points?: Vec2[];
 }
 
-/** ledge_world_def: omitted fields keep ledge's defaults. */
+/** ledge_world_def: what a world is made from; omitted fields keep ledge's defaults. */
 export interface WorldDef {
+  /** Acceleration of dynamic bodies. Default (0, -10). */
   gravity?: Vec2;
+  /** Side of a tilemap cell. Default 1. */
   tileSize?: number;
-  /** Tilemap cells along x (default 64). */
+  /** Tilemap cells along x (map_width). Default 64. */
   width?: number;
-  /** Tilemap cells along y (default 64). */
+  /** Tilemap cells along y (map_height). Default 64. */
   height?: number;
-  /** World position of cell (0, 0)'s lower corner. */
+  /** World position of cell (0, 0)'s lower corner (map_origin). Default (0, 0). */
   origin?: Vec2;
+  /** Bodies to reserve room for up front (0: grow as needed). */
   bodyCapacity?: number;
+  /** Relaxation passes per substep, 1..64 (piles sink less with more). Default 4. */
   iterations?: number;
+  /** Substeps per step, 1..64 (stiffer stacks). Default 1. */
   substeps?: number;
+  /** Overlap left in place so that resting contacts persist, 0..1. Default 0.005. */
   linearSlop?: number;
+  /** Approach speed (|v . n|) at or below which b counts as 0, so that resting bodies do not jitter. Default 0.5. */
   bounceThreshold?: number;
+  /**
+   * Broad-phase cell side: 0 follows the largest dynamic body's extent,
+   * else 0.001..1e6 (larger bodies are handled apart). Default 0.
+   */
   cellSize?: number;
-  /** How contacts change velocities (default 'n'; 'stacking': piles and slopes rest). */
+  /** What friction does (FrictionLaw). Default 'n': a lone body slides down every slope as in N, piles stand. */
   frictionLaw?: FrictionLaw;
-  /** Resting dynamic bodies fall asleep and leave the step until woken (default false). */
+  /** Resting dynamic bodies fall asleep and leave the step until something wakes them. Default false. */
   enableSleep?: boolean;
-  /** Speed under which a dynamic body counts as resting, 0..1e6 (default 0.05). */
+  /** Speed (m/s) under which a dynamic body counts as resting, 0..1e6. Default 0.05. */
   sleepSpeed?: number;
-  /** Seconds a body (and every dynamic body it touches) must rest before it sleeps, 0..1e6 (default 0.5). */
+  /** Seconds a body must rest, and every dynamic body it touches be resting, before it falls asleep, 0..1e6. Default 0.5. */
   sleepTime?: number;
 }
 
+/**
+ * Which bodies may touch (Box2D's rule): two bodies collide when each one's
+ * category bits meet the other's mask, unless they share a nonzero group:
+ * a positive shared group always collides, a negative one never does.
+ * Bits: a number (exact up to 2^53; 0xffffffff means all 64 bits) or a BigInt.
+ */
 export interface Filter {
-  /** Low 32 bits of the category bits (default 1). */
-  category?: number;
-  /** Low 32 bits of the mask (default all). */
-  mask?: number;
+  /** What this body is (bits). Default 1. */
+  category?: number | bigint;
+  /** What this body collides with (bits). Default all. */
+  mask?: number | bigint;
+  /** Shared group override (0: none). */
   group?: number;
 }
 
-/** ledge_body_def. */
+/** What `body.filter` reads back. */
+export interface FilterInfo {
+  category: bigint;
+  mask: bigint;
+  group: number;
+}
+
+/** ledge_body_def: what a body is made from. */
 export interface BodyDef {
+  /** Default 'dynamic'. */
   type?: BodyType;
+  /** Local shape. Required. */
   shape: Shape;
+  /** World position of the shape's local origin. */
   position?: Vec2;
+  /** Initial velocity (units per second). */
   velocity?: Vec2;
+  /** Mass per area, > 0 for dynamic bodies. Default 1. */
   density?: number;
+  /**
+   * f, 0..1: the fraction of the tangential speed a contact removes each
+   * substep while the body moves into it. Pairs use sqrt(fa * fb). Default 0.
+   */
   friction?: number;
+  /** b, 0..1: the fraction of the normal speed a contact returns. Pairs use max(ba, bb). Default 0. */
   bounce?: number;
+  /** Multiplies the world's gravity. Default 1. */
   gravityScale?: number;
+  /** Linear damping per second, >= 0: v *= 1 / (1 + dt * drag). Default 0. */
   drag?: number;
+  /** Swept against walls and bodies: never tunnels. Default false. */
   bullet?: boolean;
+  /** Reports overlaps (sensor events), never collides. Default false. */
   sensor?: boolean;
+  /** Its touches begin and end events (world.events). Default false. */
   enableEvents?: boolean;
+  /** A one-way platform body (static or kinematic). Default 'none'. */
   oneWay?: OneWay;
+  /** Steepest surface (radians from up) that counts as ground for body.ground(). Default 50 degrees. */
   maxFloorAngle?: number;
+  /** Default 'slide'. */
   response?: Response;
+  /** Default: category 1, mask all, group 0. */
   filter?: Filter;
+  /** Yours, kept on the Body object; ledge never reads it. */
   userData?: unknown;
 }
 
+/**
+ * ledge_query_filter: which bodies (and whether tiles) a query sees. A body
+ * is seen when (category & body.mask) != 0 && (body.category & mask) != 0.
+ */
 export interface QueryFilter {
-  category?: number;
-  mask?: number;
-  /** Whether tiles are hit (casts). Default true. */
+  /** What the query is (bits). Default 1. */
+  category?: number | bigint;
+  /** What it sees (bits). Default all. */
+  mask?: number | bigint;
+  /** Whether tiles are hit (casts only). Default true. */
   includeTiles?: boolean;
-  /** A body never reported (the caller's own). */
-  ignore?: Body;
+  /**
+   * One-way tiles and bodies in ray and shape casts and nearest: 'asBodies'
+   * (default) hits them only where the ray or shape enters through a surface
+   * facing the platform's allowed side (within 60 degrees), as bodies meet
+   * them; 'always' is solid from every side; 'never' passes them.
+   */
+  oneWay?: QueryOneWay;
+  /** A body never reported (the caller's own); null for none. */
+  ignore?: Body | null;
 }
 
-/** What a cast or a move met. */
-export interface Hit {
-  kind: 'tile' | 'body';
-  /** kind 'body'. */
-  body?: Body;
-  /** kind 'tile': the cell (may lie outside the map). */
-  cell?: Vec2;
-  /** kind 'tile': the tile id. */
-  tile?: number;
-}
-
-export interface CastHit extends Hit {
+/** ledge_raycast_result: one hit of a ray or shape cast. */
+export interface CastHit {
+  /** Tile, body or none. */
+  kind: HitKind;
+  /** The body hit (kind 'body'), else null. */
+  body: Body | null;
+  /** The cell hit (kind 'tile'; may lie outside the map). */
+  cell: Vec2;
+  /** The tile id hit (kind 'tile'; FULL outside the map). */
+  tile: number;
+  /** Where: on the surface hit (shape casts: the contact point). */
   point: Vec2;
+  /** Unit surface normal facing the incoming ray or shape. */
   normal: Vec2;
-  /** At origin + fraction * translation. */
+  /** At origin + fraction * translation, in [0, 1]. */
   fraction: number;
 }
 
-export interface MoveHit extends Hit {
+/** ledge_move_hit: one obstacle a move met. */
+export interface MoveHit {
+  /** 'tile' or 'body'. */
+  kind: HitKind;
+  /** The body (kind 'body'), else null. */
+  body: Body | null;
+  /** The cell (kind 'tile'; may lie outside the map, as FULL). */
+  cell: Vec2;
+  /** The tile id (kind 'tile'). */
+  tile: number;
+  /** Unit, from the obstacle toward the mover, when first met. */
   normal: Vec2;
+  /** A contact point when first met. */
   point: Vec2;
-  /** Unit direction the mover was pushed out along. */
+  /**
+   * Unit direction the mover was pushed out along: up for floors, the
+   * normal (or its part across up) for walls, the normal for ceilings.
+   * clipVelocity clips along it.
+   */
   push: Vec2;
+  /** Part of the (floor-following) move done when first met, 0..1; 1 for a floor found only by the final probe. */
   fraction: number;
 }
 
-/** ledge_move_def. */
+/** ledge_move_def: how a move behaves. Lengths are world units (the defaults suit 1-unit tiles). */
 export interface MoveOptions {
+  /** Rounds of contact solving per sub-move, 1..16. Default 4. */
   maxSlides?: number;
+  /** Largest floor angle from up, radians, 0..80 degrees. Default 50 degrees: 45 is a floor, 63.43 a wall. */
   maxFloorSlope?: number;
+  /** Ground snapping reach, >= 0 (0: no snapping). Default 0.25. */
   snapLength?: number;
+  /** Contact offset, > 0: the ground probe's reach is twice it, and no overlap deeper than it is left. Default 0.01. */
   skin?: number;
+  /** On a floor, a move's downward part is absorbed rather than slid down the slope. Default true. */
   stopOnSlope?: boolean;
+  /** Also clip the body's velocity (clipVelocity). Default false. */
   setVelocity?: boolean;
+  /** "Up": (0, 0) means opposite to the world's gravity ((0, 1) without gravity); else a nonzero vector. Default (0, 0). */
   up?: Vec2;
+  /**
+   * Off the ground, a surface facing up but steeper than maxFloorSlope
+   * pushes along its normal: the body slides down it instead of falling
+   * past it. On the ground it still blocks. Default false.
+   */
+  slideOnSteep?: boolean;
+  /**
+   * A grounded move blocked by a wall steps up onto a ledge up to this high
+   * (along up) when it then stands on a floor further on, e.g. 0.55 for
+   * HALF tiles. Default 0 (none).
+   */
+  stepHeight?: number;
+  /**
+   * On a floor, the move's part across up is kept whole and the height
+   * follows the floor: the speed across up is the same on every slope.
+   * False: that part is projected onto the floor. Default true.
+   */
+  constantSpeedOnSlopes?: boolean;
+  /**
+   * A wall (neither floor nor ceiling) pushes the body straight across up:
+   * walking or falling into a steep face stops against it, never climbs it
+   * (Godot's floor_block_on_wall). Default true.
+   */
+  blockOnWall?: boolean;
 }
 
-/** ledge_move_result: where the character is and what it stands on. */
+/** ledge_move_result: what a move did. */
 export interface MoveResult {
+  /** Where the body is now. */
   position: Vec2;
+  /** position minus the position before the call (bit-exact). */
   displacement: Vec2;
+  /** The body's velocity clipped against the hits (clipVelocity); stored in the body with setVelocity. */
   velocity: Vec2;
+  /** A floor is within 2 * skin below (or was snapped to). */
   onGround: boolean;
+  /** The move pushed against a wall (neither floor nor ceiling). */
   onWall: boolean;
+  /** The move pushed against a ceiling (normal within maxFloorSlope of down). */
   onCeiling: boolean;
+  /** Ground snapping lowered the body. */
   snapped: boolean;
+  /** A sub-move could not be solved and was undone. */
   stuck: boolean;
-  /** +1: the wall is on the right, -1: on the left, 0: none. */
+  /**
+   * +1: the wall is on the right (its normal points left), -1: on the left,
+   * 0: no wall. Right is the perpendicular of up with a positive x part, the
+   * same on screen y up or down.
+   */
   wallSide: number;
+  /** The floor's normal (the one closest to up), or (0, 0). */
   groundNormal: Vec2;
+  /** The wall's normal (the first met), or (0, 0). */
   wallNormal: Vec2;
+  /** The ceiling's normal (the first met), or (0, 0). */
   ceilingNormal: Vec2;
+  /** The up direction used (unit). */
   up: Vec2;
   /** Index in hits of the floor stood on, or -1. */
   groundHit: number;
+  /** Obstacles in hits, in the order they were met. */
+  hitCount: number;
+  /** Each obstacle once (at most 8). */
   hits: MoveHit[];
+}
+
+/** ledge_character_def: how a character moves. */
+export interface CharacterDef {
+  /** The mover's options (slopes, snapping, skin, up, ...). */
+  move?: MoveOptions;
+  /** Default 'addVelocity'. */
+  platformOnLeave?: PlatformLeave;
+  /** Carried by the body stood on in each step. Default true. */
+  ridePlatforms?: boolean;
+}
+
+/**
+ * ledge_character_state: a character's state after its last move (and the
+ * carries of the steps since). Floors, walls and ceilings are told apart by
+ * the move's maxFloorSlope against its up.
+ */
+export interface CharacterState {
+  /** Where the body is. */
+  position: Vec2;
+  /**
+   * The velocity of the last move without its parts into the surfaces met
+   * (clipVelocity), plus the platform's on leaving it: what the game keeps
+   * for the next frame.
+   */
+  velocity: Vec2;
+  /** (position now - position after the previous move) / dt of the last move: carries and collisions included. */
+  realVelocity: Vec2;
+  /** A floor is within 2 * skin below. */
+  onFloor: boolean;
+  /** The last move pushed against a wall. */
+  onWall: boolean;
+  /** The last move pushed against a ceiling. */
+  onCeiling: boolean;
+  /** +1 wall on the right, -1 on the left, 0 none (the same on screen y up or y down). */
+  wallSide: number;
+  /** The floor's normal, or (0, 0). */
+  floorNormal: Vec2;
+  /** The wall's normal, or (0, 0). */
+  wallNormal: Vec2;
+  /** The ceiling's normal, or (0, 0). */
+  ceilingNormal: Vec2;
+  /** The body stood on, or null (a tile, or no floor). */
+  floorBody: Body | null;
+  /** The floor is a tile: floorCell and floorTile say which. */
+  floorIsTile: boolean;
+  /** The tile cell stood on (floorIsTile). */
+  floorCell: Vec2;
+  /** Its tile id. */
+  floorTile: number;
+  /** The velocity of floorBody (the platform), or (0, 0). */
+  platformVelocity: Vec2;
+  /** Seconds since a move last ended on a floor (0 while on one; counts the dt of the moves off it): coyote time. */
+  timeSinceFloor: number;
+  /** The last move's full result (hits, flags, displacement). */
+  lastMove: MoveResult;
+  /**
+   * The body it rode (crushedBy) was carried into it by more than skin: the
+   * carry stopped it against a wall or ceiling and the body moved on. Stays
+   * true while that body overlaps it; its moves pass through that body
+   * meanwhile.
+   */
+  crushed: boolean;
+  /** The body that crushed it, or null. */
+  crushedBy: Body | null;
+}
+
+/** ledge_contact_data: one contact of a body after the last step. */
+export interface Contact {
+  /** The other body, or null for a tile. */
+  other: Body | null;
+  /** The tile cell (tile contacts). */
+  cell: Vec2;
+  /** Unit, from the other body (or tile) toward this body. */
+  normal: Vec2;
+  /** World point midway between the two surfaces. */
+  point: Vec2;
+  /** Overlap when found (0 for a bullet stopped short of it). */
+  depth: number;
+  /** How it was answered. */
+  response: Response;
+}
+
+/** ledge_ground: where a body touches, from its last-step contacts (a character: its last move). */
+export interface Ground {
+  /** Standing on a floor (tile or body). */
+  onGround: boolean;
+  /** Touching a ceiling. */
+  onCeiling: boolean;
+  /** A wall on its left (the normal points right). */
+  onWallLeft: boolean;
+  /** A wall on its right. */
+  onWallRight: boolean;
+  /** The floor's normal most aligned with up; (0, 0) when none. */
+  groundNormal: Vec2;
+  /** A wall's normal; (0, 0) when none. */
+  wallNormal: Vec2;
+  /** The body stood on, or null for a tile (or none). */
+  groundBody: Body | null;
+  /** The tile stood on (when groundBody is null and onGround). */
+  groundCell: Vec2;
+}
+
+/** ledge_touch_event: a touch between two bodies (or a body and a tile cell) that began or ended in the last step. */
+export interface TouchEvent {
+  /** The body with the lower index. */
+  a: Body;
+  /** The other body, or null for a tile. */
+  b: Body | null;
+  /** The tile cell (tile touches). */
+  cell: Vec2;
+}
+
+/** ledge_sensor_event: a body that began or stopped overlapping a sensor in the last step. */
+export interface SensorEvent {
+  /** The sensor body. */
+  sensor: Body;
+  /** The body (not static, not a sensor) that entered or left. */
+  visitor: Body;
+}
+
+/**
+ * ledge_crush_event: a dynamic body squeezed between a kinematic or static
+ * body and the tiles. The tiles win (it is never pushed through them); what
+ * happens next is the game's.
+ */
+export interface CrushEvent {
+  /** The squeezed body. */
+  body: Body;
+  /** The kinematic (or static) body pressing it. */
+  crusher: Body;
+  /** Their overlap after the step. */
+  depth: number;
+}
+
+/**
+ * An array of C structs in wasm memory, viewed without copying (events,
+ * contacts). `get(i)` returns one record object reused by every get() of
+ * the list (copy what you keep); `toArray()` makes new objects. The raw
+ * view: the record i starts at byte `byteOffset + i * stride` of the views
+ * `f32`, `i32`, `u32` (the whole wasm memory, re-made when memory grows),
+ * and `fields` gives each field's byte offset in a record.
+ */
+export interface StructList<T> {
+  readonly length: number;
+  get(i: number): T;
+  toArray(): T[];
+  readonly byteOffset: number;
+  readonly stride: number;
+  readonly fields: Readonly<Record<string, number>>;
+  readonly f32: Float32Array;
+  readonly i32: Int32Array;
+  readonly u32: Uint32Array;
+}
+
+/** The last step's events, each list sorted as in C; valid until the next step. */
+export interface Events {
+  /** Touches that began (bodies made with enableEvents), sorted by (a, b, cell). */
+  touchBegin: StructList<TouchEvent>;
+  /** Touches that ended; ids may name bodies destroyed since. */
+  touchEnd: StructList<TouchEvent>;
+  /** Visitors that began overlapping a sensor, sorted by (sensor, visitor). */
+  sensorBegin: StructList<SensorEvent>;
+  /** Visitors that stopped overlapping a sensor. */
+  sensorEnd: StructList<SensorEvent>;
+  /** The crushed bodies, sorted by (body, crusher). */
+  crush: StructList<CrushEvent>;
+}
+
+/** ledge_profile: milliseconds of the last step, whole and per stage, in the order the step runs them. */
+export interface Profile {
+  /** The whole step call. */
+  step: number;
+  /** Platforms' carry, gravity and drag, the replayed contacts' response. */
+  integrate: number;
+  /** Positions integrate. */
+  move: number;
+  /** Bounding boxes, the broad phase's grid filed, fast bodies moved. */
+  grid: number;
+  /** Candidate pairs and the bodies near tiles. */
+  pairs: number;
+  /** The relaxation passes: narrow phase and projection. */
+  relax: number;
+  /** The contacts sorted for the response. */
+  sort: number;
+  /** The response: bounce and friction. */
+  response: number;
+  /** Positions out of range frozen. */
+  check: number;
+  /** After the step: events, contacts per body, queries, characters. */
+  events: number;
+  /** Sleeping: wakes before the step, rest timers after it. */
+  sleep: number;
+}
+
+/**
+ * ledge_distance_result: the closest points of two shapes. For separated
+ * shapes `distance` is the exact distance and pointB - pointA = normal *
+ * distance; touching or overlapping shapes give 0 (overlapping: the
+ * normal of the minimum translation, the points the deepest of that push).
+ */
+export interface DistanceResult {
+  /** >= 0; 0 when the shapes touch or overlap. */
+  distance: number;
+  /** On a's boundary (world space). */
+  pointA: Vec2;
+  /** On b's boundary (world space). */
+  pointB: Vec2;
+  /** Unit, from a toward b; for overlapping shapes the MTV's normal. */
+  normal: Vec2;
+  /** GJK support steps; 0 for a closed form. */
+  iterations: number;
+}
+
+/** ledge_nearest_result: the nearest thing to a query. */
+export interface NearestResult {
+  /** Tile, body or none. */
+  kind: HitKind;
+  /** The body (kind 'body'), else null. */
+  body: Body | null;
+  /** The cell (kind 'tile'). */
+  cell: Vec2;
+  /** The tile id (kind 'tile'). */
+  tile: number;
+  /** a = the tile or body found, b = the query. */
+  distance: DistanceResult;
+}
+
+/** ledge_tilemap_distance_result: the nearest solid tile to a shape. */
+export interface TilemapDistanceResult {
+  /** a = the tile, b = the query shape. */
+  distance: DistanceResult;
+  /** The cell of the tile (may lie outside the map). */
+  cell: Vec2;
+  /** Its tile id (FULL outside the map). */
+  tile: number;
+}
+
+/** ledge_tile_hit: a cell found by a query. */
+export interface TileHit {
+  /** Cell (may be outside the map: those are FULL). */
+  cell: Vec2;
+  /** The tile id there. */
+  tile: number;
+}
+
+/** ledge_ray_hit: where a ray hits the tilemap. */
+export interface RayHit {
+  /** World-space hit point. */
+  point: Vec2;
+  /** Unit surface normal at the hit, facing the incoming ray. */
+  normal: Vec2;
+  /** Hit at origin + fraction * translation, in [0, 1]. */
+  fraction: number;
+  /** The cell hit (may lie outside the map). */
+  cell: Vec2;
+  /** The tile id hit. */
+  tile: number;
+}
+
+/**
+ * ledge_tile_outline: a tile's outline for drawing: a closed loop of
+ * points, counter-clockwise with y up, where the edge from points[arcEdge]
+ * to points[arcEdge + 1] (wrapping) is a circular arc.
+ */
+export interface TileOutline {
+  /** Points in the loop (0 for EMPTY). */
+  count: number;
+  /** World-space corners of the solid region. */
+  points: Vec2[];
+  /** Index of the arc edge, or -1 when all edges are straight. */
+  arcEdge: number;
+  /** Centre of the arc. */
+  arcCenter: Vec2;
+  /** Radius of the arc (the cell's side). */
+  arcRadius: number;
+  /** True when the solid lies outside the arc's circle. */
+  arcConcave: boolean;
 }
 
 export interface DrawOptions {
@@ -184,13 +630,78 @@ export interface DrawList {
   points: { point: Vec2; size: number; color: number }[];
 }
 
+/**
+ * The debug draw as one array of floats in wasm memory: records
+ * (kind, color, count, count floats...) from `offset` for `length` floats;
+ * kind 1 polygon, 2 solid polygon, 3 circle, 4 solid circle (x, y,
+ * radius), 5 segment (x1, y1, x2, y2), 6 point (x, y, size).
+ */
+export interface DrawBuffer {
+  f32: Float32Array;
+  offset: number;
+  length: number;
+}
+
 export interface TiledOptions {
   /** Load only the tile layer of this name. */
   layer?: string;
   /** Keep Tiled's y-down rows and tile ids (no mirroring). */
   yDown?: boolean;
-  /** External tilesets: `source` as written in the map -> the parsed tileset JSON. */
+  /** External tilesets: `source` as written in the map -> the parsed tileset JSON (or its text). */
   tilesets?: Record<string, unknown>;
+}
+
+export interface TiledWorldOptions extends TiledOptions {
+  /** The world def (its width and height are the map's). */
+  world?: WorldDef;
+}
+
+/** One object of an object layer, as loaded (ledge_tiled_object). */
+export interface TiledObject {
+  /** Tiled's object id. */
+  id: number;
+  /** Its name ("" when unnamed). */
+  name: string;
+  /** Its class / type ("" when none). */
+  type: string;
+  /** The name of its object layer. */
+  layer: string;
+  /** What its geometry became: a point (no body), a box, a circle, or polygon pieces. */
+  shape: 'point' | 'box' | 'circle' | 'polygon';
+  /** The type of its bodies (static for sensors). */
+  bodyType: BodyType;
+  /** `body` = sensor: a static sensor body. */
+  sensor: boolean;
+  /** `one_way` = true: a one-way platform body (up as drawn). */
+  oneWay: boolean;
+  /** From the `friction` property, else 0. */
+  friction: number;
+  /** From the `bounce` property, else 0. */
+  bounce: number;
+  /** World centre of its bounds; every body of it sits here. */
+  position: Vec2;
+  /** World bounds of its geometry (a point for points). */
+  bounds: AABB;
+  /** Its bodies (their userData is this object). */
+  bodies: Body[];
+  /** Its custom properties by name. */
+  properties: Record<string, unknown>;
+  /** Each property's Tiled type. */
+  propertyTypes: Record<string, string>;
+}
+
+/** What a Tiled load made (ledge_tiled_result). */
+export interface TiledResult {
+  width: number;
+  height: number;
+  /** Cells per tile id in the loaded tilemap. */
+  tileCounts: number[];
+  /** Objects loaded, in layer and file order. */
+  objects: TiledObject[];
+  /** Bodies created, grouped by object. */
+  bodies: Body[];
+  /** The first object named `name`, or null. */
+  findObject(name: string): TiledObject | null;
 }
 
 /** A body (world.createBody). Ids are generational: a destroyed body stays invalid. */
@@ -198,9 +709,11 @@ export interface Body {
   readonly world: World;
   /** Yours; ledge never reads it. */
   userData: unknown;
-  /** False once destroyed or once its world is disposed. */
+  /** False once destroyed or once its world is disposed (true again after restoring a snapshot older than that). */
   readonly valid: boolean;
+  /** World position of the shape's origin (a teleport when set: the body's contacts are forgotten). */
   position: Vec2;
+  /** Velocity (units per second; setting it forgets the body's contacts). */
   velocity: Vec2;
   readonly type: BodyType;
   /** The step froze it: its position or velocity left the finite range (ledge_body_is_frozen); not sleeping. */
@@ -211,26 +724,64 @@ export interface Body {
    * static and kinematic bodies).
    */
   awake: boolean;
+  /** Mass (0 for static and kinematic bodies). */
   readonly mass: number;
   readonly shape: ShapeInfo;
-  /** Write-only. */
+  /** Write-only: the multiplier of the world's gravity. */
   gravityScale: number;
-  /** Write-only. */
+  /** Write-only: friction 0..1. */
   friction: number;
-  /** Write-only. */
+  /** Write-only: bounce 0..1. */
   bounce: number;
-  /** Write-only. */
+  /** Write-only: linear damping per second, >= 0. */
   drag: number;
-  /** Write-only. */
-  filter: Filter;
+  /** The collision filter (set: ledge_body_set_filter; get: ledge_body_filter). */
+  get filter(): FilterInfo;
+  set filter(filter: Filter);
+  /** Changes a dynamic body's velocity by impulse / mass. */
   applyImpulse(impulse: Vec2): void;
-  /** Kinematic bodies: the velocity that reaches target in dt seconds. */
+  /** Kinematic bodies: moves to target over the next step of dt seconds (a moving platform driven by positions). */
   setTarget(target: Vec2, dt: number): void;
+  /** Lets the body fall through the one-way platforms it stands on, until it no longer overlaps any of them. */
   dropThrough(): void;
-  /** The character move (ledge_body_move). Throws on refusal. */
+  /** The character move (ledge_body_move): moves by displacement, sliding along what it meets. */
   move(displacement: Vec2, options?: MoveOptions): MoveResult;
+  /** Its contacts of the last step (one list shared by the world's bodies: the next contacts() refills it). */
+  contacts(): StructList<Contact>;
+  /** Its ground, wall and ceiling state (ledge_body_ground): the body's own object, updated by every call. */
+  ground(): Ground;
+  /** Its Character, or null. */
+  readonly character: Character | null;
   destroy(): void;
   equals(other: unknown): boolean;
+}
+
+/**
+ * A character (ledge_character_*): a kinematic body that ledge moves with
+ * the mover and whose state it keeps; the world carries it on the body it
+ * stands on in every step. Addressed by its body, so it stays valid across
+ * snapshots as in C.
+ */
+export interface Character {
+  readonly body: Body;
+  readonly world: World;
+  /** Whether the body is still a character of a living world. */
+  readonly valid: boolean;
+  /**
+   * Moves by velocity * dt with the mover and returns the state: the
+   * character's own object, updated in place by every move and read of
+   * `state` (copy what you keep). Ends a drop-through as soon as the
+   * character is clear of the one-way platforms.
+   */
+  move(velocity: Vec2, dt: number): CharacterState;
+  /** The state after the last move and the carries since. */
+  readonly state: CharacterState;
+  /** The velocity kept in the state; set it for a knock-back (ledge_character_set_velocity). */
+  velocity: Vec2;
+  /** Write-only: replaces the def (ledge_character_set_def). */
+  def: CharacterDef;
+  /** Ends the character (the body stays). */
+  destroy(): void;
 }
 
 /** The world's tilemap (world.tilemap). */
@@ -239,20 +790,50 @@ export interface Tilemap {
   readonly def: { width: number; height: number; tileSize: number; origin: Vec2 };
   readonly width: number;
   readonly height: number;
+  /** Sets cell (x, y) to a tile id (0..33, ledge.Tile) and updates the edge states around it. */
   set(x: number, y: number, tile: number): void;
+  /** The tile at cell (x, y); FULL outside the map. */
   get(x: number, y: number): number;
+  /** Makes cell (x, y) one-way (or ordinary again with 'none'), whatever tile it holds. */
   setOneWay(x: number, y: number, way: OneWay): void;
+  /** The one-way direction of cell (x, y) ('none' outside the map). */
   oneWay(x: number, y: number): OneWay;
+  /** The state of one side of cell (x, y) (side: 1 -x, 2 +x, 4 -y, 8 +y). */
+  edge(x: number, y: number, side: number): 'off' | 'solid' | 'interesting';
+  /** The cell holding a world point (floor division; may lie outside the map). */
+  cellAt(point: Vec2): Vec2;
+  /** Whether point lies in a solid part of the map (tiles and the solid outside): its cell and tile, or null. */
+  queryPoint(point: Vec2): TileHit | null;
+  /** The non-empty cells of the map overlapping the box, in row-major order. */
+  queryRegion(lower: Vec2, upper: Vec2): TileHit[];
+  /** Casts the segment origin -> origin + translation through the map. */
+  raycast(origin: Vec2, translation: Vec2): RayHit | null;
+  /** The nearest solid tile surface to shape at position, no farther than maxDistance (ledge_tilemap_distance). */
+  distance(shape: Shape, position: Vec2, maxDistance: number): TilemapDistanceResult | null;
+  /** Fills the map from N's level string (y-down levels). */
   loadN(text: string): void;
+  /** Fills the map from ledge's readable ASCII form (docs/tilemap.md). */
   loadAscii(text: string): void;
-  /** Tile layers of a Tiled JSON map (object or text); see README. */
+  /** Tile layers of a Tiled JSON map (object or text); see docs/tiled.md. */
   loadTiled(map: object | string, options?: TiledOptions): void;
 }
+
+/** A pre-solve callback: the response for a new contact, or undefined for `proposed`. */
+export type PreSolve = (
+  body: Body,
+  other: Body | null,
+  cellX: number,
+  cellY: number,
+  normal: Vec2,
+  proposed: Response,
+) => Response | undefined | void;
 
 /** A world: tilemap, bodies, the step. */
 export interface World {
   readonly tilemap: Tilemap;
+  /** Number of living bodies. */
   readonly bodyCount: number;
+  /** Advances the world by dt seconds (0 < dt <= 1); throws what the pre-solve callback threw. */
   step(dt: number): void;
   /** ledge_world_hash: equal in wasm and native builds for equal runs. */
   hash(): bigint;
@@ -261,11 +842,44 @@ export interface World {
   /** Puts the world back to a snapshot of save(); throws ledge's message when refused. */
   restore(snapshot: Uint8Array): void;
   createBody(def: BodyDef): Body;
+  /** Makes a living kinematic body a character (ledge_character_create). */
+  createCharacter(body: Body, def?: CharacterDef): Character;
+  /**
+   * Sets (or with null clears) the pre-solve contact filter, called inside
+   * the step once per body pair and substep at their first overlap, for
+   * tiles at every overlap found; the normal points toward `body`. It must
+   * not call back into the world.
+   */
+  setPreSolve(fn: PreSolve | null): void;
+  /** The last step's events: the same objects every time, valid until the next step. */
+  readonly events: Events;
+  /** Turns the profile on or off (ledge_world_enable_profile). */
+  enableProfile(on: boolean): void;
+  /** The stage times of the last step: the world's own object, updated. */
+  readonly profile: Profile;
+  /** The closest hit of the segment among the tiles and the bodies the filter sees, or null. */
   raycast(origin: Vec2, translation: Vec2, filter?: QueryFilter): CastHit | null;
+  /**
+   * Every hit of the segment in order; fn returns as Box2D's cast callback:
+   * < 0 ignore, 0 stop, (0, 1) clip the ray there, >= 1 (or nothing) go on.
+   * Returns the number of hits delivered.
+   */
+  raycastAll(origin: Vec2, translation: Vec2, filter: QueryFilter | undefined, fn: (hit: CastHit) => number | void): number;
+  /** The first time of impact of shape at position moved by translation, or null. */
   shapeCast(shape: Shape, position: Vec2, translation: Vec2, filter?: QueryFilter): CastHit | null;
+  /** Every body the filter sees whose bounding box overlaps the box, in increasing body index. */
   queryAABB(lower: Vec2, upper: Vec2, filter?: QueryFilter): Body[];
+  /** Every body the filter sees whose shape contains the point. */
   queryPoint(point: Vec2, filter?: QueryFilter): Body[];
+  /** The nearest tile surface or body to shape at position, no farther than maxDistance (ledge_world_nearest), or null. */
+  nearest(shape: Shape, position: Vec2, maxDistance: number, filter?: QueryFilter): NearestResult | null;
+  /** nearest() for a point: pointB is the point itself. */
+  nearestPoint(point: Vec2, maxDistance: number, filter?: QueryFilter): NearestResult | null;
   debugDraw(options?: DrawOptions, region?: AABB): DrawList;
+  /** The debug draw as floats in wasm memory, for drawing every frame without allocating. */
+  debugDrawList(options?: DrawOptions, region?: AABB): DrawBuffer;
+  /** Loads a Tiled map's tiles and objects into this world (ledge_tiled_load_world's rules). */
+  loadTiled(map: object | string, options?: TiledOptions): TiledResult;
   /** Frees the world's wasm memory; every method throws afterwards. */
   dispose(): void;
   /** Same as dispose(). */
@@ -277,6 +891,8 @@ export type TileTable = Readonly<Record<string, number>>;
 
 export interface WorldConstructor {
   new (def?: WorldDef): World;
+  /** A new world made from a Tiled map (ledge_tiled_create_world): its tiles and one or more bodies per object. */
+  fromTiled(map: object | string, options?: TiledWorldOptions): { world: World; result: TiledResult };
 }
 
 export interface Ledge {
@@ -284,15 +900,39 @@ export interface Ledge {
   /** For instanceof checks. */
   Body: Function;
   /** For instanceof checks. */
+  Character: Function;
+  /** For instanceof checks. */
   Tilemap: Function;
+  /** For instanceof checks. */
+  StructList: Function;
   Tile: TileTable;
   /** Names by id, 0..33. */
   tileNames: string[];
-  /** ledge_move_clip_velocity. */
+  /** ledge_move_clip_velocity: velocity without its parts into the surfaces the move met. */
   clipVelocity(result: MoveResult, velocity: Vec2): Vec2;
   circle(radius: number, center?: Vec2): CircleShape;
   box(halfWidth: number, halfHeight: number, center?: Vec2): BoxShape;
   polygon(points: Vec2[]): PolygonShape;
+  /** ledge_decompose: a simple polygon (any winding, up to 256 points) as convex pieces. */
+  decompose(points: Vec2[]): PolygonShape[];
+  /** ledge_shape_distance: the closest points of a at pa and b at pb. */
+  shapeDistance(a: Shape, pa: Vec2, b: Shape, pb: Vec2): DistanceResult;
+  /** ledge_tile_distance: a tile in the cell at cellMin of side size (blocked: seam sides) and a shape at position. */
+  tileDistance(tile: number, cellMin: Vec2, size: number, blocked: number, shape: Shape, position: Vec2): DistanceResult;
+  /** ledge_tile_outline_get: the outline of a tile in a cell, for drawing. */
+  tileOutline(tile: number, cellMin?: Vec2, size?: number): TileOutline;
+  /** ledge_tile_normal: the unit normal of the tile's non-axis surface; (0, 0) for EMPTY and FULL. */
+  tileNormal(tile: number): Vec2;
+  /** ledge_tile_group_of: the tile's shape group. */
+  tileGroup(tile: number): string;
+  /** ledge_tile_contains: whether point lies in the tile's solid region (boundary included). */
+  tileContains(tile: number, cellMin: Vec2, size: number, point: Vec2): boolean;
+  /** The library's version, e.g. "0.1.0". */
+  version: string;
+  /** Limits of the C library (MAX_POLYGON_VERTICES, MOVE_MAX_HITS, MAX_STEP, SNAPSHOT_VERSION, ...). */
+  limits: Readonly<Record<string, number>>;
+  /** The binding's struct table (C field, JavaScript name, offset, kind), for tools. */
+  structs: Record<string, { name: string; size: number; fields: { c: string; js: string; off: number; kind: string }[] }>;
   /** Bytes of C heap in use (for finding leaks). */
   heapInUse(): number;
   /** The emscripten module. */

@@ -7,21 +7,19 @@
 //
 // Values are plain { x, y } objects; a refused call throws an Error whose
 // message is ledge's own; worlds hold wasm memory until dispose().
+//
+// The C structs (defs in; states, events and results out) are read and
+// written through the table the module describes (ledge_js_layout.c): a
+// C field `tile_size` is the property `tileSize`, enums are strings, ids
+// are Body objects (or null), `cell_x` and `cell_y` are one `cell` {x, y}.
 
-const TYPES = ['static', 'kinematic', 'dynamic'];
-const RESPONSES = ['slide', 'touch', 'bounce', 'cross'];
-const FRICTION_LAWS = ['n', 'coulomb'];
-const ONE_WAYS = ['none', 'up', 'down', 'left', 'right'];
-const HIT_KINDS = ['none', 'tile', 'body'];
-const SHAPE_TYPES = [null, 'circle', 'box', 'polygon'];
+import { tiledLoader } from './tiled.mjs';
+
 const DRAW_KINDS = [null, 'polygon', 'solidPolygon', 'circle', 'solidCircle', 'segment', 'point'];
-const MOVE_HEAD = 24;
-const MOVE_HIT_WORDS = 16;
-const BODY_AWAKE_AT = 28; // ledge_js.c's BODY_AWAKE_AT: after the shape's 8 vertices
-const FLIP_H = 0x80000000;
-const FLIP_V = 0x40000000;
-const FLIP_D = 0x20000000;
-const FLIP_HEX = 0x10000000;
+const EDGES = ['off', 'solid', 'interesting'];
+const TILE_GROUPS = ['empty', 'full', '45deg', 'concave', 'convex', '22degSmall', '22degBig', '67degSmall',
+  '67degBig', 'half'];
+const INT_MIN = -2147483648;
 
 /**
  * Loads the WebAssembly module and returns the API bound to it.
@@ -52,36 +50,277 @@ export async function init(options = {}) {
 export function bind(M) {
   M._ledge_js_init();
   const S = M._ledge_js_scratch() >> 2; // scratch, in 32-bit words
-  const f32 = () => M.HEAPF32; // re-read: memory growth replaces the views
+  // Always read through M: memory growth replaces the views.
+  const f32 = () => M.HEAPF32;
   const u32 = () => M.HEAPU32;
   const i32 = () => M.HEAP32;
 
+  const errorAt = M._ledge_js_error(); // the kept message's address (fixed)
+  const errorText = () => M.UTF8ToString(errorAt);
   const check = (ok, what) => {
     if (ok) return;
-    const message = M.UTF8ToString(M._ledge_js_error());
-    throw new Error(message || `${what} was refused`);
+    throw new Error(errorText() || `${what} was refused`);
   };
-  // For calls that return nothing: refused when the log hook caught an error.
+  // For calls that return nothing: refused when the log hook caught an error
+  // (read without making a string when there is none).
   const checkLog = () => {
-    const message = M.UTF8ToString(M._ledge_js_error());
-    if (message) throw new Error(message);
+    if (M.HEAPU8[errorAt] !== 0) throw new Error(errorText());
   };
-  const num = (v, fallback) => (v === undefined ? fallback : v);
   const vec = (v, name) => {
     if (v === null || typeof v !== 'object' || typeof v.x !== 'number' || typeof v.y !== 'number') {
       throw new TypeError(`${name} must be an {x, y} object of numbers`);
     }
     return v;
   };
-  const enumIndex = (table, value, name, fallback) => {
-    if (value === undefined) return fallback;
-    const k = typeof value === 'number' ? value : table.indexOf(value);
-    if (k < 0) throw new TypeError(`${name} must be one of ${table.filter(Boolean).join(', ')}`);
-    return k;
-  };
+  // A number as a C int: NaN, infinities and values beyond int's range
+  // become INT_MIN, which ledge refuses with its message naming the field.
+  const intOf = (v) => (typeof v === 'number' && v >= -2147483520 && v <= 2147483520 ? Math.trunc(v) : INT_MIN);
   const readVec = (at) => ({ x: f32()[S + at], y: f32()[S + at + 1] });
 
-  // Writes a shape description at scratch word `at`.
+  // ---- the struct table ----
+
+  const layoutText = M._ledge_js_layout();
+  if (!layoutText) throw new Error('ledge: the binding\'s struct table did not fit its buffer');
+  const table = JSON.parse(M.UTF8ToString(layoutText));
+  const camel = (s) => s.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
+  const enums = Object.fromEntries(Object.entries(table.enums).map(([k, v]) => [k, v.split(',')]));
+  const structs = {};
+  for (const [name, t] of Object.entries(table.structs)) {
+    structs[name] = {
+      name,
+      size: t.size,
+      fields: t.fields.map(([c, js, off, kind]) => {
+        const f = { c, js: js || camel(c), off, kind, type: kind };
+        const [k, a, b, n] = kind.split(':');
+        if (k === 'enum') Object.assign(f, { type: 'enum', values: enums[a] });
+        if (k === 'struct') Object.assign(f, { type: 'struct', sub: a });
+        if (k === 'array') Object.assign(f, { type: 'array', item: a, countField: b, max: Number(n) });
+        return f;
+      }),
+    };
+  }
+  for (const s of Object.values(structs)) {
+    for (const f of s.fields) {
+      if (f.type === 'struct') f.sub = structs[f.sub];
+      if (f.type === 'array') {
+        f.itemSize = f.item === 'vec2' ? 8 : structs[f.item].size;
+        f.item = f.item === 'vec2' ? null : structs[f.item];
+        f.countOff = s.fields.find((g) => g.c === f.countField).off;
+      }
+    }
+  }
+  const consts = table.consts;
+
+  // One buffer of wasm memory per struct, for defs in and results out
+  // (allocated once), and each def's default bytes.
+  const buffers = {};
+  const buffer = (name) => {
+    if (!buffers[name]) {
+      const p = M._malloc(structs[name].size);
+      if (!p) throw new Error('ledge: out of wasm memory');
+      buffers[name] = p;
+    }
+    return buffers[name];
+  };
+  const defaults = {};
+  const withName = (name, fn) => {
+    const len = M.lengthBytesUTF8(name) + 1;
+    const p = M._malloc(len);
+    M.stringToUTF8(name, p, len);
+    try {
+      return fn(p);
+    } finally {
+      M._free(p);
+    }
+  };
+  for (const name of Object.keys(structs)) {
+    const p = buffer(name);
+    withName(name, (n) => M._ledge_js_default(n, p));
+    defaults[name] = M.HEAPU8.slice(p, p + structs[name].size);
+  }
+
+  const enumIndex = (f, value) => {
+    if (typeof value === 'number') {
+      if (value < 0) throw new TypeError(`${f.js} must be one of ${f.values.join(', ')}`);
+      return intOf(value);
+    }
+    const k = f.values.indexOf(value);
+    if (k < 0) throw new TypeError(`${f.js} must be one of ${f.values.join(', ')}`);
+    return k;
+  };
+
+  // 64-bit filter bits from a number (exact up to 2^53; 0xffffffff, the
+  // 32-bit "all", means all 64 bits) or a BigInt.
+  function putU64(p, v, name) {
+    const U = u32();
+    if (typeof v === 'bigint') {
+      U[p >> 2] = Number(v & 0xffffffffn);
+      U[(p >> 2) + 1] = Number((v >> 32n) & 0xffffffffn);
+    } else if (typeof v === 'number' && v >= 0 && Number.isInteger(v)) {
+      U[p >> 2] = v >>> 0;
+      U[(p >> 2) + 1] = v === 0xffffffff ? 0xffffffff : Math.floor(v / 4294967296) >>> 0;
+    } else {
+      throw new TypeError(`${name} must be a whole number >= 0 or a BigInt`);
+    }
+  }
+
+  /** Writes the fields of `obj` (JavaScript names) into the struct at `p`. */
+  function writeFields(s, p, obj) {
+    for (const f of s.fields) {
+      const v = obj[f.js];
+      if (v === undefined) continue;
+      const at = p + f.off;
+      switch (f.type) {
+        case 'f32': f32()[at >> 2] = v; break;
+        case 'i32': i32()[at >> 2] = intOf(v); break;
+        case 'u32': u32()[at >> 2] = v >>> 0; break;
+        case 'u8': M.HEAPU8[at] = v; break;
+        case 'bool': M.HEAPU8[at] = v ? 1 : 0; break;
+        case 'vec2': vec(v, f.js); f32()[at >> 2] = v.x; f32()[(at >> 2) + 1] = v.y; break;
+        case 'ivec2': vec(v, f.js); i32()[at >> 2] = intOf(v.x); i32()[(at >> 2) + 1] = intOf(v.y); break;
+        case 'id': u32().set(v ? v._id : [0, 0, 0], at >> 2); break;
+        case 'u64': putU64(at, v, f.js); break;
+        case 'enum': i32()[at >> 2] = enumIndex(f, v); break;
+        case 'struct':
+          if (v === null || typeof v !== 'object') throw new TypeError(`${f.js} must be an object`);
+          writeFields(f.sub, at, v);
+          break;
+        case 'shape':
+          if (v && v._bytes instanceof Uint8Array) {
+            M.HEAPU8.set(v._bytes, at); // a decompose() piece: ledge's shape as made
+          } else {
+            putShape(v, 0);
+            M._ledge_js_put_shape(at);
+          }
+          break;
+        default: throw new TypeError(`${f.js} cannot be set`);
+      }
+    }
+  }
+
+  /** The struct `name` with ledge's defaults and `obj`'s fields, in its buffer. */
+  function writeDef(name, obj) {
+    const p = buffer(name);
+    M.HEAPU8.set(defaults[name], p);
+    if (obj !== undefined && obj !== null) {
+      if (typeof obj !== 'object') throw new TypeError(`the ${name} must be an object`);
+      writeFields(structs[name], p, obj);
+    }
+    return p;
+  }
+
+  const vecInto = (o, key, F, w) => {
+    let v = o[key];
+    if (v === undefined || v === null) v = o[key] = { x: 0, y: 0 };
+    v.x = F[w];
+    v.y = F[w + 1];
+    return v;
+  };
+
+  /**
+   * Reads the struct at `p` into `target` (reusing its nested objects and
+   * arrays, so that reading every frame allocates nothing once warm); ids
+   * become the world's Body objects.
+   */
+  function readFields(s, p, world, target = {}) {
+    const F = f32(), I = i32(), U = u32(), B = M.HEAPU8;
+    for (const f of s.fields) {
+      const at = p + f.off;
+      switch (f.type) {
+        case 'f32': target[f.js] = F[at >> 2]; break;
+        case 'i32': target[f.js] = I[at >> 2]; break;
+        case 'u32': target[f.js] = U[at >> 2]; break;
+        case 'u8': target[f.js] = B[at]; break;
+        case 'bool': target[f.js] = B[at] !== 0; break;
+        case 'vec2': vecInto(target, f.js, F, at >> 2); break;
+        case 'ivec2': vecInto(target, f.js, I, at >> 2); break;
+        case 'id': target[f.js] = world ? world._bodyOf(U[at >> 2], U[(at >> 2) + 1], U[(at >> 2) + 2]) : null; break;
+        case 'u64': target[f.js] = (BigInt(U[(at >> 2) + 1]) << 32n) | BigInt(U[at >> 2]); break;
+        case 'enum': target[f.js] = f.values[I[at >> 2]]; break;
+        case 'struct': target[f.js] = readFields(f.sub, at, world, target[f.js] || {}); break;
+        case 'array': {
+          const n = Math.max(0, Math.min(I[(p + f.countOff) >> 2], f.max));
+          const arr = target[f.js] || (target[f.js] = []);
+          for (let k = 0; k < n; ++k) {
+            const q = at + k * f.itemSize;
+            if (f.item) arr[k] = readFields(f.item, q, world, arr[k] || {});
+            else arr[k] = vecInto(arr, k, F, q >> 2);
+          }
+          arr.length = n;
+          break;
+        }
+        default: break;
+      }
+    }
+    return target;
+  }
+
+  // Readers compiled from the table: one function per struct whose stores
+  // have fixed property names, so that V8 keeps each record's numbers in
+  // place and reading every frame allocates nothing. Where code cannot be
+  // generated (a page whose Content-Security-Policy forbids it), the
+  // generic readFields above does the same work.
+  function compileReader(s) {
+    const body = ['const F = M.HEAPF32, I = M.HEAP32, U = M.HEAPU32, B = M.HEAPU8; let o, n;'];
+    const key = (f) => JSON.stringify(f.js);
+    const w = (f, d = 0) => `((p + ${f.off + d}) >> 2)`;
+    for (const f of s.fields) {
+      const k = key(f);
+      switch (f.type) {
+        case 'f32': body.push(`t[${k}] = F[${w(f)}];`); break;
+        case 'i32': body.push(`t[${k}] = I[${w(f)}];`); break;
+        case 'u32': body.push(`t[${k}] = U[${w(f)}];`); break;
+        case 'u8': body.push(`t[${k}] = B[p + ${f.off}];`); break;
+        case 'bool': body.push(`t[${k}] = B[p + ${f.off}] !== 0;`); break;
+        case 'vec2':
+        case 'ivec2': {
+          const A = f.type === 'vec2' ? 'F' : 'I';
+          body.push(`o = t[${k}]; if (o === undefined || o === null) o = t[${k}] = { x: 0, y: 0 }; o.x = ${A}[${w(f)}]; o.y = ${A}[${w(f, 4)}];`);
+          break;
+        }
+        case 'id': body.push(`t[${k}] = world ? world._bodyOf(U[${w(f)}], U[${w(f, 4)}], U[${w(f, 8)}]) : null;`); break;
+        case 'enum': body.push(`t[${k}] = E[${JSON.stringify(f.kind)}][I[${w(f)}]];`); break;
+        case 'struct': body.push(`t[${k}] = R[${JSON.stringify(f.sub.name)}](p + ${f.off}, world, t[${k}] || {});`); break;
+        case 'array':
+          // The items live in a pool kept with the array, so that a count
+          // that shrinks and grows again makes no new objects.
+          // The array is made with room for every item (a literal of
+          // `max` slots), so that V8 never trims or regrows its store.
+          body.push(`n = Math.max(0, Math.min(I[((p + ${f.countOff}) >> 2)], ${f.max})); o = t[${k}]; if (o === undefined) { o = t[${k}] = [${new Array(f.max).fill('null').join(', ')}]; }`);
+          body.push('let pool = o[P]; if (pool === undefined) { pool = []; Object.defineProperty(o, P, { value: pool }); }');
+          if (f.item) {
+            body.push(`for (let i = 0; i < n; ++i) o[i] = R[${JSON.stringify(f.item.name)}](p + ${f.off} + i * ${f.itemSize}, world, pool[i] || (pool[i] = {}));`);
+          } else {
+            body.push(`for (let i = 0; i < n; ++i) { const v = o[i] = pool[i] || (pool[i] = { x: 0, y: 0 }); v.x = F[((p + ${f.off} + i * 8) >> 2)]; v.y = F[((p + ${f.off} + i * 8 + 4) >> 2)]; }`);
+          }
+          body.push('o.length = n;');
+          break;
+        default: body.push(`t[${k}] = G(${JSON.stringify(s.name)}, ${JSON.stringify(f.js)}, p, world, t);`); break;
+      }
+    }
+    body.push('return t;');
+    return body.join('\n');
+  }
+  const readers = {};
+  const POOL = Symbol('pool');
+  const enumsByKind = {};
+  for (const s of Object.values(structs)) for (const f of s.fields) if (f.type === 'enum') enumsByKind[f.kind] = f.values;
+  const readOne = (name, js, p, world, t) => {
+    const f = structs[name].fields.find((g) => g.js === js);
+    return readFields({ fields: [f] }, p, world, {})[js];
+  };
+  try {
+    for (const s of Object.values(structs)) {
+      // eslint-disable-next-line no-new-func
+      readers[s.name] = new Function('M', 'E', 'R', 'G', 'P', `return function read_${s.name}(p, world, t) {\n${compileReader(s)}\n};`)(
+        M, enumsByKind, readers, readOne, POOL);
+    }
+  } catch {
+    for (const s of Object.values(structs)) readers[s.name] = (p, world, t) => readFields(s, p, world, t);
+  }
+  const read = (name, p, world, target = {}) => readers[name](p, world, target);
+
+  // Writes a shape description at scratch word `at` (ledge_js_shape_from).
   function putShape(shape, at) {
     if (!shape || typeof shape !== 'object') throw new TypeError('shape is required');
     const F = f32();
@@ -93,7 +332,8 @@ export function bind(M) {
       F.set([2, c.x, c.y, h.x, h.y], S + at);
     } else if (shape.type === 'polygon') {
       const pts = shape.points || [];
-      if (pts.length > 8) throw new Error(`polygon has ${pts.length} points (ledge allows 3..8)`);
+      const max = consts.MAX_POLYGON_VERTICES;
+      if (pts.length > max) throw new Error(`polygon has ${pts.length} points (ledge allows 3..${max})`);
       F[S + at] = 3;
       F[S + at + 1] = pts.length;
       pts.forEach((p, k) => {
@@ -105,28 +345,55 @@ export function bind(M) {
     }
   }
 
-  function putFilter(filter = {}, at = 0) {
-    const U = u32();
-    U[S + at] = num(filter.category, 1) >>> 0;
-    U[S + at + 1] = num(filter.mask, 0xffffffff) >>> 0;
-    U[S + at + 2] = filter.includeTiles === false ? 0 : 1;
-    const ig = filter.ignore ? filter.ignore._id : [0, 0, 0];
-    U.set(ig, S + at + 3);
+  const filterPtr = (filter) => writeDef('query_filter', filter || undefined);
+
+  // ---- arrays of results in wasm memory ----
+
+  /**
+   * A view of an array of C structs in wasm memory (events, contacts,
+   * cells): `length`, `get(i)` (one record object, reused by every get()
+   * of this list: copy what you keep), `toArray()` (fresh objects), and the
+   * raw view for reading without objects: `f32`, `i32`, `u32` (the whole
+   * memory's views, re-made by the module when memory grows),
+   * `byteOffset`, `stride` and `fields` (byte offsets by name).
+   */
+  class StructList {
+    constructor(world, name) {
+      this.world = world;
+      this._s = structs[name];
+      this._read = readers[name];
+      this.byteOffset = 0;
+      this.length = 0;
+      this._record = {};
+      this.stride = this._s.size;
+      this.fields = Object.fromEntries(this._s.fields.map((f) => [f.js, f.off]));
+    }
+    _set(ptr, count) {
+      this.byteOffset = ptr;
+      this.length = count;
+      return this;
+    }
+    get(i) {
+      if (!(i >= 0 && i < this.length)) throw new RangeError(`index ${i} outside 0..${this.length - 1}`);
+      return this._read(this.byteOffset + i * this.stride, this.world, this._record);
+    }
+    toArray() {
+      const out = [];
+      for (let i = 0; i < this.length; ++i) out.push(this._read(this.byteOffset + i * this.stride, this.world, {}));
+      return out;
+    }
+    get f32() {
+      return M.HEAPF32;
+    }
+    get i32() {
+      return M.HEAP32;
+    }
+    get u32() {
+      return M.HEAPU32;
+    }
   }
 
-  function readHit(world, at) {
-    const I = i32();
-    const U = u32();
-    const F = f32();
-    const kind = HIT_KINDS[I[S + at]];
-    const hit = { kind };
-    if (kind === 'body') hit.body = world._bodyOf(U[S + at + 1], U[S + at + 2], U[S + at + 3]);
-    if (kind === 'tile') {
-      hit.cell = { x: I[S + at + 4], y: I[S + at + 5] };
-      hit.tile = I[S + at + 6];
-    }
-    return { hit, F, at };
-  }
+  // ---- bodies ----
 
   /** A body: a generational id into its world. */
   class Body {
@@ -135,17 +402,19 @@ export function bind(M) {
       this._id = [index1, generation, serial];
       /** Yours; ledge never reads it. */
       this.userData = undefined;
+      this._ground = null;
+      this._character = null;
     }
     get _w() {
       return this.world._live();
     }
     /** Whether the body still exists (not destroyed, world not disposed). */
     get valid() {
-      return this.world._ptr !== 0 && !!M._ledge_js_body_is_valid(this.world._ptr, ...this._id);
+      return this.world._ptr !== 0 && !!M._ledge_js_body_is_valid(this.world._ptr, this._id[0], this._id[1], this._id[2]);
     }
     _state() {
       M._ledge_js_clear_error();
-      check(M._ledge_js_body_state(this._w, ...this._id), 'body');
+      check(M._ledge_js_body_state(this._w, this._id[0], this._id[1], this._id[2]), 'body');
       return f32();
     }
     /** World position of the shape's origin, {x, y}. */
@@ -166,26 +435,15 @@ export function bind(M) {
     }
     /** 'static', 'kinematic' or 'dynamic'. */
     get type() {
-      return TYPES[this._state()[S + 4]];
+      return enums.body_type[this._state()[S + 4]];
     }
-    /**
-     * Whether the step froze the body: its position or velocity left the
-     * finite range (beyond 1e6), so it was put back and left out of the
-     * step until its position or velocity is set (ledge_body_is_frozen).
-     * Not sleeping: see `awake`.
-     */
+    /** Whether the step froze the body (ledge_body_is_frozen). */
     get frozen() {
       return this._state()[S + 5] !== 0;
     }
-    /**
-     * Whether the body takes part in the step: false only for a sleeping
-     * dynamic body (ledge_body_is_awake). Setting true wakes it; setting
-     * false puts a dynamic body to sleep now (velocity 0), refused (throws
-     * ledge's message) in a world without enableSleep, for static and
-     * kinematic bodies and during a step (ledge_body_set_awake).
-     */
+    /** False only for a sleeping dynamic body (ledge_body_is_awake / ledge_body_set_awake). */
     get awake() {
-      return this._state()[S + BODY_AWAKE_AT] !== 0;
+      return this._state()[S + 12 + 2 * consts.MAX_POLYGON_VERTICES] !== 0;
     }
     set awake(on) {
       if (typeof on !== 'boolean') throw new TypeError('awake must be a boolean');
@@ -198,7 +456,7 @@ export function bind(M) {
     /** The body's shape in local coordinates (as given to createBody). */
     get shape() {
       const F = this._state();
-      const type = SHAPE_TYPES[F[S + 7]];
+      const type = enums.shape_type[F[S + 7]];
       const center = readVec(9);
       if (type === 'circle') return { type, radius: F[S + 8], center };
       const points = [];
@@ -214,7 +472,7 @@ export function bind(M) {
       const x = typeof v === 'object' ? v.x : v;
       const yy = typeof v === 'object' ? v.y : y;
       M._ledge_js_clear_error();
-      check(M._ledge_js_body_set(this._w, ...this._id, what, x, yy), 'body setter');
+      check(M._ledge_js_body_set(this._w, this._id[0], this._id[1], this._id[2], what, x, yy), 'body setter');
     }
     /** Adds impulse / mass to the velocity (dynamic bodies). */
     applyImpulse(impulse) {
@@ -238,100 +496,239 @@ export function bind(M) {
     set drag(s) {
       this._set(7, s);
     }
-    /** Collision filter: { category, mask, group } (category and mask: low 32 bits). */
+    /** The collision filter { category, mask (BigInt), group } (ledge_body_filter). */
+    get filter() {
+      const p = buffer('filter');
+      M._ledge_js_clear_error();
+      M._ledge_js_body_filter(this._w, this._id[0], this._id[1], this._id[2], p);
+      checkLog();
+      return read('filter', p, this.world);
+    }
+    /** Sets the collision filter: { category, mask, group } (ledge_body_set_filter). */
     set filter(fl) {
-      const U = u32();
-      U[S] = num(fl.category, 1) >>> 0;
-      U[S + 1] = num(fl.mask, 0xffffffff) >>> 0;
-      i32()[S + 2] = num(fl.group, 0);
-      this._set(9, 0);
+      const p = writeDef('filter', fl);
+      M._ledge_js_clear_error();
+      check(M._ledge_js_body_set_filter(this._w, this._id[0], this._id[1], this._id[2], p), 'filter');
     }
     /** Lets the body fall through the one-way platform it stands on. */
     dropThrough() {
       this._set(8, 0);
     }
     /**
-     * The character move (ledge_body_move): moves this kinematic body by
-     * `displacement`, sliding along what it meets; returns the MoveResult.
-     * options: maxSlides, maxFloorSlope, snapLength, skin, stopOnSlope,
-     * setVelocity, up.
+     * The character move (ledge_body_move): moves the body by
+     * `displacement`, sliding along what it meets; returns a new MoveResult.
+     * options: the fields of ledge_move_def (maxSlides, maxFloorSlope, ...).
      */
-    move(displacement, options = {}) {
+    move(displacement, options) {
       vec(displacement, 'displacement');
-      const F = f32();
-      F.set(moveDefaults, S);
-      if (options.maxSlides !== undefined) F[S] = options.maxSlides;
-      if (options.maxFloorSlope !== undefined) F[S + 1] = options.maxFloorSlope;
-      if (options.snapLength !== undefined) F[S + 2] = options.snapLength;
-      if (options.skin !== undefined) F[S + 3] = options.skin;
-      let flags = F[S + 4];
-      if (options.stopOnSlope !== undefined) flags = (flags & ~1) | (options.stopOnSlope ? 1 : 0);
-      if (options.setVelocity !== undefined) flags = (flags & ~2) | (options.setVelocity ? 2 : 0);
-      F[S + 4] = flags;
-      if (options.up) F.set([options.up.x, options.up.y], S + 5);
+      const def = writeDef('move_def', options);
+      const out = buffer('move_result');
       M._ledge_js_clear_error();
-      check(M._ledge_js_body_move(this._w, ...this._id, displacement.x, displacement.y), 'move');
-      return readMove(this.world);
+      check(M._ledge_js_body_move(this._w, this._id[0], this._id[1], this._id[2], displacement.x, displacement.y, def, out), 'move');
+      return read('move_result', out, this.world, {});
     }
-    /** Destroys the body; its id becomes invalid. */
+    /**
+     * The body's contacts of the last step (ledge_body_contacts): a
+     * StructList of { other, cell, normal, point, depth, response },
+     * shared by every body of the world (the next contacts() call refills
+     * it).
+     */
+    contacts() {
+      M._ledge_js_clear_error();
+      const n = M._ledge_js_body_contacts(this._w, this._id[0], this._id[1], this._id[2]);
+      check(n >= 0, 'contacts');
+      return this.world._contacts._set(u32()[S], n);
+    }
+    /**
+     * Where the body touches (ledge_body_ground): { onGround, onCeiling,
+     * onWallLeft, onWallRight, groundNormal, wallNormal, groundBody,
+     * groundCell }; the same object, updated, on every call.
+     */
+    ground() {
+      const p = buffer('ground');
+      M._ledge_js_clear_error();
+      M._ledge_js_body_ground(this._w, this._id[0], this._id[1], this._id[2], p);
+      checkLog();
+      this._ground = read('ground', p, this.world, this._ground || {});
+      return this._ground;
+    }
+    /** The body's Character (world.createCharacter), or null. */
+    get character() {
+      return this._character && this._character.valid ? this._character : null;
+    }
+    /** Destroys the body; its id becomes invalid (valid again after restoring a snapshot older than this). */
     destroy() {
       M._ledge_js_clear_error();
-      M._ledge_js_body_destroy(this._w, ...this._id);
+      M._ledge_js_body_destroy(this._w, this._id[0], this._id[1], this._id[2]);
       checkLog();
-      this.world._bodies.delete(this._key());
-    }
-    _key() {
-      return `${this._id[0]}:${this._id[1]}`;
     }
     /** Whether two objects name the same body. */
     equals(other) {
-      return other instanceof Body && other.world === this.world && other._key() === this._key();
+      return other instanceof Body && other.world === this.world && other._id[0] === this._id[0] &&
+        other._id[1] === this._id[1];
     }
   }
 
-  function readMove(world) {
-    const F = f32();
-    const I = i32();
-    const flags = I[S + 6];
-    const r = {
-      position: readVec(0),
-      displacement: readVec(2),
-      velocity: readVec(4),
-      onGround: (flags & 1) !== 0,
-      onWall: (flags & 2) !== 0,
-      onCeiling: (flags & 4) !== 0,
-      snapped: (flags & 8) !== 0,
-      stuck: (flags & 16) !== 0,
-      wallSide: I[S + 7],
-      groundNormal: readVec(8),
-      wallNormal: readVec(10),
-      ceilingNormal: readVec(12),
-      up: readVec(14),
-      groundHit: I[S + 16],
-      hits: [],
-    };
-    for (let k = 0; k < I[S + 17]; ++k) {
-      const at = MOVE_HEAD + MOVE_HIT_WORDS * k;
-      const { hit } = readHit(world, at);
-      hit.normal = readVec(at + 7);
-      hit.point = readVec(at + 9);
-      hit.push = readVec(at + 11);
-      hit.fraction = F[S + at + 13];
-      r.hits.push(hit);
+  // ---- characters ----
+
+  /**
+   * A character (character.h): a kinematic body that ledge moves with the
+   * mover and whose state it keeps; addressed by its body, so it stays
+   * valid across snapshots as in C.
+   */
+  class Character {
+    constructor(body) {
+      this.body = body;
+      this.world = body.world;
+      this._id = body._id;
+      this._state = {};
     }
-    return r;
+    /** Whether the body is still a character of a living world (ledge_character_is_valid). */
+    get valid() {
+      return this.world._ptr !== 0 && !!M._ledge_js_character_is_valid(this.world._ptr, this._id[0], this._id[1], this._id[2]);
+    }
+    /**
+     * Moves the character by velocity * dt (ledge_character_move) and
+     * returns its state: the character's own object, updated in place by
+     * every move and read of `state` (copy what you keep).
+     */
+    move(velocity, dt) {
+      vec(velocity, 'velocity');
+      const out = buffer('character_state');
+      M._ledge_js_clear_error();
+      check(M._ledge_js_character_move(this.world._live(), this._id[0], this._id[1], this._id[2], velocity.x, velocity.y, dt, out), 'move');
+      return read('character_state', out, this.world, this._state);
+    }
+    /** The state after the last move and the carries since (ledge_character_get_state). */
+    get state() {
+      const out = buffer('character_state');
+      M._ledge_js_clear_error();
+      check(M._ledge_js_character_state(this.world._live(), this._id[0], this._id[1], this._id[2], out), 'state');
+      return read('character_state', out, this.world, this._state);
+    }
+    /** Sets the velocity kept in the state (ledge_character_set_velocity), e.g. a knock-back. */
+    set velocity(v) {
+      vec(v, 'velocity');
+      M._ledge_js_clear_error();
+      check(M._ledge_js_character_set_velocity(this.world._live(), this._id[0], this._id[1], this._id[2], v.x, v.y), 'velocity');
+    }
+    get velocity() {
+      return this.state.velocity;
+    }
+    /** Replaces the def (ledge_character_set_def): { move, platformOnLeave, ridePlatforms }. */
+    set def(def) {
+      const p = writeDef('character_def', def);
+      M._ledge_js_clear_error();
+      check(M._ledge_js_character_set_def(this.world._live(), this._id[0], this._id[1], this._id[2], p), 'def');
+    }
+    /** Ends the character (ledge_character_destroy); the body stays. */
+    destroy() {
+      M._ledge_js_clear_error();
+      M._ledge_js_character_destroy(this.world._live(), this._id[0], this._id[1], this._id[2]);
+      checkLog();
+    }
   }
 
   /** ledge_move_clip_velocity: `velocity` without its parts into what the move met. */
   function clipVelocity(result, velocity) {
     vec(velocity, 'velocity');
     const F = f32();
-    const n = Math.min(result.hits.length, 8);
+    const n = Math.min(result.hits.length, consts.MOVE_MAX_HITS);
     for (let k = 0; k < n; ++k) F.set([result.hits[k].push.x, result.hits[k].push.y], S + 2 * k);
     M._ledge_js_clear_error();
     M._ledge_js_clip_velocity(n, velocity.x, velocity.y);
     checkLog();
     return readVec(0);
+  }
+
+  // ---- tiles ----
+
+  const tileNames = [];
+  for (let t = 0; t < consts.TILE_COUNT; ++t) tileNames.push(M.UTF8ToString(M._ledge_js_tile_name(t)));
+  const Tile = Object.freeze(Object.fromEntries(tileNames.map((n, t) => [n, t])));
+
+  /** The outline of a tile in a cell (ledge_tile_outline_get): { count, points, arcEdge, ... }. */
+  function tileOutline(tile, cellMin = { x: 0, y: 0 }, size = 1) {
+    vec(cellMin, 'cellMin');
+    const p = buffer('tile_outline');
+    M._ledge_js_clear_error();
+    check(M._ledge_js_tile_outline(tile, cellMin.x, cellMin.y, size, p), 'tileOutline');
+    return read('tile_outline', p, null, {});
+  }
+  /** The unit normal of the tile's non-axis surface (ledge_tile_normal). */
+  function tileNormal(tile) {
+    M._ledge_js_tile_info(tile);
+    return readVec(0);
+  }
+  /** The tile's shape group (ledge_tile_group_of): 'empty', 'full', '45deg', ... */
+  function tileGroup(tile) {
+    M._ledge_js_tile_info(tile);
+    return TILE_GROUPS[i32()[S + 2]];
+  }
+  /** Whether the point lies in the tile's solid region (ledge_tile_contains). */
+  function tileContains(tile, cellMin, size, point) {
+    vec(cellMin, 'cellMin');
+    vec(point, 'point');
+    return !!M._ledge_js_tile_contains(tile, cellMin.x, cellMin.y, size, point.x, point.y);
+  }
+
+  // ---- distance between shapes ----
+
+  /** ledge_shape_distance: closest points of a at pa and b at pb. Throws ledge's refusal. */
+  function shapeDistance(a, pa, b, pb) {
+    vec(pa, 'pa');
+    vec(pb, 'pb');
+    putShape(a, 8);
+    putShape(b, 40);
+    const out = buffer('distance_result');
+    M._ledge_js_clear_error();
+    M._ledge_js_shape_distance(pa.x, pa.y, pb.x, pb.y, out);
+    checkLog();
+    return read('distance_result', out, null, {});
+  }
+  /** ledge_tile_distance: a tile in the cell at cellMin of side size, and a shape at position. */
+  function tileDistance(tile, cellMin, size, blocked, shape, position) {
+    vec(cellMin, 'cellMin');
+    vec(position, 'position');
+    putShape(shape, 8);
+    const out = buffer('distance_result');
+    M._ledge_js_clear_error();
+    M._ledge_js_tile_distance(tile, cellMin.x, cellMin.y, size, blocked >>> 0, position.x, position.y, out);
+    checkLog();
+    return read('distance_result', out, null, {});
+  }
+
+  /**
+   * ledge_decompose: a simple polygon (any winding, up to 256 points) as
+   * convex polygon shapes, for createBody. Throws ledge's refusal.
+   */
+  function decompose(points) {
+    if (!Array.isArray(points)) throw new TypeError('points must be an array of {x, y}');
+    const p = M._malloc(8 * Math.max(points.length, 1));
+    if (!p) throw new Error('out of wasm memory');
+    try {
+      const F = f32();
+      points.forEach((q, k) => {
+        vec(q, `points[${k}]`);
+        F[(p >> 2) + 2 * k] = q.x;
+        F[(p >> 2) + 2 * k + 1] = q.y;
+      });
+      M._ledge_js_clear_error();
+      const n = M._ledge_js_decompose(p, points.length);
+      check(n > 0, 'decompose');
+      const at = u32()[S];
+      const out = [];
+      for (let k = 0; k < n; ++k) {
+        const q = at + k * consts.SHAPE_BYTES;
+        const s = read('shape', q, null, {});
+        const piece = { type: 'polygon', points: s.points };
+        Object.defineProperty(piece, '_bytes', { value: M.HEAPU8.slice(q, q + consts.SHAPE_BYTES) });
+        out.push(piece);
+      }
+      return out;
+    } finally {
+      M._free(p);
+    }
   }
 
   /** The world's tilemap (world.tilemap). */
@@ -363,11 +760,58 @@ export function bind(M) {
     /** Makes cell (x, y) one-way: 'none', 'up', 'down', 'left' or 'right'. */
     setOneWay(x, y, way) {
       M._ledge_js_clear_error();
-      const k = enumIndex(ONE_WAYS, way, 'way', 0);
+      const k = way === undefined ? 0 : enumIndex({ js: 'way', values: enums.one_way }, way);
       check(M._ledge_js_tilemap_set_one_way(this.world._live(), x, y, k), 'setOneWay');
     }
     oneWay(x, y) {
-      return ONE_WAYS[M._ledge_js_tilemap_one_way(this.world._live(), x, y)];
+      return enums.one_way[M._ledge_js_tilemap_one_way(this.world._live(), x, y)];
+    }
+    /** The state of one side of cell (x, y): 'off', 'solid' or 'interesting' (side: 1 -x, 2 +x, 4 -y, 8 +y). */
+    edge(x, y, side) {
+      return EDGES[M._ledge_js_tilemap_edge(this.world._live(), x, y, side)];
+    }
+    /** The cell holding a world point (may lie outside the map). */
+    cellAt(point) {
+      vec(point, 'point');
+      M._ledge_js_tilemap_cell_at(this.world._live(), point.x, point.y);
+      return { x: i32()[S], y: i32()[S + 1] };
+    }
+    /** Whether the point lies in a solid part of the map: { cell, tile }, or null. */
+    queryPoint(point) {
+      vec(point, 'point');
+      const p = buffer('tile_hit');
+      const hit = M._ledge_js_tilemap_query_point(this.world._live(), point.x, point.y, p);
+      return hit ? read('tile_hit', p, null, {}) : null;
+    }
+    /** The non-empty cells overlapping the box, row by row: [{ cell, tile }]. */
+    queryRegion(lower, upper) {
+      vec(lower, 'lower');
+      vec(upper, 'upper');
+      const n = M._ledge_js_tilemap_query_region(this.world._live(), lower.x, lower.y, upper.x, upper.y);
+      check(n >= 0, 'queryRegion');
+      return this.world._cells._set(u32()[S], n).toArray();
+    }
+    /** The first tile along origin -> origin + translation (ledge_tilemap_raycast), or null. */
+    raycast(origin, translation) {
+      vec(origin, 'origin');
+      vec(translation, 'translation');
+      const p = buffer('ray_hit');
+      const r = M._ledge_js_tilemap_raycast(this.world._live(), origin.x, origin.y, translation.x, translation.y, p);
+      check(r >= 0, 'tilemap.raycast');
+      return r ? read('ray_hit', p, null, {}) : null;
+    }
+    /**
+     * The nearest solid tile surface to `shape` at `position`, no farther
+     * than maxDistance (ledge_tilemap_distance): { distance, cell, tile },
+     * or null.
+     */
+    distance(shape, position, maxDistance) {
+      vec(position, 'position');
+      putShape(shape, 8);
+      const p = buffer('tilemap_distance_result');
+      const r = M._ledge_js_tilemap_distance(this.world._live(), position.x, position.y, maxDistance, p);
+      check(r >= 0, 'tilemap.distance');
+      return r ? read('tilemap_distance_result', p, null, {}) : null;
     }
     _load(text, n) {
       if (typeof text !== 'string') throw new TypeError('level text must be a string');
@@ -391,195 +835,133 @@ export function bind(M) {
       this._load(text, 0);
     }
     /**
-     * Loads the tile layers of a Tiled JSON map (an object or its text) as
-     * the C loader does (docs/tiled.md): tiles carrying the `ledge_tile`
-     * property collide, flips are applied, and the map is mirrored into
-     * ledge's y-up frame unless options.yDown. options.layer picks one
-     * layer by name; options.tilesets maps an external tileset's `source`
-     * to its parsed JSON. Layer data: CSV arrays or uncompressed base64.
-     * The whole map is checked before any cell changes.
+     * Loads the tile layers of a Tiled JSON map (ledge_tiled_load_tilemap's
+     * rules, docs/tiled.md). The whole map is checked before any cell changes.
      */
     loadTiled(map, options = {}) {
       const { width } = this.def;
-      const grid = tiledCells(typeof map === 'string' ? JSON.parse(map) : map, options, this.def);
+      const grid = tiled.cells(typeof map === 'string' ? JSON.parse(map) : map, options, this.def);
       for (let k = 0; k < grid.length; ++k) this.set(k % width, (k / width) | 0, grid[k]);
     }
   }
 
-  const tileNames = [];
-  for (let t = 0; t < 34; ++t) tileNames.push(M.UTF8ToString(M._ledge_js_tile_name(t)));
-  const Tile = Object.freeze(Object.fromEntries(tileNames.map((n, t) => [n, t])));
+  // ---- worlds ----
 
-  function tileOfProperty(value, where) {
-    if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value < 34) return value;
-    if (typeof value === 'string') {
-      const t = tileNames.indexOf(value.toUpperCase());
-      if (t >= 0) return t;
-    }
-    throw new Error(`tiled: ${where}: ledge_tile is ${JSON.stringify(value)} (an id 0..33 or a tile name)`);
-  }
+  const worlds = new Map(); // wasm address -> World, for the pre-solve callback
 
-  function gidTable(map, options) {
-    const table = new Map(); // gid -> tile id
-    for (const [k, ts0] of (map.tilesets || []).entries()) {
-      let ts = ts0;
-      if (ts.source !== undefined) {
-        ts = options.tilesets && options.tilesets[ts.source];
-        if (!ts) throw new Error(`tiled: tileset ${k}: external tileset "${ts0.source}" not given in options.tilesets`);
-      }
-      for (const tile of ts.tiles || []) {
-        const prop = (tile.properties || []).find((p) => p.name === 'ledge_tile');
-        if (prop) table.set(ts0.firstgid + tile.id, tileOfProperty(prop.value, `tileset ${k} tile ${tile.id}`));
-      }
+  M.ledgePreSolve = (w, serial, a, b, oa, ob, cx, cy, nx, ny, proposed) => {
+    const world = worlds.get(w);
+    if (!world || !world._preSolve || world._preSolveError) return -1;
+    try {
+      const n = world._normal;
+      n.x = nx;
+      n.y = ny;
+      // EM_JS passes unsigned ints as signed: >>> 0 gives the ids' words back.
+      const r = world._preSolve(world._bodyOf(a >>> 0, b >>> 0, serial >>> 0), world._bodyOf(oa >>> 0, ob >>> 0, serial >>> 0), cx, cy, n,
+        enums.response[proposed]);
+      if (r === undefined) return -1;
+      const k = typeof r === 'number' ? r : enums.response.indexOf(r);
+      if (!(k >= 0 && k <= 3)) throw new TypeError(`the pre-solve callback returned ${String(r)} (a response: ${enums.response.join(', ')})`);
+      return k;
+    } catch (e) {
+      world._preSolveError = e;
+      return -1;
     }
-    return table;
-  }
-
-  function layerData(layer) {
-    if (Array.isArray(layer.data)) return layer.data;
-    if (layer.encoding === 'base64' && !layer.compression) {
-      const bin = typeof atob === 'function' ? atob(layer.data) : Buffer.from(layer.data, 'base64').toString('binary');
-      const out = new Array(bin.length >> 2);
-      for (let i = 0; i < out.length; ++i) {
-        out[i] = (bin.charCodeAt(4 * i) | (bin.charCodeAt(4 * i + 1) << 8) | (bin.charCodeAt(4 * i + 2) << 16) | (bin.charCodeAt(4 * i + 3) << 24)) >>> 0;
-      }
-      return out;
-    }
-    throw new Error(`tiled: layer "${layer.name}": ${layer.compression || layer.encoding} data is not supported by the JavaScript loader (save as CSV or uncompressed base64)`);
-  }
-
-  function tileLayers(layers, out) {
-    for (const l of layers || []) {
-      if (l.type === 'group') tileLayers(l.layers, out);
-      else if (l.type === 'tilelayer') out.push(l);
-    }
-    return out;
-  }
-
-  function tiledCells(map, options, def) {
-    if (map.orientation !== 'orthogonal') throw new Error(`tiled: orientation is "${map.orientation}" (must be orthogonal)`);
-    if (map.infinite) throw new Error('tiled: infinite maps are not supported');
-    if (map.width !== def.width || map.height !== def.height) {
-      throw new Error(`tiled: map is ${map.width} x ${map.height} cells, the tilemap ${def.width} x ${def.height}`);
-    }
-    const table = gidTable(map, options);
-    let layers = tileLayers(map.layers, []);
-    if (options.layer !== undefined) {
-      layers = layers.filter((l) => l.name === options.layer);
-      if (layers.length === 0) throw new Error(`tiled: no tile layer named "${options.layer}"`);
-    }
-    // Every cell, as the C loader writes them: empty ones clear what was there.
-    const grid = new Uint8Array(map.width * map.height); // ledge cell (x, y) at y * width + x
-    const from = new Int32Array(map.width * map.height).fill(-1); // the layer that set it
-    layers.forEach((layer, index) => {
-      const data = layerData(layer);
-      if (data.length !== map.width * map.height) throw new Error(`tiled: layer "${layer.name}" has ${data.length} cells, not ${map.width * map.height}`);
-      data.forEach((raw, k) => {
-        const gid = raw & 0x0fffffff;
-        if (gid === 0) return;
-        if (raw & FLIP_HEX) throw new Error(`tiled: layer "${layer.name}" cell ${k}: hexagonal rotation flag on an orthogonal map`);
-        let tile = table.get(gid) || 0;
-        if (tile === 0) return;
-        const col = k % map.width;
-        const row = (k / map.width) | 0;
-        const flags = (raw & FLIP_H ? 1 : 0) | (raw & FLIP_V ? 2 : 0) | (raw & FLIP_D ? 4 : 0);
-        if (flags) tile = M._ledge_js_tiled_flip(tile, flags);
-        const y = options.yDown ? row : map.height - 1 - row;
-        if (!options.yDown) tile = M._ledge_js_tiled_flip(tile, 2);
-        const at = y * map.width + col;
-        if (from[at] >= 0 && from[at] !== index && grid[at] !== tile) {
-          throw new Error(`tiled: cell (${col}, ${row}) has different tiles in layers "${layers[from[at]].name}" and "${layer.name}"`);
-        }
-        grid[at] = tile;
-        from[at] = index;
-      });
-    });
-    return grid;
-  }
-
-  const worldDefaults = (() => {
-    M._ledge_js_default_world_def();
-    return Array.from(f32().subarray(S, S + 17));
-  })();
-  const bodyDefaults = (() => {
-    M._ledge_js_default_body_def();
-    return Array.from(f32().subarray(S, S + 14));
-  })();
-  const moveDefaults = (() => {
-    M._ledge_js_default_move_def();
-    return Array.from(f32().subarray(S, S + 7));
-  })();
+  };
 
   /** A world: the tilemap, its bodies and the step. Call dispose() when done. */
   class World {
     /**
-     * def: gravity {x, y}, tileSize, width, height (tilemap cells), origin
-     * {x, y}, bodyCapacity, iterations, substeps, linearSlop,
-     * bounceThreshold, cellSize, frictionLaw ('n' | 'coulomb'),
-     * enableSleep, sleepSpeed, sleepTime (ledge_world_def; omitted fields
-     * keep ledge's defaults).
+     * def: the fields of ledge_world_def (gravity, tileSize, width,
+     * height, origin, bodyCapacity, iterations, substeps, linearSlop,
+     * bounceThreshold, cellSize, frictionLaw, enableSleep, sleepSpeed,
+     * sleepTime); omitted fields keep ledge's defaults.
      */
     constructor(def = {}) {
-      const F = f32();
-      F.set(worldDefaults, S);
-      if (def.gravity) F.set([vec(def.gravity, 'gravity').x, def.gravity.y], S);
-      if (def.tileSize !== undefined) F[S + 2] = def.tileSize;
-      if (def.width !== undefined) F[S + 3] = def.width;
-      if (def.height !== undefined) F[S + 4] = def.height;
-      if (def.origin) F.set([vec(def.origin, 'origin').x, def.origin.y], S + 5);
-      if (def.bodyCapacity !== undefined) F[S + 7] = def.bodyCapacity;
-      if (def.iterations !== undefined) F[S + 8] = def.iterations;
-      if (def.substeps !== undefined) F[S + 9] = def.substeps;
-      if (def.linearSlop !== undefined) F[S + 10] = def.linearSlop;
-      if (def.bounceThreshold !== undefined) F[S + 11] = def.bounceThreshold;
-      if (def.cellSize !== undefined) F[S + 12] = def.cellSize;
-      F[S + 13] = enumIndex(FRICTION_LAWS, def.frictionLaw, 'frictionLaw', worldDefaults[13]);
-      if (def.enableSleep !== undefined) F[S + 14] = def.enableSleep ? 1 : 0;
-      if (def.sleepSpeed !== undefined) F[S + 15] = def.sleepSpeed;
-      if (def.sleepTime !== undefined) F[S + 16] = def.sleepTime;
+      const p = writeDef('world_def', def);
       M._ledge_js_clear_error();
-      this._ptr = M._ledge_js_world_create();
-      check(this._ptr !== 0, 'World');
-      this._bodies = new Map();
+      const ptr = M._ledge_js_world_create(p);
+      check(ptr !== 0, 'World');
+      World._setup(this, ptr, true);
+    }
+    static _setup(w, ptr, owned) {
+      w._ptr = ptr;
+      w._owned = owned;
+      w._slots = []; // Body wrappers by slot (index1): the newest generation seen
+      w._older = new Map(); // "index1:generation" -> WeakRef of wrappers of other generations
+      w._serial = 0;
+      w._preSolve = null;
+      w._preSolveError = null;
+      w._normal = { x: 0, y: 0 };
+      w._contacts = new StructList(w, 'contact_data');
+      w._cells = new StructList(null, 'tile_hit');
+      w._hits = new StructList(w, 'raycast_result');
+      w._events = {
+        touchBegin: new StructList(w, 'touch_event'),
+        touchEnd: new StructList(w, 'touch_event'),
+        sensorBegin: new StructList(w, 'sensor_event'),
+        sensorEnd: new StructList(w, 'sensor_event'),
+        crush: new StructList(w, 'crush_event'),
+      };
+      w._profile = {};
       /** The world's tilemap. */
-      this.tilemap = new Tilemap(this);
+      w.tilemap = new Tilemap(w);
+      worlds.set(ptr, w);
     }
     /** Adopts a world made in C (the demo page's game); not owned unless `owned`. */
     static _adopt(ptr, owned = false) {
       const w = Object.create(World.prototype);
-      w._ptr = ptr;
-      w._owned = owned;
-      w._bodies = new Map();
-      w.tilemap = new Tilemap(w);
+      World._setup(w, ptr, owned);
       return w;
     }
     _live() {
       if (!this._ptr) throw new Error('the world has been disposed');
       return this._ptr;
     }
+    // The one wrapper of an id: the same Body object for the same id for as
+    // long as anything holds it (found without allocating on the hot path).
     _bodyOf(a, b, c) {
+      if (a === 0) return null;
+      if (c) this._serial = c;
+      const cur = this._slots[a];
+      if (cur !== undefined && cur._id[1] === b) return cur;
       const key = `${a}:${b}`;
-      let body = this._bodies.get(key);
-      if (!body) {
-        body = new Body(this, a, b, c);
-        this._bodies.set(key, body);
-      }
+      const ref = this._older.get(key);
+      let body = ref && ref.deref();
+      if (body) this._older.delete(key);
+      else body = new Body(this, a, b, c || this._serial);
+      if (cur !== undefined) this._older.set(`${a}:${cur._id[1]}`, new WeakRef(cur));
+      this._slots[a] = body;
       return body;
     }
     /** Frees the world and its bodies (wasm memory). Safe to call twice. */
     dispose() {
-      if (this._ptr && this._owned !== false) M._ledge_js_world_destroy(this._ptr);
+      if (this._ptr) {
+        worlds.delete(this._ptr);
+        if (this._owned !== false) M._ledge_js_world_destroy(this._ptr);
+      }
       this._ptr = 0;
-      this._bodies.clear();
+      this._slots = [];
+      this._older.clear();
     }
     /** Same as dispose(). */
     free() {
       this.dispose();
     }
-    /** Advances the world by dt seconds (0 < dt <= 1). */
+    /**
+     * Advances the world by dt seconds (0 < dt <= 1). An exception thrown by
+     * the pre-solve callback is thrown here, after the step (the callback
+     * is not called again in that step).
+     */
     step(dt) {
       M._ledge_js_clear_error();
+      this._preSolveError = null;
       M._ledge_js_world_step(this._live(), dt);
+      if (this._preSolveError) {
+        const e = this._preSolveError;
+        this._preSolveError = null;
+        throw e;
+      }
       checkLog();
     }
     /** ledge_world_hash as a BigInt: equal runs give equal hashes, in wasm and native. */
@@ -589,8 +971,8 @@ export function bind(M) {
     }
     /**
      * The world's state as a snapshot (ledge_world_save): restore it with
-     * restore(), here or in a world made the same way (also natively:
-     * the bytes are the C library's).
+     * restore(), here or in a world made the same way (also natively: the
+     * bytes are the C library's).
      */
     save() {
       M._ledge_js_clear_error();
@@ -603,8 +985,8 @@ export function bind(M) {
     }
     /**
      * Puts the world back to a snapshot of save() (a Uint8Array); throws
-     * ledge's message, the world unchanged, when it is refused (truncated,
-     * corrupted, another world's def, another format version).
+     * ledge's message, the world unchanged, when it is refused. Body and
+     * Character objects keep naming the same ids, valid or not as in C.
      */
     restore(bytes) {
       if (!(bytes instanceof Uint8Array)) throw new TypeError('restore needs a Uint8Array');
@@ -621,69 +1003,127 @@ export function bind(M) {
       return M._ledge_js_world_body_count(this._live());
     }
     /**
-     * Creates a body. def: type ('static' | 'kinematic' | 'dynamic',
-     * default dynamic), shape (required: ledge.circle(), ledge.box(),
-     * ledge.polygon()), position, velocity, density, friction, bounce,
-     * gravityScale, drag, bullet, sensor, enableEvents, oneWay,
-     * maxFloorAngle, response, filter, userData.
+     * Creates a body from the fields of ledge_body_def: type, shape
+     * (required: ledge.circle(), ledge.box(), ledge.polygon()), position,
+     * velocity, density, friction, bounce, gravityScale, drag, bullet,
+     * sensor, enableEvents, oneWay, maxFloorAngle, response, filter; and
+     * userData (kept on the Body object).
      */
     createBody(def) {
       if (!def || typeof def !== 'object') throw new TypeError('createBody needs a def object');
-      const F = f32();
-      F.set(bodyDefaults, S);
-      F[S] = enumIndex(TYPES, def.type, 'type', bodyDefaults[0]);
-      if (def.position) F.set([vec(def.position, 'position').x, def.position.y], S + 1);
-      if (def.velocity) F.set([vec(def.velocity, 'velocity').x, def.velocity.y], S + 3);
-      if (def.density !== undefined) F[S + 5] = def.density;
-      if (def.friction !== undefined) F[S + 6] = def.friction;
-      if (def.bounce !== undefined) F[S + 7] = def.bounce;
-      if (def.gravityScale !== undefined) F[S + 8] = def.gravityScale;
-      if (def.drag !== undefined) F[S + 9] = def.drag;
-      F[S + 10] = (def.bullet ? 1 : 0) | (def.sensor ? 2 : 0) | (def.enableEvents ? 4 : 0);
-      F[S + 11] = enumIndex(ONE_WAYS, def.oneWay, 'oneWay', 0);
-      if (def.maxFloorAngle !== undefined) F[S + 12] = def.maxFloorAngle;
-      F[S + 13] = enumIndex(RESPONSES, def.response, 'response', 0);
-      const fl = def.filter || {};
-      u32()[S + 14] = num(fl.category, 1) >>> 0;
-      u32()[S + 15] = num(fl.mask, 0xffffffff) >>> 0;
-      putShape(def.shape, 16);
+      if (!def.shape || typeof def.shape !== 'object') throw new TypeError('shape is required');
       M._ledge_js_clear_error();
-      const ok = M._ledge_js_body_create(this._live());
+      const p = writeDef('body_def', def);
+      const ok = M._ledge_js_body_create(this._live(), p);
       check(ok, 'createBody');
       const U = u32();
       const body = this._bodyOf(U[S], U[S + 1], U[S + 2]);
       body.userData = def.userData;
       return body;
     }
+    /**
+     * Makes a living kinematic body a character (ledge_character_create).
+     * def: { move: MoveOptions, platformOnLeave, ridePlatforms }.
+     */
+    createCharacter(body, def) {
+      if (!(body instanceof Body) || body.world !== this) throw new TypeError('createCharacter needs a Body of this world');
+      const p = writeDef('character_def', def);
+      M._ledge_js_clear_error();
+      check(M._ledge_js_character_create(this._live(), body._id[0], body._id[1], body._id[2], p), 'createCharacter');
+      if (!body._character) body._character = new Character(body);
+      return body._character;
+    }
+    /**
+     * Sets (or with null clears) the pre-solve filter
+     * (ledge_world_set_pre_solve): fn(body, other, cellX, cellY, normal,
+     * proposed) is called inside the step for each new contact and returns
+     * a response ('slide', 'touch', 'bounce', 'cross') or undefined for
+     * `proposed`; `other` is null for a tile. The normal object is reused.
+     * It must not call into the world.
+     */
+    setPreSolve(fn) {
+      if (fn !== null && typeof fn !== 'function') throw new TypeError('setPreSolve needs a function or null');
+      this._live();
+      this._preSolve = fn;
+      M._ledge_js_set_pre_solve(this._ptr, fn ? 1 : 0);
+    }
+    /**
+     * The last step's events (ledge_world_touch_events, _sensor_events,
+     * _crush_events): { touchBegin, touchEnd, sensorBegin, sensorEnd,
+     * crush }, each a StructList over the world's own arrays, valid until
+     * the next step. The same objects on every call: nothing is allocated.
+     */
+    get events() {
+      M._ledge_js_events(this._live());
+      const U = u32(), I = i32(), e = this._events;
+      e.touchBegin._set(U[S], I[S + 1]);
+      e.touchEnd._set(U[S + 2], I[S + 3]);
+      e.sensorBegin._set(U[S + 4], I[S + 5]);
+      e.sensorEnd._set(U[S + 6], I[S + 7]);
+      e.crush._set(U[S + 8], I[S + 9]);
+      return e;
+    }
+    /** Whether the step is timed (ledge_world_enable_profile). */
+    enableProfile(on) {
+      M._ledge_js_clear_error();
+      M._ledge_js_enable_profile(this._live(), on ? 1 : 0);
+      checkLog();
+    }
+    /** Milliseconds of the last step's stages (ledge_world_profile); the same object, updated. */
+    get profile() {
+      const p = buffer('profile');
+      M._ledge_js_profile(this._live(), p);
+      return read('profile', p, this, this._profile);
+    }
     /** The closest hit along origin + translation, or null. filter: category, mask, includeTiles, ignore (a Body). */
     raycast(origin, translation, filter) {
       vec(origin, 'origin');
       vec(translation, 'translation');
-      putFilter(filter);
-      const r = M._ledge_js_raycast(this._live(), origin.x, origin.y, translation.x, translation.y);
+      const q = filterPtr(filter);
+      const out = buffer('raycast_result');
+      const r = M._ledge_js_raycast(this._live(), origin.x, origin.y, translation.x, translation.y, q, out);
       check(r >= 0, 'raycast');
-      return r ? this._cast() : null;
+      return r ? read('raycast_result', out, this, {}) : null;
+    }
+    /**
+     * Every hit of the segment in order (ledge_world_raycast_all): fn(hit)
+     * returns as Box2D's cast callback (< 0 ignore, 0 stop, (0, 1) clip the
+     * ray there, >= 1 or undefined go on). Returns the hits delivered.
+     */
+    raycastAll(origin, translation, filter, fn) {
+      vec(origin, 'origin');
+      vec(translation, 'translation');
+      if (typeof fn !== 'function') throw new TypeError('raycastAll needs a callback');
+      const q = filterPtr(filter);
+      const n = M._ledge_js_raycast_all(this._live(), origin.x, origin.y, translation.x, translation.y, q);
+      check(n >= 0, 'raycastAll');
+      const hits = this._hits._set(u32()[S], n).toArray();
+      let clip = 1;
+      let delivered = 0;
+      for (const hit of hits) {
+        if (hit.fraction > clip) break;
+        ++delivered;
+        const r = fn(hit);
+        if (r === undefined || r >= 1 || r < 0) continue;
+        if (!(r > 0)) break; // 0 or NaN
+        clip = r;
+      }
+      return delivered;
     }
     /** The first hit of `shape` moved from position by translation, or null. */
     shapeCast(shape, position, translation, filter) {
       vec(position, 'position');
       vec(translation, 'translation');
-      putFilter(filter);
+      const q = filterPtr(filter);
       putShape(shape, 8);
-      const r = M._ledge_js_shape_cast(this._live(), position.x, position.y, translation.x, translation.y);
+      const out = buffer('raycast_result');
+      const r = M._ledge_js_shape_cast(this._live(), position.x, position.y, translation.x, translation.y, q, out);
       check(r >= 0, 'shapeCast');
-      return r ? this._cast() : null;
-    }
-    _cast() {
-      const { hit } = readHit(this, 0);
-      hit.point = readVec(7);
-      hit.normal = readVec(9);
-      hit.fraction = f32()[S + 11];
-      return hit;
+      return r ? read('raycast_result', out, this, {}) : null;
     }
     _query(lower, upper, point, filter) {
-      putFilter(filter);
-      const n = M._ledge_js_query(this._live(), lower.x, lower.y, upper.x, upper.y, point);
+      const q = filterPtr(filter);
+      const n = M._ledge_js_query(this._live(), lower.x, lower.y, upper.x, upper.y, point, q);
       check(n >= 0, point ? 'queryPoint' : 'queryAABB');
       const U = u32();
       const ids = U[S] >> 2;
@@ -701,26 +1141,39 @@ export function bind(M) {
       return this._query(point, point, 1, filter);
     }
     /**
+     * The nearest tile surface or body to `shape` at `position`, no farther
+     * than maxDistance (ledge_world_nearest): { kind, body, cell, tile,
+     * distance: { distance, pointA, pointB, normal, iterations } }, or null.
+     */
+    nearest(shape, position, maxDistance, filter) {
+      vec(position, 'position');
+      const q = filterPtr(filter);
+      putShape(shape, 8);
+      const out = buffer('nearest_result');
+      const r = M._ledge_js_nearest(this._live(), position.x, position.y, maxDistance, 0, q, out);
+      check(r >= 0, 'nearest');
+      return r ? read('nearest_result', out, this, {}) : null;
+    }
+    /** ledge_world_nearest_point: nearest() for a point. */
+    nearestPoint(point, maxDistance, filter) {
+      vec(point, 'point');
+      const q = filterPtr(filter);
+      const out = buffer('nearest_result');
+      const r = M._ledge_js_nearest(this._live(), point.x, point.y, maxDistance, 1, q, out);
+      check(r >= 0, 'nearestPoint');
+      return r ? read('nearest_result', out, this, {}) : null;
+    }
+    /**
      * Debug draw inside region {lower, upper} (default: the whole map) as
      * plain arrays a canvas can draw: { polygons, circles, segments, points },
      * each item with a `color` (0xRRGGBB number). options: tiles, bodies,
      * contacts, normals, bounds (booleans; the first four default true).
      */
     debugDraw(options = {}, region) {
-      const d = this.tilemap.def;
-      const r = region || {
-        lower: { x: d.origin.x - d.tileSize, y: d.origin.y - d.tileSize },
-        upper: { x: d.origin.x + (d.width + 1) * d.tileSize, y: d.origin.y + (d.height + 1) * d.tileSize },
-      };
-      const on = (v, dflt) => (v === undefined ? dflt : !!v);
-      const flags = (on(options.tiles, true) ? 1 : 0) | (on(options.bodies, true) ? 2 : 0) |
-        (on(options.contacts, true) ? 4 : 0) | (on(options.normals, true) ? 8 : 0) | (on(options.bounds, false) ? 16 : 0);
-      const n = M._ledge_js_draw(this._live(), flags, r.lower.x, r.lower.y, r.upper.x, r.upper.y);
-      check(n >= 0, 'debugDraw');
-      const base = u32()[S] >> 2;
-      const F = f32();
+      const list = this.debugDrawList(options, region);
+      const F = list.f32;
       const out = { polygons: [], circles: [], segments: [], points: [] };
-      for (let k = base; k < base + n;) {
+      for (let k = list.offset; k < list.offset + list.length;) {
         const kind = DRAW_KINDS[F[k]];
         const color = F[k + 1];
         const count = F[k + 2];
@@ -740,22 +1193,83 @@ export function bind(M) {
       }
       return out;
     }
+    /**
+     * The debug draw as one array of floats in wasm memory, for drawing
+     * every frame without allocating: { f32, offset, length } where records
+     * follow each other as (kind, color, count, count floats...); kind 1
+     * polygon, 2 solid polygon, 3 circle, 4 solid circle (x, y, radius),
+     * 5 segment (x1, y1, x2, y2), 6 point (x, y, size). Valid until the
+     * next draw.
+     */
+    debugDrawList(options = {}, region) {
+      let r = region;
+      if (!r) {
+        const d = this.tilemap.def;
+        r = {
+          lower: { x: d.origin.x - d.tileSize, y: d.origin.y - d.tileSize },
+          upper: { x: d.origin.x + (d.width + 1) * d.tileSize, y: d.origin.y + (d.height + 1) * d.tileSize },
+        };
+      }
+      const on = (v, dflt) => (v === undefined ? dflt : !!v);
+      const flags = (on(options.tiles, true) ? 1 : 0) | (on(options.bodies, true) ? 2 : 0) |
+        (on(options.contacts, true) ? 4 : 0) | (on(options.normals, true) ? 8 : 0) | (on(options.bounds, false) ? 16 : 0);
+      const n = M._ledge_js_draw(this._live(), flags, r.lower.x, r.lower.y, r.upper.x, r.upper.y);
+      check(n >= 0, 'debugDraw');
+      return { f32: f32(), offset: u32()[S] >> 2, length: n };
+    }
+    /**
+     * Loads a Tiled map's tiles and objects into this world (the rules of
+     * ledge_tiled_load_world, docs/tiled.md): returns { width, height,
+     * tileCounts, objects, bodies } with findObject(name).
+     */
+    loadTiled(map, options = {}) {
+      return tiled.loadWorld(this, typeof map === 'string' ? JSON.parse(map) : map, options);
+    }
+    /**
+     * A new world made from a Tiled map (ledge_tiled_create_world):
+     * options.world is the world def (width and height are the map's);
+     * returns { world, result }.
+     */
+    static fromTiled(map, options = {}) {
+      return tiled.createWorld(typeof map === 'string' ? JSON.parse(map) : map, options);
+    }
   }
 
   const circle = (radius, center = { x: 0, y: 0 }) => ({ type: 'circle', radius, center });
   const box = (halfWidth, halfHeight, center = { x: 0, y: 0 }) => ({ type: 'box', halfExtents: { x: halfWidth, y: halfHeight }, center });
   const polygon = (points) => ({ type: 'polygon', points });
 
+  const tiled = tiledLoader({
+    M, World, Tile, tileNames, check, checkLog, writeDef, putShape, structs, consts,
+    flip: (tile, flags) => M._ledge_js_tiled_flip(tile, flags),
+    decompose,
+  });
+
   return {
     World,
     Body,
+    Character,
     Tilemap,
+    StructList,
     Tile,
     tileNames,
     clipVelocity,
     circle,
     box,
     polygon,
+    decompose,
+    shapeDistance,
+    tileDistance,
+    tileOutline,
+    tileNormal,
+    tileGroup,
+    tileContains,
+    /** The library's version, e.g. "0.1.0". */
+    version: table.version,
+    /** Limits of the C library: MAX_POLYGON_VERTICES, MOVE_MAX_HITS, MAX_STEP, SNAPSHOT_VERSION, ... */
+    limits: Object.freeze({ ...consts }),
+    /** The binding's struct table (C field, JavaScript name, offset, kind), for tools. */
+    structs,
     /** Bytes of wasm heap in use by C allocations (for finding leaks). */
     heapInUse: () => M._ledge_js_heap_in_use(),
     /** The emscripten module. */

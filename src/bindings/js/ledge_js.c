@@ -1,31 +1,30 @@
-// The C side of the JavaScript binding (ledge.mjs): ledge's API flattened
-// into functions of numbers and pointers, because JavaScript can neither
-// pass nor read C structs. Results go to one scratch area (read back by
-// ledge.mjs through the heap views right after the call); body ids travel
-// as their three 32-bit fields. Every entry point returns what the library
-// returned; a refusal's message is kept by the log hook for the binding to
-// throw.
-#include <ledge/ledge.h>
+// The C side of the JavaScript binding (ledge.mjs): ledge's API as
+// functions of numbers and pointers. Structs (defs, states, results) live in
+// buffers of the wasm heap that ledge.mjs reads and writes through the
+// table of ledge_js_layout.c; small results go to one scratch area, read
+// back right after the call; body ids travel as their three 32-bit fields.
+// Every entry point returns what the library returned; a refusal's message
+// is kept by the log hook for the binding to throw.
+#include "ledge_js.h"
+
 #include <ledge/tiled.h>
 
-#include <emscripten/emscripten.h>
 #include <limits.h>
 #include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define JS_API EMSCRIPTEN_KEEPALIVE
+js_scratch ledge_js_scratch_area;
+char ledge_js_last_error[MESSAGE_BYTES];
 
-enum { SCRATCH_WORDS = 256, MESSAGE_BYTES = 512 };
+#define scratch    ledge_js_scratch_area
+#define last_error ledge_js_last_error
 
-// Scratch for results: floats and 32-bit integers share the words.
-static union {
-    float f[SCRATCH_WORDS];
-    uint32_t u[SCRATCH_WORDS];
-    int32_t i[SCRATCH_WORDS];
-} scratch;
-
-static char last_error[MESSAGE_BYTES];
+void ledge_js_refuse(const char *message) {
+    if (last_error[0] != '\0') return;
+    strncpy(last_error, message, MESSAGE_BYTES - 1);
+    last_error[MESSAGE_BYTES - 1] = '\0';
+}
 
 static void keep_error(ledge_log_level level, const char *message, void *user) {
     (void)user;
@@ -36,27 +35,15 @@ static void keep_error(ledge_log_level level, const char *message, void *user) {
     last_error[MESSAGE_BYTES - 1] = '\0';
 }
 
-static vec2s v2(float x, float y) {
-    vec2s o = {{x, y}};
-    return o;
-}
+#define v2     js_v2
+#define id_of  js_id
+#define put_id js_put_id
 
 // A number from JavaScript as an int. NaN, infinities and values beyond
 // int's range become INT_MIN, which every caller refuses with ledge's
 // message (a plain cast would be undefined behaviour in C).
 static int int_of(float f) {
     return f >= -2147483520.0f && f <= 2147483520.0f ? (int)f : INT_MIN;
-}
-
-static ledge_body_id id_of(uint32_t index1, uint32_t generation, uint32_t world) {
-    ledge_body_id id = {index1, generation, world};
-    return id;
-}
-
-static void put_id(int at, ledge_body_id id) {
-    scratch.u[at] = id.index1;
-    scratch.u[at + 1] = id.generation;
-    scratch.u[at + 2] = id.world;
 }
 
 /// Installs the log hook; called once by the binding.
@@ -86,44 +73,10 @@ JS_API int ledge_js_heap_in_use(void) {
 
 // ---- world ----
 
-/// A world from the def's fields (scratch: gravity x, y, tile size, width,
-/// height, origin x, y, body capacity, iterations, substeps, linear slop,
-/// bounce threshold, cell size, response model, enable sleep (0 or 1),
-/// sleep speed, sleep time), or NULL.
-JS_API ledge_world *ledge_js_world_create(void) {
-    const float *f = scratch.f;
-    ledge_world_def d = ledge_default_world_def();
-    d.gravity = v2(f[0], f[1]);
-    d.tile_size = f[2];
-    d.map_width = int_of(f[3]);
-    d.map_height = int_of(f[4]);
-    d.map_origin = v2(f[5], f[6]);
-    d.body_capacity = int_of(f[7]);
-    d.iterations = int_of(f[8]);
-    d.substeps = int_of(f[9]);
-    d.linear_slop = f[10];
-    d.bounce_threshold = f[11];
-    d.cell_size = f[12];
-    d.friction_law = (ledge_friction_law)int_of(f[13]);
-    d.enable_sleep = f[14] != 0.0f;
-    d.sleep_speed = f[15];
-    d.sleep_time = f[16];
-    return ledge_world_create(&d);
-}
-
-/// The default world def into scratch, in ledge_js_world_create's order.
-JS_API void ledge_js_default_world_def(void) {
-    ledge_world_def d = ledge_default_world_def();
-    float v[17] = {d.gravity.x,           d.gravity.y,
-                   d.tile_size,           (float)d.map_width,
-                   (float)d.map_height,   d.map_origin.x,
-                   d.map_origin.y,        (float)d.body_capacity,
-                   (float)d.iterations,   (float)d.substeps,
-                   d.linear_slop,         d.bounce_threshold,
-                   d.cell_size,           (float)d.friction_law,
-                   (float)d.enable_sleep, d.sleep_speed,
-                   d.sleep_time};
-    memcpy(scratch.f, v, sizeof v);
+/// A world from the def the binding filled (ledge_js_layout's world_def),
+/// or NULL.
+JS_API ledge_world *ledge_js_world_create(const ledge_world_def *def) {
+    return ledge_world_create(def);
 }
 
 JS_API void ledge_js_world_destroy(ledge_world *w) {
@@ -177,9 +130,10 @@ enum { SHAPE_CIRCLE = 1, SHAPE_BOX = 2, SHAPE_POLYGON = 3 };
 
 // The shape described at scratch[at..]: kind, then circle (cx, cy, r), box
 // (cx, cy, hx, hy) or polygon (count, x0, y0, ...).
-static bool shape_from(int at, ledge_shape *out) {
+bool ledge_js_shape_from(int at, ledge_shape *out) {
     const float *f = scratch.f + at;
     int kind = int_of(f[0]);
+    memset(out, 0, sizeof *out);
     if (kind == SHAPE_CIRCLE) {
         *out = ledge_make_circle(v2(f[1], f[2]), f[3]);
     } else if (kind == SHAPE_BOX) {
@@ -197,63 +151,26 @@ static bool shape_from(int at, ledge_shape *out) {
     return ledge_shape_is_valid(out);
 }
 
-// Where the body def's shape starts in scratch (after its 16 fields), and
-// where ledge_js_body_state puts whether the body is awake (after the
+// Where ledge_js_body_state puts whether the body is awake (after the
 // shape's LEDGE_MAX_POLYGON_VERTICES vertices at 12..).
-enum { BODY_SHAPE_AT = 16, BODY_AWAKE_AT = 12 + 2 * LEDGE_MAX_POLYGON_VERTICES };
+enum { BODY_AWAKE_AT = 12 + 2 * LEDGE_MAX_POLYGON_VERTICES };
 
-/// Creates a body from scratch: type, position x, y, velocity x, y,
-/// density, friction, bounce, gravity scale, drag, flags (1 bullet, 2
-/// sensor, 4 events), one-way, max floor angle, response, category (low
-/// 32 bits), mask (low 32 bits), then the shape. The id goes to scratch
-/// 0..2; returns whether it is valid.
-JS_API bool ledge_js_body_create(ledge_world *w) {
-    const float *f = scratch.f;
-    ledge_body_def d = ledge_default_body_def();
-    d.type = (ledge_body_type)int_of(f[0]);
-    d.position = v2(f[1], f[2]);
-    d.velocity = v2(f[3], f[4]);
-    d.density = f[5];
-    d.friction = f[6];
-    d.bounce = f[7];
-    d.gravity_scale = f[8];
-    d.drag = f[9];
-    int flags = int_of(f[10]);
-    d.bullet = flags & 1;
-    d.sensor = (flags & 2) != 0;
-    d.enable_events = (flags & 4) != 0;
-    d.one_way = int_of(f[11]);
-    d.max_floor_angle = f[12];
-    d.response = (ledge_response)int_of(f[13]);
-    d.filter.category = scratch.u[14];
-    d.filter.mask = scratch.u[15] == 0xFFFFFFFFu ? UINT64_MAX : scratch.u[15];
-    if (!shape_from(BODY_SHAPE_AT, &d.shape) && d.shape.type == LEDGE_SHAPE_INVALID &&
-        last_error[0] == '\0') {
-        strcpy(last_error, "ledge_body_create: unknown shape kind");
+/// Builds the shape described in scratch (ledge_js_shape_from) into the
+/// def's shape field: how the binding writes a `shape` field of a def.
+JS_API bool ledge_js_put_shape(ledge_shape *out) {
+    if (!ledge_js_shape_from(0, out) && out->type == LEDGE_SHAPE_INVALID) {
+        ledge_js_refuse("ledge_body_create: unknown shape kind");
+        return false;
     }
-    ledge_body_id id = ledge_body_create(w, &d);
-    put_id(0, id);
-    return ledge_body_is_valid(w, id);
+    return ledge_shape_is_valid(out);
 }
 
-/// The default body def into scratch, in ledge_js_body_create's order.
-JS_API void ledge_js_default_body_def(void) {
-    ledge_body_def d = ledge_default_body_def();
-    float v[14] = {(float)d.type,
-                   d.position.x,
-                   d.position.y,
-                   d.velocity.x,
-                   d.velocity.y,
-                   d.density,
-                   d.friction,
-                   d.bounce,
-                   d.gravity_scale,
-                   d.drag,
-                   (float)(d.bullet | d.sensor << 1 | d.enable_events << 2),
-                   (float)d.one_way,
-                   d.max_floor_angle,
-                   (float)d.response};
-    memcpy(scratch.f, v, sizeof v);
+/// Creates a body from the def the binding filled (body_def). The id goes
+/// to scratch 0..2; returns whether it is valid.
+JS_API bool ledge_js_body_create(ledge_world *w, const ledge_body_def *def) {
+    ledge_body_id id = ledge_body_create(w, def);
+    put_id(0, id);
+    return ledge_body_is_valid(w, id);
 }
 
 JS_API void ledge_js_body_destroy(ledge_world *w, uint32_t a, uint32_t b, uint32_t c) {
@@ -299,7 +216,6 @@ enum {
     SET_BOUNCE = 6,
     SET_DRAG = 7,
     SET_DROP_THROUGH = 8,
-    SET_FILTER = 9, // category, mask (low 32 bits), group
     SET_AWAKE = 10, // x != 0: wake, else put to sleep
 };
 
@@ -326,11 +242,6 @@ JS_API bool ledge_js_body_set(ledge_world *w, uint32_t a, uint32_t b, uint32_t c
         return ledge_body_set_drag(w, id, x);
     case SET_DROP_THROUGH:
         return ledge_body_drop_through(w, id);
-    case SET_FILTER: {
-        ledge_filter fl = {scratch.u[0], scratch.u[1] == 0xFFFFFFFFu ? UINT64_MAX : scratch.u[1],
-                           scratch.i[2]};
-        return ledge_body_set_filter(w, id, fl);
-    }
     case SET_AWAKE:
         return ledge_body_set_awake(w, id, x != 0.0f);
     default:
@@ -341,68 +252,11 @@ JS_API bool ledge_js_body_set(ledge_world *w, uint32_t a, uint32_t b, uint32_t c
 
 // ---- the character move ----
 
-// Layout of a flattened move result in scratch.
-enum { MOVE_HEAD = 24, MOVE_HIT_WORDS = 16 };
-
-static void put_move(const ledge_move_result *r) {
-    float *f = scratch.f;
-    f[0] = r->position.x, f[1] = r->position.y;
-    f[2] = r->displacement.x, f[3] = r->displacement.y;
-    f[4] = r->velocity.x, f[5] = r->velocity.y;
-    scratch.i[6] =
-        r->on_ground | r->on_wall << 1 | r->on_ceiling << 2 | r->snapped << 3 | r->stuck << 4;
-    scratch.i[7] = r->wall_side;
-    f[8] = r->ground_normal.x, f[9] = r->ground_normal.y;
-    f[10] = r->wall_normal.x, f[11] = r->wall_normal.y;
-    f[12] = r->ceiling_normal.x, f[13] = r->ceiling_normal.y;
-    f[14] = r->up.x, f[15] = r->up.y;
-    scratch.i[16] = r->ground_hit;
-    scratch.i[17] = r->hit_count;
-    for (int k = 0; k < r->hit_count && k < LEDGE_MOVE_MAX_HITS; ++k) {
-        const ledge_move_hit *h = &r->hits[k];
-        int at = MOVE_HEAD + MOVE_HIT_WORDS * k;
-        scratch.i[at] = (int)h->kind;
-        put_id(at + 1, h->body);
-        scratch.i[at + 4] = h->cell_x, scratch.i[at + 5] = h->cell_y, scratch.i[at + 6] = h->tile;
-        f[at + 7] = h->normal.x, f[at + 8] = h->normal.y;
-        f[at + 9] = h->point.x, f[at + 10] = h->point.y;
-        f[at + 11] = h->push.x, f[at + 12] = h->push.y;
-        f[at + 13] = h->fraction;
-    }
-}
-
-/// ledge_body_move by (dx, dy) with the move def in scratch (max slides,
-/// max floor slope, snap length, skin, flags (1 stop on slope, 2 set
-/// velocity), up x, up y); the result flattened into scratch (put_move).
+/// ledge_body_move by (dx, dy) with the move def the binding filled
+/// (move_def), the result into `out` (move_result).
 JS_API bool ledge_js_body_move(ledge_world *w, uint32_t a, uint32_t b, uint32_t c, float dx,
-                               float dy) {
-    const float *f = scratch.f;
-    ledge_move_def d = ledge_default_move_def();
-    d.max_slides = int_of(f[0]);
-    d.max_floor_slope = f[1];
-    d.snap_length = f[2];
-    d.skin = f[3];
-    int flags = int_of(f[4]);
-    d.stop_on_slope = (flags & 1) != 0;
-    d.set_velocity = (flags & 2) != 0;
-    d.up = v2(f[5], f[6]);
-    ledge_move_result r;
-    if (!ledge_body_move(w, id_of(a, b, c), v2(dx, dy), &d, &r)) return false;
-    put_move(&r);
-    return true;
-}
-
-/// The default move def into scratch, in ledge_js_body_move's order.
-JS_API void ledge_js_default_move_def(void) {
-    ledge_move_def d = ledge_default_move_def();
-    float v[7] = {(float)d.max_slides,
-                  d.max_floor_slope,
-                  d.snap_length,
-                  d.skin,
-                  (float)(d.stop_on_slope | d.set_velocity << 1),
-                  d.up.x,
-                  d.up.y};
-    memcpy(scratch.f, v, sizeof v);
+                               float dy, const ledge_move_def *def, ledge_move_result *out) {
+    return ledge_body_move(w, id_of(a, b, c), v2(dx, dy), def, out);
 }
 
 /// ledge_move_clip_velocity against `count` push directions in scratch
@@ -451,50 +305,28 @@ JS_API void ledge_js_tilemap_def(ledge_world *w) {
 
 // ---- queries ----
 
-static ledge_query_filter filter_from(int at) {
-    ledge_query_filter q = ledge_default_query_filter();
-    q.category = scratch.u[at];
-    q.mask = scratch.u[at + 1] == 0xFFFFFFFFu ? UINT64_MAX : scratch.u[at + 1];
-    q.include_tiles = scratch.u[at + 2] != 0;
-    q.ignore = id_of(scratch.u[at + 3], scratch.u[at + 4], scratch.u[at + 5]);
-    return q;
-}
-
-static void put_cast(const ledge_raycast_result *r) {
-    scratch.i[0] = (int)r->kind;
-    put_id(1, r->body);
-    scratch.i[4] = r->cell_x, scratch.i[5] = r->cell_y, scratch.i[6] = r->tile;
-    scratch.f[7] = r->point.x, scratch.f[8] = r->point.y;
-    scratch.f[9] = r->normal.x, scratch.f[10] = r->normal.y;
-    scratch.f[11] = r->fraction;
-}
-
-/// The closest hit of the ray (filter in scratch 0..5) into scratch
-/// (put_cast); -1 when refused.
-JS_API int ledge_js_raycast(ledge_world *w, float ox, float oy, float tx, float ty) {
-    ledge_query_filter q = filter_from(0);
-    ledge_raycast_result r;
+/// The closest hit of the ray (query_filter at `q`) into `out`
+/// (raycast_result); -1 when refused.
+JS_API int ledge_js_raycast(ledge_world *w, float ox, float oy, float tx, float ty,
+                            const ledge_query_filter *q, ledge_raycast_result *out) {
     ledge_js_clear_error();
-    bool hit = ledge_world_raycast(w, v2(ox, oy), v2(tx, ty), &q, &r);
+    bool hit = ledge_world_raycast(w, v2(ox, oy), v2(tx, ty), q, out);
     if (last_error[0]) return -1;
-    if (hit) put_cast(&r);
     return hit;
 }
 
-/// The closest hit of `shape` (scratch 8..) cast from (px, py) by (tx, ty)
-/// (filter in scratch 0..5); -1 when refused.
-JS_API int ledge_js_shape_cast(ledge_world *w, float px, float py, float tx, float ty) {
-    ledge_query_filter q = filter_from(0);
+/// The closest hit of the shape described in scratch from word 8, cast
+/// from (px, py) by (tx, ty), into `out`; -1 when refused.
+JS_API int ledge_js_shape_cast(ledge_world *w, float px, float py, float tx, float ty,
+                               const ledge_query_filter *q, ledge_raycast_result *out) {
     ledge_shape s;
     ledge_js_clear_error();
-    if (!shape_from(8, &s)) {
-        if (!last_error[0]) strcpy(last_error, "ledge_world_shape_cast: invalid shape");
+    if (!ledge_js_shape_from(8, &s)) {
+        ledge_js_refuse("ledge_world_shape_cast: invalid shape");
         return -1;
     }
-    ledge_raycast_result r;
-    bool hit = ledge_world_shape_cast(w, &s, v2(px, py), v2(tx, ty), &q, &r);
+    bool hit = ledge_world_shape_cast(w, &s, v2(px, py), v2(tx, ty), q, out);
     if (last_error[0]) return -1;
-    if (hit) put_cast(&r);
     return hit;
 }
 
@@ -530,17 +362,17 @@ static bool collect(ledge_body_id id, void *context) {
 
 /// Bodies whose box overlaps the AABB (point: lower == upper and point
 /// != 0): returns their count (-1 when refused or out of memory), the
-/// address of their ids (three words each) in scratch 0.
-JS_API int ledge_js_query(ledge_world *w, float lx, float ly, float ux, float uy, int point) {
-    ledge_query_filter q = filter_from(0);
+/// address of their ids (three words each) in scratch 0. Filter: query_filter.
+JS_API int ledge_js_query(ledge_world *w, float lx, float ly, float ux, float uy, int point,
+                          const ledge_query_filter *q) {
     found.count = 0;
     found.failed = false;
     ledge_js_clear_error();
     if (point) {
-        ledge_world_query_point(w, v2(lx, ly), &q, collect, &found);
+        ledge_world_query_point(w, v2(lx, ly), q, collect, &found);
     } else {
         ledge_aabb box = {v2(lx, ly), v2(ux, uy)};
-        ledge_world_query_aabb(w, box, &q, collect, &found);
+        ledge_world_query_aabb(w, box, q, collect, &found);
     }
     scratch.u[0] = (uint32_t)(uintptr_t)found.ids;
     if (last_error[0]) return -1;

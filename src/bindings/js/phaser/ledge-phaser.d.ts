@@ -1,0 +1,108 @@
+// TypeScript declarations of ledge-phaser (ledge-phaser.mjs). Phaser's own
+// types are not required: game objects are anything with x, y and a display
+// size, the scene is Phaser's.
+import type { Ledge, World, Body, Character, CharacterState, CharacterDef, BodyDef, WorldDef, TiledResult, DrawOptions, Vec2 } from 'ledge-physics';
+
+/** What the plugin needs of a game object: a position (its centre) and a display size. */
+export interface GameObjectLike {
+  x: number;
+  y: number;
+  displayWidth: number;
+  displayHeight: number;
+  ledgeBody?: Body;
+  ledgeCharacter?: PluginCharacter;
+}
+
+/** createWorld's def: ledge's WorldDef in tile units, plus pixels and gravity in pixels. */
+export interface PluginWorldDef extends Omit<WorldDef, 'gravity' | 'origin' | 'tileSize'> {
+  /** Pixels per world unit. Default 16. */
+  pixelsPerUnit?: number;
+  /** Pixels per second squared, downward (a number), or a Vec2 in units. Default 1000. */
+  gravity?: number | Vec2;
+  /** Where world (0, 0) is, in pixels. */
+  offset?: Vec2;
+}
+
+export interface TilemapLayerOptions extends Omit<PluginWorldDef, 'width' | 'height' | 'pixelsPerUnit' | 'offset'> {
+  /**
+   * The ledge shape of tiles without a `ledge_tile` property: by tileset
+   * name, then by the tile's id in its tileset; or a function of the tile.
+   */
+  tileShapes?: Record<string, Record<number, string | number>> | ((tile: unknown) => string | number | undefined | null);
+}
+
+/** A character of the plugin: ledge's Character plus its velocity in pixels per second and gravity. */
+export interface PluginCharacter {
+  readonly go: GameObjectLike;
+  readonly body: Body;
+  /** ledge's Character. */
+  readonly character: Character;
+  /** Multiplies the world's gravity for this character. */
+  gravityScale: number;
+  /** Pixels per second; clipped against what each move meets. */
+  velocity: Vec2;
+  /** ledge's state after the last step (units). */
+  readonly state: CharacterState;
+  readonly onFloor: boolean;
+  readonly onWall: boolean;
+  readonly onCeiling: boolean;
+  /** Seconds since the character last stood on a floor (coyote time). */
+  readonly timeSinceFloor: number;
+  setVelocityX(x: number): this;
+  setVelocityY(y: number): this;
+  /** Jumps at `speed` pixels per second when on the floor or within `coyote` seconds of it (default 0.1). */
+  jump(speed: number, coyote?: number): boolean;
+  /** Falls through the one-way platform stood on. */
+  dropThrough(): void;
+}
+
+/** The physics state of save(): ledge's snapshot and the plugin's own. */
+export interface PluginSnapshot {
+  world: Uint8Array;
+  steps: number;
+  characters: Vec2[];
+  movers: { index: number; dir: number; at: Vec2 }[];
+}
+
+/** The scene plugin (mapped on the scene, e.g. `this.ledge`). */
+export interface LedgePlugin {
+  readonly ledge: Ledge;
+  readonly world: World | null;
+  pixelsPerUnit: number;
+  offset: Vec2;
+  gravity: Vec2;
+  /** Fixed steps of 1/60 s; at most this many a drawn frame. Default 5. */
+  maxStepsPerFrame: number;
+  /** Game seconds per real second. Default 1. */
+  timeScale: number;
+  running: boolean;
+  readonly steps: number;
+  /** Phaser's EventEmitter: 'prestep', 'poststep', 'touchstart', 'touchend', 'sensorenter', 'sensorleave', 'crush'. */
+  readonly events: { on(event: string, fn: (...args: any[]) => void, context?: unknown): unknown; off(event: string, fn?: (...args: any[]) => void): unknown };
+  readonly add: {
+    body(go: GameObjectLike, def?: Partial<BodyDef> | { shape?: 'box' | 'circle' }): Body;
+    character(go: GameObjectLike, def?: CharacterDef & { gravityScale?: number; shape?: BodyDef['shape'] }): PluginCharacter;
+    mover(go: GameObjectLike, options: { points: Vec2[]; speed: number; oneWay?: 'up' | 'down' | 'left' | 'right' } & Partial<BodyDef>): Body;
+  };
+  createWorld(def?: PluginWorldDef): World;
+  fromTilemapLayer(layer: unknown, options?: TilemapLayerOptions): World;
+  fromTiledMap(key: string, options?: { gravity?: number | Vec2; tilesets?: Record<string, unknown>; layer?: string } & Omit<WorldDef, 'gravity'>): TiledResult;
+  addBody(go: GameObjectLike, def?: Partial<BodyDef> | { shape?: 'box' | 'circle' }): Body;
+  addCharacter(go: GameObjectLike, def?: CharacterDef & { gravityScale?: number }): PluginCharacter;
+  addMover(go: GameObjectLike, options: { points: Vec2[]; speed: number; oneWay?: 'up' | 'down' | 'left' | 'right' }): Body;
+  remove(go: GameObjectLike): void;
+  /** One fixed step of 1/60 s (the plugin takes them by itself each frame). */
+  step(): void;
+  toWorld(x: number, y: number): Vec2;
+  toPixels(p: Vec2): Vec2;
+  /** Draws ledge's debug view into a Graphics object every frame; debug(false) stops. */
+  debug(on?: boolean, options?: DrawOptions & { graphics?: unknown }): unknown;
+  save(): PluginSnapshot;
+  restore(snapshot: PluginSnapshot): void;
+}
+
+/** The plugin class for Phaser's config: plugins: { scene: [{ key, plugin: createLedgePlugin(ledge), mapping: 'ledge' }] }. */
+export declare function createLedgePlugin(ledge: Ledge): new (scene: unknown, pluginManager: unknown, pluginKey: string) => LedgePlugin;
+
+/** Tiled's flip flags (1 horizontal, 2 vertical, 4 diagonal) of a Phaser tile drawn with `rotation` and flips. */
+export declare function phaserTileFlips(rotation: number, flipX: boolean, flipY: boolean): number;

@@ -1,0 +1,19 @@
+// The scripted scene of the binding's parity test (parity.c).
+#ifndef LEDGE_TESTS_PARITY_H
+#define LEDGE_TESTS_PARITY_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/// Runs the scripted scene for `steps` steps through the C API, writing
+/// its trace to `to` (tests/web/parity.mjs writes the same through the
+/// JavaScript binding).
+int parity_main(FILE *to, int steps);
+
+/// Makes a world from the Tiled map in `file` (ledge_tiled_create_world,
+/// y down or not) and writes its objects, bodies and the hash after 120
+/// steps to `to` (tests/web/parity.mjs's tiledTrace writes the same from
+/// the JavaScript loader). Returns nonzero when the map is refused.
+int parity_tiled(FILE *to, const char *file, bool y_down);
+
+#endif

@@ -1,0 +1,148 @@
+// ledge-phaser's logic in Node, with a stand-in for Phaser's scene (the
+// sample covers the real Phaser in Chromium): Phaser's own reading of
+// Tiled's flip flags (its ParseGID, Phaser 3 and 4) turned back into the
+// flags gives every one of the eight; a layer's tiles become ledge's with
+// their flips and one-way property; a character runs, jumps with coyote
+// time and lands; a mover carries what stands on it; events reach the
+// emitter with the game objects; save and restore come back to the same
+// hash; fromTiledMap makes the C loader's bodies from Phaser's cache.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { bindingDir, loadLedge, root } from './common.mjs';
+
+const { createLedgePlugin, phaserTileFlips } = await import(path.join(bindingDir, 'phaser/ledge-phaser.mjs'));
+const ledge = await loadLedge();
+const require = createRequire(import.meta.url);
+
+// Enough of a Phaser scene for the plugin: sys.events (an emitter with
+// Phaser's (eventemitter3's) calls, whose constructor the plugin reuses),
+// sys.cache, settings.
+class Events {
+  constructor() {
+    this.l = new Map();
+  }
+  on(name, fn, context, once = false) {
+    if (!this.l.has(name)) this.l.set(name, []);
+    this.l.get(name).push({ fn, context, once });
+    return this;
+  }
+  once(name, fn, context) {
+    return this.on(name, fn, context, true);
+  }
+  off(name, fn, context) {
+    this.l.set(name, (this.l.get(name) || []).filter((e) => fn && (e.fn !== fn || (context && e.context !== context))));
+    return this;
+  }
+  listeners(name) {
+    return (this.l.get(name) || []).map((e) => e.fn);
+  }
+  listenerCount(name) {
+    return (this.l.get(name) || []).length;
+  }
+  emit(name, ...args) {
+    const list = this.l.get(name) || [];
+    this.l.set(name, list.filter((e) => !e.once));
+    for (const e of list) e.fn.apply(e.context, args);
+    return list.length > 0;
+  }
+  removeAllListeners() {
+    this.l.clear();
+  }
+}
+function scene(cache = {}) {
+  const sys = { events: new Events(), settings: { isBooted: true }, cache: { tilemap: { get: (k) => cache[k] } } };
+  return { sys };
+}
+const object = (x, y, w, h) => ({ x, y, displayWidth: w, displayHeight: h });
+
+test('Phaser reads Tiled\'s flips into rotation and flipX; the plugin reads them back', () => {
+  for (const phaser of ['phaser', 'phaser3']) {
+    const parse = require(path.join(root, `samples/phaser/node_modules/${phaser}/src/tilemaps/parsers/tiled/ParseGID.js`));
+    for (let flags = 0; flags < 8; ++flags) {
+      const gid = (5 | (flags & 1 ? 0x80000000 : 0) | (flags & 2 ? 0x40000000 : 0) | (flags & 4 ? 0x20000000 : 0)) >>> 0;
+      const g = parse(gid);
+      assert.equal(phaserTileFlips(g.rotation, g.flipped, false), flags, `${phaser}: flags ${flags}`);
+    }
+  }
+  // flipY (set in code) is the vertical flip.
+  assert.equal(phaserTileFlips(0, false, true), 2);
+  assert.equal(phaserTileFlips(Math.PI, true, true), 0);
+});
+
+test('a layer, a character, a mover, events and rollback', () => {
+  const Plugin = createLedgePlugin(ledge);
+  const sc = scene();
+  const plugin = new Plugin(sc, null, 'ledge');
+  // A 20 x 8 layer of 16 px tiles: a floor, a 45 degree slope rising to the
+  // right drawn flipped horizontally from a left-rising tile, a one-way plank.
+  const tileset = { name: 'set', firstgid: 1, getTileProperties: (i) => (i === 3 ? { ledge_one_way: 'up' } : null) };
+  const tile = (index, extra = {}) => ({ index, tileset, properties: {}, rotation: 0, flipX: false, flipY: false, ...extra });
+  const data = Array.from({ length: 8 }, () => new Array(20).fill(null));
+  for (let x = 0; x < 20; ++x) data[7][x] = tile(1);
+  data[6][10] = tile(2, { flipX: true }); // 45DEG_PN flipped: rising to the right
+  for (let x = 11; x < 20; ++x) data[6][x] = tile(1);
+  for (let x = 3; x < 6; ++x) data[4][x] = tile(3);
+  const layer = { layer: { width: 20, height: 8, data }, tilemap: { tileWidth: 16 }, x: 0, y: 0, scaleX: 1 };
+  const world = plugin.fromTilemapLayer(layer, { tileShapes: { set: { 0: 'FULL', 1: '45DEG_PN', 2: 'FULL' } }, gravity: 800 });
+  assert.equal(world.tilemap.get(10, 6), ledge.Tile['45DEG_NN'], 'the flipped slope rises to the right');
+  assert.equal(world.tilemap.oneWay(4, 4), 'down', 'a plank solid from above on screen is one-way toward -y');
+  const hero = plugin.add.character(object(40, 96, 10, 14));
+  const platform = object(200, 60, 32, 6);
+  plugin.add.mover(platform, { points: [{ x: 200, y: 60 }, { x: 260, y: 60 }], speed: 48 });
+  const crate = object(248, 86, 16, 16);
+  plugin.add.body(crate, { enableEvents: true });
+  const touches = [];
+  plugin.events.on('touchstart', (a, b) => touches.push([a, b]));
+  for (let k = 0; k < 60; ++k) plugin.step();
+  assert.equal(hero.onFloor, true, 'landed');
+  assert.ok(touches.some(([a, b]) => a === crate && b === null), 'the crate touched the floor: the game object in the event');
+  hero.setVelocityX(96);
+  for (let k = 0; k < 100; ++k) plugin.step();
+  assert.ok(hero.state.position.x > 11.5 && hero.state.position.y < 6, `ran up the slope: ${JSON.stringify(hero.state.position)}`);
+  assert.equal(hero.onFloor, true);
+  hero.setVelocityX(0);
+  assert.equal(hero.jump(300), true);
+  for (let k = 0; k < 3; ++k) plugin.step();
+  assert.equal(hero.onFloor, false);
+  assert.ok(hero.timeSinceFloor > 0 && hero.timeSinceFloor < 0.1);
+  assert.equal(hero.jump(300, 0.01), false, 'no jump 3 steps after leaving the floor with 0.01 s of coyote time');
+  for (let k = 0; k < 6; ++k) plugin.step();
+  assert.equal(hero.jump(300), false, 'nor after 0.15 s with 0.1 s');
+  const saved = plugin.save();
+  const h0 = world.hash();
+  for (let k = 0; k < 40; ++k) plugin.step();
+  const h40 = world.hash();
+  plugin.restore(saved);
+  assert.equal(world.hash(), h0);
+  for (let k = 0; k < 40; ++k) plugin.step();
+  assert.equal(world.hash(), h40, 'the same 40 steps after a restore');
+  // The mover went back and forth between its points.
+  let min = Infinity, max = -Infinity;
+  for (let k = 0; k < 200; ++k) {
+    plugin.step();
+    min = Math.min(min, platform.ledgeBody.position.x);
+    max = Math.max(max, platform.ledgeBody.position.x);
+  }
+  assert.ok(Math.abs(min - 200 / 16) < 1e-3 && Math.abs(max - 260 / 16) < 1e-3, `platform between ${min} and ${max}`);
+  // The frame hook moves the game objects to the bodies.
+  sc.sys.events.emit('postupdate');
+  assert.ok(Math.abs(crate.x - crate.ledgeBody.position.x * 16) < 1e-3);
+  sc.sys.events.emit('shutdown');
+  assert.equal(plugin.world, null);
+});
+
+test('fromTiledMap: the bodies of ledge\'s Tiled loader, from Phaser\'s cache, y down', () => {
+  const fs = require('node:fs');
+  const map = JSON.parse(fs.readFileSync(path.join(root, 'samples/level.tmj'), 'utf8'));
+  const tilesets = { 'ledge_tiles.tsj': JSON.parse(fs.readFileSync(path.join(root, 'samples/ledge_tiles.tsj'), 'utf8')) };
+  const Plugin = createLedgePlugin(ledge);
+  const plugin = new Plugin(scene({ level: { data: map } }), null, 'ledge');
+  const result = plugin.fromTiledMap('level', { tilesets });
+  const { world } = ledge.World.fromTiled(map, { yDown: true, tilesets, world: { gravity: { x: 0, y: 1000 / map.tilewidth } } });
+  assert.equal(plugin.world.hash(), world.hash());
+  assert.ok(result.objects.length > 5 && result.findObject('crate').bodies.length === 1);
+  world.dispose();
+  assert.throws(() => plugin.fromTiledMap('nothing'), /no tilemap "nothing"/);
+});
