@@ -838,6 +838,10 @@ export interface TiledObject {
   friction: number;
   /** From the `bounce` property, else 0. */
   bounce: number;
+  /** From `surface_speed`, in the world's frame (clockwise on screen as drawn), else 0. */
+  surfaceSpeed: number;
+  /** From `friction_mix`, else 'mean'. */
+  frictionMix: FrictionMix;
   /** World centre of its bounds; every body of it sits here. */
   position: Vec2;
   /** World bounds of its geometry (a point for points). */

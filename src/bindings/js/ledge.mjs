@@ -1082,7 +1082,7 @@ export function bind(M) {
     loadTiled(map, options = {}) {
       const { width } = this.def;
       const grid = tiled.cells(typeof map === 'string' ? JSON.parse(map) : map, options, this.def);
-      for (let k = 0; k < grid.length; ++k) this.set(k % width, (k / width) | 0, grid[k]);
+      tiled.setCells(this, width, grid);
     }
   }
 
