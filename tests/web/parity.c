@@ -435,6 +435,183 @@ int parity_main(FILE *to, int steps) {
     return 0;
 }
 
+// ---- the moving parts: pushing, materials, joints ----
+
+static void jid_(ledge_joint_id id) {
+    if (id.index1 == 0)
+        fputs(" -", out);
+    else
+        fprintf(out, " %u:%u", (unsigned)id.index1, (unsigned)id.generation);
+}
+
+static void trace_material(ledge_material m) {
+    f_(m.friction), f_(m.bounce), f_(m.surface_speed), i_((int)m.friction_mix);
+}
+
+static ledge_material material(float f, float b, float s, ledge_friction_mix mix) {
+    ledge_material m = ledge_default_material();
+    m.friction = f, m.bounce = b, m.surface_speed = s, m.friction_mix = mix;
+    return m;
+}
+
+static ledge_body_id part(ledge_world *w, ledge_body_type type, ledge_shape shape, vec2s pos,
+                          float friction) {
+    ledge_body_def bd = ledge_default_body_def();
+    bd.type = type, bd.shape = shape, bd.position = pos, bd.friction = friction;
+    return ledge_body_create(w, &bd);
+}
+
+static ledge_joint_id joint_of(ledge_world *w, ledge_joint_def jd) {
+    return ledge_joint_create(w, &jd);
+}
+
+enum { PART_JOINTS = 4 };
+
+int parity_parts(FILE *to, int steps) {
+    out = to;
+    ledge_world_def wd = ledge_default_world_def();
+    wd.map_width = 48, wd.map_height = 24;
+    ledge_world *w = ledge_world_create(&wd);
+    ledge_tilemap *m = ledge_world_tilemap(w);
+    for (int x = 0; x < 48; ++x) ledge_tilemap_set(m, x, 0, LEDGE_TILE_FULL);
+    for (int y = 0; y < 24; ++y) {
+        ledge_tilemap_set(m, 0, y, LEDGE_TILE_FULL);
+        ledge_tilemap_set(m, 47, y, LEDGE_TILE_FULL);
+    }
+    ledge_material belt = material(0.5f, 0, 2, LEDGE_FRICTION_MIX_MIN);
+    ledge_material ice = material(0, 0, 0, LEDGE_FRICTION_MIX_MIN);
+    ledge_material pad = material(0.2f, 0.3f, 0, LEDGE_FRICTION_MIX_MAX);
+    for (int x = 8; x < 12; ++x) ledge_tilemap_set_cell_material(m, x, 0, &belt);
+    for (int x = 12; x < 16; ++x) ledge_tilemap_set_cell_material(m, x, 0, &ice);
+    ledge_tilemap_set(m, 35, 1, LEDGE_TILE_HALF_D);
+    ledge_tilemap_set(m, 36, 1, LEDGE_TILE_HALF_D);
+    ledge_tilemap_set_tile_material(m, LEDGE_TILE_HALF_D, &pad);
+
+    ledge_body_id hero =
+        part(w, LEDGE_BODY_KINEMATIC, ledge_make_box(v2(0, 0), v2(0.3f, 0.45f)), v2(4, 1.45f), 0);
+    ledge_character_def cd = ledge_default_character_def();
+    cd.push_mass = 0.8f;
+    ledge_character_create(w, hero, &cd);
+    ledge_body_id crate =
+        part(w, LEDGE_BODY_DYNAMIC, ledge_make_box(v2(0, 0), v2(0.5f, 0.5f)), v2(7, 1.5f), 0.4f);
+    ledge_body_id rider =
+        part(w, LEDGE_BODY_DYNAMIC, ledge_make_box(v2(0, 0), v2(0.4f, 0.4f)), v2(22, 1.4f), 0.5f);
+    ledge_body_def bd = ledge_default_body_def();
+    bd.shape = ledge_make_box(v2(0, 0), v2(2, 0.2f));
+    bd.position = v2(40, 4), bd.type = LEDGE_BODY_STATIC, bd.friction = 0.6f;
+    bd.surface_speed = -1.5f, bd.friction_mix = LEDGE_FRICTION_MIX_MAX;
+    ledge_body_id belt_body = ledge_body_create(w, &bd);
+    ledge_body_id parcel = part(w, LEDGE_BODY_DYNAMIC, ledge_make_box(v2(0, 0), v2(0.25f, 0.25f)),
+                                v2(40, 4.45f), 0.3f);
+    ledge_body_id bob =
+        part(w, LEDGE_BODY_DYNAMIC, ledge_make_circle(v2(0, 0), 0.2f), v2(9.5f, 14), 0);
+    ledge_body_id weight =
+        part(w, LEDGE_BODY_DYNAMIC, ledge_make_box(v2(0, 0), v2(0.3f, 0.3f)), v2(10, 11), 0.2f);
+    ledge_body_id hung =
+        part(w, LEDGE_BODY_DYNAMIC, ledge_make_box(v2(0, 0), v2(0.3f, 0.3f)), v2(30, 9), 0.2f);
+    ledge_body_id all[] = {hero, crate, rider, belt_body, parcel, bob, weight, hung};
+
+    ledge_joint_id j[PART_JOINTS];
+    ledge_joint_def jd = ledge_default_rod_def();
+    jd.anchor_a = v2(8, 14), jd.body_b = bob, jd.length = 1.5f;
+    j[0] = joint_of(w, jd);
+    jd = ledge_default_spring_def();
+    jd.body_a = bob, jd.body_b = weight, jd.length = 2, jd.hertz = 3, jd.damping_ratio = 0.2f;
+    j[1] = joint_of(w, jd);
+    jd = ledge_default_rope_def();
+    jd.anchor_a = v2(30, 12), jd.body_b = hung, jd.length = 3.5f;
+    j[2] = joint_of(w, jd);
+    jd = ledge_default_slider_def();
+    jd.body_a = hung, jd.body_b = weight, jd.anchor_b = v2(0.1f, 0), jd.axis = v2(1, 1);
+    jd.enable_limit = true, jd.lower = -30, jd.upper = 30;
+    j[3] = joint_of(w, jd);
+
+    unsigned char *snap = NULL;
+    size_t snap_size = 0;
+    const float dt = 1.0f / 60.0f;
+    for (int k = 0; k < steps; ++k) {
+        ledge_character_state st;
+        ledge_character_get_state(w, hero, &st);
+        vec2s vel = st.velocity;
+        vel.x = k < 150 ? 5.0f : -2.0f;
+        vel.y -= 10.0f * dt;
+        ledge_character_move(w, hero, vel, dt, &st);
+        tag("hero"), v_(st.position), v_(st.velocity), b_(st.on_floor), b_(st.on_wall);
+        b_(st.pushing), id_(st.pushed_body), id_(st.ceiling_body), b_(st.crushed);
+        id_(st.crushed_by), trace_material(st.floor_material), b_(st.hanging);
+        jid_(st.hang_joint), v_(st.hang_anchor), v_(st.platform_velocity), end();
+        switch (k) {
+        case 40:
+            ledge_body_set_surface_speed(w, belt_body, 1.0f);
+            break;
+        case 60: {
+            ledge_material mm = material(0.9f, 0.1f, 0, LEDGE_FRICTION_MIX_MEAN);
+            ledge_body_set_material(w, crate, &mm);
+            ledge_joint_set_length(w, j[2], 2.5f);
+            break;
+        }
+        case 80:
+            ledge_joint_set_spring(w, j[1], 5, 0.5f);
+            ledge_joint_set_motor(w, j[3], true, 0.5f, 20);
+            ledge_tilemap_set_cell_material(m, 13, 0, NULL);
+            break;
+        case 100:
+            snap_size = ledge_world_snapshot_size(w);
+            snap = malloc(snap_size);
+            snap_size = ledge_world_save(w, snap, snap_size);
+            break;
+        case 110:
+            ledge_joint_destroy(w, j[1]);
+            ledge_joint_set_limits(w, j[2], 0.5f, 3);
+            break;
+        case 120:
+            ledge_body_destroy(w, weight);
+            break;
+        case 130:
+            ledge_world_restore(w, snap, snap_size);
+            tag("restored"), h_(ledge_world_hash(w)), end();
+            break;
+        default:
+            break;
+        }
+        ledge_world_step(w, dt);
+        tag("step"), i_(k), h_(ledge_world_hash(w)), i_(ledge_world_joint_count(w)), end();
+        for (int q = 0; q < PART_JOINTS; ++q) {
+            tag("joint"), jid_(j[q]), b_(ledge_joint_is_valid(w, j[q]));
+            if (ledge_joint_is_valid(w, j[q])) {
+                i_((int)ledge_joint_get_type(w, j[q])), id_(ledge_joint_body_a(w, j[q]));
+                id_(ledge_joint_body_b(w, j[q])), v_(ledge_joint_anchor_a(w, j[q]));
+                v_(ledge_joint_anchor_b(w, j[q])), f_(ledge_joint_current_length(w, j[q]));
+                v_(ledge_joint_force(w, j[q]));
+            }
+            end();
+        }
+        for (size_t b = 0; b < sizeof all / sizeof all[0]; ++b) {
+            tag("body"), id_(all[b]), b_(ledge_body_is_valid(w, all[b]));
+            if (ledge_body_is_valid(w, all[b])) {
+                v_(ledge_body_position(w, all[b])), v_(ledge_body_velocity(w, all[b]));
+                trace_material(ledge_body_material(w, all[b]));
+                ledge_joint_id ids[8];
+                int n = ledge_body_joints(w, all[b], ids, 8);
+                i_(n);
+                for (int q = 0; q < n && q < 8; ++q) jid_(ids[q]);
+            }
+            end();
+        }
+        if (k % 20 == 0) {
+            tag("cells"), trace_material(ledge_tilemap_cell_material(m, 13, 0));
+            b_(ledge_tilemap_cell_has_material(m, 13, 0));
+            trace_material(ledge_tilemap_tile_material(m, LEDGE_TILE_HALF_D));
+            ledge_material a = ledge_body_material(w, crate),
+                           b = ledge_tilemap_cell_material(m, 9, 0);
+            trace_material(ledge_mix_materials(&a, &b)), end();
+        }
+    }
+    free(snap);
+    ledge_world_destroy(w);
+    return 0;
+}
+
 #ifdef LEDGE_REPLAY_TILED
 #include <ledge/tiled.h>
 

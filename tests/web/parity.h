@@ -10,6 +10,12 @@
 /// JavaScript binding).
 int parity_main(FILE *to, int steps);
 
+/// Runs the moving parts' scene (a pushing character, materials of cells,
+/// tile ids and bodies, belts, joints of four kinds, a snapshot restored)
+/// for `steps` steps, writing its trace to `to` (tests/web/parity.mjs's
+/// partsTrace writes the same through the JavaScript binding).
+int parity_parts(FILE *to, int steps);
+
 /// Makes a world from the Tiled map in `file` (ledge_tiled_create_world,
 /// y down or not) and writes its objects, bodies and the hash after 120
 /// steps to `to` (tests/web/parity.mjs's tiledTrace writes the same from

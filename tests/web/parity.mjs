@@ -296,3 +296,136 @@ export function tiledTrace(ledge, map, yDown, tilesets) {
   }
   return `${lines.join('\n')}\n`;
 }
+
+// The moving parts' scene of parity.c (parity_parts): a pushing character,
+// materials of cells, tile ids and bodies, belts, joints of four kinds and
+// a snapshot restored, printing the same trace.
+export function partsTrace(ledge, steps) {
+  const lines = [];
+  let line = '';
+  const tag = (t) => { line += t; };
+  const end = () => { lines.push(line); line = ''; };
+  const i_ = (v) => { line += ` ${v | 0}`; };
+  const f_ = (v) => { fbuf[0] = v; line += ` ${ubuf[0].toString(16).padStart(8, '0')}`; };
+  const b_ = (v) => { line += v ? ' T' : ' F'; };
+  const v_ = (v) => { f_(v.x); f_(v.y); };
+  const id_ = (b) => { line += b ? ` ${b._id[0]}:${b._id[1]}` : ' -'; };
+  const h_ = (h) => { line += ` ${h.toString(16).padStart(16, '0')}`; };
+  const MIX = ['mean', 'min', 'max'];
+  const JOINTS = ['rod', 'rope', 'spring', 'weld', 'slider', 'pulley'];
+  const mat_ = (m) => { f_(m.friction); f_(m.bounce); f_(m.surfaceSpeed); i_(MIX.indexOf(m.frictionMix)); };
+  const v2 = (x, y) => ({ x, y });
+  const { Tile, circle, box } = ledge;
+
+  const world = new ledge.World({ width: 48, height: 24 });
+  try {
+    const m = world.tilemap;
+    for (let x = 0; x < 48; ++x) m.set(x, 0, Tile.FULL);
+    for (let y = 0; y < 24; ++y) {
+      m.set(0, y, Tile.FULL);
+      m.set(47, y, Tile.FULL);
+    }
+    const belt = { friction: 0.5, bounce: 0, surfaceSpeed: 2, frictionMix: 'min' };
+    const ice = { friction: 0, bounce: 0, surfaceSpeed: 0, frictionMix: 'min' };
+    const pad = { friction: 0.2, bounce: 0.3, surfaceSpeed: 0, frictionMix: 'max' };
+    for (let x = 8; x < 12; ++x) m.setCellMaterial(x, 0, belt);
+    for (let x = 12; x < 16; ++x) m.setCellMaterial(x, 0, ice);
+    m.set(35, 1, Tile.HALF_D);
+    m.set(36, 1, Tile.HALF_D);
+    m.setTileMaterial(Tile.HALF_D, pad);
+
+    const part = (type, shape, position, friction) => world.createBody({ type, shape, position, friction });
+    const hero = part('kinematic', box(0.3, 0.45), v2(4, 1.45), 0);
+    const ch = world.createCharacter(hero, { pushMass: 0.8 });
+    const crate = part('dynamic', box(0.5, 0.5), v2(7, 1.5), 0.4);
+    const rider = part('dynamic', box(0.4, 0.4), v2(22, 1.4), 0.5);
+    const beltBody = world.createBody({
+      type: 'static', shape: box(2, 0.2), position: v2(40, 4), friction: 0.6, surfaceSpeed: -1.5, frictionMix: 'max',
+    });
+    const parcel = part('dynamic', box(0.25, 0.25), v2(40, 4.45), 0.3);
+    const bob = part('dynamic', circle(0.2), v2(9.5, 14), 0);
+    const weight = part('dynamic', box(0.3, 0.3), v2(10, 11), 0.2);
+    const hung = part('dynamic', box(0.3, 0.3), v2(30, 9), 0.2);
+    const all = [hero, crate, rider, beltBody, parcel, bob, weight, hung];
+
+    const j = [
+      world.createJoint({ type: 'rod', anchorA: v2(8, 14), bodyB: bob, length: 1.5 }),
+      world.createJoint({ type: 'spring', bodyA: bob, bodyB: weight, length: 2, hertz: 3, dampingRatio: 0.2 }),
+      world.createJoint({ type: 'rope', anchorA: v2(30, 12), bodyB: hung, length: 3.5 }),
+      world.createJoint({
+        type: 'slider', bodyA: hung, bodyB: weight, anchorB: v2(0.1, 0), axis: v2(1, 1), enableLimit: true, lower: -30, upper: 30,
+      }),
+    ];
+
+    let snap = null;
+    const dt = fr(1 / 60);
+    for (let k = 0; k < steps; ++k) {
+      const vel = { ...ch.state.velocity };
+      vel.x = k < 150 ? 5 : -2;
+      vel.y = fr(vel.y - fr(10 * dt));
+      const st = ch.move(vel, dt);
+      tag('hero'); v_(st.position); v_(st.velocity); b_(st.onFloor); b_(st.onWall);
+      b_(st.pushing); id_(st.pushedBody); id_(st.ceilingBody); b_(st.crushed);
+      id_(st.crushedBy); mat_(st.floorMaterial); b_(st.hanging);
+      id_(st.hangJoint); v_(st.hangAnchor); v_(st.platformVelocity); end();
+      switch (k) {
+        case 40:
+          beltBody.surfaceSpeed = 1;
+          break;
+        case 60:
+          crate.material = { friction: 0.9, bounce: 0.1, surfaceSpeed: 0, frictionMix: 'mean' };
+          j[2].length = 2.5;
+          break;
+        case 80:
+          j[1].setSpring(5, 0.5);
+          j[3].setMotor(true, 0.5, 20);
+          m.setCellMaterial(13, 0, null);
+          break;
+        case 100:
+          snap = world.save();
+          break;
+        case 110:
+          j[1].destroy();
+          j[2].setLimits(0.5, 3);
+          break;
+        case 120:
+          weight.destroy();
+          break;
+        case 130:
+          world.restore(snap);
+          tag('restored'); h_(world.hash()); end();
+          break;
+        default:
+          break;
+      }
+      world.step(dt);
+      tag('step'); i_(k); h_(world.hash()); i_(world.jointCount); end();
+      for (const joint of j) {
+        tag('joint'); id_(joint); b_(joint.valid);
+        if (joint.valid) {
+          i_(JOINTS.indexOf(joint.type)); id_(joint.bodyA); id_(joint.bodyB); v_(joint.anchorA);
+          v_(joint.anchorB); f_(joint.currentLength); v_(joint.force);
+        }
+        end();
+      }
+      for (const b of all) {
+        tag('body'); id_(b); b_(b.valid);
+        if (b.valid) {
+          v_(b.position); v_(b.velocity); mat_(b.material);
+          const js = b.joints();
+          i_(js.length);
+          js.slice(0, 8).forEach(id_);
+        }
+        end();
+      }
+      if (k % 20 === 0) {
+        tag('cells'); mat_(m.cellMaterial(13, 0)); b_(m.cellHasMaterial(13, 0));
+        mat_(m.tileMaterial(Tile.HALF_D));
+        mat_(ledge.mixMaterials(crate.material, m.cellMaterial(9, 0))); end();
+      }
+    }
+  } finally {
+    world.dispose();
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -146,3 +146,56 @@ test('fromTiledMap: the bodies of ledge\'s Tiled loader, from Phaser\'s cache, y
   world.dispose();
   assert.throws(() => plugin.fromTiledMap('nothing'), /no tilemap "nothing"/);
 });
+
+test('joints and materials through the plugin: a lamp on a chain keeps its length in pixels, belts carry on screen', () => {
+  const Plugin = createLedgePlugin(ledge);
+  const plugin = new Plugin(scene(), null, 'ledge');
+  // A 30 x 12 layer of 16 px tiles: a floor whose cells 2..9 are a belt
+  // (tile properties: 48 px/s to the right on screen), the rest plain.
+  const tileset = { name: 'set', firstgid: 1, getTileProperties: (i) => (i === 2 ? { ledge_surface_speed: 48, ledge_friction: 0.5 } : null) };
+  const tile = (index) => ({ index, tileset, properties: {}, rotation: 0, flipX: false, flipY: false });
+  const data = Array.from({ length: 12 }, () => new Array(30).fill(null));
+  for (let x = 0; x < 30; ++x) data[11][x] = tile(x >= 2 && x < 10 ? 2 : 1);
+  const layer = { layer: { width: 30, height: 12, data }, tilemap: { tileWidth: 16 }, x: 0, y: 0, scaleX: 1 };
+  const world = plugin.fromTilemapLayer(layer, { tileShapes: { set: { 0: 'FULL', 1: 'FULL' } }, gravity: 800 });
+  assert.equal(world.tilemap.cellMaterial(4, 11).surfaceSpeed, -3, '48 px/s to the right on screen is -3 units/s in the y-down world');
+  const crate = object(48, 168, 16, 16);
+  plugin.add.body(crate, { friction: 0.5 });
+  for (let k = 0; k < 90; ++k) plugin.step();
+  assert.ok(Math.abs(crate.ledgeBody.velocity.x * 16 - 48) < 0.05, `the belt carries the crate right at ${crate.ledgeBody.velocity.x * 16} px/s`);
+  // A kinematic plank made a belt with setMaterial, and a whole tile shape made ice.
+  plugin.setTileMaterial('FULL', { friction: 0 });
+  assert.equal(world.tilemap.tileMaterial(ledge.Tile.FULL).friction, 0);
+  const plank = object(300, 100, 64, 8);
+  plugin.add.body(plank, { type: 'static' });
+  plugin.setMaterial(plank, { surfaceSpeed: -32, friction: 1 });
+  assert.equal(plank.ledgeBody.material.surfaceSpeed, 2);
+  plugin.setCellMaterial(4, 11, null);
+  assert.equal(world.tilemap.cellHasMaterial(4, 11), false);
+  // A lamp hung 48 px below a hook in the ceiling swings on a rod: its
+  // distance from the hook stays 48 px; a crate hangs from it by a rope.
+  const lamp = object(220, 60, 8, 8);
+  plugin.add.body(lamp, { shape: 'circle' });
+  const rod = plugin.add.joint({ type: 'rod', a: null, anchorA: { x: 190, y: 20 }, b: lamp, length: 48 });
+  const weight = object(220, 90, 8, 8);
+  plugin.add.body(weight);
+  const rope = plugin.addJoint({ type: 'rope', a: lamp, b: weight, anchorA: { x: 0, y: 4 }, length: 24 });
+  assert.equal(rod.bodyB, lamp.ledgeBody);
+  assert.equal(rope.bodyA, lamp.ledgeBody);
+  assert.deepEqual(rod.anchorA, { x: 190 / 16, y: 20 / 16 });
+  let worst = 0;
+  for (let k = 0; k < 180; ++k) {
+    plugin.step();
+    const p = plugin.toPixels(lamp.ledgeBody.position);
+    worst = Math.max(worst, Math.abs(Math.hypot(p.x - 190, p.y - 20) - 48));
+  }
+  assert.ok(worst < 0.1, `the rod's length moved by ${worst} px`);
+  assert.ok(rope.currentLength <= 24 / 16 + 1e-3);
+  assert.throws(() => plugin.addJoint({ a: {}, b: lamp }), TypeError);
+  const saved = plugin.save();
+  plugin.remove(weight);
+  assert.equal(rope.valid, false, 'the rope died with its body');
+  plugin.restore(saved);
+  assert.equal(rope.valid, true, 'and is back after a restore');
+  assert.ok(world.debugDraw({ tiles: false, bodies: false, contacts: false, normals: false }).segments.length >= 2, 'the debug view draws the joints');
+});

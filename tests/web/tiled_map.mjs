@@ -3,8 +3,9 @@
 // loader's on it): rectangles plain and rotated (by 30 and by 90 degrees),
 // a tile object, a circle, a concave polygon and one of 12 points (both
 // cut into convex pieces), a triangle, a point, a text (skipped), a
-// sensor by class, a one-way platform, every property type, and object
-// layers inside an offset group.
+// sensor by class, a one-way platform, every property type, materials
+// (a belt of tiles drawn plain and flipped, objects with a surface speed
+// and a friction mix), and object layers inside an offset group.
 export function objectsMap() {
   const W = 24;
   const H = 12;
@@ -12,7 +13,8 @@ export function objectsMap() {
   for (let row = 0; row < H; ++row) {
     for (let col = 0; col < W; ++col) {
       const y = H - 1 - row;
-      data.push(y === 0 || col === 0 || col === W - 1 ? 1 : y === 1 && col === 8 ? 2 : y === 1 && col === 12 ? 3 : 0);
+      const belt = y === 0 && col >= 2 && col <= 6 ? (col >= 5 ? (4 | 0x80000000) >>> 0 : 4) : 0;
+      data.push(belt || (y === 0 || col === 0 || col === W - 1 ? 1 : y === 1 && col === 8 ? 2 : y === 1 && col === 12 ? 3 : 0));
     }
   }
   const px = 16;
@@ -26,18 +28,22 @@ export function objectsMap() {
   return {
     type: 'map', orientation: 'orthogonal', infinite: false, width: W, height: H, tilewidth: px, tileheight: px,
     tilesets: [{
-      firstgid: 1, name: 'tiles', tilewidth: px, tileheight: px, tilecount: 3, columns: 3,
+      firstgid: 1, name: 'tiles', tilewidth: px, tileheight: px, tilecount: 4, columns: 4,
       tiles: [
         { id: 0, properties: [{ name: 'ledge_tile', type: 'string', value: 'FULL' }] },
         { id: 1, properties: [{ name: 'ledge_tile', type: 'string', value: '45DEG_PN' }] },
         { id: 2, properties: [{ name: 'ledge_tile', type: 'int', value: 30 }] },
+        {
+          id: 3, properties: [{ name: 'ledge_tile', type: 'string', value: 'FULL' }, { name: 'friction', type: 'float', value: 0.5 },
+            { name: 'surface_speed', type: 'float', value: 2 }, { name: 'friction_mix', type: 'string', value: 'max' }],
+        },
       ],
     }],
     layers: [
       { type: 'tilelayer', name: 'ground', width: W, height: H, x: 0, y: 0, data },
       {
         type: 'objectgroup', name: 'things', objects: [
-          { id: 1, name: 'box', x: 32, y: 96, width: 16, height: 16, properties: [{ name: 'body', type: 'string', value: 'dynamic' }, { name: 'friction', type: 'float', value: 0.4 }] },
+          { id: 1, name: 'box', x: 32, y: 96, width: 16, height: 16, properties: [{ name: 'body', type: 'string', value: 'dynamic' }, { name: 'friction', type: 'float', value: 0.4 }, { name: 'friction_mix', type: 'string', value: 'min' }] },
           { id: 2, name: 'tilted', type: 'dynamic', x: 64, y: 80, width: 24, height: 12, rotation: 30 },
           { id: 3, name: 'turned', x: 100, y: 90, width: 30, height: 10, rotation: 90, properties: [{ name: 'body', type: 'string', value: 'kinematic' }, { name: 'velocity_x', type: 'float', value: 1.5 }] },
           { id: 4, name: 'tile', gid: 1, x: 140, y: 120, width: 16, height: 16, properties: [{ name: 'body', type: 'string', value: 'dynamic' }, { name: 'density', type: 'int', value: 2 }] },
@@ -54,7 +60,7 @@ export function objectsMap() {
           {
             type: 'objectgroup', name: 'inner', offsetx: 4, offsety: 4, objects: [
               { id: 11, name: 'zone', class: 'sensor', x: 120, y: 150, width: 40, height: 20 },
-              { id: 12, name: 'bridge', x: 60, y: 130, width: 48, height: 4, properties: [{ name: 'one_way', type: 'bool', value: true }] },
+              { id: 12, name: 'bridge', x: 60, y: 130, width: 48, height: 4, properties: [{ name: 'one_way', type: 'bool', value: true }, { name: 'surface_speed', type: 'float', value: -1.5 }, { name: 'friction', type: 'float', value: 0.3 }] },
             ],
           },
         ],

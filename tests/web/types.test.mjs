@@ -15,11 +15,13 @@ const INTERFACES = {
   sensor_event: 'SensorEvent', crush_event: 'CrushEvent', profile: 'Profile', raycast_result: 'CastHit',
   distance_result: 'DistanceResult', nearest_result: 'NearestResult', tilemap_distance_result: 'TilemapDistanceResult',
   tile_hit: 'TileHit', ray_hit: 'RayHit', tile_outline: 'TileOutline',
+  material: 'Material', joint_def: 'JointDef',
   shape: null, // read by the binding itself (decompose, body.shape: ShapeInfo)
 };
 const ENUMS = {
   body_type: 'BodyType', response: 'Response', friction_law: 'FrictionLaw', one_way: 'OneWay',
   hit_kind: 'HitKind', platform_leave: 'PlatformLeave', shape_type: null, query_one_way: 'QueryOneWay',
+  friction_mix: 'FrictionMix', joint_type: 'JointType',
 };
 
 test('every struct field and enum value the binding maps is declared in ledge.d.ts', async () => {

@@ -60,6 +60,115 @@ export type HitKind = 'none' | 'tile' | 'body';
  */
 export type PlatformLeave = 'addVelocity' | 'addUpward' | 'nothing';
 
+/**
+ * ledge_friction_mix: how a surface's friction mixes with the other
+ * surface's at a contact. The contact uses the stronger mode of its two
+ * surfaces: 'max' over 'min' over 'mean'. 'mean': the geometric mean
+ * sqrt(fa * fb) (Box2D's rule), the default of bodies; 'min': the lower of
+ * the two, the default of level surfaces (tiles), so that a tile of
+ * friction 1 leaves a body its own friction and an icy tile makes every
+ * body slide; 'max': the higher of the two, a grippy surface holds every
+ * body.
+ */
+export type FrictionMix = 'mean' | 'min' | 'max';
+
+/**
+ * ledge_material: what a surface is made of (a tile id's, a cell's, a
+ * body's). A contact uses the mix of its two surfaces (mixMaterials):
+ * friction by the stronger mix mode, bounce the larger, surface speed the
+ * sum. Fields left out are the default material's.
+ */
+export interface Material {
+  /**
+   * f, 0..1: the fraction of the tangential speed (relative to the surface)
+   * a contact removes each substep while a body moves into it, before mixing.
+   */
+  friction?: number;
+  /** b, 0..1: the fraction of the normal speed a contact returns, before mixing. */
+  bounce?: number;
+  /**
+   * Speed of the surface along its tangent (ny, -nx) of its outward normal
+   * n, world units per second, finite, within MAX_COORDINATE: a conveyor
+   * belt. 0 for a surface at rest. Clockwise around the solid in a y-up
+   * view (a floor carries toward +x); in a y-down world a floor with s > 0
+   * carries toward -x.
+   */
+  surfaceSpeed?: number;
+  /** How the friction mixes (FrictionMix). */
+  frictionMix?: FrictionMix;
+}
+
+/** A material as ledge reports it: every field present. */
+export type MaterialInfo = Required<Material>;
+
+/**
+ * ledge_joint_type: what a joint keeps, with d = anchor b - anchor a.
+ * 'rod': |d| = length; 'rope': minLength <= |d| <= length; 'spring': a force
+ * toward |d| = length (hertz, dampingRatio), with optional limits; 'weld':
+ * d = 0; 'slider': d stays along axis (limits, motor); 'pulley': two ropes
+ * over groundA and groundB: |a - groundA| + ratio * |b - groundB| <= length.
+ */
+export type JointType = 'rod' | 'rope' | 'spring' | 'weld' | 'slider' | 'pulley';
+
+/**
+ * ledge_joint_def: what a joint is made from. `type` picks the
+ * ledge_default_*_def that fills the fields left out; fields a kind does
+ * not read are ignored.
+ */
+export interface JointDef {
+  /** What it keeps. Default 'rope'. */
+  type?: JointType;
+  /** The first body, or null: anchorA is then a world point. */
+  bodyA?: Body | null;
+  /** The second body, or null (not both null, not bodyA). */
+  bodyB?: Body | null;
+  /**
+   * Offset of anchor a from body a's position (bodies do not rotate, so it
+   * stays in world axes), or a world point. Default (0, 0).
+   */
+  anchorA?: Vec2;
+  /** Likewise for body b. Default (0, 0). */
+  anchorB?: Vec2;
+  /**
+   * Rod: the distance kept; rope: the most; spring: the rest length;
+   * pulley: the most of length_a + ratio * length_b. >= 0. Default 1 (a
+   * pulley's 4).
+   */
+  length?: number;
+  /** Rope and spring: the least distance (0: none). Default 0. */
+  minLength?: number;
+  /** Spring: the most distance. Default JOINT_MAX_LENGTH (none). */
+  maxLength?: number;
+  /** Spring: its frequency, > 0 (default 2); weld: 0 rigid (default) or soft. */
+  hertz?: number;
+  /** Spring and soft weld: 0 none, 1 critical, >= 0. Default 0.3 for a spring, 1 for a weld. */
+  dampingRatio?: number;
+  /** Slider: the direction it slides along (any length > 0). Default (1, 0). */
+  axis?: Vec2;
+  /** Slider: keep lower <= d . axis <= upper. Default false. */
+  enableLimit?: boolean;
+  /** Slider: the least translation. Default -1. */
+  lower?: number;
+  /** Slider: the most translation. Default 1. */
+  upper?: number;
+  /** Slider: drive body b along the axis at motorSpeed. Default false. */
+  enableMotor?: boolean;
+  /** Slider: the motor's speed along the unit axis (m/s). Default 0. */
+  motorSpeed?: number;
+  /** Slider: the most force the motor uses (N), >= 0. Default 0. */
+  maxMotorForce?: number;
+  /** Pulley: the fixed point rope a runs over. Default (-1, 1). */
+  groundA?: Vec2;
+  /** Pulley: the fixed point rope b runs over. Default (1, 1). */
+  groundB?: Vec2;
+  /** Pulley: how much rope b counts, > 0. Default 1. */
+  ratio?: number;
+  /** The two bodies collide with each other. Default false. */
+  collideConnected?: boolean;
+  /** Yours, kept on the Joint object; ledge never reads it. */
+  userData?: unknown;
+}
+
 export interface CircleShape {
   type: 'circle';
   /** > 0. */
@@ -186,6 +295,14 @@ export interface BodyDef {
   response?: Response;
   /** Default: category 1, mask all, group 0. */
   filter?: Filter;
+  /**
+   * Speed of the body's surface along the tangent (ny, -nx) of its outward
+   * normal n: a conveyor belt (a static or kinematic body carries what
+   * rests on it), or a tread. Finite, within MAX_COORDINATE. Default 0.
+   */
+  surfaceSpeed?: number;
+  /** How its friction mixes with another surface's. Default 'mean'. */
+  frictionMix?: FrictionMix;
   /** Yours, kept on the Body object; ledge never reads it. */
   userData?: unknown;
 }
@@ -342,8 +459,24 @@ export interface CharacterDef {
   move?: MoveOptions;
   /** Default 'addVelocity'. */
   platformOnLeave?: PlatformLeave;
-  /** Carried by the body stood on in each step. Default true. */
+  /**
+   * Carried by the body stood on in each step, and by the floor's surface
+   * speed in each move (a belt). Default true.
+   */
   ridePlatforms?: boolean;
+  /**
+   * Pushes the dynamic bodies it walks into, is shoved by those that move
+   * into it from the side and pinned by those landing on it. False: they
+   * are walls to it and it is a wall to them. Default true.
+   */
+  pushBodies?: boolean;
+  /**
+   * The mass it pushes and is shoved as, 0..1e30 (0, the default: the mass
+   * of its own shape at density 1, so that it meets a crate of its own size
+   * and density 1 as its equal). Its weight under the world's gravity is
+   * the most it pushes with against what holds a row back.
+   */
+  pushMass?: number;
 }
 
 /**
@@ -399,6 +532,29 @@ export interface CharacterState {
   crushed: boolean;
   /** The body that crushed it, or null. */
   crushedBy: Body | null;
+  /**
+   * The last move walked into a dynamic body it pushes: the next step moves
+   * that body, and the character on behind it.
+   */
+  pushing: boolean;
+  /** The body the last move pushed (the first met), or null. */
+  pushedBody: Body | null;
+  /**
+   * A dynamic body resting on it from above (onCeiling is then set too), or
+   * null: found by each step, kept by the moves while it still touches.
+   */
+  ceilingBody: Body | null;
+  /**
+   * The material of the floor stood on (the cell's, or floorBody's), what
+   * a game's acceleration reads on ice; the default material off the floor.
+   */
+  floorMaterial: MaterialInfo;
+  /** It hangs from a rope or rod (hangJoint): its moves swing. */
+  hanging: boolean;
+  /** The rope or rod it hangs from, or null. */
+  hangJoint: Joint | null;
+  /** The point it hangs from (the joint's other anchor), or (0, 0). */
+  hangAnchor: Vec2;
 }
 
 /** ledge_contact_data: one contact of a body after the last step. */
@@ -620,6 +776,10 @@ export interface DrawOptions {
   contacts?: boolean;
   normals?: boolean;
   bounds?: boolean;
+  /** Joints: their segments and anchors. Default true. */
+  joints?: boolean;
+  /** Tiles with a material of their own, belts' directions. Default true. */
+  materials?: boolean;
 }
 
 /** Debug draw output; colours are 0xRRGGBB numbers. */
@@ -678,6 +838,10 @@ export interface TiledObject {
   friction: number;
   /** From the `bounce` property, else 0. */
   bounce: number;
+  /** From `surface_speed`, in the world's frame (clockwise on screen as drawn), else 0. */
+  surfaceSpeed: number;
+  /** From `friction_mix`, else 'mean'. */
+  frictionMix: FrictionMix;
   /** World centre of its bounds; every body of it sits here. */
   position: Vec2;
   /** World bounds of its geometry (a point for points). */
@@ -735,6 +899,21 @@ export interface Body {
   bounce: number;
   /** Write-only: linear damping per second, >= 0. */
   drag: number;
+  /**
+   * The speed of the body's surface (set: ledge_body_set_surface_speed):
+   * turns a belt on, off or around. Wakes the body and the sleeping bodies
+   * it touches.
+   */
+  surfaceSpeed: number;
+  /**
+   * The body's friction, bounce, surface speed and friction mix (get:
+   * ledge_body_material; set: ledge_body_set_material, all four at once,
+   * fields left out the default material's).
+   */
+  get material(): MaterialInfo;
+  set material(material: Material);
+  /** The body's joints (ledge_body_joints), by joint index. */
+  joints(): Joint[];
   /** The collision filter (set: ledge_body_set_filter; get: ledge_body_filter). */
   get filter(): FilterInfo;
   set filter(filter: Filter);
@@ -784,6 +963,64 @@ export interface Character {
   destroy(): void;
 }
 
+/**
+ * A joint (ledge_joint_*): a generational id into its world, the same
+ * object for the same id, so that it stays valid across snapshots as in C.
+ * A joint dies with either body or with destroy().
+ */
+export interface Joint {
+  readonly world: World;
+  /** Yours; ledge never reads it. */
+  userData: unknown;
+  /** Whether the joint lives (ledge_joint_is_valid). */
+  readonly valid: boolean;
+  /** The joint's type. */
+  readonly type: JointType;
+  /** Body a (null for a world point). */
+  readonly bodyA: Body | null;
+  /** Body b (null for a world point). */
+  readonly bodyB: Body | null;
+  /** Anchor a in world coordinates now. */
+  readonly anchorA: Vec2;
+  /** Anchor b in world coordinates now. */
+  readonly anchorB: Vec2;
+  /**
+   * What the joint measures now: the anchors' distance (rod, rope, spring,
+   * weld), the translation d . axis (slider, unit axis), or length_a +
+   * ratio * length_b (pulley).
+   */
+  readonly currentLength: number;
+  /**
+   * The force the joint applied to body b over the last step (the impulses
+   * of its substeps over dt, in N): a rope's tension along it, a weld's
+   * hold. Body a took the opposite.
+   */
+  readonly force: Vec2;
+  /** The joint's def as it stands now (its setters' changes in; ledge_joint_get_def). */
+  readonly def: Required<Omit<JointDef, 'userData'>> & { userData: unknown };
+  /**
+   * The length of a rod, rope, spring or pulley (set: ledge_joint_set_length,
+   * a grappling hook climbs or pays out by it); >= 0, and not below a
+   * rope's minLength. The bodies wake.
+   */
+  length: number;
+  /**
+   * Sets a joint's limits: a rope's minLength and length (lower, upper); a
+   * spring's minLength and maxLength; a slider's lower and upper (and turns
+   * its limit on). Throws for a rod, weld or pulley, or bad values.
+   */
+  setLimits(lower: number, upper: number): void;
+  /** Sets a spring's (hertz > 0) or a weld's (hertz 0: rigid) frequency and damping ratio (>= 0). */
+  setSpring(hertz: number, dampingRatio: number): void;
+  /** Sets a slider's motor: on or off, its speed along the unit axis and the most force it uses (>= 0). */
+  setMotor(enable: boolean, speed?: number, maxForce?: number): void;
+  /** Whether the joined bodies collide with each other (ledge_joint_set_collide_connected). */
+  collideConnected: boolean;
+  /** Removes the joint (its bodies wake). */
+  destroy(): void;
+  equals(other: unknown): boolean;
+}
+
 /** The world's tilemap (world.tilemap). */
 export interface Tilemap {
   readonly world: World;
@@ -816,6 +1053,29 @@ export interface Tilemap {
   loadAscii(text: string): void;
   /** Tile layers of a Tiled JSON map (object or text); see docs/tiled.md. */
   loadTiled(map: object | string, options?: TiledOptions): void;
+  /**
+   * Sets the material of every cell holding tile id `tile`, except the
+   * cells given their own (setCellMaterial). Every id starts with the
+   * default material. Throws for EMPTY or an id that is no tile, or a
+   * material out of range.
+   */
+  setTileMaterial(tile: number, material: Material): void;
+  /** The material of tile id `tile`. */
+  tileMaterial(tile: number): MaterialInfo;
+  /**
+   * Gives cell (x, y) a material of its own, whatever tile it holds (an icy
+   * cell, a bouncy pad, the cells of a belt), or with null takes it away
+   * (the tile id's material applies again).
+   */
+  setCellMaterial(x: number, y: number, material: Material | null): void;
+  /** The material of cell (x, y) that contacts use: its own, else its tile id's. */
+  cellMaterial(x: number, y: number): MaterialInfo;
+  /** Whether cell (x, y) has a material of its own (false outside the map). */
+  cellHasMaterial(x: number, y: number): boolean;
+  /** Takes every cell's own material away (the tile ids' apply again). */
+  clearCellMaterials(): void;
+  /** Makes room for `count` cells with a material of their own in all, so that setting them allocates nothing. */
+  reserveCellMaterials(count: number): void;
 }
 
 /** A pre-solve callback: the response for a new contact, or undefined for `proposed`. */
@@ -844,6 +1104,16 @@ export interface World {
   createBody(def: BodyDef): Body;
   /** Makes a living kinematic body a character (ledge_character_create). */
   createCharacter(body: Body, def?: CharacterDef): Character;
+  /**
+   * Adds a joint (ledge_joint_create). Throws (nothing changed) for two null
+   * bodies, a destroyed body, a body joined to itself, a non-finite anchor,
+   * axis or ground point, a zero axis, a negative length or limit (or min
+   * above max, lower above upper), a spring's hertz <= 0, a pulley's ratio
+   * <= 0. Both bodies wake.
+   */
+  createJoint(def: JointDef): Joint;
+  /** The number of living joints. */
+  readonly jointCount: number;
   /**
    * Sets (or with null clears) the pre-solve contact filter, called inside
    * the step once per body pair and substep at their first overlap, for
@@ -902,6 +1172,8 @@ export interface Ledge {
   /** For instanceof checks. */
   Character: Function;
   /** For instanceof checks. */
+  Joint: Function;
+  /** For instanceof checks. */
   Tilemap: Function;
   /** For instanceof checks. */
   StructList: Function;
@@ -915,6 +1187,16 @@ export interface Ledge {
   polygon(points: Vec2[]): PolygonShape;
   /** ledge_decompose: a simple polygon (any winding, up to 256 points) as convex pieces. */
   decompose(points: Vec2[]): PolygonShape[];
+  /** ledge_default_material: friction 1 mixed by 'min', bounce 0, speed 0. */
+  defaultMaterial(): MaterialInfo;
+  /**
+   * ledge_mix_materials: the material of a contact between surfaces a and
+   * b: friction by the stronger mix mode (returned as that mode), bounce the
+   * larger, surface speed the sum. Symmetric.
+   */
+  mixMaterials(a: Material, b: Material): MaterialInfo;
+  /** ledge_material_is_valid: friction and bounce 0..1, surfaceSpeed finite within MAX_COORDINATE. */
+  materialIsValid(material: Material): boolean;
   /** ledge_shape_distance: the closest points of a at pa and b at pb. */
   shapeDistance(a: Shape, pa: Vec2, b: Shape, pb: Vec2): DistanceResult;
   /** ledge_tile_distance: a tile in the cell at cellMin of side size (blocked: seam sides) and a shape at position. */

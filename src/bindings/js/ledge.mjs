@@ -11,7 +11,8 @@
 // The C structs (defs in; states, events and results out) are read and
 // written through the table the module describes (ledge_js_layout.c): a
 // C field `tile_size` is the property `tileSize`, enums are strings, ids
-// are Body objects (or null), `cell_x` and `cell_y` are one `cell` {x, y}.
+// are Body objects (or null), joint ids Joint objects (or null), `cell_x`
+// and `cell_y` are one `cell` {x, y}.
 
 import { tiledLoader } from './tiled.mjs';
 
@@ -178,7 +179,8 @@ export function bind(M) {
         case 'bool': M.HEAPU8[at] = v ? 1 : 0; break;
         case 'vec2': vec(v, f.js); f32()[at >> 2] = v.x; f32()[(at >> 2) + 1] = v.y; break;
         case 'ivec2': vec(v, f.js); i32()[at >> 2] = intOf(v.x); i32()[(at >> 2) + 1] = intOf(v.y); break;
-        case 'id': u32().set(v ? v._id : [0, 0, 0], at >> 2); break;
+        case 'id':
+        case 'joint': u32().set(v ? v._id : [0, 0, 0], at >> 2); break;
         case 'u64': putU64(at, v, f.js); break;
         case 'enum': i32()[at >> 2] = enumIndex(f, v); break;
         case 'struct':
@@ -235,6 +237,7 @@ export function bind(M) {
         case 'vec2': vecInto(target, f.js, F, at >> 2); break;
         case 'ivec2': vecInto(target, f.js, I, at >> 2); break;
         case 'id': target[f.js] = world ? world._bodyOf(U[at >> 2], U[(at >> 2) + 1], U[(at >> 2) + 2]) : null; break;
+        case 'joint': target[f.js] = world ? world._jointOf(U[at >> 2], U[(at >> 2) + 1], U[(at >> 2) + 2]) : null; break;
         case 'u64': target[f.js] = (BigInt(U[(at >> 2) + 1]) << 32n) | BigInt(U[at >> 2]); break;
         case 'enum': target[f.js] = f.values[I[at >> 2]]; break;
         case 'struct': target[f.js] = readFields(f.sub, at, world, target[f.js] || {}); break;
@@ -279,6 +282,7 @@ export function bind(M) {
           break;
         }
         case 'id': body.push(`t[${k}] = world ? world._bodyOf(U[${w(f)}], U[${w(f, 4)}], U[${w(f, 8)}]) : null;`); break;
+        case 'joint': body.push(`t[${k}] = world ? world._jointOf(U[${w(f)}], U[${w(f, 4)}], U[${w(f, 8)}]) : null;`); break;
         case 'enum': body.push(`t[${k}] = E[${JSON.stringify(f.kind)}][I[${w(f)}]];`); break;
         case 'struct': body.push(`t[${k}] = R[${JSON.stringify(f.sub.name)}](p + ${f.off}, world, t[${k}] || {});`); break;
         case 'array':
@@ -346,6 +350,36 @@ export function bind(M) {
   }
 
   const filterPtr = (filter) => writeDef('query_filter', filter || undefined);
+
+  // ---- materials ----
+
+  // A material in wasm memory: slot 0 is the table's buffer, slot 1 a
+  // second one (mixMaterials reads two); fields left out are the default
+  // material's (friction 1 mixed by 'min', bounce 0, speed 0).
+  let secondMaterial = 0;
+  function materialPtr(m, slot = 0) {
+    if (m === null || typeof m !== 'object') throw new TypeError('a material must be an object');
+    const first = writeDef('material', m);
+    if (slot === 0) return first;
+    if (!secondMaterial) secondMaterial = M._malloc(structs.material.size);
+    if (!secondMaterial) throw new Error('ledge: out of wasm memory');
+    M.HEAPU8.copyWithin(secondMaterial, first, first + structs.material.size);
+    return secondMaterial;
+  }
+  /** The default material (ledge_default_material): friction 1 mixed by 'min', bounce 0, speed 0. */
+  const defaultMaterial = () => read('material', writeDef('material', undefined), null, {});
+  /** ledge_mix_materials: the material of a contact between surfaces a and b. */
+  function mixMaterials(a, b) {
+    const pb = materialPtr(b, 1);
+    const pa = materialPtr(a, 0);
+    const out = buffer('material');
+    M._ledge_js_clear_error();
+    M._ledge_js_mix_materials(pa, pb, out);
+    checkLog();
+    return read('material', out, null, {});
+  }
+  /** ledge_material_is_valid: whether the material's numbers are in range. */
+  const materialIsValid = (m) => !!M._ledge_js_material_is_valid(materialPtr(m));
 
   // ---- arrays of results in wasm memory ----
 
@@ -496,6 +530,46 @@ export function bind(M) {
     set drag(s) {
       this._set(7, s);
     }
+    /**
+     * Sets the speed of the body's surface along its tangent
+     * (ledge_body_set_surface_speed): a conveyor belt, a static or
+     * kinematic body whose surface moves while the body stays.
+     */
+    set surfaceSpeed(s) {
+      M._ledge_js_clear_error();
+      check(M._ledge_js_body_set_surface_speed(this._w, this._id[0], this._id[1], this._id[2], s), 'surfaceSpeed');
+    }
+    get surfaceSpeed() {
+      return this.material.surfaceSpeed;
+    }
+    /**
+     * The body's material (ledge_body_material): { friction, bounce,
+     * surfaceSpeed, frictionMix }. Setting it (ledge_body_set_material)
+     * sets all four at once; fields left out are the default material's.
+     */
+    get material() {
+      const out = buffer('material');
+      M._ledge_js_clear_error();
+      M._ledge_js_body_material(this._w, this._id[0], this._id[1], this._id[2], out);
+      checkLog();
+      return read('material', out, null, {});
+    }
+    set material(m) {
+      const p = materialPtr(m);
+      M._ledge_js_clear_error();
+      check(M._ledge_js_body_set_material(this._w, this._id[0], this._id[1], this._id[2], p), 'material');
+    }
+    /** The body's joints (ledge_body_joints), Joint objects by joint index. */
+    joints() {
+      M._ledge_js_clear_error();
+      const n = M._ledge_js_body_joints(this._w, this._id[0], this._id[1], this._id[2]);
+      check(n >= 0, 'joints');
+      const U = u32();
+      const at = U[S] >> 2;
+      const out = [];
+      for (let k = 0; k < n; ++k) out.push(this.world._jointOf(U[at + 3 * k], U[at + 3 * k + 1], U[at + 3 * k + 2]));
+      return out;
+    }
     /** The collision filter { category, mask (BigInt), group } (ledge_body_filter). */
     get filter() {
       const p = buffer('filter');
@@ -569,6 +643,125 @@ export function bind(M) {
     }
   }
 
+  // ---- joints ----
+
+  const JOINT_SETTERS = { length: 0, limits: 1, spring: 2, motor: 3, collide: 4 };
+
+  /**
+   * A joint (joint.h): a generational id into its world, the same object
+   * for the same id (world._jointOf), so that it stays valid across
+   * snapshots as in C.
+   */
+  class Joint {
+    constructor(world, index1, generation, serial) {
+      this.world = world;
+      this._id = [index1, generation, serial];
+      /** Yours; ledge never reads it. */
+      this.userData = undefined;
+    }
+    /** Whether the joint lives (ledge_joint_is_valid). */
+    get valid() {
+      return this.world._ptr !== 0 && !!M._ledge_js_joint_is_valid(this.world._ptr, this._id[0], this._id[1], this._id[2]);
+    }
+    _state() {
+      M._ledge_js_clear_error();
+      check(M._ledge_js_joint_state(this.world._live(), this._id[0], this._id[1], this._id[2]), 'joint');
+      return u32();
+    }
+    /** 'rod', 'rope', 'spring', 'weld', 'slider' or 'pulley' (ledge_joint_get_type). */
+    get type() {
+      this._state();
+      return enums.joint_type[i32()[S]];
+    }
+    /** Body a, or null for a world point (ledge_joint_body_a). */
+    get bodyA() {
+      const U = this._state();
+      return this.world._bodyOf(U[S + 1], U[S + 2], U[S + 3]);
+    }
+    /** Body b, or null for a world point (ledge_joint_body_b). */
+    get bodyB() {
+      const U = this._state();
+      return this.world._bodyOf(U[S + 4], U[S + 5], U[S + 6]);
+    }
+    /** Anchor a in world coordinates now (ledge_joint_anchor_a). */
+    get anchorA() {
+      this._state();
+      return readVec(7);
+    }
+    /** Anchor b in world coordinates now (ledge_joint_anchor_b). */
+    get anchorB() {
+      this._state();
+      return readVec(9);
+    }
+    /**
+     * What the joint measures now (ledge_joint_current_length): the
+     * anchors' distance (rod, rope, spring, weld), the translation along
+     * the axis (slider), or length_a + ratio * length_b (pulley).
+     */
+    get currentLength() {
+      this._state();
+      return f32()[S + 11];
+    }
+    /**
+     * The force the joint applied to body b over the last step
+     * (ledge_joint_force), in N; body a took the opposite.
+     */
+    get force() {
+      this._state();
+      return readVec(12);
+    }
+    /** The joint's def as it stands now, setters' changes in (ledge_joint_get_def). */
+    get def() {
+      const out = buffer('joint_def');
+      M._ledge_js_clear_error();
+      check(M._ledge_js_joint_get_def(this.world._live(), this._id[0], this._id[1], this._id[2], out), 'joint def');
+      const d = read('joint_def', out, this.world, {});
+      d.userData = this.userData;
+      return d;
+    }
+    _set(what, x, y = 0, z = 0) {
+      M._ledge_js_clear_error();
+      check(M._ledge_js_joint_set(this.world._live(), this._id[0], this._id[1], this._id[2], what, x, y, z), 'joint setter');
+    }
+    /** Sets the length of a rod, rope, spring or pulley (ledge_joint_set_length): a grappling hook climbs by it. */
+    set length(length) {
+      this._set(JOINT_SETTERS.length, length);
+    }
+    get length() {
+      return this.def.length;
+    }
+    /** Sets a rope's min and max length, a spring's limits, or a slider's lower and upper (ledge_joint_set_limits). */
+    setLimits(lower, upper) {
+      this._set(JOINT_SETTERS.limits, lower, upper);
+    }
+    /** Sets a spring's (hertz > 0) or a weld's (0: rigid) frequency and damping ratio (ledge_joint_set_spring). */
+    setSpring(hertz, dampingRatio) {
+      this._set(JOINT_SETTERS.spring, hertz, dampingRatio);
+    }
+    /** Sets a slider's motor (ledge_joint_set_motor): on or off, its speed along the axis, the most force it uses. */
+    setMotor(enable, speed = 0, maxForce = 0) {
+      this._set(JOINT_SETTERS.motor, speed, maxForce, enable ? 1 : 0);
+    }
+    /** Lets the joined bodies collide with each other, or not (ledge_joint_set_collide_connected). */
+    set collideConnected(on) {
+      this._set(JOINT_SETTERS.collide, on ? 1 : 0);
+    }
+    get collideConnected() {
+      return this.def.collideConnected;
+    }
+    /** Removes the joint (ledge_joint_destroy); its bodies wake. */
+    destroy() {
+      M._ledge_js_clear_error();
+      M._ledge_js_joint_destroy(this.world._live(), this._id[0], this._id[1], this._id[2]);
+      checkLog();
+    }
+    /** Whether two objects name the same joint. */
+    equals(other) {
+      return other instanceof Joint && other.world === this.world && other._id[0] === this._id[0] &&
+        other._id[1] === this._id[1];
+    }
+  }
+
   // ---- characters ----
 
   /**
@@ -615,7 +808,7 @@ export function bind(M) {
     get velocity() {
       return this.state.velocity;
     }
-    /** Replaces the def (ledge_character_set_def): { move, platformOnLeave, ridePlatforms }. */
+    /** Replaces the def (ledge_character_set_def): { move, platformOnLeave, ridePlatforms, pushBodies, pushMass }. */
     set def(def) {
       const p = writeDef('character_def', def);
       M._ledge_js_clear_error();
@@ -813,6 +1006,54 @@ export function bind(M) {
       check(r >= 0, 'tilemap.distance');
       return r ? read('tilemap_distance_result', p, null, {}) : null;
     }
+    /**
+     * Sets the material of every cell holding tile id `tile`, except cells
+     * given their own (ledge_tilemap_set_tile_material); fields left out
+     * are the default material's.
+     */
+    setTileMaterial(tile, material) {
+      const p = materialPtr(material);
+      M._ledge_js_clear_error();
+      check(M._ledge_js_tilemap_set_tile_material(this.world._live(), intOf(tile), p), 'setTileMaterial');
+    }
+    /** The material of tile id `tile` (ledge_tilemap_tile_material). */
+    tileMaterial(tile) {
+      const out = buffer('material');
+      M._ledge_js_clear_error();
+      M._ledge_js_tilemap_tile_material(this.world._live(), intOf(tile), out);
+      checkLog();
+      return read('material', out, null, {});
+    }
+    /**
+     * Gives cell (x, y) a material of its own, whatever tile it holds, or
+     * with `material` null takes it away (ledge_tilemap_set_cell_material).
+     */
+    setCellMaterial(x, y, material) {
+      const p = material === null || material === undefined ? 0 : materialPtr(material);
+      M._ledge_js_clear_error();
+      check(M._ledge_js_tilemap_set_cell_material(this.world._live(), intOf(x), intOf(y), p), 'setCellMaterial');
+    }
+    /** The material contacts with cell (x, y) use: its own, else its tile id's (ledge_tilemap_cell_material). */
+    cellMaterial(x, y) {
+      const out = buffer('material');
+      M._ledge_js_clear_error();
+      M._ledge_js_tilemap_cell_material(this.world._live(), intOf(x), intOf(y), out);
+      checkLog();
+      return read('material', out, null, {});
+    }
+    /** Whether cell (x, y) has a material of its own (ledge_tilemap_cell_has_material). */
+    cellHasMaterial(x, y) {
+      return !!M._ledge_js_tilemap_cell_has_material(this.world._live(), intOf(x), intOf(y));
+    }
+    /** Takes every cell's own material away (ledge_tilemap_clear_cell_materials). */
+    clearCellMaterials() {
+      M._ledge_js_tilemap_clear_cell_materials(this.world._live());
+    }
+    /** Makes room for `count` cells with a material of their own (ledge_tilemap_reserve_cell_materials). */
+    reserveCellMaterials(count) {
+      M._ledge_js_clear_error();
+      check(M._ledge_js_tilemap_reserve_cell_materials(this.world._live(), intOf(count)), 'reserveCellMaterials');
+    }
     _load(text, n) {
       if (typeof text !== 'string') throw new TypeError('level text must be a string');
       const len = M.lengthBytesUTF8(text) + 1;
@@ -841,7 +1082,7 @@ export function bind(M) {
     loadTiled(map, options = {}) {
       const { width } = this.def;
       const grid = tiled.cells(typeof map === 'string' ? JSON.parse(map) : map, options, this.def);
-      for (let k = 0; k < grid.length; ++k) this.set(k % width, (k / width) | 0, grid[k]);
+      tiled.setCells(this, width, grid);
     }
   }
 
@@ -889,6 +1130,8 @@ export function bind(M) {
       w._owned = owned;
       w._slots = []; // Body wrappers by slot (index1): the newest generation seen
       w._older = new Map(); // "index1:generation" -> WeakRef of wrappers of other generations
+      w._jointSlots = []; // Joint wrappers by slot, as _slots
+      w._jointOlder = new Map();
       w._serial = 0;
       w._preSolve = null;
       w._preSolveError = null;
@@ -934,6 +1177,20 @@ export function bind(M) {
       this._slots[a] = body;
       return body;
     }
+    // The one wrapper of a joint id, as _bodyOf.
+    _jointOf(a, b, c) {
+      if (a === 0) return null;
+      const cur = this._jointSlots[a];
+      if (cur !== undefined && cur._id[1] === b) return cur;
+      const key = `${a}:${b}`;
+      const ref = this._jointOlder.get(key);
+      let joint = ref && ref.deref();
+      if (joint) this._jointOlder.delete(key);
+      else joint = new Joint(this, a, b, c || this._serial);
+      if (cur !== undefined) this._jointOlder.set(`${a}:${cur._id[1]}`, new WeakRef(cur));
+      this._jointSlots[a] = joint;
+      return joint;
+    }
     /** Frees the world and its bodies (wasm memory). Safe to call twice. */
     dispose() {
       if (this._ptr) {
@@ -943,6 +1200,8 @@ export function bind(M) {
       this._ptr = 0;
       this._slots = [];
       this._older.clear();
+      this._jointSlots = [];
+      this._jointOlder.clear();
     }
     /** Same as dispose(). */
     free() {
@@ -1006,7 +1265,8 @@ export function bind(M) {
      * Creates a body from the fields of ledge_body_def: type, shape
      * (required: ledge.circle(), ledge.box(), ledge.polygon()), position,
      * velocity, density, friction, bounce, gravityScale, drag, bullet,
-     * sensor, enableEvents, oneWay, maxFloorAngle, response, filter; and
+     * sensor, enableEvents, oneWay, maxFloorAngle, response, filter,
+     * surfaceSpeed, frictionMix ('mean', 'min', 'max'); and
      * userData (kept on the Body object).
      */
     createBody(def) {
@@ -1023,7 +1283,7 @@ export function bind(M) {
     }
     /**
      * Makes a living kinematic body a character (ledge_character_create).
-     * def: { move: MoveOptions, platformOnLeave, ridePlatforms }.
+     * def: { move: MoveOptions, platformOnLeave, ridePlatforms, pushBodies, pushMass }.
      */
     createCharacter(body, def) {
       if (!(body instanceof Body) || body.world !== this) throw new TypeError('createCharacter needs a Body of this world');
@@ -1032,6 +1292,38 @@ export function bind(M) {
       check(M._ledge_js_character_create(this._live(), body._id[0], body._id[1], body._id[2], p), 'createCharacter');
       if (!body._character) body._character = new Character(body);
       return body._character;
+    }
+    /**
+     * Adds a joint (ledge_joint_create) from the fields of ledge_joint_def:
+     * type ('rod', 'rope', 'spring', 'weld', 'slider' or 'pulley'; default
+     * 'rope'), whose ledge_default_*_def fills what is left out; bodyA,
+     * bodyB (Body objects, or null for a world point), anchorA, anchorB,
+     * length, minLength, maxLength, hertz, dampingRatio, axis, enableLimit,
+     * lower, upper, enableMotor, motorSpeed, maxMotorForce, groundA,
+     * groundB, ratio, collideConnected; and userData (kept on the Joint).
+     */
+    createJoint(def) {
+      if (!def || typeof def !== 'object') throw new TypeError('createJoint needs a def object');
+      const type = def.type === undefined ? 'rope' : def.type;
+      const k = enums.joint_type.indexOf(type);
+      if (k < 0) throw new TypeError(`type must be one of ${enums.joint_type.join(', ')}`);
+      for (const key of ['bodyA', 'bodyB']) {
+        const b = def[key];
+        if (b !== undefined && b !== null && !(b instanceof Body)) throw new TypeError(`${key} must be a Body or null`);
+      }
+      const p = buffer('joint_def');
+      M._ledge_js_joint_default(k, p);
+      writeFields(structs.joint_def, p, def);
+      M._ledge_js_clear_error();
+      check(M._ledge_js_joint_create(this._live(), p), 'createJoint');
+      const U = u32();
+      const joint = this._jointOf(U[S], U[S + 1], U[S + 2]);
+      joint.userData = def.userData;
+      return joint;
+    }
+    /** The number of living joints (ledge_world_joint_count). */
+    get jointCount() {
+      return M._ledge_js_world_joint_count(this._live());
     }
     /**
      * Sets (or with null clears) the pre-solve filter
@@ -1167,7 +1459,8 @@ export function bind(M) {
      * Debug draw inside region {lower, upper} (default: the whole map) as
      * plain arrays a canvas can draw: { polygons, circles, segments, points },
      * each item with a `color` (0xRRGGBB number). options: tiles, bodies,
-     * contacts, normals, bounds (booleans; the first four default true).
+     * contacts, normals, bounds, joints, materials (booleans; all but
+     * bounds default true).
      */
     debugDraw(options = {}, region) {
       const list = this.debugDrawList(options, region);
@@ -1212,7 +1505,8 @@ export function bind(M) {
       }
       const on = (v, dflt) => (v === undefined ? dflt : !!v);
       const flags = (on(options.tiles, true) ? 1 : 0) | (on(options.bodies, true) ? 2 : 0) |
-        (on(options.contacts, true) ? 4 : 0) | (on(options.normals, true) ? 8 : 0) | (on(options.bounds, false) ? 16 : 0);
+        (on(options.contacts, true) ? 4 : 0) | (on(options.normals, true) ? 8 : 0) | (on(options.bounds, false) ? 16 : 0) |
+        (on(options.joints, true) ? 32 : 0) | (on(options.materials, true) ? 64 : 0);
       const n = M._ledge_js_draw(this._live(), flags, r.lower.x, r.lower.y, r.upper.x, r.upper.y);
       check(n >= 0, 'debugDraw');
       return { f32: f32(), offset: u32()[S] >> 2, length: n };
@@ -1248,6 +1542,7 @@ export function bind(M) {
   return {
     World,
     Body,
+    Joint,
     Character,
     Tilemap,
     StructList,
@@ -1258,6 +1553,9 @@ export function bind(M) {
     box,
     polygon,
     decompose,
+    defaultMaterial,
+    mixMaterials,
+    materialIsValid,
     shapeDistance,
     tileDistance,
     tileOutline,

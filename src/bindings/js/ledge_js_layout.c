@@ -7,8 +7,8 @@
 //
 // Field kinds: f32, i32, u32, u8, bool, vec2 (two floats), ivec2 (two
 // ints, e.g. cell_x and cell_y read as one {x, y}), id (a ledge_body_id:
-// a Body or null), u64 (a filter's bits), shape (a ledge_shape built from
-// its description), enum:NAME, struct:NAME, array:NAME:COUNT_FIELD:MAX.
+// a Body or null), joint (a ledge_joint_id: a Joint or null), u64 (a filter's bits), shape (a
+// ledge_shape built from its description), enum:NAME, struct:NAME, array:NAME:COUNT_FIELD:MAX.
 #include "ledge_js.h"
 
 #include <stddef.h>
@@ -77,6 +77,39 @@ static const js_field body_def[] = {
     F(ledge_body_def, max_floor_angle, "f32"),
     F(ledge_body_def, response, "enum:response"),
     F(ledge_body_def, filter, "struct:filter"),
+    F(ledge_body_def, surface_speed, "f32"),
+    F(ledge_body_def, friction_mix, "enum:friction_mix"),
+};
+
+static const js_field material[] = {
+    F(ledge_material, friction, "f32"),
+    F(ledge_material, bounce, "f32"),
+    F(ledge_material, surface_speed, "f32"),
+    F(ledge_material, friction_mix, "enum:friction_mix"),
+};
+
+static const js_field joint_def[] = {
+    F(ledge_joint_def, type, "enum:joint_type"),
+    F(ledge_joint_def, body_a, "id"),
+    F(ledge_joint_def, body_b, "id"),
+    F(ledge_joint_def, anchor_a, "vec2"),
+    F(ledge_joint_def, anchor_b, "vec2"),
+    F(ledge_joint_def, length, "f32"),
+    F(ledge_joint_def, min_length, "f32"),
+    F(ledge_joint_def, max_length, "f32"),
+    F(ledge_joint_def, hertz, "f32"),
+    F(ledge_joint_def, damping_ratio, "f32"),
+    F(ledge_joint_def, axis, "vec2"),
+    F(ledge_joint_def, enable_limit, "bool"),
+    F(ledge_joint_def, lower, "f32"),
+    F(ledge_joint_def, upper, "f32"),
+    F(ledge_joint_def, enable_motor, "bool"),
+    F(ledge_joint_def, motor_speed, "f32"),
+    F(ledge_joint_def, max_motor_force, "f32"),
+    F(ledge_joint_def, ground_a, "vec2"),
+    F(ledge_joint_def, ground_b, "vec2"),
+    F(ledge_joint_def, ratio, "f32"),
+    F(ledge_joint_def, collide_connected, "bool"),
 };
 
 static const js_field query_filter[] = {
@@ -130,6 +163,8 @@ static const js_field character_def[] = {
     F(ledge_character_def, move, "struct:move_def"),
     F(ledge_character_def, platform_on_leave, "enum:platform_leave"),
     F(ledge_character_def, ride_platforms, "bool"),
+    F(ledge_character_def, push_bodies, "bool"),
+    F(ledge_character_def, push_mass, "f32"),
 };
 
 static const js_field character_state[] = {
@@ -152,6 +187,13 @@ static const js_field character_state[] = {
     F(ledge_character_state, last_move, "struct:move_result"),
     F(ledge_character_state, crushed, "bool"),
     F(ledge_character_state, crushed_by, "id"),
+    F(ledge_character_state, pushing, "bool"),
+    F(ledge_character_state, pushed_body, "id"),
+    F(ledge_character_state, ceiling_body, "id"),
+    F(ledge_character_state, floor_material, "struct:material"),
+    F(ledge_character_state, hanging, "bool"),
+    F(ledge_character_state, hang_joint, "joint"),
+    F(ledge_character_state, hang_anchor, "vec2"),
 };
 
 static const js_field contact_data[] = {
@@ -258,6 +300,8 @@ static const js_layout layouts[] = {
     LAYOUT("world_def", ledge_world_def, world_def),
     LAYOUT("filter", ledge_filter, filter),
     LAYOUT("body_def", ledge_body_def, body_def),
+    LAYOUT("material", ledge_material, material),
+    LAYOUT("joint_def", ledge_joint_def, joint_def),
     LAYOUT("query_filter", ledge_query_filter, query_filter),
     LAYOUT("move_def", ledge_move_def, move_def),
     LAYOUT("move_hit", ledge_move_hit, move_hit),
@@ -295,11 +339,14 @@ static const js_enum enums[] = {
     {"hit_kind", "none,tile,body"},
     {"platform_leave", "addVelocity,addUpward,nothing"},
     {"shape_type", "invalid,circle,box,polygon"},
+    {"friction_mix", "mean,min,max"},
+    {"joint_type", "rod,rope,spring,weld,slider,pulley"},
 };
 _Static_assert(LEDGE_RESPONSE_CROSS == 3 && LEDGE_FRICTION_COULOMB == 1 &&
                    LEDGE_ONE_WAY_RIGHT == 4 && LEDGE_HIT_BODY == 2 &&
                    LEDGE_QUERY_ONE_WAY_NEVER == 2 && LEDGE_PLATFORM_LEAVE_NOTHING == 2 &&
-                   LEDGE_BODY_DYNAMIC == 2,
+                   LEDGE_BODY_DYNAMIC == 2 && LEDGE_FRICTION_MIX_MAX == 2 &&
+                   LEDGE_JOINT_PULLEY == 5,
                "the enums' value lists follow the C values");
 
 /// Constants the JavaScript side needs.
@@ -317,10 +364,12 @@ static const js_const consts[] = {
     {"TILE_COUNT", LEDGE_TILE_COUNT},
     {"SNAPSHOT_VERSION", LEDGE_SNAPSHOT_VERSION},
     {"ID_BYTES", sizeof(ledge_body_id)},
+    {"JOINT_ID_BYTES", sizeof(ledge_joint_id)},
+    {"JOINT_MAX_LENGTH", LEDGE_JOINT_MAX_LENGTH},
     {"SHAPE_BYTES", sizeof(ledge_shape)},
 };
 
-// The JSON text (built once; about 9 KB).
+// The JSON text (built once; about 11 KB).
 static char text[24576];
 static int used;
 
@@ -388,6 +437,10 @@ JS_API int ledge_js_default(const char *name, void *out) {
             *(ledge_move_def *)out = ledge_default_move_def();
         } else if (strcmp(name, "character_def") == 0) {
             *(ledge_character_def *)out = ledge_default_character_def();
+        } else if (strcmp(name, "material") == 0) {
+            *(ledge_material *)out = ledge_default_material();
+        } else if (strcmp(name, "joint_def") == 0) {
+            *(ledge_joint_def *)out = ledge_default_rope_def();
         }
         return layouts[l].size;
     }

@@ -35,8 +35,38 @@ export function tiledLoader(api) {
     return fail(`${where}: ledge_tile is ${JSON.stringify(value)} (an id 0..33 or a tile name)`);
   }
 
+  const MIXES = ['mean', 'min', 'max'];
+
+  // A tileset tile's material properties (friction, bounce, surface_speed,
+  // friction_mix; docs/tiled.md) over the default material, or null when
+  // it has none.
+  function tileMaterial(tile, where) {
+    const props = Array.isArray(tile.properties) ? tile.properties : [];
+    const find = (name) => props.find((q) => q.name === name);
+    const m = { friction: 1, bounce: 0, surfaceSpeed: 0, frictionMix: 'min' };
+    let has = false;
+    const v = consts.MAX_COORDINATE;
+    for (const [name, key, min, max] of [['friction', 'friction', 0, 1], ['bounce', 'bounce', 0, 1], ['surface_speed', 'surfaceSpeed', -v, v]]) {
+      const q = find(name);
+      if (!q) continue;
+      if (typeof q.value !== 'number' || !(q.value >= min && q.value <= max)) {
+        fail(`${where}: property '${name}' is ${JSON.stringify(q.value)} (must be a number ${min}..${max})`);
+      }
+      m[key] = fr(q.value);
+      has = true;
+    }
+    const mix = find('friction_mix');
+    if (mix) {
+      if (!MIXES.includes(mix.value)) fail(`${where}: property 'friction_mix' is ${JSON.stringify(mix.value)} (must be "mean", "min" or "max")`);
+      m.frictionMix = mix.value;
+      has = true;
+    }
+    return has ? m : null;
+  }
+
   function gidTable(map, options) {
     const table = new Map(); // gid -> tile id
+    table.materials = new Map(); // gid -> material, for the tiles with material properties
     for (const [k, ts0] of (map.tilesets || []).entries()) {
       let ts = ts0;
       if (ts.source !== undefined) {
@@ -46,7 +76,10 @@ export function tiledLoader(api) {
       }
       for (const tile of ts.tiles || []) {
         const prop = (tile.properties || []).find((p) => p.name === 'ledge_tile');
-        if (prop) table.set(ts0.firstgid + tile.id, tileOfProperty(prop.value, `tileset ${k} tile ${tile.id}`));
+        if (!prop) continue; // a decoration tile: its material properties are the game's own
+        table.set(ts0.firstgid + tile.id, tileOfProperty(prop.value, `tileset ${k} tile ${tile.id}`));
+        const material = tileMaterial(tile, `tileset ${k}, tile ${tile.id}`);
+        if (material) table.materials.set(ts0.firstgid + tile.id, material);
       }
     }
     return table;
@@ -105,6 +138,7 @@ export function tiledLoader(api) {
     if (layers.length === 0) fail('the map has no tile layer');
     const grid = new Uint8Array(map.width * map.height);
     const from = new Int32Array(map.width * map.height).fill(-1); // the layer that set it
+    const materials = new Map(); // cell -> material
     layers.forEach(({ layer, ox, oy }, index) => {
       if (ox !== 0 || oy !== 0) fail(`layer "${layer.name}" is offset by (${ox}, ${oy}) pixels (tile layers must be aligned with the map's grid)`);
       const data = layerData(layer);
@@ -127,8 +161,24 @@ export function tiledLoader(api) {
         }
         grid[at] = tile;
         from[at] = index;
+        const drawn = table.materials.get(gid);
+        if (drawn) {
+          // A surface speed turns clockwise around the tile on screen: each
+          // mirror (a flip, and keeping Tiled's y-down frame) turns it the
+          // other way round in ledge's terms.
+          const mirrors = (raw & FLIP_H ? 1 : 0) + (raw & FLIP_V ? 1 : 0) + (raw & FLIP_D ? 1 : 0) + (options.yDown ? 1 : 0);
+          const m = { ...drawn, surfaceSpeed: mirrors & 1 ? -drawn.surfaceSpeed : drawn.surfaceSpeed };
+          const had = materials.get(at);
+          if (had && (had.friction !== m.friction || had.bounce !== m.bounce || had.surfaceSpeed !== m.surfaceSpeed ||
+            had.frictionMix !== m.frictionMix)) {
+            fail(`the tile layers give the cell at column ${col}, row ${row} two different materials`);
+          }
+          materials.set(at, m);
+        }
       });
     });
+    // The cells' own materials, by cell (the order a tilemap keeps them in).
+    grid.materials = [...materials.entries()].sort((a, b) => a[0] - b[0]);
     return grid;
   }
 
@@ -161,6 +211,13 @@ export function tiledLoader(api) {
     return list;
   }
 
+  function mixOf(p, where) {
+    if (!p) return 'mean';
+    if (!['string', 'color', 'file'].includes(p.type)) fail(`${where}: property 'friction_mix' must be a string`);
+    if (!MIXES.includes(p.value)) fail(`${where}: property 'friction_mix' is "${p.value}" (must be "mean", "min" or "max")`);
+    return p.value;
+  }
+
   function bodyProps(o, list, where) {
     const find = (name) => list.find((p) => p.name === name);
     const ow = find('one_way');
@@ -185,6 +242,8 @@ export function tiledLoader(api) {
       type: k === 1 ? 'kinematic' : k === 2 ? 'dynamic' : 'static',
       sensor: k === 3,
       oneWay: !!(ow && ow.value),
+      frictionMix: mixOf(find('friction_mix'), where),
+      surfaceSpeed: number('surface_speed', -v, v, 0),
       friction: number('friction', 0, 1, 0),
       bounce: number('bounce', 0, 1, 0),
       density: number('density', 1e-6, 1e6, 1),
@@ -327,6 +386,8 @@ export function tiledLoader(api) {
           oneWay: b.oneWay,
           friction: fr(b.friction),
           bounce: fr(b.bounce),
+          surfaceSpeed: fr(c.yDown ? -b.surfaceSpeed : b.surfaceSpeed),
+          frictionMix: b.frictionMix,
           position,
           bounds: { lower: lo, upper: hi },
           properties: Object.fromEntries(list.map((p) => [p.name, p.value])),
@@ -340,6 +401,10 @@ export function tiledLoader(api) {
           density: b.density,
           friction: b.friction,
           bounce: b.bounce,
+          // Clockwise on screen as drawn: Tiled's y-down frame, when kept,
+          // turns it the other way round in ledge's terms.
+          surfaceSpeed: c.yDown ? -b.surfaceSpeed : b.surfaceSpeed,
+          frictionMix: b.frictionMix,
           sensor: b.sensor,
           oneWay: b.oneWay ? (c.yDown ? 'down' : 'up') : 'none',
         };
@@ -390,6 +455,16 @@ export function tiledLoader(api) {
     };
   }
 
+  // The cells and their materials into the map: its cells then hold exactly
+  // the map's tiles, its cells' own materials exactly those of the tiles
+  // with material properties.
+  function setCells(tilemap, width, grid) {
+    tilemap.reserveCellMaterials(grid.materials.length);
+    for (let k = 0; k < grid.length; ++k) tilemap.set(k % width, (k / width) | 0, grid[k]);
+    tilemap.clearCellMaterials();
+    for (const [k, m] of grid.materials) tilemap.setCellMaterial(k % width, (k / width) | 0, m);
+  }
+
   // Makes the bodies (all or none), then sets the tiles, as the C loader does.
   function apply(world, map, grid, parsed) {
     const bodies = [];
@@ -404,8 +479,7 @@ export function tiledLoader(api) {
       for (const o of parsed.objects) o.bodies.length = 0;
       throw new Error(`tiled: the world refused a body: ${e.message}`);
     }
-    const { width } = map;
-    for (let k = 0; k < grid.length; ++k) world.tilemap.set(k % width, (k / width) | 0, grid[k]);
+    setCells(world.tilemap, map.width, grid);
     return result(map, grid, parsed.objects, bodies);
   }
 
@@ -430,5 +504,5 @@ export function tiledLoader(api) {
     }
   }
 
-  return { cells, loadWorld, createWorld, Tile };
+  return { cells, setCells, loadWorld, createWorld, Tile };
 }

@@ -1,7 +1,7 @@
 // TypeScript declarations of ledge-phaser (ledge-phaser.mjs). Phaser's own
 // types are not required: game objects are anything with x, y and a display
 // size, the scene is Phaser's.
-import type { Ledge, World, Body, Character, CharacterState, CharacterDef, BodyDef, WorldDef, TiledResult, DrawOptions, Vec2 } from 'ledge-physics';
+import type { Ledge, World, Body, Character, CharacterState, CharacterDef, BodyDef, WorldDef, TiledResult, DrawOptions, Vec2, Joint, JointDef, FrictionMix } from 'ledge-physics';
 
 /** What the plugin needs of a game object: a position (its centre) and a display size. */
 export interface GameObjectLike {
@@ -56,6 +56,34 @@ export interface PluginCharacter {
   dropThrough(): void;
 }
 
+/**
+ * addJoint's def: ledge's JointDef in pixels. a and b (or bodyA, bodyB) are
+ * game objects with bodies, ledge Bodies, or null for a fixed point of the
+ * scene; anchors are offsets from the object's centre in pixels, or points
+ * of the scene where the body is null; length, minLength, maxLength, lower
+ * and upper are pixels, motorSpeed pixels per second, groundA and groundB
+ * points of the scene.
+ */
+export interface PluginJointDef extends Omit<JointDef, 'bodyA' | 'bodyB'> {
+  a?: GameObjectLike | Body | null;
+  b?: GameObjectLike | Body | null;
+  bodyA?: GameObjectLike | Body | null;
+  bodyB?: GameObjectLike | Body | null;
+}
+
+/**
+ * A material in the plugin's units: surfaceSpeed in pixels per second as
+ * seen on screen (a floor with a positive speed carries to the right).
+ * Tiles of a layer get one from their properties ledge_friction,
+ * ledge_bounce, ledge_surface_speed and ledge_friction_mix.
+ */
+export interface PluginMaterial {
+  friction?: number;
+  bounce?: number;
+  surfaceSpeed?: number;
+  frictionMix?: FrictionMix;
+}
+
 /** The physics state of save(): ledge's snapshot and the plugin's own. */
 export interface PluginSnapshot {
   world: Uint8Array;
@@ -83,6 +111,7 @@ export interface LedgePlugin {
     body(go: GameObjectLike, def?: Partial<BodyDef> | { shape?: 'box' | 'circle' }): Body;
     character(go: GameObjectLike, def?: CharacterDef & { gravityScale?: number; shape?: BodyDef['shape'] }): PluginCharacter;
     mover(go: GameObjectLike, options: { points: Vec2[]; speed: number; oneWay?: 'up' | 'down' | 'left' | 'right' } & Partial<BodyDef>): Body;
+    joint(def: PluginJointDef): Joint;
   };
   createWorld(def?: PluginWorldDef): World;
   fromTilemapLayer(layer: unknown, options?: TilemapLayerOptions): World;
@@ -91,6 +120,14 @@ export interface LedgePlugin {
   addCharacter(go: GameObjectLike, def?: CharacterDef & { gravityScale?: number }): PluginCharacter;
   addMover(go: GameObjectLike, options: { points: Vec2[]; speed: number; oneWay?: 'up' | 'down' | 'left' | 'right' }): Body;
   remove(go: GameObjectLike): void;
+  /** A joint between game objects (or one and a point of the scene), in pixels; dies with either body. */
+  addJoint(def: PluginJointDef): Joint;
+  /** Sets a game object's (or Body's) material; what is left out is ledge's default material's. */
+  setMaterial(go: GameObjectLike | Body, material: PluginMaterial): void;
+  /** Gives every cell of a tile shape (a ledge tile name or id) a material: a belt, ice. */
+  setTileMaterial(tile: string | number, material: PluginMaterial): void;
+  /** Gives cell (tileX, tileY) a material of its own, or with null takes it away. */
+  setCellMaterial(tileX: number, tileY: number, material: PluginMaterial | null): void;
   /** One fixed step of 1/60 s (the plugin takes them by itself each frame). */
   step(): void;
   toWorld(x: number, y: number): Vec2;

@@ -44,6 +44,9 @@ export function phaserTileFlips(rotation, flipX, flipY) {
 
 // A one-way direction as seen on screen ('up': solid for what comes from
 // above) in ledge's y-down world, where screen up is -y.
+// Tile properties that give a cell its material (ledge-phaser's units).
+const MATERIAL_PROPS = [['ledge_friction', 'friction'], ['ledge_bounce', 'bounce'],
+  ['ledge_surface_speed', 'surfaceSpeed'], ['ledge_friction_mix', 'frictionMix']];
 const SCREEN_WAYS = { none: 'none', up: 'down', down: 'up', left: 'left', right: 'right' };
 
 /**
@@ -91,11 +94,12 @@ export function createLedgePlugin(ledge) {
        * (else the ledge Body; b is null for a tile).
        */
       this.events = new scene.sys.events.constructor();
-      /** Factories: add.body(gameObject, def), add.character(gameObject, def), add.mover(gameObject, options). */
+      /** Factories: add.body(gameObject, def), add.character(gameObject, def), add.mover(gameObject, options), add.joint(def). */
       this.add = {
         body: (go, def) => this.addBody(go, def),
         character: (go, def) => this.addCharacter(go, def),
         mover: (go, options) => this.addMover(go, options),
+        joint: (def) => this.addJoint(def),
       };
       // As Phaser's ScenePlugin: listen to the scene once it has booted.
       if (scene.sys.settings && scene.sys.settings.isBooted) this.boot();
@@ -173,9 +177,23 @@ export function createLedgePlugin(ledge) {
           tm.set(x, y, id);
           const way = this._prop(tile, 'ledge_one_way');
           if (way) tm.setOneWay(x, y, SCREEN_WAYS[way] || way);
+          const material = this._tileMaterial(tile);
+          if (material) tm.setCellMaterial(x, y, this._material(material));
         }
       }
       return this.world;
+    }
+
+    // The material a tile's properties give (ledge_friction, ledge_bounce,
+    // ledge_surface_speed in pixels per second on screen, ledge_friction_mix),
+    // or null when it has none.
+    _tileMaterial(tile) {
+      const m = {};
+      for (const [prop, key] of MATERIAL_PROPS) {
+        const v = this._prop(tile, prop);
+        if (v !== undefined && v !== null && v !== '') m[key] = v;
+      }
+      return Object.keys(m).length ? m : null;
     }
 
     _prop(tile, name) {
@@ -292,6 +310,92 @@ export function createLedgePlugin(ledge) {
       return body;
     }
 
+    // ---- joints and materials ----
+
+    _bodyOf(x, name) {
+      if (x === null || x === undefined) return null;
+      if (x instanceof ledge.Body) return x;
+      if (x.ledgeBody instanceof ledge.Body) return x.ledgeBody;
+      throw new TypeError(`ledge-phaser: ${name} must be a game object with a body, a ledge Body or null`);
+    }
+
+    /**
+     * A joint between two game objects with bodies (or ledge Bodies), or
+     * between one and a fixed point of the scene: def is ledge's JointDef
+     * in pixels. `a` and `b` (or bodyA, bodyB) are the objects (null: a
+     * point of the scene); anchorA and anchorB are offsets from the
+     * object's centre in pixels, or the point of the scene where its body
+     * is null; length, minLength, maxLength, lower and upper are pixels,
+     * motorSpeed pixels per second, groundA and groundB points of the
+     * scene; type, hertz, dampingRatio, axis, enableLimit, enableMotor,
+     * maxMotorForce, ratio and collideConnected as ledge's. Returns ledge's
+     * Joint (its lengths, anchors and force in world units). The joint dies
+     * with either body (remove()).
+     */
+    addJoint(def) {
+      const world = this._live();
+      const k = this.pixelsPerUnit;
+      const { a, b, bodyA = a, bodyB = b, anchorA, anchorB, groundA, groundB, ...rest } = def;
+      const ba = this._bodyOf(bodyA, 'a');
+      const bb = this._bodyOf(bodyB, 'b');
+      const jd = { ...rest, bodyA: ba, bodyB: bb };
+      const anchor = (body, p) => {
+        if (p === undefined) return body ? undefined : { x: 0, y: 0 };
+        return body ? { x: p.x / k, y: p.y / k } : this.toWorld(p.x, p.y);
+      };
+      const pa = anchor(ba, anchorA);
+      const pb = anchor(bb, anchorB);
+      if (pa) jd.anchorA = pa;
+      if (pb) jd.anchorB = pb;
+      for (const key of ['length', 'minLength', 'maxLength', 'lower', 'upper', 'motorSpeed']) {
+        if (typeof rest[key] === 'number') jd[key] = rest[key] / k;
+      }
+      if (groundA) jd.groundA = this.toWorld(groundA.x, groundA.y);
+      if (groundB) jd.groundB = this.toWorld(groundB.x, groundB.y);
+      return world.createJoint(jd);
+    }
+
+    // A material of the plugin (surfaceSpeed in pixels per second, as seen
+    // on screen: a floor with a positive speed carries to the right) as
+    // ledge's (units per second along the surface's tangent, which turns
+    // counter-clockwise on screen in the plugin's y-down world).
+    _material(m) {
+      if (m === null || m === undefined) return null;
+      const out = {};
+      if (m.friction !== undefined) out.friction = Number(m.friction);
+      if (m.bounce !== undefined) out.bounce = Number(m.bounce);
+      if (m.frictionMix !== undefined) out.frictionMix = m.frictionMix;
+      if (m.surfaceSpeed !== undefined) out.surfaceSpeed = -Number(m.surfaceSpeed) / this.pixelsPerUnit;
+      return out;
+    }
+
+    /**
+     * Sets a game object's (or a ledge Body's) material: { friction,
+     * bounce, surfaceSpeed (pixels per second as seen on screen: a
+     * positive speed carries what rests on top to the right), frictionMix
+     * ('mean', 'min', 'max') }; what is left out is ledge's default
+     * material's.
+     */
+    setMaterial(go, material) {
+      this._live();
+      this._bodyOf(go, 'the object').material = this._material(material);
+    }
+
+    /**
+     * Gives every cell of a tile shape (a ledge tile name such as 'FULL' or
+     * an id) a material, as setMaterial's; a belt: surfaceSpeed.
+     */
+    setTileMaterial(tile, material) {
+      const id = typeof tile === 'number' ? tile : ledge.Tile[String(tile).toUpperCase()];
+      if (id === undefined) throw new Error(`ledge-phaser: no tile shape ${JSON.stringify(tile)}`);
+      this._live().tilemap.setTileMaterial(id, this._material(material));
+    }
+
+    /** Gives cell (tileX, tileY) a material of its own (null: takes it away), as setMaterial's. */
+    setCellMaterial(tileX, tileY, material) {
+      this._live().tilemap.setCellMaterial(tileX, tileY, this._material(material));
+    }
+
     /** Removes a game object's body (and character). */
     remove(go) {
       const i = this._links.findIndex((l) => l.go === go);
@@ -393,7 +497,8 @@ export function createLedgePlugin(ledge) {
     // ---- debug view ----
 
     /**
-     * Draws ledge's debug view (tiles, bodies, contacts, normals) into a
+     * Draws ledge's debug view (tiles, bodies, contacts, normals, joints,
+     * materials) into a
      * Graphics object every frame (made when not given); options as
      * World.debugDraw's. debug(false) stops.
      */
