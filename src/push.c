@@ -283,7 +283,7 @@ static void grow_row(const ledge_world *w, int self, vec2s dir, row *r) {
 
 typedef struct floor_of {
     vec2s normal;          ///< Of its first floor contact, toward the body; (0, 0): no floor.
-    vec2s velocity;        ///< The floor's velocity.
+    vec2s velocity;        ///< The floor's velocity (a body's, or a kinematic chain's).
     float hold;            ///< What the floor holds whatever the speed, per unit mass.
     ledge__contact *first; ///< Its first floor contact, in the replay's order, or NULL.
 } floor_of;
@@ -309,6 +309,7 @@ static floor_of find_floor(ledge_world *w, int i) {
         f.normal = n;
         int under = c->a == i ? c->b : c->a;
         if (under >= 0) f.velocity = w->velocity[under];
+        if (under == LEDGE__CHAIN_CONTACT) f.velocity = w->chains->c[c->cell_x].velocity;
     }
     if (f.first == NULL) return f;
     float g = v2_len(w->gravity) * w->gravity_scale[i];
