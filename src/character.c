@@ -643,6 +643,11 @@ void ledge__characters_carry(ledge_world *w) {
         }
         force = !progress;
     }
+    // A character's body with a velocity of its own went by it in the
+    // step: the state says where the body is, and the next step's riding
+    // test (placed elsewhere since?) compares with that.
+    for (int k = 0; k < t->count; ++k)
+        t->c[t->list[k]].state.position = w->position[w->slot_of[t->list[k]]];
 }
 
 // --- pushes and shoves, after the step ----------------------------------------

@@ -775,6 +775,39 @@ static void test_stacked_carry_any_creation_order(void **state) {
     assert_int_equal(rides, 36);
 }
 
+// A character whose body has a velocity of its own (kinematic bodies go
+// by theirs in the step): after each step its state is where the body is,
+// in the air and riding a platform moving the other way (still riding:
+// the platform's -1 m/s added to its own 0.375 every step); y up and down.
+static void test_own_velocity_state_follows(void **state) {
+    (void)state;
+    for (int gi = 0; gi < 2; ++gi)
+        for (int ride = 0; ride < 2; ++ride) {
+            float g = gi == 0 ? -20.0f : 20.0f;
+            ledge_world *w = make_world(g);
+            ledge_body_id plat;
+            ledge_body_id ch =
+                ride ? ride_setup(w, v(20, 20), 4.0, 0.0, g, &plat) : add_character(w, v(20, 20));
+            assert_true(ledge_body_set_velocity(w, ch, v(0.375, 0)));
+            ledge_character_state st;
+            for (int f = 0; f < 30; ++f) {
+                if (ride)
+                    assert_true(
+                        ledge_body_set_target(w, plat, v(20 - 1.0 * DT * (f + 1), 20), DT));
+                vec2s before = ledge_body_position(w, ch);
+                ledge_world_step(w, DT);
+                assert_true(ledge_character_get_state(w, ch, &st));
+                vec2s p = ledge_body_position(w, ch);
+                assert_true(p.x == st.position.x && p.y == st.position.y);
+                double want = before.x + (0.375 - (ride ? 1.0 : 0.0)) * DT;
+                if (fabs(p.x - want) > 1e-5)
+                    fail_msg("g %g ride %d frame %d: x %.6f, want %.6f", (double)g, ride, f, p.x,
+                             want);
+            }
+            ledge_world_destroy(w);
+        }
+}
+
 // A platform carrying a character into a wall (sideways at 3 units/s) or a
 // ceiling (up at 3 units/s): the step's carry stops the character against
 // it, at exactly wall x - 0.3 (its half width) or ceiling - 0.45 along up,
@@ -988,6 +1021,7 @@ int main(void) {
         cmocka_unit_test(test_block_on_wall),
         cmocka_unit_test(test_stacked_carry_any_creation_order),
         cmocka_unit_test(test_carry_stops_at_wall_and_ceiling),
+        cmocka_unit_test(test_own_velocity_state_follows),
         cmocka_unit_test(test_platform_crush),
         cmocka_unit_test(test_body_ground_on_platform),
     };
