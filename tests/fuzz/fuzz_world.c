@@ -688,8 +688,9 @@ static void op_chain_change(model *m, reader *r) {
 }
 
 // A dynamic body placed d into a flat static chain (made for it across
-// empty cells, its filter meeting the body's only), ends out of it (within
-// the slop) and in front of it after one step; the chain is destroyed after.
+// empty cells, its filter meeting the body's only), less than half its
+// height, ends out of it (within the slop) and in front of it after one
+// step; the chain is destroyed after.
 static void op_chain_rest(model *m, reader *r) {
     int which;
     ledge_body_id id = pick_id(m, r, &which);
@@ -699,6 +700,9 @@ static void op_chain_rest(model *m, reader *r) {
     if (which < 0 || !m->alive[which] || m->extreme || m->chain_count == MAX_CHAINS) return;
     if (ledge_body_get_type(m->w, id) != LEDGE_BODY_DYNAMIC) return;
     const ledge_shape shape = *ledge_body_shape(m->w, id), *s = &shape;
+    // Placed half its height deep or more, its centre is behind the
+    // one-sided surface: a body behind a chain passes (chain.h).
+    if (d >= 0.45f * (s->bounds.upper.y - s->bounds.lower.y)) return;
     float top = m->md.origin.y + ((float)fy + 0.5f) * ts;
     float cx = m->md.origin.x + ((float)fx + 0.5f) * ts;
     vec2s pos = {
