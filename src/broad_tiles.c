@@ -3,6 +3,7 @@
 // remembered with the cell range it was found for.
 #include "broad_file.h"
 #include "broad_tiles.h"
+#include "chain_store.h"
 #include "par.h"
 
 #include "tilemap.h"
@@ -186,6 +187,17 @@ void ledge__broad_forget_anchor(ledge_world *w, int i) {
     w->tile_anchor[i] = w->step.box_center[i];
 }
 
+// Whether body i's box grown by the margin meets a chain segment's box:
+// chains are projected with the tiles, so a body near one joins the tile
+// list.
+static bool near_chains(const ledge_world *w, int i) {
+    const ledge__chains *cs = w->chains;
+    if (LEDGE_LIKELY(cs == NULL || cs->live == 0)) return false;
+    vec2s c = w->step.box_center[i];
+    vec2s h = v2_add(w->box_half[i], v2(w->step.margin, w->step.margin));
+    return ledge__chains_near(cs, (ledge_aabb){v2_sub(c, h), v2_add(c, h)});
+}
+
 // Which bodies of a block of slots are near tiles (a worker's item): its
 // part of the tile list, in par.items at the block's offset.
 static void tile_block(ledge_world *w, int b) {
@@ -199,7 +211,7 @@ static void tile_block(ledge_world *w, int b) {
             ledge__broad_forget_anchor(w, i);
             continue;
         }
-        w->step.tile_listed[i] = anchored_near_tiles(w, i);
+        w->step.tile_listed[i] = anchored_near_tiles(w, i) || near_chains(w, i);
         w->tile_anchor[i] = w->step.box_center[i];
         if (w->step.tile_listed[i]) list[count++] = i;
     }
@@ -236,7 +248,7 @@ void ledge__moved_far(ledge_world *w, int i, int worker) {
     }
     if (w->step.tile_listed[i] || w->type[i] != LEDGE_BODY_DYNAMIC || w->sensor[i] || w->asleep[i])
         return;
-    if (!body_near_tiles(w, i, 0)) return;
+    if (!body_near_tiles(w, i, 0) && !near_chains(w, i)) return;
     w->step.tile_listed[i] = 2;
     w->par.counter[worker].rechecked++;
 }

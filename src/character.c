@@ -10,6 +10,7 @@
 // step the platform's displacement is known exactly, whatever the order,
 // and a rigid teleport by it keeps the relative position to rounding.
 #include "move.h"
+#include "chain_store.h"
 #include "character.h"
 #include "contacts.h"
 #include "events.h"
@@ -90,6 +91,7 @@ bool ledge_character_create(ledge_world *world, ledge_body_id id, const ledge_ch
     c->def = d;
     c->push_mass = ledge__character_push_mass(world, i, &d);
     c->floor_slot = -1;
+    c->floor_chain = -1;
     c->last_position = c->state.position = world->position[i];
     c->state.last_move.ground_hit = -1;
     c->state.floor_material = ledge_default_material();
@@ -166,19 +168,23 @@ static vec2s surface_velocity(const ledge_material *m, vec2s n) {
     return v2_scale(v2(n.y, -n.x), m->surface_speed);
 }
 
-// The floor's material now: the cell's (outside the map, FULL's), or the
-// body's; the default when the state has no floor (or its body is gone).
+// The floor's material now: the cell's (outside the map, FULL's), the
+// body's or the chain's; the default when the state has no floor (or its
+// body or chain is gone).
 static ledge_material floor_material_of(const ledge_world *w, const ledge_character_state *s) {
     if (s->on_floor && s->floor_is_tile)
         return ledge_tilemap_cell_material(w->map, s->floor_cell_x, s->floor_cell_y);
     if (s->on_floor && ledge_body_is_valid(w, s->floor_body))
         return ledge_body_material(w, s->floor_body);
+    if (s->on_floor && ledge_chain_is_valid(w, s->floor_chain))
+        return w->chains->c[s->floor_chain.index1 - 1u].material;
     return ledge_default_material();
 }
 
 // The floor of the move's result into the state.
 static void take_floor(const ledge_world *w, ledge_character_state *s, const ledge_move_result *r) {
     s->floor_body = LEDGE_NULL_BODY_ID;
+    s->floor_chain = LEDGE_NULL_CHAIN_ID;
     s->floor_is_tile = false;
     s->floor_cell_x = s->floor_cell_y = 0;
     s->floor_tile = LEDGE_TILE_EMPTY;
@@ -189,6 +195,9 @@ static void take_floor(const ledge_world *w, ledge_character_state *s, const led
     if (h->kind == LEDGE_HIT_BODY) {
         s->floor_body = h->body;
         s->platform_velocity = w->velocity[ledge__slot_of(w, h->body)];
+    } else if (h->kind == LEDGE_HIT_CHAIN) {
+        s->floor_chain = h->chain;
+        s->platform_velocity = w->chains->c[h->chain.index1 - 1u].velocity;
     } else {
         s->floor_is_tile = true;
         s->floor_cell_x = h->cell_x;
@@ -410,9 +419,9 @@ bool ledge_character_move(ledge_world *world, ledge_body_id id, vec2s velocity, 
     if (!ledge__move_ignoring(world, id, move, &md, &r, ignore)) return false;
     if (world->dropping[i] && !world->in_one_way[i]) world->dropping[i] = 0;
     take_crush(world, i, crusher, &r, s);
-    // Leaving a body, or a tile whose surface moved (a belt).
-    bool moving_floor =
-        s->floor_body.index1 != 0 || (s->floor_is_tile && s->floor_material.surface_speed != 0.0f);
+    // Leaving a body or a chain, or a level surface that moved (a belt).
+    bool moving_floor = s->floor_body.index1 != 0 || s->floor_chain.index1 != 0 ||
+                        (s->floor_is_tile && s->floor_material.surface_speed != 0.0f);
     bool left = s->on_floor && moving_floor && !r.on_ground;
     vec2s v = ledge_move_clip_velocity(&r, velocity);
     if (left) v = v2_add(v, leave_velocity(c, r.up));
@@ -448,12 +457,21 @@ void ledge__characters_before_step(ledge_world *w) {
     for (int k = 0; k < t->count; ++k) {
         ledge__character *c = &t->c[t->list[k]];
         c->floor_slot = -1;
+        c->floor_chain = -1;
         c->riding = false;
         int i = w->slot_of[t->list[k]];
         vec2s p = w->position[i], was = c->state.position;
         if (ledge__character_at(w, i) == NULL || !c->def.ride_platforms || !c->state.on_floor ||
             p.x != was.x || p.y != was.y) {
             continue; // not riding, or placed elsewhere since its last move
+        }
+        ledge_chain_id fc = c->state.floor_chain;
+        if (ledge_chain_is_valid(w, fc) &&
+            w->chains->c[fc.index1 - 1u].type == LEDGE_BODY_KINEMATIC) {
+            c->floor_chain = (int)fc.index1 - 1;
+            c->floor_before = w->chains->c[c->floor_chain].position;
+            c->riding = true;
+            continue;
         }
         ledge_body_id f = c->state.floor_body;
         if (!ledge_body_is_valid(w, f)) continue;
@@ -486,10 +504,11 @@ static void take_carry(const ledge_world *w, ledge_character_state *s, const led
 // moved refiled), which the resolution's body search needs.
 static void carry_one(ledge_world *w, int i, bool *synced) {
     ledge__character *c = &w->characters->c[w->handle[i]];
-    int floor = c->floor_slot;
-    vec2s d = v2_sub(w->position[floor], c->floor_before);
+    int floor = c->floor_slot, chain = c->floor_chain;
+    const ledge__chain *ch = chain >= 0 ? &w->chains->c[chain] : NULL;
+    vec2s d = v2_sub(ch ? ch->position : w->position[floor], c->floor_before);
     vec2s from = w->position[i], p = v2_add(from, d);
-    c->floor_slot = -1;
+    c->floor_slot = c->floor_chain = -1;
     if ((d.x == 0.0f && d.y == 0.0f) || !ledge__vec_within(p, LEDGE_MAX_COORDINATE)) return;
     if (!*synced) ledge__query_sync(w);
     *synced = true;
@@ -497,16 +516,16 @@ static void carry_one(ledge_world *w, int i, bool *synced) {
     ledge__query_refile(w, i);
     ledge_move_def md = c->def.move;
     ledge_move_result r;
-    if (ledge__move_carry(w, i, from, floor, -1, riding, &md, &r)) {
+    if (ledge__move_carry(w, i, from, floor, -1, chain, riding, &md, &r)) {
         take_carry(w, &c->state, &r);
         // Stopped short, the platform went on into it: crushed.
-        if (overlaps(w, i, floor, md.skin)) {
+        if (ch == NULL && overlaps(w, i, floor, md.skin)) {
             c->state.crushed = true;
             c->state.crushed_by = ledge__body_id(w, floor);
         }
     }
     c->state.position = w->position[i];
-    c->state.platform_velocity = w->velocity[floor];
+    c->state.platform_velocity = ch ? ch->velocity : w->velocity[floor];
     if (c->state.floor_material.surface_speed != 0.0f)
         c->state.platform_velocity =
             v2_add(c->state.platform_velocity,
@@ -574,8 +593,9 @@ static int find_shover(ledge_world *w, const ledge__character *c, int i) {
 
 // What shoves moved character slot i by in the step (push.c), against the
 // level: a shove into a wall or ceiling is made again from where the step
-// began, stopped against it (the body that shoved it and the body it
-// stands on, which the carry then follows, no obstacles); the shoving body
+// began, stopped against it (the body that shoved it and the body or
+// kinematic chain it stands on, which the carry then follows, no
+// obstacles); the shoving body
 // then goes on into it, and crushes it when deeper than skin.
 static void resolve_shove(ledge_world *w, ledge__character *c, int i, bool *synced) {
     if (c->shove.x == 0.0f && c->shove.y == 0.0f) return;
@@ -585,7 +605,7 @@ static void resolve_shove(ledge_world *w, ledge__character *c, int i, bool *sync
     int by = find_shover(w, c, i);
     ledge_move_def md = c->def.move;
     ledge_move_result r;
-    if (ledge__move_carry(w, i, c->step_start, by, c->floor_slot, nothing, &md, &r))
+    if (ledge__move_carry(w, i, c->step_start, by, c->floor_slot, c->floor_chain, nothing, &md, &r))
         take_carry(w, &c->state, &r);
     c->state.position = w->position[i];
     if (by < 0) return;
@@ -609,9 +629,9 @@ void ledge__characters_carry(ledge_world *w) {
         for (int k = 0; k < t->count; ++k) {
             ledge__character *c = &t->c[t->list[k]];
             int i = w->slot_of[t->list[k]];
-            if (c->floor_slot < 0) continue;
+            if (c->floor_slot < 0 && c->floor_chain < 0) continue;
             if (ledge__character_at(w, i) == NULL) {
-                c->floor_slot = -1;
+                c->floor_slot = c->floor_chain = -1;
                 continue;
             }
             if (!force && floor_waits(w, c)) {

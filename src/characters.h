@@ -27,8 +27,9 @@ typedef struct ledge__character {
     ledge_character_state state;
     vec2s last_position;  ///< Where the previous move ended (real velocity).
     int floor_slot;       ///< The body stood on when the step began, or -1.
+    int floor_chain;      ///< Or the kinematic chain stood on (its slot), or -1.
     bool riding;          ///< Carried in this step (no obstacle to other carries).
-    vec2s floor_before;   ///< Its position then.
+    vec2s floor_before;   ///< Its (or the chain's) position then.
     float push_mass;      ///< def.push_mass, or its own shape's mass at density 1.
     ledge__push push;     ///< What its last move pushed (kept until the next move).
     vec2s shove_velocity; ///< A shove the last substep's response gave it, not moved yet:

@@ -66,6 +66,7 @@ static inline void ledge__pair_contact_material(const ledge_world *w, int a, int
 /// Whether a tile contact's cell was edited since it was found (its stamp
 /// is no longer the cell's): the contact no longer holds.
 static inline bool ledge__tile_contact_changed(const ledge_tilemap *map, const ledge__contact *c) {
+    if (c->b == LEDGE__CHAIN_CONTACT) return false; // a chain's, not a cell's
     return c->stamp != ledge__cell_stamp(map, c->cell_x, c->cell_y);
 }
 

@@ -13,10 +13,12 @@
 #define LEDGE_NOINLINE    __attribute__((noinline))
 #define LEDGE_INLINE      inline __attribute__((always_inline))
 #define LEDGE_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define LEDGE_LIKELY(x)   __builtin_expect(!!(x), 1)
 #else
 #define LEDGE_NOINLINE
 #define LEDGE_INLINE      inline
 #define LEDGE_UNLIKELY(x) (x)
+#define LEDGE_LIKELY(x)   (x)
 #endif
 
 #define LEDGE_PI 3.14159265358979323846

@@ -2,6 +2,7 @@
 // on the public query entry points (ledge_world_query_aabb finds the bodies
 // through the query grid) so that it does not depend on how that grid is
 // stored; and the debug draw of a distance result.
+#include "chain_query.h"
 #include "distance_tile.h"
 
 #include "shape.h"
@@ -51,6 +52,8 @@ static bool visit_body(ledge_body_id id, void *context) {
     if (c->best->kind != LEDGE_HIT_NONE && !(r.distance < c->best->distance.distance)) return true;
     c->best->kind = LEDGE_HIT_BODY;
     c->best->body = id;
+    c->best->chain = LEDGE_NULL_CHAIN_ID;
+    c->best->segment = 0;
     c->best->cell_x = c->best->cell_y = 0;
     c->best->tile = 0;
     c->best->distance = r;
@@ -93,6 +96,19 @@ static bool nearest(ledge_world *world, const char *fn, const ledge_shape *shape
         out->distance = t.distance;
         // A nearer body must beat the tile strictly (ties go to the tile).
         max_distance = t.distance.distance;
+    }
+    ledge__chains_sync(world);
+    int chain, segment;
+    ledge_distance_result d;
+    float best = out->kind == LEDGE_HIT_NONE ? INFINITY : max_distance;
+    if (ledge__chains_nearest(world, shape, pos, max_distance, &f, best, &chain, &segment, &d) &&
+        (out->kind == LEDGE_HIT_NONE || d.distance < max_distance)) {
+        memset(out, 0, sizeof *out);
+        out->kind = LEDGE_HIT_CHAIN;
+        out->chain = ledge__chain_id(world, chain);
+        out->segment = segment;
+        out->distance = d;
+        max_distance = d.distance; // a body must beat the chain strictly
     }
     ledge_aabb box = ledge_shape_aabb_fast(shape, pos);
     box.lower = v2(box.lower.x - max_distance, box.lower.y - max_distance);

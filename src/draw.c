@@ -1,6 +1,8 @@
 // Debug draw (draw.h): the tiles in a region from the library's own tile
-// outlines, the bodies coloured by type, the joints, and the last step's
-// contacts, through the game's callbacks. Reads the world, never changes it.
+// outlines, the bodies coloured by type, the chains, the joints, and the
+// last step's contacts, through the game's callbacks. Reads the world,
+// never changes it.
+#include "chain_store.h"
 #include "contacts.h"
 #include "check.h"
 #include "joints.h"
@@ -20,6 +22,7 @@ ledge_debug_draw ledge_default_debug_draw(void) {
     d.draw_bodies = true;
     d.draw_contacts = true;
     d.draw_normals = true;
+    d.draw_chains = true;
     d.draw_joints = true;
     d.draw_materials = true;
     return d;
@@ -124,6 +127,42 @@ static void draw_tiles(const ledge_world *w, const ledge_debug_draw *d, ledge_aa
                             d->context);
             if (own && mat->surface_speed != 0.0f && d->draw_segment)
                 draw_belt(m, d, x, y, &ol, cmin, mat->surface_speed);
+        }
+    }
+}
+
+// A chain's colour: by type, or the materials' when it has its own.
+static ledge_color chain_color(const ledge_debug_draw *d, const ledge__chain *c) {
+    ledge_material def = ledge_default_material();
+    if (d->draw_materials && !ledge__same_material(&c->material, &def)) return LEDGE_COLOR_MATERIAL;
+    return c->type == LEDGE_BODY_KINEMATIC ? LEDGE_COLOR_KINEMATIC : LEDGE_COLOR_CHAIN;
+}
+
+// The chain segments overlapping the region, by chain slot and in order.
+static void draw_chains(const ledge_world *w, const ledge_debug_draw *d, ledge_aabb r) {
+    const ledge__chains *cs = w->chains;
+    if (d->draw_segment == NULL || cs == NULL) return;
+    for (int s = 0; s < cs->count; ++s) {
+        const ledge__chain *c = &cs->c[s];
+        if (!c->alive) continue;
+        ledge_color color = chain_color(d, c);
+        float speed = d->draw_materials ? c->material.surface_speed : 0.0f;
+        ledge_aabb local = {v2_sub(r.lower, c->position), v2_sub(r.upper, c->position)};
+        ledge__bvh_iter it;
+        ledge__bvh_begin(&it, &c->tree, local);
+        for (int k; (k = ledge__bvh_next(&it)) >= 0;) {
+            const ledge__segment *g = &c->segments[k];
+            vec2s a = v2_add(g->p, c->position), b = v2_add(g->q, c->position);
+            d->draw_segment(a, b, color, d->context);
+            vec2s mid = v2_scale(v2_add(a, b), 0.5f);
+            if (speed != 0.0f) {
+                float len = minf(v2_len(v2_sub(b, a)) / 3.0f, d->normal_length);
+                vec2s t = v2_scale(v2(g->n.y, -g->n.x), speed > 0.0f ? 1.0f : -1.0f);
+                draw_arrow(d, mid, t, len);
+            }
+            if (!d->draw_normals) continue;
+            d->draw_segment(mid, v2_add(mid, v2_scale(g->n, 0.5f * d->normal_length)), color,
+                            d->context);
         }
     }
 }
@@ -288,6 +327,7 @@ static bool draw_ok(const ledge_world *w, const ledge_debug_draw *d, ledge_aabb 
 void ledge_world_draw(ledge_world *world, const ledge_debug_draw *draw, ledge_aabb region) {
     if (!draw_ok(world, draw, region)) return;
     if (draw->draw_tiles) draw_tiles(world, draw, region);
+    if (draw->draw_chains) draw_chains(world, draw, region);
     if (draw->draw_bodies || draw->draw_bounds) draw_bodies(world, draw, region);
     if (draw->draw_bounds) {
         const ledge_tilemap *m = world->map;

@@ -9,6 +9,7 @@
 //   the step, compared the same way;
 // - crush events: a dynamic body still overlapping a kinematic (or static)
 //   body after the step while a tile pushes it back.
+#include "chain_store.h"
 #include "characters.h"
 #include "events.h"
 #include "contacts.h"
@@ -74,8 +75,20 @@ static inline ledge_body_id id_from(const ledge_world *w, int32_t h, int32_t gen
 
 // --- touch and sensor events ------------------------------------------------
 
+// A touch's key: the bodies' handles and generations, then the tile cell;
+// a chain's touch names the chain (b = LEDGE__CHAIN_CONTACT, its slot and
+// generation in cx, cy), one key per chain whatever its segments.
 static ledge__key pair_key(const ledge_world *w, int a, int b, int cx, int cy) {
     ledge__key k;
+    if (b == LEDGE__CHAIN_CONTACT) {
+        k.a = w->handle[a];
+        k.ga = (int32_t)w->generation[a];
+        k.b = LEDGE__CHAIN_CONTACT;
+        k.gb = 0;
+        k.cx = cx;
+        k.cy = (int32_t)w->chains->c[cx].generation;
+        return k;
+    }
     if (b >= 0 && w->handle[b] < w->handle[a]) {
         int t = a;
         a = b;
@@ -111,7 +124,14 @@ static void diff(ledge_world *w, const ledge__key_list *old, const ledge__key_li
 }
 
 static void emit_touch(ledge_world *w, const ledge__key *k, bool begin) {
-    ledge_touch_event e = {id_from(w, k->a, k->ga), id_from(w, k->b, k->gb), k->cx, k->cy};
+    ledge_touch_event e = {id_from(w, k->a, k->ga), id_from(w, k->b, k->gb), k->cx, k->cy,
+                           LEDGE_NULL_CHAIN_ID};
+    if (k->b == LEDGE__CHAIN_CONTACT) {
+        e.cell_x = e.cell_y = 0;
+        e.chain.index1 = (uint32_t)k->cx + 1u;
+        e.chain.generation = (uint32_t)k->cy;
+        e.chain.world = w->serial;
+    }
     ledge__events *ev = w->events;
     if (begin) {
         if (grow((void **)&ev->touch_begin, &ev->touch_begin_cap, ev->touch_begin_count,
@@ -362,6 +382,11 @@ static ledge_contact_data seen_from(const ledge_world *w, int k, int i) {
     d.other = ledge__body_id(w, other);
     d.cell_x = c->cell_x;
     d.cell_y = c->cell_y;
+    if (c->b == LEDGE__CHAIN_CONTACT) {
+        d.chain = ledge__chain_id(w, c->cell_x);
+        d.segment = c->cell_y;
+        d.cell_x = d.cell_y = 0;
+    }
     d.normal = mine ? c->normal : v2_neg(c->normal);
     d.point = c->point;
     d.depth = c->depth;
@@ -423,6 +448,7 @@ ledge_ground ledge_body_ground(ledge_world *world, ledge_body_id id) {
                 g.ground_body = d.other;
                 g.ground_cell_x = d.cell_x;
                 g.ground_cell_y = d.cell_y;
+                g.ground_chain = d.chain;
             }
         } else if (u <= -floor_cos) {
             g.on_ceiling = true;

@@ -10,6 +10,14 @@
 //   (so that a fast body sliding along a floor or riding a platform is not
 //   stopped by it). The relaxation passes then push it out, which works
 //   because the overlap is shallow.
+// - chains (chain.h) have no thickness, which samples far apart could step
+//   over: a fast body near a chain has its path cut just past the first
+//   chain segment it would meet from the front (the time of impact, as for
+//   a bullet), and is sampled up to there.
+// - chains (chain.h) have no thickness, which samples far apart could step
+//   over: a fast body near a chain has its path cut just past the first
+//   chain segment it would meet from the front (the time of impact, as for
+//   a bullet), and is sampled up to there.
 // - bullets (ledge_body_def.bullet): instead of sampling, the path is cut
 //   at the first thing it would hit: the centre's ray through the tilemap
 //   (exact grid walk, backed off by the body's extent along the path) and
@@ -26,6 +34,7 @@
 // bullets (their cut contacts go to the shared list) and the rare path
 // near more bodies than a worker's room holds.
 #include "broad.h"
+#include "chain_store.h"
 #include "fast.h"
 #include "joints.h"
 #include "resolve.h"
@@ -34,6 +43,8 @@
 #include "world_state.h"
 
 #include "tilemap.h"
+
+#include <string.h>
 
 // Sample count cap for a body that is not a bullet.
 #define MAX_SAMPLES 16
@@ -144,6 +155,11 @@ static bool hits_tiles(ledge_world *w, int i, vec2s p, vec2s start) {
         for (int x = x0; x <= x1; ++x) {
             ledge_manifold m = ledge__tilemap_collide_cell(w->map, x, y, &w->shape[i], p);
             if (!m.hit || m.depth <= w->slop) continue;
+            if (LEDGE_UNLIKELY(w->chains != NULL && w->chains->corner_count > 0) &&
+                ledge__chains_hide_tile_contact(w->chains, x, y, m.normal,
+                                                v2_add(p, w->box_offset[i]))) {
+                continue; // the chain's (a convex junction)
+            }
             ledge_manifold then = ledge__tilemap_collide_cell(w->map, x, y, &w->shape[i], start);
             if (!deeper(w, &m, &then)) continue;
             if (ledge__tilemap_inside(w->map, x, y) &&
@@ -153,6 +169,26 @@ static bool hits_tiles(ledge_world *w, int i, vec2s p, vec2s start) {
             }
             return true;
         }
+    }
+    return false;
+}
+
+// Whether body i at p (its path starting at `start`) runs into a chain
+// segment whose box meets `reach` (the swept box): deeper than at the
+// start, by more than the slop, as against a tile.
+static bool hits_chains(const ledge_world *w, int i, vec2s p, vec2s start, ledge_aabb reach) {
+    const ledge__chains *cs = w->chains;
+    ledge__chain_walk walk;
+    ledge__chain_walk_begin(&walk, cs, reach);
+    int chain, segment;
+    while (ledge__chain_walk_next(&walk, &chain, &segment)) {
+        const ledge__chain *c = &cs->c[chain];
+        if (!ledge__filters_allow(&w->filter[i], &c->filter)) continue;
+        const ledge__segment *s = &c->segments[segment];
+        ledge_manifold m = ledge__segment_collide(s, &w->shape[i], v2_sub(p, c->position));
+        if (!m.hit || m.depth <= w->slop) continue;
+        ledge_manifold then = ledge__segment_collide(s, &w->shape[i], v2_sub(start, c->position));
+        if (deeper(w, &m, &then)) return true;
     }
     return false;
 }
@@ -177,11 +213,15 @@ static bool hits_bodies(const ledge_world *w, int i, vec2s p, vec2s start, const
 // at the bullet, the point, and the tile cell.
 typedef struct cut {
     float fraction;
-    int other;
+    int other; ///< A body slot, -1 a tile, LEDGE__CHAIN_CONTACT a chain (cell_x, cell_y: its
+               ///< slot and segment), -3 nothing.
     vec2s normal;
     vec2s point;
     int cell_x, cell_y;
 } cut;
+
+/// cut.other when nothing cuts the path.
+#define NO_CUT (-3)
 
 // Whether a bullet touching body o at the start of its path (the sweep's
 // fraction 0) ends it no deeper into o than the slop beyond where it
@@ -198,11 +238,60 @@ static bool slides_along(const ledge_world *w, int i, vec2s start, vec2s move, i
     return !deeper(w, &now, &then);
 }
 
+// The swept box of body i, grown by the margin.
+static ledge_aabb swept_reach(const ledge_world *w, int i) {
+    vec2s c, h;
+    swept_box(w, i, &c, &h);
+    h = v2_add(h, v2(w->step.margin, w->step.margin));
+    ledge_aabb b = {v2_sub(c, h), v2_add(c, h)};
+    return b;
+}
+
+// Whether a body touching segment s at the start of its path ends it in
+// front of the segment no deeper than the slop beyond where it started
+// (slides_along's rule; a path that ends behind the segment crossed it).
+static bool slides_along_segment(const ledge_world *w, int i, const ledge__segment *s, vec2s off,
+                                 vec2s move, const ledge_toi *toi) {
+    if (toi->fraction > 0.0f) return false;
+    vec2s end = v2_add(off, move);
+    if (!ledge__segment_faces(s, v2_add(end, w->shape[i].center))) return false;
+    ledge_manifold then = ledge__segment_collide(s, &w->shape[i], off);
+    ledge_manifold now = ledge__segment_collide(s, &w->shape[i], end);
+    return !deeper(w, &now, &then);
+}
+
+// A bullet's path cut at the first chain segment it would reach from the
+// front, if that comes before *c.
+static void chain_cut(const ledge_world *w, int i, cut *c) {
+    const ledge__chains *cs = w->chains;
+    vec2s start = w->position[i], move = w->step.path[i];
+    ledge__chain_walk walk;
+    ledge__chain_walk_begin(&walk, cs, swept_reach(w, i));
+    int chain, segment;
+    while (ledge__chain_walk_next(&walk, &chain, &segment)) {
+        const ledge__chain *ch = &cs->c[chain];
+        if (!ledge__filters_allow(&w->filter[i], &ch->filter)) continue;
+        const ledge__segment *s = &ch->segments[segment];
+        vec2s off = v2_sub(start, ch->position);
+        ledge_toi toi;
+        if (!ledge__segment_sweep(s, &w->shape[i], off, move, &toi) ||
+            !(toi.fraction < c->fraction) || slides_along_segment(w, i, s, off, move, &toi)) {
+            continue;
+        }
+        c->fraction = toi.fraction;
+        c->other = LEDGE__CHAIN_CONTACT;
+        c->normal = toi.normal;
+        c->point = v2_add(toi.point, ch->position);
+        c->cell_x = chain;
+        c->cell_y = segment;
+    }
+}
+
 // A bullet's path, cut at the first tile or gathered body it would reach.
 static cut bullet_cut(const ledge_world *w, int i, const int *near, int n) {
     vec2s start = w->position[i], move = w->step.path[i];
     float len = v2_len(move);
-    cut c = {1.0f, -2, v2(0.0f, 0.0f), v2(0.0f, 0.0f), 0, 0};
+    cut c = {1.0f, NO_CUT, v2(0.0f, 0.0f), v2(0.0f, 0.0f), 0, 0};
     ledge_ray_hit hit;
     vec2s centre = v2_add(start, w->box_offset[i]);
     if (len > 0.0f && ledge_tilemap_raycast(w->map, centre, move, &hit)) {
@@ -229,6 +318,7 @@ static cut bullet_cut(const ledge_world *w, int i, const int *near, int n) {
             c.point = toi.point;
         }
     }
+    if (LEDGE_UNLIKELY(w->chains != NULL && w->chains->live > 0)) chain_cut(w, i, &c);
     return c;
 }
 
@@ -236,8 +326,20 @@ static cut bullet_cut(const ledge_world *w, int i, const int *near, int n) {
 // the relaxation passes would not see the contact: it is recorded here, for
 // the velocity pass to answer (bounce and friction as for any contact).
 static void record_cut(ledge_world *w, int i, const cut *c) {
-    if (c->other < -1) return;
+    if (c->other == NO_CUT) return;
     int o = c->other;
+    if (o == LEDGE__CHAIN_CONTACT) {
+        ledge_manifold m;
+        memset(&m, 0, sizeof m);
+        m.hit = true;
+        m.normal = c->normal;
+        m.point_count = 1;
+        m.points[0] = c->point;
+        ledge__contact k;
+        ledge__chain_contact(w, i, c->cell_x, c->cell_y, &m, LEDGE_RESPONSE_SLIDE, &k);
+        ledge__record_contact(w, &k);
+        return;
+    }
     ledge__contact k = {.a = i,
                         .b = o,
                         .normal = c->normal,
@@ -269,15 +371,27 @@ static bool move_fast(ledge_world *w, int i, int *near, int room, bool bullets) 
     int n = gather(w, i, bc, bh, near, room);
     if (n < 0) return false;
     bool tiles = ledge__body_tiles_near(w, i, bc, bh);
+    ledge_aabb reach = swept_reach(w, i);
+    bool chains = w->chains != NULL && w->chains->live > 0 && ledge__chains_near(w->chains, reach);
     vec2s start = w->position[i];
-    if (n == 0 && !tiles) {
+    if (n == 0 && !tiles && !chains) {
         w->position[i] = v2_add(start, w->step.path[i]);
         return true;
     }
-    cut c = {1.0f, -2, v2(0.0f, 0.0f), v2(0.0f, 0.0f), 0, 0};
+    cut c = {1.0f, NO_CUT, v2(0.0f, 0.0f), v2(0.0f, 0.0f), 0, 0};
     if (w->bullet[i]) {
         c = bullet_cut(w, i, near, n);
         record_cut(w, i, &c);
+    } else if (chains) {
+        // A chain has no thickness: samples of a path faster than they
+        // reach could step over it. The path ends just past the first
+        // chain it meets (by twice the slop, so that the relaxation finds
+        // the overlap and the contact).
+        chain_cut(w, i, &c);
+        if (c.fraction < 1.0f) {
+            float extra = 2.0f * w->slop / v2_len(w->step.path[i]);
+            c.fraction = minf(1.0f, c.fraction + extra);
+        }
     }
     vec2s move = v2_scale(w->step.path[i], c.fraction);
     // A bullet's cut path is clear for its centre: it goes straight there.
@@ -287,7 +401,8 @@ static bool move_fast(ledge_world *w, int i, int *near, int room, bool bullets) 
     vec2s p = v2_add(start, move);
     for (int s = 1; s <= count; ++s) {
         vec2s q = v2_add(start, v2_scale(move, (float)s / (float)count));
-        if ((tiles && hits_tiles(w, i, q, start)) || hits_bodies(w, i, q, start, near, n)) {
+        if ((tiles && hits_tiles(w, i, q, start)) || hits_bodies(w, i, q, start, near, n) ||
+            (chains && hits_chains(w, i, q, start, reach))) {
             p = q;
             break;
         }

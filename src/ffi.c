@@ -83,6 +83,53 @@ int ledge_world_query_point_ids(ledge_world *world, const vec2s *point,
     return ledge_world_query_point(world, *point, filter, sink_id, &s) < 0 ? -1 : s.count;
 }
 
+// Collects (chain, segment) pairs for the chain *_ids queries.
+typedef struct chain_sink {
+    ledge_chain_id *chains;
+    int *segments;
+    int capacity;
+    int count;
+} chain_sink;
+
+static bool sink_chain(ledge_chain_id id, int segment, void *context) {
+    chain_sink *s = context;
+    if (s->count < s->capacity) {
+        s->chains[s->count] = id;
+        if (s->segments) s->segments[s->count] = segment;
+    }
+    s->count++;
+    return true;
+}
+
+static bool check_chain_out(const char *fn, const ledge_chain_id *chains, int capacity) {
+    if (capacity >= 0 && (chains != NULL || capacity == 0)) return true;
+    LEDGE_ERROR("%s: capacity is %d with chains %s (must be >= 0, chains non-NULL when > 0)", fn,
+                capacity, chains ? "set" : "NULL");
+    return false;
+}
+
+int ledge_world_query_chains_aabb_ids(ledge_world *world, const ledge_aabb *aabb,
+                                      const ledge_query_filter *filter, ledge_chain_id *chains,
+                                      int *segments, int capacity) {
+    const char *fn = "ledge_world_query_chains_aabb_ids";
+    if (!present(fn, "aabb", aabb) || !check_chain_out(fn, chains, capacity)) return -1;
+    if (capacity > 0 && segments == NULL) {
+        LEDGE_ERROR("%s: segments is NULL (capacity %d)", fn, capacity);
+        return -1;
+    }
+    chain_sink s = {chains, segments, capacity, 0};
+    return ledge_world_query_chains_aabb(world, *aabb, filter, sink_chain, &s) < 0 ? -1 : s.count;
+}
+
+int ledge_world_query_chains_point_ids(ledge_world *world, const vec2s *point,
+                                       const ledge_query_filter *filter, ledge_chain_id *chains,
+                                       int capacity) {
+    const char *fn = "ledge_world_query_chains_point_ids";
+    if (!present(fn, "point", point) || !check_chain_out(fn, chains, capacity)) return -1;
+    chain_sink s = {chains, NULL, capacity, 0};
+    return ledge_world_query_chains_point(world, *point, filter, sink_chain, &s) < 0 ? -1 : s.count;
+}
+
 // --- ledge_bump_move: bump.lua's check with the default slide, in C --------
 // The same arithmetic as src/bindings/lua/bump.lua (rect.detectCollision):
 // the Minkowski difference of the two rectangles and a Liang-Barsky clip

@@ -23,6 +23,7 @@
 // (projected Gauss-Seidel on the push lengths, as Box2D v3's b2SolvePlanes),
 // so two floor cells under a seam push once, not twice.
 #include "move.h"
+#include "chain_store.h"
 #include "joints.h"
 #include "query_index.h"
 #include "slots.h"
@@ -46,8 +47,8 @@ typedef enum surface { SURF_FLOOR, SURF_WALL, SURF_CEILING } surface;
 
 typedef struct contact {
     ledge_manifold m; ///< Normal from the obstacle toward the mover, depth, points.
-    int slot;         ///< The body's slot, or -1 for a tile.
-    int cx, cy;       ///< The tile's cell.
+    int slot;         ///< The body's slot, -1 for a tile, LEDGE__CHAIN_CONTACT for a chain.
+    int cx, cy;       ///< The tile's cell, or the chain's slot and segment.
 } contact;
 
 typedef struct mover {
@@ -67,9 +68,11 @@ typedef struct mover {
     contact c[MAX_CONTACTS];
     int count;
     ledge_move_result *out;
-    vec2s start; ///< Where the move began (one-way platforms).
-    vec2s from;  ///< A place the mover was clear of the tiles before the overlaps gathered now.
-    float reach; ///< Height a clearance sweep starts from.
+    bool chains;    ///< The world has chains the mover may meet.
+    int skip_chain; ///< A chain slot that is no obstacle (a carry's floor), or -1.
+    vec2s start;    ///< Where the move began (one-way platforms).
+    vec2s from;     ///< A place the mover was clear of the tiles before the overlaps gathered now.
+    float reach;    ///< Height a clearance sweep starts from.
     uint8_t have_poly[LEDGE_TILE_COUNT];     ///< Whether tile_poly[t] is built.
     ledge_shape tile_poly[LEDGE_TILE_COUNT]; ///< Straight tiles as polygons in a cell at (0, 0).
 } mover;
@@ -243,6 +246,12 @@ static void tile_contact(mover *m, int x, int y, vec2s pos) {
     const ledge_tilemap *map = m->w->map;
     ledge_manifold mf = ledge__tilemap_collide_cell(map, x, y, m->shape, pos);
     if (!mf.hit) return;
+    const ledge__chains *cs = m->w->chains;
+    if (LEDGE_UNLIKELY(cs != NULL && cs->corner_count > 0)) {
+        vec2s centre =
+            v2_add(pos, v2_scale(v2_add(m->shape->bounds.lower, m->shape->bounds.upper), 0.5f));
+        if (ledge__chains_hide_tile_contact(cs, x, y, mf.normal, centre)) return; // the chain's
+    }
     ledge_one_way way =
         ledge__tilemap_inside(map, x, y)
             ? (ledge_one_way)map->one_way[(size_t)y * (size_t)map->width + (size_t)x]
@@ -274,8 +283,29 @@ static void body_contact(mover *m, int i, vec2s pos) {
     add_contact(m, mf, i, 0, 0);
 }
 
+// The chain segments the mover at `pos` overlaps (as the step meets them,
+// the chains' cuts applied), in the chains' walk order.
+static void chain_contacts(mover *m, vec2s pos) {
+    const ledge__chains *cs = m->w->chains;
+    ledge__chain_walk walk;
+    ledge__chain_walk_begin(&walk, cs, ledge_shape_aabb(m->shape, pos));
+    int chain, segment;
+    while (ledge__chain_walk_next(&walk, &chain, &segment)) {
+        const ledge__chain *c = &cs->c[chain];
+        if (c->alive == 0 || !ledge__filters_allow(&m->w->filter[m->self], &c->filter) ||
+            (m->skip_chain == chain)) {
+            continue;
+        }
+        ledge_manifold mf =
+            ledge__segment_collide(&c->segments[segment], m->shape, v2_sub(pos, c->position));
+        if (!mf.hit) continue;
+        for (int k = 0; k < mf.point_count; ++k) mf.points[k] = v2_add(mf.points[k], c->position);
+        add_contact(m, mf, LEDGE__CHAIN_CONTACT, chain, segment);
+    }
+}
+
 // Every overlap of the mover at `pos`: tiles cell by cell (row-major, edge
-// states applied), then bodies by index.
+// states applied), then chain segments, then bodies by index.
 static int gather(mover *m, vec2s pos) {
     int x0, y0, x1, y1;
     m->count = 0;
@@ -284,6 +314,7 @@ static int gather(mover *m, vec2s pos) {
     for (int y = y0; y <= y1; ++y) {
         for (int x = x0; x <= x1; ++x) tile_contact(m, x, y, pos);
     }
+    if (m->chains) chain_contacts(m, pos);
     for (int k = 0; k < m->body_count; ++k) body_contact(m, m->bodies[k], pos);
     return m->count;
 }
@@ -316,6 +347,9 @@ static bool same_obstacle(const ledge_world *w, const ledge_move_hit *h, const c
     if (c->slot >= 0) {
         return h->kind == LEDGE_HIT_BODY && h->body.index1 == (uint32_t)w->handle[c->slot] + 1u;
     }
+    if (c->slot == LEDGE__CHAIN_CONTACT) {
+        return h->kind == LEDGE_HIT_CHAIN && h->chain.index1 == (uint32_t)c->cx + 1u;
+    }
     return h->kind == LEDGE_HIT_TILE && h->cell_x == c->cx && h->cell_y == c->cy;
 }
 
@@ -332,6 +366,10 @@ static int record_hit(mover *m, const contact *c, vec2s push, float fraction) {
     if (c->slot >= 0) {
         h->kind = LEDGE_HIT_BODY;
         h->body = ledge__body_id(m->w, c->slot);
+    } else if (c->slot == LEDGE__CHAIN_CONTACT) {
+        h->kind = LEDGE_HIT_CHAIN;
+        h->chain = ledge__chain_id(m->w, c->cx);
+        h->segment = c->cy;
     } else {
         h->kind = LEDGE_HIT_TILE;
         h->cell_x = c->cx;
@@ -394,7 +432,9 @@ static const ledge_shape *tile_polygon(mover *m, ledge_tile t) {
 // the depth returned is that rise times n . up (the contact's plane).
 static float floor_depth(mover *m, const contact *c, vec2s pos) {
     float nu = v2_dot(c->m.normal, m->up);
-    if (c->slot >= 0) return c->m.depth;
+    // A body's, or a chain's: a chain's solid runs on only under its own
+    // faces (where it bends toward the front), so its depth is the rise.
+    if (c->slot != -1) return c->m.depth;
     ledge_tile t = ledge__tilemap_at(m->w->map, c->cx, c->cy);
     ledge_tile_group g = ledge_tile_group_of(t);
     if (g == LEDGE_TILE_GROUP_CONVEX || g == LEDGE_TILE_GROUP_CONCAVE) return c->m.depth;
@@ -710,6 +750,9 @@ static void init_mover(mover *m, ledge_world *w, int slot, const ledge_move_def 
     m->grounded = false;
     m->gathers = m->rest = 0;
     m->from = w->position[slot];
+    ledge__chains_sync(w);
+    m->chains = w->chains != NULL && w->chains->live > 0 && w->policy[slot] != LEDGE_RESPONSE_CROSS;
+    m->skip_chain = -1;
     ledge_aabb b = m->shape->bounds;
     m->reach = w->map->tile_size + 2.0f * ((b.upper.x - b.lower.x) + (b.upper.y - b.lower.y));
     memset(m->have_poly, 0, sizeof m->have_poly);
@@ -730,13 +773,14 @@ static void drop_bodies(mover *m, int floor, int also, bool (*skip)(const ledge_
 // thickness would push it out through the far side. The carrying body is
 // no obstacle (it moved under the character), nor are the characters
 // carried in the same step (they move with their own floors).
-bool ledge__move_carry(ledge_world *w, int slot, vec2s from, int floor, int also,
+bool ledge__move_carry(ledge_world *w, int slot, vec2s from, int floor, int also, int floor_chain,
                        bool (*skip)(const ledge_world *, int), const ledge_move_def *def,
                        ledge_move_result *out) {
     memset(out, 0, sizeof *out);
     out->ground_hit = -1;
     mover m;
     init_mover(&m, w, slot, def, out);
+    m.skip_chain = floor_chain;
     vec2s to = w->position[slot], d = v2_sub(to, from);
     uint8_t in_one_way = w->in_one_way[slot]; // the probe must not change drop-through
     m.start = m.from = from;
@@ -751,6 +795,7 @@ bool ledge__move_carry(ledge_world *w, int slot, vec2s from, int floor, int also
     vec2s pos = run_pieces(&m, from, d);
     w->in_one_way[slot] = in_one_way;
     find_bodies(&m, pos, v2(0.0f, 0.0f)); // the floor again, for the flags
+    m.skip_chain = -1;
     ground_flags(&m, pos);
     w->in_one_way[slot] = in_one_way;
     w->position[slot] = pos;

@@ -8,12 +8,13 @@
 
 /// A carry's resolution: slot, carried from `from` to where it is, moved
 /// again from `from`, stopping against what it overlaps there (the bodies
-/// `floor` and `also` (-1: none) and the slots for which skip() is true
-/// excepted), the result in *out; false, nothing changed, when it overlaps
-/// nothing else deeper than def->skin.
+/// `floor` and `also` (-1: none), the chain slot `floor_chain` (-1: none)
+/// and the slots for which skip() is true excepted), the result in *out;
+/// false, nothing changed, when it overlaps nothing else deeper than
+/// def->skin.
 bool ledge__move_carry(ledge_world *world, int slot, vec2s from, int floor, int also,
-                       bool (*skip)(const ledge_world *world, int slot), const ledge_move_def *def,
-                       ledge_move_result *out);
+                       int floor_chain, bool (*skip)(const ledge_world *world, int slot),
+                       const ledge_move_def *def, ledge_move_result *out);
 
 /// ledge_body_move with body slot `ignore` no obstacle (-1: none): a
 /// character crushed into a body by a carry moves out of it.

@@ -45,6 +45,7 @@
 // body that shoved it then overlaps it, and crushes it if deeper than skin.
 // A body from above meets the character as the level (it lands on it).
 #include "push.h"
+#include "chain_store.h"
 #include "characters.h"
 #include "contacts.h"
 #include "slots.h"
@@ -96,6 +97,19 @@ static ledge__character *touching_character(const ledge_world *w, int i) {
     return c != NULL && c->def.push_bodies ? c : NULL;
 }
 
+// The velocity of the kinematic body or chain character c rides, if it
+// rides one (character.c found it before the step).
+static bool platform_velocity(const ledge_world *w, const ledge__character *c, vec2s *v) {
+    if (!c->riding) return false;
+    if (c->floor_chain >= 0) {
+        *v = w->chains->c[c->floor_chain].velocity;
+        return true;
+    }
+    if (c->floor_slot < 0 || w->type[c->floor_slot] != LEDGE_BODY_KINEMATIC) return false;
+    *v = w->velocity[c->floor_slot];
+    return true;
+}
+
 // A character riding a platform is carried after the step (character.c),
 // so the step sees it stand still while the platform and what is on it
 // move: a crate on the platform would run into it. A character that
@@ -110,7 +124,8 @@ static void ride_in_step(ledge_world *w) {
         ledge__character *c = pusher(w, k, &i);
         if (c == NULL) continue;
         c->touching = c->push.count > 0;
-        any |= c->riding && w->type[c->floor_slot] == LEDGE_BODY_KINEMATIC;
+        vec2s v;
+        any |= platform_velocity(w, c, &v);
     }
     if (!any) return;
     for (int k = 0; k < w->contact_count; ++k) {
@@ -123,10 +138,10 @@ static void ride_in_step(ledge_world *w) {
     for (int k = 0; k < t->count; ++k) {
         int i;
         ledge__character *c = pusher(w, k, &i);
-        if (c == NULL || !c->touching || !c->riding) continue;
-        if (w->type[c->floor_slot] != LEDGE_BODY_KINEMATIC) continue;
-        c->base_velocity = v2_add(c->base_velocity, w->velocity[c->floor_slot]);
-        w->velocity[i] = v2_add(w->velocity[i], w->velocity[c->floor_slot]);
+        vec2s v;
+        if (c == NULL || !c->touching || !platform_velocity(w, c, &v)) continue;
+        c->base_velocity = v2_add(c->base_velocity, v);
+        w->velocity[i] = v2_add(w->velocity[i], v);
     }
 }
 
@@ -268,7 +283,7 @@ static void grow_row(const ledge_world *w, int self, vec2s dir, row *r) {
 
 typedef struct floor_of {
     vec2s normal;          ///< Of its first floor contact, toward the body; (0, 0): no floor.
-    vec2s velocity;        ///< The floor's velocity.
+    vec2s velocity;        ///< The floor's velocity (a body's, or a kinematic chain's).
     float hold;            ///< What the floor holds whatever the speed, per unit mass.
     ledge__contact *first; ///< Its first floor contact, in the replay's order, or NULL.
 } floor_of;
@@ -294,6 +309,7 @@ static floor_of find_floor(ledge_world *w, int i) {
         f.normal = n;
         int under = c->a == i ? c->b : c->a;
         if (under >= 0) f.velocity = w->velocity[under];
+        if (under == LEDGE__CHAIN_CONTACT) f.velocity = w->chains->c[c->cell_x].velocity;
     }
     if (f.first == NULL) return f;
     float g = v2_len(w->gravity) * w->gravity_scale[i];

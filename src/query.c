@@ -1,10 +1,11 @@
 // World queries (query.h): ray casts, AABB and point queries, shape casts,
-// against the tiles and the bodies together.
+// against the tiles, the chains (chain_query.h) and the bodies together.
 //
 // Bodies are found through the queries' own index (query_index.h), whose
 // cells the queries here walk; candidates are marked with a stamp so that
 // each is tested once, and results are reported in body index order (or by
 // fraction, then index), so the order cells are visited in never shows.
+#include "chain_query.h"
 #include "query_index.h"
 #include "slots.h"
 #include "check.h"
@@ -22,6 +23,7 @@ ledge_query_filter ledge_default_query_filter(void) {
     f.category = 1u;
     f.mask = ~(uint64_t)0;
     f.include_tiles = true;
+    f.include_chains = true;
     return f;
 }
 
@@ -39,6 +41,7 @@ static bool begin(ledge_world *w, const ledge_query_filter *filter, const char *
     qu->f = filter ? *filter : ledge_default_query_filter();
     qu->ignore = -1;
     if (!ledge__check_query_one_way(fn, (int)qu->f.one_way)) return false;
+    ledge__chains_sync(w);
     ledge_body_id id = qu->f.ignore;
     if (id.index1 != 0 || id.generation != 0 || id.world != 0) {
         if (!ledge_body_is_valid(w, id)) {
@@ -217,9 +220,10 @@ static bool check_ray(const char *fn, vec2s origin, vec2s translation) {
            ledge__check_vec(fn, "translation", translation, 2.0f * LEDGE_MAX_COORDINATE);
 }
 
-// The closest of two hits: smaller fraction, then tiles before bodies, then
-// the lower handle (an id's index1 - 1, -1 standing for the tile): never the
-// slot, which the order by space changes (order.c).
+// The closest of two hits: smaller fraction, then by key: tiles first,
+// chains by slot, then bodies by handle (an id's index1 - 1;
+// chain_query.h): never a body's slot, which the order by space changes
+// (order.c).
 static bool before(float fa, int sa, float fb, int sb) {
     return fa < fb || (fa == fb && sa < sb);
 }
@@ -228,7 +232,7 @@ typedef struct ray {
     vec2s o, d;
     bool all;                  ///< Collect every hit (raycast_all) rather than the closest.
     float best;                ///< Closest fraction so far (closest mode).
-    int best_slot;             ///< Its body's handle (-1: the tile).
+    int best_slot;             ///< Its key (chain_query.h: tile, chain, body handle).
     ledge_raycast_result *out; ///< The closest hit (closest mode).
     int count;                 ///< Hits collected (all mode).
 } ray;
@@ -370,6 +374,16 @@ static void ray_grid(query *qu, ray *r, uint32_t stamp) {
     }
 }
 
+static void fill_chain(const ledge_world *w, const ledge__chain_hit *h, ledge_raycast_result *r) {
+    memset(r, 0, sizeof *r);
+    r->kind = LEDGE_HIT_CHAIN;
+    r->chain = ledge__chain_id(w, h->chain);
+    r->segment = h->segment;
+    r->point = h->point;
+    r->normal = h->normal;
+    r->fraction = h->fraction;
+}
+
 static void fill_tile(const ledge_ray_hit *h, ledge_raycast_result *r) {
     memset(r, 0, sizeof *r);
     r->kind = LEDGE_HIT_TILE;
@@ -402,7 +416,14 @@ bool ledge_world_raycast(ledge_world *world, vec2s origin, vec2s translation,
     if (qu.f.include_tiles && tiles_raycast(&qu, origin, translation, &h)) {
         fill_tile(&h, out);
         r.best = h.fraction;
-        r.best_slot = -1;
+        r.best_slot = LEDGE__KEY_TILE;
+    }
+    ledge__chain_hit ch;
+    if (ledge__chains_raycast(world, origin, translation, &qu.f, r.best, &ch) &&
+        before(ch.fraction, ledge__chain_key(ch.chain), r.best, r.best_slot)) {
+        fill_chain(world, &ch, out);
+        r.best = ch.fraction;
+        r.best_slot = ledge__chain_key(ch.chain);
     }
     uint32_t stamp = ledge__query_next_stamp(world->query);
     ray_grid(&qu, &r, stamp);
@@ -434,22 +455,34 @@ int ledge_world_raycast_all(ledge_world *world, vec2s origin, vec2s translation,
         return -1;
     }
     ledge__query_index *q = world->query;
+    int chains = ledge__chains_raycast_all(world, origin, translation, &qu.f, name);
+    if (chains < 0) return -1;
     ray r = {origin, translation, true, INFINITY, INT32_MAX, NULL, 0};
     ledge_ray_hit h;
     if (qu.f.include_tiles && tiles_raycast(&qu, origin, translation, &h)) {
         fill_tile(&h, &q->hits[0]);
-        q->hit_slot[0] = -1;
+        q->hit_slot[0] = LEDGE__KEY_TILE;
         r.count = 1;
     }
     uint32_t stamp = ledge__query_next_stamp(q);
     ray_grid(&qu, &r, stamp);
     visit_big(&qu, stamp, ray_body, &r);
     sort_hits(q, r.count);
+    // The chains' hits (in slot order, each chain's first) merged in.
+    const ledge__chain_hit *ch = chains > 0 ? world->chains->hits : NULL;
     float clip = 1.0f;
     int delivered = 0;
-    for (int k = 0; k < r.count && q->hits[k].fraction <= clip; ++k) {
+    for (int k = 0, j = 0; k < r.count || j < chains;) {
+        ledge_raycast_result hit;
+        if (j < chains && (k == r.count || before(ch[j].fraction, ledge__chain_key(ch[j].chain),
+                                                  q->hits[k].fraction, q->hit_slot[k]))) {
+            fill_chain(world, &ch[j++], &hit);
+        } else {
+            hit = q->hits[k++];
+        }
+        if (!(hit.fraction <= clip)) break;
         ++delivered;
-        float v = fn(&q->hits[k], context);
+        float v = fn(&hit, context);
         if (v < 0.0f) continue;
         if (!(v > 0.0f)) break; // 0 or NaN
         if (v < clip) clip = v;
@@ -463,7 +496,7 @@ typedef struct cast {
     const ledge_shape *shape;
     vec2s pos, d;
     float best;
-    int best_slot; ///< -1 for a tile, else the body's handle.
+    int best_slot; ///< Its key (chain_query.h: tile, chain, body handle).
     ledge_raycast_result *out;
     int one_way; ///< The filter's ledge_query_one_way.
     float reach; ///< one_way_reach.
@@ -500,6 +533,10 @@ static void cast_body(query *qu, int i, void *data) {
     take(c, toi.fraction, qu->w->handle[i], toi.normal, toi.point);
     c->out->kind = LEDGE_HIT_BODY;
     c->out->body = ledge__body_id(qu->w, i);
+    c->out->chain = LEDGE_NULL_CHAIN_ID;
+    c->out->segment = 0;
+    c->out->cell_x = c->out->cell_y = 0;
+    c->out->tile = 0;
 }
 
 // The interval of t in [0, 1] over which the moving box `b` (moved by d t)
@@ -598,7 +635,7 @@ static void cast_tile(cast *c, const ledge_tilemap *map, int x, int y) {
             return;
         }
     }
-    take(c, t, -1, normal, point);
+    take(c, t, LEDGE__KEY_TILE, normal, point);
     c->out->kind = LEDGE_HIT_TILE;
     c->out->body = LEDGE_NULL_BODY_ID;
     c->out->cell_x = x;
@@ -627,7 +664,7 @@ static bool outside_at_start(cast *c, const ledge_tilemap *map) {
     }
     vec2s p = v2(n.x > 0.0f ? b.lower.x : (n.x < 0.0f ? b.upper.x : c->pos.x),
                  n.y > 0.0f ? b.lower.y : (n.y < 0.0f ? b.upper.y : c->pos.y));
-    take(c, 0.0f, -1, n, p);
+    take(c, 0.0f, LEDGE__KEY_TILE, n, p);
     c->out->kind = LEDGE_HIT_TILE;
     ledge_tilemap_cell_at(map, p, &c->out->cell_x, &c->out->cell_y);
     c->out->tile = LEDGE_TILE_FULL;
@@ -677,6 +714,17 @@ bool ledge_world_shape_cast(ledge_world *world, const ledge_shape *shape, vec2s 
     ledge_aabb swept = {v2(minf(a.lower.x, b.lower.x), minf(a.lower.y, b.lower.y)),
                         v2(maxf(a.upper.x, b.upper.x), maxf(a.upper.y, b.upper.y))};
     if (qu.f.include_tiles) cast_tiles(&c, world->map, swept);
+    ledge__chain_hit ch;
+    if (ledge__chains_shape_cast(world, shape, position, translation, &qu.f, c.best, &ch) &&
+        before(ch.fraction, ledge__chain_key(ch.chain), c.best, c.best_slot)) {
+        take(&c, ch.fraction, ledge__chain_key(ch.chain), ch.normal, ch.point);
+        out->kind = LEDGE_HIT_CHAIN;
+        out->body = LEDGE_NULL_BODY_ID;
+        out->chain = ledge__chain_id(world, ch.chain);
+        out->segment = ch.segment;
+        out->cell_x = out->cell_y = 0;
+        out->tile = 0;
+    }
     find_overlaps(&qu, swept);
     ledge__query_index *q = world->query;
     for (int k = 0; k < q->found_count; ++k) cast_body(&qu, q->found[k], &c);

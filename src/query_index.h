@@ -53,7 +53,8 @@ typedef struct ledge__query_index {
     int *found;                 ///< Scratch: slots found by this query.
     int found_count;            ///< Entries in found.
     ledge_raycast_result *hits; ///< Scratch of raycast_all (cap + 1 entries).
-    int *hit_slot;              ///< The body handle of each hit (-1 for the tile), for ties.
+    int *hit_slot;              ///< Each hit's key for ties (chain_query.h: the tile, or a body's
+                                ///< handle).
     bool dirty;                 ///< Rebuilt before the next query (ledge__query_refresh).
 } ledge__query_index;
 

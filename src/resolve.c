@@ -5,6 +5,7 @@
 // none and never move. Velocities are left alone here: the velocity pass
 // (response.c) answers the contacts of the last pass.
 #include "broad.h"
+#include "chain_store.h"
 #include "events.h"
 #include "resolve.h"
 #include "contacts.h"
@@ -264,6 +265,85 @@ void ledge__tile_contact(const ledge_world *w, int a, int x, int y, const ledge_
     c->stamp = ledge__cell_stamp(w->map, x, y);
 }
 
+void ledge__chain_contact(const ledge_world *w, int a, int chain, int segment,
+                          const ledge_manifold *m, uint8_t policy, ledge__contact *c) {
+    c->a = a;
+    c->b = LEDGE__CHAIN_CONTACT;
+    c->normal = m->normal;
+    // The chain's material mixed with the body's, as a tile's is.
+    ledge__surface_contact_material(w, a, &w->chains->c[chain].material, c);
+    c->cap = 0.0f;
+    c->pile = 0;
+    c->depth = m->depth;
+    c->point =
+        m->point_count == 2 ? v2_scale(v2_add(m->points[0], m->points[1]), 0.5f) : m->points[0];
+    c->cell_x = chain;
+    c->cell_y = segment;
+    c->policy = policy;
+    c->target = 0.0f;
+    c->stamp = (int)w->chains->c[chain].generation;
+}
+
+// --- bodies against chains ----------------------------------------------------
+
+// Body a's box grown by the margin: what its passes may reach.
+static ledge_aabb reach_box(const ledge_world *w, int a) {
+    vec2s c = v2_add(w->position[a], w->box_offset[a]);
+    vec2s h = v2_add(w->box_half[a], v2(w->step.margin, w->step.margin));
+    ledge_aabb b = {v2_sub(c, h), v2_add(c, h)};
+    return b;
+}
+
+// Body a against the chain segments near it, one segment at a time in the
+// walk's order, each projected before the next (as the tiles are). Writes
+// only body a's entries. The contacts go to `out` when recording (or to
+// the world's list when `out` is NULL); returns how many went to `out`.
+static int project_chains(ledge_world *w, int a, bool record, int worker, ledge__contact *out) {
+    const ledge__chains *cs = w->chains;
+    ledge__chain_walk walk;
+    ledge__chain_walk_begin(&walk, cs, reach_box(w, a));
+    int chain, segment, n = 0;
+    uint8_t policy = (uint8_t)w->policy[a];
+    while (ledge__chain_walk_next(&walk, &chain, &segment)) {
+        const ledge__chain *c = &cs->c[chain];
+        if (!ledge__filters_allow(&w->filter[a], &c->filter)) continue;
+        ledge_manifold m = ledge__segment_collide(&c->segments[segment], &w->shape[a],
+                                                  v2_sub(w->position[a], c->position));
+        if (!m.hit) continue;
+        for (int k = 0; k < m.point_count; ++k) m.points[k] = v2_add(m.points[k], c->position);
+        float push = m.depth - w->slop;
+        if (push > 0.0f && policy != LEDGE_RESPONSE_CROSS) {
+            vec2s to = v2_add(w->position[a], v2_scale(m.normal, push));
+            if (!same_bits(to, w->position[a])) {
+                w->par.counter[worker].pushes++;
+                w->position[a] = to;
+            }
+        }
+        if (!record) continue;
+        if (out != NULL) {
+            ledge__chain_contact(w, a, chain, segment, &m, policy, &out[n++]);
+        } else if (ledge__contacts_reserve(w, 1)) {
+            ledge__chain_contact(w, a, chain, segment, &m, policy,
+                                 &w->contacts[w->contact_count++]);
+        }
+    }
+    return n;
+}
+
+// How many contacts body a can make with chain segments (a bound for the
+// recording pass's room).
+static int chain_bound(const ledge_world *w, int a) {
+    ledge__chain_walk walk;
+    ledge__chain_walk_begin(&walk, w->chains, reach_box(w, a));
+    int chain, segment, n = 0;
+    while (ledge__chain_walk_next(&walk, &chain, &segment)) ++n;
+    return n;
+}
+
+static inline bool any_chain(const ledge_world *w) {
+    return w->chains != NULL && w->chains->live > 0;
+}
+
 // --- bodies against tiles ---------------------------------------------------
 
 // Whether two tile contacts of a body are one surface (split by a seam):
@@ -277,14 +357,15 @@ static inline float off_center(const ledge__contact *c, vec2s center) {
     return fabsf(v2_dot(v2_sub(c->point, center), v2(c->normal.y, -c->normal.x)));
 }
 
-// A body's tile contacts on one surface split by seams are answered once:
-// the first in cell order, the others then finding the body no longer
+// A body's level contacts on one surface split by seams (between tiles,
+// or between a tile and a chain, or two segments of a chain) are answered
+// once: the first in order, the others then finding the body no longer
 // moving into it (response.c). So that the material answering is the one
 // under the body, whichever way it moves, they all take the material of
 // the contact nearest the body's centre along the surface (the first on a
 // tie): a crate moving from the floor onto a belt, or off ice, changes
-// over when its centre does. Only on maps with materials; the materials
-// of the others are what they were.
+// over when its centre does. Only on maps with materials or worlds with
+// chains; the materials of the others are what they were.
 static void share_surface_materials(const ledge_world *w, int a, ledge__contact *c, int n) {
     vec2s center = v2_add(w->position[a], w->box_offset[a]);
     for (int i = 0; i < n; ++i) {
@@ -326,6 +407,11 @@ static int project_tiles(ledge_world *w, int a, bool record, int worker, ledge__
                 !ledge__one_way_tile_allows(w, a, x, y, &m)) {
                 continue;
             }
+            if (LEDGE_UNLIKELY(w->chains != NULL && w->chains->corner_count > 0) &&
+                ledge__chains_hide_tile_contact(w->chains, x, y, m.normal,
+                                                v2_add(w->position[a], w->box_offset[a]))) {
+                continue; // a chain leaves the tile's corner downhill: its push
+            }
             uint8_t policy = (w->policy[a] || w->pre_solve) ? tile_policy(w, a, x, y, m.normal)
                                                             : (uint8_t)LEDGE_RESPONSE_SLIDE;
             float push = m.depth - w->slop;
@@ -345,7 +431,12 @@ static int project_tiles(ledge_world *w, int a, bool record, int worker, ledge__
             }
         }
     }
-    if (record && LEDGE_UNLIKELY(ledge__tilemap_has_materials(w->map))) {
+    if (LEDGE_UNLIKELY(any_chain(w)))
+        n += project_chains(w, a, record, worker, out ? out + n : NULL);
+    // (A chain's contacts take part: a crate crossing from a tile floor
+    // onto a chain that continues it changes material where its centre
+    // crosses, as between two tiles.)
+    if (record && LEDGE_UNLIKELY(ledge__tilemap_has_materials(w->map) || any_chain(w))) {
         ledge__contact *mine = out != NULL ? out : w->contacts + first;
         int count = out != NULL ? n : w->contact_count - first;
         if (count >= 2) share_surface_materials(w, a, mine, count);
@@ -478,6 +569,7 @@ static void tiles_bound_run(int start, int end, int worker, void *context) {
             int a = w->step.tile_list[k], x0, y0, x1, y1;
             ledge__tilemap_scan_range(w->map, &w->shape[a], w->position[a], &x0, &y0, &x1, &y1);
             if (x1 >= x0 && y1 >= y0) bound += (long long)(x1 - x0 + 1) * (long long)(y1 - y0 + 1);
+            if (LEDGE_UNLIKELY(any_chain(w))) bound += chain_bound(w, a);
             if (bound > INT_MAX / 4) bound = INT_MAX / 4;
         }
         w->resolve->tile_offset[b] = (int)bound;

@@ -70,4 +70,9 @@ bool ledge__one_way_tile_allows(ledge_world *world, int a, int x, int y, const l
 void ledge__tile_contact(const ledge_world *world, int a, int x, int y, const ledge_manifold *m,
                          uint8_t policy, ledge__contact *c);
 
+/// Writes *c: the contact of body a with segment `segment` of chain slot
+/// `chain` (manifold m, world points), its friction, bounce and policy.
+void ledge__chain_contact(const ledge_world *world, int a, int chain, int segment,
+                          const ledge_manifold *m, uint8_t policy, ledge__contact *c);
+
 #endif // LEDGE_RESOLVE_H

@@ -45,6 +45,7 @@
 // new normal impulse and gets its friction; a shortfall within rounding
 // gets none.
 #include "response.h"
+#include "chain_store.h"
 #include "contacts.h"
 #include "joints.h"
 #include "par.h"
@@ -140,8 +141,30 @@ static inline vec2s answer(const ledge_world *w, const ledge__contact *c, vec2s 
     return split(w, c, v, vn, goal, sweep, dt);
 }
 
+// The velocity of the level's surface at a contact, as a body moves: a
+// kinematic chain's (a belt's surface speed, the contact's `speed`, is
+// answered apart: answer() splits the velocity relative to the belt, so on
+// a moving chain that is also a belt the split acts on the velocity
+// relative to the chain's frame and then to its belt). False for the
+// tiles and static chains, whose frame does not move.
+static inline bool surface_velocity(const ledge_world *w, const ledge__contact *c, vec2s *s) {
+    if (LEDGE_LIKELY(c->b != LEDGE__CHAIN_CONTACT)) return false;
+    const ledge__chain *ch = &w->chains->c[c->cell_x];
+    if (ch->type != LEDGE_BODY_KINEMATIC) return false;
+    *s = ch->velocity;
+    return true;
+}
+
+// A contact with the level: the body's velocity relative to the surface's
+// frame answered, the frame's own velocity added back.
 static inline void respond_tile(ledge_world *w, const ledge__contact *c, float resting, bool sweep,
                                 float dt) {
+    vec2s s;
+    if (LEDGE_UNLIKELY(surface_velocity(w, c, &s))) {
+        vec2s rel = v2_sub(w->velocity[c->a], s);
+        w->velocity[c->a] = v2_add(answer(w, c, rel, resting, sweep, dt), s);
+        return;
+    }
     w->velocity[c->a] = answer(w, c, w->velocity[c->a], resting, sweep, dt);
 }
 
@@ -158,7 +181,10 @@ static inline void respond_pair(ledge_world *w, const ledge__contact *c, float w
 
 // A contact's velocity of a relative to b (or to the tile).
 static inline vec2s relative(const ledge_world *w, const ledge__contact *c) {
-    return c->b < 0 ? w->velocity[c->a] : v2_sub(w->velocity[c->a], w->velocity[c->b]);
+    vec2s s;
+    if (c->b < 0)
+        return surface_velocity(w, c, &s) ? v2_sub(w->velocity[c->a], s) : w->velocity[c->a];
+    return v2_sub(w->velocity[c->a], w->velocity[c->b]);
 }
 
 // A character that pushes bodies meets a dynamic body coming at it from the
@@ -642,6 +668,19 @@ static void aim(ledge_world *w, float resting) {
     ledge__run(w, aim_run, ledge__blocks(w->contact_count), 1, &t);
 }
 
+// A body resting on a kinematic chain is held as it moves for what rests
+// on it (a stack on a moving chain is lifted whole, as on a kinematic
+// body). Returns whether it marked the body.
+static inline bool held_by_chain(ledge_world *w, const ledge__contact *c) {
+    vec2s s;
+    if (LEDGE_LIKELY(!surface_velocity(w, c, &s)) || c->policy == LEDGE_RESPONSE_CROSS ||
+        !(v2_dot(c->normal, w->up) > LEDGE__STACKED_COSINE) || w->step.held_moving[c->a]) {
+        return false;
+    }
+    w->step.held_moving[c->a] = 1;
+    return true;
+}
+
 void ledge__shock_sweep(ledge_world *w, float resting, float dt) {
     // Bottom up (ledge__sort_contacts): the tiles hold the bottom of every
     // pile, then each pair holds its lower body still.
@@ -650,16 +689,18 @@ void ledge__shock_sweep(ledge_world *w, float resting, float dt) {
         const ledge__contact *c = &w->contacts[k];
         if (c->b < 0) {
             respond_tile(w, c, resting, true, dt);
+            marked |= held_by_chain(w, c);
         } else {
             marked |= sweep_pair(w, c, resting, dt);
         }
     }
     if (!marked) return;
     // The marks are the sweep's own: cleared for the next one (only the
-    // bodies of pair contacts were marked).
+    // bodies of pair contacts and of chain contacts were marked).
     for (int k = 0; k < w->contact_count; ++k) {
         const ledge__contact *c = &w->contacts[k];
-        if (c->b >= 0) w->step.held_moving[c->a] = w->step.held_moving[c->b] = 0;
+        w->step.held_moving[c->a] = 0;
+        if (c->b >= 0) w->step.held_moving[c->b] = 0;
     }
 }
 

@@ -21,6 +21,7 @@
 // - at the end of the step the rest timers advance, bodies that rested
 //   long enough fall asleep together unless they touch a dynamic body that
 //   did not, and the contacts are sorted into live and held ones.
+#include "chain_store.h"
 #include "contacts.h"
 #include "par.h"
 #include "slots.h"
@@ -152,6 +153,23 @@ static void mark_near_kinematic(ledge_world *w, float dt, bool *marked) {
     }
 }
 
+// The sleepers a kinematic chain faster than the sleep speed reaches in
+// this step: its box grown by the step's motion and the margin (a long
+// moving chain wakes what lies in its whole box; what it does not touch
+// falls asleep again).
+static void mark_near_chains(ledge_world *w, float dt, bool *marked) {
+    const ledge__chains *cs = w->chains;
+    float s2 = w->sleep->speed * w->sleep->speed;
+    for (int k = 0; cs != NULL && k < cs->kinematic; ++k) {
+        const ledge__chain *c = &cs->c[cs->kinematic_slots[k]];
+        if (!(v2_len2(c->velocity) > s2)) continue;
+        ledge_aabb b = ledge__chain_box(c);
+        vec2s move = v2_scale(c->velocity, dt);
+        vec2s grow = v2(fabsf(move.x) + w->step.margin, fabsf(move.y) + w->step.margin);
+        mark_in_box(w, (ledge_aabb){v2_sub(b.lower, grow), v2_add(b.upper, grow)}, marked);
+    }
+}
+
 // The sleepers holding a tile contact whose cell an edit changed (its
 // stamp no longer the cell's). A contact is found where the body was in
 // the substep, before the push out of the overlap: a body that fell far in
@@ -197,6 +215,7 @@ static void wake_near(ledge_world *w, float dt) {
     bool marked = false;
     if (w->map->version != w->sleep->map_version) mark_near_edits(w, &marked);
     if (w->sleepers > 0) mark_near_kinematic(w, dt, &marked);
+    if (w->sleepers > 0) mark_near_chains(w, dt, &marked);
     if (!marked) return;
     for (int i = 0; i < w->slot_count && w->sleepers > 0; ++i) {
         if (w->step.sleepy[i]) ledge__wake(w, i);
@@ -409,6 +428,9 @@ static void veto_run(int start, int end, int worker, void *context) {
                 // then their partner's state is not read.)
                 if (sleepy[c->a] && keeps_awake(w, c->b, t->s2)) keep_awake(w, c->a);
                 if (sleepy[c->b] && keeps_awake(w, c->a, t->s2)) keep_awake(w, c->b);
+            } else if (c->b == LEDGE__CHAIN_CONTACT && sleepy[c->a] &&
+                       v2_len2(w->chains->c[c->cell_x].velocity) > t->s2) {
+                keep_awake(w, c->a); // on a chain that moves
             }
         }
         w->sleep->range_count[r] = pressed;

@@ -2,6 +2,7 @@
 // version, size, checksum, the def's fingerprint), the world's scalars and
 // the order of a restore: check everything, make room, put back, forget
 // what the step derives again. docs/rollback.md describes the format.
+#include "chain_store.h"
 #include "characters.h"
 #include "events.h"
 #include "hash.h"
@@ -9,6 +10,7 @@
 #include "sleep.h"
 #include "snapshot.h"
 #include "snapshot_bodies.h"
+#include "snapshot_chains.h"
 #include "snapshot_characters.h"
 #include "snapshot_contacts.h"
 #include "snapshot_events.h"
@@ -226,6 +228,7 @@ static void encode(const ledge_world *w, ledge__writer *o) {
     snap_world_put(w, o);
     ledge__snap_tiles_put(w, o);
     ledge__snap_bodies_put(w, o);
+    ledge__snap_chains_put(w, o);
     ledge__snap_contacts_put(w->contacts, w->contact_count, o);
     ledge__snap_contacts_put(w->held, w->held_count, o);
     ledge__snap_events_put(w, o);
@@ -321,9 +324,9 @@ static bool check_sections(ledge_world *w, const uint8_t *b, size_t size, ledge_
     bool ok = snap_world_get(&r, w, plan);
     plan->tiles_at = r.at;
     ok = ok && ledge__snap_tiles_get(&r, w, false, &plan->cell_materials) &&
-         ledge__snap_bodies_check(&r, w, plan) &&
-         ledge__snap_contacts_check(&r, w, plan->slots, &plan->live) &&
-         ledge__snap_contacts_check(&r, w, plan->slots, &plan->held);
+         ledge__snap_bodies_check(&r, w, plan) && ledge__snap_chains_check(&r, plan) &&
+         ledge__snap_contacts_check(&r, w, plan->slots, plan->chains, &plan->live) &&
+         ledge__snap_contacts_check(&r, w, plan->slots, plan->chains, &plan->held);
     plan->events_at = r.at;
     ok = ok && ledge__snap_events_get(&r, w, plan, false) &&
          ledge__snap_characters_get(&r, w, plan, false) &&
@@ -336,13 +339,13 @@ static bool check_sections(ledge_world *w, const uint8_t *b, size_t size, ledge_
 }
 
 // The second reading, which cannot fail: the world put back.
-static void apply_sections(ledge_world *w, const uint8_t *b, size_t size,
-                           const ledge__snap_plan *plan) {
+static void apply_sections(ledge_world *w, const uint8_t *b, size_t size, ledge__snap_plan *plan) {
     ledge__snap_plan again = *plan; // (the small sections count into it again)
     ledge__reader r = {b, plan->tiles_at, size, false, false, {0}};
     int cell_materials = 0;
     bool ok = ledge__snap_tiles_get(&r, w, true, &cell_materials);
     ledge__snap_bodies_apply(w, plan, b, size);
+    ledge__snap_chains_apply(w, plan);
     ledge__snap_contacts_apply(&plan->live, w->contacts);
     w->contact_count = plan->live.count;
     ledge__snap_contacts_apply(&plan->held, w->held);
@@ -418,12 +421,16 @@ bool ledge_world_restore(ledge_world *world, const void *buffer, size_t size) {
     char why[200];
     bool no_room = false;
     if (!check_sections(world, b, size, &plan, why, sizeof why, &no_room)) {
+        ledge__chains_release(plan.chains);
         LEDGE_ERROR(no_room ? "%s: %s (the world is unchanged)"
                             : "%s: the snapshot is corrupted: %s (the world is unchanged)",
                     fn, why);
         return false;
     }
-    if (!make_room(world, &plan)) return false;
+    if (!make_room(world, &plan)) {
+        ledge__chains_release(plan.chains);
+        return false;
+    }
     apply_sections(world, b, size, &plan);
     finish(world, &plan);
     return true;

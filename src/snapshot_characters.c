@@ -21,6 +21,22 @@ static ledge_body_id get_id(ledge__reader *r, const ledge_world *w, int slots) {
     return id;
 }
 
+static void put_chain(ledge__writer *o, ledge_chain_id id) {
+    ledge__put_var(o, id.index1);
+    if (id.index1 != 0) ledge__put_var(o, id.generation);
+}
+
+// A chain id as kept (a character's floor or hit may name a chain that
+// died since: the id is then stale, as a body's would be).
+static ledge_chain_id get_chain(ledge__reader *r, const ledge_world *w) {
+    ledge_chain_id id = LEDGE_NULL_CHAIN_ID;
+    id.index1 = (uint32_t)ledge__get_count(r, UINT32_MAX, "a character's chain id");
+    if (id.index1 == 0) return id;
+    id.generation = (uint32_t)ledge__get_count(r, UINT32_MAX, "a generation");
+    id.world = w->serial;
+    return id;
+}
+
 static void put_move_def(ledge__writer *o, const ledge_move_def *d) {
     ledge__put_var(o, (uint64_t)d->max_slides);
     ledge__put_f32(o, d->max_floor_slope);
@@ -80,6 +96,8 @@ static void put_result(ledge__writer *o, const ledge_move_result *m) {
         const ledge_move_hit *h = &m->hits[k];
         ledge__put_var(o, (uint64_t)h->kind);
         put_id(o, h->body);
+        put_chain(o, h->chain);
+        ledge__put_svar(o, h->segment);
         ledge__put_svar(o, h->cell_x);
         ledge__put_svar(o, h->cell_y);
         ledge__put_var(o, h->tile);
@@ -120,8 +138,10 @@ static bool get_result(ledge__reader *r, const ledge_world *w, int slots, ledge_
     if (m->ground_hit >= m->hit_count) return ledge__read_fail(r, "the ground hit is no hit");
     for (int k = 0; k < m->hit_count && !r->failed; ++k) {
         ledge_move_hit *h = &m->hits[k];
-        h->kind = (ledge_hit_kind)ledge__get_count(r, LEDGE_HIT_BODY, "a hit's kind");
+        h->kind = (ledge_hit_kind)ledge__get_count(r, LEDGE_HIT_CHAIN, "a hit's kind");
         h->body = get_id(r, w, slots);
+        h->chain = get_chain(r, w);
+        h->segment = get_small(r, 0, INT32_MAX, "a hit's segment");
         h->cell_x = get_small(r, INT32_MIN, INT32_MAX, "a hit's cell");
         h->cell_y = get_small(r, INT32_MIN, INT32_MAX, "a hit's cell");
         h->tile = (ledge_tile)ledge__get_count(r, LEDGE_TILE_COUNT - 1, "a hit's tile");
@@ -145,6 +165,7 @@ static void put_state(ledge__writer *o, const ledge_character_state *s) {
     ledge__put_vec(o, s->wall_normal);
     ledge__put_vec(o, s->ceiling_normal);
     put_id(o, s->floor_body);
+    put_chain(o, s->floor_chain);
     ledge__put_svar(o, s->floor_cell_x);
     ledge__put_svar(o, s->floor_cell_y);
     ledge__put_var(o, s->floor_tile);
@@ -181,6 +202,7 @@ static bool get_state(ledge__reader *r, const ledge_world *w, int slots, ledge_c
     s->wall_normal = get_vec(r);
     s->ceiling_normal = get_vec(r);
     s->floor_body = get_id(r, w, slots);
+    s->floor_chain = get_chain(r, w);
     s->floor_cell_x = get_small(r, INT32_MIN, INT32_MAX, "a floor cell");
     s->floor_cell_y = get_small(r, INT32_MIN, INT32_MAX, "a floor cell");
     s->floor_tile = (ledge_tile)ledge__get_count(r, LEDGE_TILE_COUNT - 1, "a floor tile");
@@ -292,6 +314,7 @@ bool ledge__snap_characters_get(ledge__reader *r, ledge_world *w, ledge__snap_pl
         c.last_position = get_vec(r);
         if (!get_push(r, w, n, &c)) break;
         c.floor_slot = -1;
+        c.floor_chain = -1;
         if (r->failed) break;
         if (h + 1 > plan->character_room) plan->character_room = h + 1;
         if (!apply) {

@@ -366,6 +366,7 @@ typedef struct ledge__snap_plan {
     bool contacts_edited;         ///< A tile edit since the contacts were found.
     uint32_t pending;             ///< Edits the sleepers have not seen (> 64: all).
     ledge__cell pending_cell[64]; ///< Those cells, oldest first (pending <= 64).
+    struct ledge__chains *chains; ///< The chains, built aside by the first reading.
 } ledge__snap_plan;
 
 // What the body section's first reading leaves in the step's per-body

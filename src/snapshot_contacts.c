@@ -5,9 +5,11 @@
 // speed: eleven 32-bit words, the order of ledge__contact, which a
 // little-endian host copies as they are), then a byte each of the
 // response policy and the pile mark, then the tile cell and stamp of the
-// contacts that have them (every tile contact). Kept as they are: nothing
-// is computed again, so a restore copies and checks them in straight-line
-// loops.
+// contacts that have them (every tile contact; a chain contact, b = -2,
+// its chain's slot, segment and generation there). Kept as they are:
+// nothing is computed again, so a restore copies and checks them in
+// straight-line loops.
+#include "chain_store.h"
 #include "contacts.h"
 #include "snapshot_contacts.h"
 
@@ -80,14 +82,17 @@ static inline uint32_t magnitude(const uint8_t *q) {
     return ledge__load_u32(q) & 0x7FFFFFFFu;
 }
 
+// b of a chain contact, as stored.
+#define CHAIN_B ((uint32_t)LEDGE__CHAIN_CONTACT)
+
 // Whether contact k's ids and byte are right: a a living body, b one too
-// (not a) or a tile (UINT32_MAX, with its cell).
+// (not a) or a tile (UINT32_MAX) or a chain (CHAIN_B), with its cell.
 static inline bool ids_ok(const uint8_t *q, unsigned bits, const uint8_t *mark, uint32_t slots) {
     uint32_t a = ledge__load_u32(q), b = ledge__load_u32(q + 4);
     unsigned a_ok = (a < slots) & ((mark[a < slots ? a : 0] & LEDGE__SNAP_ALIVE) != 0);
-    unsigned b_ok = b == UINT32_MAX ? (bits & B_CELL) != 0
-                                    : (b < slots) & (b != a) &
-                                          ((mark[b < slots ? b : 0] & LEDGE__SNAP_ALIVE) != 0);
+    unsigned b_ok = b >= CHAIN_B ? (bits & B_CELL) != 0
+                                 : (b < slots) & (b != a) &
+                                       ((mark[b < slots ? b : 0] & LEDGE__SNAP_ALIVE) != 0);
     return a_ok & b_ok & (bits <= B_ALL) & ((bits & B_POLICY) <= LEDGE_RESPONSE_CROSS);
 }
 
@@ -115,8 +120,8 @@ static bool contact_fail(ledge__reader *r, const ledge__snap_contact_cols *c, co
         uint32_t a = ledge__load_u32(q), b = ledge__load_u32(q + 4);
         if (a >= slots || !(mark[a] & LEDGE__SNAP_ALIVE))
             return ledge__read_fail(r, "a contact's body slot %u is not a living body", a);
-        if (b == UINT32_MAX ? !(bits & B_CELL)
-                            : b >= slots || b == a || !(mark[b] & LEDGE__SNAP_ALIVE))
+        if (b >= CHAIN_B ? !(bits & B_CELL)
+                         : b >= slots || b == a || !(mark[b] & LEDGE__SNAP_ALIVE))
             return ledge__read_fail(r, "a contact's other slot %d is not a living body or tile",
                                     (int)b);
         if (bits > B_ALL || (bits & B_POLICY) > LEDGE_RESPONSE_CROSS)
@@ -135,8 +140,29 @@ static bool contact_fail(ledge__reader *r, const ledge__snap_contact_cols *c, co
     return ledge__read_fail(r, "a contact is wrong"); // (not reached)
 }
 
+// Whether the chain contacts name a segment of a living chain of the
+// snapshot's, with its generation.
+static bool chains_ok(ledge__reader *r, const ledge__snap_contact_cols *c,
+                      const ledge__chains *chains) {
+    for (int k = 0, j = 0; k < c->count; ++k) {
+        if (!(c->bits[k] & B_CELL)) continue;
+        const uint8_t *p = c->cell + CELL_BYTES * (size_t)j++;
+        if (ledge__load_u32(c->rec + REC_BYTES * (size_t)k + 4) != CHAIN_B) continue;
+        uint32_t s = ledge__load_u32(p), segment = ledge__load_u32(p + 4);
+        uint32_t generation = ledge__load_u32(p + 8);
+        const ledge__chain *ch =
+            chains != NULL && s < (uint32_t)chains->count ? &chains->c[s] : NULL;
+        if (ch == NULL || !ch->alive || segment >= (uint32_t)ch->segment_count ||
+            ch->generation != generation) {
+            return ledge__read_fail(r, "contact %d names no segment of a living chain (%u, %u)", k,
+                                    s, segment);
+        }
+    }
+    return true;
+}
+
 bool ledge__snap_contacts_check(ledge__reader *r, const ledge_world *w, int slots,
-                                ledge__snap_contact_cols *c) {
+                                const ledge__chains *chains, ledge__snap_contact_cols *c) {
     size_t m =
         (size_t)ledge__get_count(r, (uint64_t)(r->end - r->at) / CONTACT_BYTES, "the contacts");
     c->count = (int)m;
@@ -157,7 +183,7 @@ bool ledge__snap_contacts_check(ledge__reader *r, const ledge_world *w, int slot
     if (!ok) return contact_fail(r, c, mark, (uint32_t)slots, far);
     c->cells = (int)cells;
     c->cell = ledge__get_span(r, CELL_BYTES * cells);
-    return !r->failed;
+    return !r->failed && chains_ok(r, c, chains);
 }
 
 void ledge__snap_contacts_apply(const ledge__snap_contact_cols *c, ledge__contact *list) {

@@ -20,13 +20,28 @@ static ledge_body_id get_id(ledge__reader *r, const ledge_world *w, int slots) {
     return id;
 }
 
+static void put_chain(ledge__writer *o, ledge_chain_id id) {
+    ledge__put_var(o, id.index1);
+    if (id.index1 != 0) ledge__put_var(o, id.generation);
+}
+
+static ledge_chain_id get_chain(ledge__reader *r, const ledge_world *w) {
+    ledge_chain_id id = LEDGE_NULL_CHAIN_ID;
+    id.index1 = (uint32_t)ledge__get_count(r, UINT32_MAX, "an event's chain");
+    if (id.index1 == 0) return id;
+    id.generation = (uint32_t)ledge__get_count(r, UINT32_MAX, "an event's generation");
+    id.world = w->serial;
+    return id;
+}
+
+// A key's b is kept as b + 2: a chain's (-2), a tile's (-1) or a body's.
 static void put_keys(ledge__writer *o, const ledge__key_list *l) {
     ledge__put_var(o, (uint64_t)l->count);
     for (int k = 0; k < l->count; ++k) {
         const ledge__key *key = &l->keys[k];
         ledge__put_var(o, (uint64_t)key->a);
         ledge__put_var(o, (uint32_t)key->ga);
-        ledge__put_var(o, (uint64_t)((int64_t)key->b + 1));
+        ledge__put_var(o, (uint64_t)((int64_t)key->b + 2));
         ledge__put_var(o, (uint32_t)key->gb);
         ledge__put_svar(o, key->cx);
         ledge__put_svar(o, key->cy);
@@ -47,7 +62,7 @@ static bool get_keys(ledge__reader *r, ledge__key_list *l, int slots, int *count
         ledge__key key;
         key.a = (int32_t)ledge__get_count(r, (uint64_t)slots - 1u, "a touch key's body");
         key.ga = (int32_t)(uint32_t)ledge__get_count(r, UINT32_MAX, "a generation");
-        key.b = (int32_t)ledge__get_count(r, (uint64_t)slots, "a touch key's other") - 1;
+        key.b = (int32_t)ledge__get_count(r, (uint64_t)slots + 1u, "a touch key's other") - 2;
         key.gb = (int32_t)(uint32_t)ledge__get_count(r, UINT32_MAX, "a generation");
         key.cx = get_cell(r);
         key.cy = get_cell(r);
@@ -75,6 +90,7 @@ void ledge__snap_events_put(const ledge_world *w, ledge__writer *o) {
             put_id(o, touch[s][k].b);
             ledge__put_svar(o, touch[s][k].cell_x);
             ledge__put_svar(o, touch[s][k].cell_y);
+            put_chain(o, touch[s][k].chain);
         }
     }
     const ledge_sensor_event *sensor[2] = {ev->sensor_begin, ev->sensor_end};
@@ -111,6 +127,7 @@ bool ledge__snap_events_get(ledge__reader *r, ledge_world *w, ledge__snap_plan *
             e.b = get_id(r, w, n);
             e.cell_x = get_cell(r);
             e.cell_y = get_cell(r);
+            e.chain = get_chain(r, w);
             if (apply) touch[s][k] = e;
         }
         *touch_count[s] = count;

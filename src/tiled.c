@@ -41,6 +41,9 @@ static void ctx_free(ledge__tiled_ctx *c) {
     ledge_free(c->cells);
     ledge_free(c->gids);
     ledge_free(c->bodies);
+    ledge_free(c->chains);
+    ledge_free(c->points);
+    ledge_free(c->path_ids);
     ledge_free(c->cell_materials);
     ledge__tiled_free_result(c->result);
 }
@@ -104,6 +107,29 @@ static bool read_header(ledge__tiled_ctx *c, const json_t *map, const target *t)
     return true;
 }
 
+/// Each `path` property to the path object it names (by id, after every
+/// layer was read: a path may come later in the file).
+static bool resolve_paths(ledge__tiled_ctx *c) {
+    ledge_tiled_result *r = c->result;
+    for (int i = 0; i < r->object_count; ++i) {
+        int want = c->path_ids && i < c->path_id_cap ? c->path_ids[i] : -1;
+        if (want < 0) continue;
+        int j = 0;
+        while (j < r->object_count && r->objects[j].id != want) ++j;
+        if (j == r->object_count || !r->objects[j].is_path) {
+            return ledge__tiled_fail(c,
+                                     "object %d '%.40s': property 'path' names object %d, which "
+                                     "%s",
+                                     r->objects[i].id, r->objects[i].name, want,
+                                     j == r->object_count
+                                         ? "the map does not have"
+                                         : "is not a path (a polyline or polygon of class path)");
+        }
+        r->objects[i].path = j;
+    }
+    return true;
+}
+
 /// Parses and checks the whole map into the context.
 static bool read_map(ledge__tiled_ctx *c, const char *json, size_t len, const target *t) {
     if (json == NULL) return ledge__tiled_fail(c, "json is NULL");
@@ -130,7 +156,7 @@ static bool read_map(ledge__tiled_ctx *c, const char *json, size_t len, const ta
     }
     ok = ok && ledge__tiled_read_tilesets(c, root) && ledge__tiled_read_layers(c, root);
     json_decref(root);
-    return ok;
+    return ok && (!c->want_objects || resolve_paths(c));
 }
 
 // ---------------------------------------------------------------------------
@@ -162,7 +188,33 @@ static void set_tiles(ledge__tiled_ctx *c, ledge_tilemap *map) {
     }
 }
 
-/// Creates every pending body; on failure destroys those made and logs.
+/// Creates every pending chain (after the bodies); on failure destroys
+/// those made and logs. The chains' ids go to their objects.
+static bool create_chains(ledge__tiled_ctx *c, ledge_world *world) {
+    ledge_tiled_result *r = c->result;
+    for (int i = 0; i < c->chain_count; ++i) {
+        ledge__tiled_chain *ch = &c->chains[i];
+        ch->def.points = c->points + ch->first_point;
+        ledge_chain_id id = ledge_chain_create(world, &ch->def);
+        if (!ledge_chain_is_valid(world, id)) {
+            for (int k = 0; k < i; ++k) {
+                ledge_tiled_object *o = &r->objects[c->chains[k].object];
+                ledge_chain_destroy(world, o->chain);
+                o->chain = LEDGE_NULL_CHAIN_ID;
+            }
+            return ledge__tiled_fail(c,
+                                     "the world refused the chain of object %d (see the "
+                                     "message before)",
+                                     r->objects[ch->object].id);
+        }
+        r->objects[ch->object].chain = id;
+    }
+    r->chain_count = c->chain_count;
+    return true;
+}
+
+/// Creates every pending body, then every chain; on failure destroys those
+/// made and logs.
 static bool create_bodies(ledge__tiled_ctx *c, ledge_world *world) {
     ledge_tiled_result *r = c->result;
     r->bodies = ledge_alloc((c->body_count ? (size_t)c->body_count : 1) * sizeof *r->bodies);
@@ -174,6 +226,10 @@ static bool create_bodies(ledge__tiled_ctx *c, ledge_world *world) {
             return ledge__tiled_fail(c, "the world refused the body of object %d",
                                      r->objects[c->bodies[i].object].id);
         }
+    }
+    if (!create_chains(c, world)) {
+        for (int k = 0; k < c->body_count; ++k) ledge_body_destroy(world, r->bodies[k]);
+        return false;
     }
     r->body_count = c->body_count;
     r->width = c->width;

@@ -6,6 +6,7 @@
 #ifndef LEDGE_TILED_CTX_H
 #define LEDGE_TILED_CTX_H
 
+#include "ledge/chain.h"
 #include "ledge/tiled.h"
 
 #include <jansson.h>
@@ -30,6 +31,14 @@ typedef struct ledge__tiled_body {
     ledge_body_def def;
     int object;
 } ledge__tiled_body;
+
+/// A chain waiting to be created: its def (points in the context's `points`
+/// from `first_point`, relative to def.position) and its object.
+typedef struct ledge__tiled_chain {
+    ledge_chain_def def;
+    int first_point;
+    int object;
+} ledge__tiled_chain;
 
 /// A cell given its tile's material: its index (y * width + x, ledge's
 /// frame) and the material, the surface speed turned into ledge's frame.
@@ -75,6 +84,13 @@ typedef struct ledge__tiled_ctx {
     int object_cap, property_cap;
     ledge__tiled_body *bodies; ///< Bodies to create, in object order.
     int body_count, body_cap;
+    ledge__tiled_chain *chains; ///< Chains to create, in object order.
+    int chain_count, chain_cap;
+    vec2s *points; ///< The chains' points, in their frames (relative to their positions).
+    int point_count, point_cap;
+    int result_point_cap; ///< Room of result->points.
+    int *path_ids;        ///< Per object: the object id its `path` property names, or -1.
+    int path_id_cap;
 } ledge__tiled_ctx;
 
 #endif // LEDGE_TILED_CTX_H

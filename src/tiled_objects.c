@@ -2,6 +2,12 @@
 // geometry into world coordinates, and one body def per convex piece. The
 // bodies are created later (tiled.c), after the whole map was accepted.
 //
+// Polylines become open chains and polygons with the property `chain`
+// closed ones (static or kinematic), their points relative to the object's
+// position, turned so that the surface faces as the map asks (`facing`,
+// `solid`); polylines and polygons of class `path` make nothing and keep
+// their points for the game. The chains too are created later.
+//
 // Geometry: Tiled gives pixels with y down, an object's (x, y) being its
 // top-left corner (bottom-left for tile objects) and its rotation turning
 // clockwise about that point. Points are rotated, offset by the layer, then
@@ -22,8 +28,8 @@
 typedef struct geom {
     ledge_tiled_shape kind;
     bool box;  ///< Still axis-aligned (a rectangle rotated by a multiple of 90 degrees).
-    int count; ///< Points of a polygon or box.
-    double px[LEDGE_MAX_DECOMPOSE_POINTS], py[LEDGE_MAX_DECOMPOSE_POINTS]; ///< Pixels.
+    int count; ///< Points of a polygon, polyline or box.
+    double px[LEDGE_TILED_MAX_CHAIN_POINTS], py[LEDGE_TILED_MAX_CHAIN_POINTS]; ///< Pixels.
     double radius; ///< Circle radius in pixels.
 } geom;
 
@@ -180,17 +186,19 @@ static void add_rect(geom *g, double x0, double y0, double w, double h) {
     add_point(g, x0, y0 + h);
 }
 
+/// A polygon's or polyline's points (`line`), offset by the object's (x, y).
 static bool read_polygon(ledge__tiled_ctx *c, const json_t *pts, const char *where, double x,
-                         double y, geom *g) {
-    size_t n = json_array_size(pts);
-    if (n < 3 || n > LEDGE_MAX_DECOMPOSE_POINTS) {
-        return ledge__tiled_fail(c, "%s: polygon has %zu points (must be 3..%d)", where, n,
-                                 LEDGE_MAX_DECOMPOSE_POINTS);
+                         double y, bool line, geom *g) {
+    size_t n = json_array_size(pts), least = line ? 2 : 3;
+    const char *what = line ? "polyline" : "polygon";
+    if (n < least || n > LEDGE_TILED_MAX_CHAIN_POINTS) {
+        return ledge__tiled_fail(c, "%s: %s has %zu points (must be %zu..%d)", where, what, n,
+                                 least, LEDGE_TILED_MAX_CHAIN_POINTS);
     }
     for (size_t i = 0; i < n; ++i) {
         char pw[160];
         double px, py;
-        snprintf(pw, sizeof pw, "%.120s: polygon point %zu", where, i);
+        snprintf(pw, sizeof pw, "%.120s: %s point %zu", where, what, i);
         if (!ledge__tiled_num(c, json_array_get(pts, i), "x", pw, true, -PX_LIMIT, PX_LIMIT, 0,
                               &px) ||
             !ledge__tiled_num(c, json_array_get(pts, i), "y", pw, true, -PX_LIMIT, PX_LIMIT, 0,
@@ -199,7 +207,7 @@ static bool read_polygon(ledge__tiled_ctx *c, const json_t *pts, const char *whe
         }
         add_point(g, x + px, y + py);
     }
-    g->kind = LEDGE_TILED_POLYGON;
+    g->kind = line ? LEDGE_TILED_POLYLINE : LEDGE_TILED_POLYGON;
     return true;
 }
 
@@ -226,7 +234,7 @@ static void rotate(geom *g, double x, double y, double deg) {
 /// Reads the object's geometry in pixels (before the layer offset).
 static bool read_geometry(ledge__tiled_ctx *c, const json_t *obj, const char *where, geom *g) {
     double x, y, w, h, rot;
-    const json_t *poly;
+    const json_t *poly, *line;
     bool point, ellipse;
     if (!ledge__tiled_num(c, obj, "x", where, true, -PX_LIMIT, PX_LIMIT, 0, &x) ||
         !ledge__tiled_num(c, obj, "y", where, true, -PX_LIMIT, PX_LIMIT, 0, &y) ||
@@ -235,7 +243,8 @@ static bool read_geometry(ledge__tiled_ctx *c, const json_t *obj, const char *wh
         !ledge__tiled_num(c, obj, "rotation", where, false, -1e6, 1e6, 0, &rot) ||
         !ledge__tiled_bool(c, obj, "point", where, false, &point) ||
         !ledge__tiled_bool(c, obj, "ellipse", where, false, &ellipse) ||
-        !ledge__tiled_array(c, obj, "polygon", where, false, &poly)) {
+        !ledge__tiled_array(c, obj, "polygon", where, false, &poly) ||
+        !ledge__tiled_array(c, obj, "polyline", where, false, &line)) {
         return false;
     }
     g->count = 0;
@@ -243,8 +252,8 @@ static bool read_geometry(ledge__tiled_ctx *c, const json_t *obj, const char *wh
     if (point) {
         g->kind = LEDGE_TILED_POINT;
         add_point(g, x, y);
-    } else if (poly) {
-        if (!read_polygon(c, poly, where, x, y, g)) return false;
+    } else if (poly || line) {
+        if (!read_polygon(c, poly ? poly : line, where, x, y, poly == NULL, g)) return false;
     } else if (w <= 0 || h <= 0) {
         return ledge__tiled_fail(c, "%s: size is %g x %g pixels (must be > 0)", where, w, h);
     } else if (ellipse) {
@@ -356,6 +365,12 @@ static bool make_bodies(ledge__tiled_ctx *c, const geom *g, const char *where, c
     ledge_shape s;
     vec2s local[LEDGE_MAX_DECOMPOSE_POINTS];
     if (g->kind == LEDGE_TILED_POINT) return true;
+    if (g->kind == LEDGE_TILED_POLYGON && g->count > LEDGE_MAX_DECOMPOSE_POINTS) {
+        return ledge__tiled_fail(c,
+                                 "%s: polygon has %d points (a polygon of bodies has 3..%d; "
+                                 "make it a chain with the property 'chain')",
+                                 where, g->count, LEDGE_MAX_DECOMPOSE_POINTS);
+    }
     if (g->kind == LEDGE_TILED_CIRCLE) {
         s = ledge_make_circle((vec2s){{0, 0}}, (float)(g->radius * c->scale));
     } else if (g->box) {
@@ -438,8 +453,8 @@ static ledge_tiled_object *new_object(ledge__tiled_ctx *c, const json_t *obj, co
     return o->name && o->type && o->layer ? o : NULL;
 }
 
-/// Objects that make nothing: text (decoration); templates and polylines
-/// are refused. Returns 1 to read the object, 0 to skip it, -1 refused.
+/// Objects that make nothing: text (decoration); templates are refused.
+/// Returns 1 to read the object, 0 to skip it, -1 refused.
 static int classify(ledge__tiled_ctx *c, const json_t *obj, const char *where) {
     if (json_object_get(obj, "template")) {
         ledge__tiled_fail(c,
@@ -448,14 +463,159 @@ static int classify(ledge__tiled_ctx *c, const json_t *obj, const char *where) {
                           where);
         return -1;
     }
-    if (json_object_get(obj, "polyline")) {
-        ledge__tiled_fail(c,
-                          "%s is a polyline (ledge has no chain shapes: close it into a "
-                          "polygon)",
-                          where);
-        return -1;
-    }
     return json_object_get(obj, "text") ? 0 : 1;
+}
+
+// ---------------------------------------------------------------------------
+// Chains and paths
+
+/// The object's points (world coordinates) appended to the result.
+static bool keep_points(ledge__tiled_ctx *c, const vec2s *p, int n, ledge_tiled_object *o) {
+    ledge_tiled_result *r = c->result;
+    if (!ledge__tiled_reserve(c, (void **)&r->points, &c->result_point_cap, r->point_count + n,
+                              sizeof *r->points)) {
+        return false;
+    }
+    o->first_point = r->point_count;
+    o->point_count = n;
+    memcpy(r->points + r->point_count, p, sizeof *p * (size_t)n);
+    r->point_count += n;
+    return true;
+}
+
+/// A string property that must be one of `names` (the first when absent);
+/// its index in *k.
+static bool choice_prop(ledge__tiled_ctx *c, const ledge_tiled_object *o, const char *where,
+                        const char *name, const char *const *names, int count, int *k) {
+    const ledge_tiled_property *p = ledge_tiled_find_property(c->result, o, name);
+    *k = 0;
+    if (p == NULL) return true;
+    while (*k < count && (p->type != LEDGE_TILED_STRING || strcmp(p->string, names[*k]) != 0)) ++*k;
+    if (*k < count) return true;
+    char list[96] = "";
+    for (int i = 0; i < count; ++i) {
+        size_t n = strlen(list);
+        snprintf(list + n, sizeof list - n, "%s%s", i ? (i + 1 == count ? " or " : ", ") : "",
+                 names[i]);
+    }
+    return ledge__tiled_fail(c, "%s: property '%s' must be %s", where, name, list);
+}
+
+/// Turns the points so that the chain's surface faces as the map asks: an
+/// open chain the way `facing` says (up as drawn by default: the summed
+/// normals of its segments point that way), a closed one with its solid
+/// inside (counter-clockwise in the world frame) unless `solid` is
+/// "outside".
+static bool orient(ledge__tiled_ctx *c, const ledge_tiled_object *o, const char *where, vec2s *p,
+                   int n, bool closed) {
+    static const char *const facings[] = {"up", "down", "left", "right"};
+    static const char *const solids[] = {"inside", "outside"};
+    int k;
+    double turn;
+    if (closed) {
+        if (!choice_prop(c, o, where, "solid", solids, 2, &k)) return false;
+        double area = 0.0;
+        for (int i = 0; i < n; ++i) {
+            vec2s a = p[i], b = p[(i + 1) % n];
+            area += (double)a.x * b.y - (double)a.y * b.x;
+        }
+        turn = k == 0 ? area : -area;
+    } else {
+        if (!choice_prop(c, o, where, "facing", facings, 4, &k)) return false;
+        double up = c->def->y_down ? -1.0 : 1.0; // as drawn in Tiled
+        double fx = k == 2 ? -1.0 : k == 3 ? 1.0 : 0.0, fy = k == 0 ? up : k == 1 ? -up : 0.0;
+        double sx = 0.0, sy = 0.0; // the segments' normals (chain.h: right of the direction)
+        for (int i = 0; i + 1 < n; ++i) {
+            sx += (double)p[i + 1].y - p[i].y;
+            sy -= (double)p[i + 1].x - p[i].x;
+        }
+        turn = sx * fx + sy * fy;
+    }
+    if (turn < 0.0) {
+        for (int i = 0, j = n - 1; i < j; ++i, --j) {
+            vec2s t = p[i];
+            p[i] = p[j];
+            p[j] = t;
+        }
+    }
+    return true;
+}
+
+/// The `path` property (an object reference) kept for the resolution after
+/// every layer is read.
+static bool path_prop(ledge__tiled_ctx *c, const ledge_tiled_object *o, const char *where) {
+    int index = c->result->object_count - 1;
+    if (!ledge__tiled_reserve(c, (void **)&c->path_ids, &c->path_id_cap, index + 1,
+                              sizeof *c->path_ids)) {
+        return false;
+    }
+    c->path_ids[index] = -1;
+    const ledge_tiled_property *p = ledge_tiled_find_property(c->result, o, "path");
+    if (p == NULL || (p->type == LEDGE_TILED_INT && p->number == 0)) return true; // Tiled's none
+    if (p->type != LEDGE_TILED_INT || !(p->number >= 1) || !(p->number <= INT32_MAX))
+        return ledge__tiled_fail(c, "%s: property 'path' must be an object (a path's id)", where);
+    c->path_ids[index] = (int)p->number;
+    return true;
+}
+
+/// A chain (a polyline, or a polygon with `chain`) to create later, or a
+/// path's points: `o`'s geometry in world coordinates.
+/// A chain object's material: the level's default (material.h) with the
+/// material properties the object has (`friction`, `bounce`,
+/// `surface_speed`, `friction_mix`), as a tileset tile's.
+static ledge_material chain_material(const ledge__tiled_ctx *c, const body_props *b,
+                                     const ledge_tiled_object *o) {
+    ledge_material m = ledge_default_material();
+    if (ledge_tiled_find_property(c->result, o, "friction")) m.friction = (float)b->friction;
+    if (ledge_tiled_find_property(c->result, o, "bounce")) m.bounce = (float)b->bounce;
+    if (ledge_tiled_find_property(c->result, o, "friction_mix")) m.friction_mix = b->friction_mix;
+    if (ledge_tiled_find_property(c->result, o, "surface_speed"))
+        m.surface_speed = body_surface_speed(c, b);
+    return m;
+}
+
+static bool make_chain(ledge__tiled_ctx *c, const geom *g, const char *where, const body_props *b,
+                       ledge_tiled_object *o) {
+    bool closed = g->kind == LEDGE_TILED_POLYGON;
+    vec2s *p = ledge_alloc(sizeof *p * (size_t)g->count);
+    if (p == NULL) return ledge__tiled_fail(c, "%s: out of memory", where);
+    for (int i = 0; i < g->count; ++i) p[i] = to_world(c, g->px[i], g->py[i]);
+    bool ok = true;
+    if (o->is_path) {
+        ok = keep_points(c, p, g->count, o);
+    } else if (b->type == LEDGE_BODY_DYNAMIC || b->sensor || b->one_way) {
+        ok = ledge__tiled_fail(c,
+                               "%s: a chain is static or kinematic, never %s (a chain is one-sided "
+                               "already)",
+                               where,
+                               b->one_way  ? "one-way"
+                               : b->sensor ? "a sensor"
+                                           : "dynamic");
+    } else {
+        ok = orient(c, o, where, p, g->count, closed) && keep_points(c, p, g->count, o) &&
+             ledge__tiled_reserve(c, (void **)&c->points, &c->point_cap, c->point_count + g->count,
+                                  sizeof *c->points) &&
+             ledge__tiled_reserve(c, (void **)&c->chains, &c->chain_cap, c->chain_count + 1,
+                                  sizeof *c->chains);
+        if (ok) {
+            ledge__tiled_chain *ch = &c->chains[c->chain_count++];
+            ch->def = ledge_default_chain_def();
+            ch->def.count = g->count;
+            ch->def.loop = closed;
+            ch->def.type = b->type;
+            ch->def.position = o->position;
+            ch->def.velocity = (vec2s){{(float)b->vx, (float)b->vy}};
+            ch->def.material = chain_material(c, b, o);
+            ch->first_point = c->point_count;
+            ch->object = c->result->object_count - 1;
+            for (int i = 0; i < g->count; ++i) {
+                c->points[c->point_count++] =
+                    (vec2s){{p[i].x - o->position.x, p[i].y - o->position.y}};
+            }
+        }
+    }
+    ledge_free(p);
+    return ok;
 }
 
 static bool read_object(ledge__tiled_ctx *c, const json_t *obj, const char *layer_where,
@@ -467,7 +627,7 @@ static bool read_object(ledge__tiled_ctx *c, const json_t *obj, const char *laye
     snprintf(where, sizeof where, "%s, object %lld '%.40s'", layer_where, id, name ? name : "");
     int kind = classify(c, obj, where);
     if (kind <= 0) return kind == 0;
-    geom *g = ledge_alloc(sizeof *g); // 4 KB: off the stack
+    geom *g = ledge_alloc(sizeof *g); // 64 KB: off the stack
     if (g == NULL) return ledge__tiled_fail(c, "%s: out of memory", where);
     body_props b = {LEDGE_BODY_STATIC, false, false, 0, 0, 1, 0, 0, 0, LEDGE_FRICTION_MIX_MEAN};
     ledge_tiled_object *o = new_object(c, obj, where, layer_name, id);
@@ -482,7 +642,21 @@ static bool read_object(ledge__tiled_ctx *c, const json_t *obj, const char *laye
         o->bounce = (float)b.bounce;
         o->surface_speed = body_surface_speed(c, &b);
         o->friction_mix = b.friction_mix;
-        ok = make_bodies(c, g, where, &b, o);
+        o->path = -1;
+        o->is_path = (g->kind == LEDGE_TILED_POLYLINE || g->kind == LEDGE_TILED_POLYGON) &&
+                     strcmp(o->type, "path") == 0;
+        const ledge_tiled_property *chain = ledge_tiled_find_property(c->result, o, "chain");
+        if (chain && chain->type != LEDGE_TILED_BOOL) {
+            ok = ledge__tiled_fail(c, "%s: property 'chain' must be a bool", where);
+        } else if (chain && chain->boolean && g->kind != LEDGE_TILED_POLYGON &&
+                   g->kind != LEDGE_TILED_POLYLINE) {
+            ok = ledge__tiled_fail(c, "%s: only a polygon or polyline can be a chain", where);
+        } else if (chain && !chain->boolean && g->kind == LEDGE_TILED_POLYLINE) {
+            ok = ledge__tiled_fail(c, "%s: a polyline is always a chain (or a path)", where);
+        }
+        bool as_chain = g->kind == LEDGE_TILED_POLYLINE || (chain && chain->boolean) || o->is_path;
+        ok = ok && path_prop(c, o, where) &&
+             (as_chain ? make_chain(c, g, where, &b, o) : make_bodies(c, g, where, &b, o));
     }
     ledge_free(g);
     return ok;
@@ -514,5 +688,6 @@ void ledge__tiled_free_result(ledge_tiled_result *r) {
     ledge_free(r->objects);
     ledge_free(r->properties);
     ledge_free(r->bodies);
+    ledge_free(r->points);
     ledge_free(r);
 }

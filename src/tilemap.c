@@ -283,8 +283,9 @@ ledge_tilemap *ledge_tilemap_create(const ledge_tilemap_def *def) {
 
 void ledge_tilemap_destroy(ledge_tilemap *map) {
     if (map == NULL) return;
+    ledge__free(map->extra_blocked);
     ledge__free(map->cell_material); // the one allocation apart (tilemap_material.c)
-    ledge__free(map);                // one block (see ledge_tilemap_create)
+    ledge__free(map);                // one block (see ledge_tilemap_create), and the overlay
 }
 
 static bool check_map(const char *fn, const ledge_tilemap *map) {
@@ -592,6 +593,8 @@ static unsigned blocked_sides(const ledge_tilemap *m, const ledge__tile_geom *g,
             kept &= ~side_bit[s];
         }
     }
+    if (LEDGE_UNLIKELY(m->extra_blocked != NULL) && ledge__tilemap_inside(m, x, y))
+        kept |= m->extra_blocked[(size_t)y * (size_t)m->width + (size_t)x];
     return kept;
 }
 
@@ -628,6 +631,23 @@ static inline unsigned cell_blocked(const ledge_tilemap *m, const ledge__tile_ge
         return blocked_sides(m, g, x, y);
     }
     return m->blocked[(size_t)(y + 1) * (size_t)(m->width + 2) + (size_t)(x + 1)];
+}
+
+bool ledge__tilemap_set_extra_blocked(ledge_tilemap *m, int x, int y, unsigned sides) {
+    size_t k = (size_t)y * (size_t)m->width + (size_t)x;
+    if (m->extra_blocked == NULL) {
+        if (sides == 0) return true;
+        size_t n = (size_t)m->width * (size_t)m->height;
+        m->extra_blocked = ledge__alloc(n);
+        if (m->extra_blocked == NULL) return false;
+        memset(m->extra_blocked, 0, n);
+    }
+    if (m->extra_blocked[k] == (uint8_t)sides) return true;
+    m->extra_blocked[k] = (uint8_t)sides;
+    // The store is made again, whole, when next refreshed: chains are made
+    // and their ends met far less often than tiles are edited.
+    m->blocked_ready = false;
+    return true;
 }
 
 void ledge__tilemap_refresh_blocked(ledge_tilemap *m) {

@@ -84,6 +84,13 @@ struct ledge_tilemap {
     uint8_t *blocked;
     uint32_t blocked_version;
     bool blocked_ready;
+    /// Sides blocked by what lies beside the map's tiles rather than by the
+    /// tiles: a chain whose end lies on a tile's surface (chain_store.c)
+    /// hides the tile's side it runs on across, which must then push no
+    /// more than a seam does. LEDGE_SIDE_ bits per cell of the map,
+    /// row-major (NULL until a chain first blocks a side), added to the
+    /// edge states' blocked sides.
+    uint8_t *extra_blocked;
     /// The material of every tile id (tilemap_material.c; the default
     /// material after create).
     ledge_material tile_material[LEDGE_TILE_COUNT];
@@ -170,6 +177,12 @@ void ledge__tilemap_refresh_blocked(ledge_tilemap *map);
 /// The same, computed afresh from the edge states and tiles (what the
 /// map's store of blocked sides must hold; the tests compare the two).
 unsigned ledge__tilemap_blocked_afresh(const ledge_tilemap *map, int x, int y);
+
+/// Sets the sides of cell (x, y) (inside the map) blocked from beside the
+/// tiles (ledge_tilemap.extra_blocked) to `sides`; the cell's blocked
+/// sides are derived again when next asked. False (nothing changed) when
+/// the overlay cannot be allocated; the caller logs.
+bool ledge__tilemap_set_extra_blocked(ledge_tilemap *map, int x, int y, unsigned sides);
 
 /// Whether `point` lies in the closed solid of cell (x, y)'s tile (its
 /// boundary included; FULL outside the map), in the frame of

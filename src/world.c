@@ -2,6 +2,7 @@
 // leave the finite range, and the replay hash.
 #include "body_store.h"
 #include "broad.h"
+#include "chain_store.h"
 #include "character.h"
 #include "fast.h"
 #include "joint_solve.h"
@@ -193,6 +194,7 @@ void ledge_world_destroy(ledge_world *world) {
     ledge__grid_free(&world->grid);
     ledge__query_free(world);
     ledge__characters_free(world);
+    ledge__chains_free(world);
     ledge__joints_free(world);
     ledge__free(world->step.pairs);
     ledge__free(world->contacts);
@@ -397,10 +399,33 @@ static void relax(ledge_world *w) {
 // blocks of contacts that hold any (and note the kinematic bodies'
 // velocities), and the calling thread goes through those blocks in contact
 // order, the first floor contact of a body carrying it.
+// A contact with a kinematic chain (a moving platform of any shape).
+static inline const ledge__chain *moving_chain(const ledge_world *w, const ledge__contact *c) {
+    if (c->b != LEDGE__CHAIN_CONTACT || c->policy == LEDGE_RESPONSE_CROSS) return NULL;
+    const ledge__chain *ch = &w->chains->c[c->cell_x];
+    return ch->type == LEDGE_BODY_KINEMATIC ? ch : NULL;
+}
+
 static inline bool carries(const ledge_world *w, const ledge__contact *c) {
     int d, p;
     vec2s n;
+    if (c->b == LEDGE__CHAIN_CONTACT) return moving_chain(w, c) != NULL;
     return ledge__dynamic_against_fixed(w, c, &d, &p, &n) && w->type[p] == LEDGE_BODY_KINEMATIC;
+}
+
+// A dynamic body standing on a kinematic chain takes the change of the
+// chain's velocity, as on a kinematic body.
+static bool carry_by_chain(ledge_world *w, const ledge__contact *c) {
+    const ledge__chain *ch = moving_chain(w, c);
+    int d = c->a;
+    if (ch == NULL || w->type[d] != LEDGE_BODY_DYNAMIC || w->step.carried[d] ||
+        v2_dot(c->normal, w->up) < w->floor_cos[d]) {
+        return false;
+    }
+    w->step.carried[d] = 1;
+    w->step.carry_change[d] = v2_sub(ch->velocity, ch->prev_velocity);
+    w->velocity[d] = v2_add(w->velocity[d], w->step.carry_change[d]);
+    return true;
 }
 
 static void carry_find_run(int start, int end, int worker, void *context) {
@@ -423,6 +448,10 @@ static bool carry_block(ledge_world *w, int b) {
         const ledge__contact *c = &w->contacts[k];
         int d, p;
         vec2s n; // from p toward d
+        if (LEDGE_UNLIKELY(c->b == LEDGE__CHAIN_CONTACT)) {
+            any |= carry_by_chain(w, c);
+            continue;
+        }
         if (!ledge__dynamic_against_fixed(w, c, &d, &p, &n) || w->type[p] != LEDGE_BODY_KINEMATIC)
             continue;
         if (w->step.carried[d] || v2_dot(n, w->up) < w->floor_cos[d]) continue;
@@ -465,6 +494,36 @@ static void carry_stacks(ledge_world *w) {
     }
 }
 
+// The kinematic chains' velocities of this substep, for the next one's
+// carry (before they move, as velocity_task notes the bodies').
+static void note_chain_velocities(ledge_world *w) {
+    ledge__chains *cs = w->chains;
+    for (int k = 0; cs != NULL && k < cs->kinematic; ++k) {
+        ledge__chain *c = &cs->c[cs->kinematic_slots[k]];
+        c->prev_velocity = c->velocity;
+    }
+}
+
+// The kinematic chains move by their velocities (on the calling thread:
+// there are few, and the step's walks read them after this).
+static void move_chains(ledge_world *w, float h) {
+    ledge__chains *cs = w->chains;
+    for (int k = 0; cs != NULL && k < cs->kinematic; ++k) {
+        ledge__chain *c = &cs->c[cs->kinematic_slots[k]];
+        c->last_position = c->position;
+        vec2s to = v2_add(c->position, v2_scale(c->velocity, h));
+        if (in_range(v2_add(to, c->bounds.lower)) && in_range(v2_add(to, c->bounds.upper))) {
+            c->position = to;
+        } else {
+            LEDGE_ERROR("ledge_world_step: kinematic chain {%d, %u} would leave the finite range "
+                        "(beyond 1e6); it stops at (%g, %g)",
+                        cs->kinematic_slots[k] + 1, c->generation, (double)c->position.x,
+                        (double)c->position.y);
+            c->velocity = c->prev_velocity = v2(0.0f, 0.0f);
+        }
+    }
+}
+
 static void carry(ledge_world *w) {
     int blocks = ledge__blocks(w->contact_count);
     // Without room for the blocks' flags (an allocation failed) the calling
@@ -482,6 +541,7 @@ static void carry(ledge_world *w) {
         if (!flags || w->step.carry_block[b]) any |= carry_block(w, b);
     }
     if (any) carry_stacks(w);
+    note_chain_velocities(w);
     // The kinematic bodies' velocities are noted for the next substep by
     // velocity_run, which runs next (one dispatch fewer).
 }
@@ -491,20 +551,30 @@ static void carry(ledge_world *w) {
 // and tile contacts whose cell was edited since they were found. (The
 // contacts stay listed for the game's view of the last step until the
 // step records new ones.)
+static inline bool chain_moved(const ledge_world *w, const ledge__contact *c) {
+    return c->b == LEDGE__CHAIN_CONTACT && w->chains->c[c->cell_x].moved;
+}
+
 static void drop_stale_contacts(ledge_world *w) {
     bool edited = w->map->version != w->contact_map_version;
-    if (!w->any_moved && !edited) return;
+    bool chains = w->chains != NULL && w->chains->any_moved;
+    if (!w->any_moved && !edited && !chains) return;
     int n = 0;
     for (int k = 0; k < w->contact_count; ++k) {
         const ledge__contact *c = &w->contacts[k];
         bool stale =
             w->moved[c->a] ||
-            (c->b >= 0 ? w->moved[c->b] != 0 : edited && ledge__tile_contact_changed(w->map, c));
+            (c->b >= 0 ? w->moved[c->b] != 0 : edited && ledge__tile_contact_changed(w->map, c)) ||
+            (chains && chain_moved(w, c));
         if (!stale) w->contacts[n++] = *c;
     }
     w->contact_count = n;
     if (w->any_moved) memset(w->moved, 0, (size_t)w->slot_count);
     w->any_moved = false;
+    if (chains) {
+        for (int s = 0; s < w->chains->count; ++s) w->chains->c[s].moved = 0;
+        w->chains->any_moved = false;
+    }
 }
 
 const char *const ledge__stage_names[LEDGE__STAGE_COUNT] = {
@@ -591,6 +661,7 @@ static void substep(ledge_world *w, float h) {
     ledge__push_shoves(w, h); // and bodies that came at them shove them
     t = stage_mark(w, LEDGE__STAGE_MOVE, t);
     bool fast = integrate_position(w, h);
+    move_chains(w, h);
     ledge__push_after_move(w, h); // a shoved character's legs brake the shove
     w->contact_count = 0;
     t = stage_mark(w, LEDGE__STAGE_GRID, t);
@@ -631,8 +702,9 @@ void ledge__world_set_up(ledge_world *w) {
 // inside the step while the world warms up; after that the step allocates
 // nothing.)
 static bool prepare(ledge_world *w) {
-    ledge__tilemap_refresh_blocked(w->map); // before the workers collide with tiles
     if (w->map->version != w->map_version) ledge__world_forget(w, LEDGE__STALE_TILES);
+    ledge__chains_sync(w);                  // the static chains' tree, their ends on the tiles
+    ledge__tilemap_refresh_blocked(w->map); // before the workers collide with tiles
     int cells = w->slot_count < 256 ? 1024 : 4 * w->slot_count;
     if (!ledge__grid_reserve(&w->grid, w->slot_count, cells)) return false;
     if (!ledge__par_reserve(w, w->slot_count, w->grid.cell_cap)) return false;
@@ -698,6 +770,7 @@ void ledge__world_forget(ledge_world *w, ledge__stale why) {
     ledge__broad_forget(w, why);
     ledge__events_forget(w, why);
     ledge__query_forget(w, why);
+    ledge__chains_forget(w, why);
     ledge__joints_forget(w, why);
     if (why & LEDGE__STALE_TILES) w->map_version = w->map->version;
 }
@@ -752,5 +825,19 @@ uint64_t ledge_world_hash(const ledge_world *world) {
         }
     }
     if (in_run > 0 || !hashed) h = ledge__hash(run, at, h); // (no body: the empty run's hash)
+    // Then the chains, by slot, each record seeded with the hash so far:
+    // slot (u32), generation (u32), position and velocity (2 x f32 each).
+    // Only a world with chains adds them: worlds without keep their hashes.
+    const ledge__chains *cs = world->chains;
+    for (int s = 0; cs != NULL && s < cs->count; ++s) {
+        const ledge__chain *c = &cs->c[s];
+        if (!c->alive) continue;
+        uint32_t slot = (uint32_t)s;
+        at = put_bytes(run, &slot, sizeof slot);
+        at += put_bytes(run + at, &c->generation, sizeof c->generation);
+        at += put_bytes(run + at, &c->position, sizeof c->position);
+        at += put_bytes(run + at, &c->velocity, sizeof c->velocity);
+        h = ledge__hash(run, at, h);
+    }
     return h;
 }

@@ -20,7 +20,9 @@
 /// bodies move (so that resting and sliding bodies feel friction every step).
 typedef struct ledge__contact {
     int a;          ///< Body slot.
-    int b;          ///< Other body slot, or -1 for a tile.
+    int b;          ///< Other body slot, -1 for a tile, LEDGE__CHAIN_CONTACT (-2) for a chain
+                    ///< (chain_store.h: cell_x its slot, cell_y its segment, stamp its
+                    ///< generation). b < 0: the level.
     vec2s normal;   ///< Unit, pointing from b (or the tile) toward a.
     float friction; ///< Combined friction of the pair.
     float bounce;   ///< Combined bounce of the pair.
@@ -39,6 +41,10 @@ typedef struct ledge__contact {
     int stamp;      ///< A tile contact: its cell's tile and one-way setting when found
                     ///< (ledge__cell_stamp); a tile edit that changes them forgets the contact.
 } ledge__contact;
+
+/// A contact's `b` for a contact with a chain (chain_store.h): cell_x holds
+/// the chain's slot, cell_y its segment, stamp its generation.
+#define LEDGE__CHAIN_CONTACT (-2)
 
 /// A candidate pair from the broad phase: the bounding boxes, grown by the
 /// world's margin, overlap and the filters let the bodies touch. The
@@ -229,7 +235,8 @@ typedef struct ledge__debug {
 ///   (resolve.h), w->fast (fast.h), w->response (response.h), w->sleep
 ///   (sleep.h), w->events (events.h), made with the world in one
 ///   allocation (world.c); w->query (query_index.h), w->characters
-///   (characters.h) and w->joints (joints.h), made when first needed;
+///   (characters.h), w->chains (chain_store.h) and w->joints (joints.h),
+///   made when first needed;
 /// - the step's scratch: w->step (per-body arrays, and what one stage hands
 ///   the next within a step) and w->par (the workers, the blocks of slots);
 ///   one field per use, never read before the step writes it;
@@ -271,6 +278,7 @@ struct ledge_world {
     // --- the stages' states, each declared in its stage's header
     struct ledge__query_index *query;     ///< The queries' index (query_index.h); NULL until asked.
     struct ledge__characters *characters; ///< The character table (characters.h); NULL until one.
+    struct ledge__chains *chains;         ///< The chains (chain_store.h); NULL until one.
     struct ledge__joints *joints;         ///< The joint table (joints.h); NULL until one.
     ledge__step step;                     ///< The step's scratch.
     struct ledge__order *order;           ///< The slots' order by space (order.h).

@@ -932,8 +932,9 @@ static void test_platform_carries_crate(void **state) {
 // platform (a row of one-way tiles, and a one-way body) goes at the closed
 // form's speed; a character standing on a crate rides it while another
 // pushes it; a character and a crate on a platform moving sideways at 2
-// m/s, either way: the crate goes at the closed form's speed relative to
-// the platform, and the character follows it.
+// m/s, either way (a kinematic body, or a kinematic chain): the crate goes
+// at the closed form's speed relative to the platform, and the character
+// follows it.
 static void test_push_places(void **state) {
     (void)state;
     const double f = 0.3, m = 1.0, want = WALK * PUSH / (PUSH + f * m);
@@ -1006,41 +1007,60 @@ static void test_push_places(void **state) {
                      ledge_body_position(w, crate).x, worst);
         ledge_world_destroy(w);
     }
-    for (int dir = -1; dir <= 1; dir += 2) { // on a moving platform
-        ledge_world *w = default_level(1);
-        ledge_body_def pd = ledge_default_body_def();
-        pd.type = LEDGE_BODY_KINEMATIC;
-        pd.shape = ledge_make_box(v(0, 0), v(8.0, 0.25));
-        pd.position = v(30.0, 5.0);
-        ledge_body_id plat = ledge_body_create(w, &pd);
-        ledge_body_id crate = crate_at(w, 28.0, 5.75, 0.5, 0.5, f);
-        ledge_body_id hero = hero_at(w, 26.6, 5.70 + 0.001);
-        for (int fr = 0; fr < 20; ++fr) {
-            ledge_body_set_target(w, plat, v(30.0, 5.0), DT);
-            run_frame(w, hero, 0.0);
+    // On a moving platform: a kinematic body, or a kinematic chain (its
+    // top face as a chain: the same surface, the same friction 0.3).
+    for (int chain = 0; chain < 2; ++chain)
+        for (int dir = -1; dir <= 1; dir += 2) {
+            ledge_world *w = default_level(1);
+            ledge_body_id plat = LEDGE_NULL_BODY_ID;
+            ledge_chain_id deck = LEDGE_NULL_CHAIN_ID;
+            if (!chain) {
+                ledge_body_def pd = ledge_default_body_def();
+                pd.type = LEDGE_BODY_KINEMATIC;
+                pd.shape = ledge_make_box(v(0, 0), v(8.0, 0.25));
+                pd.position = v(30.0, 5.0);
+                plat = ledge_body_create(w, &pd);
+            } else {
+                vec2s top[2] = {v(8.0, 0.25), v(-8.0, 0.25)}; // faces up
+                ledge_chain_def cd = ledge_default_chain_def();
+                cd.points = top;
+                cd.count = 2;
+                cd.type = LEDGE_BODY_KINEMATIC;
+                cd.position = v(30.0, 5.0);
+                deck = ledge_chain_create(w, &cd);
+            }
+            ledge_body_id crate = crate_at(w, 28.0, 5.75, 0.5, 0.5, f);
+            ledge_body_id hero = hero_at(w, 26.6, 5.70 + 0.001);
+            for (int fr = 0; fr < 20; ++fr) {
+                if (!chain) ledge_body_set_target(w, plat, v(30.0, 5.0), DT);
+                if (chain) ledge_chain_set_target(w, deck, v(30.0, 5.0), DT);
+                run_frame(w, hero, 0.0);
+            }
+            double speed = 0.0, worst_gap = 0.0;
+            for (int fr = 0; fr < 90; ++fr) {
+                vec2s p = chain ? ledge_chain_position(w, deck) : ledge_body_position(w, plat);
+                vec2s to = v(p.x + dir * 2.0 * DT, p.y);
+                if (!chain) ledge_body_set_target(w, plat, to, DT);
+                if (chain) ledge_chain_set_target(w, deck, to, DT);
+                ledge_character_state s;
+                ledge_character_get_state(w, hero, &s);
+                // The game moves the character by its own speed; the step carries it.
+                ledge_character_move(w, hero, v(3.0, s.velocity.y - 10.0 * DT), DT, &s);
+                ledge_world_step(w, DT);
+                vec2s pv = chain ? ledge_chain_velocity(w, deck) : ledge_body_velocity(w, plat);
+                speed = ledge_body_velocity(w, crate).x - pv.x;
+                if (fr > 45) worst_gap = fmax(worst_gap, fabs(gap_to(w, hero, crate, 0.5)));
+            }
+            double platform_want = 3.0 * PUSH / (PUSH + f * m);
+            if (!(fabs(speed - platform_want) < 2e-3) || !(worst_gap <= 0.006))
+                fail_msg("pushing on a %s moving at %+g m/s: %.5f m/s relative to it (the "
+                         "closed form %.5f), the character %.4f from the crate",
+                         chain ? "chain" : "platform", dir * 2.0, speed, platform_want, worst_gap);
+            print_message("pushing at 3 m/s on a %s moving at %+.0f m/s: the crate at %.4f m/s "
+                          "relative to it (closed form %.4f)\n",
+                          chain ? "chain" : "platform", dir * 2.0, speed, platform_want);
+            ledge_world_destroy(w);
         }
-        double speed = 0.0, worst_gap = 0.0;
-        for (int fr = 0; fr < 90; ++fr) {
-            vec2s p = ledge_body_position(w, plat);
-            ledge_body_set_target(w, plat, v(p.x + dir * 2.0 * DT, p.y), DT);
-            ledge_character_state s;
-            ledge_character_get_state(w, hero, &s);
-            // The game moves the character by its own speed; the step carries it.
-            ledge_character_move(w, hero, v(3.0, s.velocity.y - 10.0 * DT), DT, &s);
-            ledge_world_step(w, DT);
-            speed = ledge_body_velocity(w, crate).x - ledge_body_velocity(w, plat).x;
-            if (fr > 45) worst_gap = fmax(worst_gap, fabs(gap_to(w, hero, crate, 0.5)));
-        }
-        double platform_want = 3.0 * PUSH / (PUSH + f * m);
-        if (!(fabs(speed - platform_want) < 2e-3) || !(worst_gap <= 0.006))
-            fail_msg("pushing on a platform moving at %+g m/s: %.5f m/s relative to it (the closed "
-                     "form %.5f), the character %.4f from the crate",
-                     dir * 2.0, speed, platform_want, worst_gap);
-        print_message("pushing at 3 m/s on a platform moving at %+.0f m/s: the crate at %.4f m/s "
-                      "relative to it (closed form %.4f)\n",
-                      dir * 2.0, speed, platform_want);
-        ledge_world_destroy(w);
-    }
 }
 
 // --- the same bits -------------------------------------------------------------

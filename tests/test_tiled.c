@@ -556,6 +556,226 @@ static void test_y_down_objects_and_load_world(void **state) {
     ledge_world_destroy(w);
 }
 
+/// The chain of object `name`, its points in the world (from the chain) in
+/// `out`; returns how many.
+static int chain_world_points(ledge_world *w, const ledge_tiled_result *r, const char *name,
+                              vec2s *out, int cap) {
+    const ledge_tiled_object *o = ledge_tiled_find_object(r, name);
+    assert_non_null(o);
+    assert_true(ledge_chain_is_valid(w, o->chain));
+    int n = ledge_chain_points(w, o->chain, out, cap);
+    vec2s at = ledge_chain_position(w, o->chain);
+    for (int i = 0; i < n && i < cap; ++i) out[i] = (vec2s){{out[i].x + at.x, out[i].y + at.y}};
+    // The result holds the same points, in the same order.
+    assert_int_equal(o->point_count, n);
+    for (int i = 0; i < n && i < cap; ++i) {
+        vec2s q = r->points[o->first_point + i];
+        assert_true(fabsf(q.x - out[i].x) < 1e-5f && fabsf(q.y - out[i].y) < 1e-5f);
+    }
+    return n;
+}
+
+/// The sum of the chain's segment normals.
+static vec2s chain_facing(ledge_world *w, ledge_chain_id id) {
+    vec2s sum = {{0, 0}};
+    for (int i = 0; i < ledge_chain_segment_count(w, id); ++i) {
+        vec2s a, b, n;
+        assert_true(ledge_chain_segment(w, id, i, &a, &b, &n));
+        sum = (vec2s){{sum.x + n.x, sum.y + n.y}};
+    }
+    return sum;
+}
+
+#define PROP_S(name, value) "{\"name\":\"" name "\",\"type\":\"string\",\"value\":\"" value "\"}"
+
+/// A hill drawn left to right as a polyline: its surface faces up; a
+/// ceiling faces down, a wall left; a polygon with `chain` is a loop solid
+/// inside (or outside); a kinematic polyline moves and names its path; a
+/// path makes nothing.
+static const char *const chain_objects =
+    "{\"id\":1,\"name\":\"hill\",\"x\":16,\"y\":64,\"polyline\":[{\"x\":0,\"y\":0},"
+    "{\"x\":32,\"y\":-16},{\"x\":64,\"y\":0}]},"
+    "{\"id\":2,\"name\":\"ceiling\",\"x\":16,\"y\":16,\"polyline\":[{\"x\":0,\"y\":0},"
+    "{\"x\":48,\"y\":0}],\"properties\":[" PROP_S(
+        "facing",
+        "down") "]},"
+                "{\"id\":3,\"name\":\"wall\",\"x\":144,\"y\":16,\"polyline\":[{\"x\":0,\"y\":0},"
+                "{\"x\":0,\"y\":32}],\"properties\":[" PROP_S(
+                    "facing",
+                    "left") "]},"
+                            "{\"id\":4,\"name\":\"island\",\"x\":96,\"y\":48,\"polygon\":[{\"x\":0,"
+                            "\"y\":0},"
+                            "{\"x\":32,\"y\":0},{\"x\":32,\"y\":16},{\"x\":0,\"y\":16}],"
+                            "\"properties\":[{\"name\":\"chain\",\"type\":\"bool\",\"value\":true}]"
+                            "},"
+                            "{\"id\":5,\"name\":\"room\",\"x\":96,\"y\":80,\"polygon\":[{\"x\":0,"
+                            "\"y\":0},"
+                            "{\"x\":0,\"y\":32},{\"x\":32,\"y\":32},{\"x\":32,\"y\":0}],"
+                            "\"properties\":[{\"name\":\"chain\",\"type\":\"bool\",\"value\":true}"
+                            "," PROP_S(
+                                "solid",
+                                "outside") "]},"
+                                           "{\"id\":6,\"name\":\"raft\",\"x\":16,\"y\":112,"
+                                           "\"polyline\":[{\"x\":0,\"y\":0},"
+                                           "{\"x\":16,\"y\":4},{\"x\":32,\"y\":0}],\"properties\":"
+                                           "[" PROP_S(
+                                               "body",
+                                               "kinematic") ",{\"name\":\"velocity_x\",\"type\":"
+                                                            "\"float\",\"value\":2},"
+                                                            "{\"name\":\"path\",\"type\":"
+                                                            "\"object\",\"value\":7}]},"
+                                                            "{\"id\":7,\"name\":\"route\",\"type\":"
+                                                            "\"path\",\"x\":24,\"y\":120,"
+                                                            "\"polyline\":["
+                                                            "{\"x\":0,\"y\":0},{\"x\":64,\"y\":0},{"
+                                                            "\"x\":64,\"y\":-32}]}";
+
+static void test_polylines_become_chains(void **state) {
+    (void)state;
+    objects_map(chain_objects);
+    ledge_tiled_result *r = NULL;
+    ledge_world *w = ledge_tiled_create_world(g_map, strlen(g_map), NULL, &r);
+    assert_non_null(w);
+    assert_int_equal(r->object_count, 7);
+    assert_int_equal(r->chain_count, 6);
+    assert_int_equal(ledge_world_chain_count(w), 6);
+    assert_int_equal(r->body_count, 0);
+
+    // The hill: (1, 6), (3, 7), (5, 6) in the world (a 160 px high map),
+    // turned to run right to left so that its surface faces up.
+    vec2s p[8];
+    const ledge_tiled_object *o = ledge_tiled_find_object(r, "hill");
+    assert_int_equal(o->shape, LEDGE_TILED_POLYLINE);
+    assert_int_equal(o->body_count, 0);
+    assert_int_equal(chain_world_points(w, r, "hill", p, 8), 3);
+    assert_true(vec_near(p[0], 5, 6) && vec_near(p[1], 3, 7) && vec_near(p[2], 1, 6));
+    assert_true(chain_facing(w, o->chain).y > 0.5f);
+    assert_false(ledge_chain_is_loop(w, o->chain));
+    assert_int_equal(ledge_chain_get_type(w, o->chain), LEDGE_BODY_STATIC);
+    assert_true(vec_near(o->bounds.lower, 1, 6) && vec_near(o->bounds.upper, 5, 7));
+
+    o = ledge_tiled_find_object(r, "ceiling");
+    assert_true(chain_facing(w, o->chain).y < -0.5f);
+    o = ledge_tiled_find_object(r, "wall");
+    assert_true(chain_facing(w, o->chain).x < -0.5f);
+
+    // Loops: each segment's normal points away from the square's centre
+    // (solid inside), or toward it (solid outside: a room).
+    const char *const loops[2] = {"island", "room"};
+    for (int k = 0; k < 2; ++k) {
+        o = ledge_tiled_find_object(r, loops[k]);
+        assert_int_equal(o->shape, LEDGE_TILED_POLYGON);
+        assert_true(ledge_chain_is_loop(w, o->chain));
+        assert_int_equal(ledge_chain_segment_count(w, o->chain), 4);
+        vec2s c = o->position;
+        for (int i = 0; i < 4; ++i) {
+            vec2s a, b, n;
+            assert_true(ledge_chain_segment(w, o->chain, i, &a, &b, &n));
+            float out = ((a.x + b.x) / 2 - c.x) * n.x + ((a.y + b.y) / 2 - c.y) * n.y;
+            assert_true(k == 0 ? out > 0.4f : out < -0.4f);
+        }
+    }
+
+    // The raft: kinematic, moving right, its path the route's index.
+    o = ledge_tiled_find_object(r, "raft");
+    assert_int_equal(ledge_chain_get_type(w, o->chain), LEDGE_BODY_KINEMATIC);
+    assert_true(vec_near(ledge_chain_velocity(w, o->chain), 2, 0));
+    assert_true(chain_facing(w, o->chain).y > 0.5f);
+    assert_true(o->path >= 0);
+    const ledge_tiled_object *route = &r->objects[o->path];
+    assert_string_equal(route->name, "route");
+    assert_true(route->is_path);
+    assert_false(ledge_chain_is_valid(w, route->chain));
+    assert_int_equal(route->point_count, 3); // as drawn, in the world
+    vec2s *rp = r->points + route->first_point;
+    assert_true(vec_near(rp[0], 1.5f, 2.5f) && vec_near(rp[1], 5.5f, 2.5f) &&
+                vec_near(rp[2], 5.5f, 4.5f));
+    assert_int_equal(ledge_tiled_find_object(r, "hill")->path, -1);
+
+    // A ball dropped on the hill's top lands on it; one dropped on the
+    // island rests on the island; one inside the room stays inside.
+    ledge_chain_set_velocity(w, o->chain, (vec2s){{0, 0}}); // the raft stays out of the room
+    ledge_body_def bd = ledge_default_body_def();
+    bd.shape = ledge_make_circle((vec2s){{0, 0}}, 0.25f);
+    bd.position = (vec2s){{3, 8}};
+    ledge_body_id on_hill = ledge_body_create(w, &bd);
+    bd.position = (vec2s){{7, 8}};
+    ledge_body_id on_island = ledge_body_create(w, &bd);
+    bd.position = (vec2s){{7, 4}};
+    ledge_body_id in_room = ledge_body_create(w, &bd);
+    for (int s = 0; s < 40; ++s) ledge_world_step(w, 1.0f / 60.0f);
+    assert_true(ledge_body_position(w, on_hill).y > 6.9f);
+    for (int s = 0; s < 80; ++s) ledge_world_step(w, 1.0f / 60.0f);
+    assert_true(ledge_body_position(w, on_island).y > 7.2f);
+    vec2s ir = ledge_body_position(w, in_room);
+    assert_true(ir.y > 3.2f && ir.y < 3.3f && ir.x > 6 && ir.x < 8); // on the room's floor
+    ledge_tiled_result_destroy(r);
+    ledge_world_destroy(w);
+
+    // Tiled's y-down frame: "up as drawn" is -y, the hill at y 4 .. 3.
+    ledge_tiled_def def = ledge_default_tiled_def();
+    def.y_down = true;
+    w = ledge_tiled_create_world(g_map, strlen(g_map), &def, &r);
+    assert_non_null(w);
+    o = ledge_tiled_find_object(r, "hill");
+    assert_int_equal(chain_world_points(w, r, "hill", p, 8), 3);
+    assert_true(vec_near(p[0], 1, 4) && vec_near(p[1], 3, 3) && vec_near(p[2], 5, 4));
+    assert_true(chain_facing(w, o->chain).y < -0.5f);
+    assert_true(chain_facing(w, ledge_tiled_find_object(r, "ceiling")->chain).y > 0.5f);
+    assert_true(chain_facing(w, ledge_tiled_find_object(r, "wall")->chain).x < -0.5f);
+    o = ledge_tiled_find_object(r, "island");
+    for (int i = 0; i < 4; ++i) {
+        vec2s a, b, n;
+        assert_true(ledge_chain_segment(w, o->chain, i, &a, &b, &n));
+        float out =
+            ((a.x + b.x) / 2 - o->position.x) * n.x + ((a.y + b.y) / 2 - o->position.y) * n.y;
+        assert_true(out > 0.4f);
+    }
+    ledge_tiled_result_destroy(r);
+    ledge_world_destroy(w);
+}
+
+/// A chain continuing the tile floor: a box slides from the floor over a
+/// low bump drawn from the floor's surface and on along the floor, caught
+/// by no seam on the way.
+static void test_chain_meets_tiles(void **state) {
+    (void)state;
+    // A floor of full tiles (gid 2: tile 1), its top at y 1 (144 px down
+    // in a 160 px map); the bump from (2, 1) up to (4, 1.25) and back
+    // down to (6, 1).
+    char layers[4096];
+    char data[512] = "";
+    for (int i = 0; i < 100; ++i) strcat(data, i == 0 ? "0" : i >= 90 ? ",2" : ",0");
+    snprintf(layers, sizeof layers,
+             "[{\"type\":\"tilelayer\",\"name\":\"t\",\"width\":10,\"height\":10,\"data\":[%s]},"
+             "{\"type\":\"objectgroup\",\"name\":\"things\",\"objects\":[{\"id\":1,\"name\":"
+             "\"bump\",\"x\":32,\"y\":144,\"polyline\":[{\"x\":0,\"y\":0},{\"x\":32,\"y\":-4},"
+             "{\"x\":64,\"y\":0}]}]}]",
+             data);
+    make_map(10, 10, layers);
+    ledge_tiled_result *r = NULL;
+    ledge_world *w = ledge_tiled_create_world(g_map, strlen(g_map), NULL, &r);
+    assert_non_null(w);
+    assert_int_equal(ledge_tilemap_get(ledge_world_tilemap(w), 0, 0), LEDGE_TILE_FULL);
+    assert_int_equal(ledge_tilemap_get(ledge_world_tilemap(w), 0, 1), LEDGE_TILE_EMPTY);
+    ledge_body_def bd = ledge_default_body_def();
+    bd.shape = ledge_make_box((vec2s){{0, 0}}, (vec2s){{0.2f, 0.2f}});
+    bd.position = (vec2s){{0.5f, 1.2f}};
+    bd.velocity = (vec2s){{4, 0}};
+    bd.friction = 0.0f;
+    ledge_body_id box = ledge_body_create(w, &bd);
+    for (int s = 0; s < 120; ++s) {
+        ledge_world_step(w, 1.0f / 60.0f);
+        vec2s at = ledge_body_position(w, box);
+        if (at.x < 1.75f || at.x > 6.5f) assert_true(fabsf(at.y - 1.2f) < 0.01f); // on the floor
+        assert_true(ledge_body_velocity(w, box).x > 3.0f); // never caught on a seam
+    }
+    assert_true(ledge_body_position(w, box).x > 7.0f);
+    assert_true(ledge_body_velocity(w, box).x > 3.5f);
+    ledge_tiled_result_destroy(r);
+    ledge_world_destroy(w);
+}
+
 // ---------------------------------------------------------------------------
 // Refusals
 
@@ -735,6 +955,68 @@ static void test_object_materials(void **state) {
         {"{\"id\":1,\"name\":\"b\",\"x\":0,\"y\":0,\"width\":8,\"height\":8,\"properties\":"
          "[{\"name\":\"surface_speed\",\"type\":\"string\",\"value\":\"fast\"}]}",
          "object 1 'b': property 'surface_speed' must be a number", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        objects_map(cases[i][0]);
+        refuse_world(cases[i][1], cases[i][2]);
+    }
+}
+
+// Chain objects take material properties too: on top of the default
+// level material (friction 1 mixed by min), the surface speed clockwise as
+// drawn (on a floor: to the right, y up or y down); a crate on the belt
+// is carried that way on screen. A bad value is refused as for a body.
+static void test_chain_materials(void **state) {
+    (void)state;
+    for (int y_down = 0; y_down < 2; ++y_down) {
+        objects_map("{\"id\":1,\"name\":\"belt\",\"x\":16,\"y\":64,\"polyline\":[{\"x\":0,"
+                    "\"y\":0},{\"x\":128,\"y\":0}],\"properties\":[{\"name\":"
+                    "\"surface_speed\",\"type\":\"float\",\"value\":1.5},{\"name\":"
+                    "\"friction_mix\",\"type\":\"string\",\"value\":\"max\"},{\"name\":"
+                    "\"friction\",\"type\":\"float\",\"value\":0.5}]},"
+                    "{\"id\":2,\"name\":\"pad\",\"x\":16,\"y\":32,\"polyline\":[{\"x\":0,"
+                    "\"y\":0},{\"x\":32,\"y\":0}],\"properties\":[{\"name\":\"bounce\","
+                    "\"type\":\"float\",\"value\":0.75}]},"
+                    "{\"id\":3,\"name\":\"plain\",\"x\":80,\"y\":32,\"polyline\":[{\"x\":0,"
+                    "\"y\":0},{\"x\":32,\"y\":0}]}");
+        ledge_tiled_def def = ledge_default_tiled_def();
+        def.y_down = y_down;
+        def.world.gravity = (vec2s){{0.0f, y_down ? 10.0f : -10.0f}};
+        ledge_tiled_result *r = NULL;
+        ledge_world *w = ledge_tiled_create_world(g_map, strlen(g_map), &def, &r);
+        assert_non_null(w);
+        const ledge_tiled_object *o = ledge_tiled_find_object(r, "belt");
+        float want = y_down ? -1.5f : 1.5f;
+        ledge_material m = ledge_chain_material(w, o->chain);
+        assert_true(near(m.surface_speed, want) && near(m.friction, 0.5f) && m.bounce == 0.0f);
+        assert_int_equal(m.friction_mix, LEDGE_FRICTION_MIX_MAX);
+        assert_true(near(o->surface_speed, want));
+        m = ledge_chain_material(w, ledge_tiled_find_object(r, "pad")->chain);
+        ledge_material d = ledge_default_material();
+        assert_true(near(m.bounce, 0.75f) && m.friction == d.friction &&
+                    m.friction_mix == d.friction_mix && m.surface_speed == 0.0f);
+        m = ledge_chain_material(w, ledge_tiled_find_object(r, "plain")->chain);
+        assert_memory_equal(&m, &d, sizeof m);
+        // A crate dropped on the belt goes right on screen (+x either way).
+        ledge_body_def bd = ledge_default_body_def();
+        bd.shape = ledge_make_box((vec2s){{0, 0}}, (vec2s){{0.25f, 0.25f}});
+        vec2s at = o->position;
+        bd.position = (vec2s){{at.x, at.y + (y_down ? -0.5f : 0.5f)}};
+        ledge_body_id crate = ledge_body_create(w, &bd);
+        for (int k = 0; k < 120; ++k) ledge_world_step(w, 1.0f / 60.0f);
+        assert_true(near(ledge_body_velocity(w, crate).x, 1.5f));
+        ledge_tiled_result_destroy(r);
+        ledge_world_destroy(w);
+    }
+    const char *const cases[][3] = {
+        {"{\"id\":1,\"name\":\"c\",\"x\":0,\"y\":8,\"polyline\":[{\"x\":0,\"y\":0},"
+         "{\"x\":8,\"y\":0}],\"properties\":[{\"name\":\"friction\",\"type\":\"float\","
+         "\"value\":1.5}]}",
+         "object 1 'c': property 'friction'", NULL},
+        {"{\"id\":1,\"name\":\"c\",\"x\":0,\"y\":8,\"polyline\":[{\"x\":0,\"y\":0},"
+         "{\"x\":8,\"y\":0}],\"properties\":[{\"name\":\"friction_mix\",\"type\":"
+         "\"string\",\"value\":\"rough\"}]}",
+         "object 1 'c': property 'friction_mix' is \"rough\"", NULL},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         objects_map(cases[i][0]);
@@ -938,11 +1220,63 @@ static void test_refuses_bad_tilesets(void **state) {
     }
 }
 
+#define LINE "{\"id\":4,\"x\":0,\"y\":0,\"polyline\":[{\"x\":0,\"y\":0},{\"x\":16,\"y\":0}]"
+#define SQUARE                                                                                     \
+    "{\"id\":4,\"x\":0,\"y\":0,\"polygon\":[{\"x\":0,\"y\":0},{\"x\":16,\"y\":0},"                 \
+    "{\"x\":16,\"y\":16},{\"x\":0,\"y\":16}]"
+
+/// A map whose only object is a polygon or polyline of n points on a
+/// circle.
+static void many_points_map(const char *kind, int n, const char *props) {
+    size_t cap = (size_t)n * 48 + 1024;
+    char *objects = malloc(cap), *layers = malloc(cap + 1024), zeros[256] = "0";
+    for (int i = 1; i < 100; ++i) strcat(zeros, ",0");
+    int k = snprintf(objects, cap, "{\"id\":4,\"x\":80,\"y\":80,\"%s\":[", kind);
+    for (int i = 0; i < n; ++i) {
+        double a = 6.283185307179586 * i / n;
+        k += snprintf(objects + k, cap - (size_t)k, "%s{\"x\":%.6f,\"y\":%.6f}", i ? "," : "",
+                      60 * cos(a), 60 * sin(a));
+    }
+    snprintf(objects + k, cap - (size_t)k, "]%s}", props);
+    snprintf(layers, cap + 1024,
+             "[{\"type\":\"tilelayer\",\"name\":\"t\",\"width\":10,\"height\":10,"
+             "\"data\":[%s]},{\"type\":\"objectgroup\",\"name\":\"things\",\"objects\":[%s]}]",
+             zeros, objects);
+    make_map(10, 10, layers);
+    free(objects);
+    free(layers);
+}
+
 static void test_refuses_bad_objects(void **state) {
     (void)state;
     const char *const cases[][3] = {
-        {"{\"id\":4,\"name\":\"rope\",\"x\":0,\"y\":0,\"polyline\":[]}",
-         "layer 1 'things', object 4 'rope'", "polyline"},
+        {"{\"id\":4,\"name\":\"rope\",\"x\":0,\"y\":0,\"polyline\":[{\"x\":0,\"y\":0}]}",
+         "layer 1 'things', object 4 'rope'", "polyline has 1 points (must be 2..4096)"},
+        {LINE ",\"properties\":[" PROP_S("facing", "sideways") "]}",
+         "property 'facing' must be up, down, left or right", NULL},
+        {SQUARE ",\"properties\":[{\"name\":\"chain\",\"type\":\"bool\",\"value\":true}," PROP_S(
+             "solid", "middle") "]}",
+         "property 'solid' must be inside or outside", NULL},
+        {SQUARE ",\"properties\":[" PROP_S("chain", "yes") "]}", "'chain' must be a bool", NULL},
+        {"{\"id\":4,\"x\":0,\"y\":0,\"width\":8,\"height\":8,\"properties\":[{\"name\":\"chain\","
+         "\"type\":\"bool\",\"value\":true}]}",
+         "object 4", "only a polygon or polyline can be a chain"},
+        {LINE ",\"properties\":[{\"name\":\"chain\",\"type\":\"bool\",\"value\":false}]}",
+         "a polyline is always a chain", NULL},
+        {LINE ",\"properties\":[" PROP_S("body", "dynamic") "]}", "object 4",
+         "static or kinematic, never dynamic"},
+        {LINE ",\"type\":\"sensor\"}", "object 4", "never a sensor"},
+        {LINE ",\"properties\":[{\"name\":\"one_way\",\"type\":\"bool\",\"value\":true}]}",
+         "object 4", "never one-way"},
+        {LINE ",\"properties\":[{\"name\":\"path\",\"type\":\"object\",\"value\":9}]}",
+         "object 4 '': property 'path' names object 9, which the map does not have", NULL},
+        {LINE ",\"properties\":[{\"name\":\"path\",\"type\":\"object\",\"value\":5}]},"
+              "{\"id\":5,\"x\":0,\"y\":0,\"width\":8,\"height\":8}",
+         "names object 5, which is not a path", NULL},
+        {LINE ",\"properties\":[" PROP_S("path", "5") "]}", "property 'path' must be an object",
+         NULL},
+        {"{\"id\":4,\"x\":0,\"y\":0,\"polyline\":[{\"x\":3,\"y\":3},{\"x\":3,\"y\":3}]}",
+         "the world refused the chain of object 4", NULL},
         {"{\"id\":4,\"template\":\"a.tx\",\"x\":0,\"y\":0}", "object 4", "template"},
         {"{\"id\":4,\"x\":0,\"y\":0,\"width\":16,\"height\":8,\"ellipse\":true}", "16 x 8",
          "only circles"},
@@ -979,6 +1313,56 @@ static void test_refuses_bad_objects(void **state) {
         objects_map(cases[i][0]);
         refuse_world(cases[i][1], cases[i][2]);
     }
+    // Polylines of up to 4096 points; a polygon of bodies up to 256, of a
+    // chain up to 4096.
+    many_points_map("polyline", LEDGE_TILED_MAX_CHAIN_POINTS + 1, "");
+    refuse_world("object 4", "polyline has 4097 points (must be 2..4096)");
+    many_points_map("polygon", 300, "");
+    refuse_world("polygon has 300 points", "make it a chain with the property 'chain'");
+    const char *const chain_prop =
+        ",\"properties\":[{\"name\":\"chain\",\"type\":\"bool\",\"value\":true}]";
+    for (int k = 0; k < 2; ++k) {
+        many_points_map(k ? "polygon" : "polyline", LEDGE_TILED_MAX_CHAIN_POINTS,
+                        k ? chain_prop : "");
+        ledge_tiled_result *r = NULL;
+        ledge_world *w = ledge_tiled_create_world(g_map, strlen(g_map), NULL, &r);
+        assert_non_null(w);
+        assert_int_equal(ledge_chain_segment_count(w, r->objects[0].chain),
+                         LEDGE_TILED_MAX_CHAIN_POINTS - 1 + k);
+        ledge_tiled_result_destroy(r);
+        ledge_world_destroy(w);
+    }
+    // A refused chain takes back what the load made: the world keeps only
+    // its own body, chain and tiles.
+    char objects[8192];
+    snprintf(objects, sizeof objects,
+             "%s,{\"id\":9,\"x\":0,\"y\":0,\"polyline\":[{\"x\":3,\"y\":3},{\"x\":3,"
+             "\"y\":3}]}",
+             chain_objects);
+    objects_map(objects);
+    ledge_world_def wd = ledge_default_world_def();
+    wd.map_width = 10;
+    wd.map_height = 10;
+    ledge_world *w = ledge_world_create(&wd);
+    ledge_body_def bd = ledge_default_body_def();
+    bd.shape = ledge_make_circle((vec2s){{0, 0}}, 0.5f);
+    ledge_body_create(w, &bd);
+    vec2s two[2] = {{{0, 0}}, {{1, 0}}};
+    ledge_chain_def cd = ledge_default_chain_def();
+    cd.points = two;
+    cd.count = 2;
+    assert_true(ledge_chain_is_valid(w, ledge_chain_create(w, &cd)));
+    ledge_tiled_result *r = NULL;
+    log_capture_start();
+    assert_false(ledge_tiled_load_world(w, g_map, strlen(g_map), NULL, &r));
+    assert_true(log_capture_says("ledge_tiled_load_world: ", "refused the chain of object 9"));
+    ledge_set_log_hook(NULL, NULL);
+    assert_null(r);
+    assert_int_equal(ledge_world_body_count(w), 1);
+    assert_int_equal(ledge_world_chain_count(w), 1);
+    assert_int_equal(ledge_tilemap_get(ledge_world_tilemap(w), 0, 0), LEDGE_TILE_EMPTY);
+    ledge_world_destroy(w);
+
     // Group layers nest at most LEDGE_TILED_MAX_GROUP_DEPTH deep.
     char layers[4096] = "";
     for (int i = 0; i < LEDGE_TILED_MAX_GROUP_DEPTH + 1; ++i) {
@@ -1133,8 +1517,11 @@ int main(void) {
         cmocka_unit_test(test_objects_become_bodies),
         cmocka_unit_test(test_object_properties),
         cmocka_unit_test(test_y_down_objects_and_load_world),
+        cmocka_unit_test(test_polylines_become_chains),
+        cmocka_unit_test(test_chain_meets_tiles),
         cmocka_unit_test(test_tile_materials),
         cmocka_unit_test(test_object_materials),
+        cmocka_unit_test(test_chain_materials),
         cmocka_unit_test(test_refuses_bad_materials),
         cmocka_unit_test(test_refuses_bad_json_and_headers),
         cmocka_unit_test(test_refuses_bad_tile_data),

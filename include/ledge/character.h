@@ -135,35 +135,37 @@ typedef struct ledge_character_def {
 /// since). Floors, walls and ceilings are told apart by the move's
 /// max_floor_slope against its up.
 typedef struct ledge_character_state {
-    vec2s position;           ///< Where the body is.
-    vec2s velocity;           ///< The velocity of the last move without its parts into the
-                              ///< surfaces met (ledge_move_clip_velocity), plus the platform's on
-                              ///< leaving it: what the game keeps for the next frame.
-    vec2s real_velocity;      ///< (position now - position after the previous move) / dt of the
-                              ///< last move: carries and collisions included.
-    bool on_floor;            ///< A floor is within 2 * skin below.
-    bool on_wall;             ///< The last move pushed against a wall.
-    bool on_ceiling;          ///< The last move pushed against a ceiling.
-    int wall_side;            ///< +1 wall on the right, -1 on the left, 0 none (right as in
-                              ///< events.h: the same on screen y up or y down).
-    vec2s floor_normal;       ///< The floor's normal, or (0, 0).
-    vec2s wall_normal;        ///< The wall's normal, or (0, 0).
-    vec2s ceiling_normal;     ///< The ceiling's normal, or (0, 0).
-    ledge_body_id floor_body; ///< The body stood on, or the null id (a tile, or no floor).
-    bool floor_is_tile;       ///< The floor is a tile: floor_cell_x/y and floor_tile say which.
-    int floor_cell_x;         ///< The tile cell stood on (floor_is_tile).
-    int floor_cell_y;         ///< Its y.
-    ledge_tile floor_tile;    ///< Its tile id.
-    /// The material of the floor stood on (the cell's, or floor_body's:
-    /// material.h), what a game's acceleration reads on ice
+    vec2s position;             ///< Where the body is.
+    vec2s velocity;             ///< The velocity of the last move without its parts into the
+                                ///< surfaces met (ledge_move_clip_velocity), plus the platform's on
+                                ///< leaving it: what the game keeps for the next frame.
+    vec2s real_velocity;        ///< (position now - position after the previous move) / dt of the
+                                ///< last move: carries and collisions included.
+    bool on_floor;              ///< A floor is within 2 * skin below.
+    bool on_wall;               ///< The last move pushed against a wall.
+    bool on_ceiling;            ///< The last move pushed against a ceiling.
+    int wall_side;              ///< +1 wall on the right, -1 on the left, 0 none (right as in
+                                ///< events.h: the same on screen y up or y down).
+    vec2s floor_normal;         ///< The floor's normal, or (0, 0).
+    vec2s wall_normal;          ///< The wall's normal, or (0, 0).
+    vec2s ceiling_normal;       ///< The ceiling's normal, or (0, 0).
+    ledge_body_id floor_body;   ///< The body stood on, or the null id (a tile, a chain, or no
+                                ///< floor).
+    ledge_chain_id floor_chain; ///< The chain stood on, or the null id.
+    bool floor_is_tile;         ///< The floor is a tile: floor_cell_x/y and floor_tile say which.
+    int floor_cell_x;           ///< The tile cell stood on (floor_is_tile).
+    int floor_cell_y;           ///< Its y.
+    ledge_tile floor_tile;      ///< Its tile id.
+    /// The material of the floor stood on (the cell's, floor_body's or
+    /// floor_chain's: material.h), what a game's acceleration reads on ice
     /// (docs/character.md, "Ice and belts"); the default material off the
     /// floor.
     ledge_material floor_material;
-    vec2s platform_velocity; ///< The velocity of the floor's surface: floor_body's velocity plus
-                             ///< its surface speed along the floor (a belt, tile or body), or
-                             ///< (0, 0).
-    float time_since_floor;  ///< Seconds since a move last ended on a floor (0 while on one;
-                             ///< counts the dt of the moves off it): coyote time.
+    vec2s platform_velocity;     ///< The velocity of the floor's surface: floor_body's or
+                                 ///< floor_chain's velocity plus its surface speed along the floor
+                                 ///< (a belt: tile, body or chain), or (0, 0).
+    float time_since_floor;      ///< Seconds since a move last ended on a floor (0 while on one;
+                                 ///< counts the dt of the moves off it): coyote time.
     ledge_move_result last_move; ///< The last move's full result (hits, flags, displacement).
     bool crushed;                ///< The body it rode (crushed_by) was carried into it by more
                                  ///< than skin: the carry stopped it against a wall or ceiling

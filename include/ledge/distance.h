@@ -104,8 +104,10 @@ LEDGE_API bool ledge_tilemap_distance(const ledge_tilemap *map, const ledge_shap
 
 /// The nearest thing to a query, from ledge_world_nearest.
 typedef struct ledge_nearest_result {
-    ledge_hit_kind kind;            ///< Tile, body or none.
+    ledge_hit_kind kind;            ///< Tile, chain, body or none.
     ledge_body_id body;             ///< The body (LEDGE_HIT_BODY), else the null id.
+    ledge_chain_id chain;           ///< The chain (LEDGE_HIT_CHAIN), else the null id.
+    int segment;                    ///< Its segment (LEDGE_HIT_CHAIN), else 0.
     int cell_x;                     ///< The cell (LEDGE_HIT_TILE).
     int cell_y;                     ///< The cell (LEDGE_HIT_TILE).
     ledge_tile tile;                ///< The tile id (LEDGE_HIT_TILE).

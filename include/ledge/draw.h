@@ -23,6 +23,15 @@
 ///   moves (material.h's tangent times the speed's sign), half a tile long,
 ///   colour LEDGE_COLOR_BELT; likewise after each drawn body whose surface
 ///   moves, at the middle of each edge (four points around a circle);
+/// - chains (`draw_chains`): every chain segment whose box overlaps the
+///   region, by chain index and in each chain's order, through
+///   `draw_segment` (LEDGE_COLOR_CHAIN; kinematic chains
+///   LEDGE_COLOR_KINEMATIC; with `draw_materials` LEDGE_COLOR_MATERIAL for
+///   a chain whose material is not the default), and with `draw_normals` a
+///   tick of half `normal_length` from each segment's middle along its
+///   surface's normal (the side bodies meet); with `draw_materials` a belt
+///   chain's arrow (LEDGE_COLOR_BELT, as long as a third of the segment, at
+///   most `normal_length`) at each segment's middle;
 /// - bodies (`draw_bodies`): every body whose bounding box overlaps the
 ///   region, in body index order: circles through `draw_solid_circle`,
 ///   boxes and polygons through `draw_solid_polygon` (convex, world
@@ -61,12 +70,14 @@ typedef uint32_t ledge_color;
 #define LEDGE_COLOR_BOUNDS    0xE6E64Du ///< Bounding boxes and the map border (yellow).
 #define LEDGE_COLOR_CONTACT   0xFF4DFFu ///< Contact points (magenta).
 #define LEDGE_COLOR_NORMAL    0x4DFFFFu ///< Contact normals (cyan).
+#define LEDGE_COLOR_CHAIN     0xC8C8C8u ///< Static chains (light grey).
 #define LEDGE_COLOR_JOINT     0xD9D9D9u ///< Rods, ropes, welds, sliders, pulleys (light grey).
 #define LEDGE_COLOR_SPRING    0xB380E6u ///< Springs (violet).
 #define LEDGE_COLOR_SLACK     0x6B6B6Bu ///< Ropes shorter than their length (dark grey).
 #define LEDGE_COLOR_ANCHOR    0xFFFFFFu ///< Joint anchors (white).
-#define LEDGE_COLOR_MATERIAL  0x80B3FFu ///< Tiles whose material is not the default (light blue).
-#define LEDGE_COLOR_BELT      0xB3FF4Du ///< The direction a moving surface carries (lime).
+#define LEDGE_COLOR_MATERIAL                                                                       \
+    0x80B3FFu ///< Tiles and chains whose material is not the default (light blue).
+#define LEDGE_COLOR_BELT 0xB3FF4Du ///< The direction a moving surface carries (lime).
 
 /// Segments an arc edge of a round tile is drawn with.
 #define LEDGE_DRAW_ARC_SEGMENTS 8
@@ -95,10 +106,11 @@ typedef struct ledge_debug_draw {
     bool draw_bounds;    ///< Body bounding boxes and the map border. Default false.
     bool draw_joints;    ///< Joints: their segments and anchors. Default true.
     bool draw_materials; ///< Tiles with a material of their own, belts' directions. Default true.
+    bool draw_chains;    ///< Chain segments (chain.h). Default true.
 } ledge_debug_draw;
 
-/// No callbacks; tiles, bodies, joints, contacts, normals and materials on,
-/// bounds off.
+/// No callbacks; tiles, chains, bodies, joints, contacts, normals and
+/// materials on, bounds off.
 LEDGE_API ledge_debug_draw ledge_default_debug_draw(void);
 
 /// Draws what `draw` asks for inside `region` (see the file comment).

@@ -32,9 +32,11 @@ extern "C" {
 
 /// One contact of a body after the last step.
 typedef struct ledge_contact_data {
-    ledge_body_id other;     ///< The other body, or the null id for a tile.
+    ledge_body_id other;     ///< The other body, or the null id for a tile or a chain.
     int cell_x;              ///< The tile cell (tile contacts).
     int cell_y;              ///< The tile cell (tile contacts).
+    ledge_chain_id chain;    ///< The chain (chain contacts), else the null id.
+    int segment;             ///< The chain's segment (chain contacts), else 0.
     vec2s normal;            ///< Unit, from the other body (or tile) toward this body.
     vec2s point;             ///< World point midway between the two surfaces (two circles: along
                              ///< the normal, where the step left them; else at the overlap).
@@ -45,21 +47,24 @@ typedef struct ledge_contact_data {
 /// Writes up to `capacity` contacts of the body from the last step (its
 /// last substep) to `out` (may be NULL with capacity 0) and returns how
 /// many it has in all; -1 (logged) for an invalid id. Bodies that touch
-/// nothing have 0. Tile contacts come one per cell.
+/// nothing have 0. Tile contacts come one per cell, chain contacts one per
+/// segment.
 LEDGE_API int ledge_body_contacts(ledge_world *world, ledge_body_id id, ledge_contact_data *out,
                                   int capacity);
 
 /// Where a body touches, from its last-step contacts.
 typedef struct ledge_ground {
-    bool on_ground;            ///< Standing on a floor (tile or body).
-    bool on_ceiling;           ///< Touching a ceiling.
-    bool on_wall_left;         ///< A wall on its left (the normal points right, see above).
-    bool on_wall_right;        ///< A wall on its right.
-    vec2s ground_normal;       ///< The floor's normal most aligned with up; (0, 0) when none.
-    vec2s wall_normal;         ///< A wall's normal; (0, 0) when none.
-    ledge_body_id ground_body; ///< The body stood on, or the null id for a tile (or none).
-    int ground_cell_x;         ///< The tile stood on (when ground_body is null and on_ground).
-    int ground_cell_y;         ///< Its y (with ground_cell_x).
+    bool on_ground;              ///< Standing on a floor (tile, chain or body).
+    bool on_ceiling;             ///< Touching a ceiling.
+    bool on_wall_left;           ///< A wall on its left (the normal points right, see above).
+    bool on_wall_right;          ///< A wall on its right.
+    vec2s ground_normal;         ///< The floor's normal most aligned with up; (0, 0) when none.
+    vec2s wall_normal;           ///< A wall's normal; (0, 0) when none.
+    ledge_body_id ground_body;   ///< The body stood on, or the null id for a tile or chain (or
+                                 ///< none).
+    int ground_cell_x;           ///< The tile stood on (when on_ground on a tile).
+    int ground_cell_y;           ///< Its y (with ground_cell_x).
+    ledge_chain_id ground_chain; ///< The chain stood on, or the null id.
 } ledge_ground;
 
 /// The body's ground, wall and ceiling state: for a character
@@ -69,17 +74,20 @@ typedef struct ledge_ground {
 /// (the step keeps no ground state for them).
 LEDGE_API ledge_ground ledge_body_ground(ledge_world *world, ledge_body_id id);
 
-/// A touch between two bodies (or a body and a tile cell) that began or
-/// ended in the last step. Only touches of bodies created with
-/// enable_events are reported.
+/// A touch between two bodies (or a body and a tile cell, or a body and a
+/// chain) that began or ended in the last step. Only touches of bodies
+/// created with enable_events are reported. A body touches a chain once,
+/// whatever segments it touches.
 typedef struct ledge_touch_event {
-    ledge_body_id a; ///< The body with the lower index.
-    ledge_body_id b; ///< The other body, or the null id for a tile.
-    int cell_x;      ///< The tile cell (tile touches).
-    int cell_y;      ///< Its y (with cell_x).
+    ledge_body_id a;      ///< The body with the lower index.
+    ledge_body_id b;      ///< The other body, or the null id for a tile or a chain.
+    int cell_x;           ///< The tile cell (tile touches).
+    int cell_y;           ///< Its y (with cell_x).
+    ledge_chain_id chain; ///< The chain (chain touches), else the null id.
 } ledge_touch_event;
 
-/// The last step's touch events, each array sorted by (a, b, cell).
+/// The last step's touch events, each array sorted by (a, b, cell); a
+/// body's chain touches come before its tile touches, by chain index.
 typedef struct ledge_touch_events {
     const ledge_touch_event *begin; ///< Touches that began.
     int begin_count;                ///< How many `begin` holds.

@@ -11,6 +11,7 @@
 #ifndef LEDGE_FFI_H
 #define LEDGE_FFI_H
 
+#include "chain.h"
 #include "move.h"
 
 #ifdef __cplusplus
@@ -45,6 +46,24 @@ LEDGE_API int ledge_world_query_aabb_ids(ledge_world *world, const ledge_aabb *a
 LEDGE_API int ledge_world_query_point_ids(ledge_world *world, const vec2s *point,
                                           const ledge_query_filter *filter, ledge_body_id *out,
                                           int capacity);
+
+/// ledge_world_query_chains_aabb without a callback: writes up to
+/// `capacity` segments found, their chains to `chains` and their indices
+/// to `segments` (both may be NULL when capacity is 0), in the order the
+/// callback would get them, and returns how many there are in all; -1
+/// (logged) when refused as ledge_world_query_chains_aabb would be, or for
+/// a NULL aabb, a negative capacity or NULL arrays with capacity > 0.
+LEDGE_API int ledge_world_query_chains_aabb_ids(ledge_world *world, const ledge_aabb *aabb,
+                                                const ledge_query_filter *filter,
+                                                ledge_chain_id *chains, int *segments,
+                                                int capacity);
+
+/// ledge_world_query_chains_point without a callback: the closed chains
+/// that hold the point, to `chains`; the same contract as
+/// ledge_world_query_chains_aabb_ids.
+LEDGE_API int ledge_world_query_chains_point_ids(ledge_world *world, const vec2s *point,
+                                                 const ledge_query_filter *filter,
+                                                 ledge_chain_id *chains, int capacity);
 
 /// A rectangle of the bump-compatible module (src/bindings/lua/bump.lua):
 /// top-left corner and size in doubles, y down (bump's exact arithmetic;

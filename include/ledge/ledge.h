@@ -12,6 +12,7 @@
 #include "world.h"
 #include "events.h"
 #include "query.h"
+#include "chain.h"
 #include "draw.h"
 #include "move.h"
 #include "distance.h"

@@ -109,18 +109,20 @@ typedef struct ledge_move_def {
 
 /// One obstacle a move met.
 typedef struct ledge_move_hit {
-    ledge_hit_kind kind; ///< LEDGE_HIT_TILE or LEDGE_HIT_BODY.
-    ledge_body_id body;  ///< The body (LEDGE_HIT_BODY), else the null id.
-    int cell_x;          ///< The cell (LEDGE_HIT_TILE; may lie outside the map, as FULL).
-    int cell_y;          ///< The cell (LEDGE_HIT_TILE).
-    ledge_tile tile;     ///< The tile id (LEDGE_HIT_TILE).
-    vec2s normal;        ///< Unit, from the obstacle toward the mover, when first met.
-    vec2s point;         ///< A contact point when first met.
-    vec2s push;          ///< Unit direction the mover was pushed out along: up for floors,
-                         ///< the normal (or its part across up) for walls, the normal for
-                         ///< ceilings. ledge_move_clip_velocity clips along it.
-    float fraction;      ///< Part of the (floor-following) move done when first met, 0..1;
-                         ///< 1 for a floor found only by the final probe.
+    ledge_hit_kind kind;  ///< LEDGE_HIT_TILE, LEDGE_HIT_CHAIN or LEDGE_HIT_BODY.
+    ledge_body_id body;   ///< The body (LEDGE_HIT_BODY), else the null id.
+    ledge_chain_id chain; ///< The chain (LEDGE_HIT_CHAIN), else the null id.
+    int segment;          ///< Its segment (LEDGE_HIT_CHAIN; the first met), else 0.
+    int cell_x;           ///< The cell (LEDGE_HIT_TILE; may lie outside the map, as FULL).
+    int cell_y;           ///< The cell (LEDGE_HIT_TILE).
+    ledge_tile tile;      ///< The tile id (LEDGE_HIT_TILE).
+    vec2s normal;         ///< Unit, from the obstacle toward the mover, when first met.
+    vec2s point;          ///< A contact point when first met.
+    vec2s push;           ///< Unit direction the mover was pushed out along: up for floors,
+                          ///< the normal (or its part across up) for walls, the normal for
+                          ///< ceilings. ledge_move_clip_velocity clips along it.
+    float fraction;       ///< Part of the (floor-following) move done when first met, 0..1;
+                          ///< 1 for a floor found only by the final probe.
 } ledge_move_hit;
 
 /// What a move did.

@@ -61,8 +61,12 @@ typedef struct ledge_query_filter {
     uint64_t category;           ///< What the query is (bits). Default 1.
     uint64_t mask;               ///< What it sees (bits). Default all.
     bool include_tiles;          ///< Whether tiles are hit (casts only). Default true.
+    bool include_chains;         ///< Whether chains are seen (chain.h; with category and mask
+                                 ///< matched against the chain's filter as against a body's).
+                                 ///< Default true.
     ledge_query_one_way one_way; ///< One-way tiles and bodies in ray and shape casts and
                                  ///< ledge_world_nearest. Default LEDGE_QUERY_ONE_WAY_AS_BODIES.
+                                 ///< Chains are one-sided under every rule: hit from the front.
     ledge_body_id ignore;        ///< A body never reported (the caller's own); null for none.
 } ledge_query_filter;
 
@@ -72,21 +76,24 @@ LEDGE_API ledge_query_filter ledge_default_query_filter(void);
 
 /// What a cast hit.
 typedef enum ledge_hit_kind {
-    LEDGE_HIT_NONE = 0, ///< Nothing.
-    LEDGE_HIT_TILE = 1, ///< A tile: cell_x, cell_y, tile.
-    LEDGE_HIT_BODY = 2, ///< A body: body.
+    LEDGE_HIT_NONE = 0,  ///< Nothing.
+    LEDGE_HIT_TILE = 1,  ///< A tile: cell_x, cell_y, tile.
+    LEDGE_HIT_BODY = 2,  ///< A body: body.
+    LEDGE_HIT_CHAIN = 3, ///< A chain: chain, segment.
 } ledge_hit_kind;
 
 /// One hit of a ray or shape cast.
 typedef struct ledge_raycast_result {
-    ledge_hit_kind kind; ///< Tile, body or none.
-    ledge_body_id body;  ///< The body hit (LEDGE_HIT_BODY), else the null id.
-    int cell_x;          ///< The cell hit (LEDGE_HIT_TILE; may lie outside the map).
-    int cell_y;          ///< The cell hit (LEDGE_HIT_TILE).
-    ledge_tile tile;     ///< The tile id hit (LEDGE_HIT_TILE; FULL outside the map).
-    vec2s point;         ///< Where: on the surface hit (shape casts: the contact point).
-    vec2s normal;        ///< Unit surface normal facing the incoming ray or shape.
-    float fraction;      ///< At origin + fraction * translation, in [0, 1].
+    ledge_hit_kind kind;  ///< Tile, chain, body or none.
+    ledge_body_id body;   ///< The body hit (LEDGE_HIT_BODY), else the null id.
+    ledge_chain_id chain; ///< The chain hit (LEDGE_HIT_CHAIN), else the null id.
+    int segment;          ///< Its segment (LEDGE_HIT_CHAIN), else 0.
+    int cell_x;           ///< The cell hit (LEDGE_HIT_TILE; may lie outside the map).
+    int cell_y;           ///< The cell hit (LEDGE_HIT_TILE).
+    ledge_tile tile;      ///< The tile id hit (LEDGE_HIT_TILE; FULL outside the map).
+    vec2s point;          ///< Where: on the surface hit (shape casts: the contact point).
+    vec2s normal;         ///< Unit surface normal facing the incoming ray or shape.
+    float fraction;       ///< At origin + fraction * translation, in [0, 1].
 } ledge_raycast_result;
 
 /// Receives each hit of ledge_world_raycast_all; returns how to go on, as

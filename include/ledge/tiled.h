@@ -23,6 +23,17 @@
 ///   kinematic, dynamic, sensor), `one_way`, `friction`, `bounce`,
 ///   `surface_speed`, `friction_mix`, `density`, `velocity_x`, `velocity_y`
 ///   set up the body;
+/// - polylines become chains (chain.h): open, one-sided, facing up as
+///   drawn unless `facing` says otherwise; a polygon with the property
+///   `chain` becomes a closed chain (solid inside, or outside with
+///   `solid` = "outside"). `body` = kinematic makes a kinematic chain (with
+///   `velocity_x`, `velocity_y`), and `path` (an object property) names
+///   the polyline or polygon of class `path` it is meant to follow: paths
+///   make nothing, their points are in the result for the game to move the
+///   chain along (ledge_chain_set_target). A chain's material is the
+///   default level material (material.h) with the object's `friction`,
+///   `bounce`, `surface_speed` and `friction_mix` properties, as a tileset
+///   tile's;
 /// - materials (material.h): a tileset tile's custom properties `friction`,
 ///   `bounce`, `surface_speed` and `friction_mix` give every cell drawn
 ///   with it that material (ledge_tilemap_set_cell_material; the other
@@ -46,6 +57,7 @@
 #ifndef LEDGE_TILED_H
 #define LEDGE_TILED_H
 
+#include "chain.h"
 #include "world.h"
 
 #ifdef __cplusplus
@@ -59,6 +71,9 @@ extern "C" {
 #define LEDGE_TILED_MAX_TILESET_TILES (1 << 20)
 /// Largest number of objects in one map.
 #define LEDGE_TILED_MAX_OBJECTS 65536
+
+/// Largest number of points of a polyline (or of a polygon made a chain).
+#define LEDGE_TILED_MAX_CHAIN_POINTS 4096
 /// Deepest nesting of group layers.
 #define LEDGE_TILED_MAX_GROUP_DEPTH 16
 
@@ -90,10 +105,11 @@ typedef struct ledge_tiled_def {
 
 /// What an object's geometry became.
 typedef enum ledge_tiled_shape {
-    LEDGE_TILED_POINT = 0,   ///< A point object: a marker, no body.
-    LEDGE_TILED_BOX = 1,     ///< A rectangle or tile object: one box body.
-    LEDGE_TILED_CIRCLE = 2,  ///< An ellipse with equal width and height: one circle body.
-    LEDGE_TILED_POLYGON = 3, ///< A polygon: one body per convex piece.
+    LEDGE_TILED_POINT = 0,    ///< A point object: a marker, no body.
+    LEDGE_TILED_BOX = 1,      ///< A rectangle or tile object: one box body.
+    LEDGE_TILED_CIRCLE = 2,   ///< An ellipse with equal width and height: one circle body.
+    LEDGE_TILED_POLYGON = 3,  ///< A polygon: one body per convex piece (or a closed chain).
+    LEDGE_TILED_POLYLINE = 4, ///< A polyline: an open chain (or a path).
 } ledge_tiled_shape;
 
 /// The type of a custom property's value.
@@ -129,12 +145,19 @@ typedef struct ledge_tiled_object {
     float surface_speed;       ///< From `surface_speed`, in the world's frame (material.h), else 0.
     /// From `friction_mix`, else LEDGE_FRICTION_MIX_MEAN.
     ledge_friction_mix friction_mix;
-    vec2s position;     ///< World centre of its bounds; every body of it sits here.
-    ledge_aabb bounds;  ///< World bounds of its geometry (a point for POINT).
-    int first_body;     ///< Its bodies are result->bodies[first_body .. + body_count).
-    int body_count;     ///< 0 for points, 1 for boxes and circles, >= 1 for polygons.
-    int first_property; ///< Its properties: result->properties[first_property ..).
-    int property_count; ///< How many custom properties it has.
+    vec2s position;       ///< World centre of its bounds; every body of it sits here.
+    ledge_aabb bounds;    ///< World bounds of its geometry (a point for POINT).
+    int first_body;       ///< Its bodies are result->bodies[first_body .. + body_count).
+    int body_count;       ///< 0 for points, 1 for boxes and circles, >= 1 for polygons.
+    int first_property;   ///< Its properties: result->properties[first_property ..).
+    int property_count;   ///< How many custom properties it has.
+    ledge_chain_id chain; ///< The chain a polyline or `chain` polygon made, else the null id.
+    bool is_path;         ///< A polyline or polygon of class `path`: no chain, no body.
+    int path;             ///< The path its `path` property names (an index in `objects`), or
+                          ///< -1.
+    int first_point;      ///< A chain's or a path's points (world, in order, a chain's as
+                          ///< made): result->points[first_point .. + point_count).
+    int point_count;      ///< 0 for other objects.
 } ledge_tiled_object;
 
 /// What a load made. Free with ledge_tiled_result_destroy.
@@ -148,6 +171,9 @@ typedef struct ledge_tiled_result {
     ledge_body_id *bodies;             ///< Their ids, grouped by object.
     int property_count;                ///< Custom properties of all objects.
     ledge_tiled_property *properties;  ///< The properties, grouped by object.
+    int chain_count;                   ///< Chains created.
+    int point_count;                   ///< The chains' and paths' points, grouped by object.
+    vec2s *points;                     ///< Those points (world coordinates).
 } ledge_tiled_result;
 
 /// The default def: the default world def, y up, every tile layer, no

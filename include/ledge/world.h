@@ -137,6 +137,22 @@
 extern "C" {
 #endif
 
+/// A chain handle (chain.h): slot index + 1 (0 is the null id), the slot's
+/// generation when the chain was made, and the serial number of the world
+/// that made it, as ledge_body_id.
+typedef struct ledge_chain_id {
+    uint32_t index1;     ///< Slot index plus one; 0 for the null id.
+    uint32_t generation; ///< Must match the slot's current generation.
+    uint32_t world;      ///< Serial number of the world that made it.
+} ledge_chain_id;
+
+/// The null chain id (never valid). A value in C and in C++.
+#ifdef __cplusplus
+#define LEDGE_NULL_CHAIN_ID (ledge_chain_id{0u, 0u, 0u})
+#else
+#define LEDGE_NULL_CHAIN_ID ((ledge_chain_id){0u, 0u, 0u})
+#endif
+
 /// The longest step ledge_world_step accepts (seconds).
 #define LEDGE_MAX_STEP 1.0f
 

@@ -3,11 +3,12 @@
 #include "scene.h"
 
 extern const scene_def tower_scene, pyramid_scene, heavy_scene, bin_scene, platform_crates_scene,
-    tile_groups_scene, slopes_scene, seams_scene, tile_edit_scene, materials_scene, character_scene,
-    one_way_scene, moving_platforms_scene, riding_scene, steps_scene, crush_scene, push_scene,
-    bullets_scene, no_tunnel_scene, ray_cast_scene, shape_cast_scene, nearest_scene, events_scene,
-    level_scene, tiled_scene, ldtk_scene, rain_scene, rope_swing_scene, chain_bridge_scene,
-    spring_board_scene, pulley_lift_scene, welded_cart_scene, wrecking_ball_scene;
+    tile_groups_scene, slopes_scene, seams_scene, tile_edit_scene, chains_scene, materials_scene,
+    character_scene, one_way_scene, moving_platforms_scene, riding_scene, steps_scene, crush_scene,
+    push_scene, bullets_scene, no_tunnel_scene, ray_cast_scene, shape_cast_scene, nearest_scene,
+    events_scene, level_scene, tiled_scene, ldtk_scene, rain_scene, rope_swing_scene,
+    chain_bridge_scene, spring_board_scene, pulley_lift_scene, welded_cart_scene,
+    wrecking_ball_scene;
 
 const scene_def *const scene_list[] = {
     &tower_scene,
@@ -19,6 +20,7 @@ const scene_def *const scene_list[] = {
     &slopes_scene,
     &seams_scene,
     &tile_edit_scene,
+    &chains_scene,
     &materials_scene,
     &character_scene,
     &one_way_scene,

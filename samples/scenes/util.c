@@ -235,8 +235,9 @@ void scene_draw_player(scene *s, scene_draw *d, ledge_body_id player) {
                st.on_ceiling ? "yes" : "no", (double)st.time_since_floor,
                st.crushed ? "  CRUSHED" : "");
     scene_text(s, "velocity (%.2f, %.2f)  on %s", (double)st.velocity.x, (double)st.velocity.y,
-               !st.on_floor                                   ? "nothing"
-               : st.floor_is_tile                             ? ledge_tile_name(st.floor_tile)
-               : ledge_body_is_valid(s->world, st.floor_body) ? "a body"
-                                                              : "?");
+               !st.on_floor                                     ? "nothing"
+               : st.floor_is_tile                               ? ledge_tile_name(st.floor_tile)
+               : ledge_body_is_valid(s->world, st.floor_body)   ? "a body"
+               : ledge_chain_is_valid(s->world, st.floor_chain) ? "a chain"
+                                                                : "?");
 }

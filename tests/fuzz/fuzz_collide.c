@@ -9,8 +9,14 @@
 // - ray and sweep hits have fractions in [0, 1], unit normals, finite
 //   points; a sweep's shapes touch (depth ~0) at its time of impact;
 // - a decomposition's pieces are valid and their areas add up to the
-//   polygon's.
+//   polygon's;
+// - chain segments (segment.h) with arbitrary neighbours: a shape whose
+//   centre is behind the segment never touches it; a hit has a finite unit
+//   normal that never points across an end where the solid runs on (no
+//   snag on a neighbour), and the push along it leaves the pair touching;
+//   rays and sweeps stay within [0, 1] and land on the segment's front.
 #include "fuzz_common.h"
+#include "segment.h"
 
 #include <float.h>
 
@@ -287,13 +293,87 @@ static void op_tile(reader *r) {
     (void)ledge_tile_name(tile);
 }
 
+// A direction from the bytes, or (0, 0) (none): a neighbour's.
+static vec2s rd_direction(reader *r) {
+    if (rd_u8(r) < 0x40) return (vec2s){{0.0f, 0.0f}};
+    vec2s d = rd_vec(r);
+    double l = sqrt((double)d.x * d.x + (double)d.y * d.y);
+    if (!(l > 1e-6) || !isfinite(l)) return (vec2s){{0.0f, 0.0f}};
+    return (vec2s){{(float)(d.x / l), (float)(d.y / l)}};
+}
+
+static void op_segment(reader *r) {
+    vec2s p = rd_vec(r), q = rd_vec(r), before = rd_direction(r), after = rd_direction(r);
+    bool bad;
+    ledge_shape s = rd_shape(r, false, &bad);
+    vec2s off = rd_vec(r), move = rd_vec(r);
+    double len = hypot((double)q.x - p.x, (double)q.y - p.y);
+    double big = fmax(fmax(fabs(p.x), fabs(p.y)), fmax(fabs(q.x), fabs(q.y)));
+    if (!vec_finite(p) || !vec_finite(q) || !(len > 1e-5 * big) || big > 1e6 ||
+        !ledge_shape_is_valid(&s) || !vec_finite(off) || fabs(off.x) > 1e6 || fabs(off.y) > 1e6 ||
+        !vec_finite(move) || fabs(move.x) > 1e6 || fabs(move.y) > 1e6) {
+        return;
+    }
+    ledge__segment g;
+    ledge__segment_make(&g, p, q);
+    if (before.x != 0.0f || before.y != 0.0f) g.cp = ledge__segment_cut(before, g.e, false);
+    if (after.x != 0.0f || after.y != 0.0f) g.cq = ledge__segment_cut(g.e, after, true);
+    g_context[0] = 0;
+    context_shape("shape", &s, off);
+    size_t n = strlen(g_context);
+    snprintf(g_context + n, sizeof g_context - n,
+             "segment (%.9g, %.9g) -> (%.9g, %.9g), cuts (%.9g, %.9g) (%.9g, %.9g)\n", (double)p.x,
+             (double)p.y, (double)q.x, (double)q.y, (double)g.cp.x, (double)g.cp.y, (double)g.cq.x,
+             (double)g.cq.y);
+    double tol = 1e-3 * (len + extent(&s)) + 256.0 * FLT_EPSILON * (big + mag(off) + extent(&s));
+    vec2s centre = {{s.center.x + off.x, s.center.y + off.y}};
+    bool faces = ledge__segment_faces(&g, centre);
+    ledge_manifold m = ledge__segment_collide(&g, &s, off);
+    check_manifold(&m);
+    if (!faces) CHECK(!m.hit, "a shape whose centre is behind the segment touched it");
+    if (m.hit) {
+        // No push across an end where the solid runs on under the neighbour.
+        bool cut_p = g.cp.x != 0.0f || g.cp.y != 0.0f, cut_q = g.cq.x != 0.0f || g.cq.y != 0.0f;
+        float back = -(m.normal.x * g.e.x + m.normal.y * g.e.y);
+        if (!cut_p) CHECK(back <= 1e-4f, "pushed back across a flat end (%g)", (double)back);
+        if (!cut_q) CHECK(-back <= 1e-4f, "pushed on across a flat end (%g)", (double)-back);
+        vec2s pushed = {{off.x + m.normal.x * m.depth, off.y + m.normal.y * m.depth}};
+        ledge_manifold again = ledge__segment_collide(&g, &s, pushed);
+        CHECK(again.depth <= tol, "after the push the depth is %g (was %g, tol %g)",
+              (double)again.depth, (double)m.depth, tol);
+    }
+    ledge_ray_hit h;
+    vec2s o = off;
+    if (ledge__segment_raycast(&g, o, move, &h)) {
+        CHECK(h.fraction >= 0.0f && h.fraction <= 1.0f, "ray fraction %g", (double)h.fraction);
+        CHECK(vec_finite(h.point), "ray point");
+        double side = (double)g.n.x * ((double)o.x - p.x) + (double)g.n.y * ((double)o.y - p.y);
+        CHECK(side >= -tol, "a ray from behind (%g) hit", side);
+    }
+    ledge_toi toi;
+    if (ledge__segment_sweep(&g, &s, off, move, &toi)) {
+        CHECK(toi.fraction >= 0.0f && toi.fraction <= 1.0f, "sweep fraction %g",
+              (double)toi.fraction);
+        CHECK(vec_finite(toi.point) && vec_finite(toi.normal) && unit(toi.normal),
+              "sweep's numbers");
+    }
+    ledge_distance_result d = ledge__segment_distance(&g, &s, off);
+    CHECK(faces ? isfinite(d.distance) && d.distance >= 0.0f : d.distance == INFINITY,
+          "distance %g (centre %s)", (double)d.distance, faces ? "in front" : "behind");
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fuzz_init();
     reader r = {data, size, 0};
     ledge_sat_cache cache;
     memset(&cache, 0, sizeof cache);
     for (int ops = 0; rd_more(&r) && ops < 64; ++ops) {
-        switch (rd_u8(&r) % 6) {
+        uint8_t op = rd_u8(&r);
+        if (op >= 0xF8) { // chain segments (the old seeds keep their meaning)
+            op_segment(&r);
+            continue;
+        }
+        switch (op % 6) {
         case 0:
             op_collide(&r, &cache);
             break;

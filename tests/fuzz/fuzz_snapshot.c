@@ -4,7 +4,9 @@
 // - 1: a snapshot of a small level (tiles, one-way cells, materials of
 //   cells, a tile id and bodies, circles, boxes, hexagons, a kinematic
 //   platform and belt, a character, one pushing a crate, a sensor,
-//   sleepers, events, a dead slot, joints of every type and a dead joint),
+//   sleepers, events, a dead slot, joints of every type and a dead joint,
+//   a static chain of its own material under the bodies, a kinematic belt
+//   chain carrying a crate, and a dead chain slot),
 //   with the rest of the input as mutations (offset,
 //   xor byte pairs; a length change), then its size and checksum mended so
 //   that the sections' own checks are reached;
@@ -107,6 +109,30 @@ static ledge_world *level(void) {
         ledge_joint_create(w, &jd[k]);
     }
     ledge_joint_destroy(w, ledge_joint_create(w, &jd[1]));
+    // Chains: a low icy ridge under the bodies (drawn right to left: it
+    // faces up), a kinematic belt carrying a crate, and a dead slot.
+    vec2s ridge[3] = {v(7.0f, 1.2f), v(4.5f, 1.3f), v(1.2f, 1.2f)};
+    ledge_chain_def cd = ledge_default_chain_def();
+    cd.points = ridge;
+    cd.count = 3;
+    cd.material.friction = 0.3f;
+    cd.material.bounce = 0.25f;
+    ledge_chain_create(w, &cd);
+    vec2s deck[2] = {v(1.0f, 0.0f), v(-1.0f, 0.0f)};
+    cd = ledge_default_chain_def();
+    cd.points = deck;
+    cd.count = 2;
+    cd.type = LEDGE_BODY_KINEMATIC;
+    cd.position = v(9.0f, 5.0f);
+    cd.velocity = v(0.2f, 0.0f);
+    cd.material.surface_speed = 0.8f;
+    cd.material.friction_mix = LEDGE_FRICTION_MIX_MAX;
+    ledge_chain_create(w, &cd);
+    ledge_chain_destroy(w, ledge_chain_create(w, &cd));
+    bd = ledge_default_body_def();
+    bd.shape = ledge_make_box(v(0, 0), v(0.25f, 0.25f));
+    bd.position = v(9.0f, 5.6f);
+    ledge_body_create(w, &bd);
     // A second character walking a crate along: the snapshot holds the push
     // its last move left and the shove state of its answer.
     bd = ledge_default_body_def();

@@ -24,12 +24,18 @@
 //   1..4 workers, and an input that picked more than one is run again with
 //   one worker, every step's hash compared with the first run's;
 // - joints (joint.h; when the world header's cell byte has bit 4 set and
-//   bit 3 clear, so that the inputs kept before joints decode as they
-//   did): a joint id is valid exactly while the joint and both its bodies
-//   live, a created joint joins two different living bodies (or one and a
-//   fixed point), a refused creation or call logs and changes nothing,
-//   every joint's force and measure stay finite, and destroying a body
-//   kills its joints.
+//   bit 3 clear, or chains too: ops 10 and 11): a joint id is valid exactly while the joint and
+//   both its bodies live, a created joint joins two different living bodies (or one and a fixed
+//   point), a refused creation or call logs and changes nothing, every joint's force and measure
+//   stay finite, and destroying a body kills its joints;
+// - chains (chain.h; when the cell byte has bit 3 set and bit 5 clear, the
+//   four ops after the others): made from decoded polylines (valid, degenerate,
+//   crossing, garbage numbers) with materials (good and bad), static or
+//   kinematic, moved, given materials, destroyed; a chain id is valid
+//   exactly while its chain lives; a material set is read back, a refused
+//   one changes nothing; a static chain's made-resting bodies are not
+//   pushed through it (op_chain_rest).
+// The inputs kept before joints and chains decode as they did.
 //
 // STRESS: dt up to 1e30 and gravity scales of 1e6 make any body's numbers
 // overflow to infinity in one step. ledge does not yet report and freeze
@@ -49,6 +55,7 @@
 #endif
 
 #define MAX_IDS    64
+#define MAX_CHAINS 16
 #define MAX_JOINTS 64
 
 // Steps recorded for the one-worker twin (an input holds at most 256 ops).
@@ -68,7 +75,11 @@ typedef struct model {
     bool sleep;   ///< The world lets bodies sleep.
     uint64_t step_hash[MAX_STEPS]; ///< The hash after each step, in order.
     int steps;                     ///< Steps recorded.
-    bool joints;                   ///< The input makes joints (make_world).
+    bool chains;                   ///< The input makes chains (make_world).
+    ledge_chain_id chain[MAX_CHAINS];
+    bool chain_alive[MAX_CHAINS];
+    int chain_count; ///< Recorded chain ids (living or dead).
+    bool joints;     ///< The input makes joints (make_world).
     ledge_joint_id joint[MAX_JOINTS];
     int joint_body[MAX_JOINTS][2]; ///< Its bodies' records (-1: a fixed point).
     bool joint_alive[MAX_JOINTS];
@@ -99,6 +110,23 @@ static void check_ids(const model *m) {
             CHECK(!(m->alive[j] && same_id(m->id[i], m->id[j])), "ids %d and %d collide", i, j);
         }
     }
+}
+
+static bool same_chain(ledge_chain_id a, ledge_chain_id b) {
+    return a.index1 == b.index1 && a.generation == b.generation && a.world == b.world;
+}
+
+static void check_chains(const model *m) {
+    int live = 0;
+    for (int i = 0; i < m->chain_count; ++i) {
+        live += m->chain_alive[i];
+        CHECK(ledge_chain_is_valid(m->w, m->chain[i]) == m->chain_alive[i], "chain %d validity", i);
+        for (int j = 0; j < i && m->chain_alive[i]; ++j)
+            CHECK(!(m->chain_alive[j] && same_chain(m->chain[i], m->chain[j])),
+                  "chain ids %d and %d collide", i, j);
+    }
+    CHECK(ledge_world_chain_count(m->w) == live, "chain count %d, expected %d",
+          ledge_world_chain_count(m->w), live);
 }
 
 static void check_joints(const model *m) {
@@ -543,6 +571,215 @@ static void op_move(model *m, reader *r) {
     CHECK(want.index1 == 0, "the query index lost a moved body");
 }
 
+static ledge_material rd_material(reader *r);
+static bool same_material(const ledge_material *a, const ledge_material *b);
+
+// A chain from the bytes: 2..17 points on the map (grid-aligned mostly, any
+// float now and then), open or closed, static or kinematic with a small
+// velocity, now and then a material (good or bad); refused defs must leave
+// no chain, and a made chain has the def's material.
+static void op_chain(model *m, reader *r) {
+    vec2s p[17];
+    uint8_t head = rd_u8(r);
+    int n = 2 + head % 16;
+    float ts = m->md.tile_size;
+    for (int k = 0; k < n; ++k) {
+        uint8_t x = rd_u8(r), y = rd_u8(r);
+        p[k].x = m->md.origin.x + (float)x / 255.0f * (float)m->md.width * ts;
+        p[k].y = m->md.origin.y + (float)y / 255.0f * (float)m->md.height * ts;
+        if (x == 0xFF && y == 0xFF) p[k] = rd_vec(r);
+    }
+    ledge_chain_def cd = ledge_default_chain_def();
+    cd.points = p;
+    cd.count = n;
+    cd.loop = (head >> 4) & 1;
+    cd.type = (head >> 5) & 1 ? LEDGE_BODY_KINEMATIC : LEDGE_BODY_STATIC;
+    cd.velocity.x = (float)(int8_t)rd_u8(r) / 16.0f;
+    cd.velocity.y = (float)(int8_t)rd_u8(r) / 16.0f;
+    if ((head >> 6) == 3) cd.type = (ledge_body_type)rd_u8(r);
+    uint8_t f = rd_u8(r);
+    cd.filter.category = 1u << (f & 3);
+    cd.filter.mask = f & 0x80 ? ~(uint64_t)0 : (uint64_t)(f >> 2) & 0xF;
+    if (f & 0x40) cd.material = rd_material(r);
+    int before = ledge_world_chain_count(m->w);
+    ledge_chain_id id = ledge_chain_create(m->w, &cd);
+    bool valid = ledge_chain_is_valid(m->w, id);
+    CHECK(valid == (id.index1 != 0), "chain create returned an invalid non-null id");
+    CHECK(ledge_world_chain_count(m->w) == before + valid, "a refused chain was counted");
+    if (!valid) return;
+    CHECK(ledge_material_is_valid(&cd.material), "a chain of a bad material was made");
+    ledge_material mt = ledge_chain_material(m->w, id);
+    CHECK(same_material(&mt, &cd.material), "the chain's material is not the def's");
+    vec2s back[17];
+    CHECK(ledge_chain_points(m->w, id, back, 17) == n && !memcmp(back, p, sizeof *p * (size_t)n),
+          "the chain's points are not the def's");
+    if (m->chain_count == MAX_CHAINS) {
+        ledge_chain_destroy(m->w, id);
+        CHECK(!ledge_chain_is_valid(m->w, id), "destroyed chain still valid");
+        return;
+    }
+    m->chain[m->chain_count] = id;
+    m->chain_alive[m->chain_count++] = true;
+}
+
+// A recorded chain id, or a forged one.
+static ledge_chain_id pick_chain(const model *m, reader *r, int *which) {
+    uint8_t k = rd_u8(r);
+    *which = -1;
+    if (k < 0xF0 && m->chain_count > 0) {
+        *which = k % m->chain_count;
+        return m->chain[*which];
+    }
+    ledge_chain_id forged = {(uint32_t)rd_u8(r) % 20u, (uint32_t)rd_u8(r) % 4u, 0u};
+    forged.world = m->chain_count > 0 && rd_u8(r) < 0xE0 ? m->chain[0].world : rd_u8(r);
+    for (int i = 0; i < m->chain_count; ++i) {
+        if (same_chain(forged, m->chain[i])) *which = i;
+    }
+    return forged;
+}
+
+// Destroy, move, set a velocity, a target or a material, or read a chain
+// back.
+static void op_chain_change(model *m, reader *r) {
+    int which;
+    ledge_chain_id id = pick_chain(m, r, &which);
+    bool alive = which >= 0 && m->chain_alive[which];
+    uint8_t what = rd_u8(r) % 6;
+    vec2s v = rd_vec(r);
+    bool ok = false;
+    switch (what) {
+    case 0:
+        ledge_chain_destroy(m->w, id);
+        CHECK(!ledge_chain_is_valid(m->w, id), "destroyed chain still valid");
+        if (alive) m->chain_alive[which] = false;
+        return;
+    case 1:
+        ok = ledge_chain_set_position(m->w, id, v);
+        break;
+    case 2:
+        ok = ledge_chain_set_velocity(m->w, id, (vec2s){{v.x * 1e-3f, v.y * 1e-3f}});
+        if (ok) CHECK(ledge_chain_get_type(m->w, id) == LEDGE_BODY_KINEMATIC, "static moved");
+        break;
+    case 3:
+        ok = ledge_chain_set_target(m->w, id, v, 1.0f / 60.0f);
+        break;
+    case 4: {
+        ledge_material mt = rd_material(r), before = ledge_chain_material(m->w, id);
+        ok = ledge_chain_set_material(m->w, id, &mt);
+        CHECK(ok == (alive && ledge_material_is_valid(&mt)), "set_material %s",
+              ok ? "took" : "refused");
+        ledge_material now = ledge_chain_material(m->w, id);
+        CHECK(same_material(&now, ok ? &mt : &before), "the chain's material after a %s set",
+              ok ? "good" : "refused");
+        break;
+    }
+    default: {
+        int n = ledge_chain_segment_count(m->w, id);
+        CHECK((n >= 1) == alive, "segment count %d of a %s chain", n, alive ? "living" : "dead");
+        for (int k = 0; k < n; ++k) {
+            vec2s a, b, nrm;
+            CHECK(ledge_chain_segment(m->w, id, k, &a, &b, &nrm), "segment %d", k);
+            CHECK(vec_finite(a) && vec_finite(b) && unit(nrm), "segment %d's numbers", k);
+        }
+        return;
+    }
+    }
+    if (!alive) CHECK(!ok, "a chain setter (%d) accepted a dead id", what);
+}
+
+// A dynamic body placed d into a flat static chain (made for it across
+// empty cells, its filter meeting the body's only), less than half its
+// height, ends out of it (within the slop) and in front of it after one
+// step; the chain is destroyed after.
+static void op_chain_rest(model *m, reader *r) {
+    int which;
+    ledge_body_id id = pick_id(m, r, &which);
+    float ts = m->md.tile_size;
+    int fx = (int)(rd_u8(r) % m->md.width), fy = (int)(rd_u8(r) % m->md.height);
+    float d = ts * (0.01f + 0.15f * (float)rd_u8(r) / 255.0f);
+    if (which < 0 || !m->alive[which] || m->extreme || m->chain_count == MAX_CHAINS) return;
+    if (ledge_body_get_type(m->w, id) != LEDGE_BODY_DYNAMIC) return;
+    const ledge_shape shape = *ledge_body_shape(m->w, id), *s = &shape;
+    // Placed half its height deep or more, its centre is behind the
+    // one-sided surface: a body behind a chain passes (chain.h).
+    if (d >= 0.45f * (s->bounds.upper.y - s->bounds.lower.y)) return;
+    float top = m->md.origin.y + ((float)fy + 0.5f) * ts;
+    float cx = m->md.origin.x + ((float)fx + 0.5f) * ts;
+    vec2s pos = {
+        {cx - 0.5f * (s->bounds.lower.x + s->bounds.upper.x), top - d - s->bounds.lower.y}};
+    ledge_aabb box = ledge_shape_aabb(s, pos);
+    int x0, y0, x1, y1;
+    ledge_tilemap_cell_at(m->map, box.lower, &x0, &y0);
+    ledge_tilemap_cell_at(m->map, box.upper, &x1, &y1);
+    if (x0 - 2 < 0 || x1 + 2 >= m->md.width || y0 - 1 < 0 || y1 + 2 > m->md.height) return;
+    if (x1 - x0 > 8 || y1 - y0 > 8) return;
+    for (int x = x0 - 2; x <= x1 + 2; ++x) {
+        for (int y = y0 - 1; y <= y1 + 1; ++y) {
+            if (ledge_tilemap_get(m->map, x, y) != LEDGE_TILE_EMPTY) return;
+        }
+    }
+    float lo = m->md.origin.x + (float)(x0 - 2) * ts, hi = m->md.origin.x + (float)(x1 + 3) * ts;
+    vec2s pts[2] = {{{hi, top}}, {{lo, top}}}; // right to left: the surface faces +y
+    if (m->gravity.y > 0.0f) {                 // y down: the surface faces -y, against gravity
+        pts[0] = (vec2s){{lo, top}};
+        pts[1] = (vec2s){{hi, top}};
+    }
+    ledge_chain_def cd = ledge_default_chain_def();
+    cd.points = pts;
+    cd.count = 2;
+    cd.filter = (ledge_filter){0x8000u, 0x8000u, 0};
+    ledge_chain_id ch = ledge_chain_create(m->w, &cd);
+    CHECK(ledge_chain_is_valid(m->w, ch), "a flat chain was refused");
+    ledge_filter old = ledge_body_filter(m->w, id), only = {0x8000u, 0x8000u, 0};
+    CHECK(ledge_body_set_filter(m->w, id, only), "set_filter");
+    bool below = m->gravity.y > 0.0f;
+    if (below) pos.y = 2.0f * top - pos.y - (s->bounds.lower.y + s->bounds.upper.y);
+    CHECK(ledge_body_set_position(m->w, id, pos), "set_position");
+    CHECK(ledge_body_set_velocity(m->w, id, (vec2s){{0.0f, 0.0f}}), "set_velocity");
+    CHECK(ledge_body_set_gravity_scale(m->w, id, 1.0f), "set_gravity_scale");
+    CHECK(ledge_body_set_drag(m->w, id, 0.0f), "set_drag");
+    const float dt = 1.0f / 60.0f;
+    ledge_world_step(m->w, dt);
+    record_step(m);
+    vec2s after = ledge_body_position(m->w, id);
+    float g = fabsf(m->gravity.x) + fabsf(m->gravity.y);
+    float allowed = m->slop + 2.0f * g * dt * dt + 1e-4f * ts + 1e-5f * fabsf(top);
+    float c = after.y + shape.center.y,
+          lowest = below ? after.y + s->bounds.upper.y : after.y + s->bounds.lower.y;
+    float depth = below ? lowest - top : top - lowest;
+    bool level = fabsf(m->gravity.x) <= 1e-3f * g; // a sideways pull slides it off
+    if (g > 0.0f && level) {
+        CHECK(depth <= allowed, "body %d placed %g into a chain is still %g into it (allowed %g)",
+              which, (double)d, (double)depth, (double)allowed);
+        CHECK(below ? c <= top : c >= top, "body %d went through the chain", which);
+    }
+    CHECK(ledge_body_set_filter(m->w, id, old), "restore filter");
+    ledge_chain_destroy(m->w, ch);
+    check_finite(m);
+}
+
+// A world query that meets chains: a ray, a nearest point, a shape cast,
+// boxes and points; hits must be finite, their fractions in [0, 1], their
+// chains living.
+static void op_chain_query(model *m, reader *r) {
+    vec2s p = rd_vec(r), t = rd_vec(r);
+    ledge_raycast_result hit;
+    if (ledge_world_raycast(m->w, p, t, NULL, &hit) && hit.kind == LEDGE_HIT_CHAIN) {
+        CHECK(hit.fraction >= 0.0f && hit.fraction <= 1.0f && vec_finite(hit.point),
+              "chain ray hit %g", (double)hit.fraction);
+        CHECK(ledge_chain_is_valid(m->w, hit.chain), "a ray hit a dead chain");
+    }
+    ledge_nearest_result near;
+    if (ledge_world_nearest_point(m->w, p, 5.0f, NULL, &near) && near.kind == LEDGE_HIT_CHAIN) {
+        CHECK(near.distance.distance >= 0.0f && near.distance.distance <= 5.0f,
+              "nearest chain at %g", (double)near.distance.distance);
+    }
+    ledge_shape circle = ledge_make_circle((vec2s){{0.0f, 0.0f}}, 0.3f);
+    if (ledge_world_shape_cast(m->w, &circle, p, t, NULL, &hit) && hit.kind == LEDGE_HIT_CHAIN) {
+        CHECK(hit.fraction >= 0.0f && hit.fraction <= 1.0f, "chain cast %g", (double)hit.fraction);
+    }
+}
+
 // --- joints ------------------------------------------------------------------
 
 // A joint between two picked bodies (recorded, null or forged) or a body
@@ -816,8 +1053,12 @@ static bool make_world(model *m, reader *r, bool one_worker) {
     // Both response models, from a bit of the same byte (the seeds keep
     // their meaning and cover both).
     wd.friction_law = (c >> 2) & 1 ? LEDGE_FRICTION_COULOMB : LEDGE_FRICTION_N;
-    // Joints from bit 4 with bit 3 clear (no input kept before them has it).
-    m->joints = (c & 0x18) == 0x10;
+    // Chains from bit 3 with bit 5 clear, joints from bit 4 with bit 3 clear
+    // or with chains: no input kept before either has those (the kept ones
+    // have 0x00, 0x10 for joints, 0x2c and 0xff), so they decode as they
+    // did.
+    m->chains = (c & 0x28) == 0x08;
+    m->joints = (c & 0x10) && (!(c & 0x08) || m->chains);
     if (FUZZ_WORLD_STRESS && c >= 0xE0) wd.cell_size = c >= 0xF0 ? rd_float(r) : 0.0f;
     if (FUZZ_WORLD_STRESS && c >= 0xF0) wd.cell_size = rd_float(r);
     uint8_t cap = rd_u8(r);
@@ -854,8 +1095,32 @@ static bool run(model *m, const uint8_t *data, size_t size, bool one_worker) {
     reader r = {data, size, 0};
     if (!make_world(m, &r, one_worker)) return false;
     for (int ops = 0; rd_more(&r) && ops < 256; ++ops) {
-        // (Op bytes 0..9 keep their meaning in worlds without joints.)
-        switch (rd_u8(&r) % (m->joints ? 12 : 10)) {
+        // Op bytes 0..9 keep their meaning in worlds without joints or
+        // chains, and 10..11 in worlds with joints: each part's ops are
+        // numbered after the ones before it.
+        int joint_ops = m->joints ? 2 : 0, chain_ops = m->chains ? 4 : 0;
+        int op = rd_u8(&r) % (10 + joint_ops + chain_ops);
+        if (op >= 10 + joint_ops) { // the chains'
+            switch (op - 10 - joint_ops) {
+            case 0:
+                op_chain(m, &r);
+                break;
+            case 1:
+                op_chain_change(m, &r);
+                break;
+            case 2:
+                op_chain_rest(m, &r);
+                break;
+            default:
+                op_chain_query(m, &r);
+                break;
+            }
+            check_ids(m);
+            check_chains(m);
+            check_joints(m);
+            continue;
+        }
+        switch (op) {
         case 0:
         case 1:
             op_create(m, &r);
@@ -892,6 +1157,7 @@ static bool run(model *m, const uint8_t *data, size_t size, bool one_worker) {
             break;
         }
         check_ids(m);
+        check_chains(m);
         check_joints(m);
     }
     ledge_world_destroy(m->w);

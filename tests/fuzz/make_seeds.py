@@ -71,6 +71,21 @@ def collide_seeds():
     for t in range(34):
         seed += bytes([5, t]) + vec(0, 0) + f(1) + bytes([t % 16]) + SHAPES[t % 4] + vec(0.5, 0.8) + vec(0.3, 0.3)
     out["tiles"] = seed
+    # op 0xF8: chain segments with neighbours (a direction byte >= 0x40 then
+    # its vector, or < 0x40 for none), every shape, overlapping the segment,
+    # at its ends, behind it, sweeping and casting across it.
+    def seg(p, q, before, after, shape, off, move):
+        d = lambda v: bytes([0]) if v is None else bytes([0x80]) + vec(*v)
+        return bytes([0xF8]) + vec(*p) + vec(*q) + d(before) + d(after) + shape + vec(*off) + vec(*move)
+    seed = b""
+    turns = [None, (1, 0), (1, 1), (1, -1), (0, 1), (0, -1)]
+    for k, shape in enumerate(SHAPES):
+        for t, before in enumerate(turns):
+            after = turns[(t + k) % len(turns)]
+            seed += seg((2, 0), (0, 0), before, after, shape, (1 + 0.25 * t, 0.3), (0.5, -1))
+            seed += seg((2, 0), (0, 0), before, after, shape, (2.2, 0.2), (-3, -0.5))
+            seed += seg((2, 0), (0, 0), before, after, shape, (-0.1, 0.35), (1, 0))
+    out["segments"] = seed
     return out
 
 
@@ -112,7 +127,8 @@ def tilemap_seeds():
 
 def world_header(w=20, h=12, cell=0):
     # width, height, tile size, gravity, iterations, substeps, cell size, capacity
-    # (cell 0x10: the input makes joints, fuzz_world.c)
+    # (cell 0x10: the input makes joints, 0x08: chains, 0x18: both;
+    # fuzz_world.c)
     return bytes([w - 4, h - 4, 0, 0, 3, 0, cell, 0])
 
 
@@ -155,6 +171,38 @@ def world_seeds():
     out["floor"] = world_header() + body + floor + steps + floor
     out["stale_ids"] = world_header() + body + stale + steps + stale
     out["odd_dt"] = world_header(8, 8) + body + bytes([5, 3, 5, 4, 5, 5, 5, 6, 5, 7, 5, 8, 5, 9])
+    # Chains (cell byte 0x08; ops 10..13 after the materials' op 9, or
+    # 12..15 with joints too). Op 10: head = count - 2 | loop << 4 |
+    # kinematic << 5, the points, a velocity, a filter (bit 6: a material
+    # follows, op 9's four bytes): a hill, a kinematic platform, an icy
+    # rock, a belt; then changes (op 11: pick, what, a vector, for what 4 a
+    # material), resting bodies (op 12) and queries (op 13).
+    def chain_op(head, pts, velocity=(0, 0), filt=0x81, material=b"", first=10):
+        return (bytes([first, head]) + bytes(pts) + bytes([velocity[0] & 0xFF, velocity[1] & 0xFF, filt])
+                + material)
+    def mat(f, b, speed, mix):
+        return bytes([f, b, (speed + 120) & 0xFF, mix])
+    hill = chain_op(4, [240, 40, 170, 40, 140, 90, 110, 90, 80, 40, 10, 40])
+    platform = chain_op(0x20 | 1, [200, 150, 170, 160, 140, 150], (8, 0))
+    rock = chain_op(0x10 | 3, [60, 150, 80, 150, 90, 170, 70, 185, 50, 170], filt=0xC1,
+                 material=mat(0, 0, 0, 1))
+    belt = chain_op(1, [120, 120, 90, 110, 60, 120], filt=0xC1, material=mat(2, 1, 32, 1))
+    moving_belt = chain_op(0x20, [230, 100, 200, 100], (-6, 0), filt=0xC1, material=mat(3, 0, -24, 2))
+    changes = (bytes([11, 1, 2]) + vec(1, 0) + bytes([11, 0, 5]) + vec(0, 0)
+               + bytes([11, 1, 3]) + vec(9, 8) + bytes([11, 2, 4]) + vec(0, 0) + mat(4, 4, 16, 0)
+               + bytes([11, 0, 4]) + vec(0, 0) + bytes([0, 0, 120, 0xF5]))  # a mix that is none
+    rest = b"".join(bytes([12, k, 4 + 2 * k, 6, 80]) for k in range(6))
+    queries = b"".join(bytes([13]) + vec(3 + k, 9) + vec(0.5, -8) for k in range(6))
+    chains = world_header(cell=0x08)
+    out["chains"] = chains + hill + platform + rock + belt + moving_belt + body + steps + changes + steps
+    out["chain_rest"] = chains + body + rest + steps + rest
+    out["chain_queries"] = chains + hill + rock + queries + steps + queries
+    out["chain_churn"] = (chains + hill + bytes([11, 0, 0]) + vec(0, 0) + platform
+                          + rock + steps + bytes([11, 1, 0]) + vec(0, 0) + hill + steps)
+    # Chains and joints together: the chains' ops are 12..15.
+    out["chains_joints"] = (world_header(cell=0x18) + chain_op(4, [240, 40, 170, 40, 140, 90, 110, 90, 80, 40, 10, 40], first=12)
+                            + body + joint(1, None, 0, (100, 230), 40) + steps
+                            + bytes([13, 0, 4]) + vec(0, 0) + mat(1, 0, 16, 1) + steps)
     # Joints: a chain of ropes from a point, then one of each type between
     # bodies, steps, calls on them (op 11) and a body destroyed under them.
     chain = joint(1, None, 0, (100, 230), 40) + b"".join(joint(1, k, k + 1, length=40) for k in range(6))
@@ -177,6 +225,7 @@ def world_seeds():
     mats += material(1, 4, 3, 0, 1, 16, 0) + material(0, 3, 0, 16, 2, 1)
     mats += material(3, 2, 0, 24, 0, 1, 1) + material(2, 0, 0, 0, 0, 5, 0) + material(4, 0, 0, 0, 0, 0x40)
     out["materials"] = world_header() + body + mats + steps + mats[:6] + steps
+    return out
     return out
 
 

@@ -433,6 +433,206 @@ test('save and restore: the same hashes from then on, refusals raise ledge\'s me
     eq(w:hash(), before, 'the world is unchanged')
 end)
 
+test('chains: a ball rests on a hill, contacts, rays and touch events name the chain', function()
+    local w = ledge.newWorld({ width = 32, height = 16 })
+    -- A hill drawn right to left (the surface faces up, y up).
+    local hill = w:newChain({ points = { 20, 2, 14, 2, 11, 4, 8, 4, 5, 2, 0, 2 }, data = 'hill' })
+    eq(w:chainCount(), 1, 'count')
+    eq(hill:type(), 'static')
+    eq(hill:segmentCount(), 5, 'segments')
+    truthy(not hill:isLoop(), 'open')
+    eq(#hill:points(), 12, 'points')
+    eq(hill.data, 'hill', 'data')
+    local x0, y0, x1, y1, nx, ny = hill:segment(3) -- the flat top, (11, 4) -> (8, 4)
+    near(x0, 11, 0, 'x0')
+    near(y1, 4, 0, 'y1')
+    near(ny, 1, 1e-6, 'normal up')
+    near(nx, 0, 1e-6, 'normal x')
+    local b = w:newBody({ shape = { circle = 0.4 }, x = 9.5, y = 6, enable_events = true })
+    local began = {}
+    for _ = 1, 120 do
+        w:step(1 / 60)
+        for _, e in ipairs(w:touchEvents().began) do began[#began + 1] = e end
+    end
+    local x, y = b:position()
+    near(y, 4.4, 0.01, 'on the top')
+    local c = b:contacts()
+    eq(#c, 1, 'one contact')
+    eq(c[1].chain, hill, 'the chain')
+    eq(c[1].segment, 3, 'the top segment')
+    eq(c[1].other, nil, 'no body')
+    truthy(b:ground().onGround, 'on ground')
+    eq(b:ground().groundChain, hill, 'ground chain')
+    eq(#began, 1, 'a touch began')
+    eq(began[1].chain, hill, 'touch names the chain')
+    local h = w:raycast(12.5, 10, 0, -10)
+    eq(h.kind, 'chain')
+    eq(h.chain, hill)
+    eq(h.segment, 2, 'the slope (14, 2) -> (11, 4)')
+    near(h.y, 3, 1e-5, 'hit y')
+    eq(w:raycast(12.5, 10, 0, -10, { chains = false }).kind, 'tile', 'chains left out')
+    eq(w:raycast(12.5, 0.5, 0, 3), nil, 'from behind: no hit')
+    hill:destroy()
+    truthy(not hill:isValid(), 'destroyed')
+    eq(w:chainCount(), 0, 'no chain')
+    raises('def->count is 1', function() w:newChain({ points = { 1, 1 } }) end)
+    raises('ledge_chain_create', function() w:newChain({ points = { 1, 1, 1, 1 } }) end)
+    raises('a chain is static or kinematic', function() w:newChain({ points = { 0, 0, 1, 0 }, type = 'dynamic' }) end)
+    raises('bad chain type', function() w:newChain({ points = { 0, 0, 1, 0 }, type = 'floaty' }) end)
+end)
+
+test('chains: AABB and point queries equal brute force over the segments', function()
+    local w = ledge.newWorld({ width = 64, height = 64, gravity = { 0, 0 } })
+    local chains = {}
+    for k = 1, 6 do
+        local pts, cx, cy = {}, rnd(8, 56), rnd(8, 56)
+        for i = 0, 11 do -- a clockwise or counter-clockwise loop (a star)
+            local a, r = (k % 2 == 0 and 1 or -1) * i * math.pi / 6, (i % 2 == 0) and 5 or 3
+            pts[2 * i + 1], pts[2 * i + 2] = cx + r * math.cos(a), cy + r * math.sin(a)
+        end
+        chains[k] = w:newChain({ points = pts, loop = true })
+    end
+    for _ = 1, 300 do
+        local qx0, qy0 = rnd(0, 60), rnd(0, 60)
+        local qx1, qy1 = qx0 + rnd(0, 6), qy0 + rnd(0, 6)
+        local want = {}
+        for _, c in ipairs(chains) do
+            for i = 1, c:segmentCount() do
+                local ax, ay, bx, by = c:segment(i)
+                -- The segment meets the box: clip it (Liang-Barsky).
+                local t0, t1, dx, dy, hit = 0, 1, bx - ax, by - ay, true
+                for _, e in ipairs({ { -dx, ax - qx0 }, { dx, qx1 - ax }, { -dy, ay - qy0 }, { dy, qy1 - ay } }) do
+                    local pp, qq = e[1], e[2]
+                    if pp == 0 then
+                        if qq < 0 then hit = false end
+                    else
+                        local r = qq / pp
+                        if pp < 0 then t0 = math.max(t0, r) else t1 = math.min(t1, r) end
+                    end
+                end
+                if hit and t0 <= t1 then want[#want + 1] = { c, i } end
+            end
+        end
+        local got = w:queryChainsAABB(qx0, qy0, qx1, qy1)
+        eq(#got, #want, 'count')
+        for i = 1, #want do
+            eq(got[i].chain, want[i][1], 'chain ' .. i)
+            eq(got[i].segment, want[i][2], 'segment ' .. i)
+        end
+        -- Point: inside a counter-clockwise loop, outside a clockwise one.
+        local inside = {}
+        for k, c in ipairs(chains) do
+            local n, odd = c:segmentCount(), false
+            for i = 1, n do
+                local ax, ay, bx, by = c:segment(i)
+                if (ay > qy0) ~= (by > qy0) and qx0 < ax + (qy0 - ay) * (bx - ax) / (by - ay) then
+                    odd = not odd
+                end
+            end
+            if odd == (k % 2 == 0) then inside[#inside + 1] = c end
+        end
+        local pg = w:queryChainsPoint(qx0, qy0)
+        eq(#pg, #inside, 'point count')
+        for i = 1, #inside do eq(pg[i], inside[i], 'point chain ' .. i) end
+    end
+end)
+
+test('chains: a character walks a chain hill; a kinematic chain carries a crate', function()
+    local w = ledge.newWorld({ width = 32, height = 16, gravity = { 0, -20 } })
+    local hill = w:newChain({ points = { 30, 1, 20, 1, 16, 3, 12, 3, 8, 1, 0, 1 } })
+    local ch = w:newCharacter({ shape = { box = { 0.3, 0.45 } }, x = 2, y = 1.46 })
+    local top, st = 0, nil
+    for _ = 1, 120 do
+        st = ch:move(6, -2, 1 / 60)
+        w:step(1 / 60)
+        truthy(st.onFloor, 'on the floor')
+        local _, y = ch:position()
+        top = math.max(top, y)
+    end
+    near(top, 3.45, 0.02, 'over the top')
+    eq(st.floorChain, hill, 'stands on the chain')
+    eq(st.floorBody, nil, 'no body')
+    local raft = w:newChain({ points = { 4, 8, 0, 8 }, type = 'kinematic', x = 20, y = 0, vx = 1 })
+    eq(raft:type(), 'kinematic')
+    local crate = w:newBody({ shape = { box = { 0.4, 0.4 } }, x = 22, y = 8.4, friction = 0.8 })
+    for _ = 1, 60 do w:step(1 / 60) end
+    local rx = raft:position()
+    near(rx, 21, 1e-4, 'the raft moved 1')
+    local cx = crate:position()
+    near(cx, 23, 0.1, 'the crate rode along')
+    raft:setVelocity(0, 0)
+    raft:setTarget(20, 0, 1 / 60)
+    w:step(1 / 60)
+    near((raft:position()), 20, 1e-5, 'target reached')
+    raises('static', function() hill:setVelocity(1, 0) end)
+end)
+
+test('chains: materials (a belt chain, ice, a character reading its floor)', function()
+    local w = ledge.newWorld({ width = 64, height = 16 })
+    local belt = w:newChain({ points = { 60, 2, 30, 2, 0, 2 },
+        material = { friction = 0.5, surface_speed = 2 } })
+    local m = belt:material()
+    eq(m.surface_speed, 2, 'the def\'s speed')
+    eq(m.friction, 0.5, 'the def\'s friction')
+    eq(m.friction_mix, 'min', 'the default mix')
+    eq(w:newChain({ points = { 4, 9, 0, 9 } }):material().friction, 1, 'the default material')
+    local crate = w:newBody({ shape = { box = { 0.3, 0.3 } }, x = 20, y = 2.296, friction = 0.5 })
+    for _ = 1, 30 do w:step(1 / 60) end
+    near((crate:velocity()), 2 * (1 - 0.5 ^ 30), 1e-4, 'carried at 2 (1 - 0.5^30)')
+    local p = w:newCharacter({ shape = ledge.shape({ box = { 0.3, 0.45 } }), x = 40, y = 2.46 })
+    local s = p:move(0, -1, 1 / 60)
+    truthy(s.onFloor, 'on the chain')
+    eq(s.floorChain, belt, 'its chain')
+    eq(s.floorMaterial.surface_speed, 2, 'its floor\'s belt')
+    near(s.platformVx, 2, 1e-6, 'the belt\'s velocity')
+    belt:setMaterial({ friction = 0 })
+    eq(belt:material().surface_speed, 0, 'setMaterial: the default material\'s speed')
+    s = p:move(0, -1, 1 / 60)
+    eq(s.floorMaterial.friction, 0, 'ice now')
+    raises('material->friction is 2', belt.setMaterial, belt, { friction = 2 })
+    raises('def->material is friction 2', function()
+        w:newChain({ points = { 1, 1, 0, 1 }, material = { friction = 2 } })
+    end)
+end)
+
+test('chains: a Tiled polyline and a kinematic polyline with its path', function()
+    -- libledge_tiled next to the libledge under test (skipped without it).
+    local lib = os.getenv('LEDGE_TILED_LIB') or
+        ((os.getenv('LEDGE_LIB') or ''):match('^(.*/)') or './') .. 'libledge_tiled.so'
+    local f = io.open(lib)
+    if not f then
+        print('(no ' .. lib .. ': the Tiled chain test is skipped)')
+        return
+    end
+    f:close()
+    local path = os.tmpname()
+    f = assert(io.open(path, 'w'))
+    f:write([[{"type":"map","orientation":"orthogonal","infinite":false,"width":4,"height":4,
+"tilewidth":16,"tileheight":16,"tilesets":[],"layers":[
+{"type":"tilelayer","name":"t","width":4,"height":4,"data":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]},
+{"type":"objectgroup","name":"o","objects":[
+{"id":1,"name":"hill","x":0,"y":48,"polyline":[{"x":0,"y":0},{"x":32,"y":-16},{"x":64,"y":0}]},
+{"id":2,"name":"raft","x":0,"y":16,"polyline":[{"x":0,"y":0},{"x":16,"y":0}],
+ "properties":[{"name":"body","value":"kinematic"},{"name":"path","type":"object","value":3}]},
+{"id":3,"name":"route","type":"path","x":0,"y":8,"polyline":[{"x":0,"y":0},{"x":32,"y":0}]}]}]}]])
+    f:close()
+    local ok, w, objects = pcall(ledge.loadTiledWorld, path)
+    os.remove(path)
+    truthy(ok, tostring(w))
+    eq(w:chainCount(), 2, 'two chains')
+    local hill, raft, route = objects[1], objects[2], objects[3]
+    eq(hill.name, 'hill')
+    truthy(hill.chain and hill.chain:isValid(), 'the hill is a chain')
+    eq(#hill.points, 6, 'three points')
+    eq(#hill.bodies, 0, 'no body')
+    local _, _, _, _, _, ny = hill.chain:segment(1)
+    truthy(ny > 0, 'facing up')
+    eq(raft.chain:type(), 'kinematic')
+    eq(raft.path, 3, 'the route')
+    truthy(route.isPath and route.chain == nil, 'a path makes nothing')
+    eq(#route.points, 4, 'two path points')
+end)
+
 test('a pendulum keeps its period, a rope its length, a joint its refusals', function()
     local w = ledge.newWorld({ width = 64, height = 64 })
     local L, th = 1.5, 0.1

@@ -6,8 +6,9 @@
 --
 -- The shared library is found through the LEDGE_LIB environment variable (a
 -- path, e.g. build/libledge.so) or else the system's library path
--- ("libledge.so"); the optional Tiled loader through LEDGE_TILED_LIB or
--- "libledge_tiled.so", the optional LDtk loader through LEDGE_LDTK_LIB, or
+-- ("libledge.so"); the optional Tiled loader through LEDGE_TILED_LIB, the
+-- libledge_tiled.so beside a libledge loaded by path, or the system's
+-- "libledge_tiled.so"; the optional LDtk loader through LEDGE_LDTK_LIB, or
 -- libledge_ldtk.so next to the file LEDGE_LIB names, or "libledge_ldtk.so".
 -- Call ledge.load(path) before anything else to choose one from Lua
 -- instead.
@@ -61,7 +62,8 @@ end
 --- Loads the shared library (path, LEDGE_LIB, or the system's "ledge").
 function ledge.load(path)
     if C then return ledge end
-    C = ffi.load(path or os.getenv('LEDGE_LIB') or 'ledge')
+    ledge.library_path = path or os.getenv('LEDGE_LIB')
+    C = ffi.load(ledge.library_path or 'ledge')
     C.ledge_set_log_hook(C.ledge_log_discard, nil)
     ledge.C = C
     tile_names()
@@ -126,8 +128,10 @@ local Body = {}
 Body.__index = Body
 local Tilemap = {}
 Tilemap.__index = Tilemap
+local Chain = {}
+Chain.__index = Chain
 
-ledge.World, ledge.Body, ledge.Tilemap = World, Body, Tilemap
+ledge.World, ledge.Body, ledge.Tilemap, ledge.Chain = World, Body, Tilemap, Chain
 
 local function fill_world_def(wd, t)
     t = t or {}
@@ -143,7 +147,8 @@ local function fill_world_def(wd, t)
 end
 
 local function wrap_world(ptr)
-    local self = setmetatable({ ptr = ffi.gc(ptr, C.ledge_world_destroy), users = {} }, World)
+    local self = setmetatable({ ptr = ffi.gc(ptr, C.ledge_world_destroy), users = {},
+        chains = {} }, World)
     self.tilemap = setmetatable({ ptr = C.ledge_world_tilemap(ptr), owner = self }, Tilemap)
     return self
 end
@@ -280,6 +285,7 @@ local function filter_of(t)
     if t.category then f.category = t.category end
     if t.mask then f.mask = t.mask end
     if t.tiles ~= nil then f.include_tiles = t.tiles end
+    if t.chains ~= nil then f.include_chains = t.chains end
     if t.one_way ~= nil then
         f.one_way = query_one_way[t.one_way] or error('bad one_way ' .. tostring(t.one_way)
             .. " (must be 'as_bodies', 'always' or 'never')", 3)
@@ -288,19 +294,22 @@ local function filter_of(t)
     return f
 end
 
-local kinds = { [0] = 'none', 'tile', 'body' }
+local kinds = { [0] = 'none', 'tile', 'body', 'chain' }
 
 local function cast_result(world, r)
     return {
         kind = kinds[tonumber(r.kind)], body = world:body(r.body), x = r.point.x, y = r.point.y,
         nx = r.normal.x, ny = r.normal.y, fraction = r.fraction,
         cell_x = r.cell_x, cell_y = r.cell_y, tile = r.tile,
+        chain = world:chain(r.chain), segment = r.chain.index1 ~= 0 and r.segment + 1 or nil,
     }
 end
 
 --- The closest hit of the segment (x, y) -> (x + dx, y + dy) or nil;
---- filter = {category, mask, tiles = bool, one_way = 'as_bodies' | 'always' | 'never',
---- ignore = body}.
+--- filter = {category, mask, tiles = bool, chains = bool,
+--- one_way = 'as_bodies' | 'always' | 'never', ignore = body}.
+--- A hit's kind is 'tile', 'body' or 'chain' (then chain and segment, from
+--- 1, name what was hit).
 function World:raycast(x, y, dx, dy, filter)
     local r = raycast_result_t()
     local hit = checked(C.ledge_world_raycast, wptr(self), vec2(x, y), vec2(dx, dy),
@@ -355,12 +364,14 @@ local function events_list(world, arr, n, f)
     return out
 end
 
---- The last step's touch events: {began = {{a =, b =, cell_x =, cell_y =}},
---- ended = {...}} (b nil for a tile).
+--- The last step's touch events: {began = {{a =, b =, cell_x =, cell_y =,
+--- chain =}}, ended = {...}} (b nil for a tile or a chain; chain the Chain
+--- touched, else nil).
 function World:touchEvents()
     local e = C.ledge_world_touch_events(wptr(self))
     local f = function(w, t)
-        return { a = w:body(t.a), b = w:body(t.b), cell_x = t.cell_x, cell_y = t.cell_y }
+        return { a = w:body(t.a), b = w:body(t.b), cell_x = t.cell_x, cell_y = t.cell_y,
+            chain = w:chain(t.chain) }
     end
     return { began = events_list(self, e.begin, e.begin_count, f),
         ended = events_list(self, e['end'], e.end_count, f) }
@@ -389,10 +400,11 @@ jit.off(draw_world)
 
 --- Debug draw through Lua functions: handlers = {polygon = f(verts, color),
 --- solidPolygon = f(verts, color)} where verts is {x1, y1, x2, y2, ...} and
---- color 0xRRGGBB; options = {tiles, bodies, contacts, normals, bounds,
---- joints}. Circles, segments and points are not drawn through it: LuaJIT
---- callbacks cannot take vec2s by value (draw them from body positions
---- instead, and joints from Joint:anchors()).
+--- color 0xRRGGBB; options = {tiles, bodies, chains, contacts, normals,
+--- bounds, joints, materials}. Circles, segments and points are not drawn
+--- through it: LuaJIT callbacks cannot take vec2s by value (draw them from
+--- body positions instead, joints from Joint:anchors() and chains from
+--- Chain:points()).
 function World:draw(handlers, x0, y0, x1, y1, options)
     local dd = C.ledge_default_debug_draw()
     local cbs = {}
@@ -409,7 +421,8 @@ function World:draw(handlers, x0, y0, x1, y1, options)
     if handlers.polygon then dd.draw_polygon = poly(handlers.polygon) end
     if handlers.solidPolygon then dd.draw_solid_polygon = poly(handlers.solidPolygon) end
     options = options or {}
-    for _, k in ipairs({ 'tiles', 'bodies', 'contacts', 'normals', 'bounds', 'joints' }) do
+    for _, k in ipairs({ 'tiles', 'bodies', 'chains', 'contacts', 'normals', 'bounds', 'joints',
+                         'materials' }) do
         if options[k] ~= nil then dd['draw_' .. k] = options[k] end
     end
     local ok, err = pcall(checked, draw_world, wptr(self), dd,
@@ -560,12 +573,28 @@ end
 
 local T -- libledge_tiled, loaded on first use
 
+-- LEDGE_TILED_LIB, else the libledge_tiled beside the libledge loaded by
+-- path, else the system's.
+local function tiled_library()
+    local env = os.getenv('LEDGE_TILED_LIB')
+    if env then return ffi.load(env) end
+    local dir = ledge.library_path and ledge.library_path:match('^(.*/)')
+    if dir then
+        local ok, lib = pcall(ffi.load, dir .. 'libledge_tiled.so')
+        if ok then return lib end
+    end
+    return ffi.load('ledge_tiled')
+end
+
 --- A world from a Tiled JSON map file (ledge_tiled_create_world_file):
 --- returns the World and a list of its objects {name, type, layer, x, y,
---- bodies = {...}}. t: {y_down = bool, tile_layer = name, gravity = ...}.
+--- bodies = {...}, chain = the Chain of a polyline or chain polygon or nil,
+--- isPath, path = the index in the list of the path it names or nil,
+--- points = {x1, y1, ...} of a chain or path (world)}. t: {y_down = bool,
+--- tile_layer = name, gravity = ...}.
 function ledge.loadTiledWorld(path, t)
     ledge.load()
-    T = T or ffi.load(os.getenv('LEDGE_TILED_LIB') or 'ledge_tiled')
+    T = T or tiled_library()
     t = t or {}
     local d = T.ledge_default_tiled_def()
     fill_world_def(d.world, t)
@@ -580,8 +609,15 @@ function ledge.loadTiledWorld(path, t)
         local o = r.objects[i]
         local bodies = {}
         for k = 0, o.body_count - 1 do bodies[k + 1] = world:body(r.bodies[o.first_body + k]) end
+        local points = {}
+        for k = 0, o.point_count - 1 do
+            local q = r.points[o.first_point + k]
+            points[2 * k + 1], points[2 * k + 2] = q.x, q.y
+        end
         objects[i + 1] = { name = ffi.string(o.name), type = ffi.string(o.type),
-            layer = ffi.string(o.layer), x = o.position.x, y = o.position.y, bodies = bodies }
+            layer = ffi.string(o.layer), x = o.position.x, y = o.position.y, bodies = bodies,
+            chain = world:chain(o.chain), isPath = o.is_path,
+            path = o.path >= 0 and o.path + 1 or nil, points = points }
     end
     T.ledge_tiled_result_destroy(r)
     return world, objects
@@ -842,19 +878,22 @@ function Body:setAwake(awake) return checked(C.ledge_body_set_awake, bw(self), s
 function Body:dropThrough() checked(C.ledge_body_drop_through, bw(self), self.id) end
 
 --- Ground state after the last step: {onGround, onCeiling, onWallLeft,
---- onWallRight, groundNormal = {x, y}, wallNormal, groundBody, cellX, cellY}.
+--- onWallRight, groundNormal = {x, y}, wallNormal, groundBody, groundChain,
+--- cellX, cellY}.
 function Body:ground()
     local g = checked(C.ledge_body_ground, bw(self), self.id)
     return { onGround = g.on_ground, onCeiling = g.on_ceiling, onWallLeft = g.on_wall_left,
         onWallRight = g.on_wall_right,
         groundNormal = { x = g.ground_normal.x, y = g.ground_normal.y },
         wallNormal = { x = g.wall_normal.x, y = g.wall_normal.y },
-        groundBody = self.world:body(g.ground_body), cellX = g.ground_cell_x,
+        groundBody = self.world:body(g.ground_body), groundChain = self.world:chain(g.ground_chain),
+        cellX = g.ground_cell_x,
         cellY = g.ground_cell_y }
 end
 
---- The last step's contacts: {{other = body or nil (a tile), cellX, cellY,
---- nx, ny, x, y, depth, response = 'slide' ...}}.
+--- The last step's contacts: {{other = body or nil (a tile or a chain),
+--- chain = the Chain or nil, segment (from 1, a chain's), cellX, cellY, nx,
+--- ny, x, y, depth, response = 'slide' ...}}.
 function Body:contacts()
     local n = checked(C.ledge_body_contacts, bw(self), self.id, nil, 0)
     local buf = ffi.new('ledge_contact_data[?]', math.max(n, 1))
@@ -862,7 +901,8 @@ function Body:contacts()
     local out = {}
     for i = 0, n - 1 do
         local c = buf[i]
-        out[i + 1] = { other = self.world:body(c.other), cellX = c.cell_x, cellY = c.cell_y,
+        out[i + 1] = { other = self.world:body(c.other), chain = self.world:chain(c.chain),
+            segment = c.chain.index1 ~= 0 and c.segment + 1 or nil, cellX = c.cell_x, cellY = c.cell_y,
             nx = c.normal.x, ny = c.normal.y, x = c.point.x, y = c.point.y, depth = c.depth,
             response = response_names[tonumber(c.response)] }
     end
@@ -877,8 +917,9 @@ local move_def_fields = { 'max_slides', 'max_floor_slope', 'snap_length', 'skin'
 --- along tiles and bodies. opts: ledge_move_def fields (max_slides,
 --- max_floor_slope, snap_length, skin, stop_on_slope, set_velocity, up =
 --- {x, y}). Returns {x, y, dx, dy, onGround, onWall, onCeiling, wallSide,
---- snapped, stuck, groundNormal = {x, y}, hits = {{kind, body, cellX, cellY,
---- tile, nx, ny, fraction}}, groundHit = the hit stood on or nil} and keeps
+--- snapped, stuck, groundNormal = {x, y}, hits = {{kind, body, chain,
+--- segment, cellX, cellY, tile, nx, ny, fraction}}, groundHit = the hit
+--- stood on or nil} and keeps
 --- the C result as result.c.
 function Body:move(dx, dy, opts)
     local md = C.ledge_default_move_def()
@@ -896,6 +937,7 @@ function Body:move(dx, dy, opts)
     for i = 0, r.hit_count - 1 do
         local h = r.hits[i]
         hits[i + 1] = { kind = kinds[tonumber(h.kind)], body = self.world:body(h.body),
+            chain = self.world:chain(h.chain), segment = h.chain.index1 ~= 0 and h.segment + 1 or nil,
             cellX = h.cell_x, cellY = h.cell_y, tile = h.tile, nx = h.normal.x, ny = h.normal.y,
             fraction = h.fraction }
     end
@@ -904,6 +946,194 @@ function Body:move(dx, dy, opts)
         wallSide = r.wall_side, snapped = r.snapped, stuck = r.stuck,
         groundNormal = { x = r.ground_normal.x, y = r.ground_normal.y }, hits = hits,
         groundHit = r.ground_hit >= 0 and hits[r.ground_hit + 1] or nil, c = r }
+end
+
+-- --- chains (chain.h) -------------------------------------------------------
+
+local function chain_key(id) return id.index1 * 4294967296 + id.generation end
+
+local function wrap_chain(world, id)
+    local k = chain_key(id)
+    local c = world.chains[k]
+    if c then return c end
+    c = setmetatable({ world = world, id = ffi.new('ledge_chain_id', id), data = nil }, Chain)
+    world.chains[k] = c
+    return c
+end
+
+--- The Chain object of a C ledge_chain_id (nil for the null id).
+function World:chain(id)
+    if id.index1 == 0 then return nil end
+    return wrap_chain(self, id)
+end
+
+--- A new chain (free-form ground, docs/chains.md): {points = {x1, y1, x2,
+--- y2, ...} (the chain's frame; its surface faces right of the direction
+--- from one point to the next, y up), loop = bool, type = 'static' |
+--- 'kinematic', x, y (its position), vx, vy (a kinematic chain's
+--- velocity), category, mask, group, material (a table as ledge.material
+--- takes it, or a ledge_material: its surface, a belt's speed along each
+--- segment), data = anything of yours}.
+function World:newChain(t)
+    local pts = t.points or error('newChain needs points = {x1, y1, ...}', 2)
+    local n = math.floor(#pts / 2)
+    local buf = ffi.new('vec2s[?]', math.max(n, 1))
+    for i = 0, n - 1 do buf[i].x, buf[i].y = pts[2 * i + 1], pts[2 * i + 2] end
+    local cd = C.ledge_default_chain_def()
+    cd.points, cd.count, cd.loop = buf, n, t.loop and true or false
+    cd.type = ledge.body_types[t.type or 'static'] or error('bad chain type ' .. tostring(t.type), 2)
+    cd.position.x, cd.position.y = t.x or 0, t.y or 0
+    if t.vx or t.vy then cd.velocity.x, cd.velocity.y = t.vx or 0, t.vy or 0 end
+    if t.category then cd.filter.category = t.category end
+    if t.mask then cd.filter.mask = t.mask end
+    if t.group then cd.filter.group = t.group end
+    if t.material then cd.material = as_material(t.material) end
+    local id = checked(C.ledge_chain_create, wptr(self), cd)
+    if id.index1 == 0 then raise('ledge_chain_create failed', 2) end
+    local c = wrap_chain(self, id)
+    c.data = t.data
+    return c
+end
+
+function World:chainCount() return C.ledge_world_chain_count(wptr(self)) end
+
+-- The chain queries without callbacks (ffi.h), into buffers that grow.
+local chain_ids, chain_segs, chain_cap = nil, nil, 0
+local function chain_hits(self, n_of, filter)
+    local n = n_of(chain_ids, chain_segs, chain_cap)
+    if n > chain_cap then
+        chain_cap = n * 2
+        chain_ids = ffi.new('ledge_chain_id[?]', chain_cap)
+        chain_segs = ffi.new('int[?]', chain_cap)
+        n = n_of(chain_ids, chain_segs, chain_cap)
+    end
+    if n < 0 then raise('query refused', 4) end
+    local out = {}
+    for i = 0, n - 1 do
+        local seg = chain_segs[i]
+        out[i + 1] = { chain = wrap_chain(self, chain_ids[i]), segment = seg >= 0 and seg + 1 or nil }
+    end
+    return out
+end
+
+--- The chain segments that meet the box (x0, y0)..(x1, y1): {{chain =,
+--- segment = (from 1)}}, by chain then segment.
+function World:queryChainsAABB(x0, y0, x1, y1, filter)
+    local p, box, f = wptr(self), aabb_t(vec2(x0, y0), vec2(x1, y1)), filter_of(filter)
+    return chain_hits(self, function(ids, segs, cap)
+        return checked(C.ledge_world_query_chains_aabb_ids, p, box, f, ids, segs, cap)
+    end)
+end
+
+--- The closed chains whose solid holds the point (x, y): a list of Chains
+--- (inside a counter-clockwise loop, outside a clockwise one).
+function World:queryChainsPoint(x, y, filter)
+    local p, at, f = wptr(self), vec2(x, y), filter_of(filter)
+    local out = {}
+    local hits = chain_hits(self, function(ids, segs, cap)
+        if cap > 0 then for i = 0, cap - 1 do segs[i] = -1 end end
+        return checked(C.ledge_world_query_chains_point_ids, p, at, f, ids, cap)
+    end)
+    for i, h in ipairs(hits) do out[i] = h.chain end
+    return out
+end
+
+local function chw(self)
+    local w = self.world.ptr
+    if w == nil then error('the world of this chain was destroyed', 3) end
+    return w
+end
+
+--- Removes the chain; the Chain object is then invalid.
+function Chain:destroy()
+    checked(C.ledge_chain_destroy, chw(self), self.id)
+    self.world.chains[chain_key(self.id)] = nil
+end
+
+function Chain:isValid()
+    return self.world.ptr ~= nil and C.ledge_chain_is_valid(self.world.ptr, self.id)
+end
+
+function Chain:type()
+    local t = checked(C.ledge_chain_get_type, chw(self), self.id)
+    return ({ [0] = 'static', 'kinematic', 'dynamic' })[tonumber(t)]
+end
+
+function Chain:position()
+    local p = checked(C.ledge_chain_position, chw(self), self.id)
+    return p.x, p.y
+end
+
+function Chain:velocity()
+    local p = checked(C.ledge_chain_velocity, chw(self), self.id)
+    return p.x, p.y
+end
+
+local function chain_setter(cfn)
+    return function(self, x, y)
+        if not checked(cfn, chw(self), self.id, vec2(x, y)) then raise('refused') end
+    end
+end
+Chain.setPosition = chain_setter(function(...) return C.ledge_chain_set_position(...) end)
+--- A kinematic chain's velocity (refused for a static chain).
+Chain.setVelocity = chain_setter(function(...) return C.ledge_chain_set_velocity(...) end)
+
+--- Moves a kinematic chain to (x, y) over the next step of dt seconds.
+function Chain:setTarget(x, y, dt)
+    if not checked(C.ledge_chain_set_target, chw(self), self.id, vec2(x, y), dt) then
+        raise('refused')
+    end
+end
+
+function Chain:isLoop() return checked(C.ledge_chain_is_loop, chw(self), self.id) end
+
+--- The chain's points in its frame: {x1, y1, x2, y2, ...}.
+function Chain:points()
+    local n = checked(C.ledge_chain_points, chw(self), self.id, nil, 0)
+    local buf = ffi.new('vec2s[?]', math.max(n, 1))
+    C.ledge_chain_points(self.world.ptr, self.id, buf, n)
+    local out = {}
+    for i = 0, n - 1 do out[2 * i + 1], out[2 * i + 2] = buf[i].x, buf[i].y end
+    return out
+end
+
+function Chain:segmentCount() return checked(C.ledge_chain_segment_count, chw(self), self.id) end
+
+--- Segment i (from 1) in the world: x0, y0, x1, y1, nx, ny (its normal).
+function Chain:segment(i)
+    local v = ffi.new('vec2s[3]')
+    if not checked(C.ledge_chain_segment, chw(self), self.id, i - 1, v, v + 1, v + 2) then
+        raise('refused')
+    end
+    return v[0].x, v[0].y, v[1].x, v[1].y, v[2].x, v[2].y
+end
+
+--- Which bodies meet the chain: category, mask, group.
+function Chain:setFilter(category, mask, group)
+    local f = checked(C.ledge_chain_filter, chw(self), self.id)
+    if category then f.category = category end
+    if mask then f.mask = mask end
+    if group then f.group = group end
+    if not checked(C.ledge_chain_set_filter, chw(self), self.id, f) then raise('refused') end
+end
+
+function Chain:filter()
+    local f = checked(C.ledge_chain_filter, chw(self), self.id)
+    return f.category, f.mask, f.group
+end
+
+--- The chain's material, as a table {friction, bounce, surface_speed,
+--- friction_mix}.
+function Chain:material()
+    return material_table(checked(C.ledge_chain_material, chw(self), self.id))
+end
+
+--- Sets the chain's material (a table as ledge.material takes it, or a
+--- ledge_material).
+function Chain:setMaterial(t)
+    if not checked(C.ledge_chain_set_material, chw(self), self.id, as_material(t)) then
+        raise('ledge_chain_set_material refused')
+    end
 end
 
 -- --- characters (character.h) -------------------------------------------------
@@ -957,7 +1187,8 @@ local function state_table(world, st)
         wallSide = st.wall_side,
         floorNormal = v(st.floor_normal), wallNormal = v(st.wall_normal),
         ceilingNormal = v(st.ceiling_normal),
-        floorBody = floor_body, floorIsTile = st.floor_is_tile,
+        floorBody = floor_body, floorChain = world:chain(st.floor_chain),
+        floorIsTile = st.floor_is_tile,
         floorCellX = st.floor_is_tile and st.floor_cell_x or nil,
         floorCellY = st.floor_is_tile and st.floor_cell_y or nil,
         floorTile = st.floor_is_tile and st.floor_tile or nil,
@@ -1021,11 +1252,12 @@ end
 --- The character's state: {x, y, vx, vy (the velocity the last move left),
 --- realVx, realVy, onFloor, onWall, onCeiling, wallSide (+1 right, -1
 --- left, 0), floorNormal, wallNormal, ceilingNormal (each {x, y}),
---- floorBody (a Body, or nil for a tile or no floor), floorIsTile,
---- floorCellX, floorCellY, floorTile (when floorIsTile), floorMaterial
---- ({friction, bounce, surface_speed, friction_mix}: what the game's
---- acceleration reads on ice), platformVx, platformVy (a belt's too),
---- timeSinceFloor (coyote time), hitCount, snapped, stuck, crushed,
+--- floorBody (a Body, or nil for a tile, a chain or no floor), floorChain
+--- (the Chain stood on, or nil), floorIsTile, floorCellX, floorCellY,
+--- floorTile (when floorIsTile), floorMaterial ({friction, bounce,
+--- surface_speed, friction_mix}: the tile's, body's or chain's, what the
+--- game's acceleration reads on ice), platformVx, platformVy (a belt's
+--- too), timeSinceFloor (coyote time), hitCount, snapped, stuck, crushed,
 --- crushedBy (a Body or nil), pushing, pushedBody (the body its last move
 --- pushed, or nil), ceilingBody (a body resting on it, or nil), hanging,
 --- hangJoint (the Joint it hangs from, or nil), hangX, hangY}.

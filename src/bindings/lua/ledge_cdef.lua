@@ -326,6 +326,11 @@ bool ledge_body_set_awake(ledge_world *world, ledge_body_id id, bool awake);
 bool ledge_body_drop_through(ledge_world *world, ledge_body_id id);
 bool ledge_body_set_target(ledge_world *world, ledge_body_id id, vec2s target, float dt);
 void *ledge_body_user_data(const ledge_world *world, ledge_body_id id);
+typedef struct ledge_chain_id {
+    uint32_t index1;
+    uint32_t generation;
+    uint32_t world;
+} ledge_chain_id;
 typedef enum ledge_friction_law {
     LEDGE_FRICTION_N = 0,
     LEDGE_FRICTION_COULOMB = 1,
@@ -370,6 +375,8 @@ typedef struct ledge_contact_data {
     ledge_body_id other;
     int cell_x;
     int cell_y;
+    ledge_chain_id chain;
+    int segment;
     vec2s normal;
     vec2s point;
     float depth;
@@ -387,6 +394,7 @@ typedef struct ledge_ground {
     ledge_body_id ground_body;
     int ground_cell_x;
     int ground_cell_y;
+    ledge_chain_id ground_chain;
 } ledge_ground;
 ledge_ground ledge_body_ground(ledge_world *world, ledge_body_id id);
 typedef struct ledge_touch_event {
@@ -394,6 +402,7 @@ typedef struct ledge_touch_event {
     ledge_body_id b;
     int cell_x;
     int cell_y;
+    ledge_chain_id chain;
 } ledge_touch_event;
 typedef struct ledge_touch_events {
     const ledge_touch_event *begin;
@@ -432,6 +441,7 @@ typedef struct ledge_query_filter {
     uint64_t category;
     uint64_t mask;
     bool include_tiles;
+    bool include_chains;
     ledge_query_one_way one_way;
     ledge_body_id ignore;
 } ledge_query_filter;
@@ -440,10 +450,13 @@ typedef enum ledge_hit_kind {
     LEDGE_HIT_NONE = 0,
     LEDGE_HIT_TILE = 1,
     LEDGE_HIT_BODY = 2,
+    LEDGE_HIT_CHAIN = 3,
 } ledge_hit_kind;
 typedef struct ledge_raycast_result {
     ledge_hit_kind kind;
     ledge_body_id body;
+    ledge_chain_id chain;
+    int segment;
     int cell_x;
     int cell_y;
     ledge_tile tile;
@@ -467,6 +480,49 @@ int ledge_world_query_point(ledge_world *world, vec2s point,
 bool ledge_world_shape_cast(ledge_world *world, const ledge_shape *shape, vec2s position,
                                       vec2s translation, const ledge_query_filter *filter,
                                       ledge_raycast_result *out);
+typedef struct ledge_chain_def {
+    const vec2s *points;
+    int count;
+    bool loop;
+    ledge_body_type type;
+    vec2s position;
+    vec2s velocity;
+    ledge_filter filter;
+    void *user_data;
+    ledge_material material;
+} ledge_chain_def;
+ledge_chain_def ledge_default_chain_def(void);
+ledge_chain_id ledge_chain_create(ledge_world *world, const ledge_chain_def *def);
+void ledge_chain_destroy(ledge_world *world, ledge_chain_id id);
+bool ledge_chain_is_valid(const ledge_world *world, ledge_chain_id id);
+int ledge_world_chain_count(const ledge_world *world);
+ledge_body_type ledge_chain_get_type(const ledge_world *world, ledge_chain_id id);
+vec2s ledge_chain_position(const ledge_world *world, ledge_chain_id id);
+vec2s ledge_chain_velocity(const ledge_world *world, ledge_chain_id id);
+bool ledge_chain_set_position(ledge_world *world, ledge_chain_id id, vec2s position);
+bool ledge_chain_set_velocity(ledge_world *world, ledge_chain_id id, vec2s velocity);
+bool ledge_chain_set_target(ledge_world *world, ledge_chain_id id, vec2s target,
+                                      float dt);
+bool ledge_chain_is_loop(const ledge_world *world, ledge_chain_id id);
+int ledge_chain_points(const ledge_world *world, ledge_chain_id id, vec2s *out,
+                                 int capacity);
+int ledge_chain_segment_count(const ledge_world *world, ledge_chain_id id);
+bool ledge_chain_segment(const ledge_world *world, ledge_chain_id id, int index,
+                                   vec2s *from, vec2s *to, vec2s *normal);
+ledge_filter ledge_chain_filter(const ledge_world *world, ledge_chain_id id);
+bool ledge_chain_set_filter(ledge_world *world, ledge_chain_id id, ledge_filter filter);
+ledge_material ledge_chain_material(const ledge_world *world, ledge_chain_id id);
+bool ledge_chain_set_material(ledge_world *world, ledge_chain_id id,
+                                        const ledge_material *material);
+void *ledge_chain_user_data(const ledge_world *world, ledge_chain_id id);
+bool ledge_chain_set_user_data(ledge_world *world, ledge_chain_id id, void *user_data);
+typedef bool ledge_chain_query_fn(ledge_chain_id chain, int segment, void *context);
+int ledge_world_query_chains_aabb(ledge_world *world, ledge_aabb aabb,
+                                            const ledge_query_filter *filter,
+                                            ledge_chain_query_fn *fn, void *context);
+int ledge_world_query_chains_point(ledge_world *world, vec2s point,
+                                             const ledge_query_filter *filter,
+                                             ledge_chain_query_fn *fn, void *context);
 typedef uint32_t ledge_color;
 typedef struct ledge_debug_draw {
     void (*draw_polygon)(const vec2s *vertices, int count, ledge_color color, void *context);
@@ -484,6 +540,7 @@ typedef struct ledge_debug_draw {
     bool draw_bounds;
     bool draw_joints;
     bool draw_materials;
+    bool draw_chains;
 } ledge_debug_draw;
 ledge_debug_draw ledge_default_debug_draw(void);
 void ledge_world_draw(ledge_world *world, const ledge_debug_draw *draw,
@@ -504,6 +561,8 @@ typedef struct ledge_move_def {
 typedef struct ledge_move_hit {
     ledge_hit_kind kind;
     ledge_body_id body;
+    ledge_chain_id chain;
+    int segment;
     int cell_x;
     int cell_y;
     ledge_tile tile;
@@ -557,6 +616,8 @@ bool ledge_tilemap_distance(const ledge_tilemap *map, const ledge_shape *shape, 
 typedef struct ledge_nearest_result {
     ledge_hit_kind kind;
     ledge_body_id body;
+    ledge_chain_id chain;
+    int segment;
     int cell_x;
     int cell_y;
     ledge_tile tile;
@@ -663,6 +724,7 @@ typedef struct ledge_character_state {
     vec2s wall_normal;
     vec2s ceiling_normal;
     ledge_body_id floor_body;
+    ledge_chain_id floor_chain;
     bool floor_is_tile;
     int floor_cell_x;
     int floor_cell_y;
@@ -705,6 +767,13 @@ int ledge_world_query_aabb_ids(ledge_world *world, const ledge_aabb *aabb,
 int ledge_world_query_point_ids(ledge_world *world, const vec2s *point,
                                           const ledge_query_filter *filter, ledge_body_id *out,
                                           int capacity);
+int ledge_world_query_chains_aabb_ids(ledge_world *world, const ledge_aabb *aabb,
+                                                const ledge_query_filter *filter,
+                                                ledge_chain_id *chains, int *segments,
+                                                int capacity);
+int ledge_world_query_chains_point_ids(ledge_world *world, const vec2s *point,
+                                                 const ledge_query_filter *filter,
+                                                 ledge_chain_id *chains, int capacity);
 typedef struct ledge_bump_rect {
     double x;
     double y;
@@ -760,6 +829,7 @@ typedef enum ledge_tiled_shape {
     LEDGE_TILED_BOX = 1,
     LEDGE_TILED_CIRCLE = 2,
     LEDGE_TILED_POLYGON = 3,
+    LEDGE_TILED_POLYLINE = 4,
 } ledge_tiled_shape;
 typedef enum ledge_tiled_property_type {
     LEDGE_TILED_STRING = 0,
@@ -794,6 +864,11 @@ typedef struct ledge_tiled_object {
     int body_count;
     int first_property;
     int property_count;
+    ledge_chain_id chain;
+    bool is_path;
+    int path;
+    int first_point;
+    int point_count;
 } ledge_tiled_object;
 typedef struct ledge_tiled_result {
     int width;
@@ -805,6 +880,9 @@ typedef struct ledge_tiled_result {
     ledge_body_id *bodies;
     int property_count;
     ledge_tiled_property *properties;
+    int chain_count;
+    int point_count;
+    vec2s *points;
 } ledge_tiled_result;
 ledge_tiled_def ledge_default_tiled_def(void);
 bool ledge_tiled_load_tilemap(ledge_tilemap *map, const char *json, size_t len,
