@@ -93,8 +93,14 @@ static bool read_ledge_fields(ledge__ldtk_ctx *c, const ledge_ldtk_entity *e, co
     static const char *const shapes[] = {"box", "circle"};
     const double v = LEDGE_MAX_COORDINATE;
     static const char *const mixes[] = {"mean", "min", "max"}; // ledge_friction_mix order
-    *b = (ledge_fields){-1, -1, -1, -1,   -1,  LEDGE_FRICTION_MIX_MEAN, 1, 0, 0, 1,
-                        0,  0,  0,  NULL, NULL}; // speed 1, density 1
+    *b = (ledge_fields){.body = -1,
+                        .shape = -1,
+                        .one_way = -1,
+                        .sensor = -1,
+                        .loop = -1,
+                        .friction_mix = LEDGE_FRICTION_MIX_MEAN,
+                        .speed = 1,
+                        .density = 1};
     if (!word_field(c, e, where, "body", bodies, 5, "static, kinematic, dynamic, sensor or none",
                     &b->body) ||
         !word_field(c, e, where, "shape", shapes, 2, "box or circle", &b->shape) ||
