@@ -141,20 +141,35 @@ static bool read_project(ledge__ldtk_ctx *c, const char *json, size_t len, const
 // ---------------------------------------------------------------------------
 // Applying a checked project
 
+/// Room in the map for the cells' own materials, before anything changes
+/// (set_tiles then cannot fail).
+static bool reserve_materials(ledge__ldtk_ctx *c, ledge_tilemap *map) {
+    int count = 0;
+    for (size_t k = 0; k < (size_t)c->width * (size_t)c->height; ++k)
+        count += c->cells[k].material != 0;
+    if (ledge_tilemap_reserve_cell_materials(map, count)) return true;
+    return ledge__ldtk_fail(c, "out of memory (%d cell materials)", count);
+}
+
+/// The cells into the map (reserve_materials first): its tiles and one-way
+/// cells exactly the level's, and its cells' own materials exactly those
+/// of the cells drawn with a tile that has material custom data (the
+/// others lose theirs; the tile ids' materials stay the game's).
 static void set_tiles(ledge__ldtk_ctx *c, ledge_tilemap *map) {
     ledge_ldtk_result *r = c->result;
+    ledge_tilemap_clear_cell_materials(map);
     for (int y = 0; y < c->height; ++y) {
         for (int x = 0; x < c->width; ++x) {
             const ledge__ldtk_cell *cell = &c->cells[(size_t)y * c->width + x];
             ledge_tilemap_set(map, x, y, cell->tile);
             if (ledge_tilemap_one_way(map, x, y) != cell->one_way)
                 ledge_tilemap_set_one_way(map, x, y, (ledge_one_way)cell->one_way);
-            // cell->material (c->materials[cell->material - 1]) is where the
-            // cell's friction, bounce and surface speed will be applied once
-            // the core has per-cell materials.
+            if (cell->material) // in cell order: appended, into the reserved room
+                ledge_tilemap_set_cell_material(map, x, y, &c->materials[cell->material - 1]);
             if (r) {
                 r->tile_counts[cell->tile]++;
                 r->one_way_cells += cell->one_way != LEDGE_ONE_WAY_NONE;
+                r->material_cells += cell->material != 0;
             }
         }
     }
@@ -214,7 +229,7 @@ bool ledge_ldtk_load_tilemap(ledge_tilemap *map, const char *json, size_t len,
     ctx_init(&c, "ledge_ldtk_load_tilemap", def, &fallback);
     if (map == NULL) return ledge__ldtk_fail(&c, "map is NULL");
     target t = map_target(map);
-    bool ok = read_project(&c, json, len, &t);
+    bool ok = read_project(&c, json, len, &t) && reserve_materials(&c, map);
     if (ok) set_tiles(&c, map);
     ctx_free(&c);
     return ok;
@@ -226,10 +241,14 @@ static ledge_tilemap *create_tilemap(ledge__ldtk_ctx *c, const char *json, size_
     if (read_project(c, json, len, &t)) {
         ledge_tilemap_def md = {c->width, c->height, t.tile_size, t.origin};
         map = ledge_tilemap_create(&md);
-        if (map == NULL)
+        if (map == NULL) {
             ledge__ldtk_fail(c, "could not create a %d x %d tilemap", md.width, md.height);
-        else
+        } else if (!reserve_materials(c, map)) {
+            ledge_tilemap_destroy(map);
+            map = NULL;
+        } else {
             set_tiles(c, map);
+        }
     }
     ctx_free(c);
     return map;
@@ -258,7 +277,7 @@ static ledge_world *create_world(ledge__ldtk_ctx *c, const char *json, size_t le
         world = ledge_world_create(&wd);
         if (world == NULL) {
             ledge__ldtk_fail(c, "could not create the world (see the message before)");
-        } else if (!create_bodies(c, world)) {
+        } else if (!reserve_materials(c, ledge_world_tilemap(world)) || !create_bodies(c, world)) {
             ledge_world_destroy(world);
             world = NULL;
         } else {
@@ -288,7 +307,8 @@ bool ledge_ldtk_load_world(ledge_world *world, const char *json, size_t len,
     c.want_entities = true;
     ledge_tilemap *map = ledge_world_tilemap(world);
     target t = map_target(map);
-    bool ok = read_project(&c, json, len, &t) && create_bodies(&c, world);
+    bool ok =
+        read_project(&c, json, len, &t) && reserve_materials(&c, map) && create_bodies(&c, world);
     if (ok) {
         set_tiles(&c, map);
         give_result(&c, result);

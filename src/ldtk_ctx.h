@@ -21,17 +21,19 @@ typedef struct ledge__ldtk_cell {
 } ledge__ldtk_cell;
 
 /// Surface properties read from tile custom data (`friction`, `bounce`,
-/// `surface_speed`). ledge's core has no per-cell materials yet: they are
-/// read, checked and kept per cell (ledge__ldtk_ctx.materials) for the
-/// step that applies them.
+/// `surface_speed`, `friction_mix`), as drawn; the ones not given keep
+/// ledge_default_material()'s values. A cell drawn with such a tile gets
+/// the material of its own (ledge__ldtk_ctx.materials, in ledge's frame).
 typedef struct ledge__ldtk_material {
     float friction, bounce, surface_speed;
-    uint8_t has; ///< LEDGE__LDTK_HAS_* bits: which of the three were given.
+    uint8_t friction_mix; ///< A ledge_friction_mix.
+    uint8_t has;          ///< LEDGE__LDTK_HAS_* bits: which of the four were given.
 } ledge__ldtk_material;
 
 #define LEDGE__LDTK_HAS_FRICTION 1
 #define LEDGE__LDTK_HAS_BOUNCE   2
 #define LEDGE__LDTK_HAS_SPEED    4
+#define LEDGE__LDTK_HAS_MIX      8
 
 /// A tileset tile that says something to ledge: its shape (as drawn, -1:
 /// none), one-way direction (as drawn) and material.
@@ -137,7 +139,7 @@ typedef struct ledge__ldtk_ctx {
     size_t scratch_cap;
     bool tile_layer_seen; ///< A layer of def->tile_layer's identifier was read.
 
-    ledge__ldtk_material *materials; ///< Distinct materials; index k + 1 in the cells.
+    ledge_material *materials; ///< Distinct cell materials (ledge's frame); index k + 1 in cells.
     int material_count, material_cap;
 
     ledge_ldtk_result *result; ///< Levels, entities, fields, values (world loads).

@@ -6,9 +6,9 @@
 // - each tileset's tiles that have a shape: an enum tag whose value is a
 //   tile name (values that are not, e.g. "Water", are the game's own and
 //   ignored), or custom data `ledge_tile=<name>` (lines of key=value, or a
-//   JSON object, or the name alone), which may also say `one_way`,
-//   `friction`, `bounce`, `surface_speed` (the last three are kept for the
-//   materials: ldtk_ctx.h).
+//   JSON object, or the name alone), which may also say `one_way` and the
+//   tile's material: `friction`, `bounce`, `surface_speed`, `friction_mix`
+//   (ldtk_ctx.h; the cells drawn with the tile get it, ldtk_layers.c).
 #include "ldtk_defs.h"
 #include "ldtk_json.h"
 #include "ldtk_names.h"
@@ -180,6 +180,17 @@ static bool data_key(ledge__ldtk_ctx *c, const char *where, const char *key, con
         }
         return true;
     }
+    if (strcmp(key, "friction_mix") == 0) {
+        static const char *const mixes[3] = {"mean", "min", "max"}; // ledge_friction_mix order
+        for (int k = 0; k < 3; ++k) {
+            if (!ledge__ldtk_same_name(value, mixes[k])) continue;
+            t->material.friction_mix = (uint8_t)k;
+            t->material.has |= LEDGE__LDTK_HAS_MIX;
+            return true;
+        }
+        return ledge__ldtk_fail(
+            c, "%s: custom data friction_mix \"%.40s\" must be mean, min or max", where, value);
+    }
     static const char *const nums[3] = {"friction", "bounce", "surface_speed"};
     for (int k = 0; k < 3; ++k) {
         if (strcmp(key, nums[k]) != 0) continue;
@@ -289,7 +300,7 @@ static bool read_enum_tags(ledge__ldtk_ctx *c, const json_t *ts, const char *whe
             !ledge__ldtk_array(c, tag, "tileIds", tw, true, &ids)) {
             return false;
         }
-        entry e = {0, *count, {-1, 0, {0, 0, 0, 0}}};
+        entry e = {0, *count, {-1, 0, {0, 0, 0, 0, 0}}};
         e.data.tile = ledge_ldtk_tile_from_name(value, &e.data.one_way);
         if (e.data.tile < 0) continue; // the game's own tag
         for (size_t k = 0; k < json_array_size(ids); ++k) {
@@ -322,7 +333,7 @@ static bool read_custom_data(ledge__ldtk_ctx *c, const json_t *ts, const char *w
             return false;
         }
         snprintf(tw, sizeof tw, "%.100s, tile %lld", where, id);
-        entry e = {id, 1 << 30, {-1, 0, {0, 0, 0, 0}}};
+        entry e = {id, 1 << 30, {-1, 0, {0, 0, 0, 0, 0}}};
         if (!read_data(c, tw, data, &e.data)) return false;
         e.order += *count;
         if ((e.data.tile >= 0 || e.data.one_way || e.data.material.has) &&
@@ -337,7 +348,7 @@ static bool read_custom_data(ledge__ldtk_ctx *c, const json_t *ts, const char *w
 static bool merge(ledge__ldtk_ctx *c, const char *where, const entry *list, int n,
                   ledge__ldtk_tileset *ts) {
     for (int i = 0; i < n;) {
-        ledge__ldtk_tile_info info = {(uint32_t)list[i].id, -1, 0, {0, 0, 0, 0}};
+        ledge__ldtk_tile_info info = {(uint32_t)list[i].id, -1, 0, {0, 0, 0, 0, 0}};
         int j = i;
         for (; j < n && list[j].id == list[i].id; ++j) {
             const tile_data *d = &list[j].data;

@@ -8,7 +8,9 @@
 //   speed    Float/Int    world units per second along it, and
 //   loop     Bool         back to the start after the last point (else back and forth)
 //   friction, bounce, density, velocity_x, velocity_y   Float/Int
-//   surface_speed Float/Int, material String/Enum      read for the materials
+//   surface_speed Float/Int  the body's surface speed (clockwise as drawn)
+//   friction_mix  String/Enum mean, min or max
+//   material      String/Enum the game's name for it: handed back only
 // or through the game's table of identifiers (def->entity_bodies), which the
 // fields override. `one_way`, `sensor` or a path alone ask for a body too.
 // The geometry stays in map pixels until the grid is known (ldtk_place.c).
@@ -24,7 +26,7 @@
 
 /// The ledge fields of one entity (-1: not given).
 typedef struct ledge_fields {
-    int body, shape, one_way, sensor, loop;
+    int body, shape, one_way, sensor, loop, friction_mix;
     double speed, friction, bounce, density, vx, vy, surface_speed;
     const ledge_ldtk_field *path, *material;
 } ledge_fields;
@@ -90,7 +92,15 @@ static bool read_ledge_fields(ledge__ldtk_ctx *c, const ledge_ldtk_entity *e, co
     static const char *const bodies[] = {"none", "static", "kinematic", "dynamic", "sensor"};
     static const char *const shapes[] = {"box", "circle"};
     const double v = LEDGE_MAX_COORDINATE;
-    *b = (ledge_fields){-1, -1, -1, -1, -1, 1, 0, 0, 1, 0, 0, 0, NULL, NULL}; // speed 1, density 1
+    static const char *const mixes[] = {"mean", "min", "max"}; // ledge_friction_mix order
+    *b = (ledge_fields){.body = -1,
+                        .shape = -1,
+                        .one_way = -1,
+                        .sensor = -1,
+                        .loop = -1,
+                        .friction_mix = LEDGE_FRICTION_MIX_MEAN,
+                        .speed = 1,
+                        .density = 1};
     if (!word_field(c, e, where, "body", bodies, 5, "static, kinematic, dynamic, sensor or none",
                     &b->body) ||
         !word_field(c, e, where, "shape", shapes, 2, "box or circle", &b->shape) ||
@@ -103,7 +113,8 @@ static bool read_ledge_fields(ledge__ldtk_ctx *c, const ledge_ldtk_entity *e, co
         !num_field(c, e, where, "density", 1e-6, 1e6, &b->density) ||
         !num_field(c, e, where, "velocity_x", -v, v, &b->vx) ||
         !num_field(c, e, where, "velocity_y", -v, v, &b->vy) ||
-        !num_field(c, e, where, "surface_speed", -v, v, &b->surface_speed)) {
+        !num_field(c, e, where, "surface_speed", -v, v, &b->surface_speed) ||
+        !word_field(c, e, where, "friction_mix", mixes, 3, "mean, min or max", &b->friction_mix)) {
         return false;
     }
     b->path = given(c, e, "path");
@@ -272,7 +283,12 @@ static bool read_entity(ledge__ldtk_ctx *c, const json_t *j, size_t index,
     e->friction = (float)b.friction;
     e->bounce = (float)b.bounce;
     e->density = (float)b.density;
-    e->surface_speed = (float)b.surface_speed;
+    // Clockwise around the entity as drawn: material.h's sense in the
+    // default frame (it looks as in LDtk), the opposite one in LDtk's y-down
+    // frame, a mirror of it.
+    e->surface_speed =
+        (float)(c->def->y_down && b.surface_speed != 0 ? -b.surface_speed : b.surface_speed);
+    e->friction_mix = (ledge_friction_mix)b.friction_mix;
     e->path_speed = x->path_count ? (float)b.speed : 0.0f;
     e->path_loop = x->path_count && b.loop > 0;
     x->vx = b.vx;

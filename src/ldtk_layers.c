@@ -30,14 +30,13 @@ typedef struct layer {
 // ---------------------------------------------------------------------------
 // Decoding into the scratch grid (as drawn, the layer's own size)
 
-static bool same_material(const ledge__ldtk_material *a, const ledge__ldtk_material *b) {
-    return a->has == b->has && a->friction == b->friction && a->bounce == b->bounce &&
-           a->surface_speed == b->surface_speed;
+static bool same_material(const ledge_material *a, const ledge_material *b) {
+    return a->friction == b->friction && a->bounce == b->bounce &&
+           a->surface_speed == b->surface_speed && a->friction_mix == b->friction_mix;
 }
 
 /// The material index (1..) of `m`, added when new.
-static bool intern(ledge__ldtk_ctx *c, const ledge__ldtk_material *m, const char *where,
-                   uint16_t *out) {
+static bool intern(ledge__ldtk_ctx *c, const ledge_material *m, const char *where, uint16_t *out) {
     for (int i = 0; i < c->material_count; ++i) {
         if (same_material(&c->materials[i], m)) return *out = (uint16_t)(i + 1), true;
     }
@@ -51,6 +50,34 @@ static bool intern(ledge__ldtk_ctx *c, const ledge__ldtk_material *m, const char
     c->materials[c->material_count++] = *m;
     *out = (uint16_t)c->material_count;
     return true;
+}
+
+/// The material a tile's custom data gives a cell drawn with LDtk's flips
+/// `f`, in ledge's frame: the default material with the values given. A
+/// surface speed turns clockwise around the tile on screen; each mirror (a
+/// flip, and keeping LDtk's y-down frame, in which material.h's tangent
+/// turns counter-clockwise on screen) turns it the other way, while the
+/// default frame's vertical mirror keeps the look on screen and the sense.
+static ledge_material cell_material(const ledge__ldtk_ctx *c, const ledge__ldtk_material *d,
+                                    long long f) {
+    ledge_material m = ledge_default_material();
+    if (d->has & LEDGE__LDTK_HAS_FRICTION) m.friction = d->friction;
+    if (d->has & LEDGE__LDTK_HAS_BOUNCE) m.bounce = d->bounce;
+    if (d->has & LEDGE__LDTK_HAS_SPEED) m.surface_speed = d->surface_speed;
+    if (d->has & LEDGE__LDTK_HAS_MIX) m.friction_mix = (ledge_friction_mix)d->friction_mix;
+    int mirrors = ((f & 1) != 0) + ((f & 2) != 0) + (c->def->y_down ? 1 : 0);
+    if ((mirrors & 1) && m.surface_speed != 0) m.surface_speed = -m.surface_speed;
+    return m;
+}
+
+/// Names material `k` (1..) for a message.
+static const char *describe_material(const ledge__ldtk_ctx *c, uint16_t k, char buf[96]) {
+    const ledge_material *m = &c->materials[k - 1];
+    static const char *const mixes[3] = {"mean", "min", "max"};
+    snprintf(buf, 96, "friction %g, bounce %g, surface_speed %g, friction_mix %s",
+             (double)m->friction, (double)m->bounce, (double)m->surface_speed,
+             mixes[m->friction_mix]);
+    return buf;
 }
 
 static bool decode_intgrid(ledge__ldtk_ctx *c, const json_t *j, const layer *L) {
@@ -139,13 +166,25 @@ static bool decode_tile(ledge__ldtk_ctx *c, const json_t *tile, size_t i, const 
     }
     ledge__ldtk_cell cell = {ledge_ldtk_flip((ledge_tile)info->tile, f & 1, f & 2),
                              (uint8_t)ledge__ldtk_flip_one_way(info->one_way, f & 1, f & 2), 0};
-    if (info->material.has && !intern(c, &info->material, tw, &cell.material)) return false;
+    if (info->material.has) {
+        ledge_material m = cell_material(c, &info->material, f);
+        if (!intern(c, &m, tw, &cell.material)) return false;
+    }
     ledge__ldtk_cell *s = &c->scratch[row * L->cw + col];
     if (s->tile != LEDGE_TILE_EMPTY && (s->tile != cell.tile || s->one_way != cell.one_way)) {
         return ledge__ldtk_fail(c, "%s: cell (%lld, %lld) holds two tiles, %s and %s (as drawn)",
                                 L->where, col, row, ledge_tile_name(s->tile),
                                 ledge_tile_name(cell.tile));
     }
+    if (s->material && cell.material && s->material != cell.material) {
+        char a[96], b[96];
+        return ledge__ldtk_fail(c,
+                                "%s: cell (%lld, %lld) holds two tiles with different materials "
+                                "(%s; and %s)",
+                                L->where, col, row, describe_material(c, s->material, a),
+                                describe_material(c, cell.material, b));
+    }
+    if (cell.material == 0) cell.material = s->material;
     *s = cell;
     return true;
 }
@@ -213,15 +252,22 @@ static bool merge(ledge__ldtk_ctx *c, const layer *L, const ledge__ldtk_level *l
             ledge__ldtk_to_frame(c->def->y_down, &tile, &way);
             long long y = c->def->y_down ? ly + row : c->height - 1 - (ly + row);
             ledge__ldtk_cell *m = &c->cells[y * c->width + lx + col];
-            if (m->tile != LEDGE_TILE_EMPTY &&
-                (m->tile != tile || m->one_way != way ||
-                 (m->material && s.material && m->material != s.material))) {
+            if (m->tile != LEDGE_TILE_EMPTY && (m->tile != tile || m->one_way != way)) {
                 return ledge__ldtk_fail(c,
                                         "%s: cell (%lld, %lld) is %s%s but another layer (or "
                                         "level) put %s%s there",
                                         L->where, col, row, ledge_tile_name((ledge_tile)tile),
                                         way ? " one-way" : "", ledge_tile_name(m->tile),
                                         m->one_way ? " one-way" : "");
+            }
+            if (m->material && s.material && m->material != s.material) {
+                char a[96], b[96];
+                return ledge__ldtk_fail(c,
+                                        "%s: cell (%lld, %lld) gets the material %s but another "
+                                        "layer (or level) gave it %s (the cell's layers must "
+                                        "agree on its material)",
+                                        L->where, col, row, describe_material(c, s.material, a),
+                                        describe_material(c, m->material, b));
             }
             m->tile = (uint8_t)tile;
             m->one_way = (uint8_t)way;

@@ -71,6 +71,8 @@ static bool add_body(ledge__ldtk_ctx *c, int index, const ledge_shape *shape, ve
     d->density = e->density;
     d->friction = e->friction;
     d->bounce = e->bounce;
+    d->surface_speed = e->surface_speed;
+    d->friction_mix = e->friction_mix;
     d->sensor = e->sensor;
     // One-way toward the drawing's "up": +y in ledge's frame, -y when the
     // game keeps LDtk's y-down frame.

@@ -7,7 +7,9 @@
 // placed where the world map puts them (Free, GridVania, linear layouts,
 // multi-worlds, separate level files); every class of bad project is
 // refused with a message naming the problem and where, leaving the target
-// unchanged; the shipped sample loads; every allocation of a load can fail
+// unchanged; tile custom data and entity fields give surface materials
+// (cells' own, bodies'), a belt carrying a crate at its speed in both
+// frames; the shipped sample loads; every allocation of a load can fail
 // without a leak.
 #define _POSIX_C_SOURCE 200809L // mkdtemp
 
@@ -1117,6 +1119,9 @@ static void refuse_tilemap(const char *p, const char *w1, const char *w2,
     ledge_tilemap *map = map_of(3, 2);
     ledge_tilemap_set(map, 1, 1, LEDGE_TILE_HALF_L);
     ledge_tilemap_set_one_way(map, 1, 1, LEDGE_ONE_WAY_LEFT);
+    ledge_material own = ledge_default_material();
+    own.bounce = 0.5f;
+    ledge_tilemap_set_cell_material(map, 1, 1, &own);
     log_capture_start();
     bool ok = ledge_ldtk_load_tilemap(map, p, strlen(p), def);
     if (ok || !log_capture_says(w1, w2) ||
@@ -1127,6 +1132,8 @@ static void refuse_tilemap(const char *p, const char *w1, const char *w2,
     assert_int_equal(ledge_tilemap_get(map, 1, 1), LEDGE_TILE_HALF_L);
     assert_int_equal(ledge_tilemap_one_way(map, 1, 1), LEDGE_ONE_WAY_LEFT);
     assert_int_equal(ledge_tilemap_get(map, 0, 0), LEDGE_TILE_EMPTY);
+    assert_true(ledge_tilemap_cell_material(map, 1, 1).bounce == 0.5f);
+    assert_false(ledge_tilemap_cell_has_material(map, 0, 0));
     ledge_set_log_hook(NULL, NULL);
     ledge_tilemap_destroy(map);
 }
@@ -1149,6 +1156,9 @@ static void refuse_world(const char *p, const char *w1, const char *w2, const le
     wd.map_height = 2;
     w = ledge_world_create(&wd);
     ledge_tilemap_set(ledge_world_tilemap(w), 2, 1, LEDGE_TILE_FULL);
+    ledge_material own = ledge_default_material();
+    own.surface_speed = 3;
+    ledge_tilemap_set_cell_material(ledge_world_tilemap(w), 2, 1, &own);
     ledge_body_def bd = ledge_default_body_def();
     bd.shape = ledge_make_circle((vec2s){{0, 0}}, 0.25f);
     bd.position = (vec2s){{0.5f, 0.5f}};
@@ -1163,6 +1173,8 @@ static void refuse_world(const char *p, const char *w1, const char *w2, const le
     }
     assert_int_equal(ledge_world_body_count(w), 1);
     assert_int_equal(ledge_tilemap_get(ledge_world_tilemap(w), 2, 1), LEDGE_TILE_FULL);
+    assert_true(ledge_tilemap_cell_material(ledge_world_tilemap(w), 2, 1).surface_speed == 3);
+    assert_false(ledge_tilemap_cell_has_material(ledge_world_tilemap(w), 0, 0));
     ledge_set_log_hook(NULL, NULL);
     ledge_world_destroy(w);
 }
@@ -1545,6 +1557,337 @@ static void test_refuses_null_arguments(void **state) {
 }
 
 // ---------------------------------------------------------------------------
+// Surface materials
+
+/// A tileset whose tiles' custom data give materials: 1 icy (friction
+/// only), 2 bouncy (bounce only), 3 a belt at 2 units per second (clockwise
+/// as drawn), 4 grippy (friction_mix only, any case), 5 a half tile with
+/// all four (a JSON object), 6 a plain FULL, 7 a decoration tile with a
+/// friction of the game's, 8 a belt written another way (the same
+/// material as 3), 9 a belt the other way (-2).
+static const char *material_tileset(void) {
+    const char *custom = join(
+        9, (const char *const[]){
+               "{\"tileId\":1,\"data\":\"ledge_tile=full\\nfriction=0.05\"}",
+               "{\"tileId\":2,\"data\":\"ledge_tile=full\\nbounce=0.75\"}",
+               "{\"tileId\":3,\"data\":\"ledge_tile=full\\nsurface_speed=2\"}",
+               "{\"tileId\":4,\"data\":\"ledge_tile=full;friction_mix=MAX\"}",
+               "{\"tileId\":5,\"data\":\"{\\\"ledge_tile\\\":\\\"half_bottom\\\",\\\"friction\\\":"
+               "0.25,\\\"bounce\\\":0.5,\\\"surface_speed\\\":-1.5,\\\"friction_mix\\\":"
+               "\\\"mean\\\"}\"}",
+               "{\"tileId\":6,\"data\":\"ledge_tile=full\"}",
+               "{\"tileId\":7,\"data\":\"friction=0.5\"}",
+               "{\"tileId\":8,\"data\":\"surface_speed = 2.0\\nledge_tile = FULL\"}",
+               "{\"tileId\":9,\"data\":\"ledge_tile=full\\nsurface_speed=-2\"}"});
+    return tileset_def(10, "m", NULL, custom);
+}
+
+/// A 6 x 2 level of the material tileset, as drawn: the top row tile 5,
+/// then the belt flipped in x, in y, in both, the decoration tile, nothing;
+/// the bottom row tiles 1, 2, 3, 4, 6, nothing.
+static const char *material_project(void) {
+    const char *tiles =
+        join(10, (const char *const[]){tile(5, 0, 0, 0), tile(3, 16, 0, 1), tile(3, 32, 0, 2),
+                                       tile(3, 48, 0, 3), tile(7, 64, 0, 0), tile(1, 0, 16, 0),
+                                       tile(2, 16, 16, 0), tile(3, 32, 16, 0), tile(4, 48, 16, 0),
+                                       tile(6, 64, 16, 0)});
+    const char *layer = tiles_layer("Tiles", "Art", 16, 6, 2, 10, tiles, NULL);
+    return project(NULL, material_tileset(), level("L", 0, 0, 96, 32, layer, NULL), NULL);
+}
+
+static void expect_material(const ledge_tilemap *map, int x, int y, float f, float b, float s,
+                            ledge_friction_mix mix) {
+    if (!ledge_tilemap_cell_has_material(map, x, y))
+        fail_msg("cell (%d, %d) has no material of its own", x, y);
+    ledge_material m = ledge_tilemap_cell_material(map, x, y);
+    if (!(near(m.friction, f) && near(m.bounce, b) && near(m.surface_speed, s) &&
+          m.friction_mix == mix))
+        fail_msg("cell (%d, %d): friction %g bounce %g speed %g mix %d, want %g %g %g %d", x, y,
+                 (double)m.friction, (double)m.bounce, (double)m.surface_speed, (int)m.friction_mix,
+                 (double)f, (double)b, (double)s, (int)mix);
+}
+
+/// Every material key alone and together, in both frames: a cell drawn
+/// with a tile that has material custom data gets that material of its
+/// own (the keys it lacks keep the default material's values); a surface
+/// speed turns clockwise as drawn, so a belt flipped once runs the other
+/// way, one flipped twice the same way, and in LDtk's y-down frame (a
+/// mirror of material.h's tangent) the sign flips. The load leaves exactly
+/// the level's cell materials; the tile ids' materials stay the game's.
+static void test_tile_materials(void **state) {
+    (void)state;
+    const char *p = material_project();
+    for (int y_down = 0; y_down < 2; ++y_down) {
+        ledge_ldtk_def def = ledge_default_ldtk_def();
+        def.y_down = y_down;
+        ledge_tilemap *map = map_of(6, 2);
+        ledge_material old = ledge_default_material();
+        old.bounce = 0.5f;
+        for (int k = 0; k < 12; ++k) ledge_tilemap_set_cell_material(map, k % 6, k / 6, &old);
+        ledge_material game = ledge_default_material();
+        game.friction = 0.5f;
+        ledge_tilemap_set_tile_material(map, LEDGE_TILE_FULL, &game);
+        assert_true(ledge_ldtk_load_tilemap(map, p, strlen(p), &def));
+        int top = y_down ? 0 : 1, bottom = 1 - top;
+        float sign = y_down ? -1.0f : 1.0f;
+        expect_material(map, 0, bottom, 0.05f, 0, 0, LEDGE_FRICTION_MIX_MIN);
+        expect_material(map, 1, bottom, 1, 0.75f, 0, LEDGE_FRICTION_MIX_MIN);
+        expect_material(map, 2, bottom, 1, 0, 2 * sign, LEDGE_FRICTION_MIX_MIN);
+        expect_material(map, 3, bottom, 1, 0, 0, LEDGE_FRICTION_MIX_MAX);
+        assert_false(ledge_tilemap_cell_has_material(map, 4, bottom)); // plain: the game's FULL
+        assert_true(near(ledge_tilemap_cell_material(map, 4, bottom).friction, 0.5f));
+        assert_false(ledge_tilemap_cell_has_material(map, 5, bottom)); // lost the old one
+        expect_material(map, 0, top, 0.25f, 0.5f, -1.5f * sign, LEDGE_FRICTION_MIX_MEAN);
+        expect_material(map, 1, top, 1, 0, -2 * sign, LEDGE_FRICTION_MIX_MIN); // flipped in x
+        expect_material(map, 2, top, 1, 0, -2 * sign, LEDGE_FRICTION_MIX_MIN); // flipped in y
+        expect_material(map, 3, top, 1, 0, 2 * sign, LEDGE_FRICTION_MIX_MIN);  // turned
+        assert_int_equal(ledge_tilemap_get(map, 4, top), LEDGE_TILE_EMPTY);    // decoration
+        assert_false(ledge_tilemap_cell_has_material(map, 4, top));
+        assert_false(ledge_tilemap_cell_has_material(map, 5, top));
+        assert_true(near(ledge_tilemap_tile_material(map, LEDGE_TILE_FULL).friction, 0.5f));
+        ledge_tilemap_destroy(map);
+
+        // The other entry points give the same cells.
+        map = ledge_ldtk_create_tilemap(p, strlen(p), &def);
+        assert_non_null(map);
+        expect_material(map, 1, top, 1, 0, -2 * sign, LEDGE_FRICTION_MIX_MIN);
+        assert_false(ledge_tilemap_cell_has_material(map, 4, bottom));
+        ledge_tilemap_destroy(map);
+        ledge_ldtk_result *r = NULL;
+        ledge_world *w = ledge_ldtk_create_world(p, strlen(p), &def, &r);
+        assert_non_null(w);
+        assert_int_equal(r->material_cells, 8);
+        expect_material(ledge_world_tilemap(w), 0, top, 0.25f, 0.5f, -1.5f * sign,
+                        LEDGE_FRICTION_MIX_MEAN);
+        ledge_ldtk_result_destroy(r);
+        ledge_world_destroy(w);
+        ledge_world_def wd = ledge_default_world_def();
+        wd.map_width = 6;
+        wd.map_height = 2;
+        w = ledge_world_create(&wd);
+        ledge_tilemap_set_cell_material(ledge_world_tilemap(w), 5, 0, &old);
+        assert_true(ledge_ldtk_load_world(w, p, strlen(p), &def, NULL));
+        expect_material(ledge_world_tilemap(w), 2, bottom, 1, 0, 2 * sign, LEDGE_FRICTION_MIX_MIN);
+        assert_false(ledge_tilemap_cell_has_material(ledge_world_tilemap(w), 5, 0));
+        ledge_world_destroy(w);
+    }
+}
+
+/// A 6 x 2 level: the bottom row (as drawn) of belt tiles `belt` flipped
+/// by `f`, and a dynamic crate of friction 1 resting on it.
+static const char *belt_project(int belt, int f) {
+    const char *tiles[6];
+    for (int k = 0; k < 6; ++k) tiles[k] = tile(belt, 16 * k, 16, f);
+    const char *crate = entity("Crate", "crate", 34, 2, 12, 14, 0, 0,
+                               join(2, (const char *const[]){field("body", "String", "\"dynamic\""),
+                                                             field("friction", "Float", "1")}));
+    const char *layers[] = {entity_layer("Things", 16, 6, 2, 0, 0, crate),
+                            tiles_layer("Tiles", "Art", 16, 6, 2, 10, join(6, tiles), NULL)};
+    return project(NULL, material_tileset(), level("L", 0, 0, 96, 32, join(2, layers), NULL), NULL);
+}
+
+/// Steps `w` half a second; the body's x velocity must be `want` (and it
+/// must have moved by about want / 2).
+static void expect_carried(ledge_world *w, ledge_body_id id, float want, const char *what) {
+    float x0 = ledge_body_position(w, id).x;
+    for (int k = 0; k < 30; ++k) ledge_world_step(w, 1.0f / 60.0f);
+    vec2s v = ledge_body_velocity(w, id);
+    float moved = ledge_body_position(w, id).x - x0;
+    if (!(fabsf(v.x - want) < 1e-3f && fabsf(v.y) < 1e-2f && fabsf(moved - want / 2) < 0.1f))
+        fail_msg("%s: velocity (%g, %g) after moving %g, want (%g, 0) and %g", what, (double)v.x,
+                 (double)v.y, (double)moved, (double)want, (double)want / 2);
+}
+
+/// A crate on a belt of speed s is carried at s (friction 1 removes the
+/// whole relative tangential speed each substep, so it reaches s at once):
+/// to the right on screen for a belt drawn so, in both frames (the y-down
+/// world's gravity points to +y); flipped once, the other way.
+static void test_belt_carries_a_crate(void **state) {
+    (void)state;
+    for (int y_down = 0; y_down < 2; ++y_down) {
+        for (int f = 0; f < 4; ++f) {
+            for (int belt = 3; belt <= 9; belt += 6) {
+                const char *p = belt_project(belt, f);
+                ledge_ldtk_def def = ledge_default_ldtk_def();
+                def.y_down = y_down;
+                def.world.gravity = (vec2s){{0, y_down ? 10.0f : -10.0f}};
+                ledge_ldtk_result *r = NULL;
+                ledge_world *w = ledge_ldtk_create_world(p, strlen(p), &def, &r);
+                assert_non_null(w);
+                assert_int_equal(r->material_cells, 6);
+                ledge_body_id crate = r->bodies[ledge_ldtk_find_entity(r, "Crate")->first_body];
+                float want = (belt == 3 ? 2.0f : -2.0f) * (((f & 1) ^ (f >> 1)) ? -1.0f : 1.0f);
+                expect_carried(w, crate, want,
+                               S("belt %d, flips %d, %s", belt, f, y_down ? "y down" : "y up"));
+                ledge_ldtk_result_destroy(r);
+                ledge_world_destroy(w);
+            }
+        }
+    }
+}
+
+/// An entity's surface_speed (Float or Int) and friction_mix (String or
+/// Enum, any case) are its body's, the speed clockwise as drawn (negated
+/// in LDtk's y-down frame); `material` is the game's name, handed back
+/// only. A crate on a static belt entity is carried at its speed.
+static void test_entity_materials(void **state) {
+    (void)state;
+    const char *ents[] = {
+        entity("Pad", "pad", 0, 0, 16, 16, 0, 0,
+               join(5, (const char *const[]){field("body", "String", "\"static\""),
+                                             field("surface_speed", "Float", "1.5"),
+                                             field("friction_mix", "String", "\"min\""),
+                                             field("friction", "Float", "0.5"),
+                                             field("material", "String", "\"rubber\"")})),
+        entity("Grip", "grip", 16, 0, 16, 16, 0, 0,
+               join(3, (const char *const[]){field("body", "String", "\"dynamic\""),
+                                             field("Friction_Mix", "LocalEnum.Mix", "\"Max\""),
+                                             field("surface_speed", "Int", "-2")})),
+        entity("Plain", "plain", 32, 0, 16, 16, 0, 0, field("body", "String", "\"dynamic\""))};
+    const char *p = entity_project(join(3, ents));
+    for (int y_down = 0; y_down < 2; ++y_down) {
+        ledge_ldtk_def def = ledge_default_ldtk_def();
+        def.y_down = y_down;
+        float sign = y_down ? -1.0f : 1.0f;
+        ledge_ldtk_result *r = NULL;
+        ledge_world *w = ledge_ldtk_create_world(p, strlen(p), &def, &r);
+        assert_non_null(w);
+        const ledge_ldtk_entity *e = ledge_ldtk_find_entity(r, "Pad");
+        assert_true(near(e->surface_speed, 1.5f * sign));
+        assert_int_equal(e->friction_mix, LEDGE_FRICTION_MIX_MIN);
+        assert_string_equal(e->material, "rubber");
+        ledge_material m = ledge_body_material(w, r->bodies[e->first_body]);
+        assert_true(near(m.surface_speed, 1.5f * sign) && near(m.friction, 0.5f));
+        assert_true(m.bounce == 0);
+        assert_int_equal(m.friction_mix, LEDGE_FRICTION_MIX_MIN);
+        e = ledge_ldtk_find_entity(r, "Grip");
+        m = ledge_body_material(w, r->bodies[e->first_body]);
+        assert_true(near(e->surface_speed, -2 * sign) && near(m.surface_speed, -2 * sign));
+        assert_int_equal(e->friction_mix, LEDGE_FRICTION_MIX_MAX);
+        assert_int_equal(m.friction_mix, LEDGE_FRICTION_MIX_MAX);
+        assert_string_equal(e->material, "");
+        e = ledge_ldtk_find_entity(r, "Plain");
+        m = ledge_body_material(w, r->bodies[e->first_body]);
+        assert_true(m.surface_speed == 0 && !signbit(m.surface_speed) && m.friction == 0);
+        assert_int_equal(m.friction_mix, LEDGE_FRICTION_MIX_MEAN);
+        assert_int_equal(e->friction_mix, LEDGE_FRICTION_MIX_MEAN);
+        ledge_ldtk_result_destroy(r);
+        ledge_world_destroy(w);
+
+        // A static belt entity at 2 units per second, drawn so that it
+        // carries to the right on screen.
+        const char *belt_ents[] = {
+            entity("Belt", "belt", 0, 16, 96, 16, 0, 0,
+                   join(3, (const char *const[]){field("body", "String", "\"static\""),
+                                                 field("surface_speed", "Float", "2"),
+                                                 field("friction", "Float", "1")})),
+            entity("Crate", "crate", 34, 2, 12, 14, 0, 0,
+                   join(2, (const char *const[]){field("body", "String", "\"dynamic\""),
+                                                 field("friction", "Float", "1")}))};
+        const char *bp =
+            project(NULL, NULL,
+                    level("L", 0, 0, 96, 32,
+                          entity_layer("Things", 16, 6, 2, 0, 0, join(2, belt_ents)), NULL),
+                    NULL);
+        def.world.gravity = (vec2s){{0, y_down ? 10.0f : -10.0f}};
+        w = ledge_ldtk_create_world(bp, strlen(bp), &def, &r);
+        assert_non_null(w);
+        expect_carried(w, r->bodies[ledge_ldtk_find_entity(r, "Crate")->first_body], 2.0f,
+                       y_down ? "belt entity, y down" : "belt entity, y up");
+        ledge_ldtk_result_destroy(r);
+        ledge_world_destroy(w);
+    }
+}
+
+/// A 3 x 2 level of the material tileset with two Tiles layers, A and B.
+static const char *two_layer_project(const char *a, const char *b) {
+    const char *layers[] = {tiles_layer("Tiles", "A", 16, 3, 2, 10, a, NULL),
+                            tiles_layer("Tiles", "B", 16, 3, 2, 10, b, NULL)};
+    return project(NULL, material_tileset(), level("L", 0, 0, 48, 32, join(2, layers), NULL), NULL);
+}
+
+/// Two layers (or two stacked tiles) giving one cell two different
+/// materials are refused, naming the cell, the target unchanged; the same
+/// material twice, or a material and a plain tile, load. Bad values are
+/// refused naming the tile.
+static void test_refuses_bad_materials(void **state) {
+    (void)state;
+    refuse_tilemap(two_layer_project(tile(3, 0, 16, 0), tile(1, 0, 16, 0)),
+                   "level 'L', layer 'B': cell (0, 1) gets the material friction 0.05, bounce 0, "
+                   "surface_speed 0, friction_mix min",
+                   "gave it friction 1, bounce 0, surface_speed 2, friction_mix min", NULL);
+    refuse_world(two_layer_project(tile(3, 16, 0, 0), tile(3, 16, 0, 1)),
+                 "layer 'B': cell (1, 0) gets the material", "surface_speed -2", NULL);
+    ledge_ldtk_def def = ledge_default_ldtk_def();
+    def.y_down = true;
+    refuse_world(two_layer_project(tile(2, 32, 16, 0), tile(4, 32, 16, 0)),
+                 "cell (2, 1) gets the material friction 1, bounce 0, surface_speed 0, "
+                 "friction_mix max",
+                 "another layer (or level) gave it", &def);
+    refuse_tilemap(two_layer_project(S("%s,%s", tile(3, 0, 0, 0), tile(9, 0, 0, 0)), ""),
+                   "layer 'A': cell (0, 0) holds two tiles with different materials", NULL, NULL);
+
+    // The same material from two tiles, and a material over a plain tile
+    // (either order): loaded, the cell keeps the material.
+    const char *same[][2] = {{tile(3, 0, 16, 0), tile(8, 0, 16, 0)},
+                             {tile(3, 0, 16, 0), tile(6, 0, 16, 0)},
+                             {tile(6, 0, 16, 0), tile(3, 0, 16, 0)},
+                             {S("%s,%s", tile(6, 0, 16, 0), tile(3, 0, 16, 0)), ""},
+                             {S("%s,%s", tile(3, 0, 16, 0), tile(6, 0, 16, 0)), ""}};
+    for (size_t k = 0; k < sizeof same / sizeof same[0]; ++k) {
+        const char *p = two_layer_project(same[k][0], same[k][1]);
+        ledge_tilemap *map = map_of(3, 2);
+        assert_true(ledge_ldtk_load_tilemap(map, p, strlen(p), NULL));
+        expect_material(map, 0, 0, 1, 0, 2, LEDGE_FRICTION_MIX_MIN);
+        assert_false(ledge_tilemap_cell_has_material(map, 1, 0));
+        ledge_tilemap_destroy(map);
+    }
+
+    const char *const bad[][3] = {
+        {"ledge_tile=full\\nfriction=1.5", "tileset 'bad', tile 2: custom data friction \"1.5\"",
+         "must be a number 0..1"},
+        {"ledge_tile=full\\nbounce=-1", "tile 2: custom data bounce \"-1\" must be a number 0..1",
+         NULL},
+        {"ledge_tile=full\\nsurface_speed=2e7", "tile 2: custom data surface_speed \"2e7\"",
+         "-1e+06..1e+06"},
+        {"ledge_tile=full\\nsurface_speed=fast", "tile 2: custom data surface_speed \"fast\"",
+         NULL},
+        {"ledge_tile=full\\nsurface_speed=nan", "tile 2: custom data surface_speed \"nan\"", NULL},
+        {"ledge_tile=full\\nfriction_mix=rough",
+         "tile 2: custom data friction_mix \"rough\" must be mean, min or max", NULL},
+        {"{\\\"ledge_tile\\\":\\\"full\\\",\\\"bounce\\\":2}", "tile 2: custom data bounce \"2\"",
+         NULL},
+        {"{\\\"ledge_tile\\\":\\\"full\\\",\\\"friction_mix\\\":1}",
+         "tile 2: custom data friction_mix \"1\"", NULL},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; ++k) {
+        const char *ts =
+            tileset_def(10, "bad", NULL, S("{\"tileId\":2,\"data\":\"%s\"}", bad[k][0]));
+        refuse_tilemap(tile_project(ts, tile(2, 0, 0, 0), 16), bad[k][1], bad[k][2], NULL);
+        refuse_world(tile_project(ts, tile(2, 0, 0, 0), 16), bad[k][1], bad[k][2], NULL);
+    }
+
+    // Entities' values.
+    const char *const ents[][3] = {
+        {entity("Box", "b", 0, 0, 16, 16, 0, 0, field("friction_mix", "String", "\"rough\"")),
+         "level 'L', layer 'Things', entity 0 'Box': field 'friction_mix' is \"rough\"",
+         "(must be mean, min or max)"},
+        {entity("Box", "b", 0, 0, 16, 16, 0, 0, field("friction_mix", "Int", "1")),
+         "entity 0 'Box': field 'friction_mix' is Int (must be String or an Enum)", NULL},
+        {entity("Box", "b", 0, 0, 16, 16, 0, 0, field("surface_speed", "Float", "2e7")),
+         "entity 0 'Box': field 'surface_speed' is 2e+07", "-1e+06..1e+06"},
+        {entity("Box", "b", 0, 0, 16, 16, 0, 0, field("surface_speed", "String", "\"fast\"")),
+         "field 'surface_speed' is String (must be Float or Int)", NULL},
+        {entity("Box", "b", 0, 0, 16, 16, 0, 0,
+                field("friction_mix", "Array<String>", "[\"min\"]")),
+         "field 'friction_mix' is Array<String> (must be String or an Enum)", NULL},
+    };
+    for (size_t k = 0; k < sizeof ents / sizeof ents[0]; ++k) {
+        refuse_world(entity_project(ents[k][0]), ents[k][1], ents[k][2], NULL);
+    }
+}
+
+// ---------------------------------------------------------------------------
 // The sample level
 
 #ifndef LEDGE_SAMPLES_DIR
@@ -1669,12 +2012,34 @@ typedef struct alloc_case {
     const char *name;
     const char *project;
     ledge_ldtk_def def;
-    int kind; ///< 0: create_world, 1: create_tilemap, 2: load_world, 3: world from the file
+    int kind; ///< 0: create_world, 1: create_tilemap, 2: load_world, 3: world from the file,
+              ///< 4: load_tilemap into a 6 x 2 map with a cell material of its own
 } alloc_case;
+
+/// alloc_load's kind 4: a refused load leaves the map's cell materials.
+static bool alloc_load_tilemap(const alloc_case *a) {
+    ledge_tilemap *m = map_of(6, 2);
+    if (m == NULL) return false;
+    ledge_material own = ledge_default_material();
+    own.bounce = 0.5f;
+    bool ok = ledge_tilemap_set_cell_material(m, 5, 1, &own) &&
+              ledge_ldtk_load_tilemap(m, a->project, strlen(a->project), &a->def);
+    if (ok) {
+        assert_false(ledge_tilemap_cell_has_material(m, 5, 1));
+        assert_true(ledge_tilemap_cell_has_material(m, 0, 0));
+    } else if (ledge_tilemap_cell_has_material(m, 5, 1)) {
+        assert_true(ledge_tilemap_cell_material(m, 5, 1).bounce == 0.5f);
+        assert_false(ledge_tilemap_cell_has_material(m, 0, 0));
+        assert_int_equal(ledge_tilemap_get(m, 0, 0), LEDGE_TILE_EMPTY);
+    }
+    ledge_tilemap_destroy(m);
+    return ok;
+}
 
 /// One load under the counting hook; true when it succeeded. Everything it
 /// made is freed before it returns.
 static bool alloc_load(const alloc_case *a) {
+    if (a->kind == 4) return alloc_load_tilemap(a);
     if (a->kind == 1) {
         ledge_tilemap *m = ledge_ldtk_create_tilemap(a->project, strlen(a->project), &a->def);
         ledge_tilemap_destroy(m);
@@ -1724,6 +2089,8 @@ static void test_allocation_failures(void **state) {
         {"tiles",
          tile_project(shapes_tileset(), S("%s,%s", tile(6, 0, 0, 0), tile(7, 16, 16, 1)), 16),
          plain, 1},
+        {"materials", material_project(), plain, 0},
+        {"materials into a map", material_project(), plain, 4},
         {"levels", three_levels("Free", false), all, 0},
         {"separate level", external_project(), ext, 0},
         {"sample", LEDGE_SAMPLES_DIR "/level.ldtk", plain, 3},
@@ -1780,6 +2147,10 @@ int main(void) {
         cmocka_unit_test_teardown(test_refuses_bad_entities, arena_free),
         cmocka_unit_test_teardown(test_refuses_too_many_entities, arena_free),
         cmocka_unit_test_teardown(test_refuses_null_arguments, arena_free),
+        cmocka_unit_test_teardown(test_tile_materials, arena_free),
+        cmocka_unit_test_teardown(test_belt_carries_a_crate, arena_free),
+        cmocka_unit_test_teardown(test_entity_materials, arena_free),
+        cmocka_unit_test_teardown(test_refuses_bad_materials, arena_free),
         cmocka_unit_test_teardown(test_sample_level, arena_free),
         cmocka_unit_test_teardown(test_sample_deterministic_and_in_snapshots, arena_free),
         cmocka_unit_test_teardown(test_allocation_failures, arena_free),

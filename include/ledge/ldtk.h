@@ -17,6 +17,12 @@
 ///   an enum tag (the tileset's "tags" enum) whose value is a tile name, or
 ///   tile custom data `ledge_tile=<name>`. LDtk's flips (X, Y) mirror the
 ///   tile. Tiles with neither are decoration;
+/// - **surface materials**: a tile's custom data `friction=`, `bounce=`,
+///   `surface_speed=` (a conveyor belt, clockwise around the tile as
+///   drawn) and `friction_mix=` give every cell drawn with it a material of
+///   its own (ledge_tilemap_set_cell_material; what it does not say keeps
+///   ledge_default_material()'s values). A load leaves the map's cells
+///   exactly the level's materials: the other cells lose theirs;
 /// - names say the tile **as drawn in LDtk**, whose y axis points down
 ///   (N's convention: `45DEG_PN` faces up-right on screen). By default the
 ///   level is turned into ledge's y-up frame (LDtk's top row becomes the
@@ -27,12 +33,14 @@
 ///   layer that puts tiles must use the same grid size;
 /// - **entity layers** become bodies and sensors by the entity's fields
 ///   (`body`, `shape`, `one_way`, `sensor`, `path`, `speed`, `loop`,
-///   `friction`, `bounce`, `density`, `velocity_x`, `velocity_y`) or by
-///   the game's table of identifiers (ledge_ldtk_def.entity_bodies); every
-///   entity, body or not, is handed back in the result with its identifier,
-///   iid, position, size and every field in a typed view (Int, Float,
-///   Bool, String, Multilines, Enum, Color, Point, EntityRef, FilePath,
-///   Tile and arrays of them), for the game to spawn its own;
+///   `friction`, `bounce`, `surface_speed`, `friction_mix`, `density`,
+///   `velocity_x`, `velocity_y`) or by the game's table of identifiers
+///   (ledge_ldtk_def.entity_bodies); every entity, body or not, is handed
+///   back in the result with its identifier, iid, position, size and every
+///   field in a typed view (Int, Float, Bool, String, Multilines, Enum,
+///   Color, Point, EntityRef, FilePath, Tile and arrays of them), for the
+///   game to spawn its own (a `material` field, a name of the game's, is
+///   only handed back);
 /// - a moving platform is an entity with a `path` (Array<Point>): a
 ///   kinematic body, whose position at any time ledge_ldtk_path_position
 ///   gives (the game moves it with ledge_body_set_target);
@@ -245,8 +253,8 @@ typedef struct ledge_ldtk_entity {
     float friction;            ///< From `friction`, else 0.
     float bounce;              ///< From `bounce`, else 0.
     float density;             ///< From `density`, else 1.
-    float surface_speed;       ///< From `surface_speed`, else 0 (read; not yet applied).
-    const char *material;      ///< From `material`, else "" (read; not yet applied).
+    float surface_speed;       ///< From `surface_speed`, else 0 (negated with y_down).
+    const char *material;      ///< From `material`, else "": the game's name (not applied).
     int first_body;            ///< Its bodies are result->bodies[first_body .. + body_count).
     int body_count;            ///< 0 or 1.
     int first_field;           ///< Its fields: result->fields[first_field ..).
@@ -255,6 +263,8 @@ typedef struct ledge_ldtk_entity {
     int path_point_count;      ///< 0 without a path; else its own position and the points.
     float path_speed;          ///< World units per second along the path.
     bool path_loop;            ///< Back to the first point after the last; else back and forth.
+    /// From `friction_mix` (mean, min, max), else MEAN.
+    ledge_friction_mix friction_mix;
 } ledge_ldtk_entity;
 
 /// What a load made. Free with ledge_ldtk_result_destroy.
@@ -264,6 +274,7 @@ typedef struct ledge_ldtk_result {
     int grid_px;                       ///< LDtk's grid size in pixels (one cell).
     int tile_counts[LEDGE_TILE_COUNT]; ///< Cells per tile id in the loaded tilemap.
     int one_way_cells;                 ///< Cells made one-way.
+    int material_cells;                ///< Cells given a material of their own.
     int level_count;                   ///< Levels loaded.
     ledge_ldtk_level *levels;          ///< The levels, in the project's order.
     int entity_count;                  ///< Entities loaded, in level, layer and file order.
@@ -282,8 +293,10 @@ typedef struct ledge_ldtk_result {
 /// tile layer, no tables, no resolver.
 LEDGE_API ledge_ldtk_def ledge_default_ldtk_def(void);
 
-/// Fills `map` from the level(s)' tile layers. The map must have the
-/// level's size in cells. Entity layers are not read. Returns false
+/// Fills `map` from the level(s)' tile layers: every cell's tile, one-way
+/// direction and own material (cells without one lose theirs; the tile
+/// ids' materials stay as they were). The map must have the level's size
+/// in cells. Entity layers are not read. Returns false
 /// (logged, map unchanged) for bad arguments or a bad project. `def` may
 /// be NULL (defaults).
 LEDGE_API bool ledge_ldtk_load_tilemap(ledge_tilemap *map, const char *json, size_t len,

@@ -4,11 +4,15 @@
 // is the project's JSON; separate level files resolve to the same text.
 // Checks, besides "no crash, no sanitizer report, no leak":
 // - a refused load says so through the log hook and leaves the target
-//   tilemap unchanged and makes no world and no result;
+//   tilemap unchanged (cells' own materials included) and makes no world
+//   and no result;
 // - ledge_ldtk_load_tilemap and ledge_ldtk_create_tilemap agree cell for
-//   cell, one-way flags included;
+//   cell, one-way flags and cells' own materials included (the load into a
+//   map that had materials leaves exactly the level's);
 // - a loaded world's result is consistent: its cells add up to the map,
-//   its bodies are the world's, each entity's slices (bodies, fields,
+//   so do its cells with a material of their own, every material is in
+//   range, its bodies are the world's with their entity's material, each
+//   entity's slices (bodies, fields,
 //   values, path points) lie inside the arrays, every number is finite and
 //   in the world's range, a body sits at the centre of its entity's
 //   bounds, entity references point at loaded entities with that iid;
@@ -121,6 +125,16 @@ static void check_world(ledge_world *w, const ledge_ldtk_result *r) {
     CHECK(r->body_count == ledge_world_body_count(w), "%d bodies, world has %d", r->body_count,
           ledge_world_body_count(w));
     CHECK(r->grid_px >= 1, "grid %d", r->grid_px);
+    int own = 0;
+    for (int y = 0; y < r->height; ++y) {
+        for (int x = 0; x < r->width; ++x) {
+            ledge_material m = ledge_tilemap_cell_material(ledge_world_tilemap(w), x, y);
+            CHECK(ledge_material_is_valid(&m), "cell (%d, %d) material", x, y);
+            own += ledge_tilemap_cell_has_material(ledge_world_tilemap(w), x, y);
+        }
+    }
+    CHECK(own == r->material_cells, "%d cells with a material, result says %d", own,
+          r->material_cells);
     for (int i = 0; i < r->level_count; ++i) {
         const ledge_ldtk_level *l = &r->levels[i];
         check_fields(r, l->first_field, l->field_count);
@@ -152,6 +166,11 @@ static void check_world(ledge_world *w, const ledge_ldtk_result *r) {
             float tol = 1e-5f * (1 + fabsf(c.x) + fabsf(c.y));
             CHECK(fabsf(p.x - c.x) <= tol && fabsf(p.y - c.y) <= tol, "entity %d body at (%g, %g)",
                   i, p.x, p.y);
+            ledge_material m = ledge_body_material(w, id);
+            CHECK(ledge_material_is_valid(&m) && m.friction == e->friction &&
+                      m.bounce == e->bounce && m.surface_speed == e->surface_speed &&
+                      m.friction_mix == e->friction_mix,
+                  "entity %d body material", i);
         }
         for (int k = 0; k < e->path_point_count; ++k) {
             CHECK(finite_in_range(r->path_points[e->first_path_point + k]), "path point");
@@ -159,6 +178,11 @@ static void check_world(ledge_world *w, const ledge_ldtk_result *r) {
         CHECK(vec_finite(ledge_ldtk_path_position(r, e, 12.375)), "path position");
     }
     CHECK(bodies == r->body_count, "%d bodies by entity, %d in all", bodies, r->body_count);
+}
+
+static bool same_material(ledge_material a, ledge_material b) {
+    return a.friction == b.friction && a.bounce == b.bounce && a.surface_speed == b.surface_speed &&
+           a.friction_mix == b.friction_mix;
 }
 
 /// Both tilemap loaders: the same cells, or both refuse; a refused load
@@ -172,6 +196,11 @@ static void check_tilemaps(const ledge_ldtk_def *def) {
     CHECK(fixed != NULL, "tilemap");
     ledge_tilemap_set(fixed, 3, 2, LEDGE_TILE_HALF_L);
     ledge_tilemap_set_one_way(fixed, 3, 2, LEDGE_ONE_WAY_LEFT);
+    ledge_material old = ledge_default_material();
+    old.bounce = 0.5f;
+    old.surface_speed = -3;
+    ledge_tilemap_set_cell_material(fixed, 3, 2, &old);
+    ledge_tilemap_set_cell_material(fixed, 0, 0, &old);
     long before = g_refusals;
     bool loaded = ledge_ldtk_load_tilemap(fixed, g_text, g_len, def);
     CHECK(loaded || g_refusals > before, "a refused load said nothing");
@@ -185,6 +214,10 @@ static void check_tilemaps(const ledge_ldtk_def *def) {
                 CHECK(ledge_tilemap_one_way(fixed, x, y) ==
                           (sentinel ? LEDGE_ONE_WAY_LEFT : LEDGE_ONE_WAY_NONE),
                       "refused load changed one-way (%d, %d)", x, y);
+                bool has = sentinel || (x == 0 && y == 0);
+                CHECK(ledge_tilemap_cell_has_material(fixed, x, y) == has &&
+                          (!has || same_material(ledge_tilemap_cell_material(fixed, x, y), old)),
+                      "refused load changed the material of (%d, %d)", x, y);
             }
         }
     }
@@ -196,6 +229,12 @@ static void check_tilemaps(const ledge_ldtk_def *def) {
                 CHECK(ledge_tilemap_get(fixed, x, y) == ledge_tilemap_get(made, x, y) &&
                           ledge_tilemap_one_way(fixed, x, y) == ledge_tilemap_one_way(made, x, y),
                       "the loaders disagree at (%d, %d)", x, y);
+                ledge_material a = ledge_tilemap_cell_material(fixed, x, y);
+                CHECK(ledge_tilemap_cell_has_material(fixed, x, y) ==
+                              ledge_tilemap_cell_has_material(made, x, y) &&
+                          same_material(a, ledge_tilemap_cell_material(made, x, y)) &&
+                          ledge_material_is_valid(&a),
+                      "the loaders disagree on the material of (%d, %d)", x, y);
             }
         }
     }

@@ -269,7 +269,8 @@ def ldtk_project(levels, layout="Free", **extra):
             {"enumValueId": "Water", "tileIds": [3]}]
     custom = [{"tileId": 4, "data": "ledge_tile=half_bottom\none_way=up\nfriction=0.2"},
               {"tileId": 5, "data": "{\"ledge_tile\":\"convex_up_left\",\"bounce\":0.5}"},
-              {"tileId": 6, "data": "FULL"}]
+              {"tileId": 6, "data": "FULL"},
+              {"tileId": 7, "data": "ledge_tile=full\nsurface_speed=2\nfriction_mix=max"}]
     proj = {"jsonVersion": "1.5.3", "defaultGridSize": 16, "worldLayout": layout,
             "defs": {"layers": [{"__type": "IntGrid", "identifier": "Collisions", "uid": 1,
                                  "intGridValues": values}],
@@ -285,7 +286,7 @@ def ldtk_seeds():
     for x in range(8):
         csv[40 + x] = 1
     csv[33], csv[34], csv[20], csv[21], csv[30], csv[39] = 2, 3, 4, 4, 6, 8
-    tiles = [{"px": [16 * k, 0], "t": k + 1, "f": k % 4} for k in range(6)]
+    tiles = [{"px": [16 * k, 0], "t": k + 1, "f": k % 4} for k in range(7)]
     fields = [ldtk_field("hp", "Int", 3), ldtk_field("speed", "Float", 1.5),
               ldtk_field("alive", "Bool", True), ldtk_field("name", "String", "Bob"),
               ldtk_field("note", "Multilines", "a\nb"),
@@ -301,7 +302,10 @@ def ldtk_seeds():
             ldtk_entity("Ball", 88, 40, pivot=(0.5, 0.5),
                         fields=[ldtk_field("shape", "String", "circle"),
                                 ldtk_field("bounce", "Float", 0.5)]),
-            ldtk_entity("Bridge", 64, 48, 48, 8),
+            ldtk_entity("Bridge", 64, 48, 48, 8,
+                        fields=[ldtk_field("surface_speed", "Float", -1.5),
+                                ldtk_field("friction_mix", "LocalEnum.Mix", "Min"),
+                                ldtk_field("material", "String", "ice")]),
             ldtk_entity("Pit", 0, 72, 32, 8, fields=[ldtk_field("sensor", "Bool", True)]),
             ldtk_entity("Lift", 16, 16, 32, 8,
                         fields=[ldtk_field("path", "Array<Point>",

@@ -1034,6 +1034,7 @@ typedef struct ledge_ldtk_entity {
     int path_point_count;
     float path_speed;
     bool path_loop;
+    ledge_friction_mix friction_mix;
 } ledge_ldtk_entity;
 typedef struct ledge_ldtk_result {
     int width;
@@ -1041,6 +1042,7 @@ typedef struct ledge_ldtk_result {
     int grid_px;
     int tile_counts[LEDGE_TILE_COUNT];
     int one_way_cells;
+    int material_cells;
     int level_count;
     ledge_ldtk_level *levels;
     int entity_count;
