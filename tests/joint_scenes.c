@@ -1,4 +1,4 @@
-// Chains and bridges as plain data (joint_scenes.h), and their ledge world.
+// Chains, bridges and pendulums as plain data (joint_scenes.h), and their ledge world.
 #include "joint_scenes.h"
 
 #include <math.h>
@@ -64,6 +64,30 @@ void js_bridge(js_scene *s, int n, int crates) {
                  0.5f, 0.0f);
 }
 
+void js_pendulum(js_scene *s, float length, float angle) {
+    memset(s, 0, sizeof *s);
+    s->name = "pendulum";
+    s->floor_y = 0;
+    vec2s pivot = v(32.0f, 30.0f);
+    int k = add_body(s, v(pivot.x + length * sinf(angle), pivot.y - length * cosf(angle)),
+                     v(0.1f, 0.0f), 1.0f, 0.0f);
+    add_joint(s, -1, k, pivot, v(0, 0), length, false);
+}
+
+void js_double_pendulum(js_scene *s, float angle) {
+    memset(s, 0, sizeof *s);
+    s->name = "double pendulum";
+    s->floor_y = 0;
+    vec2s pivot = v(32.0f, 30.0f);
+    int prev = -1;
+    for (int i = 1; i <= 2; ++i) {
+        int k = add_body(s, v(pivot.x + (float)i * sinf(angle), pivot.y - (float)i * cosf(angle)),
+                         v(0.1f, 0.0f), 1.0f, 0.0f);
+        add_joint(s, prev, k, prev < 0 ? pivot : v(0, 0), v(0, 0), 1.0f, false);
+        prev = k;
+    }
+}
+
 ledge_world *js_ledge(const js_scene *s, ledge_body_id *bodies, ledge_joint_id *joints) {
     ledge_world_def wd = ledge_default_world_def();
     ledge_world *w = ledge_world_create(&wd);
@@ -117,4 +141,18 @@ float js_fastest(const js_scene *s, const vec2s *vel) {
         if (sp > worst) worst = sp;
     }
     return worst;
+}
+
+double js_energy(const js_scene *s, const vec2s *at, const vec2s *vel) {
+    double low[JS_MAX_BODIES] = {0};
+    for (int k = 0; k < s->joints; ++k) {
+        const js_joint *j = &s->joint[k];
+        if (j->b >= 0) low[j->b] = (j->a < 0 ? (double)j->anchor_a.y : low[j->a]) - j->length;
+    }
+    double e = 0.0;
+    for (int i = 0; i < s->bodies; ++i) {
+        double vx = vel[i].x, vy = vel[i].y;
+        e += s->body[i].mass * ((vx * vx + vy * vy) / 2 + JS_GRAVITY * ((double)at[i].y - low[i]));
+    }
+    return e;
 }

@@ -1,4 +1,4 @@
-// Chains and bridges as plain data (tests/joint_scenes.c), which ledge and
+// Chains, bridges and pendulums as plain data (tests/joint_scenes.c), which ledge and
 // Box2D v3 (tests/peer_box2d_v3_joints.c) each build their world from, for
 // tests/bench_joints.c: the same bodies, masses and joints in both.
 #ifndef LEDGE_TEST_JOINT_SCENES_H
@@ -41,6 +41,16 @@ void js_chain(js_scene *s, int n, float load, bool rope);
 /// and `crates` crates of 0.5 kg dropped on it.
 void js_bridge(js_scene *s, int n, int crates);
 
+/// A pendulum: a bob of 1 kg (a circle of 0.1 m, no drag) on a rod of
+/// `length` from the fixed point (32, 30), let go at rest `angle` rad from
+/// straight down (towards +x).
+void js_pendulum(js_scene *s, float length, float angle);
+
+/// A double pendulum: two bobs of 1 kg on two rods of 1 m, the first from
+/// the fixed point (32, 30), let go at rest in a straight line `angle` rad
+/// from straight down (towards +x).
+void js_double_pendulum(js_scene *s, float angle);
+
 /// The scene in a default ledge world (ids in order into bodies/joints).
 ledge_world *js_ledge(const js_scene *s, ledge_body_id *bodies, ledge_joint_id *joints);
 
@@ -48,5 +58,13 @@ ledge_world *js_ledge(const js_scene *s, ledge_body_id *bodies, ledge_joint_id *
 /// longer) at the bodies' positions `at`, and the fastest body of `vel`.
 float js_stretch(const js_scene *s, const vec2s *at);
 float js_fastest(const js_scene *s, const vec2s *vel);
+
+/// The gravity of both worlds (m/s^2, down).
+#define JS_GRAVITY 10.0
+
+/// The energy (J: kinetic plus potential, in double) of a chain hung from
+/// a fixed point (its joints in order from the top, each body the b of
+/// one), its potential from where each body hangs at rest straight down.
+double js_energy(const js_scene *s, const vec2s *at, const vec2s *vel);
 
 #endif
