@@ -607,7 +607,8 @@ export function bind(M) {
     }
     /**
      * The body's contacts of the last step (ledge_body_contacts): a
-     * StructList of { other, cell, normal, point, depth, response },
+     * StructList of { other, cell, chain, segment, normal, point, depth,
+     * response } (a chain contact: other null, one per segment),
      * shared by every body of the world (the next contacts() call refills
      * it).
      */
@@ -620,7 +621,7 @@ export function bind(M) {
     /**
      * Where the body touches (ledge_body_ground): { onGround, onCeiling,
      * onWallLeft, onWallRight, groundNormal, wallNormal, groundBody,
-     * groundCell }; the same object, updated, on every call.
+     * groundCell, groundChain }; the same object, updated, on every call.
      */
     ground() {
       const p = buffer('ground');
@@ -1583,7 +1584,11 @@ export function bind(M) {
       M._ledge_js_profile(this._live(), p);
       return read('profile', p, this, this._profile);
     }
-    /** The closest hit along origin + translation, or null. filter: category, mask, includeTiles, ignore (a Body). */
+    /**
+     * The closest hit along origin + translation (a tile, a chain from its
+     * front, or a body), or null. filter: category, mask, includeTiles,
+     * includeChains, oneWay, ignore (a Body).
+     */
     raycast(origin, translation, filter) {
       vec(origin, 'origin');
       vec(translation, 'translation');
@@ -1649,8 +1654,9 @@ export function bind(M) {
       return this._query(point, point, 1, filter);
     }
     /**
-     * The nearest tile surface or body to `shape` at `position`, no farther
-     * than maxDistance (ledge_world_nearest): { kind, body, cell, tile,
+     * The nearest tile surface, chain or body to `shape` at `position`, no
+     * farther than maxDistance (ledge_world_nearest): { kind, body, chain,
+     * segment, cell, tile,
      * distance: { distance, pointA, pointB, normal, iterations } }, or null.
      */
     nearest(shape, position, maxDistance, filter) {
