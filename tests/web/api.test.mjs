@@ -56,13 +56,42 @@ test('Tiled objects: the JavaScript loader makes the bodies the C loader makes (
     assert.equal(result.findObject('ell').bodies.length > 1, true, 'the concave polygon was cut into pieces');
     assert.equal(result.findObject('zone').bodies[0].userData, result.findObject('zone'), 'a body knows its object');
     assert.equal(result.findObject('nothing'), null);
+    // Polylines and chain polygons made chains, the path names its route.
+    const hill = result.findObject('hill');
+    assert.ok(hill.chain instanceof ledge.Chain && hill.chain.userData === hill);
+    assert.equal(hill.shape, 'polyline');
+    assert.equal(hill.bodies.length, 0);
+    assert.equal(result.chains.length, 5);
+    assert.equal(world.chainCount, 5);
+    assert.equal(result.findObject('rock').chain.loop, true);
+    const raft = result.findObject('raft');
+    const route = result.findObject('route');
+    assert.equal(raft.chain.type, 'kinematic');
+    assert.equal(result.objects[raft.path], route);
+    assert.equal(route.isPath, true);
+    assert.equal(route.chain, null);
+    assert.equal(route.points.length, 3);
+    const n = hill.chain.segment(0).normal;
+    assert.ok(n.y > 0, 'the hill faces up');
+    assert.ok(result.findObject('ceiling').chain.segment(0).normal.y < 0, 'the ceiling faces down');
   } finally {
     world.dispose();
   }
   // Refusals name the object, as the C loader's do; the world is not made.
   const bad = objectsMap();
-  bad.layers[1].objects.push({ id: 99, name: 'line', x: 0, y: 0, polyline: [{ x: 0, y: 0 }, { x: 1, y: 1 }] });
-  throwsLedge(() => World.fromTiled(bad), /object 99 'line' is a polyline/);
+  bad.layers[1].objects.push({ id: 99, name: 'line', x: 0, y: 0, polyline: [{ x: 0, y: 0 }] });
+  throwsLedge(() => World.fromTiled(bad), /object 99 'line': polyline has 1 points \(must be 2\.\.4096\)/);
+  const chainBad = (edit, pattern) => {
+    const m = objectsMap();
+    edit(m.layers[3].objects);
+    throwsLedge(() => World.fromTiled(m), pattern);
+  };
+  chainBad((o) => { o[0].properties = [{ name: 'body', type: 'string', value: 'dynamic' }]; }, /object 13 'hill': a chain is static or kinematic, never dynamic/);
+  chainBad((o) => { o[0].properties = [{ name: 'facing', type: 'string', value: 'sideways' }]; }, /property 'facing' must be up, down, left or right/);
+  chainBad((o) => { o[0].properties = [{ name: 'chain', type: 'bool', value: false }]; }, /a polyline is always a chain/);
+  chainBad((o) => { o[5].properties[2].value = 99; }, /object 18 'raft': property 'path' names object 99, which the map does not have/);
+  chainBad((o) => { o[5].properties[2].value = 13; }, /names object 13, which is not a path/);
+  chainBad((o) => { o[0].polyline = [{ x: 0, y: 0 }, { x: 10, y: 0 }, { x: 10, y: 0 }]; }, /the world refused the chain of object 13: ledge_chain_create: segment 0, .* is 0 long/);
   const dyn = objectsMap();
   dyn.layers[1].objects[5].properties = [{ name: 'body', type: 'string', value: 'dynamic' }];
   throwsLedge(() => World.fromTiled(dyn), /a dynamic polygon must be convex/);
@@ -209,7 +238,7 @@ test('events and contacts: records, toArray and the raw views agree; the profile
     const all = e.touchBegin.toArray();
     for (let i = 0; i < e.touchBegin.length; ++i) {
       const r = e.touchBegin.get(i);
-      assert.deepEqual({ a: r.a, b: r.b, cell: { ...r.cell } }, all[i]);
+      assert.deepEqual({ a: r.a, b: r.b, cell: { ...r.cell }, chain: r.chain }, all[i]);
       const at = e.touchBegin.byteOffset + i * e.touchBegin.stride;
       assert.equal(e.touchBegin.u32[(at + e.touchBegin.fields.a) >> 2], r.a._id[0], 'the raw view');
       assert.equal(e.touchBegin.i32[(at + e.touchBegin.fields.cell) >> 2], r.cell.x);

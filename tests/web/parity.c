@@ -612,6 +612,131 @@ int parity_parts(FILE *to, int steps) {
     return 0;
 }
 
+static void cid_(ledge_chain_id id) {
+    if (id.index1 == 0)
+        fputs(" -", out);
+    else
+        fprintf(out, " %u:%u", (unsigned)id.index1, (unsigned)id.generation);
+}
+
+static void chain_cast(const char *t, ledge_raycast_result r) {
+    tag(t), i_((int)r.kind), id_(r.body), cid_(r.chain), i_(r.segment), v_(r.point), v_(r.normal);
+    f_(r.fraction), end();
+}
+
+// Chains: a static hill whose ends lie on the tile floor, a kinematic
+// platform chain (velocity, then a target), two crates and a walking
+// character, events, contacts, ground states, rays from the front and from
+// behind, the box query, a chain destroyed and brought back by a snapshot.
+int parity_chains(FILE *to, int steps) {
+    out = to;
+    ledge_world_def wd = ledge_default_world_def();
+    wd.map_width = 40, wd.map_height = 12;
+    ledge_world *w = ledge_world_create(&wd);
+    ledge_tilemap *m = ledge_world_tilemap(w);
+    for (int x = 0; x < 40; ++x) ledge_tilemap_set(m, x, 0, LEDGE_TILE_FULL);
+    vec2s hill_points[] = {{{14, 1}}, {{11, 3}}, {{7, 3}}, {{4, 1}}};
+    ledge_chain_def cd = ledge_default_chain_def();
+    cd.points = hill_points, cd.count = 4;
+    ledge_chain_id hill = ledge_chain_create(w, &cd);
+    vec2s lift_points[] = {{{2, 0}}, {{-2, 0}}};
+    cd = ledge_default_chain_def();
+    cd.points = lift_points, cd.count = 2, cd.type = LEDGE_BODY_KINEMATIC;
+    cd.position = v2(24, 4), cd.velocity = v2(1, 0);
+    cd.material = material(0.8f, 0, 0, LEDGE_FRICTION_MIX_MAX);
+    ledge_chain_id lift = ledge_chain_create(w, &cd);
+
+    ledge_body_def bd = ledge_default_body_def();
+    bd.type = LEDGE_BODY_DYNAMIC, bd.shape = ledge_make_box(v2(0, 0), v2(0.4f, 0.4f));
+    bd.position = v2(9, 6), bd.friction = 0.5f, bd.enable_events = true;
+    ledge_body_id crate_a = ledge_body_create(w, &bd);
+    bd.position = v2(24, 5), bd.friction = 0.8f, bd.enable_events = false;
+    ledge_body_id crate_b = ledge_body_create(w, &bd);
+    ledge_body_id hero =
+        part(w, LEDGE_BODY_KINEMATIC, ledge_make_box(v2(0, 0), v2(0.3f, 0.45f)), v2(2, 1.45f), 0);
+    ledge_character_def chd = ledge_default_character_def();
+    ledge_character_create(w, hero, &chd);
+    ledge_body_id crates[] = {crate_a, crate_b};
+
+    unsigned char *snap = NULL;
+    size_t snap_size = 0;
+    const float dt = 1.0f / 60.0f;
+    for (int k = 0; k < steps; ++k) {
+        ledge_character_state st;
+        ledge_character_get_state(w, hero, &st);
+        vec2s vel = st.velocity;
+        vel.x = k < 100 ? 3.0f : -3.0f;
+        vel.y -= 10.0f * dt;
+        ledge_character_move(w, hero, vel, dt, &st);
+        tag("hero"), v_(st.position), v_(st.velocity), b_(st.on_floor), cid_(st.floor_chain);
+        id_(st.floor_body), v_(st.floor_normal), v_(st.platform_velocity);
+        trace_material(st.floor_material), end();
+        switch (k) {
+        case 50:
+            ledge_chain_set_velocity(w, lift, v2(-1, 0));
+            break;
+        case 70:
+            ledge_chain_set_target(w, lift, v2(23.5f, 4.1f), dt);
+            break;
+        case 71:
+            ledge_chain_set_velocity(w, lift, v2(0, 0));
+            break;
+        case 100:
+            snap_size = ledge_world_snapshot_size(w);
+            snap = malloc(snap_size);
+            snap_size = ledge_world_save(w, snap, snap_size);
+            break;
+        case 110:
+            ledge_chain_destroy(w, hill);
+            break;
+        case 120:
+            ledge_world_restore(w, snap, snap_size);
+            tag("restored"), h_(ledge_world_hash(w)), i_(ledge_world_chain_count(w)), end();
+            break;
+        default:
+            break;
+        }
+        ledge_world_step(w, dt);
+        tag("step"), i_(k), h_(ledge_world_hash(w)), i_(ledge_world_chain_count(w));
+        b_(ledge_chain_is_valid(w, hill)), v_(ledge_chain_position(w, lift));
+        v_(ledge_chain_velocity(w, lift)), end();
+        for (int b = 0; b < 2; ++b) {
+            ledge_ground g = ledge_body_ground(w, crates[b]);
+            ledge_contact_data c[4];
+            int n = ledge_body_contacts(w, crates[b], c, 4);
+            tag("crate"), v_(ledge_body_position(w, crates[b]));
+            v_(ledge_body_velocity(w, crates[b])), b_(g.on_ground), cid_(g.ground_chain);
+            v_(g.ground_normal), i_(n);
+            for (int q = 0; q < n && q < 4; ++q)
+                cid_(c[q].chain), i_(c[q].segment), v_(c[q].normal);
+            end();
+        }
+        ledge_touch_events te = ledge_world_touch_events(w);
+        for (int q = 0; q < te.begin_count; ++q) {
+            tag("touch"), id_(te.begin[q].a), id_(te.begin[q].b), cid_(te.begin[q].chain), end();
+        }
+        if (k % 20 == 0) {
+            ledge_query_filter qf = ledge_default_query_filter();
+            ledge_raycast_result r;
+            ledge_world_raycast(w, v2(12.5f, 8), v2(0, -10), &qf, &r);
+            chain_cast("down", r);
+            qf.include_tiles = false;
+            ledge_world_raycast(w, v2(12.5f, 1.2f), v2(0, 5), &qf, &r);
+            chain_cast("up", r);
+            ledge_chain_id ids[8];
+            int segs[8];
+            ledge_aabb box = {v2(5, 0), v2(13, 4)};
+            int n = ledge_world_query_chains_aabb_ids(w, &box, NULL, ids, segs, 8);
+            tag("query"), i_(n);
+            for (int q = 0; q < n && q < 8; ++q) cid_(ids[q]), i_(segs[q]);
+            end();
+        }
+    }
+    free(snap);
+    ledge_world_destroy(w);
+    return 0;
+}
+
 #ifdef LEDGE_REPLAY_TILED
 #include <ledge/tiled.h>
 
@@ -643,6 +768,24 @@ int parity_tiled(FILE *to, const char *file, bool y_down) {
             v_(ledge_body_position(w, r->bodies[b])), v_(ledge_body_velocity(w, r->bodies[b]));
             f_(ledge_body_mass(w, r->bodies[b]));
             trace_shape(ledge_body_shape(w, r->bodies[b]));
+            end();
+        }
+        if (o->point_count > 0 || o->is_path) {
+            tag("points"), b_(o->is_path), i_(o->path), i_(o->point_count);
+            for (int p = 0; p < o->point_count; ++p) v_(r->points[o->first_point + p]);
+            end();
+        }
+        if (ledge_chain_is_valid(w, o->chain)) {
+            ledge_chain_id ch = o->chain;
+            ledge_material m = ledge_chain_material(w, ch);
+            fprintf(out, "chain %u:%u", (unsigned)ch.index1, (unsigned)ch.generation);
+            i_((int)ledge_chain_get_type(w, ch)), b_(ledge_chain_is_loop(w, ch));
+            v_(ledge_chain_position(w, ch)), v_(ledge_chain_velocity(w, ch));
+            f_(m.friction), f_(m.bounce), f_(m.surface_speed), i_((int)m.friction_mix);
+            vec2s pts[64];
+            int n = ledge_chain_points(w, ch, pts, 64);
+            i_(n);
+            for (int p = 0; p < n && p < 64; ++p) v_(pts[p]);
             end();
         }
     }

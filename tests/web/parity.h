@@ -16,6 +16,9 @@ int parity_main(FILE *to, int steps);
 /// partsTrace writes the same through the JavaScript binding).
 int parity_parts(FILE *to, int steps);
 
+/// The chains' scene (tests/web/parity.mjs: chainsTrace).
+int parity_chains(FILE *to, int steps);
+
 /// Makes a world from the Tiled map in `file` (ledge_tiled_create_world,
 /// y down or not) and writes its objects, bodies and the hash after 120
 /// steps to `to` (tests/web/parity.mjs's tiledTrace writes the same from

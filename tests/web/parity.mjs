@@ -274,7 +274,7 @@ export function tiledTrace(ledge, map, yDown, tilesets) {
     end();
     for (const o of r.objects) {
       line = `object ${o.id} [${o.name}] [${o.type}] [${o.layer}]`;
-      i_(['point', 'box', 'circle', 'polygon'].indexOf(o.shape)); i_(['static', 'kinematic', 'dynamic'].indexOf(o.bodyType));
+      i_(['point', 'box', 'circle', 'polygon', 'polyline'].indexOf(o.shape)); i_(['static', 'kinematic', 'dynamic'].indexOf(o.bodyType));
       b_(o.sensor); b_(o.oneWay); f_(o.friction); f_(o.bounce); v_(o.position); v_(o.bounds.lower); v_(o.bounds.upper);
       i_(Object.keys(o.properties).length);
       end();
@@ -285,6 +285,24 @@ export function tiledTrace(ledge, map, yDown, tilesets) {
         const points = s.type === 'circle' ? [] : s.points;
         i_(['invalid', 'circle', 'box', 'polygon'].indexOf(s.type)); i_(points.length); f_(s.radius || 0); v_(s.center);
         points.forEach(v_);
+        end();
+      }
+      if (o.points.length > 0 || o.isPath) {
+        line = 'points';
+        b_(o.isPath); i_(o.path); i_(o.points.length);
+        o.points.forEach(v_);
+        end();
+      }
+      if (o.chain && o.chain.valid) {
+        const ch = o.chain;
+        const m = ch.material;
+        line = `chain ${ch._id[0]}:${ch._id[1]}`;
+        i_(['static', 'kinematic', 'dynamic'].indexOf(ch.type)); b_(ch.loop);
+        v_(ch.position); v_(ch.velocity);
+        f_(m.friction); f_(m.bounce); f_(m.surfaceSpeed); i_(['mean', 'min', 'max'].indexOf(m.frictionMix));
+        const pts = ch.points();
+        i_(pts.length);
+        pts.slice(0, 64).forEach(v_);
         end();
       }
     }
@@ -422,6 +440,120 @@ export function partsTrace(ledge, steps) {
         tag('cells'); mat_(m.cellMaterial(13, 0)); b_(m.cellHasMaterial(13, 0));
         mat_(m.tileMaterial(Tile.HALF_D));
         mat_(ledge.mixMaterials(crate.material, m.cellMaterial(9, 0))); end();
+      }
+    }
+  } finally {
+    world.dispose();
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+// The chains' scene of parity.c (parity_chains): a static hill whose ends
+// lie on the tile floor, a kinematic platform chain (velocity, then a
+// target), two crates and a walking character, events, contacts, ground
+// states, rays from the front and from behind, the box query, a chain
+// destroyed and brought back by a snapshot, printing the same trace.
+export function chainsTrace(ledge, steps) {
+  const lines = [];
+  let line = '';
+  const tag = (t) => { line += t; };
+  const end = () => { lines.push(line); line = ''; };
+  const i_ = (v) => { line += ` ${v | 0}`; };
+  const f_ = (v) => { fbuf[0] = v; line += ` ${ubuf[0].toString(16).padStart(8, '0')}`; };
+  const b_ = (v) => { line += v ? ' T' : ' F'; };
+  const v_ = (v) => { f_(v.x); f_(v.y); };
+  const id_ = (b) => { line += b ? ` ${b._id[0]}:${b._id[1]}` : ' -'; };
+  const h_ = (h) => { line += ` ${h.toString(16).padStart(16, '0')}`; };
+  const MIX = ['mean', 'min', 'max'];
+  const KINDS = ['none', 'tile', 'body', 'chain'];
+  const mat_ = (m) => { f_(m.friction); f_(m.bounce); f_(m.surfaceSpeed); i_(MIX.indexOf(m.frictionMix)); };
+  const cast_ = (t, r) => {
+    tag(t);
+    if (r) {
+      i_(KINDS.indexOf(r.kind)); id_(r.body); id_(r.chain); i_(r.segment); v_(r.point); v_(r.normal); f_(r.fraction);
+    } else {
+      // ledge_world_raycast's miss: kind none, fraction 1.
+      i_(0); id_(null); id_(null); i_(0); v_({ x: 0, y: 0 }); v_({ x: 0, y: 0 }); f_(1);
+    }
+    end();
+  };
+  const v2 = (x, y) => ({ x, y });
+  const { Tile, box } = ledge;
+
+  const world = new ledge.World({ width: 40, height: 12 });
+  try {
+    const m = world.tilemap;
+    for (let x = 0; x < 40; ++x) m.set(x, 0, Tile.FULL);
+    const hill = world.createChain({ points: [v2(14, 1), v2(11, 3), v2(7, 3), v2(4, 1)] });
+    const lift = world.createChain({
+      points: [v2(2, 0), v2(-2, 0)], type: 'kinematic', position: v2(24, 4), velocity: v2(1, 0),
+      material: { friction: 0.8, bounce: 0, surfaceSpeed: 0, frictionMix: 'max' },
+    });
+    const crateA = world.createBody({ type: 'dynamic', shape: box(0.4, 0.4), position: v2(9, 6), friction: 0.5, enableEvents: true });
+    const crateB = world.createBody({ type: 'dynamic', shape: box(0.4, 0.4), position: v2(24, 5), friction: 0.8 });
+    const hero = world.createBody({ type: 'kinematic', shape: box(0.3, 0.45), position: v2(2, 1.45), friction: 0 });
+    const ch = world.createCharacter(hero);
+    const crates = [crateA, crateB];
+    let snap = null;
+    const dt = fr(1 / 60);
+    for (let k = 0; k < steps; ++k) {
+      const vel = { ...ch.state.velocity };
+      vel.x = k < 100 ? 3 : -3;
+      vel.y = fr(vel.y - fr(10 * dt));
+      const st = ch.move(vel, dt);
+      tag('hero'); v_(st.position); v_(st.velocity); b_(st.onFloor); id_(st.floorChain);
+      id_(st.floorBody); v_(st.floorNormal); v_(st.platformVelocity);
+      mat_(st.floorMaterial); end();
+      switch (k) {
+        case 50:
+          lift.velocity = v2(-1, 0);
+          break;
+        case 70:
+          lift.setTarget(v2(23.5, 4.1), dt);
+          break;
+        case 71:
+          lift.velocity = v2(0, 0);
+          break;
+        case 100:
+          snap = world.save();
+          break;
+        case 110:
+          hill.destroy();
+          break;
+        case 120:
+          world.restore(snap);
+          tag('restored'); h_(world.hash()); i_(world.chainCount); end();
+          break;
+        default:
+          break;
+      }
+      world.step(dt);
+      tag('step'); i_(k); h_(world.hash()); i_(world.chainCount);
+      b_(hill.valid); v_(lift.position); v_(lift.velocity); end();
+      for (const c of crates) {
+        const g = c.ground();
+        tag('crate'); v_(c.position); v_(c.velocity); b_(g.onGround); id_(g.groundChain);
+        v_(g.groundNormal);
+        const cs = c.contacts();
+        i_(cs.length);
+        for (let q = 0; q < cs.length && q < 4; ++q) {
+          const r = cs.get(q);
+          id_(r.chain); i_(r.segment); v_(r.normal);
+        }
+        end();
+      }
+      const te = world.events.touchBegin;
+      for (let q = 0; q < te.length; ++q) {
+        const e = te.get(q);
+        tag('touch'); id_(e.a); id_(e.b); id_(e.chain); end();
+      }
+      if (k % 20 === 0) {
+        cast_('down', world.raycast(v2(12.5, 8), v2(0, -10)));
+        cast_('up', world.raycast(v2(12.5, 1.2), v2(0, 5), { includeTiles: false }));
+        const found = world.queryChainsAABB(v2(5, 0), v2(13, 4));
+        tag('query'); i_(found.length);
+        for (const f of found.slice(0, 8)) { id_(f.chain); i_(f.segment); }
+        end();
       }
     }
   } finally {

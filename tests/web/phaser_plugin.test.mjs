@@ -199,3 +199,83 @@ test('joints and materials through the plugin: a lamp on a chain keeps its lengt
   assert.equal(rope.valid, true, 'and is back after a restore');
   assert.ok(world.debugDraw({ tiles: false, bodies: false, contacts: false, normals: false }).segments.length >= 2, 'the debug view draws the joints');
 });
+
+test('chains through the plugin: a hill in pixels holds a crate and the character, a chain on a path carries, Tiled chains, events, the debug view', async () => {
+  const Plugin = createLedgePlugin(ledge);
+  const plugin = new Plugin(scene(), null, 'ledge');
+  const tileset = { name: 'set', firstgid: 1, getTileProperties: () => null };
+  const data = Array.from({ length: 12 }, () => new Array(30).fill(null));
+  for (let x = 0; x < 30; ++x) data[11][x] = { index: 1, tileset, properties: {}, rotation: 0, flipX: false, flipY: false };
+  const layer = { layer: { width: 30, height: 12, data }, tilemap: { tileWidth: 16 }, x: 0, y: 0, scaleX: 1 };
+  const world = plugin.fromTilemapLayer(layer, { tileShapes: { set: { 0: 'FULL' } }, gravity: 800 });
+  // A hill drawn right to left on screen: turned so that it faces up on screen (-y).
+  const hill = plugin.add.chain({ points: [{ x: 200, y: 176 }, { x: 160, y: 144 }, { x: 120, y: 144 }, { x: 80, y: 176 }], userData: 'hill' });
+  assert.ok(hill instanceof ledge.Chain && hill.userData === 'hill');
+  assert.ok(hill.segment(1).normal.y < -0.99, 'the plateau faces up on screen');
+  assert.deepEqual(plugin.toPixels(hill.position), { x: 140, y: 160 });
+  const crate = object(140, 100, 16, 16);
+  plugin.add.body(crate, { enableEvents: true });
+  const touches = [];
+  plugin.events.on('touchstart', (a, b, cell, chain) => touches.push([a, b, chain]));
+  const hero = plugin.add.character(object(40, 160, 10, 14));
+  hero.setVelocityX(64);
+  let onHill = 0;
+  for (let k = 0; k < 150; ++k) {
+    plugin.step();
+    if (hero.state.floorChain === hill) ++onHill;
+  }
+  assert.ok(Math.abs(plugin.toPixels(crate.ledgeBody.position).y - 136) < 0.1, `the crate rests on the plateau (${plugin.toPixels(crate.ledgeBody.position).y})`);
+  assert.equal(crate.ledgeBody.ground().groundChain, hill);
+  assert.ok(touches.some(([a, b, chain]) => a === crate && b === null && chain === hill), 'the touch names the chain');
+  assert.ok(onHill > 20, `the character walked over the hill (${onHill} steps on it)`);
+  assert.equal(plugin.add.chain({ points: [{ x: 300, y: 100 }, { x: 340, y: 100 }], facing: 'down' }).segment(0).normal.y, 1, 'a ceiling faces down on screen');
+  assert.throws(() => plugin.add.chain({ points: [{ x: 0, y: 0 }, { x: 1, y: 0 }], facing: 'sideways' }), TypeError);
+  assert.throws(() => plugin.add.chain({ points: [{ x: 0, y: 0 }] }), /ledge_chain_create/);
+
+  // A kinematic chain going back and forth along a path carries a crate.
+  const lift = plugin.add.chain({ points: [{ x: 300, y: 120 }, { x: 360, y: 120 }], type: 'kinematic', path: [{ x: 330, y: 120 }, { x: 394, y: 120 }], speed: 32 });
+  const rider = object(330, 100, 12, 12);
+  plugin.add.body(rider, { friction: 1 });
+  const saved = plugin.save();
+  let min = Infinity, max = -Infinity;
+  for (let k = 0; k < 400; ++k) {
+    plugin.step();
+    min = Math.min(min, plugin.toPixels(lift.position).x);
+    max = Math.max(max, plugin.toPixels(lift.position).x);
+  }
+  assert.ok(Math.abs(min - 330) < 0.05 && Math.abs(max - 394) < 0.05, `the lift between ${min} and ${max} px`);
+  assert.equal(rider.ledgeBody.ground().groundChain, lift, 'the rider stays on the lift');
+  const h = world.hash();
+  plugin.restore(saved);
+  for (let k = 0; k < 400; ++k) plugin.step();
+  assert.equal(world.hash(), h, 'the same steps after a restore');
+
+  // The debug view draws the chains' segments in pixels.
+  const segs = [];
+  const g = new Proxy({}, { get: (_, name) => (name === 'lineBetween' ? (...a) => { segs.push(a); return g; } : () => g) });
+  plugin.debug(true, { graphics: g, tiles: false, bodies: false, normals: false, contacts: false });
+  plugin.systems.events.emit('postupdate');
+  assert.ok(segs.some(([x1, y1, x2, y2]) => Math.abs(x1 - 80) < 1e-3 && Math.abs(y1 - 176) < 1e-3 && Math.abs(x2 - 120) < 1e-3 && Math.abs(y2 - 144) < 1e-3),
+    'the hill\'s first segment (turned: left to right on screen), in pixels');
+  plugin.removeChain(lift);
+  assert.equal(lift.valid, false);
+
+  // fromTiledMap: the Tiled loader's chains; a raft with a speed follows its path.
+  const { objectsMap } = await import('./tiled_map.mjs');
+  const map = objectsMap();
+  map.layers[3].objects[5].properties.push({ name: 'speed', type: 'float', value: 16 });
+  const p2 = new Plugin(scene({ m: { data: map } }), null, 'ledge');
+  const result = p2.fromTiledMap('m');
+  assert.equal(result.chains.length, 5);
+  assert.equal(p2.world.chainCount, 5);
+  const raft = result.findObject('raft').chain;
+  const route = result.findObject('route').points;
+  let maxX = -Infinity, minY = Infinity;
+  for (let k = 0; k < 600; ++k) {
+    p2.step();
+    maxX = Math.max(maxX, raft.position.x);
+    minY = Math.min(minY, raft.position.y);
+  }
+  assert.ok(Math.abs(maxX - route[1].x) < 1 / 60, `the raft reaches the route's second point (${maxX} vs ${route[1].x})`);
+  assert.ok(Math.abs(minY - route[2].y) < 1 / 60, `and its third (within a step at 1 unit/s) (${minY} vs ${route[2].y})`);
+});

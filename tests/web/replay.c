@@ -185,6 +185,7 @@ static void print(const char *what, uint32_t low) {
 int main(int argc, char **argv) {
     if (argc == 3 && strcmp(argv[1], "parity") == 0) return parity_main(stdout, atoi(argv[2]));
     if (argc == 3 && strcmp(argv[1], "parts") == 0) return parity_parts(stdout, atoi(argv[2]));
+    if (argc == 3 && strcmp(argv[1], "chains") == 0) return parity_chains(stdout, atoi(argv[2]));
     if (argc == 3 && strcmp(argv[1], "scenes") == 0) return print_scenes(atoi(argv[2]));
     if (argc == 4 && strcmp(argv[1], "bench") == 0) return bench_rain(atoi(argv[2]), atoi(argv[3]));
     if (argc == 5 && strcmp(argv[1], "snapshot_save") == 0)

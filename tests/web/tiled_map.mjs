@@ -5,7 +5,11 @@
 // cut into convex pieces), a triangle, a point, a text (skipped), a
 // sensor by class, a one-way platform, every property type, materials
 // (a belt of tiles drawn plain and flipped, objects with a surface speed
-// and a friction mix), and object layers inside an offset group.
+// and a friction mix), object layers inside an offset group, and chains:
+// a hill polyline whose ends lie on the tile floor with a crate falling on
+// it, a ceiling facing down, a closed rock (solid inside) and a room
+// (solid outside) with material properties, a kinematic raft that names
+// its path (a polyline of class path) with a crate falling on it.
 export function objectsMap() {
   const W = 24;
   const H = 12;
@@ -63,6 +67,17 @@ export function objectsMap() {
               { id: 12, name: 'bridge', x: 60, y: 130, width: 48, height: 4, properties: [{ name: 'one_way', type: 'bool', value: true }, { name: 'surface_speed', type: 'float', value: -1.5 }, { name: 'friction', type: 'float', value: 0.3 }] },
             ],
           },
+        ],
+      },
+      {
+        type: 'objectgroup', name: 'chains', objects: [
+          { id: 13, name: 'hill', x: 290, y: 176, polyline: [{ x: 0, y: 0 }, { x: 20, y: -20 }, { x: 50, y: -20 }, { x: 76, y: 0 }] },
+          { id: 14, name: 'crate', x: 314, y: 120, width: 12, height: 12, properties: [{ name: 'body', type: 'string', value: 'dynamic' }] },
+          { id: 15, name: 'ceiling', x: 40, y: 24, polyline: [{ x: 0, y: 0 }, { x: 60, y: -8 }], properties: [{ name: 'facing', type: 'string', value: 'down' }, { name: 'friction', type: 'float', value: 0.2 }] },
+          { id: 16, name: 'rock', x: 150, y: 30, polygon: [{ x: 0, y: 0 }, { x: 20, y: -10 }, { x: 30, y: 10 }, { x: 10, y: 20 }], properties: [{ name: 'chain', type: 'bool', value: true }, { name: 'bounce', type: 'float', value: 0.3 }] },
+          { id: 17, name: 'room', x: 200, y: 20, polygon: [{ x: 0, y: 0 }, { x: 40, y: 0 }, { x: 40, y: 40 }, { x: 0, y: 40 }], properties: [{ name: 'chain', type: 'bool', value: true }, { name: 'solid', type: 'string', value: 'outside' }, { name: 'surface_speed', type: 'float', value: 1 }, { name: 'friction_mix', type: 'string', value: 'max' }] },
+          { id: 18, name: 'raft', x: 40, y: 140, polyline: [{ x: 50, y: 0 }, { x: 0, y: 0 }], properties: [{ name: 'body', type: 'string', value: 'kinematic' }, { name: 'velocity_x', type: 'float', value: 0.5 }, { name: 'path', type: 'object', value: 19 }] },
+          { id: 19, name: 'route', class: 'path', x: 40, y: 140, polyline: [{ x: 0, y: 0 }, { x: 80, y: 0 }, { x: 80, y: -20 }] },
         ],
       },
     ],

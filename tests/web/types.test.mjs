@@ -15,7 +15,7 @@ const INTERFACES = {
   sensor_event: 'SensorEvent', crush_event: 'CrushEvent', profile: 'Profile', raycast_result: 'CastHit',
   distance_result: 'DistanceResult', nearest_result: 'NearestResult', tilemap_distance_result: 'TilemapDistanceResult',
   tile_hit: 'TileHit', ray_hit: 'RayHit', tile_outline: 'TileOutline',
-  material: 'Material', joint_def: 'JointDef',
+  material: 'Material', joint_def: 'JointDef', chain_def: 'ChainDef',
   shape: null, // read by the binding itself (decompose, body.shape: ShapeInfo)
 };
 const ENUMS = {

@@ -51,8 +51,8 @@ export type FrictionLaw = 'n' | 'coulomb';
 export type OneWay = 'none' | 'up' | 'down' | 'left' | 'right';
 /** ledge_query_one_way: how a query meets one-way tiles and bodies. */
 export type QueryOneWay = 'asBodies' | 'always' | 'never';
-/** What a cast or move hit: a tile (cell, tile) or a body. */
-export type HitKind = 'none' | 'tile' | 'body';
+/** What a cast or move hit: a tile (cell, tile), a body, or a chain (chain, segment). */
+export type HitKind = 'none' | 'tile' | 'body' | 'chain';
 /**
  * What leaving a moving body (jumping or walking off) does to the
  * character's velocity (Godot's platform_on_leave): add the body's whole
@@ -167,6 +167,52 @@ export interface JointDef {
   collideConnected?: boolean;
   /** Yours, kept on the Joint object; ledge never reads it. */
   userData?: unknown;
+}
+
+/**
+ * ledge_chain_def: a chain, one-sided free-form ground (docs/chains.md).
+ * Each segment's surface faces right of the direction from one point to
+ * the next (y up: a floor runs from right to left; y down: from left to
+ * right); bodies pass through it from behind.
+ */
+export interface ChainDef {
+  /** The polyline in the chain's frame (copied): 2 or more points, 3 for a loop. Required. */
+  points: Vec2[];
+  /** Closed: the last point joins the first. Default false. */
+  loop?: boolean;
+  /** 'static' (default) or 'kinematic' ('dynamic' is refused). */
+  type?: BodyType;
+  /** Where the chain's frame lies in the world. Default (0, 0). */
+  position?: Vec2;
+  /** A kinematic chain's velocity. Default (0, 0). */
+  velocity?: Vec2;
+  /** Which bodies meet it (as two bodies' filters match). Default: the default filter. */
+  filter?: Filter;
+  /**
+   * Its surface: friction, bounce, a surface speed (a belt along each
+   * segment's tangent (ny, -nx)) and how its friction mixes, mixed with a
+   * body's at each contact as a tile's is. Default: the default material.
+   */
+  material?: Material;
+  /** Yours, kept on the Chain object; ledge never reads it. */
+  userData?: unknown;
+}
+
+/** A chain segment in the world (chain.segment(i)). */
+export interface ChainSegment {
+  /** Its first end (the chain's order). */
+  from: Vec2;
+  /** Its second end. */
+  to: Vec2;
+  /** The unit normal of its surface. */
+  normal: Vec2;
+}
+
+/** A segment found by world.queryChainsAABB. */
+export interface ChainSegmentHit {
+  chain: Chain;
+  /** From 0. */
+  segment: number;
 }
 
 export interface CircleShape {
@@ -319,6 +365,12 @@ export interface QueryFilter {
   /** Whether tiles are hit (casts only). Default true. */
   includeTiles?: boolean;
   /**
+   * Whether chains are seen (category and mask matched against the chain's
+   * filter as against a body's). Default true. Chains are one-sided under
+   * every oneWay rule: hit from the front only.
+   */
+  includeChains?: boolean;
+  /**
    * One-way tiles and bodies in ray and shape casts and nearest: 'asBodies'
    * (default) hits them only where the ray or shape enters through a surface
    * facing the platform's allowed side (within 60 degrees), as bodies meet
@@ -331,10 +383,14 @@ export interface QueryFilter {
 
 /** ledge_raycast_result: one hit of a ray or shape cast. */
 export interface CastHit {
-  /** Tile, body or none. */
+  /** Tile, body, chain or none. */
   kind: HitKind;
   /** The body hit (kind 'body'), else null. */
   body: Body | null;
+  /** The chain hit (kind 'chain'), else null. */
+  chain: Chain | null;
+  /** Its segment, from 0 (kind 'chain'), else 0. */
+  segment: number;
   /** The cell hit (kind 'tile'; may lie outside the map). */
   cell: Vec2;
   /** The tile id hit (kind 'tile'; FULL outside the map). */
@@ -349,10 +405,14 @@ export interface CastHit {
 
 /** ledge_move_hit: one obstacle a move met. */
 export interface MoveHit {
-  /** 'tile' or 'body'. */
+  /** 'tile', 'chain' or 'body'. */
   kind: HitKind;
   /** The body (kind 'body'), else null. */
   body: Body | null;
+  /** The chain (kind 'chain'), else null. */
+  chain: Chain | null;
+  /** Its segment (kind 'chain'; the first met), else 0. */
+  segment: number;
   /** The cell (kind 'tile'; may lie outside the map, as FULL). */
   cell: Vec2;
   /** The tile id (kind 'tile'). */
@@ -509,8 +569,10 @@ export interface CharacterState {
   wallNormal: Vec2;
   /** The ceiling's normal, or (0, 0). */
   ceilingNormal: Vec2;
-  /** The body stood on, or null (a tile, or no floor). */
+  /** The body stood on, or null (a tile, a chain, or no floor). */
   floorBody: Body | null;
+  /** The chain stood on, or null. */
+  floorChain: Chain | null;
   /** The floor is a tile: floorCell and floorTile say which. */
   floorIsTile: boolean;
   /** The tile cell stood on (floorIsTile). */
@@ -559,8 +621,12 @@ export interface CharacterState {
 
 /** ledge_contact_data: one contact of a body after the last step. */
 export interface Contact {
-  /** The other body, or null for a tile. */
+  /** The other body, or null for a tile or a chain. */
   other: Body | null;
+  /** The chain (chain contacts: one per segment), else null. */
+  chain: Chain | null;
+  /** The chain's segment (chain contacts), else 0. */
+  segment: number;
   /** The tile cell (tile contacts). */
   cell: Vec2;
   /** Unit, from the other body (or tile) toward this body. */
@@ -591,16 +657,20 @@ export interface Ground {
   groundBody: Body | null;
   /** The tile stood on (when groundBody is null and onGround). */
   groundCell: Vec2;
+  /** The chain stood on, or null. */
+  groundChain: Chain | null;
 }
 
 /** ledge_touch_event: a touch between two bodies (or a body and a tile cell) that began or ended in the last step. */
 export interface TouchEvent {
   /** The body with the lower index. */
   a: Body;
-  /** The other body, or null for a tile. */
+  /** The other body, or null for a tile or a chain. */
   b: Body | null;
   /** The tile cell (tile touches). */
   cell: Vec2;
+  /** The chain (chain touches: once per chain, whatever segments), else null. */
+  chain: Chain | null;
 }
 
 /** ledge_sensor_event: a body that began or stopped overlapping a sensor in the last step. */
@@ -706,10 +776,14 @@ export interface DistanceResult {
 
 /** ledge_nearest_result: the nearest thing to a query. */
 export interface NearestResult {
-  /** Tile, body or none. */
+  /** Tile, body, chain or none. */
   kind: HitKind;
   /** The body (kind 'body'), else null. */
   body: Body | null;
+  /** The chain (kind 'chain'), else null. */
+  chain: Chain | null;
+  /** Its segment (kind 'chain'), else 0. */
+  segment: number;
   /** The cell (kind 'tile'). */
   cell: Vec2;
   /** The tile id (kind 'tile'). */
@@ -778,6 +852,8 @@ export interface DrawOptions {
   bounds?: boolean;
   /** Joints: their segments and anchors. Default true. */
   joints?: boolean;
+  /** Chain segments (light grey; kinematic ones as kinematic bodies). Default true. */
+  chains?: boolean;
   /** Tiles with a material of their own, belts' directions. Default true. */
   materials?: boolean;
 }
@@ -826,8 +902,12 @@ export interface TiledObject {
   type: string;
   /** The name of its object layer. */
   layer: string;
-  /** What its geometry became: a point (no body), a box, a circle, or polygon pieces. */
-  shape: 'point' | 'box' | 'circle' | 'polygon';
+  /**
+   * Its geometry: a point (no body), a box, a circle, polygon pieces (or,
+   * with the property `chain`, a closed chain), or a polyline (an open
+   * chain, or a path).
+   */
+  shape: 'point' | 'box' | 'circle' | 'polygon' | 'polyline';
   /** The type of its bodies (static for sensors). */
   bodyType: BodyType;
   /** `body` = sensor: a static sensor body. */
@@ -848,6 +928,14 @@ export interface TiledObject {
   bounds: AABB;
   /** Its bodies (their userData is this object). */
   bodies: Body[];
+  /** The chain a polyline or `chain` polygon made (its userData is this object), else null. */
+  chain: Chain | null;
+  /** A polyline or polygon of class `path`: no chain, no body; its points are kept. */
+  isPath: boolean;
+  /** The path its `path` property names (an index in objects), or -1. */
+  path: number;
+  /** A chain's points in the world, in the order the chain was made, or a path's as drawn; [] for other objects. */
+  points: Vec2[];
   /** Its custom properties by name. */
   properties: Record<string, unknown>;
   /** Each property's Tiled type. */
@@ -864,6 +952,8 @@ export interface TiledResult {
   objects: TiledObject[];
   /** Bodies created, grouped by object. */
   bodies: Body[];
+  /** Chains created, in object order. */
+  chains: Chain[];
   /** The first object named `name`, or null. */
   findObject(name: string): TiledObject | null;
 }
@@ -1021,6 +1111,42 @@ export interface Joint {
   equals(other: unknown): boolean;
 }
 
+/**
+ * A chain (ledge_chain_*): one-sided free-form ground, a generational id
+ * into its world, the same object for the same id, so that it stays valid
+ * across snapshots as in C.
+ */
+export interface Chain {
+  readonly world: World;
+  /** Yours; ledge never reads it. */
+  userData: unknown;
+  /** Whether the chain lives (ledge_chain_is_valid). */
+  readonly valid: boolean;
+  /** 'static' or 'kinematic'. */
+  readonly type: BodyType;
+  /** Whether it is closed. */
+  readonly loop: boolean;
+  /** Its segments: points - 1 for an open chain, points for a loop. */
+  readonly segmentCount: number;
+  /** Where its frame lies (set: a teleport; bodies are not pushed along). */
+  position: Vec2;
+  /** A kinematic chain's velocity ((0, 0) for a static chain; setting it throws for a static chain). */
+  velocity: Vec2;
+  /** Moves a kinematic chain to target over the next step of dt seconds. */
+  setTarget(target: Vec2, dt: number): void;
+  /** Its points in its frame. */
+  points(): Vec2[];
+  /** Segment i (0 .. segmentCount - 1) in the world; throws for another index. */
+  segment(i: number): ChainSegment;
+  /** Which bodies meet it (ledge_chain_filter / ledge_chain_set_filter). */
+  filter: Filter;
+  /** Its material (set: every field; those left out are the default material's). */
+  material: Material;
+  /** Removes the chain (what it held wakes). */
+  destroy(): void;
+  equals(other: unknown): boolean;
+}
+
 /** The world's tilemap (world.tilemap). */
 export interface Tilemap {
   readonly world: World;
@@ -1115,6 +1241,19 @@ export interface World {
   /** The number of living joints. */
   readonly jointCount: number;
   /**
+   * Adds a chain (ledge_chain_create). Throws (nothing changed) for fewer
+   * than 2 points (3 for a loop), a point not finite or beyond 1e6, a
+   * repeated point, a fold back, segments that cross or touch, a dynamic
+   * type, a material that is not valid.
+   */
+  createChain(def: ChainDef): Chain;
+  /** The number of living chains. */
+  readonly chainCount: number;
+  /** The chain segments the filter sees that meet the box, by chain index then segment. */
+  queryChainsAABB(lower: Vec2, upper: Vec2, filter?: QueryFilter): ChainSegmentHit[];
+  /** The closed chains whose solid holds the point (inside a counter-clockwise loop, outside a clockwise one). */
+  queryChainsPoint(point: Vec2, filter?: QueryFilter): Chain[];
+  /**
    * Sets (or with null clears) the pre-solve contact filter, called inside
    * the step once per body pair and substep at their first overlap, for
    * tiles at every overlap found; the normal points toward `body`. It must
@@ -1127,7 +1266,7 @@ export interface World {
   enableProfile(on: boolean): void;
   /** The stage times of the last step: the world's own object, updated. */
   readonly profile: Profile;
-  /** The closest hit of the segment among the tiles and the bodies the filter sees, or null. */
+  /** The closest hit of the segment among the tiles, chains and bodies the filter sees, or null. */
   raycast(origin: Vec2, translation: Vec2, filter?: QueryFilter): CastHit | null;
   /**
    * Every hit of the segment in order; fn returns as Box2D's cast callback:
@@ -1173,6 +1312,8 @@ export interface Ledge {
   Character: Function;
   /** For instanceof checks. */
   Joint: Function;
+  /** For instanceof checks. */
+  Chain: Function;
   /** For instanceof checks. */
   Tilemap: Function;
   /** For instanceof checks. */

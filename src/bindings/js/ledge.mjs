@@ -11,7 +11,8 @@
 // The C structs (defs in; states, events and results out) are read and
 // written through the table the module describes (ledge_js_layout.c): a
 // C field `tile_size` is the property `tileSize`, enums are strings, ids
-// are Body objects (or null), joint ids Joint objects (or null), `cell_x`
+// are Body objects (or null), joint ids Joint objects (or null), chain ids
+// Chain objects (or null), `cell_x`
 // and `cell_y` are one `cell` {x, y}.
 
 import { tiledLoader } from './tiled.mjs';
@@ -180,7 +181,8 @@ export function bind(M) {
         case 'vec2': vec(v, f.js); f32()[at >> 2] = v.x; f32()[(at >> 2) + 1] = v.y; break;
         case 'ivec2': vec(v, f.js); i32()[at >> 2] = intOf(v.x); i32()[(at >> 2) + 1] = intOf(v.y); break;
         case 'id':
-        case 'joint': u32().set(v ? v._id : [0, 0, 0], at >> 2); break;
+        case 'joint':
+        case 'chain': u32().set(v ? v._id : [0, 0, 0], at >> 2); break;
         case 'u64': putU64(at, v, f.js); break;
         case 'enum': i32()[at >> 2] = enumIndex(f, v); break;
         case 'struct':
@@ -238,6 +240,7 @@ export function bind(M) {
         case 'ivec2': vecInto(target, f.js, I, at >> 2); break;
         case 'id': target[f.js] = world ? world._bodyOf(U[at >> 2], U[(at >> 2) + 1], U[(at >> 2) + 2]) : null; break;
         case 'joint': target[f.js] = world ? world._jointOf(U[at >> 2], U[(at >> 2) + 1], U[(at >> 2) + 2]) : null; break;
+        case 'chain': target[f.js] = world ? world._chainOf(U[at >> 2], U[(at >> 2) + 1], U[(at >> 2) + 2]) : null; break;
         case 'u64': target[f.js] = (BigInt(U[(at >> 2) + 1]) << 32n) | BigInt(U[at >> 2]); break;
         case 'enum': target[f.js] = f.values[I[at >> 2]]; break;
         case 'struct': target[f.js] = readFields(f.sub, at, world, target[f.js] || {}); break;
@@ -283,6 +286,7 @@ export function bind(M) {
         }
         case 'id': body.push(`t[${k}] = world ? world._bodyOf(U[${w(f)}], U[${w(f, 4)}], U[${w(f, 8)}]) : null;`); break;
         case 'joint': body.push(`t[${k}] = world ? world._jointOf(U[${w(f)}], U[${w(f, 4)}], U[${w(f, 8)}]) : null;`); break;
+        case 'chain': body.push(`t[${k}] = world ? world._chainOf(U[${w(f)}], U[${w(f, 4)}], U[${w(f, 8)}]) : null;`); break;
         case 'enum': body.push(`t[${k}] = E[${JSON.stringify(f.kind)}][I[${w(f)}]];`); break;
         case 'struct': body.push(`t[${k}] = R[${JSON.stringify(f.sub.name)}](p + ${f.off}, world, t[${k}] || {});`); break;
         case 'array':
@@ -603,7 +607,8 @@ export function bind(M) {
     }
     /**
      * The body's contacts of the last step (ledge_body_contacts): a
-     * StructList of { other, cell, normal, point, depth, response },
+     * StructList of { other, cell, chain, segment, normal, point, depth,
+     * response } (a chain contact: other null, one per segment),
      * shared by every body of the world (the next contacts() call refills
      * it).
      */
@@ -616,7 +621,7 @@ export function bind(M) {
     /**
      * Where the body touches (ledge_body_ground): { onGround, onCeiling,
      * onWallLeft, onWallRight, groundNormal, wallNormal, groundBody,
-     * groundCell }; the same object, updated, on every call.
+     * groundCell, groundChain }; the same object, updated, on every call.
      */
     ground() {
       const p = buffer('ground');
@@ -758,6 +763,130 @@ export function bind(M) {
     /** Whether two objects name the same joint. */
     equals(other) {
       return other instanceof Joint && other.world === this.world && other._id[0] === this._id[0] &&
+        other._id[1] === this._id[1];
+    }
+  }
+
+  // ---- chains ----
+
+  const CHAIN_SETTERS = { position: 0, velocity: 1, target: 2 };
+
+  /**
+   * A chain (chain.h): one-sided free-form ground, a generational id into
+   * its world, the same object for the same id (world._chainOf), so that
+   * it stays valid across snapshots as in C.
+   */
+  class Chain {
+    constructor(world, index1, generation, serial) {
+      this.world = world;
+      this._id = [index1, generation, serial];
+      /** Yours; ledge never reads it. */
+      this.userData = undefined;
+    }
+    /** Whether the chain lives (ledge_chain_is_valid). */
+    get valid() {
+      return this.world._ptr !== 0 && !!M._ledge_js_chain_is_valid(this.world._ptr, this._id[0], this._id[1], this._id[2]);
+    }
+    _state() {
+      M._ledge_js_clear_error();
+      check(M._ledge_js_chain_state(this.world._live(), this._id[0], this._id[1], this._id[2]), 'chain');
+      return i32();
+    }
+    /** 'static' or 'kinematic' (ledge_chain_get_type). */
+    get type() {
+      return enums.body_type[this._state()[S]];
+    }
+    /** Whether the chain is closed (ledge_chain_is_loop). */
+    get loop() {
+      return this._state()[S + 5] !== 0;
+    }
+    /** Its segments: points - 1 for an open chain, points for a loop (ledge_chain_segment_count). */
+    get segmentCount() {
+      return this._state()[S + 6];
+    }
+    /** Where the chain's frame lies (ledge_chain_position); set: a teleport (ledge_chain_set_position). */
+    get position() {
+      this._state();
+      return readVec(1);
+    }
+    set position(p) {
+      vec(p, 'position');
+      this._set(CHAIN_SETTERS.position, p.x, p.y);
+    }
+    /** A kinematic chain's velocity ((0, 0) for a static one); set: refused for a static chain. */
+    get velocity() {
+      this._state();
+      return readVec(3);
+    }
+    set velocity(v) {
+      vec(v, 'velocity');
+      this._set(CHAIN_SETTERS.velocity, v.x, v.y);
+    }
+    _set(what, x, y = 0, z = 0) {
+      M._ledge_js_clear_error();
+      check(M._ledge_js_chain_set(this.world._live(), this._id[0], this._id[1], this._id[2], what, x, y, z), 'chain setter');
+    }
+    /** Moves a kinematic chain to `target` over the next step of dt seconds (ledge_chain_set_target). */
+    setTarget(target, dt) {
+      vec(target, 'target');
+      this._set(CHAIN_SETTERS.target, target.x, target.y, dt);
+    }
+    /** The chain's points in its frame, [{x, y}] (ledge_chain_points). */
+    points() {
+      M._ledge_js_clear_error();
+      const n = M._ledge_js_chain_points(this.world._live(), this._id[0], this._id[1], this._id[2]);
+      check(n >= 0, 'points');
+      const F = f32();
+      const at = u32()[S] >> 2;
+      const out = [];
+      for (let k = 0; k < n; ++k) out.push({ x: F[at + 2 * k], y: F[at + 2 * k + 1] });
+      return out;
+    }
+    /** Segment i (from 0) in the world: { from, to, normal } (ledge_chain_segment). */
+    segment(i) {
+      M._ledge_js_clear_error();
+      check(M._ledge_js_chain_segment(this.world._live(), this._id[0], this._id[1], this._id[2], intOf(i)), 'segment');
+      return { from: readVec(0), to: readVec(2), normal: readVec(4) };
+    }
+    /** Which bodies meet the chain: { category, mask (BigInt), group } (ledge_chain_filter / ledge_chain_set_filter). */
+    get filter() {
+      const p = buffer('filter');
+      M._ledge_js_clear_error();
+      M._ledge_js_chain_filter(this.world._live(), this._id[0], this._id[1], this._id[2], p);
+      checkLog();
+      return read('filter', p, this.world);
+    }
+    set filter(fl) {
+      const p = writeDef('filter', fl);
+      M._ledge_js_clear_error();
+      check(M._ledge_js_chain_set_filter(this.world._live(), this._id[0], this._id[1], this._id[2], p), 'filter');
+    }
+    /**
+     * The chain's surface material (ledge_chain_material); setting it
+     * (ledge_chain_set_material) sets all four fields, those left out the
+     * default material's.
+     */
+    get material() {
+      const out = buffer('material');
+      M._ledge_js_clear_error();
+      M._ledge_js_chain_material(this.world._live(), this._id[0], this._id[1], this._id[2], out);
+      checkLog();
+      return read('material', out, null, {});
+    }
+    set material(m) {
+      const p = materialPtr(m);
+      M._ledge_js_clear_error();
+      check(M._ledge_js_chain_set_material(this.world._live(), this._id[0], this._id[1], this._id[2], p), 'material');
+    }
+    /** Removes the chain (ledge_chain_destroy); what it held wakes. */
+    destroy() {
+      M._ledge_js_clear_error();
+      M._ledge_js_chain_destroy(this.world._live(), this._id[0], this._id[1], this._id[2]);
+      checkLog();
+    }
+    /** Whether two objects name the same chain. */
+    equals(other) {
+      return other instanceof Chain && other.world === this.world && other._id[0] === this._id[0] &&
         other._id[1] === this._id[1];
     }
   }
@@ -1132,6 +1261,8 @@ export function bind(M) {
       w._older = new Map(); // "index1:generation" -> WeakRef of wrappers of other generations
       w._jointSlots = []; // Joint wrappers by slot, as _slots
       w._jointOlder = new Map();
+      w._chainSlots = []; // Chain wrappers by slot, as _slots
+      w._chainOlder = new Map();
       w._serial = 0;
       w._preSolve = null;
       w._preSolveError = null;
@@ -1191,6 +1322,20 @@ export function bind(M) {
       this._jointSlots[a] = joint;
       return joint;
     }
+    // The one wrapper of a chain id, as _bodyOf.
+    _chainOf(a, b, c) {
+      if (a === 0) return null;
+      const cur = this._chainSlots[a];
+      if (cur !== undefined && cur._id[1] === b) return cur;
+      const key = `${a}:${b}`;
+      const ref = this._chainOlder.get(key);
+      let chain = ref && ref.deref();
+      if (chain) this._chainOlder.delete(key);
+      else chain = new Chain(this, a, b, c || this._serial);
+      if (cur !== undefined) this._chainOlder.set(`${a}:${cur._id[1]}`, new WeakRef(cur));
+      this._chainSlots[a] = chain;
+      return chain;
+    }
     /** Frees the world and its bodies (wasm memory). Safe to call twice. */
     dispose() {
       if (this._ptr) {
@@ -1202,6 +1347,8 @@ export function bind(M) {
       this._older.clear();
       this._jointSlots = [];
       this._jointOlder.clear();
+      this._chainSlots = [];
+      this._chainOlder.clear();
     }
     /** Same as dispose(). */
     free() {
@@ -1244,8 +1391,9 @@ export function bind(M) {
     }
     /**
      * Puts the world back to a snapshot of save() (a Uint8Array); throws
-     * ledge's message, the world unchanged, when it is refused. Body and
-     * Character objects keep naming the same ids, valid or not as in C.
+     * ledge's message, the world unchanged, when it is refused. Body,
+     * Joint, Chain and Character objects keep naming the same ids, valid
+     * or not as in C.
      */
     restore(bytes) {
       if (!(bytes instanceof Uint8Array)) throw new TypeError('restore needs a Uint8Array');
@@ -1326,6 +1474,75 @@ export function bind(M) {
       return M._ledge_js_world_joint_count(this._live());
     }
     /**
+     * Adds a chain (ledge_chain_create): one-sided free-form ground. def:
+     * points (required: [{x, y}], in the chain's frame; its surface faces
+     * right of the direction from one point to the next, y up), loop, type
+     * ('static' or 'kinematic'), position, velocity, filter ({ category,
+     * mask, group }), material ({ friction, bounce, surfaceSpeed,
+     * frictionMix }); and userData (kept on the Chain). Throws ledge's
+     * refusal, nothing made.
+     */
+    createChain(def) {
+      if (!def || typeof def !== 'object') throw new TypeError('createChain needs a def object');
+      const pts = def.points;
+      if (!Array.isArray(pts)) throw new TypeError('points must be an array of {x, y}');
+      if (pts.length > consts.MAX_CHAIN_POINTS) throw new Error(`ledge_chain_create: ${pts.length} points (at most ${consts.MAX_CHAIN_POINTS})`);
+      pts.forEach((q, k) => vec(q, `points[${k}]`));
+      const p = writeDef('chain_def', def);
+      const at = M._malloc(8 * Math.max(pts.length, 1));
+      if (!at) throw new Error('out of wasm memory for the chain\'s points');
+      try {
+        const F = f32();
+        pts.forEach((q, k) => {
+          F[(at >> 2) + 2 * k] = q.x;
+          F[(at >> 2) + 2 * k + 1] = q.y;
+        });
+        M._ledge_js_clear_error();
+        check(M._ledge_js_chain_create(this._live(), p, at, pts.length), 'createChain');
+      } finally {
+        M._free(at);
+      }
+      const U = u32();
+      const chain = this._chainOf(U[S], U[S + 1], U[S + 2]);
+      chain.userData = def.userData;
+      return chain;
+    }
+    /** The number of living chains (ledge_world_chain_count). */
+    get chainCount() {
+      return M._ledge_js_world_chain_count(this._live());
+    }
+    _queryChains(lower, upper, point, filter) {
+      const q = filterPtr(filter);
+      M._ledge_js_clear_error();
+      const n = M._ledge_js_query_chains(this._live(), lower.x, lower.y, upper.x, upper.y, point, q);
+      check(n >= 0, point ? 'queryChainsPoint' : 'queryChainsAABB');
+      const U = u32(), I = i32();
+      const ids = U[S] >> 2;
+      const segs = U[S + 1] >> 2;
+      const out = [];
+      for (let k = 0; k < n; ++k) {
+        const chain = this._chainOf(U[ids + 3 * k], U[ids + 3 * k + 1], U[ids + 3 * k + 2]);
+        out.push(point ? chain : { chain, segment: I[segs + k] });
+      }
+      return out;
+    }
+    /**
+     * The chain segments that meet the box (ledge_world_query_chains_aabb):
+     * [{ chain, segment }], by chain index then segment.
+     */
+    queryChainsAABB(lower, upper, filter) {
+      return this._queryChains(vec(lower, 'lower'), vec(upper, 'upper'), 0, filter);
+    }
+    /**
+     * The closed chains whose solid holds the point
+     * (ledge_world_query_chains_point): inside a counter-clockwise loop,
+     * outside a clockwise one; Chain objects by chain index.
+     */
+    queryChainsPoint(point, filter) {
+      vec(point, 'point');
+      return this._queryChains(point, point, 1, filter);
+    }
+    /**
      * Sets (or with null clears) the pre-solve filter
      * (ledge_world_set_pre_solve): fn(body, other, cellX, cellY, normal,
      * proposed) is called inside the step for each new contact and returns
@@ -1367,7 +1584,11 @@ export function bind(M) {
       M._ledge_js_profile(this._live(), p);
       return read('profile', p, this, this._profile);
     }
-    /** The closest hit along origin + translation, or null. filter: category, mask, includeTiles, ignore (a Body). */
+    /**
+     * The closest hit along origin + translation (a tile, a chain from its
+     * front, or a body), or null. filter: category, mask, includeTiles,
+     * includeChains, oneWay, ignore (a Body).
+     */
     raycast(origin, translation, filter) {
       vec(origin, 'origin');
       vec(translation, 'translation');
@@ -1433,8 +1654,9 @@ export function bind(M) {
       return this._query(point, point, 1, filter);
     }
     /**
-     * The nearest tile surface or body to `shape` at `position`, no farther
-     * than maxDistance (ledge_world_nearest): { kind, body, cell, tile,
+     * The nearest tile surface, chain or body to `shape` at `position`, no
+     * farther than maxDistance (ledge_world_nearest): { kind, body, chain,
+     * segment, cell, tile,
      * distance: { distance, pointA, pointB, normal, iterations } }, or null.
      */
     nearest(shape, position, maxDistance, filter) {
@@ -1459,8 +1681,8 @@ export function bind(M) {
      * Debug draw inside region {lower, upper} (default: the whole map) as
      * plain arrays a canvas can draw: { polygons, circles, segments, points },
      * each item with a `color` (0xRRGGBB number). options: tiles, bodies,
-     * contacts, normals, bounds, joints, materials (booleans; all but
-     * bounds default true).
+     * contacts, normals, bounds, joints, materials, chains (booleans; all
+     * but bounds default true).
      */
     debugDraw(options = {}, region) {
       const list = this.debugDrawList(options, region);
@@ -1506,7 +1728,7 @@ export function bind(M) {
       const on = (v, dflt) => (v === undefined ? dflt : !!v);
       const flags = (on(options.tiles, true) ? 1 : 0) | (on(options.bodies, true) ? 2 : 0) |
         (on(options.contacts, true) ? 4 : 0) | (on(options.normals, true) ? 8 : 0) | (on(options.bounds, false) ? 16 : 0) |
-        (on(options.joints, true) ? 32 : 0) | (on(options.materials, true) ? 64 : 0);
+        (on(options.joints, true) ? 32 : 0) | (on(options.materials, true) ? 64 : 0) | (on(options.chains, true) ? 128 : 0);
       const n = M._ledge_js_draw(this._live(), flags, r.lower.x, r.lower.y, r.upper.x, r.upper.y);
       check(n >= 0, 'debugDraw');
       return { f32: f32(), offset: u32()[S] >> 2, length: n };
@@ -1543,6 +1765,7 @@ export function bind(M) {
     World,
     Body,
     Joint,
+    Chain,
     Character,
     Tilemap,
     StructList,

@@ -469,8 +469,8 @@ static void draw_point(vec2s p, float size, ledge_color color, void *context) {
 }
 
 /// Debug draw of the region into the draw list (flags: 1 tiles, 2 bodies,
-/// 4 contacts, 8 normals, 16 bounds, 32 joints, 64 materials); returns its float count (-1 when
-/// refused or out of memory), its address in scratch 0.
+/// 4 contacts, 8 normals, 16 bounds, 32 joints, 64 materials, 128 chains); returns its float
+/// count (-1 when refused or out of memory), its address in scratch 0.
 JS_API int ledge_js_draw(ledge_world *w, int flags, float lx, float ly, float ux, float uy) {
     ledge_debug_draw d = ledge_default_debug_draw();
     d.draw_polygon = draw_polygon;
@@ -486,6 +486,7 @@ JS_API int ledge_js_draw(ledge_world *w, int flags, float lx, float ly, float ux
     d.draw_bounds = (flags & 16) != 0;
     d.draw_joints = (flags & 32) != 0;
     d.draw_materials = (flags & 64) != 0;
+    d.draw_chains = (flags & 128) != 0;
     draws.used = 0;
     draws.failed = false;
     ledge_js_clear_error();

@@ -7,7 +7,8 @@
 //
 // Field kinds: f32, i32, u32, u8, bool, vec2 (two floats), ivec2 (two
 // ints, e.g. cell_x and cell_y read as one {x, y}), id (a ledge_body_id:
-// a Body or null), joint (a ledge_joint_id: a Joint or null), u64 (a filter's bits), shape (a
+// a Body or null), joint (a ledge_joint_id: a Joint or null), chain (a
+// ledge_chain_id: a Chain or null), u64 (a filter's bits), shape (a
 // ledge_shape built from its description), enum:NAME, struct:NAME, array:NAME:COUNT_FIELD:MAX.
 #include "ledge_js.h"
 
@@ -112,10 +113,20 @@ static const js_field joint_def[] = {
     F(ledge_joint_def, collide_connected, "bool"),
 };
 
+static const js_field chain_def[] = {
+    F(ledge_chain_def, loop, "bool"),
+    F(ledge_chain_def, type, "enum:body_type"),
+    F(ledge_chain_def, position, "vec2"),
+    F(ledge_chain_def, velocity, "vec2"),
+    F(ledge_chain_def, filter, "struct:filter"),
+    F(ledge_chain_def, material, "struct:material"),
+};
+
 static const js_field query_filter[] = {
     F(ledge_query_filter, category, "u64"),
     F(ledge_query_filter, mask, "u64"),
     F(ledge_query_filter, include_tiles, "bool"),
+    F(ledge_query_filter, include_chains, "bool"),
     F(ledge_query_filter, one_way, "enum:query_one_way"),
     F(ledge_query_filter, ignore, "id"),
 };
@@ -137,6 +148,8 @@ static const js_field move_def[] = {
 static const js_field move_hit[] = {
     F(ledge_move_hit, kind, "enum:hit_kind"),
     F(ledge_move_hit, body, "id"),
+    F(ledge_move_hit, chain, "chain"),
+    F(ledge_move_hit, segment, "i32"),
     FA(ledge_move_hit, cell_x, "cell", "ivec2"),
     F(ledge_move_hit, tile, "u8"),
     F(ledge_move_hit, normal, "vec2"),
@@ -179,6 +192,7 @@ static const js_field character_state[] = {
     F(ledge_character_state, wall_normal, "vec2"),
     F(ledge_character_state, ceiling_normal, "vec2"),
     F(ledge_character_state, floor_body, "id"),
+    F(ledge_character_state, floor_chain, "chain"),
     F(ledge_character_state, floor_is_tile, "bool"),
     FA(ledge_character_state, floor_cell_x, "floorCell", "ivec2"),
     F(ledge_character_state, floor_tile, "u8"),
@@ -198,6 +212,7 @@ static const js_field character_state[] = {
 
 static const js_field contact_data[] = {
     F(ledge_contact_data, other, "id"),    FA(ledge_contact_data, cell_x, "cell", "ivec2"),
+    F(ledge_contact_data, chain, "chain"), F(ledge_contact_data, segment, "i32"),
     F(ledge_contact_data, normal, "vec2"), F(ledge_contact_data, point, "vec2"),
     F(ledge_contact_data, depth, "f32"),   F(ledge_contact_data, response, "enum:response"),
 };
@@ -207,12 +222,14 @@ static const js_field ground[] = {
     F(ledge_ground, on_wall_left, "bool"),  F(ledge_ground, on_wall_right, "bool"),
     F(ledge_ground, ground_normal, "vec2"), F(ledge_ground, wall_normal, "vec2"),
     F(ledge_ground, ground_body, "id"),     FA(ledge_ground, ground_cell_x, "groundCell", "ivec2"),
+    F(ledge_ground, ground_chain, "chain"),
 };
 
 static const js_field touch_event[] = {
     F(ledge_touch_event, a, "id"),
     F(ledge_touch_event, b, "id"),
     FA(ledge_touch_event, cell_x, "cell", "ivec2"),
+    F(ledge_touch_event, chain, "chain"),
 };
 
 static const js_field sensor_event[] = {
@@ -238,6 +255,8 @@ static const js_field profile[] = {
 static const js_field raycast_result[] = {
     F(ledge_raycast_result, kind, "enum:hit_kind"),
     F(ledge_raycast_result, body, "id"),
+    F(ledge_raycast_result, chain, "chain"),
+    F(ledge_raycast_result, segment, "i32"),
     FA(ledge_raycast_result, cell_x, "cell", "ivec2"),
     F(ledge_raycast_result, tile, "u8"),
     F(ledge_raycast_result, point, "vec2"),
@@ -256,6 +275,8 @@ static const js_field distance_result[] = {
 static const js_field nearest_result[] = {
     F(ledge_nearest_result, kind, "enum:hit_kind"),
     F(ledge_nearest_result, body, "id"),
+    F(ledge_nearest_result, chain, "chain"),
+    F(ledge_nearest_result, segment, "i32"),
     FA(ledge_nearest_result, cell_x, "cell", "ivec2"),
     F(ledge_nearest_result, tile, "u8"),
     F(ledge_nearest_result, distance, "struct:distance_result"),
@@ -302,6 +323,7 @@ static const js_layout layouts[] = {
     LAYOUT("body_def", ledge_body_def, body_def),
     LAYOUT("material", ledge_material, material),
     LAYOUT("joint_def", ledge_joint_def, joint_def),
+    LAYOUT("chain_def", ledge_chain_def, chain_def),
     LAYOUT("query_filter", ledge_query_filter, query_filter),
     LAYOUT("move_def", ledge_move_def, move_def),
     LAYOUT("move_hit", ledge_move_hit, move_hit),
@@ -336,14 +358,14 @@ static const js_enum enums[] = {
     {"friction_law", "n,coulomb"},
     {"one_way", "none,up,down,left,right"},
     {"query_one_way", "asBodies,always,never"},
-    {"hit_kind", "none,tile,body"},
+    {"hit_kind", "none,tile,body,chain"},
     {"platform_leave", "addVelocity,addUpward,nothing"},
     {"shape_type", "invalid,circle,box,polygon"},
     {"friction_mix", "mean,min,max"},
     {"joint_type", "rod,rope,spring,weld,slider,pulley"},
 };
 _Static_assert(LEDGE_RESPONSE_CROSS == 3 && LEDGE_FRICTION_COULOMB == 1 &&
-                   LEDGE_ONE_WAY_RIGHT == 4 && LEDGE_HIT_BODY == 2 &&
+                   LEDGE_ONE_WAY_RIGHT == 4 && LEDGE_HIT_CHAIN == 3 &&
                    LEDGE_QUERY_ONE_WAY_NEVER == 2 && LEDGE_PLATFORM_LEAVE_NOTHING == 2 &&
                    LEDGE_BODY_DYNAMIC == 2 && LEDGE_FRICTION_MIX_MAX == 2 &&
                    LEDGE_JOINT_PULLEY == 5,
@@ -365,6 +387,8 @@ static const js_const consts[] = {
     {"SNAPSHOT_VERSION", LEDGE_SNAPSHOT_VERSION},
     {"ID_BYTES", sizeof(ledge_body_id)},
     {"JOINT_ID_BYTES", sizeof(ledge_joint_id)},
+    {"CHAIN_ID_BYTES", sizeof(ledge_chain_id)},
+    {"MAX_CHAIN_POINTS", LEDGE_MAX_CHAIN_POINTS},
     {"JOINT_MAX_LENGTH", LEDGE_JOINT_MAX_LENGTH},
     {"SHAPE_BYTES", sizeof(ledge_shape)},
 };
@@ -441,6 +465,8 @@ JS_API int ledge_js_default(const char *name, void *out) {
             *(ledge_material *)out = ledge_default_material();
         } else if (strcmp(name, "joint_def") == 0) {
             *(ledge_joint_def *)out = ledge_default_rope_def();
+        } else if (strcmp(name, "chain_def") == 0) {
+            *(ledge_chain_def *)out = ledge_default_chain_def();
         }
         return layouts[l].size;
     }

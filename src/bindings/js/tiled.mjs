@@ -5,7 +5,13 @@
 // is the engine's own, so the loader is this module instead of those two
 // libraries in the .wasm. Its arithmetic follows the C loader's (doubles for
 // pixels, floats where C stores floats), and ledge's tests compare its
-// cells, objects and bodies with the C loader's on the same maps.
+// cells, objects, bodies and chains with the C loader's on the same maps.
+//
+// Polylines become open chains and polygons with the property `chain`
+// closed ones (static or kinematic), their points relative to the object's
+// position, turned so that the surface faces as the map asks (`facing`,
+// `solid`); polylines and polygons of class `path` make nothing and keep
+// their points for the game. Chains are made after the bodies.
 
 const FLIP_H = 0x80000000;
 const FLIP_V = 0x40000000;
@@ -14,7 +20,7 @@ const FLIP_HEX = 0x10000000;
 const PX_LIMIT = 1e9;
 const MAX_GROUP_DEPTH = 16;
 const MAX_OBJECTS = 65536;
-const SHAPES = ['point', 'box', 'circle', 'polygon'];
+const MAX_CHAIN_POINTS = 4096; // LEDGE_TILED_MAX_CHAIN_POINTS
 const PROPERTY_TYPES = ['string', 'int', 'float', 'bool', 'class', 'color', 'file', 'object'];
 const fr = Math.fround;
 
@@ -287,14 +293,19 @@ export function tiledLoader(api) {
     if (obj.point) {
       g.kind = 'point';
       add(x, y);
-    } else if (obj.polygon) {
-      const n = obj.polygon.length;
-      if (n < 3 || n > consts.MAX_DECOMPOSE_POINTS) fail(`${where}: polygon has ${n} points (must be 3..${consts.MAX_DECOMPOSE_POINTS})`);
-      obj.polygon.forEach((p, i) => {
-        const pw = `${where}: polygon point ${i}`;
+    } else if (obj.polygon || obj.polyline) {
+      const line = !obj.polygon;
+      const pts = line ? obj.polyline : obj.polygon;
+      const what = line ? 'polyline' : 'polygon';
+      const least = line ? 2 : 3;
+      if (!Array.isArray(pts)) fail(`${where}: '${what}' is not an array`);
+      const n = pts.length;
+      if (n < least || n > MAX_CHAIN_POINTS) fail(`${where}: ${what} has ${n} points (must be ${least}..${MAX_CHAIN_POINTS})`);
+      pts.forEach((p, i) => {
+        const pw = `${where}: ${what} point ${i}`;
         add(x + num(p, 'x', pw, true, -PX_LIMIT, PX_LIMIT, 0), y + num(p, 'y', pw, true, -PX_LIMIT, PX_LIMIT, 0));
       });
-      g.kind = 'polygon';
+      g.kind = what;
     } else if (w <= 0 || h <= 0) {
       fail(`${where}: size is ${w} x ${h} pixels (must be > 0)`);
     } else if (obj.ellipse) {
@@ -327,7 +338,57 @@ export function tiledLoader(api) {
     return true;
   }
 
-  // The objects and their body defs (bodies are made once the whole map is accepted).
+  // A string property that must be one of `names` (the first when absent): its index.
+  function choiceProp(list, where, name, names) {
+    const p = list.find((q) => q.name === name);
+    if (!p) return 0;
+    const k = ['string', 'color', 'file'].includes(p.type) ? names.indexOf(p.value) : -1;
+    if (k >= 0) return k;
+    const words = names.map((n, i) => (i === 0 ? n : i + 1 === names.length ? ` or ${n}` : `, ${n}`)).join('');
+    return fail(`${where}: property '${name}' must be ${words}`);
+  }
+
+  // Turns the points (world) so that the chain's surface faces as the map
+  // asks: an open chain the way `facing` says (up as drawn by default), a
+  // closed one with its solid inside (counter-clockwise in the world frame)
+  // unless `solid` is "outside".
+  function orient(list, where, p, closed, yDown) {
+    let turn;
+    const n = p.length;
+    if (closed) {
+      const k = choiceProp(list, where, 'solid', ['inside', 'outside']);
+      let area = 0;
+      for (let i = 0; i < n; ++i) {
+        const a = p[i], b = p[(i + 1) % n];
+        area += a.x * b.y - a.y * b.x;
+      }
+      turn = k === 0 ? area : -area;
+    } else {
+      const k = choiceProp(list, where, 'facing', ['up', 'down', 'left', 'right']);
+      const up = yDown ? -1 : 1; // as drawn in Tiled
+      const fx = k === 2 ? -1 : k === 3 ? 1 : 0;
+      const fy = k === 0 ? up : k === 1 ? -up : 0;
+      let sx = 0, sy = 0; // the segments' normals (right of the direction)
+      for (let i = 0; i + 1 < n; ++i) {
+        sx += p[i + 1].y - p[i].y;
+        sy -= p[i + 1].x - p[i].x;
+      }
+      turn = sx * fx + sy * fy;
+    }
+    if (turn < 0) p.reverse();
+  }
+
+  // The `path` property: Tiled's object reference (0: none), or -1.
+  function pathProp(list, where) {
+    const p = list.find((q) => q.name === 'path');
+    const isInt = p && (p.type === 'int' || p.type === 'object');
+    if (!p || (isInt && p.value === 0)) return -1;
+    if (!isInt || !(p.value >= 1) || !(p.value <= 2147483647)) fail(`${where}: property 'path' must be an object (a path's id)`);
+    return p.value;
+  }
+
+  // The objects, their body defs and their chain defs (bodies and chains
+  // are made once the whole map is accepted).
   function objects(map, options, target) {
     const c = {
       yDown: !!options.yDown,
@@ -342,13 +403,14 @@ export function tiledLoader(api) {
     };
     const out = [];
     const defs = [];
+    const chains = [];
+    const pathIds = [];
     walk(map.layers, 0, 0, 0, []).filter((l) => l.layer.type === 'objectgroup').forEach(({ layer, ox, oy }) => {
       if (!Array.isArray(layer.objects)) fail(`layer '${layer.name}': 'objects' is missing`);
       for (const obj of layer.objects) {
         if (!Number.isInteger(obj.id) || obj.id < 0) fail(`layer '${layer.name}': an object's id is ${JSON.stringify(obj.id)}`);
         const where = `layer '${layer.name}', object ${obj.id} '${obj.name || ''}'`;
         if (obj.template !== undefined) fail(`${where} uses a template (not supported: detach it, or export with templates resolved)`);
-        if (obj.polyline !== undefined) fail(`${where} is a polyline (ledge has no chain shapes: close it into a polygon)`);
         if (obj.text !== undefined) continue;
         if (out.length >= MAX_OBJECTS) fail(`${where}: the map has more than ${MAX_OBJECTS} objects`);
         const o = {
@@ -393,7 +455,47 @@ export function tiledLoader(api) {
           properties: Object.fromEntries(list.map((p) => [p.name, p.value])),
           propertyTypes: Object.fromEntries(list.map((p) => [p.name, p.type])),
           bodies: [],
+          chain: null,
+          isPath: (g.kind === 'polyline' || g.kind === 'polygon') && o.type === 'path',
+          path: -1,
+          points: [],
         });
+        const chainProp = list.find((p) => p.name === 'chain');
+        if (chainProp && chainProp.type !== 'bool') fail(`${where}: property 'chain' must be a bool`);
+        if (chainProp && chainProp.value && g.kind !== 'polygon' && g.kind !== 'polyline') fail(`${where}: only a polygon or polyline can be a chain`);
+        if (chainProp && !chainProp.value && g.kind === 'polyline') fail(`${where}: a polyline is always a chain (or a path)`);
+        pathIds.push(pathProp(list, where));
+        if (g.kind === 'polyline' || (chainProp && chainProp.value) || o.isPath) {
+          const p = g.px.map((px, i) => toWorld(px, g.py[i]));
+          if (o.isPath) {
+            o.points = p;
+          } else if (b.type === 'dynamic' || b.sensor || b.oneWay) {
+            fail(`${where}: a chain is static or kinematic, never ${b.oneWay ? 'one-way' : b.sensor ? 'a sensor' : 'dynamic'} (a chain is one-sided already)`);
+          } else {
+            orient(list, where, p, g.kind === 'polygon', c.yDown);
+            o.points = p;
+            const has = (name) => list.some((q) => q.name === name);
+            chains.push({
+              object: o,
+              def: {
+                points: p.map((q) => ({ x: fr(q.x - position.x), y: fr(q.y - position.y) })),
+                loop: g.kind === 'polygon',
+                type: b.type,
+                position,
+                velocity: { x: b.vx, y: b.vy },
+                // The level's default material with the object's material properties, as a tileset tile's.
+                material: {
+                  friction: has('friction') ? b.friction : 1,
+                  bounce: has('bounce') ? b.bounce : 0,
+                  surfaceSpeed: has('surface_speed') ? fr(c.yDown ? -b.surfaceSpeed : b.surfaceSpeed) : 0,
+                  frictionMix: has('friction_mix') ? b.frictionMix : 'min',
+                },
+              },
+            });
+          }
+          out.push(o);
+          continue;
+        }
         const def = {
           type: b.type,
           position,
@@ -409,6 +511,9 @@ export function tiledLoader(api) {
           oneWay: b.oneWay ? (c.yDown ? 'down' : 'up') : 'none',
         };
         const add = (shape) => defs.push({ object: o, def: { ...def, shape } });
+        if (g.kind === 'polygon' && g.px.length > consts.MAX_DECOMPOSE_POINTS) {
+          fail(`${where}: polygon has ${g.px.length} points (a polygon of bodies has 3..${consts.MAX_DECOMPOSE_POINTS}; make it a chain with the property 'chain')`);
+        }
         if (g.kind === 'circle') {
           add({ type: 'circle', radius: r, center: { x: 0, y: 0 } });
         } else if (g.box) {
@@ -436,10 +541,20 @@ export function tiledLoader(api) {
         out.push(o);
       }
     });
-    return { objects: out, defs };
+    // Each `path` property to the path object it names (a path may come later in the file).
+    out.forEach((o, i) => {
+      const want = pathIds[i];
+      if (want < 0) return;
+      const j = out.findIndex((q) => q.id === want);
+      if (j < 0 || !out[j].isPath) {
+        fail(`object ${o.id} '${o.name}': property 'path' names object ${want}, which ${j < 0 ? 'the map does not have' : 'is not a path (a polyline or polygon of class path)'}`);
+      }
+      o.path = j;
+    });
+    return { objects: out, defs, chains };
   }
 
-  function result(map, grid, objs, bodies) {
+  function result(map, grid, objs, bodies, chains) {
     const tileCounts = new Array(tileNames.length).fill(0);
     for (const t of grid) tileCounts[t]++;
     return {
@@ -448,6 +563,7 @@ export function tiledLoader(api) {
       tileCounts,
       objects: objs,
       bodies,
+      chains,
       /** The first object named `name`, or null. */
       findObject(name) {
         return objs.find((o) => o.name === name) || null;
@@ -465,9 +581,19 @@ export function tiledLoader(api) {
     for (const [k, m] of grid.materials) tilemap.setCellMaterial(k % width, (k / width) | 0, m);
   }
 
-  // Makes the bodies (all or none), then sets the tiles, as the C loader does.
+  // Makes the bodies, then the chains (all or none), then sets the tiles,
+  // as the C loader does.
   function apply(world, map, grid, parsed) {
     const bodies = [];
+    const chains = [];
+    const undo = () => {
+      for (const ch of chains) ch.destroy();
+      for (const b of bodies) b.destroy();
+      for (const o of parsed.objects) {
+        o.bodies.length = 0;
+        o.chain = null;
+      }
+    };
     try {
       for (const { object, def } of parsed.defs) {
         const body = world.createBody({ ...def, userData: object });
@@ -475,12 +601,21 @@ export function tiledLoader(api) {
         bodies.push(body);
       }
     } catch (e) {
-      for (const b of bodies) b.destroy();
-      for (const o of parsed.objects) o.bodies.length = 0;
+      undo();
       throw new Error(`tiled: the world refused a body: ${e.message}`);
     }
+    for (const { object, def } of parsed.chains) {
+      try {
+        const chain = world.createChain({ ...def, userData: object });
+        object.chain = chain;
+        chains.push(chain);
+      } catch (e) {
+        undo();
+        throw new Error(`tiled: the world refused the chain of object ${object.id}: ${e.message}`);
+      }
+    }
     setCells(world.tilemap, map.width, grid);
-    return result(map, grid, parsed.objects, bodies);
+    return result(map, grid, parsed.objects, bodies, chains);
   }
 
   function loadWorld(world, map, options) {

@@ -1,7 +1,7 @@
 // TypeScript declarations of ledge-phaser (ledge-phaser.mjs). Phaser's own
 // types are not required: game objects are anything with x, y and a display
 // size, the scene is Phaser's.
-import type { Ledge, World, Body, Character, CharacterState, CharacterDef, BodyDef, WorldDef, TiledResult, DrawOptions, Vec2, Joint, JointDef, FrictionMix } from 'ledge-physics';
+import type { Ledge, World, Body, Character, CharacterState, CharacterDef, BodyDef, WorldDef, TiledResult, DrawOptions, Vec2, Joint, JointDef, FrictionMix, Chain, ChainDef } from 'ledge-physics';
 
 /** What the plugin needs of a game object: a position (its centre) and a display size. */
 export interface GameObjectLike {
@@ -84,6 +84,27 @@ export interface PluginMaterial {
   frictionMix?: FrictionMix;
 }
 
+/**
+ * addChain's def: ledge's ChainDef in pixels, points of the scene (the
+ * chain's frame at the centre of their bounds), turned to face as asked.
+ */
+export interface PluginChainDef extends Omit<ChainDef, 'position' | 'velocity' | 'material'> {
+  /** Points of the scene in pixels: 2 or more, 3 for a loop. */
+  points: Vec2[];
+  /** An open chain's surface as seen on screen. Default 'up'. */
+  facing?: 'up' | 'down' | 'left' | 'right';
+  /** A loop's solid side. Default 'inside'. */
+  solid?: 'inside' | 'outside';
+  /** A kinematic chain's velocity, pixels per second. */
+  velocity?: Vec2;
+  /** A kinematic chain's route: points of the scene it goes back and forth along (with speed). */
+  path?: Vec2[];
+  /** Pixels per second along path. */
+  speed?: number;
+  /** As setMaterial's. */
+  material?: PluginMaterial;
+}
+
 /** The physics state of save(): ledge's snapshot and the plugin's own. */
 export interface PluginSnapshot {
   world: Uint8Array;
@@ -105,16 +126,22 @@ export interface LedgePlugin {
   timeScale: number;
   running: boolean;
   readonly steps: number;
-  /** Phaser's EventEmitter: 'prestep', 'poststep', 'touchstart', 'touchend', 'sensorenter', 'sensorleave', 'crush'. */
+  /**
+   * Phaser's EventEmitter: 'prestep', 'poststep', 'touchstart' and
+   * 'touchend' (a, b, cell, chain: the Chain touched or null),
+   * 'sensorenter', 'sensorleave', 'crush'.
+   */
   readonly events: { on(event: string, fn: (...args: any[]) => void, context?: unknown): unknown; off(event: string, fn?: (...args: any[]) => void): unknown };
   readonly add: {
     body(go: GameObjectLike, def?: Partial<BodyDef> | { shape?: 'box' | 'circle' }): Body;
     character(go: GameObjectLike, def?: CharacterDef & { gravityScale?: number; shape?: BodyDef['shape'] }): PluginCharacter;
     mover(go: GameObjectLike, options: { points: Vec2[]; speed: number; oneWay?: 'up' | 'down' | 'left' | 'right' } & Partial<BodyDef>): Body;
     joint(def: PluginJointDef): Joint;
+    chain(def: PluginChainDef): Chain;
   };
   createWorld(def?: PluginWorldDef): World;
   fromTilemapLayer(layer: unknown, options?: TilemapLayerOptions): World;
+  /** Tiles, bodies and chains of a Tiled map in Phaser's cache; a kinematic chain with a path and a `speed` property (px/s) follows its path. */
   fromTiledMap(key: string, options?: { gravity?: number | Vec2; tilesets?: Record<string, unknown>; layer?: string } & Omit<WorldDef, 'gravity'>): TiledResult;
   addBody(go: GameObjectLike, def?: Partial<BodyDef> | { shape?: 'box' | 'circle' }): Body;
   addCharacter(go: GameObjectLike, def?: CharacterDef & { gravityScale?: number }): PluginCharacter;
@@ -122,6 +149,10 @@ export interface LedgePlugin {
   remove(go: GameObjectLike): void;
   /** A joint between game objects (or one and a point of the scene), in pixels; dies with either body. */
   addJoint(def: PluginJointDef): Joint;
+  /** A chain through points of the scene (pixels), turned to face as asked; with path and speed it goes back and forth. */
+  addChain(def: PluginChainDef): Chain;
+  /** Removes a chain (and its path). */
+  removeChain(chain: Chain): void;
   /** Sets a game object's (or Body's) material; what is left out is ledge's default material's. */
   setMaterial(go: GameObjectLike | Body, material: PluginMaterial): void;
   /** Gives every cell of a tile shape (a ledge tile name or id) a material: a belt, ice. */
@@ -132,7 +163,7 @@ export interface LedgePlugin {
   step(): void;
   toWorld(x: number, y: number): Vec2;
   toPixels(p: Vec2): Vec2;
-  /** Draws ledge's debug view into a Graphics object every frame; debug(false) stops. */
+  /** Draws ledge's debug view (chains included) into a Graphics object every frame; debug(false) stops. */
   debug(on?: boolean, options?: DrawOptions & { graphics?: unknown }): unknown;
   save(): PluginSnapshot;
   restore(snapshot: PluginSnapshot): void;

@@ -88,18 +88,23 @@ export function createLedgePlugin(ledge) {
       /**
        * The plugin's events (Phaser's EventEmitter): 'prestep' (step) before
        * each fixed step, 'poststep' (step) after it, and the step's ledge
-       * events: 'touchstart' / 'touchend' (a, b, cell), 'sensorenter' /
+       * events: 'touchstart' / 'touchend' (a, b, cell, chain: the ledge
+       * Chain touched, else null), 'sensorenter' /
        * 'sensorleave' (sensor, visitor), 'crush' (body, crusher, depth),
        * where bodies are given as their game objects when they have one
        * (else the ledge Body; b is null for a tile).
        */
       this.events = new scene.sys.events.constructor();
-      /** Factories: add.body(gameObject, def), add.character(gameObject, def), add.mover(gameObject, options), add.joint(def). */
+      /**
+       * Factories: add.body(gameObject, def), add.character(gameObject, def),
+       * add.mover(gameObject, options), add.joint(def), add.chain(def).
+       */
       this.add = {
         body: (go, def) => this.addBody(go, def),
         character: (go, def) => this.addCharacter(go, def),
         mover: (go, options) => this.addMover(go, options),
         joint: (def) => this.addJoint(def),
+        chain: (def) => this.addChain(def),
       };
       // As Phaser's ScenePlugin: listen to the scene once it has booted.
       if (scene.sys.settings && scene.sys.settings.isBooted) this.boot();
@@ -219,7 +224,11 @@ export function createLedgePlugin(ledge) {
      * (this.load.tilemapTiledJSON(key, url)) with ledge's own Tiled loader:
      * tiles from the `ledge_tile` properties and bodies from the object
      * layers, as the C library reads maps (docs/tiled.md), in Phaser's y-down
-     * frame. Returns ledge's TiledResult (objects, bodies).
+     * frame: polylines and polygons with the property `chain` become
+     * chains. A kinematic chain whose object names a path (its `path`
+     * property) and has a `speed` property (pixels per second) goes back
+     * and forth along the path's points as addMover's platforms do.
+     * Returns ledge's TiledResult (objects, bodies, chains).
      */
     fromTiledMap(key, options = {}) {
       const entry = this.systems.cache.tilemap.get(key);
@@ -235,6 +244,11 @@ export function createLedgePlugin(ledge) {
       this.world = world;
       this.steps = 0;
       this._acc = 0;
+      for (const o of result.objects) {
+        const speed = o.properties.speed;
+        if (!o.chain || o.path < 0 || o.chain.type !== 'kinematic' || typeof speed !== 'number') continue;
+        this._addMover(o.chain, result.objects[o.path].points, speed / json.tilewidth);
+      }
       return result;
     }
 
@@ -305,9 +319,79 @@ export function createLedgePlugin(ledge) {
     addMover(go, options) {
       const { points, speed, oneWay, ...def } = options;
       const body = this.addBody(go, { ...def, type: 'kinematic', oneWay: oneWay ? SCREEN_WAYS[oneWay] : 'none' });
-      const path = points.map((p) => this.toWorld(p.x, p.y));
-      this._movers.push({ body, path, speed: speed / this.pixelsPerUnit, index: 0, dir: 1, at: body.position });
+      this._addMover(body, points.map((p) => this.toWorld(p.x, p.y)), speed / this.pixelsPerUnit);
       return body;
+    }
+
+    // A kinematic body or chain moved along `path` (units) at `speed` (units per second).
+    _addMover(body, path, speed) {
+      this._movers.push({ body, path, speed, index: 0, dir: 1, at: body.position });
+    }
+
+    // ---- chains ----
+
+    /**
+     * A chain (ledge's one-sided free-form ground, docs/chains.md) through
+     * points of the scene in pixels: def.points ([{x, y}], 2 or more, 3 for
+     * a loop), loop, facing (an open chain's surface as seen on screen: 'up',
+     * the default, 'down', 'left' or 'right'), solid (a loop's solid side:
+     * 'inside', the default, or 'outside'), type ('static' or 'kinematic'),
+     * velocity (pixels per second), path and speed (a kinematic chain that
+     * goes back and forth along points of the scene at pixels per second,
+     * as addMover's platforms), material (as setMaterial's), filter and
+     * userData as ledge's ChainDef. The chain's frame sits at the centre of
+     * its points' bounds. Returns ledge's Chain (units).
+     */
+    addChain(def) {
+      const world = this._live();
+      const k = this.pixelsPerUnit;
+      const { points, facing = 'up', solid = 'inside', velocity, path, speed, material, ...rest } = def;
+      if (!Array.isArray(points)) throw new TypeError('ledge-phaser: addChain needs points, an array of {x, y} in pixels');
+      const p = points.map((q) => this.toWorld(q.x, q.y));
+      const n = p.length;
+      // Turned so that the surface faces as asked (the y-down frame's rule:
+      // the surface faces right of the direction, as seen on screen left).
+      let turn;
+      if (rest.loop) {
+        if (!['inside', 'outside'].includes(solid)) throw new TypeError("ledge-phaser: solid must be 'inside' or 'outside'");
+        let area = 0;
+        for (let i = 0; i < n; ++i) area += p[i].x * p[(i + 1) % n].y - p[i].y * p[(i + 1) % n].x;
+        turn = solid === 'inside' ? area : -area;
+      } else {
+        const f = { up: [0, -1], down: [0, 1], left: [-1, 0], right: [1, 0] }[facing];
+        if (!f) throw new TypeError("ledge-phaser: facing must be 'up', 'down', 'left' or 'right'");
+        let sx = 0, sy = 0;
+        for (let i = 0; i + 1 < n; ++i) {
+          sx += p[i + 1].y - p[i].y;
+          sy -= p[i + 1].x - p[i].x;
+        }
+        turn = sx * f[0] + sy * f[1];
+      }
+      if (turn < 0) p.reverse();
+      let lo = { x: Infinity, y: Infinity }, hi = { x: -Infinity, y: -Infinity };
+      for (const q of p) {
+        lo = { x: Math.min(lo.x, q.x), y: Math.min(lo.y, q.y) };
+        hi = { x: Math.max(hi.x, q.x), y: Math.max(hi.y, q.y) };
+      }
+      const position = { x: (lo.x + hi.x) / 2, y: (lo.y + hi.y) / 2 };
+      const cd = { ...rest, points: p.map((q) => ({ x: q.x - position.x, y: q.y - position.y })), position };
+      if (velocity) cd.velocity = { x: velocity.x / k, y: velocity.y / k };
+      if (material) cd.material = this._material(material);
+      const chain = world.createChain(cd);
+      if (path) {
+        if (!Array.isArray(path) || typeof speed !== 'number') {
+          chain.destroy();
+          throw new TypeError('ledge-phaser: a chain\'s path needs points in pixels and a speed in pixels per second');
+        }
+        this._addMover(chain, path.map((q) => this.toWorld(q.x, q.y)), speed / k);
+      }
+      return chain;
+    }
+
+    /** Removes a chain (and its path). */
+    removeChain(chain) {
+      this._movers = this._movers.filter((m) => m.body !== chain);
+      if (chain.valid) chain.destroy();
     }
 
     // ---- joints and materials ----
@@ -476,7 +560,7 @@ export function createLedgePlugin(ledge) {
       return body && body.userData !== undefined ? body.userData : body;
     }
     _touch(name, t) {
-      this.events.emit(name, this._of(t.a), this._of(t.b), { x: t.cell.x, y: t.cell.y });
+      this.events.emit(name, this._of(t.a), this._of(t.b), { x: t.cell.x, y: t.cell.y }, t.chain);
     }
     _sensor(name, s) {
       this.events.emit(name, this._of(s.sensor), this._of(s.visitor));
@@ -497,8 +581,8 @@ export function createLedgePlugin(ledge) {
     // ---- debug view ----
 
     /**
-     * Draws ledge's debug view (tiles, bodies, contacts, normals, joints,
-     * materials) into a
+     * Draws ledge's debug view (tiles, bodies, chains, contacts, normals,
+     * joints, materials) into a
      * Graphics object every frame (made when not given); options as
      * World.debugDraw's. debug(false) stops.
      */
