@@ -1431,13 +1431,20 @@ bool ledge__joints_hold_any(const ledge_world *w) {
     return false;
 }
 
+// impulse / dt, saturated to the range a snapshot keeps: a step of 1e-30 s
+// turns any impulse into a force past what a float holds.
+static float force_of(double impulse, float dt) {
+    double f = impulse / dt;
+    return (float)(f > 3.0e38 ? 3.0e38 : f < -3.0e38 ? -3.0e38 : f);
+}
+
 void ledge__joints_end_step(ledge_world *w, float dt) {
     ledge__joints *t = w->joints;
     if (t == NULL) return;
     clear_held(t);
     for (int k = 0; k < t->used; ++k) {
         ledge__joint *j = &t->j[k];
-        j->force = j->alive ? v2((float)(j->impulse[0] / dt), (float)(j->impulse[1] / dt))
+        j->force = j->alive ? v2(force_of(j->impulse[0], dt), force_of(j->impulse[1], dt))
                             : v2(0.0f, 0.0f);
     }
 }

@@ -199,7 +199,8 @@ LEDGE_API bool ledge_joint_set_motor(ledge_world *world, ledge_joint_id id, bool
 /// The force the joint applied to body b over the last step (the impulses
 /// of its substeps over dt, in N): a rope's tension along it, a weld's
 /// hold. Body a took the opposite (a pulley's body a the tension along its
-/// own rope). (0, 0), logged, for an invalid id.
+/// own rope); saturated at +-3e38 (a tiny dt can make the quotient
+/// overflow a float). (0, 0), logged, for an invalid id.
 LEDGE_API vec2s ledge_joint_force(const ledge_world *world, ledge_joint_id id);
 
 /// Lets the joined bodies collide with each other, or not.
