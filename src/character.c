@@ -524,7 +524,6 @@ static void carry_one(ledge_world *w, int i, bool *synced) {
             c->state.crushed_by = ledge__body_id(w, floor);
         }
     }
-    c->state.position = w->position[i];
     c->state.platform_velocity = ch ? ch->velocity : w->velocity[floor];
     if (c->state.floor_material.surface_speed != 0.0f)
         c->state.platform_velocity =
@@ -607,7 +606,6 @@ static void resolve_shove(ledge_world *w, ledge__character *c, int i, bool *sync
     ledge_move_result r;
     if (ledge__move_carry(w, i, c->step_start, by, c->floor_slot, c->floor_chain, nothing, &md, &r))
         take_carry(w, &c->state, &r);
-    c->state.position = w->position[i];
     if (by < 0) return;
     ledge_manifold m = ledge_collide(&w->shape[by], w->position[by], &w->shape[i], w->position[i]);
     if (m.hit && m.depth > md.skin) crush(w, c, i, by, m.depth);
@@ -643,9 +641,9 @@ void ledge__characters_carry(ledge_world *w) {
         }
         force = !progress;
     }
-    // A character's body with a velocity of its own went by it in the
-    // step: the state says where the body is, and the next step's riding
-    // test (placed elsewhere since?) compares with that.
+    // The one place the state takes the body's position after the step:
+    // carries and shoves moved it, and so did a velocity of its own; the
+    // next step's riding test (placed elsewhere since?) compares with it.
     for (int k = 0; k < t->count; ++k)
         t->c[t->list[k]].state.position = w->position[w->slot_of[t->list[k]]];
 }
