@@ -154,6 +154,16 @@ static inline bool move_body(ledge_world *w, int i, vec2s to, int worker) {
     return true;
 }
 
+// The overlap pair p keeps (n its normal): a pile's pair, two moving bodies
+// (a share strictly between 0 and 1) one on the other, keeps the pile's
+// slop; any other pair the whole slop (world_state.h says why).
+static inline float kept(const ledge_world *w, const ledge__pair *p, vec2s n) {
+    float up = v2_dot(n, w->up);
+    return p->share > 0.0f && p->share < 1.0f && up * up > LEDGE__PILE_COSINE * LEDGE__PILE_COSINE
+               ? w->pile_slop
+               : w->slop;
+}
+
 // Pair p pushed apart by `push` along n (from a toward b), shared as the
 // pair says; whether a body moved.
 static inline bool push_apart(ledge_world *w, const ledge__pair *p, vec2s n, float push,
@@ -191,7 +201,7 @@ static void project_pair(ledge_world *w, ledge__pair *p, int worker) {
     p->depth = depth;
     p->state |= LEDGE__PAIR_TOUCHED;
     if (p->policy == LEDGE_RESPONSE_CROSS) return;
-    float push = depth - w->slop;
+    float push = depth - kept(w, p, n);
     if (push > 0.0f) w->par.counter[worker].pushes += push_apart(w, p, n, push, worker);
 }
 
@@ -217,7 +227,7 @@ static inline int project_plain_circles(ledge_world *w, ledge__pair *p, int work
     if ((p->state & LEDGE__PAIR_TESTED) && same_bits(d, p->tested)) {
         if (!(p->state & LEDGE__PAIR_PUSHED)) return 0;
         n = p->normal;
-        push = p->depth - w->slop;
+        push = p->depth - kept(w, p, n);
     } else {
         p->state &= (uint8_t)~LEDGE__PAIR_PUSHED;
         float ra = w->box_half[a].x, r = ra + w->box_half[b].x, d2 = v2_len2(d);
@@ -238,7 +248,7 @@ static inline int project_plain_circles(ledge_world *w, ledge__pair *p, int work
         p->normal = n;
         p->depth = depth;
         p->state |= LEDGE__PAIR_TOUCHED | LEDGE__PAIR_TESTED;
-        push = depth - w->slop;
+        push = depth - kept(w, p, n);
         if (!(push > 0.0f)) return 0;
         p->state |= LEDGE__PAIR_PUSHED;
     }

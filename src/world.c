@@ -160,6 +160,7 @@ ledge_world *ledge_world_create(const ledge_world_def *def) {
     w->iterations = def->iterations;
     w->substeps = def->substeps;
     w->slop = def->linear_slop;
+    w->pile_slop = LEDGE__PILE_SLOP * def->linear_slop;
     w->bounce_threshold = def->bounce_threshold;
     w->cell_size = def->cell_size;
     w->debug.dormant_on = true;

@@ -114,6 +114,18 @@ typedef struct ledge__step {
 /// (sleep.c); flatter ones are side by side.
 #define LEDGE__STACKED_COSINE 0.2f
 
+/// The share of linear_slop a pair of two moving bodies, one on the other
+/// (the normal within LEDGE__PILE_COSINE of up), keeps as overlap
+/// (resolve.c): the top of a pile n high then sinks the floor's slop and
+/// n - 1 fifths of it, not n slops. The pair's contact still lasts: it
+/// touched in a pass (the relaxation records it) and keeps a positive
+/// overlap. Side by side, or against a body that does not give way (a
+/// character, a platform), a pair keeps the whole slop as a tile contact
+/// does: what the character's move leaves in place (move.c) is not pushed,
+/// and a row of crates meets as before.
+#define LEDGE__PILE_SLOP   0.2f
+#define LEDGE__PILE_COSINE 0.8f
+
 /// How many times heavier a dynamic body under another
 /// counts when the projection shares their overlap (broad.c, pair_share).
 /// Measured on a column of 20 x 1,000 circles (rain map and material,
@@ -251,6 +263,7 @@ struct ledge_world {
     int iterations;         ///< Relaxation passes per substep.
     int substeps;           ///< Substeps per step.
     float slop;             ///< Overlap left in place so that contacts persist.
+    float pile_slop;        ///< What a pile's pair keeps (LEDGE__PILE_SLOP of the slop).
     float bounce_threshold; ///< Approach speed below which nothing bounces.
     float cell_size;        ///< Broad-phase cell override (0: automatic).
     bool coulomb;           ///< LEDGE_FRICTION_COULOMB (else N's friction law).

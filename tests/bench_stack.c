@@ -63,12 +63,12 @@ static void run_ledge(const scene_case *c, ledge_friction_law law, bool sleep, c
 }
 
 #ifdef LEDGE_HAVE_BOX2D_V3
-static void run_box2d_v3(const scene_case *c) {
+static void run_box2d_v3(const scene_case *c, bool sleep, const char *engine) {
     pile p;
     build(&p, c, LEDGE_FRICTION_N, false); // the scene, read back by the peer
-    void *w = peer_v3_pile_create(&p, true, 4);
+    void *w = peer_v3_pile_create(&p, true, 4, sleep);
     if (!w) {
-        printf("| %s | box2d-v3-locked | (refused) | | | | |\n", c->name);
+        printf("| %s | %s | (refused) | | | | |\n", c->name, engine);
         ledge_world_destroy(p.w);
         return;
     }
@@ -77,7 +77,7 @@ static void run_box2d_v3(const scene_case *c) {
     double ms = (now_ns() - t0) / 1e6 / c->steps;
     static vec2s pos[MAX_BODY], vel[MAX_BODY];
     peer_v3_pile_read(w, pos, vel);
-    print_row(c->name, "box2d-v3-locked", pile_measure_at(&p, pos, vel), ms);
+    print_row(c->name, engine, pile_measure_at(&p, pos, vel), ms);
     peer_v3_pile_destroy(w);
     ledge_world_destroy(p.w);
 }
@@ -87,7 +87,8 @@ int main(void) {
     printf("Piles at dt 1/60 (the bin: 1,200 steps, the others 600), one thread. ledge: default "
            "world (N's friction law, sleeping off), Coulomb's law, and sleeping on");
 #ifdef LEDGE_HAVE_BOX2D_V3
-    printf("; Box2D v3 with rotation locked, 4 substeps, its defaults otherwise (sleeping on)");
+    printf("; Box2D v3 with rotation locked, 4 substeps, its defaults otherwise, sleeping off and "
+           "on (each engine's awake rows, then its sleeping rows)");
 #endif
     printf(".\nMetres and m/s after the last step: deepest overlap, deepest sink below the "
            "start, most moved along the floor, fastest body.\n\n");
@@ -96,9 +97,12 @@ int main(void) {
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
         run_ledge(&cases[k], LEDGE_FRICTION_N, false, "ledge");
         run_ledge(&cases[k], LEDGE_FRICTION_COULOMB, false, "ledge (Coulomb)");
+#ifdef LEDGE_HAVE_BOX2D_V3
+        run_box2d_v3(&cases[k], false, "box2d-v3-locked");
+#endif
         run_ledge(&cases[k], LEDGE_FRICTION_N, true, "ledge (sleep on)");
 #ifdef LEDGE_HAVE_BOX2D_V3
-        run_box2d_v3(&cases[k]);
+        run_box2d_v3(&cases[k], true, "box2d-v3-locked (sleep on)");
 #endif
     }
     return 0;

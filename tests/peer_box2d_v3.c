@@ -146,12 +146,13 @@ static void add_pile_tile(void *user, const double *xy, int count) {
     b2CreatePolygonShape(c->ground, &sd, &poly);
 }
 
-void *peer_v3_pile_create(const pile *p, bool locked, int substeps) {
+void *peer_v3_pile_create(const pile *p, bool locked, int substeps, bool sleep) {
     v3_pile *w = calloc(1, sizeof *w);
     if (!w) return NULL;
     w->substeps = substeps;
     b2WorldDef wd = b2DefaultWorldDef();
     wd.gravity = (b2Vec2){gravities[p->gravity].x, gravities[p->gravity].y};
+    wd.enableSleep = sleep;
     w->world = b2CreateWorld(&wd);
     b2BodyDef gd = b2DefaultBodyDef();
     // The tiles take the bodies' friction (the scenes use one friction):

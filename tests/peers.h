@@ -44,9 +44,10 @@ extern const peer_engine peer_box2d_v3_locked;
 
 /// The same pile (tests/piles.h) in Box2D v3 (tests/bench_stack.c): its
 /// tiles and bodies, shapes, masses, friction and bounce read back from the
-/// pile's world; `locked` locks rotation; `substeps` per step.
+/// pile's world; `locked` locks rotation; `substeps` per step; `sleep`
+/// allows sleeping.
 struct pile;
-void *peer_v3_pile_create(const struct pile *p, bool locked, int substeps);
+void *peer_v3_pile_create(const struct pile *p, bool locked, int substeps, bool sleep);
 void peer_v3_pile_step(void *world, float dt);
 /// Body i's position and velocity, in the pile's order.
 void peer_v3_pile_read(void *world, vec2s *pos, vec2s *vel);

@@ -128,7 +128,8 @@ ledge_shape make_shape(const pile *p, shape_kind kind) {
 
 // `below`: the contacts between the body and the floor, `cosine` their
 // normals' cosine with up (an overlap of the slop along a normal at 30
-// degrees lowers the body by slop / cos 30).
+// degrees lowers the body by slop / cos 30). The floor's contact keeps
+// linear_slop, each pair of the pile a fifth of it (world.h).
 ledge_body_id pile_add(pile *p, ledge_shape shape, float along, float height, int below,
                        float cosine, float density, float friction, float bounce) {
     pile_require(p->n < MAX_BODY, "p->n < MAX_BODY");
@@ -143,7 +144,8 @@ ledge_body_id pile_add(pile *p, ledge_shape shape, float along, float height, in
     p->id[p->n] = id;
     p->along0[p->n] = along_of(p, bd.position);
     p->height0[p->n] = height_of(p, bd.position);
-    p->allow[p->n] = p->slop * (float)below / cosine + 0.005f;
+    float kept = below > 0 ? p->slop + 0.2f * p->slop * (float)(below - 1) : 0.0f;
+    p->allow[p->n] = kept / cosine + 0.005f;
     p->friction[p->n] = friction;
     p->bounce[p->n] = bounce;
     p->n++;

@@ -31,8 +31,8 @@ typedef struct pile {
     ledge_body_id id[MAX_BODY];
     float along0[MAX_BODY];  ///< Start position along the floor.
     float height0[MAX_BODY]; ///< Start height above the floor's surface.
-    float allow[MAX_BODY];   ///< How far it may sink: linear_slop per contact under it, along
-                             ///< their normals, plus 0.005 m.
+    float allow[MAX_BODY];   ///< How far it may sink: linear_slop for the floor's contact and a
+                             ///< fifth of it per pair under it, along their normals, plus 0.005 m.
     float friction[MAX_BODY], bounce[MAX_BODY]; ///< As made (a peer engine builds the same).
     int n;
     vec2s up, along; ///< Unit vectors of the frame.

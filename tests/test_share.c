@@ -77,20 +77,21 @@ static void check_shares(ledge_friction_law model, vec2s gravity, int round, int
     wd.map_width = 32;
     wd.map_height = 32;
     wd.tile_size = 1.0f;
-    wd.linear_slop = 0.5f;
+    wd.linear_slop = 1.0f;
     ledge_world *w = ledge_world_create(&wd);
     assert_non_null(w);
     body_rec rec[BODIES];
     int slot_to_rec[4 * BODIES];
     for (int i = 0; i < 4 * BODIES; ++i) slot_to_rec[i] = -1;
     ledge_body_def bd = ledge_default_body_def();
-    // Still bodies (gravity scale 0, no velocity) and a slop larger than
-    // any overlap of theirs: no push moves them, so the pairs' shares are
-    // those of the positions placed here.
+    // Still bodies (gravity scale 0, no velocity) and a slop whose share
+    // a pile keeps (0.2 of it) is larger than any overlap of theirs: no push
+    // moves them, so the pairs' shares are those of the positions placed
+    // here.
     bd.gravity_scale = 0.0f;
     for (int i = 0; i < BODIES; ++i) {
         bool circle = rng_unit() < 0.6;
-        double r = rng_range(0.05, 0.25), hx = rng_range(0.05, 0.25), hy = rng_range(0.05, 0.25);
+        double r = rng_range(0.02, 0.09), hx = rng_range(0.02, 0.09), hy = rng_range(0.02, 0.09);
         double density = rng_range(0.2, 5.0);
         double type = rng_unit();
         bd.type = type < 0.1   ? LEDGE_BODY_STATIC
@@ -100,8 +101,8 @@ static void check_shares(ledge_friction_law model, vec2s gravity, int round, int
         bd.shape = circle ? ledge_make_circle((vec2s){{0, 0}}, (float)r)
                           : ledge_make_box((vec2s){{0, 0}}, (vec2s){{(float)hx, (float)hy}});
         // At random in a small square: pairs at every angle.
-        rec[i].x = (float)rng_range(10.0, 14.0);
-        rec[i].y = (float)rng_range(10.0, 14.0);
+        rec[i].x = (float)rng_range(10.0, 11.5);
+        rec[i].y = (float)rng_range(10.0, 11.5);
         bd.position = (vec2s){{(float)rec[i].x, (float)rec[i].y}};
         rec[i].id = ledge_body_create(w, &bd);
         assert_true(ledge_body_is_valid(w, rec[i].id));

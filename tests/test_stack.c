@@ -10,9 +10,10 @@
 // steps, with sleeping off unless said:
 // - the deepest overlap of two bodies, or of a body and a tile, is at most
 //   2 * linear_slop;
-// - no body has sunk below where it started by more than linear_slop per
-//   contact under it (along the contact's normal: slop / cos 30 for circles
-//   packed in hexagons), plus 0.005 m;
+// - no body has sunk below where it started by more than linear_slop for
+//   the floor's contact and a fifth of it for each pair under it (along
+//   the contact's normal: / cos 30 for circles packed in hexagons), plus
+//   0.005 m;
 // - no body has moved along the floor by more than 0.01 m;
 // - no body is faster than 0.01 m/s (the bin: 0.05 m/s);
 // - no centre lies in a solid tile or outside the map.

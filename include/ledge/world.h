@@ -94,7 +94,11 @@
 /// once: with the material of the cell under the body's centre.
 ///
 /// Projection leaves `linear_slop` of overlap so that contacts persist
-/// from step to step.
+/// from step to step: against the level, a static or kinematic body, and
+/// between bodies side by side. Two moving bodies one on the other (their
+/// normal within 37 degrees of up) keep a fifth of it, so that a pile does
+/// not sink a slop for each body in it: the top of a tower of n boxes
+/// rests `linear_slop` (1 + (n - 1) / 5) below where the boxes touch.
 ///
 /// Sleeping (ledge_world_def.enable_sleep). A dynamic body slower than
 /// sleep_speed for sleep_time seconds falls asleep at the end of a step,
