@@ -43,11 +43,23 @@ for f in "${ldtk[@]}"; do sources+=("$root/$f"); done
 sources+=("$root/src/tiled_flip.c")
 for f in "$root"/src/bindings/js/ledge_js*.c; do sources+=("$f"); done
 # The testbed's scenes (and the sample game they play), as samples/scenes/meson.build
-# lists them; the Tiled map's scene is left out (ledge_tiled reads files).
+# lists them, and the LDtk project's scene with the project compiled in (the
+# module has no file system); the Tiled map's scene is left out (ledge_tiled
+# reads its map from a file).
 mapfile -t scene_files < <(sed -n "/^scene_sources = files(/,/^)/p" "$root/samples/scenes/meson.build" |
     grep -o "^  '[a-z_./]*\.c'" | tr -d " '")
 scenes=()
 for f in "${scene_files[@]}"; do scenes+=("$root/samples/scenes/$f"); done
+level=$out/.ldtk_level.c
+{
+    echo "// samples/level.ldtk's bytes, for the scene ldtk (written by build.sh)."
+    echo "const unsigned char scenes_ldtk_level[] = {"
+    od -An -v -tx1 "$root/samples/level.ldtk" | sed -e 's/ \([0-9a-f][0-9a-f]\)/0x\1,/g'
+    echo "};"
+    echo "const unsigned long scenes_ldtk_level_size = sizeof scenes_ldtk_level;"
+} >"$level"
+scenes+=("$root/samples/scenes/ldtk.c" "$level")
+scene_flags=(-DSCENES_HAVE_LDTK -DSCENES_LDTK_EMBEDDED)
 
 # LEDGE_EMCC_EXTRA: more compiler flags, for trying options (e.g. -msimd128).
 # -mbulk-memory: memcpy and memset are WebAssembly's memory.copy and
@@ -66,11 +78,13 @@ package)
 demo)
     name=ledge_demo
     sources+=("${scenes[@]}" "$root/samples/web/web_testbed.c")
+    cflags+=("${scene_flags[@]}")
     ;;
 test)
     name=ledge_replay
     sources+=("${scenes[@]}" "$root/tests/scenes.c" "$root/tests/web/replay.c"
         "$root/tests/web/replay_scenes.c")
+    cflags+=("${scene_flags[@]}")
     ;;
 *)
     echo "build.sh: unknown target $what" >&2
