@@ -381,3 +381,17 @@ test('ldtkTileFromName: ledge\'s names and the friendly vocabulary', () => {
   assert.deepEqual(ledge.ldtkTileFromName('one_way'), { tile: ledge.Tile.FULL, oneWay: 'up' });
   assert.equal(ledge.ldtkTileFromName('ladder'), null);
 });
+
+test('docs/ldtk.md\'s JavaScript example runs as written', () => {
+  const doc = fs.readFileSync(path.join(root, 'docs/ldtk.md'), 'utf8');
+  const example = doc.slice(doc.indexOf('## JavaScript')).match(/```js\n([\s\S]*?)```/)[1];
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledge-ldtk-doc-'));
+  try {
+    const file = path.join(dir, 'example.mjs');
+    fs.writeFileSync(file, example.replace("from 'ledge-physics'", `from ${JSON.stringify(path.join(root, 'src/bindings/js/ledge.mjs'))}`));
+    const out = execFileSync('node', [file], { cwd: root, encoding: 'utf8' });
+    assert.equal(out.trim(), 'the player starts at (3.5, 2); the door opens with the Key');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
