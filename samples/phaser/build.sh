@@ -16,7 +16,7 @@ if [ ! -f "$root/src/bindings/js/dist/ledge_wasm.wasm" ]; then
 fi
 cp "$here/node_modules/phaser/dist/phaser.min.js" "$out/phaser.min.js"
 cp "$here/node_modules/phaser3/dist/phaser.min.js" "$out/phaser3.min.js"
-cp "$root/src/bindings/js/ledge.mjs" "$root/src/bindings/js/tiled.mjs" "$out/"
+cp "$root/src/bindings/js/ledge.mjs" "$root/src/bindings/js/tiled.mjs" "$root/src/bindings/js/ldtk.mjs" "$out/"
 cp "$root/src/bindings/js/dist/ledge_wasm.mjs" "$root/src/bindings/js/dist/ledge_wasm.wasm" "$out/dist/"
 cp "$root/src/bindings/js/phaser/ledge-phaser.mjs" "$out/"
 cp "$here/index.html" "$here/game.mjs" "$here/level.tmj" "$out/"

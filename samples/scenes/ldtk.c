@@ -7,8 +7,9 @@
 // LDtk), and the game's own entities come back as a list: the player's
 // start, coins with a value, a key and the door that refers to it, a sign.
 //
-// Built where ledge_ldtk is (it needs jansson): the native testbed, not the
-// browser's WebAssembly module (samples/scenes/meson.build).
+// Built where ledge_ldtk is (it needs jansson): the native testbed reads the
+// project from samples/, the browser's WebAssembly module has it compiled
+// in (SCENES_LDTK_EMBEDDED, src/bindings/js/build.sh).
 #include "scene.h"
 
 #include <ledge/ldtk.h>
@@ -39,12 +40,22 @@ static int int_field(const ledge_ldtk_result *r, const ledge_ldtk_entity *e, con
     return v->is_null ? fallback : (int)v->integer;
 }
 
+#ifdef SCENES_LDTK_EMBEDDED
+extern const unsigned char scenes_ldtk_level[]; // samples/level.ldtk's bytes
+extern const unsigned long scenes_ldtk_level_size;
+#endif
+
 static bool create(scene *s) {
     state *st = s->state;
     ledge_ldtk_def def = ledge_default_ldtk_def();
     def.all_levels = true; // both levels, where LDtk's world map puts them
     def.world.gravity = scene_v2(0.0f, SCENE_GRAVITY);
+#ifdef SCENES_LDTK_EMBEDDED
+    s->world = ledge_ldtk_create_world((const char *)scenes_ldtk_level,
+                                       (size_t)scenes_ldtk_level_size, &def, &st->level);
+#else
     s->world = ledge_ldtk_create_world_file(SCENES_DATA_DIR "/level.ldtk", &def, &st->level);
+#endif
     if (!s->world) return false;
     const ledge_ldtk_result *r = st->level;
     const ledge_ldtk_entity *start = ledge_ldtk_find_entity(r, "Player");

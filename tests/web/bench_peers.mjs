@@ -25,7 +25,7 @@ const version = (p) => JSON.parse(fs.readFileSync(path.join(nm, p, 'package.json
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledge-bench-peers-'));
 fs.mkdirSync(path.join(dir, 'dist'));
 const copy = (from, to) => fs.copyFileSync(from, path.join(dir, to));
-for (const f of ['ledge.mjs', 'tiled.mjs', 'dist/ledge_wasm.mjs', 'dist/ledge_wasm.wasm']) copy(path.join(bindingDir, f), f);
+for (const f of ['ledge.mjs', 'tiled.mjs', 'ldtk.mjs', 'dist/ledge_wasm.mjs', 'dist/ledge_wasm.wasm']) copy(path.join(bindingDir, f), f);
 copy(path.join(here, 'rain.mjs'), 'rain.mjs');
 copy(path.join(here, 'peers/rain_peers.mjs'), 'rain_peers.mjs');
 copy(path.join(here, 'peers/bench_page.mjs'), 'bench_page.mjs');

@@ -22,7 +22,7 @@ test('npm pack, install from the tarball, README example and types', { timeout: 
   // The module was just built by run.sh; --ignore-scripts skips prepack's rebuild.
   const packed = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', tmp], bindingDir));
   const files = packed[0].files.map((f) => f.path).sort();
-  assert.deepEqual(files, ['README.md', 'dist/ledge_wasm.mjs', 'dist/ledge_wasm.wasm', 'ledge.d.ts', 'ledge.mjs', 'package.json', 'tiled.mjs']);
+  assert.deepEqual(files, ['README.md', 'dist/ledge_wasm.mjs', 'dist/ledge_wasm.wasm', 'ldtk.mjs', 'ledge.d.ts', 'ledge.mjs', 'package.json', 'tiled.mjs']);
   const wasm = packed[0].files.find((f) => f.path === 'dist/ledge_wasm.wasm');
   t.diagnostic(`tarball ${packed[0].filename}: ${packed[0].size} bytes, .wasm ${wasm.size} bytes`);
 
@@ -40,7 +40,7 @@ test('npm pack, install from the tarball, README example and types', { timeout: 
   assert.ok(player.x > 7 && player.y > 3.4, `the README's player ran up the slope: ${out}`);
 
   // TypeScript: correct use compiles, wrong use does not.
-  const good = `import { init, type MoveResult, type Vec2, type CharacterState, type Response, type Events, type Contact } from 'ledge-physics';
+  const good = `import { init, type MoveResult, type Vec2, type CharacterState, type Response, type Events, type Contact, type LdtkEntity } from 'ledge-physics';
 const ledge = await init();
 const world = new ledge.World({ width: 8, height: 8, frictionLaw: 'coulomb', enableSleep: true, sleepSpeed: 0.05, sleepTime: 0.5 });
 const body = world.createBody({ type: 'kinematic', shape: ledge.box(0.3, 0.45), position: { x: 2, y: 2 } });
@@ -63,6 +63,16 @@ const c: Contact[] = body.contacts().toArray();
 const near = world.nearestPoint({ x: 1, y: 1 }, 2);
 console.log(coyote, c.length, near?.distance.distance, body.ground().onGround, world.profile.step);
 world.dispose();
+const level = '{}';
+if (level.length > 2) {
+  const made = ledge.World.fromLdtk(level, { allLevels: true, world: { gravity: { x: 0, y: -20 } },
+    intgrid: [{ identifier: 'ladder', tile: 'FULL', oneWay: true }], entityBodies: [{ identifier: 'Crate', body: 'dynamic' }],
+    resolve: (file: string) => file });
+  const lift: LdtkEntity | null = made.result.findEntity('Platform');
+  const at: Vec2 | undefined = lift?.pathPosition?.(1.5);
+  const coins = made.result.entities.filter((e) => e.fields.value === 5).length;
+  console.log(at, coins, made.result.levels[0].cell.x, made.world.hash());
+}
 `;
   const bad = good.replace("ledge.box(0.3, 0.45)", "{ type: 'hexagon' }");
   const tsconfig = { compilerOptions: { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', skipLibCheck: false } };

@@ -25,4 +25,10 @@ int parity_chains(FILE *to, int steps);
 /// the JavaScript loader). Returns nonzero when the map is refused.
 int parity_tiled(FILE *to, const char *file, bool y_down);
 
+/// Makes a world from the LDtk project in `file` with the def the
+/// binding's `options` (JSON) say and writes the result, path positions
+/// and the hashes after the load and after `steps` steps to `to` as JSON
+/// (tests/web/ldtk.test.mjs builds the same from World.fromLdtk).
+int parity_ldtk(FILE *to, const char *file, const char *options, int steps);
+
 #endif

@@ -61,7 +61,7 @@ test('the scripted scene: the binding in Chromium prints the C trace', { timeout
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledge-parity-'));
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   fs.mkdirSync(path.join(dir, 'dist'));
-  for (const f of ['ledge.mjs', 'tiled.mjs', 'dist/ledge_wasm.mjs', 'dist/ledge_wasm.wasm']) {
+  for (const f of ['ledge.mjs', 'tiled.mjs', 'ldtk.mjs', 'dist/ledge_wasm.mjs', 'dist/ledge_wasm.wasm']) {
     fs.copyFileSync(path.join(bindingDir, f), path.join(dir, f));
   }
   fs.copyFileSync(path.join(here, 'parity.mjs'), path.join(dir, 'parity.mjs'));

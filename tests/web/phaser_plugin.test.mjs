@@ -51,8 +51,8 @@ class Events {
     this.l.clear();
   }
 }
-function scene(cache = {}) {
-  const sys = { events: new Events(), settings: { isBooted: true }, cache: { tilemap: { get: (k) => cache[k] } } };
+function scene(cache = {}, json = {}) {
+  const sys = { events: new Events(), settings: { isBooted: true }, cache: { tilemap: { get: (k) => cache[k] }, json: { get: (k) => json[k] } } };
   return { sys };
 }
 const object = (x, y, w, h) => ({ x, y, displayWidth: w, displayHeight: h });
@@ -145,6 +145,38 @@ test('fromTiledMap: the bodies of ledge\'s Tiled loader, from Phaser\'s cache, y
   assert.ok(result.objects.length > 5 && result.findObject('crate').bodies.length === 1);
   world.dispose();
   assert.throws(() => plugin.fromTiledMap('nothing'), /no tilemap "nothing"/);
+});
+
+test('fromLdtk: ledge\'s LDtk loader from Phaser\'s JSON cache, y down, platforms on their paths', () => {
+  const fs = require('node:fs');
+  const text = fs.readFileSync(path.join(root, 'samples/level.ldtk'), 'utf8');
+  const project = JSON.parse(text);
+  const Plugin = createLedgePlugin(ledge);
+  const plugin = new Plugin(scene({}, { level: project }), null, 'ledge');
+  const result = plugin.fromLdtk('level', { allLevels: true, gravity: 960 });
+  assert.equal(plugin.pixelsPerUnit, 32);
+  assert.deepEqual(plugin.gravity, { x: 0, y: 30 });
+  // The same world through the binding, stepped with its platforms moved as the plugin moves them.
+  const { world, result: direct } = ledge.World.fromLdtk(project, { allLevels: true, yDown: true, world: { gravity: { x: 0, y: 30 }, tileSize: 1 } });
+  assert.equal(plugin.world.hash(), world.hash());
+  const moving = direct.entities.filter((e) => e.pathPosition);
+  assert.equal(moving.length, 2);
+  for (let s = 0; s < 90; ++s) {
+    plugin.step();
+    for (const e of moving) e.bodies[0].setTarget(e.pathPosition((s + 1) * (1 / 60)), 1 / 60);
+    world.step(1 / 60);
+  }
+  assert.equal(plugin.world.hash(), world.hash());
+  const platform = result.entities.find((e) => e.pathPosition);
+  assert.deepEqual(platform.bodies[0].position, platform.pathPosition(90 / 60), 'the platform is where its path says');
+  assert.notDeepEqual(platform.bodies[0].position, platform.path[0]);
+  // y down: the player's start is above the cave's floor on screen.
+  const player = result.findEntity('Player');
+  assert.deepEqual(plugin.toPixels(player.position), { x: player.pxX, y: player.pxY });
+  world.dispose();
+  // The project's text works too; a missing key is named.
+  assert.equal(plugin.fromLdtk(text, { level: 'Cave' }).levels[0].identifier, 'Cave');
+  assert.throws(() => plugin.fromLdtk('nothing'), /no JSON "nothing"/);
 });
 
 test('joints and materials through the plugin: a lamp on a chain keeps its length in pixels, belts carry on screen', () => {

@@ -200,6 +200,10 @@ int main(int argc, char **argv) {
     if (argc >= 3 && strcmp(argv[1], "tiled") == 0)
         return print_tiled(argv[2], argc == 4 && strcmp(argv[3], "y_down") == 0);
 #endif
+#ifdef LEDGE_REPLAY_LDTK
+    if (argc == 5 && strcmp(argv[1], "ldtk") == 0)
+        return parity_ldtk(stdout, argv[2], argv[3], atoi(argv[4]));
+#endif
     int frames = argc > 1 ? atoi(argv[1]) : 1500;
     int rain_n = argc > 2 ? atoi(argv[2]) : 1000;
     int rain_steps = argc > 3 ? atoi(argv[3]) : 300;

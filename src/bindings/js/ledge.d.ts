@@ -958,6 +958,233 @@ export interface TiledResult {
   findObject(name: string): TiledObject | null;
 }
 
+/** An entry of the IntGrid table (ledge_ldtk_intgrid_tile): what an IntGrid value becomes. The first entry that matches wins; values no entry matches are read by their identifier. */
+export interface LdtkIntGridTile {
+  /** The IntGrid layer's identifier; omitted: any layer. */
+  layer?: string;
+  /** The value's identifier; "*": every value; omitted: match `value`. */
+  identifier?: string;
+  /** The value (1..) to match when `identifier` is omitted. */
+  value?: number;
+  /** The ledge tile as drawn in LDtk (y down): an id (0..33, ledge.Tile) or a name (ldtkTileFromName's: "FULL", "slope45_up_right", "half_top_one_way"); default EMPTY. */
+  tile?: number | string;
+  /** A one-way cell as drawn in LDtk (true: solid from above on screen); default: what the tile's name says, else none. */
+  oneWay?: boolean | OneWay;
+}
+
+/** What an entity becomes (ledge_ldtk_body_kind): no body (the game's own), or a body of that kind. */
+export type LdtkBodyKind = 'none' | 'static' | 'kinematic' | 'dynamic' | 'sensor';
+
+/** An entry of the entity table (ledge_ldtk_entity_body): the body every entity of that identifier gets unless its own fields say otherwise. */
+export interface LdtkEntityBody {
+  /** The entity identifier (exact). */
+  identifier: string;
+  /** Its body kind; default 'none'. */
+  body?: LdtkBodyKind;
+  /** Its shape: the entity's rectangle, or a circle filling its square; default 'box'. */
+  shape?: 'box' | 'circle';
+  /** A one-way platform (solid from above as drawn). */
+  oneWay?: boolean;
+}
+
+/** How an LDtk project is read (ledge_ldtk_def; docs/ldtk.md). */
+export interface LdtkOptions {
+  /** The level to load: its identifier or iid, or its index in the project's (or the world's) level array; default the first. */
+  level?: string | number;
+  /** The level's index when `level` is not given (ledge_ldtk_def.level_index). */
+  levelIndex?: number;
+  /** Load every level of the world instead, each placed at its worldX, worldY (side by side for the linear layouts). */
+  allLevels?: boolean;
+  /** Multi-world projects: the LDtk world to read, by identifier or iid. */
+  ldtkWorld?: string;
+  /** Keep LDtk's y-down frame (row 0 is y = 0, names unchanged), for games whose gravity points to +y. */
+  yDown?: boolean;
+  /** Read tiles only from the layers of this identifier (refused when no loaded level has one). */
+  tileLayer?: string;
+  /** The game's IntGrid table. */
+  intgrid?: LdtkIntGridTile[];
+  /** The game's entity table. */
+  entityBodies?: LdtkEntityBody[];
+  /**
+   * Finds a separate level file ("Save levels separately"): called with its
+   * `externalRelPath` (relative to the project), returns its JSON text (or
+   * the parsed object, or its bytes), or null when there is none (the load
+   * is then refused, naming the path). An exception it throws is thrown by
+   * the load.
+   */
+  resolve?: (path: string) => string | object | Uint8Array | null | undefined;
+}
+
+export interface LdtkWorldOptions extends LdtkOptions {
+  /** The world def (gravity, tileSize, origin, ...); its width and height are the level's. */
+  world?: WorldDef;
+}
+
+/** A Point field's value: the cell in the level's grid (row 0 at the top) and its centre in the world. */
+export interface LdtkPoint {
+  cx: number;
+  cy: number;
+  x: number;
+  y: number;
+}
+
+/** An EntityRef field's value. */
+export interface LdtkEntityRef {
+  /** The entity's iid. */
+  iid: string;
+  /** The iid of its layer. */
+  layer: string;
+  /** The iid of its level. */
+  level: string;
+  /** The iid of its world. */
+  world: string;
+  /** Its index in result.entities, -1 when it was not loaded. */
+  entity: number;
+}
+
+/** A Tile field's value: a rectangle of a tileset image, in pixels. */
+export interface LdtkTileRect {
+  /** The tileset's uid. */
+  tileset: number;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+/**
+ * One value of an LDtk field: Int and Float a number, Bool a boolean,
+ * String, Multilines, FilePath and enums a string (an enum's value id), Color
+ * a string "#rrggbb", Point, EntityRef and Tile an object; null for a null
+ * value or a type this version does not read.
+ */
+export type LdtkValue = number | boolean | string | LdtkPoint | LdtkEntityRef | LdtkTileRect | null;
+
+/** One loaded level (ledge_ldtk_level). */
+export interface LdtkLevel {
+  /** Its identifier. */
+  identifier: string;
+  /** Its iid. */
+  iid: string;
+  /** Its index in the project's (or world's) level array. */
+  index: number;
+  /** Its left on LDtk's world map, pixels. */
+  worldX: number;
+  /** Its top on LDtk's world map, pixels. */
+  worldY: number;
+  /** Its width in pixels. */
+  pxWidth: number;
+  /** Its height in pixels. */
+  pxHeight: number;
+  /** The tilemap cell of its corner nearest cell (0, 0) (lower-left in y up). */
+  cell: Vec2;
+  /** Its width in cells. */
+  width: number;
+  /** Its height in cells. */
+  height: number;
+  /** Its world bounds. */
+  bounds: AABB;
+  /** Its fields by identifier (arrays as arrays). */
+  fields: Record<string, LdtkValue | LdtkValue[]>;
+  /** Each field's LDtk type as written ("Int", "Array<Point>", "LocalEnum.Item"). */
+  fieldTypes: Record<string, string>;
+}
+
+/** One entity, as loaded (ledge_ldtk_entity). */
+export interface LdtkEntity {
+  /** The entity's identifier ("Player", "Crate"). */
+  identifier: string;
+  /** Its iid. */
+  iid: string;
+  /** The identifier of its layer. */
+  layer: string;
+  /** Its level: an index in result.levels. */
+  level: number;
+  /** Its pivot's x in its level, pixels (LDtk's `px`). */
+  pxX: number;
+  /** Its pivot's y in its level, pixels (y down). */
+  pxY: number;
+  /** Its width in pixels. */
+  pxWidth: number;
+  /** Its height in pixels. */
+  pxHeight: number;
+  /** Its cell's column in its layer's grid. */
+  cx: number;
+  /** Its cell's row (0 at the top). */
+  cy: number;
+  /** World position of its pivot. */
+  position: Vec2;
+  /** World bounds of its rectangle. */
+  bounds: AABB;
+  /** What it became ('none': the game's own). */
+  body: LdtkBodyKind;
+  /** Its body's shape. */
+  shape: 'box' | 'circle';
+  /** Its body's type (static for a sensor without a path). */
+  bodyType: BodyType;
+  /** A sensor body: reports overlaps, never collides. */
+  sensor: boolean;
+  /** A one-way platform body (up as drawn). */
+  oneWay: boolean;
+  /** From `friction`, else 0. */
+  friction: number;
+  /** From `bounce`, else 0. */
+  bounce: number;
+  /** From `density`, else 1. */
+  density: number;
+  /** From `surface_speed`, else 0 (negated with yDown). */
+  surfaceSpeed: number;
+  /** From `material`, else "": the game's name (not applied). */
+  material: string;
+  /** From `friction_mix`, else 'mean'. */
+  frictionMix: FrictionMix;
+  /** Its bodies (0 or 1; their userData is this entity). */
+  bodies: Body[];
+  /** Its path: the body centre at each stop, its own position first; [] without a path. */
+  path: Vec2[];
+  /** World units per second along the path. */
+  speed: number;
+  /** Back to the first stop after the last; else back and forth. */
+  loop: boolean;
+  /** Its fields by identifier (arrays as arrays). */
+  fields: Record<string, LdtkValue | LdtkValue[]>;
+  /** Each field's LDtk type as written. */
+  fieldTypes: Record<string, string>;
+  /**
+   * Entities with a path (moving platforms): where the body is `time`
+   * seconds after the load (ledge_ldtk_path_position); move it there with
+   * body.setTarget(entity.pathPosition(t + dt), dt) before each step.
+   * Throws once the world is disposed.
+   */
+  pathPosition?(time: number): Vec2;
+}
+
+/** What an LDtk load made (ledge_ldtk_result). */
+export interface LdtkResult {
+  /** Tilemap width in cells. */
+  width: number;
+  /** Tilemap height in cells. */
+  height: number;
+  /** LDtk's grid size in pixels (one cell). */
+  gridPx: number;
+  /** Cells per tile id in the loaded tilemap. */
+  tileCounts: number[];
+  /** Cells made one-way. */
+  oneWayCells: number;
+  /** Cells given a material of their own. */
+  materialCells: number;
+  /** The levels, in the project's order. */
+  levels: LdtkLevel[];
+  /** The entities, in level, layer and file order. */
+  entities: LdtkEntity[];
+  /** Bodies created, grouped by entity. */
+  bodies: Body[];
+  /** The first level whose identifier or iid is `name`, or null. */
+  findLevel(name: string): LdtkLevel | null;
+  /** The first entity whose identifier or iid is `name`, or null. */
+  findEntity(name: string): LdtkEntity | null;
+}
+
 /** A body (world.createBody). Ids are generational: a destroyed body stays invalid. */
 export interface Body {
   readonly world: World;
@@ -1179,6 +1406,8 @@ export interface Tilemap {
   loadAscii(text: string): void;
   /** Tile layers of a Tiled JSON map (object or text); see docs/tiled.md. */
   loadTiled(map: object | string, options?: TiledOptions): void;
+  /** The tiles of an LDtk project (text, object or bytes; ledge_ldtk_load_tilemap's rules, docs/ldtk.md): the map must have the level's size. */
+  loadLdtk(project: string | object | Uint8Array, options?: LdtkOptions): void;
   /**
    * Sets the material of every cell holding tile id `tile`, except the
    * cells given their own (setCellMaterial). Every id starts with the
@@ -1289,6 +1518,8 @@ export interface World {
   debugDrawList(options?: DrawOptions, region?: AABB): DrawBuffer;
   /** Loads a Tiled map's tiles and objects into this world (ledge_tiled_load_world's rules). */
   loadTiled(map: object | string, options?: TiledOptions): TiledResult;
+  /** Loads an LDtk project's level(s) into this world (ledge_ldtk_load_world's rules): its tilemap, which must have the level's size, and a body per entity that asks for one. */
+  loadLdtk(project: string | object | Uint8Array, options?: LdtkOptions): LdtkResult;
   /** Frees the world's wasm memory; every method throws afterwards. */
   dispose(): void;
   /** Same as dispose(). */
@@ -1302,6 +1533,8 @@ export interface WorldConstructor {
   new (def?: WorldDef): World;
   /** A new world made from a Tiled map (ledge_tiled_create_world): its tiles and one or more bodies per object. */
   fromTiled(map: object | string, options?: TiledWorldOptions): { world: World; result: TiledResult };
+  /** A new world made from an LDtk project (ledge_ldtk_create_world; docs/ldtk.md): the level's size, tiles, and a body per entity that asks for one. */
+  fromLdtk(project: string | object | Uint8Array, options?: LdtkWorldOptions): { world: World; result: LdtkResult };
 }
 
 export interface Ledge {
@@ -1350,6 +1583,8 @@ export interface Ledge {
   tileGroup(tile: number): string;
   /** ledge_tile_contains: whether point lies in the tile's solid region (boundary included). */
   tileContains(tile: number, cellMin: Vec2, size: number, point: Vec2): boolean;
+  /** ledge_ldtk_tile_from_name: the tile a name says as drawn in LDtk (ledge's names in any case, or "full", "slope45_up_right", "half_top", "one_way", ...) and the one-way direction it names, or null. */
+  ldtkTileFromName(name: string): { tile: number; oneWay: OneWay } | null;
   /** The library's version, e.g. "0.1.0". */
   version: string;
   /** Limits of the C library (MAX_POLYGON_VERTICES, MOVE_MAX_HITS, MAX_STEP, SNAPSHOT_VERSION, ...). */

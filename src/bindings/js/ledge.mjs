@@ -16,6 +16,7 @@
 // and `cell_y` are one `cell` {x, y}.
 
 import { tiledLoader } from './tiled.mjs';
+import { ldtkLoader } from './ldtk.mjs';
 
 const DRAW_KINDS = [null, 'polygon', 'solidPolygon', 'circle', 'solidCircle', 'segment', 'point'];
 const EDGES = ['off', 'solid', 'interesting'];
@@ -1213,6 +1214,14 @@ export function bind(M) {
       const grid = tiled.cells(typeof map === 'string' ? JSON.parse(map) : map, options, this.def);
       tiled.setCells(this, width, grid);
     }
+    /**
+     * Loads the tiles of an LDtk project (ledge_ldtk_load_tilemap's rules,
+     * docs/ldtk.md) into this tilemap, which must have the level's size:
+     * every cell's tile, one-way direction and own material.
+     */
+    loadLdtk(project, options = {}) {
+      ldtk.loadTilemap(this.world, project, options);
+    }
   }
 
   // ---- worlds ----
@@ -1278,6 +1287,7 @@ export function bind(M) {
         crush: new StructList(w, 'crush_event'),
       };
       w._profile = {};
+      w._ldtkResults = []; // C results of LDtk loads, kept for pathPosition
       /** The world's tilemap. */
       w.tilemap = new Tilemap(w);
       worlds.set(ptr, w);
@@ -1342,6 +1352,8 @@ export function bind(M) {
         worlds.delete(this._ptr);
         if (this._owned !== false) M._ledge_js_world_destroy(this._ptr);
       }
+      for (const r of this._ldtkResults) M._ledge_js_ldtk_result_destroy(r);
+      this._ldtkResults = [];
       this._ptr = 0;
       this._slots = [];
       this._older.clear();
@@ -1749,6 +1761,23 @@ export function bind(M) {
     static fromTiled(map, options = {}) {
       return tiled.createWorld(typeof map === 'string' ? JSON.parse(map) : map, options);
     }
+    /**
+     * Loads an LDtk project's level(s) into this world (the rules of
+     * ledge_ldtk_load_world, docs/ldtk.md): its tilemap, which must have
+     * the level's size, and a body per entity that asks for one. Returns
+     * the LdtkResult; options.world is not used.
+     */
+    loadLdtk(project, options = {}) {
+      return ldtk.loadWorld(this, project, options);
+    }
+    /**
+     * A new world made from an LDtk project (ledge_ldtk_create_world):
+     * options.world is the world def (width and height are the level's);
+     * returns { world, result }.
+     */
+    static fromLdtk(project, options = {}) {
+      return ldtk.createWorld(project, options);
+    }
   }
 
   const circle = (radius, center = { x: 0, y: 0 }) => ({ type: 'circle', radius, center });
@@ -1760,6 +1789,7 @@ export function bind(M) {
     flip: (tile, flags) => M._ledge_js_tiled_flip(tile, flags),
     decompose,
   });
+  const ldtk = ldtkLoader({ M, S, World, check, checkLog, writeDef, enums });
 
   return {
     World,
@@ -1785,6 +1815,11 @@ export function bind(M) {
     tileNormal,
     tileGroup,
     tileContains,
+    /**
+     * ledge_ldtk_tile_from_name: { tile, oneWay } for a tile name as drawn
+     * in LDtk (ledge's names or the friendly vocabulary), or null.
+     */
+    ldtkTileFromName: (name) => ldtk.tileFromName(name),
     /** The library's version, e.g. "0.1.0". */
     version: table.version,
     /** Limits of the C library: MAX_POLYGON_VERTICES, MOVE_MAX_HITS, MAX_STEP, SNAPSHOT_VERSION, ... */

@@ -1,7 +1,7 @@
 // TypeScript declarations of ledge-phaser (ledge-phaser.mjs). Phaser's own
 // types are not required: game objects are anything with x, y and a display
 // size, the scene is Phaser's.
-import type { Ledge, World, Body, Character, CharacterState, CharacterDef, BodyDef, WorldDef, TiledResult, DrawOptions, Vec2, Joint, JointDef, FrictionMix, Chain, ChainDef } from 'ledge-physics';
+import type { Ledge, World, Body, Character, CharacterState, CharacterDef, BodyDef, WorldDef, TiledResult, LdtkOptions, LdtkResult, DrawOptions, Vec2, Joint, JointDef, FrictionMix, Chain, ChainDef } from 'ledge-physics';
 
 /** What the plugin needs of a game object: a position (its centre) and a display size. */
 export interface GameObjectLike {
@@ -143,6 +143,11 @@ export interface LedgePlugin {
   fromTilemapLayer(layer: unknown, options?: TilemapLayerOptions): World;
   /** Tiles, bodies and chains of a Tiled map in Phaser's cache; a kinematic chain with a path and a `speed` property (px/s) follows its path. */
   fromTiledMap(key: string, options?: { gravity?: number | Vec2; tilesets?: Record<string, unknown>; layer?: string } & Omit<WorldDef, 'gravity'>): TiledResult;
+  /**
+   * Tiles and bodies of an LDtk project (a key of Phaser's JSON cache, or the project's text or object), y down, one grid
+   * cell a world unit, world (0, 0) at `offset` pixels; entities with a path follow it. Returns ledge's LdtkResult.
+   */
+  fromLdtk(project: string | object, options?: LdtkOptions & { gravity?: number | Vec2; offset?: Vec2 } & Omit<WorldDef, 'gravity' | 'origin' | 'tileSize'>): LdtkResult;
   addBody(go: GameObjectLike, def?: Partial<BodyDef> | { shape?: 'box' | 'circle' }): Body;
   addCharacter(go: GameObjectLike, def?: CharacterDef & { gravityScale?: number }): PluginCharacter;
   addMover(go: GameObjectLike, options: { points: Vec2[]; speed: number; oneWay?: 'up' | 'down' | 'left' | 'right' }): Body;

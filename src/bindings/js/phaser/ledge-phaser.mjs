@@ -252,6 +252,59 @@ export function createLedgePlugin(ledge) {
       return result;
     }
 
+    /**
+     * Makes the world from an LDtk project with ledge's LDtk loader
+     * (docs/ldtk.md) in Phaser's y-down frame: `project` is a key of
+     * Phaser's JSON cache (this.load.json(key, url)) or the project itself
+     * (its text or the parsed object). One LDtk grid cell is one world unit
+     * (pixelsPerUnit is the grid size in pixels); world (0, 0) is the map's
+     * top-left corner (the level's, or with allLevels the corner of the
+     * levels' bounds), drawn at options.offset (pixels, default 0, 0).
+     * Entities with a path (moving platforms) follow it as
+     * entity.pathPosition says. options: ledge's LdtkOptions (level,
+     * allLevels, intgrid, entityBodies, resolve, ...), gravity (pixels per
+     * second squared downward, or a Vec2 in units) and the rest of the
+     * world def. Returns ledge's LdtkResult: the levels, and the entities
+     * with their fields and bodies for the game to give sprites.
+     */
+    fromLdtk(project, options = {}) {
+      let json = project;
+      if (typeof json === 'string' && !json.trimStart().startsWith('{')) {
+        json = this.systems.cache.json && this.systems.cache.json.get(project);
+        if (json === undefined || json === null) throw new Error(`ledge-phaser: no JSON "${project}" in the cache`);
+      }
+      if (typeof json === 'string') json = JSON.parse(json);
+      this._clearWorld();
+      const { gravity = 1000, offset = { x: 0, y: 0 }, level, levelIndex, allLevels, ldtkWorld, tileLayer, intgrid, entityBodies, resolve, ...rest } = options;
+      const load = (grid) => {
+        const g = typeof gravity === 'number' ? { x: 0, y: gravity / grid } : gravity;
+        const made = ledge.World.fromLdtk(json, {
+          level, levelIndex, allLevels, ldtkWorld, tileLayer, intgrid, entityBodies, resolve, yDown: true,
+          world: { ...rest, gravity: g, tileSize: 1, origin: { x: 0, y: 0 } },
+        });
+        return { ...made, g };
+      };
+      // The grid size is known after the load; the project's default is
+      // almost always it (else the world is made again with the gravity in
+      // the right units).
+      let made = load(json.defaultGridSize || 16);
+      if (typeof gravity === 'number' && made.result.gridPx !== (json.defaultGridSize || 16)) {
+        made.world.dispose();
+        made = load(made.result.gridPx);
+      }
+      const { world, result, g } = made;
+      this.world = world;
+      this.pixelsPerUnit = result.gridPx;
+      this.offset = { x: offset.x, y: offset.y };
+      this.gravity = g;
+      this.steps = 0;
+      this._acc = 0;
+      for (const e of result.entities) {
+        if (e.pathPosition && e.bodies.length > 0) this._movers.push({ body: e.bodies[0], position: e.pathPosition, index: 0, dir: 1, at: e.position });
+      }
+      return result;
+    }
+
     // ---- units ----
 
     /** Pixels to world units (a point). */
@@ -268,7 +321,7 @@ export function createLedgePlugin(ledge) {
     // ---- bodies ----
 
     _live() {
-      if (!this.world) throw new Error('ledge-phaser: make the world first (createWorld, fromTilemapLayer or fromTiledMap)');
+      if (!this.world) throw new Error('ledge-phaser: make the world first (createWorld, fromTilemapLayer, fromTiledMap or fromLdtk)');
       return this.world;
     }
 
@@ -519,8 +572,13 @@ export function createLedgePlugin(ledge) {
       this.events.emit('poststep', this.steps);
     }
 
-    // A mover goes from point to point at its speed and turns back at either end.
+    // A mover goes from point to point at its speed and turns back at either
+    // end; an LDtk platform goes where its path puts it at the step's end.
     _moveMover(m) {
+      if (m.position) {
+        m.body.setTarget(m.position((this.steps + 1) * DT), DT);
+        return;
+      }
       let left = m.speed * DT;
       let at = m.at;
       while (left > 0 && m.path.length > 1) {
