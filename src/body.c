@@ -113,6 +113,11 @@ ledge_body_id ledge_body_create(ledge_world *world, const ledge_body_def *def) {
         return none;
     }
     if (!body_def_ok(def)) return none;
+    // Room for its shape first: nothing below fails once the slot is taken.
+    if (!ledge__shapes_reserve(&world->shapes, 1)) {
+        LEDGE_ERROR("ledge_body_create: allocation of the shape table failed");
+        return none;
+    }
     int i = ledge__store_take_slot(world);
     if (i < 0) return none;
     world->alive[i] = 1;
@@ -134,7 +139,7 @@ ledge_body_id ledge_body_create(ledge_world *world, const ledge_body_def *def) {
     world->drag[i] = def->drag;
     world->filter[i] = def->filter;
     world->user_data[i] = def->user_data;
-    world->shape[i] = def->shape;
+    world->shape_id[i] = ledge__shapes_add(&world->shapes, &def->shape, 1);
     world->circle[i] = def->shape.type == LEDGE_SHAPE_CIRCLE;
     world->tile_seen[i].x0 = INT_MIN; // nothing remembered for this slot's new body
     world->tile_seen_near[i] = 0;
@@ -204,7 +209,7 @@ ledge_body_type ledge_body_get_type(const ledge_world *world, ledge_body_id id) 
 
 const ledge_shape *ledge_body_shape(const ledge_world *world, ledge_body_id id) {
     int i = ledge__world_slot(world, id, "ledge_body_shape");
-    return i < 0 ? NULL : &world->shape[i];
+    return i < 0 ? NULL : ledge__shape_of(world, i);
 }
 
 float ledge_body_mass(const ledge_world *world, ledge_body_id id) {

@@ -8,6 +8,7 @@
 #include "array.h"
 #include "core.h"
 #include "ledge/body.h"
+#include "shape_table.h"
 
 /// A rectangle of tile cells, inclusive.
 typedef struct ledge__range {
@@ -35,7 +36,7 @@ typedef struct ledge__range {
     X(HOT, uint8_t, friction_mix) /* a ledge_friction_mix */                                       \
     X(HOT, float, gravity_scale)                                                                   \
     X(HOT, float, drag)                                                                            \
-    X(HOT, ledge_shape, shape)                                                                     \
+    X(HOT, int32_t, shape_id)       /* its entry in the shape table (shape_table.h; alive only) */ \
     X(HOT, vec2s, box_offset)       /* centre of the shape's local bounds */                       \
     X(HOT, vec2s, box_half)         /* half extents of the shape's local bounds */                 \
     X(HOT, uint8_t, sensor)         /* reports overlaps, never collides (events.c) */              \
@@ -110,14 +111,17 @@ enum { LEDGE__BODY_FIELD_COUNT = 0 LEDGE__BODY_FIELDS(LEDGE__COUNT_FIELD) };
 /// that code names them directly, `w->position[i]`; world.h.)
 #define LEDGE__BODY_STORE_MEMBERS                                                                  \
     LEDGE__BODY_FIELDS(LEDGE__DECLARE_STORED)                                                      \
-    int capacity;      /* slots allocated in every array */                                        \
-    int slot_count;    /* slots ever used: slots >= slot_count are untouched */                    \
-    int live_count;    /* living bodies */                                                         \
-    int event_bodies;  /* living bodies with events on (their touches are reported) */             \
-    int sleepers;      /* living bodies asleep (sleep.c) */                                        \
-    int free_count;    /* entries in free_handles (LIFO: deterministic reuse) */                   \
-    int *free_handles; /* handles of dead bodies, capacity entries */                              \
-    int *slot_of;      /* each handle's slot, capacity entries (the inverse of handle) */
+    int capacity;              /* slots allocated in every array */                                \
+    int slot_count;            /* slots ever used: slots >= slot_count are untouched */            \
+    int live_count;            /* living bodies */                                                 \
+    int event_bodies;          /* living bodies with events on (their touches are reported) */     \
+    int sleepers;              /* living bodies asleep (sleep.c) */                                \
+    int free_count;            /* entries in free_handles (LIFO: deterministic reuse) */           \
+    int *free_handles;         /* handles of dead bodies, capacity entries */                      \
+    int *slot_of;              /* each handle's slot, capacity entries (the inverse of handle) */  \
+    ledge__shape_table shapes; /* the bodies' shapes, each once (ledge__shape_of) */               \
+    ledge__shape_table                                                                             \
+        shapes_next; /* restore's scratch: the snapshot's shapes (snapshot_bodies.c) */
 
 /// The per-body scratch arrays of the step (members of ledge__step).
 #define LEDGE__BODY_SCRATCH_MEMBERS LEDGE__BODY_FIELDS(LEDGE__DECLARE_SCRATCH)

@@ -58,6 +58,8 @@ void ledge__store_free(ledge_world *w) {
         ledge__free(*refs[k].array);
         *refs[k].array = NULL;
     }
+    ledge__shapes_free(&w->shapes);
+    ledge__shapes_free(&w->shapes_next);
     w->capacity = 0;
 }
 
@@ -80,6 +82,7 @@ void ledge__store_release(ledge_world *w, int i) {
     w->event_bodies -= w->touch_events[i];
     w->touch_events[i] = 0;
     w->generation[i]++;
+    ledge__shapes_release(&w->shapes, w->shape_id[i]);
     w->free_handles[w->free_count++] = w->handle[i];
     w->live_count--;
 }
@@ -87,7 +90,7 @@ void ledge__store_release(ledge_world *w, int i) {
 // Applies the permutation to one array in place: each cycle of `order`
 // is walked once, holding one element aside.
 static void permute_array(char *a, size_t size, const int *order, uint8_t *mark, int n) {
-    char held[sizeof(ledge_shape) > 64 ? sizeof(ledge_shape) : 64];
+    char held[64];
     memset(mark, 0, (size_t)n);
     for (int start = 0; start < n; ++start) {
         if (mark[start] || order[start] == start) continue;
@@ -105,8 +108,7 @@ static void permute_array(char *a, size_t size, const int *order, uint8_t *mark,
 
 #define PERMUTE_STORED(class, T, name)                                                             \
     LEDGE__STORED(class)                                                                           \
-    (_Static_assert(sizeof(T) <= sizeof(ledge_shape) || sizeof(T) <= 64,                           \
-                    "permute_array holds one element of each array");                              \
+    (_Static_assert(sizeof(T) <= 64, "permute_array holds one element of each array");             \
      permute_array((char *)w->name, sizeof(T), order, mark, n);)
 
 void ledge__store_permute(ledge_world *w, const int *order) {

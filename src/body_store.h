@@ -11,7 +11,7 @@
 /// a failure (logged, naming `fn`) leaves the world exactly as it was.
 bool ledge__store_grow(ledge_world *w, int capacity, const char *fn);
 
-/// Frees every array of the store and the scratch.
+/// Frees every array of the store and the scratch, and the shape tables.
 void ledge__store_free(ledge_world *w);
 
 /// A slot for a new body: the most recently freed handle's slot, else the
@@ -19,7 +19,8 @@ void ledge__store_free(ledge_world *w);
 /// fails.
 int ledge__store_take_slot(ledge_world *w);
 
-/// Kills slot i's body: its generation moves on and its handle is freed.
+/// Kills slot i's body: its generation moves on, its handle is freed and
+/// its shape's entry released (shape_table.h).
 void ledge__store_release(ledge_world *w, int i);
 
 /// Moves the bodies between slots: new slot k takes old slot order[k]

@@ -235,7 +235,8 @@ static vec2s leave_velocity(const ledge__character *c, vec2s up) {
 
 // Whether body slot `by` overlaps character slot i by more than its skin.
 static bool overlaps(const ledge_world *w, int i, int by, float skin) {
-    ledge_manifold m = ledge_collide(&w->shape[by], w->position[by], &w->shape[i], w->position[i]);
+    ledge_manifold m = ledge_collide(ledge__shape_of(w, by), w->position[by], ledge__shape_of(w, i),
+                                     w->position[i]);
     return m.hit && m.depth > skin;
 }
 
@@ -244,7 +245,7 @@ static bool overlaps(const ledge_world *w, int i, int by, float skin) {
 static bool rests_on(const ledge_world *w, int i, int by, vec2s up, float skin) {
     if (by < 0 || w->type[by] != LEDGE_BODY_DYNAMIC) return false;
     vec2s p = v2_add(w->position[i], v2_scale(up, 2.0f * skin));
-    return ledge_collide(&w->shape[by], w->position[by], &w->shape[i], p).hit;
+    return ledge_collide(ledge__shape_of(w, by), w->position[by], ledge__shape_of(w, i), p).hit;
 }
 
 // The crush by body slot `by` (-1: none) into the state: kept while that
@@ -569,7 +570,8 @@ static bool shover_visit(ledge_body_id id, void *context) {
     const ledge_world *w = q->w;
     int b = ledge__slot_of(w, id);
     if (b < 0 || b == q->self || w->type[b] != LEDGE_BODY_DYNAMIC) return true;
-    ledge_manifold m = ledge_collide(&w->shape[b], w->position[b], &w->shape[q->self], q->at);
+    ledge_manifold m =
+        ledge_collide(ledge__shape_of(w, b), w->position[b], ledge__shape_of(w, q->self), q->at);
     if (m.hit && m.depth > q->depth) {
         q->depth = m.depth;
         q->slot = b;
@@ -586,7 +588,8 @@ static int find_shover(ledge_world *w, const ledge__character *c, int i) {
     f.category = f.mask = ~(uint64_t)0;
     f.include_tiles = false;
     f.ignore = c->id;
-    ledge_world_query_aabb(w, ledge_shape_aabb(&w->shape[i], c->step_start), &f, shover_visit, &q);
+    ledge_world_query_aabb(w, ledge_shape_aabb(ledge__shape_of(w, i), c->step_start), &f,
+                           shover_visit, &q);
     return q.slot;
 }
 
@@ -607,7 +610,8 @@ static void resolve_shove(ledge_world *w, ledge__character *c, int i, bool *sync
     if (ledge__move_carry(w, i, c->step_start, by, c->floor_slot, c->floor_chain, nothing, &md, &r))
         take_carry(w, &c->state, &r);
     if (by < 0) return;
-    ledge_manifold m = ledge_collide(&w->shape[by], w->position[by], &w->shape[i], w->position[i]);
+    ledge_manifold m = ledge_collide(ledge__shape_of(w, by), w->position[by], ledge__shape_of(w, i),
+                                     w->position[i]);
     if (m.hit && m.depth > md.skin) crush(w, c, i, by, m.depth);
 }
 

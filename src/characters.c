@@ -101,6 +101,6 @@ bool ledge__character_ground(const ledge_world *w, int i, ledge_ground *g) {
 
 float ledge__character_push_mass(const ledge_world *w, int i, const ledge_character_def *d) {
     if (d->push_mass > 0.0f) return d->push_mass;
-    float a = ledge_shape_area(&w->shape[i]);
+    float a = ledge_shape_area(ledge__shape_of(w, i));
     return a > LEDGE_MIN_MASS ? a : LEDGE_MIN_MASS;
 }

@@ -168,7 +168,7 @@ static void draw_chains(const ledge_world *w, const ledge_debug_draw *d, ledge_a
 }
 
 static ledge_aabb body_box(const ledge_world *w, int i) {
-    return ledge_shape_aabb(&w->shape[i], w->position[i]);
+    return ledge_shape_aabb(ledge__shape_of(w, i), w->position[i]);
 }
 
 static bool overlaps(ledge_aabb a, ledge_aabb b) {
@@ -189,7 +189,7 @@ static void draw_box(const ledge_debug_draw *d, ledge_aabb b, ledge_color color)
 }
 
 static void draw_body(const ledge_world *w, const ledge_debug_draw *d, int i) {
-    const ledge_shape *s = &w->shape[i];
+    const ledge_shape *s = ledge__shape_of(w, i);
     vec2s pos = w->position[i];
     ledge_color color = body_color(w, i);
     if (s->type == LEDGE_SHAPE_CIRCLE) {
@@ -207,7 +207,7 @@ static void draw_body(const ledge_world *w, const ledge_debug_draw *d, int i) {
 // A moving body surface's arrows: at the middle of each edge of a box or
 // polygon (counter-clockwise), at four points around a circle.
 static void draw_body_belt(const ledge_world *w, const ledge_debug_draw *d, int i) {
-    const ledge_shape *s = &w->shape[i];
+    const ledge_shape *s = ledge__shape_of(w, i);
     vec2s pos = w->position[i];
     float speed = w->surface_speed[i];
     if (s->type == LEDGE_SHAPE_CIRCLE) {

@@ -243,8 +243,8 @@ static void find_sensor_events(ledge_world *w) {
     for (int k = 0; k < w->step.sensor_pair_count; ++k) {
         int s = w->step.sensor_pairs[k].a, o = w->step.sensor_pairs[k].b;
         if (!w->alive[s] || !w->alive[o]) continue;
-        ledge_manifold m =
-            ledge_collide(&w->shape[s], w->position[s], &w->shape[o], w->position[o]);
+        ledge_manifold m = ledge_collide(ledge__shape_of(w, s), w->position[s],
+                                         ledge__shape_of(w, o), w->position[o]);
         if (!m.hit) continue;
         ledge__key key = {
             w->handle[s], (int32_t)w->generation[s], w->handle[o], (int32_t)w->generation[o], 0, 0};
@@ -273,7 +273,8 @@ static void crush_event(ledge_world *w, int k) {
     int d, p;
     vec2s n; // from p toward d
     if (!ledge__dynamic_against_fixed(w, c, &d, &p, &n)) return;
-    ledge_manifold m = ledge_collide(&w->shape[p], w->position[p], &w->shape[d], w->position[d]);
+    ledge_manifold m =
+        ledge_collide(ledge__shape_of(w, p), w->position[p], ledge__shape_of(w, d), w->position[d]);
     float limit = 0.2f * minf(w->box_half[d].x, w->box_half[d].y);
     if (!m.hit || m.depth <= maxf(limit, 4.0f * w->slop) || !tile_pushes_back(w, d, n)) return;
     ledge_crush_event e = {ledge__body_id(w, d), ledge__body_id(w, p), m.depth};

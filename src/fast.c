@@ -150,17 +150,18 @@ static inline bool deeper(const ledge_world *w, const ledge_manifold *now,
 // cells only when they would stop it).
 static bool hits_tiles(ledge_world *w, int i, vec2s p, vec2s start) {
     int x0, y0, x1, y1;
-    ledge__tilemap_scan_range(w->map, &w->shape[i], p, &x0, &y0, &x1, &y1);
+    ledge__tilemap_scan_range(w->map, ledge__shape_of(w, i), p, &x0, &y0, &x1, &y1);
     for (int y = y0; y <= y1; ++y) {
         for (int x = x0; x <= x1; ++x) {
-            ledge_manifold m = ledge__tilemap_collide_cell(w->map, x, y, &w->shape[i], p);
+            ledge_manifold m = ledge__tilemap_collide_cell(w->map, x, y, ledge__shape_of(w, i), p);
             if (!m.hit || m.depth <= w->slop) continue;
             if (LEDGE_UNLIKELY(w->chains != NULL && w->chains->corner_count > 0) &&
                 ledge__chains_hide_tile_contact(w->chains, x, y, m.normal,
                                                 v2_add(p, w->box_offset[i]))) {
                 continue; // the chain's (a convex junction)
             }
-            ledge_manifold then = ledge__tilemap_collide_cell(w->map, x, y, &w->shape[i], start);
+            ledge_manifold then =
+                ledge__tilemap_collide_cell(w->map, x, y, ledge__shape_of(w, i), start);
             if (!deeper(w, &m, &then)) continue;
             if (ledge__tilemap_inside(w->map, x, y) &&
                 w->map->one_way[(size_t)y * (size_t)w->map->width + (size_t)x] &&
@@ -185,9 +186,10 @@ static bool hits_chains(const ledge_world *w, int i, vec2s p, vec2s start, ledge
         const ledge__chain *c = &cs->c[chain];
         if (!ledge__filters_allow(&w->filter[i], &c->filter)) continue;
         const ledge__segment *s = &c->segments[segment];
-        ledge_manifold m = ledge__segment_collide(s, &w->shape[i], v2_sub(p, c->position));
+        ledge_manifold m = ledge__segment_collide(s, ledge__shape_of(w, i), v2_sub(p, c->position));
         if (!m.hit || m.depth <= w->slop) continue;
-        ledge_manifold then = ledge__segment_collide(s, &w->shape[i], v2_sub(start, c->position));
+        ledge_manifold then =
+            ledge__segment_collide(s, ledge__shape_of(w, i), v2_sub(start, c->position));
         if (deeper(w, &m, &then)) return true;
     }
     return false;
@@ -198,9 +200,11 @@ static bool hits_chains(const ledge_world *w, int i, vec2s p, vec2s start, ledge
 static bool hits_bodies(const ledge_world *w, int i, vec2s p, vec2s start, const int *near, int n) {
     for (int k = 0; k < n; ++k) {
         int o = near[k];
-        ledge_manifold m = ledge_collide(&w->shape[i], p, &w->shape[o], w->position[o]);
+        ledge_manifold m =
+            ledge_collide(ledge__shape_of(w, i), p, ledge__shape_of(w, o), w->position[o]);
         if (!m.hit || m.depth <= w->slop) continue;
-        ledge_manifold then = ledge_collide(&w->shape[i], start, &w->shape[o], w->position[o]);
+        ledge_manifold then =
+            ledge_collide(ledge__shape_of(w, i), start, ledge__shape_of(w, o), w->position[o]);
         if (deeper(w, &m, &then)) return true;
     }
     return false;
@@ -232,9 +236,10 @@ typedef struct cut {
 static bool slides_along(const ledge_world *w, int i, vec2s start, vec2s move, int o,
                          const ledge_toi *toi) {
     if (toi->fraction > 0.0f) return false;
-    ledge_manifold then = ledge_collide(&w->shape[i], start, &w->shape[o], w->position[o]);
-    ledge_manifold now =
-        ledge_collide(&w->shape[i], v2_add(start, move), &w->shape[o], w->position[o]);
+    ledge_manifold then =
+        ledge_collide(ledge__shape_of(w, i), start, ledge__shape_of(w, o), w->position[o]);
+    ledge_manifold now = ledge_collide(ledge__shape_of(w, i), v2_add(start, move),
+                                       ledge__shape_of(w, o), w->position[o]);
     return !deeper(w, &now, &then);
 }
 
@@ -254,9 +259,9 @@ static bool slides_along_segment(const ledge_world *w, int i, const ledge__segme
                                  vec2s move, const ledge_toi *toi) {
     if (toi->fraction > 0.0f) return false;
     vec2s end = v2_add(off, move);
-    if (!ledge__segment_faces(s, v2_add(end, w->shape[i].center))) return false;
-    ledge_manifold then = ledge__segment_collide(s, &w->shape[i], off);
-    ledge_manifold now = ledge__segment_collide(s, &w->shape[i], end);
+    if (!ledge__segment_faces(s, v2_add(end, ledge__shape_of(w, i)->center))) return false;
+    ledge_manifold then = ledge__segment_collide(s, ledge__shape_of(w, i), off);
+    ledge_manifold now = ledge__segment_collide(s, ledge__shape_of(w, i), end);
     return !deeper(w, &now, &then);
 }
 
@@ -274,7 +279,7 @@ static void chain_cut(const ledge_world *w, int i, cut *c) {
         const ledge__segment *s = &ch->segments[segment];
         vec2s off = v2_sub(start, ch->position);
         ledge_toi toi;
-        if (!ledge__segment_sweep(s, &w->shape[i], off, move, &toi) ||
+        if (!ledge__segment_sweep(s, ledge__shape_of(w, i), off, move, &toi) ||
             !(toi.fraction < c->fraction) || slides_along_segment(w, i, s, off, move, &toi)) {
             continue;
         }
@@ -309,8 +314,8 @@ static cut bullet_cut(const ledge_world *w, int i, const int *near, int n) {
     for (int k = 0; k < n; ++k) {
         int o = near[k];
         ledge_toi toi;
-        if (ledge_sweep(&w->shape[i], start, move, &w->shape[o], w->position[o], v2(0.0f, 0.0f),
-                        &toi) &&
+        if (ledge_sweep(ledge__shape_of(w, i), start, move, ledge__shape_of(w, o), w->position[o],
+                        v2(0.0f, 0.0f), &toi) &&
             toi.fraction < c.fraction && !slides_along(w, i, start, move, o, &toi)) {
             c.fraction = toi.fraction;
             c.other = o;

@@ -196,7 +196,7 @@ static float piece_length(const mover *m) {
     float step = minf(0.5f * own, 0.25f * m->w->map->tile_size);
     float thin = INFINITY;
     for (int k = 0; k < m->body_count; ++k) {
-        thin = minf(thin, half_thickness(&m->w->shape[m->bodies[k]]));
+        thin = minf(thin, half_thickness(ledge__shape_of(m->w, m->bodies[k])));
     }
     return minf(step, maxf(0.5f * thin, 0.125f * own));
 }
@@ -272,12 +272,12 @@ static void tile_contact(mover *m, int x, int y, vec2s pos) {
 // of (which, against the floor under it, left the mover stuck).
 static void body_contact(mover *m, int i, vec2s pos) {
     const ledge_world *w = m->w;
-    ledge_manifold mf = ledge_collide(&w->shape[i], w->position[i], m->shape, pos);
+    ledge_manifold mf = ledge_collide(ledge__shape_of(w, i), w->position[i], m->shape, pos);
     if (!mf.hit) return;
     if (w->type[i] == LEDGE_BODY_DYNAMIC) mf.depth = maxf(mf.depth - w->slop, 0.0f);
     if (w->one_way[i] != LEDGE_ONE_WAY_NONE &&
         !one_way_holds(m, (ledge_one_way)w->one_way[i], mf.normal,
-                       ledge_collide(&w->shape[i], w->position[i], m->shape, m->start))) {
+                       ledge_collide(ledge__shape_of(w, i), w->position[i], m->shape, m->start))) {
         return;
     }
     add_contact(m, mf, i, 0, 0);
@@ -741,7 +741,7 @@ static void init_mover(mover *m, ledge_world *w, int slot, const ledge_move_def 
                        ledge_move_result *out) {
     m->w = w;
     m->self = slot;
-    m->shape = &w->shape[slot];
+    m->shape = ledge__shape_of(w, slot);
     m->def = *def;
     m->up = up_of(w, def->up);
     m->right = ledge__right_of(m->up);

@@ -61,7 +61,7 @@ static bool sees(const query *qu, int i) {
 }
 
 static ledge_aabb body_box(const ledge_world *w, int i) {
-    ledge_aabb b = w->shape[i].bounds;
+    ledge_aabb b = ledge__shape_of(w, i)->bounds;
     b.lower = v2_add(b.lower, w->position[i]);
     b.upper = v2_add(b.upper, w->position[i]);
     return b;
@@ -199,7 +199,7 @@ int ledge_world_query_point(ledge_world *world, vec2s point, const ledge_query_f
     int n = 0;
     for (int k = 0; k < q->found_count; ++k) {
         int i = q->found[k];
-        if (!ledge_shape_contains(&world->shape[i], world->position[i], point)) continue;
+        if (!ledge_shape_contains(ledge__shape_of(world, i), world->position[i], point)) continue;
         ++n;
         if (!fn(ledge__body_id(world, i), context)) break;
     }
@@ -273,7 +273,7 @@ LEDGE_NOINLINE static bool ray_one_way_counts(const query *qu, int i, vec2s o, v
     ledge_ray_hit b;
     // (A little past the origin, so that a start on the surface is met whatever the rounding:
     // the origin lies in the body, h says.)
-    if (!ledge_shape_raycast(&qu->w->shape[i], qu->w->position[i], v2_sub(o, back),
+    if (!ledge_shape_raycast(ledge__shape_of(qu->w, i), qu->w->position[i], v2_sub(o, back),
                              v2_scale(back, 1.001f), &b) ||
         !(b.fraction > 0.0f) || v2_dot(b.normal, dir) < 0.5f) {
         return false;
@@ -299,7 +299,7 @@ static void ray_body(query *qu, int i, void *data) {
     ray *r = data;
     if (!sees(qu, i)) return;
     ledge_ray_hit h;
-    if (!ledge_shape_raycast(&qu->w->shape[i], qu->w->position[i], r->o, r->d, &h)) return;
+    if (!ledge_shape_raycast(ledge__shape_of(qu->w, i), qu->w->position[i], r->o, r->d, &h)) return;
     if (LEDGE_UNLIKELY(qu->w->one_way[i] != LEDGE_ONE_WAY_NONE) &&
         qu->f.one_way != LEDGE_QUERY_ONE_WAY_ALWAYS && !ray_one_way_counts(qu, i, r->o, r->d, &h)) {
         return;
@@ -514,8 +514,8 @@ static void cast_body(query *qu, int i, void *data) {
     cast *c = data;
     if (!sees(qu, i)) return;
     ledge_toi toi;
-    if (!ledge_sweep(&qu->w->shape[i], qu->w->position[i], v2(0.0f, 0.0f), c->shape, c->pos, c->d,
-                     &toi)) {
+    if (!ledge_sweep(ledge__shape_of(qu->w, i), qu->w->position[i], v2(0.0f, 0.0f), c->shape,
+                     c->pos, c->d, &toi)) {
         return;
     }
     if (!before(toi.fraction, qu->w->handle[i], c->best, c->best_slot)) return;
@@ -524,7 +524,7 @@ static void cast_body(query *qu, int i, void *data) {
         ledge_manifold start;
         memset(&start, 0, sizeof start);
         if (toi.fraction <= 0.0f)
-            start = ledge_collide(&qu->w->shape[i], qu->w->position[i], c->shape, c->pos);
+            start = ledge_collide(ledge__shape_of(qu->w, i), qu->w->position[i], c->shape, c->pos);
         if (!cast_one_way_counts(c->one_way, one_way_dir(qu->w, i), c->reach, toi.fraction,
                                  &toi.normal, &start)) {
             return;

@@ -86,7 +86,8 @@ static inline bool shapes_overlap(const ledge_world *w, const ledge__pair *p, ve
     int a = p->a, b = p->b;
     if (p->kind & LEDGE__PAIR_CIRCLES) return circles_overlap(w, a, b, n, depth, point);
     if (!boxes_overlap(w, a, b)) return false;
-    ledge_manifold m = ledge_collide(&w->shape[a], w->position[a], &w->shape[b], w->position[b]);
+    ledge_manifold m =
+        ledge_collide(ledge__shape_of(w, a), w->position[a], ledge__shape_of(w, b), w->position[b]);
     *n = m.normal;
     *depth = m.depth;
     *point = m.point_count == 2 ? v2_scale(v2_add(m.points[0], m.points[1]), 0.5f) : m.points[0];
@@ -101,8 +102,8 @@ static inline bool shapes_overlap(const ledge_world *w, const ledge__pair *p, ve
 static bool one_way_body_allows(const ledge_world *w, int p, int o, vec2s n) {
     vec2s d = ledge_one_way_direction((ledge_one_way)w->one_way[p]);
     if (w->dropping[o] || v2_dot(n, d) < 0.5f) return false;
-    ledge_manifold then =
-        ledge_collide(&w->shape[p], w->last_position[p], &w->shape[o], w->last_position[o]);
+    ledge_manifold then = ledge_collide(ledge__shape_of(w, p), w->last_position[p],
+                                        ledge__shape_of(w, o), w->last_position[o]);
     return !then.hit || then.depth <= 2.0f * w->slop;
 }
 
@@ -112,7 +113,7 @@ bool ledge__one_way_tile_allows(ledge_world *w, int a, int x, int y, const ledge
     w->in_one_way[a] = 1;
     if (w->dropping[a] || v2_dot(m->normal, ledge_one_way_direction(way)) < 0.5f) return false;
     ledge_manifold then =
-        ledge__tilemap_collide_cell(w->map, x, y, &w->shape[a], w->last_position[a]);
+        ledge__tilemap_collide_cell(w->map, x, y, ledge__shape_of(w, a), w->last_position[a]);
     return !then.hit || then.depth <= 2.0f * w->slop;
 }
 
@@ -317,7 +318,7 @@ static int project_chains(ledge_world *w, int a, bool record, int worker, ledge_
     while (ledge__chain_walk_next(&walk, &chain, &segment)) {
         const ledge__chain *c = &cs->c[chain];
         if (!ledge__filters_allow(&w->filter[a], &c->filter)) continue;
-        ledge_manifold m = ledge__segment_collide(&c->segments[segment], &w->shape[a],
+        ledge_manifold m = ledge__segment_collide(&c->segments[segment], ledge__shape_of(w, a),
                                                   v2_sub(w->position[a], c->position));
         if (!m.hit) continue;
         for (int k = 0; k < m.point_count; ++k) m.points[k] = v2_add(m.points[k], c->position);
@@ -406,11 +407,11 @@ static void share_surface_materials(const ledge_world *w, int a, ledge__contact 
 // projected on several workers at once.
 static int project_tiles(ledge_world *w, int a, bool record, int worker, ledge__contact *out) {
     int x0, y0, x1, y1, n = 0, first = out == NULL ? w->contact_count : 0;
-    ledge__tilemap_scan_range(w->map, &w->shape[a], w->position[a], &x0, &y0, &x1, &y1);
+    ledge__tilemap_scan_range(w->map, ledge__shape_of(w, a), w->position[a], &x0, &y0, &x1, &y1);
     for (int y = y0; y <= y1; ++y) {
         for (int x = x0; x <= x1; ++x) {
             ledge_manifold m =
-                ledge__tilemap_collide_cell(w->map, x, y, &w->shape[a], w->position[a]);
+                ledge__tilemap_collide_cell(w->map, x, y, ledge__shape_of(w, a), w->position[a]);
             if (!m.hit) continue;
             if (ledge__tilemap_inside(w->map, x, y) &&
                 LEDGE_UNLIKELY(w->map->one_way[(size_t)y * (size_t)w->map->width + (size_t)x]) &&
@@ -577,7 +578,8 @@ static void tiles_bound_run(int start, int end, int worker, void *context) {
         long long bound = 0;
         for (int k = b * LEDGE__BLOCK; k < tiles_end(w, b); ++k) {
             int a = w->step.tile_list[k], x0, y0, x1, y1;
-            ledge__tilemap_scan_range(w->map, &w->shape[a], w->position[a], &x0, &y0, &x1, &y1);
+            ledge__tilemap_scan_range(w->map, ledge__shape_of(w, a), w->position[a], &x0, &y0, &x1,
+                                      &y1);
             if (x1 >= x0 && y1 >= y0) bound += (long long)(x1 - x0 + 1) * (long long)(y1 - y0 + 1);
             if (LEDGE_UNLIKELY(any_chain(w))) bound += chain_bound(w, a);
             if (bound > INT_MAX / 4) bound = INT_MAX / 4;

@@ -131,14 +131,16 @@ static int user_same_until(void *const *a, int first, int from, int n) {
     return i;
 }
 
-static int shape_same_until(const ledge_shape *a, int first, int from, int n) {
-    const ledge_shape *v = &a[first];
-    if (v->type != LEDGE_SHAPE_CIRCLE) return from;
+// (Equal entries of the shape table are equal shapes.)
+static int entry_same_until(const int32_t *a, int first, int from, int n) {
+    int32_t v = a[first];
     int i = from;
-    while (i < n && a[i].type == LEDGE_SHAPE_CIRCLE && a[i].count == v->count &&
-           ledge__f32_bits(a[i].radius) == ledge__f32_bits(v->radius) &&
-           ledge__same_bits(a[i].center, v->center))
-        ++i;
+    for (; i + 16 <= n; i += 16) {
+        uint32_t d = 0;
+        for (int k = 0; k < 16; ++k) d |= (uint32_t)(a[i + k] ^ v);
+        if (d) break;
+    }
+    while (i < n && a[i] == v) ++i;
     return i;
 }
 
@@ -218,9 +220,10 @@ static void put_settings(const ledge_world *w, ledge__writer *o) {
 #define SAME_MASS(i, j) (ledge__f32_bits(mass_of(w, i)) == ledge__f32_bits(mass_of(w, j)))
 #define PUT_MASS(i)     ledge__put_f32(o, mass_of(w, i))
     PUT_RUNS(w, o, SAME_MASS, PUT_MASS, mass_same_until);
-#define SAME_SHAPE(i, j)               same_shape(&w->shape[i], &w->shape[j])
-#define PUT_SHAPE(i)                   put_shape(o, &w->shape[i])
-#define SHAPE_UNTIL(w, first, from, n) shape_same_until((w)->shape, first, from, n)
+#define SAME_SHAPE(i, j)                                                                           \
+    (w->shape_id[i] == w->shape_id[j] || same_shape(ledge__shape_of(w, i), ledge__shape_of(w, j)))
+#define PUT_SHAPE(i)                   put_shape(o, ledge__shape_of(w, i))
+#define SHAPE_UNTIL(w, first, from, n) entry_same_until((w)->shape_id, first, from, n)
     PUT_RUNS(w, o, SAME_SHAPE, PUT_SHAPE, SHAPE_UNTIL);
 #define SAME_FILTER(i, j) same_filter(w, i, j)
 #define PUT_FILTER(i)                                                                              \
@@ -426,9 +429,29 @@ static bool get_shape(ledge__reader *r, ledge_shape *out) {
     return true;
 }
 
-static void put_shape_at(ledge_world *w, int i, const ledge_shape *s) {
-    // (Written only where it differs: a rollback finds most shapes in place.)
-    if (!same_shape(&w->shape[i], s)) w->shape[i] = *s;
+// A run's shape: the first reading interns it in shapes_next, counting the
+// run's bodies (the room it needs is found there, before the world
+// changes); the second, with shapes_next become the world's table, finds
+// its entry there.
+static bool get_shape_entry(ledge__reader *r, ledge_world *w, int run, bool apply, int *entry) {
+    ledge_shape s;
+    if (!get_shape(r, &s)) return false;
+    if (apply) {
+        *entry = ledge__shapes_find(&w->shapes, &s);
+        LEDGE_ASSERT(*entry >= 0); // interned by the first reading
+        return true;
+    }
+    if (!ledge__shapes_reserve(&w->shapes_next, 1)) {
+        r->no_room = true;
+        return ledge__read_fail(r, "allocation of the shape table failed");
+    }
+    *entry = ledge__shapes_add(&w->shapes_next, &s, (uint32_t)run);
+    return true;
+}
+
+static void put_shape_at(ledge_world *w, int i, int entry) {
+    w->shape_id[i] = entry;
+    const ledge_shape *s = ledge__shape_of(w, i);
     ledge_aabb b = s->bounds;
     w->box_offset[i] = v2_scale(v2_add(b.lower, b.upper), 0.5f);
     w->box_half[i] = v2_scale(v2_sub(b.upper, b.lower), 0.5f);
@@ -470,17 +493,10 @@ static void fill_inv_mass(float *restrict inv_mass, const uint8_t *restrict asle
     for (int i = lo; i < hi; ++i) inv_mass[i] = asleep[i] ? 0.0f : inv;
 }
 
-static void fill_shape(ledge_world *w, int lo, int hi, const ledge_shape *s) {
-    ledge_shape *restrict shape = w->shape;
-    for (int i = lo; i < hi; ++i) {
-        // (Written only where it differs: a rollback finds most shapes in place.)
-        const ledge_shape *t = &shape[i];
-        bool same_circle = s->type == LEDGE_SHAPE_CIRCLE && t->type == LEDGE_SHAPE_CIRCLE &&
-                           t->count == s->count &&
-                           ledge__f32_bits(t->radius) == ledge__f32_bits(s->radius) &&
-                           ledge__same_bits(t->center, s->center);
-        if (!same_circle && !same_shape(t, s)) shape[i] = *s;
-    }
+static void fill_shape(ledge_world *w, int lo, int hi, int entry) {
+    int32_t *restrict shape_id = w->shape_id;
+    for (int i = lo; i < hi; ++i) shape_id[i] = entry;
+    const ledge_shape *s = &w->shapes.shapes[entry];
     ledge_aabb b = s->bounds;
     fill_vec(w->box_offset, lo, hi, v2_scale(v2_add(b.lower, b.upper), 0.5f));
     fill_vec(w->box_half, lo, hi, v2_scale(v2_sub(b.upper, b.lower), 0.5f));
@@ -511,9 +527,9 @@ static bool get_settings(ledge__reader *r, ledge_world *w, int alive, int slots,
              (w->sleep_inv_mass[i] = inv, w->inv_mass[i] = w->asleep[i] ? 0.0f : inv),
              (fill_f32(w->sleep_inv_mass, lo, hi, inv),
               fill_inv_mass(w->inv_mass, w->asleep, lo, hi, inv)));
-    ledge_shape s;
-    GET_RUNS(r, w, alive, apply, "shape", get_shape(r, &s), put_shape_at(w, i, &s),
-             fill_shape(w, lo, hi, &s));
+    int entry = 0;
+    GET_RUNS(r, w, alive, apply, "shape", get_shape_entry(r, w, run_, apply, &entry),
+             put_shape_at(w, i, entry), fill_shape(w, lo, hi, entry));
     ledge_filter f;
     GET_RUNS(r, w, alive, apply, "filter",
              (f.category = ledge__get_u64(r), f.mask = ledge__get_u64(r),
@@ -696,6 +712,12 @@ bool ledge__snap_bodies_check(ledge__reader *r, ledge_world *w, ledge__snap_plan
     if (r->failed) return false;
     list_alive(w, c->flags, n);
     c->settings_at = r->at;
+    // (The table of the snapshot's shapes is made apart, the world's kept.)
+    ledge__shapes_clear(&w->shapes_next);
+    if (!ledge__shapes_reserve(&w->shapes_next, 1)) {
+        r->no_room = true;
+        return ledge__read_fail(r, "allocation of the shape table failed");
+    }
     // (The settings leave each body's type in its marks, for the rest.)
     if (!get_settings(r, w, c->alive, n, false) || !check_motion(r, w, c) ||
         !check_list(r, w, n, c->carries, c->carry_slot, c->carry_value, LEDGE__SNAP_KINEMATIC,
@@ -765,6 +787,12 @@ void ledge__snap_bodies_apply(ledge_world *w, const ledge__snap_plan *plan, cons
     apply_list(w->prev_velocity, c->carries, c->carry_slot, c->carry_value);
     apply_list(w->last_position, c->rests, c->rest_slot, c->rest_value);
     list_alive(w, c->flags, n);
+    // The snapshot's shapes, interned by the first reading, become the table.
+    ledge__shape_table was = w->shapes;
+    w->shapes = w->shapes_next;
+    w->shapes_next = was;
+    ledge__shapes_clear(&w->shapes_next);
+    memset(w->shape_id, 0, sizeof *w->shape_id * un); // (a dead slot's names no shape)
     ledge__reader r = {b, c->settings_at, size, false, false, {0}};
     bool again = get_settings(&r, w, c->alive, n, true);
     LEDGE_ASSERT(again); // checked by the first reading

@@ -238,6 +238,8 @@ typedef struct ledge__debug {
 /// - the def's settings, and what the step derives from them (up);
 /// - the body store (body_fields.h): every per-body array, named directly
 ///   (w->position[i]), and the store's counts; ids and slots (slots.h);
+///   the bodies' shapes, each once, in the store's shape table (w->shapes,
+///   shape_table.h), read through ledge__shape_of;
 /// - the contacts (contacts.h): the live ones the step records and the held
 ///   ones of sleepers, kept across steps and in a snapshot;
 /// - the grid: the last substep's filing (broad_file.c files it; the fast
@@ -307,5 +309,12 @@ struct ledge_world {
     // --- the body store (body_fields.h): its arrays, named directly (w->position[i])
     LEDGE__BODY_STORE_MEMBERS
 };
+
+/// Body slot i's shape: its entry in the world's shape table. Every reader
+/// of a body's shape goes through here. (Valid for a living body; the
+/// pointer until the next body is created or the world restored.)
+static inline const ledge_shape *ledge__shape_of(const ledge_world *w, int i) {
+    return &w->shapes.shapes[w->shape_id[i]];
+}
 
 #endif // LEDGE_WORLD_STATE_H

@@ -40,7 +40,7 @@ LAYERS = [
      ["tile", "tile_push", "tile_round", "tile_collide", "tilemap", "tilemap_ray", "tilemap_load",
       "tilemap_material", "distance_tile", "grid", "grid_refile"]),
     ("store: the world's state, the body store, ids and slots, workers",
-     ["workers", "body_fields", "world_state", "body_store", "slots", "contacts", "par"]),
+     ["workers", "shape_table", "body_fields", "world_state", "body_store", "slots", "contacts", "par"]),
     ("stages: the step's stages and the state they keep",
      ["chain_store", "order", "joints", "broad_file", "broad_tiles", "broad", "joint_solve",
       "resolve", "fast", "response", "sleep", "events", "query_index", "characters", "push",

@@ -97,6 +97,7 @@ static void test_growth_keeps_every_field(void **state) {
         assert_int_equal(ledge_body_get_type(w, id), bd.type);
         assert_ptr_equal(ledge_body_user_data(w, id), bd.user_data);
         assert_int_equal(ledge_body_filter(w, id).category, bd.filter.category);
+        assert_memory_equal(ledge_body_shape(w, id), &bd.shape, sizeof bd.shape);
     }
     free(made);
     ledge_world_destroy(w);
@@ -423,6 +424,89 @@ static void test_messages_name_ids(void **state) {
     ledge_world_destroy(w);
 }
 
+// The shape table (src/shape_table.h): equal shapes are stored once and
+// counted by their bodies; an entry nobody uses is freed and reused first
+// (LIFO); each body reads back the very bytes it was made with, through a
+// reordering and a restore, which interns the snapshot's shapes again.
+static int entry_count_sum(const ledge__shape_table *t) {
+    int sum = 0;
+    for (int e = 0; e < t->count; ++e) sum += (int)t->refs[e];
+    return sum;
+}
+
+static void assert_shape_is(const ledge_world *w, ledge_body_id id, const ledge_shape *s) {
+    const ledge_shape *got = ledge_body_shape(w, id);
+    assert_non_null(got);
+    assert_memory_equal(got, s, sizeof *s);
+}
+
+enum { RAIN = 1000, CRATES = 300 };
+
+static void test_shapes_interned(void **state) {
+    (void)state;
+    ledge_world_def wd = ledge_default_world_def();
+    ledge_world *w = ledge_world_create(&wd);
+    assert_non_null(w);
+    static ledge_body_id rain[RAIN], crate[CRATES];
+    ledge_body_def bd = ledge_default_body_def();
+    bd.shape = ledge_make_circle(v(0, 0), 0.25f);
+    ledge_shape ball = bd.shape;
+    for (int k = 0; k < RAIN; ++k) {
+        bd.position = v((float)(k % 40), 5.0f + (float)(k / 40));
+        rain[k] = ledge_body_create(w, &bd);
+    }
+    assert_int_equal(ledge__shapes_live(&w->shapes), 1); // a rain holds one shape
+    int ball_entry = w->shape_id[0];
+    assert_int_equal(w->shapes.refs[ball_entry], RAIN);
+    ledge_shape sizes[3];
+    for (int k = 0; k < 3; ++k) sizes[k] = ledge_make_box(v(0, 0), v(0.2f + 0.1f * (float)k, 0.3f));
+    for (int k = 0; k < CRATES; ++k) {
+        bd.shape = sizes[k % 3];
+        bd.position = v((float)(k % 40), -5.0f - (float)(k / 40));
+        crate[k] = ledge_body_create(w, &bd);
+    }
+    assert_int_equal(ledge__shapes_live(&w->shapes), 4); // and crates of three sizes three more
+    assert_int_equal(entry_count_sum(&w->shapes), RAIN + CRATES);
+    for (int s = 0; s < 30; ++s) ledge_world_step(w, 1.0f / 60.0f);
+    ledge__order_set_period(w, 1);
+    ledge__order_bodies(w); // (moves ids, not shapes)
+    for (int k = 0; k < RAIN; ++k) assert_shape_is(w, rain[k], &ball);
+    for (int k = 0; k < CRATES; ++k) assert_shape_is(w, crate[k], &sizes[k % 3]);
+
+    // A snapshot keeps the shapes by value; a restore interns them again.
+    size_t cap = ledge_world_snapshot_size(w);
+    unsigned char *snap = malloc(cap);
+    assert_non_null(snap);
+    size_t n = ledge_world_save(w, snap, cap);
+    assert_true(n > 0);
+    uint64_t hash = ledge_world_hash(w);
+
+    // Every ball goes: its entry is freed, and the next new shape takes it.
+    for (int k = 0; k < RAIN; ++k) ledge_body_destroy(w, rain[k]);
+    assert_int_equal(ledge__shapes_live(&w->shapes), 3);
+    assert_int_equal(w->shapes.refs[ball_entry], 0);
+    vec2s tri[3] = {v(0, 0), v(1, 0), v(0, 1)};
+    assert_true(ledge_make_polygon(tri, 3, &bd.shape));
+    ledge_body_id poly = ledge_body_create(w, &bd);
+    assert_int_equal(w->shape_id[ledge__slot_of(w, poly)], ball_entry);
+    assert_int_equal(ledge__shapes_live(&w->shapes), 4);
+
+    assert_true(ledge_world_restore(w, snap, n));
+    assert_int_equal(ledge_world_hash(w), hash);
+    assert_int_equal(ledge__shapes_live(&w->shapes), 4);
+    assert_int_equal(entry_count_sum(&w->shapes), RAIN + CRATES);
+    for (int k = 0; k < RAIN; ++k) assert_shape_is(w, rain[k], &ball);
+    for (int k = 0; k < CRATES; ++k) assert_shape_is(w, crate[k], &sizes[k % 3]);
+    for (int s = 0; s < 10; ++s) ledge_world_step(w, 1.0f / 60.0f);
+
+    // Everything goes: the table is empty.
+    for (int k = 0; k < RAIN; ++k) ledge_body_destroy(w, rain[k]);
+    for (int k = 0; k < CRATES; ++k) ledge_body_destroy(w, crate[k]);
+    assert_int_equal(ledge__shapes_live(&w->shapes), 0);
+    free(snap);
+    ledge_world_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_growth_keeps_every_field),
@@ -431,6 +515,7 @@ int main(void) {
         cmocka_unit_test(test_reorder_keeps_every_body),
         cmocka_unit_test(test_reorder_every_step),
         cmocka_unit_test(test_messages_name_ids),
+        cmocka_unit_test(test_shapes_interned),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
