@@ -3,8 +3,8 @@
 // thread that calls ledge_world_step is worker 0 and takes part.
 //
 // A task is published by bumping `epoch`; a thread joins it by marking
-// its `claim` (below), takes ranges of items from the shared counter
-// `next` until none are left, then marks the claim done. Between tasks a
+// its `claim` (below), takes ranges of items from its own lane and then
+// from the others' until none are left, then marks the claim done. Between tasks a
 // thread spins a short while (the step publishes a dozen tasks per
 // substep, a sleep and wake-up costs more than most of them) and then
 // sleeps on a condition variable.
@@ -44,6 +44,20 @@
 // thread to check in would cost a scheduler's time slice per task. A
 // thread reads the task's fields only once joined, and the caller writes
 // the next task's only after every joined thread is through.
+// Thread t's lane: its own share of a task's items, [next, end), the t-th
+// of `count` equal shares. Each thread runs its own lane first and then
+// takes ranges of the others', so that a block of bodies is mostly worked
+// on by the same thread stage after stage and is found in that core's
+// cache (one shared counter had each range go to whichever thread came
+// first: rain of 10,000 with 2 workers took 1.12x as long). A lane fills a
+// cache line of its own (only the thread that owns it and the ones that
+// help it touch it).
+typedef struct lane {
+    atomic_int next; ///< First item of the share not yet taken.
+    int end;
+    char pad[64 - sizeof(atomic_int) - sizeof(int)];
+} lane;
+
 typedef struct worker_arg {
     struct ledge__workers *pool;
     int index;           ///< 1..count-1 (the caller is 0).
@@ -61,11 +75,11 @@ struct ledge__workers {
     pthread_t *threads;
     worker_arg *args;
     pthread_mutex_t mutex;
-    pthread_cond_t wake; ///< A new epoch, or quit.
-    pthread_cond_t done; ///< A thread marked its claim through.
-    atomic_ullong epoch; ///< Bumped for every task.
-    atomic_int next;     ///< First item not yet taken.
-    atomic_int sleepers; ///< Threads about to sleep or asleep on `wake`.
+    pthread_cond_t wake;           ///< A new epoch, or quit.
+    pthread_cond_t done;           ///< A thread marked its claim through.
+    atomic_ullong epoch;           ///< Bumped for every task.
+    lane lanes[LEDGE_MAX_WORKERS]; ///< The current task's shares, one a thread.
+    atomic_int sleepers;           ///< Threads about to sleep or asleep on `wake`.
     atomic_int caller_sleeping;
     atomic_bool quit;
     atomic_bool awake; ///< A step is running: wait by yielding, not sleeping.
@@ -88,16 +102,25 @@ bool ledge__workers_def_ok(const ledge_world_def *def, const char *fn) {
     return true;
 }
 
-// Runs ranges of the current task until none is left; returns how many.
-static long run_ranges(ledge__workers *p, int index) {
+// Runs ranges of lane l of the current task until none is left; returns
+// how many.
+static long run_lane(ledge__workers *p, int index, lane *l) {
     long ran = 0;
     for (;;) {
-        int start = atomic_fetch_add_explicit(&p->next, p->range, memory_order_relaxed);
-        if (start >= p->items) return ran;
-        int end = p->items - start < p->range ? p->items : start + p->range;
+        int start = atomic_fetch_add_explicit(&l->next, p->range, memory_order_relaxed);
+        if (start >= l->end) return ran;
+        int end = l->end - start < p->range ? l->end : start + p->range;
         p->task(start, end, index, p->context);
         ran++;
     }
+}
+
+// Runs ranges of the current task, its own lane first, until none is left;
+// returns how many.
+static long run_ranges(ledge__workers *p, int index) {
+    long ran = 0;
+    for (int k = 0; k < p->count; ++k) ran += run_lane(p, index, &p->lanes[(index + k) % p->count]);
+    return ran;
 }
 
 // Waits until the epoch differs from `seen` (or quit); returns it.
@@ -223,7 +246,7 @@ ledge__workers *ledge__workers_create(const ledge_world_def *def, bool *ok) {
     memset(p, 0, sizeof *p);
     p->count = def->worker_count;
     atomic_init(&p->epoch, 0ull);
-    atomic_init(&p->next, 0);
+    for (int k = 0; k < LEDGE_MAX_WORKERS; ++k) atomic_init(&p->lanes[k].next, 0);
     atomic_init(&p->sleepers, 0);
     atomic_init(&p->caller_sleeping, 0);
     atomic_init(&p->quit, false);
@@ -276,7 +299,11 @@ void ledge__workers_run(ledge__workers *p, ledge_task_fn *task, int items, int m
     p->context = context;
     p->items = items;
     p->range = share > min_range ? share : min_range;
-    atomic_store_explicit(&p->next, 0, memory_order_relaxed);
+    for (int k = 0; k < p->count; ++k) {
+        atomic_store_explicit(&p->lanes[k].next, (int)((long long)items * k / p->count),
+                              memory_order_relaxed);
+        p->lanes[k].end = (int)((long long)items * (k + 1) / p->count);
+    }
     // Publishes the task (sequentially consistent).
     unsigned long long e = atomic_fetch_add(&p->epoch, 1ull) + 1;
     if (atomic_load(&p->sleepers) > 0) {

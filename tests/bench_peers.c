@@ -20,6 +20,10 @@
 //   bench_peers --memory [N]         bytes per body and per tile cell, and
 //                                    allocations during stepping, counted
 //                                    through ledge's allocator hook
+//     --workers W      after ledge's row, ledge on W workers (ledge-Ww, its
+//                      /ledge column against 1 worker), and after each
+//                      threaded peer's (Box2D v3 locked), that peer on W
+//                      workers (its /ledge column against ledge-Ww)
 //     --coulomb-row    after ledge's row, ledge under LEDGE_FRICTION_COULOMB
 //     --sleep          ledge's bodies may sleep (the Box2Ds' do by default)
 //   bench_peers [--coulomb] --callgrind N K [engine]   K untimed steps,
@@ -218,9 +222,13 @@ static int g_peer_max[8];
 /// --coulomb-row: a row of ledge under LEDGE_FRICTION_COULOMB after ledge's.
 static bool g_coulomb_row;
 
+/// --workers W: ledge, and each threaded peer, also on W workers.
+static int g_workers = 1;
+
 static int run_table(const int *sizes, int count, FILE *csv) {
     printf("scene rain: %d steps at dt = 1/60, mean ms/step over all steps and the last %d, "
-           "median of %d runs, setup untimed, single-threaded\n",
+           "median of %d runs, setup untimed, single-threaded but for the rows named -Ww (W "
+           "workers)\n",
            g_steps, LAST, g_runs);
     printf("floor: integrate-only loop over the same bodies (ledge's stage 1 arithmetic)\n");
     printf("ledge: 4 iterations, 1 substep, linear slop 0.005 (world defaults)\n");
@@ -248,6 +256,17 @@ static int run_table(const int *sizes, int count, FILE *csv) {
         print_row(&fl, &fl, NULL, csv);
         row le = run_ledge(n, "ledge");
         print_row(&le, &fl, &le, csv);
+        char ledge_w[32], peer_w[64];
+        snprintf(ledge_w, sizeof ledge_w, "ledge-%dw", g_workers);
+        row lw = le;
+        if (g_workers > 1) { // the same world on W workers: the same bits, less time
+            scene_worker_count = g_workers;
+            lw = run_ledge(n, ledge_w);
+            scene_worker_count = 1;
+            if (lw.q.hash != le.q.hash)
+                printf("WARNING: ledge on %d workers ended elsewhere\n", g_workers);
+            print_row(&lw, &fl, &le, csv);
+        }
         if (g_coulomb_row) { // the same world under Coulomb's friction law, for comparison
             scene_friction = LEDGE_FRICTION_COULOMB;
             row lc = run_ledge(n, "ledge-coulomb");
@@ -262,6 +281,18 @@ static int run_table(const int *sizes, int count, FILE *csv) {
             }
             row pr = run_peer(peers[p], n);
             print_row(&pr, &fl, &le, csv);
+            if (g_workers > 1 && peers[p]->threaded) { // beside ledge on as many workers
+                snprintf(peer_w, sizeof peer_w, "%s-%dw", peers[p]->name, g_workers);
+#ifdef LEDGE_HAVE_BOX2D_V3 // (the only threaded peer)
+                peer_workers = g_workers;
+#endif
+                row pw = run_peer(peers[p], n);
+#ifdef LEDGE_HAVE_BOX2D_V3
+                peer_workers = 1;
+#endif
+                pw.engine = peer_w;
+                print_row(&pw, &fl, &lw, csv);
+            }
         }
     }
     return 0;
@@ -505,7 +536,7 @@ static int run_callgrind(int n, int warm, const char *engine) {
 
 static int usage(void) {
     fprintf(stderr, "usage: bench_peers [--big] [--runs R] [--steps S] [--peers-max N] "
-                    "[--max ENGINE N] [--csv FILE] [--no-crowd] [N ...]\n"
+                    "[--max ENGINE N] [--csv FILE] [--no-crowd] [--workers W] [N ...]\n"
                     "       bench_peers [--steps S] --memory [N]\n"
                     "       bench_peers [--coulomb] --callgrind N K [ledge|chipmunk|box2d]\n");
     return 2;
@@ -561,6 +592,8 @@ int main(int argc, char **argv) {
             return run_memory(n);
         } else if (strcmp(a, "--coulomb") == 0) {
             scene_friction = LEDGE_FRICTION_COULOMB;
+        } else if (strcmp(a, "--workers") == 0 && more) {
+            if (!parse_int(argv[++i], 2, LEDGE_MAX_WORKERS, &g_workers)) return usage();
         } else if (strcmp(a, "--coulomb-row") == 0) {
             g_coulomb_row = true;
         } else if (strcmp(a, "--sleep") == 0) {

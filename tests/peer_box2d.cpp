@@ -111,11 +111,12 @@ extern "C" const peer_engine peer_box2d = {
     read,
     destroy,
     awake,
+    false,
 };
 
 extern "C" const peer_engine peer_box2d_locked = {
     "box2d-locked", "Box2D 2.4.1 as above, rotation locked (b2BodyDef.fixedRotation)",
     create_locked,  step,
     read,           destroy,
-    awake,
+    awake,          false,
 };

@@ -3,7 +3,8 @@
 // meson option box2d_v3 points at a Box2D v3 source tree built with CMake
 // (docs/benchmarks.md says how). Everything at Box2D v3's defaults: 4
 // substeps, soft contacts, sleeping allowed, continuous collision on, one
-// worker (the others run single-threaded too). It mixes friction as
+// worker (the others run single-threaded too) unless bench_peers'
+// --workers asks for more (peer_workers). It mixes friction as
 // sqrt(fa fb) and restitution as max(ra, rb), like ledge, so the tiles get
 // the circles' 0.3 and 0.1. One static body holds every tile as its own
 // polygon (a box or a triangle), as a game would load a tile layer.
@@ -14,6 +15,8 @@
 #include <stdlib.h>
 
 #define SUBSTEPS 4
+
+int peer_workers = 1;
 
 typedef struct v3_rain {
     b2WorldId world;
@@ -52,6 +55,7 @@ static void *create(const rain_layout *l, const ledge_tilemap *map, bool locked)
     }
     b2WorldDef wd = b2DefaultWorldDef();
     wd.gravity = (b2Vec2){0.0f, -10.0f};
+    wd.workerCount = peer_workers; // above 1: Box2D's own scheduler and threads
     w->world = b2CreateWorld(&wd);
     b2BodyDef gd = b2DefaultBodyDef();
     b2BodyId ground = b2CreateBody(w->world, &gd);
@@ -112,13 +116,19 @@ const peer_engine peer_box2d_v3 = {
     v3_read,
     v3_destroy,
     v3_awake,
+    false,
 };
 
 const peer_engine peer_box2d_v3_locked = {
-    "box2d-v3-locked", "Box2D v3 as above, rotation locked (b2BodyDef.motionLocks.angularZ)",
-    v3_create_locked,  v3_step,
-    v3_read,           v3_destroy,
+    "box2d-v3-locked",
+    "Box2D v3 as above, rotation locked (b2BodyDef.motionLocks.angularZ); with --workers W also "
+    "on W workers (b2WorldDef.workerCount, Box2D's own scheduler)",
+    v3_create_locked,
+    v3_step,
+    v3_read,
+    v3_destroy,
     v3_awake,
+    true,
 };
 
 // --- piles (bench_stack) ------------------------------------------------------------

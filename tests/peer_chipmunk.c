@@ -139,6 +139,7 @@ const peer_engine peer_chipmunk = {
     cm_read,
     cm_destroy,
     NULL, // sleeping is off by default in Chipmunk
+    false,
 };
 
 const peer_engine peer_chipmunk_locked = {
@@ -149,4 +150,5 @@ const peer_engine peer_chipmunk_locked = {
     cm_read,
     cm_destroy,
     NULL,
+    false,
 };

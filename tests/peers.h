@@ -25,7 +25,13 @@ typedef struct peer_engine {
     void (*destroy)(void *world);
     /// Bodies awake (not sleeping) now, or -1 when the engine has no sleep.
     int (*awake)(void *world);
+    /// Whether create() honours peer_workers (a multi-threaded step).
+    bool threaded;
 } peer_engine;
+
+/// Threads a threaded peer's world steps on (bench_peers --workers): 1
+/// unless set.
+extern int peer_workers;
 
 // Each engine twice: its circles rotating (the engine's own model), and
 // with rotation locked (ledge's model: infinite moment in Chipmunk,
