@@ -20,10 +20,10 @@
 //   bench_peers --memory [N]         bytes per body and per tile cell, and
 //                                    allocations during stepping, counted
 //                                    through ledge's allocator hook
-//     --workers W      after ledge's row, ledge on W workers (ledge-Ww, its
-//                      /ledge column against 1 worker), and after each
-//                      threaded peer's (Box2D v3 locked), that peer on W
-//                      workers (its /ledge column against ledge-Ww)
+//     --workers W      ledge and each threaded peer (Box2D v3 locked) on 1
+//                      and on W workers (rows named -Ww), their runs taken
+//                      in turn; a -Ww row's /ledge column is against
+//                      ledge-Ww (the other peers' rows as usual)
 //     --coulomb-row    after ledge's row, ledge under LEDGE_FRICTION_COULOMB
 //     --sleep          ledge's bodies may sleep (the Box2Ds' do by default)
 //   bench_peers [--coulomb] --callgrind N K [engine]   K untimed steps,
@@ -121,19 +121,27 @@ static row run_floor(int n) {
     return out;
 }
 
+/// One run of ledge's rain on `workers` workers.
+static scene_figures ledge_once(int n, int workers, timing *t) {
+    scene s;
+    scene_worker_count = workers;
+    if (!scene_rain(n, &s)) die("ledge's rain", n);
+    scene_worker_count = 1;
+    TIME_STEPS(*t, ledge_world_step(s.world, DT));
+    scene_figures q = scene_quality(&s);
+    scene_destroy(&s);
+    return q;
+}
+
 static row run_ledge(int n, const char *name) {
     row out = {name, n, {0, 0}, true, {0}, -1};
     timing runs[MAX_RUNS];
     for (int r = 0; r < g_runs; ++r) {
-        scene s;
-        if (!scene_rain(n, &s)) die("ledge's rain", n);
-        TIME_STEPS(runs[r], ledge_world_step(s.world, DT));
-        scene_figures q = scene_quality(&s);
+        scene_figures q = ledge_once(n, 1, &runs[r]);
         if (r > 0 && q.hash != out.q.hash) {
             printf("WARNING: ledge runs at N = %d ended in different states\n", n);
         }
         out.q = q;
-        scene_destroy(&s);
     }
     out.t = median_timing(runs, g_runs);
     return out;
@@ -225,6 +233,75 @@ static bool g_coulomb_row;
 /// --workers W: ledge, and each threaded peer, also on W workers.
 static int g_workers = 1;
 
+/// One run of a peer's rain on `workers` workers (a threaded peer).
+static scene_figures peer_once(const peer_engine *e, int n, int workers, timing *t, int *awake) {
+    rain_layout l;
+    ledge_tilemap *map = NULL;
+    if (!rain_layout_for(n, &l) || !(map = rain_map_create(&l))) die("the rain map", n);
+#ifdef LEDGE_HAVE_BOX2D_V3 // (the only threaded peer)
+    peer_workers = workers;
+#else
+    (void)workers;
+#endif
+    void *w = e->create(&l, map);
+#ifdef LEDGE_HAVE_BOX2D_V3
+    peer_workers = 1;
+#endif
+    if (!w) die(e->name, n);
+    TIME_STEPS(*t, e->step(w, DT));
+    scene_figures q = peer_quality(e, w, map, n);
+    *awake = e->awake ? e->awake(w) : -1;
+    e->destroy(w);
+    ledge_tilemap_destroy(map);
+    return q;
+}
+
+/// --workers W: ledge, then each threaded peer, on 1 and on W workers, run
+/// in turn (one run of each, then the next runs), so that a machine whose
+/// speed drifts between runs moves every row alike; the medians printed.
+/// The W rows' /ledge column is against ledge on W workers.
+static void run_workers_group(int n, const row *fl, FILE *csv) {
+    enum { MAX_ROWS = 8 };
+    row rows[MAX_ROWS];
+    const peer_engine *engine[MAX_ROWS];
+    int workers[MAX_ROWS], count = 0;
+    static char names[MAX_ROWS][64];
+    for (int p = -1; (p < 0 || peers[p]) && count + 2 <= MAX_ROWS; ++p) {
+        if (p >= 0 && (!peers[p]->threaded || n > g_peer_max[p])) continue;
+        for (int k = 0; k < 2; ++k) {
+            engine[count] = p < 0 ? NULL : peers[p];
+            workers[count] = k == 0 ? 1 : g_workers;
+            const char *base = p < 0 ? "ledge" : peers[p]->name;
+            if (k == 0) {
+                snprintf(names[count], sizeof names[count], "%s", base);
+            } else {
+                snprintf(names[count], sizeof names[count], "%s-%dw", base, g_workers);
+            }
+            rows[count] = (row){names[count], n, {0, 0}, true, {0}, -1};
+            count++;
+        }
+    }
+    timing runs[MAX_ROWS][MAX_RUNS];
+    for (int r = 0; r < g_runs; ++r) {
+        for (int i = 0; i < count; ++i) {
+            scene_figures q = engine[i]
+                                  ? peer_once(engine[i], n, workers[i], &runs[i][r], &rows[i].awake)
+                                  : ledge_once(n, workers[i], &runs[i][r]);
+            if (r > 0 && q.hash != rows[i].q.hash && !engine[i]) {
+                printf("WARNING: ledge runs at N = %d ended in different states\n", n);
+            }
+            rows[i].q = q;
+        }
+    }
+    if (rows[1].q.hash != rows[0].q.hash) {
+        printf("WARNING: ledge on %d workers ended elsewhere than on 1\n", g_workers);
+    }
+    for (int i = 0; i < count; ++i) {
+        rows[i].t = median_timing(runs[i], g_runs);
+        print_row(&rows[i], fl, i % 2 == 0 ? &rows[0] : &rows[1], csv);
+    }
+}
+
 static int run_table(const int *sizes, int count, FILE *csv) {
     printf("scene rain: %d steps at dt = 1/60, mean ms/step over all steps and the last %d, "
            "median of %d runs, setup untimed, single-threaded but for the rows named -Ww (W "
@@ -254,19 +331,12 @@ static int run_table(const int *sizes, int count, FILE *csv) {
         int n = sizes[i];
         row fl = run_floor(n);
         print_row(&fl, &fl, NULL, csv);
+        if (g_workers > 1) {
+            run_workers_group(n, &fl, csv);
+            continue;
+        }
         row le = run_ledge(n, "ledge");
         print_row(&le, &fl, &le, csv);
-        char ledge_w[32], peer_w[64];
-        snprintf(ledge_w, sizeof ledge_w, "ledge-%dw", g_workers);
-        row lw = le;
-        if (g_workers > 1) { // the same world on W workers: the same bits, less time
-            scene_worker_count = g_workers;
-            lw = run_ledge(n, ledge_w);
-            scene_worker_count = 1;
-            if (lw.q.hash != le.q.hash)
-                printf("WARNING: ledge on %d workers ended elsewhere\n", g_workers);
-            print_row(&lw, &fl, &le, csv);
-        }
         if (g_coulomb_row) { // the same world under Coulomb's friction law, for comparison
             scene_friction = LEDGE_FRICTION_COULOMB;
             row lc = run_ledge(n, "ledge-coulomb");
@@ -281,18 +351,6 @@ static int run_table(const int *sizes, int count, FILE *csv) {
             }
             row pr = run_peer(peers[p], n);
             print_row(&pr, &fl, &le, csv);
-            if (g_workers > 1 && peers[p]->threaded) { // beside ledge on as many workers
-                snprintf(peer_w, sizeof peer_w, "%s-%dw", peers[p]->name, g_workers);
-#ifdef LEDGE_HAVE_BOX2D_V3 // (the only threaded peer)
-                peer_workers = g_workers;
-#endif
-                row pw = run_peer(peers[p], n);
-#ifdef LEDGE_HAVE_BOX2D_V3
-                peer_workers = 1;
-#endif
-                pw.engine = peer_w;
-                print_row(&pw, &fl, &lw, csv);
-            }
         }
     }
     return 0;
