@@ -13,7 +13,10 @@
 //   the step, the part of it spent in tasks the workers share (its
 //   parallel fraction), and its CPU ms/step;
 // - the whole step's parallel fraction p and Amdahl's prediction
-//   1 / ((1 - p) + p / n) for 2, 8 and 16 cores.
+//   1 / ((1 - p) + p / n) for 2, 8 and 16 cores;
+// - per stage and worker count, the wall clock over the second half of a
+//   run (the first brings the rain down), and of it the time outside the
+//   workers' tasks: what the calling thread does alone.
 // Wall-clock times on a loaded machine say little (the speed-up above all:
 // a second worker needs a free core): the profile's fractions and Amdahl's
 // predictions hold whatever the load.
@@ -47,6 +50,8 @@ typedef struct result {
     int asleep;                          ///< Bodies asleep after the last run.
     double stage[LEDGE__STAGE_COUNT];    ///< Profiled run: CPU seconds per stage.
     double parallel[LEDGE__STAGE_COUNT]; ///< Of those, in shared tasks.
+    double wall[LEDGE__STAGE_COUNT];     ///< Wall-clock run, second half: seconds per stage.
+    double alone[LEDGE__STAGE_COUNT];    ///< Of those, outside the workers' tasks.
 } result;
 
 static double median3(double *x) {
@@ -82,12 +87,25 @@ static result measure(int n, int workers) {
         scene_destroy(&s);
     }
     r.ms = median3(ms);
+    // The wall clock per stage over the second half of a run (the first
+    // brings the rain down): the time the calling thread spends outside
+    // the workers' tasks is the step's serial part, as this machine runs it.
+    scene s;
+    build(n, workers, &s);
+    for (int i = 0; i < g_steps / 2; ++i) ledge_world_step(s.world, DT);
+    ledge_world_enable_profile(s.world, true);
+    for (int i = g_steps / 2; i < g_steps; ++i) ledge_world_step(s.world, DT);
+    for (int k = 0; k < LEDGE__STAGE_COUNT; ++k) {
+        r.wall[k] = s.world->par.profile.total[k];
+        r.alone[k] = s.world->par.profile.total[k] - s.world->par.profile.parallel[k];
+    }
+    if (scene_quality(&s).hash != r.hash) r.same = false;
+    scene_destroy(&s);
     if (workers != 1) return r;
     // One more run with the stage clock on (it reads the clock twice per
     // stage and task, so it is not the headline time): the calling
     // thread's CPU time per stage, and in shared tasks. With one worker
     // that is all the step's work, whatever the load of the machine.
-    scene s;
     build(n, workers, &s);
     s.world->par.profile.on = true;
     for (int i = 0; i < g_steps; ++i) ledge_world_step(s.world, DT);
@@ -102,6 +120,29 @@ static result measure(int n, int workers) {
 
 static double amdahl(double p, int n) {
     return 1.0 / ((1.0 - p) + p / n);
+}
+
+// Per stage and worker count, wall-clock ms a step over the second half of
+// a run, and of it outside the workers' tasks (on the calling thread alone).
+static void report_wall(const int *workers, int count, const result *res) {
+    printf("\n%10s", "stage");
+    for (int w = 0; w < count; ++w) printf("   %2d w: ms    alone", workers[w]);
+    printf("   (wall clock, steps %d to %d)\n", g_steps / 2, g_steps);
+    int steps = g_steps - g_steps / 2;
+    double sum[8][2] = {{0}};
+    for (int k = 0; k < LEDGE__STAGE_COUNT; ++k) {
+        printf("%10s", ledge__stage_names[k]);
+        for (int w = 0; w < count; ++w) {
+            printf("   %8.4f %8.4f", 1e3 * res[w].wall[k] / steps, 1e3 * res[w].alone[k] / steps);
+            sum[w][0] += res[w].wall[k];
+            sum[w][1] += res[w].alone[k];
+        }
+        printf("\n");
+    }
+    printf("%10s", "step");
+    for (int w = 0; w < count; ++w)
+        printf("   %8.4f %8.4f", 1e3 * sum[w][0] / steps, 1e3 * sum[w][1] / steps);
+    printf("\n");
 }
 
 static void report(int n, const int *workers, int count, const result *res) {
@@ -137,6 +178,7 @@ static void report(int n, const int *workers, int count, const result *res) {
     printf("%10s %7.1f%% %9.1f%% %12.4f\n", "step", 100.0, 100.0 * p, 1e3 * total / g_steps);
     printf("Amdahl with p = %.3f: %.2fx on 2 cores, %.2fx on 8, %.2fx on 16\n", p, amdahl(p, 2),
            amdahl(p, 8), amdahl(p, 16));
+    report_wall(workers, count, res);
 }
 
 static int usage(void) {
