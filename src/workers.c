@@ -32,18 +32,9 @@
 #define AWAKE_YIELDS 1024
 
 // Each thread takes about this many ranges of a task (more: better balance,
-// fewer: less contention on `next`).
+// fewer: less contention on a lane's counter).
 #define RANGES_PER_THREAD 4
 
-// A thread's part in task e (the e-th epoch) is its `claim`: 2e + 1 while
-// it runs ranges of it, 2e once it is through or the caller closed the
-// task to it. The caller, through with its own ranges, closes the task to
-// every thread that has not joined (a compare-exchange from below 2e) and
-// waits only for those that have: a thread that its core's other work
-// keeps from running costs the step nothing, where waiting for every
-// thread to check in would cost a scheduler's time slice per task. A
-// thread reads the task's fields only once joined, and the caller writes
-// the next task's only after every joined thread is through.
 // Thread t's lane: its own share of a task's items, [next, end), the t-th
 // of `count` equal shares. Each thread runs its own lane first and then
 // takes ranges of the others', so that a block of bodies is mostly worked
@@ -58,6 +49,15 @@ typedef struct lane {
     char pad[64 - sizeof(atomic_int) - sizeof(int)];
 } lane;
 
+// A thread's part in task e (the e-th epoch) is its `claim`: 2e + 1 while
+// it runs ranges of it, 2e once it is through or the caller closed the
+// task to it. The caller, through with its own ranges, closes the task to
+// every thread that has not joined (a compare-exchange from below 2e) and
+// waits only for those that have: a thread that its core's other work
+// keeps from running costs the step nothing, where waiting for every
+// thread to check in would cost a scheduler's time slice per task. A
+// thread reads the task's fields only once joined, and the caller writes
+// the next task's only after every joined thread is through.
 typedef struct worker_arg {
     struct ledge__workers *pool;
     int index;           ///< 1..count-1 (the caller is 0).
@@ -86,7 +86,7 @@ struct ledge__workers {
     // The current task: written before epoch is bumped, read after.
     ledge_task_fn *task;
     void *context;
-    int items, range;
+    int range;
 };
 
 bool ledge__workers_def_ok(const ledge_world_def *def, const char *fn) {
@@ -297,7 +297,6 @@ void ledge__workers_run(ledge__workers *p, ledge_task_fn *task, int items, int m
     int share = (items + p->count * RANGES_PER_THREAD - 1) / (p->count * RANGES_PER_THREAD);
     p->task = task;
     p->context = context;
-    p->items = items;
     p->range = share > min_range ? share : min_range;
     for (int k = 0; k < p->count; ++k) {
         atomic_store_explicit(&p->lanes[k].next, (int)((long long)items * k / p->count),

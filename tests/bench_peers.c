@@ -23,7 +23,7 @@
 //     --workers W      ledge and each threaded peer (Box2D v3 locked) on 1
 //                      and on W workers (rows named -Ww), their runs taken
 //                      in turn; a -Ww row's /ledge column is against
-//                      ledge-Ww (the other peers' rows as usual)
+//                      ledge-Ww (the other peers do not run)
 //     --coulomb-row    after ledge's row, ledge under LEDGE_FRICTION_COULOMB
 //     --sleep          ledge's bodies may sleep (the Box2Ds' do by default)
 //   bench_peers [--coulomb] --callgrind N K [engine]   K untimed steps,
@@ -157,21 +157,33 @@ static scene_figures peer_quality(const peer_engine *e, void *w, const ledge_til
     return q;
 }
 
-static row run_peer(const peer_engine *e, int n) {
-    row out = {e->name, n, {0, 0}, true, {0}, -1};
+/// One run of a peer's rain on `workers` workers (above 1: a threaded peer).
+static scene_figures peer_once(const peer_engine *e, int n, int workers, timing *t, int *awake) {
     rain_layout l;
     ledge_tilemap *map = NULL;
     if (!rain_layout_for(n, &l) || !(map = rain_map_create(&l))) die("the rain map", n);
-    timing runs[MAX_RUNS];
-    for (int r = 0; r < g_runs; ++r) {
-        void *w = e->create(&l, map);
-        if (!w) die(e->name, n);
-        TIME_STEPS(runs[r], e->step(w, DT));
-        out.q = peer_quality(e, w, map, n);
-        out.awake = e->awake ? e->awake(w) : -1;
-        e->destroy(w);
-    }
+#ifdef LEDGE_HAVE_BOX2D_V3 // (the only threaded peer)
+    peer_workers = workers;
+#else
+    (void)workers;
+#endif
+    void *w = e->create(&l, map);
+#ifdef LEDGE_HAVE_BOX2D_V3
+    peer_workers = 1;
+#endif
+    if (!w) die(e->name, n);
+    TIME_STEPS(*t, e->step(w, DT));
+    scene_figures q = peer_quality(e, w, map, n);
+    *awake = e->awake ? e->awake(w) : -1;
+    e->destroy(w);
     ledge_tilemap_destroy(map);
+    return q;
+}
+
+static row run_peer(const peer_engine *e, int n) {
+    row out = {e->name, n, {0, 0}, true, {0}, -1};
+    timing runs[MAX_RUNS];
+    for (int r = 0; r < g_runs; ++r) out.q = peer_once(e, n, 1, &runs[r], &out.awake);
     out.t = median_timing(runs, g_runs);
     return out;
 }
@@ -232,29 +244,6 @@ static bool g_coulomb_row;
 
 /// --workers W: ledge, and each threaded peer, also on W workers.
 static int g_workers = 1;
-
-/// One run of a peer's rain on `workers` workers (a threaded peer).
-static scene_figures peer_once(const peer_engine *e, int n, int workers, timing *t, int *awake) {
-    rain_layout l;
-    ledge_tilemap *map = NULL;
-    if (!rain_layout_for(n, &l) || !(map = rain_map_create(&l))) die("the rain map", n);
-#ifdef LEDGE_HAVE_BOX2D_V3 // (the only threaded peer)
-    peer_workers = workers;
-#else
-    (void)workers;
-#endif
-    void *w = e->create(&l, map);
-#ifdef LEDGE_HAVE_BOX2D_V3
-    peer_workers = 1;
-#endif
-    if (!w) die(e->name, n);
-    TIME_STEPS(*t, e->step(w, DT));
-    scene_figures q = peer_quality(e, w, map, n);
-    *awake = e->awake ? e->awake(w) : -1;
-    e->destroy(w);
-    ledge_tilemap_destroy(map);
-    return q;
-}
 
 /// --workers W: ledge, then each threaded peer, on 1 and on W workers, run
 /// in turn (one run of each, then the next runs), so that a machine whose
