@@ -59,8 +59,8 @@ typedef struct ledge__pair {
     /// offset alone; the contact point is found from a's centre when recorded: resolve.c). Any
     /// other pair: the contact point of its last overlap.
     vec2s tested;
-    uint8_t state;  ///< LEDGE__PAIR_TOUCHED, _DECIDED, _TESTED, _PUSHED (one byte: the passes
-                    ///< stream 36 bytes a pair).
+    uint8_t state; ///< LEDGE__PAIR_TOUCHED, _DECIDED, _TESTED, _PUSHED, _GIVES (one byte: the
+                   ///< passes stream 36 bytes a pair).
     uint8_t policy; ///< A ledge_response for the pair.
     uint8_t kind;   ///< LEDGE__PAIR_CIRCLES, LEDGE__PAIR_PLAIN (broad.c, once per substep).
 } ledge__pair;
@@ -74,6 +74,10 @@ typedef struct ledge__pair {
 /// ledge__pair.state: a plain circle pair whose last test pushed (by depth
 /// less the slop).
 #define LEDGE__PAIR_PUSHED 8u
+/// ledge__pair.state: both bodies give way to a push (broad.c,
+/// pair_gives_way), a sleeper counted as awake: a pile's pair when one
+/// rests on the other (resolve.c, kept).
+#define LEDGE__PAIR_GIVES 16u
 
 /// ledge__pair.kind: both bodies are circles.
 #define LEDGE__PAIR_CIRCLES 1u

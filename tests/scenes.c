@@ -44,11 +44,10 @@ static int ceil_sqrt(int n) {
 }
 
 // Builds the world of size width x height (cell (0, 0) at (0, origin_y))
-// and the rain circles; the tiles are the caller's.
-static bool build(int n, int width, int height, float origin_y, scene *out) {
+// and the rain circles, `cols` to a row; the tiles are the caller's.
+static bool build_cols(int n, int cols, int width, int height, float origin_y, scene *out) {
     memset(out, 0, sizeof *out);
-    if (n < 2) return false;
-    int cols = ceil_sqrt(n);
+    if (n < 2 || cols < 1) return false;
     out->cols = cols;
     out->rows = (n + cols - 1) / cols;
     out->width = width;
@@ -92,6 +91,11 @@ static bool build(int n, int width, int height, float origin_y, scene *out) {
     return true;
 }
 
+// build_cols with the rain's ceil(sqrt(N)) circles to a row.
+static bool build(int n, int width, int height, float origin_y, scene *out) {
+    return build_cols(n, ceil_sqrt(n), width, height, origin_y, out);
+}
+
 bool rain_layout_for(int n, rain_layout *out) {
     memset(out, 0, sizeof *out);
     if (n < 2) return false;
@@ -116,6 +120,16 @@ bool scene_rain(int n, scene *out) {
     }
     if (!build(n, l.width, l.height, 0.0f, out)) return false;
     if (!rain_fill_map(ledge_world_tilemap(out->world), l.width, l.height)) {
+        scene_destroy(out);
+        return false;
+    }
+    return true;
+}
+
+bool scene_rain_column(int cols, int rows, scene *out) {
+    int width = cols + 2, height = rows + 10;
+    if (!build_cols(cols * rows, cols, width, height, 0.0f, out)) return false;
+    if (!rain_fill_map(ledge_world_tilemap(out->world), width, height)) {
         scene_destroy(out);
         return false;
     }

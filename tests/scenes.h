@@ -60,6 +60,13 @@ vec2s rain_start(int cols, int k);
 /// such a map back.
 bool rain_fill_map(ledge_tilemap *map, int w, int h);
 
+/// The rain as a column: `cols` circles to a row (at rain_start(cols, k)),
+/// `rows` rows, in a map cols + 2 wide and rows + 10 high with the rain's
+/// tiles: a deep narrow pile (1,000 rows of 24 land some 750 m deep, as the
+/// rain of 1,000,000 does) at a fortieth of its cost. False (zeroed) when
+/// it cannot be built.
+bool scene_rain_column(int cols, int rows, scene *out);
+
 /// A standalone tilemap holding the rain tiles of `l`, or NULL.
 ledge_tilemap *rain_map_create(const rain_layout *l);
 
