@@ -128,8 +128,9 @@ static inline float pair_share(const ledge_world *w, int a, int b) {
 // by, a sleeper counted as awake. (Against a sleeper the share is 0 or 1,
 // and judged by it such a pair kept the whole slop and held no contact
 // apart (resolve.c): what a pair keeps changed whenever one of its bodies
-// fell asleep or woke. A column of 24 x 1,000 circles still had 179
-// moving faster than 0.1 m/s after 1,600 steps; counted as awake, none.)
+// fell asleep or woke. A column of 24 x 1,000 circles still had 82
+// moving faster than 0.1 m/s and 3,553 awake after 1,600 steps; with a
+// sleeper counted as awake, none moving and 26 awake.)
 static inline bool pair_gives_way(const ledge_world *w, int a, int b) {
     float ia = w->asleep[a] ? w->sleep_inv_mass[a] : w->inv_mass[a];
     float ib = w->asleep[b] ? w->sleep_inv_mass[b] : w->inv_mass[b];

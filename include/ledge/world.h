@@ -98,7 +98,11 @@
 /// between bodies side by side. Two moving bodies one on the other (their
 /// normal within 37 degrees of up) keep a fifth of it, so that a pile does
 /// not sink a slop for each body in it: the top of a tower of n boxes
-/// rests `linear_slop` (1 + (n - 1) / 5) below where the boxes touch.
+/// rests `linear_slop` (1 + (n - 1) / 5) below where the boxes touch. A
+/// sleeping body counts as a moving one here. Two circles of such a pair
+/// keep their contact until they are the rest of the slop (four fifths)
+/// apart, as long as they would with the whole slop, so a circle can rest
+/// up to that far above a dynamic circle under it.
 ///
 /// Sleeping (ledge_world_def.enable_sleep). A dynamic body slower than
 /// sleep_speed for sleep_time seconds falls asleep at the end of a step,
