@@ -356,8 +356,12 @@ static bool poly_vs_ptile(const tc_ptile *t, const tc_poly *p, tc_push *out) {
 
 // --- dispatch ----------------------------------------------------------------
 
-/// Fills the manifold from a push in the cell frame.
+/// Fills the manifold from a push in the cell frame. A push of depth 0 is
+/// a touch, not a hit: the tests' strict comparisons can pass on an overlap
+/// that the depth's arithmetic rounds away (a box whose side sat 1.7e-39 m
+/// into a tile), and a hit promises a positive depth.
 static void finish(ledge_manifold *m, const tc_push *p, vec2s cell_min, const vec2s *pts, int n) {
+    if (!(p->depth > 0.0f)) return;
     m->hit = true;
     m->normal = p->normal;
     m->depth = p->depth;
