@@ -81,6 +81,12 @@ static inline bool circles_overlap(const ledge_world *w, int a, int b, vec2s *n,
     return true;
 }
 
+// Whether normal n is a pile's: within LEDGE__PILE_COSINE of up, either way.
+static inline bool pile_normal(const ledge_world *w, vec2s n) {
+    float up = v2_dot(n, w->up);
+    return up * up > LEDGE__PILE_COSINE * LEDGE__PILE_COSINE;
+}
+
 // Whether pair p of two circles found apart (d the offset between their
 // centres, d2 its square length, r the sum of the radii) holds its contact,
 // at depth 0 along *n: a pile's pair (broad.c, pair_gives_way; its normal
@@ -97,8 +103,7 @@ static inline bool circles_held(const ledge_world *w, const ledge__pair *p, vec2
     float reach = r + (w->slop - w->pile_slop);
     if (!(d2 < reach * reach)) return false;
     *n = v2_unit(d, sqrtf(d2));
-    float up = v2_dot(*n, w->up);
-    return up * up > LEDGE__PILE_COSINE * LEDGE__PILE_COSINE;
+    return pile_normal(w, *n);
 }
 
 // circles_held for pair p of two circles that do not overlap, with
@@ -191,10 +196,7 @@ static inline bool move_body(ledge_world *w, int i, vec2s to, int worker) {
 // give way (a sleeper too: broad.c, pair_gives_way) one on the other, keeps
 // the pile's slop; any other pair the whole slop (world_state.h says why).
 static inline float kept(const ledge_world *w, const ledge__pair *p, vec2s n) {
-    float up = v2_dot(n, w->up);
-    return (p->state & LEDGE__PAIR_GIVES) && up * up > LEDGE__PILE_COSINE * LEDGE__PILE_COSINE
-               ? w->pile_slop
-               : w->slop;
+    return (p->state & LEDGE__PAIR_GIVES) && pile_normal(w, n) ? w->pile_slop : w->slop;
 }
 
 // Pair p pushed apart by `push` along n (from a toward b), shared as the
