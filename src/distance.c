@@ -40,16 +40,6 @@ static inline __m128 load_vec(vec2s v) { // (v.x, v.y, 0, 0)
 /// (pair_distance, near_touch).
 #define TOUCH_ROUNDING 1.0e-5f
 
-/// |d|, also where its square is subnormal or 0 in float (lengths below
-/// about 1e-19, whose float squares lose their digits): there it is taken
-/// in double, as shape.c compares tiny circles. Elsewhere sqrtf of the
-/// float square, bit for bit what v2_len gives.
-static inline float length_of(vec2s d) {
-    float l2 = v2_len2(d);
-    if (LEDGE_LIKELY(l2 >= 0x1p-100f)) return sqrtf(l2);
-    return (float)sqrt((double)d.x * d.x + (double)d.y * d.y);
-}
-
 ledge_distance_result ledge__distance_none(int iterations) {
     ledge_distance_result r;
     memset(&r, 0, sizeof r);
@@ -147,7 +137,7 @@ static ledge_distance_result pair_distance(const ledge__gjk_pair *gp, float ra, 
     vec2s pa, pb;
     int iters = 0, n = ledge__gjk(gp, &pa, &pb, &iters);
     vec2s d = v2_sub(pb, pa);
-    float core = n == 3 ? 0.0f : length_of(d), r = ra + rb;
+    float core = n == 3 ? 0.0f : v2_len(d), r = ra + rb;
     ledge_distance_result res = {0.0f, pa, pb, v2(0.0f, 1.0f), iters};
     // Within rounding of touching the SAT has the last word (its hit means
     // distance 0): a relative 1e-5 of the coordinates, far above float
@@ -191,7 +181,7 @@ ledge_distance_result ledge__proxy_distance(const ledge__proxy *a, const ledge__
 static ledge_distance_result circle_circle(const ledge_shape *a, vec2s pa, const ledge_shape *b,
                                            vec2s pb) {
     vec2s ca = v2_add(pa, a->center), cb = v2_add(pb, b->center), d = v2_sub(cb, ca);
-    float len = length_of(d);
+    float len = v2_len(d);
     vec2s n = v2_unit(d, len);
     ledge_distance_result r = {maxf(len - (a->radius + b->radius), 0.0f),
                                v2_add(ca, v2_scale(n, a->radius)),
@@ -208,7 +198,7 @@ static inline ledge_distance_result box_circle(const ledge_shape *a, vec2s pa, c
     vec2s lo = a->bounds.lower, hi = a->bounds.upper;
     vec2s q = v2(fminf(fmaxf(c.x, lo.x), hi.x), fminf(fmaxf(c.y, lo.y), hi.y));
     vec2s d = v2_sub(c, q), normal = v2(0.0f, 0.0f);
-    float len = length_of(d), rad = b->radius, dist = 0.0f;
+    float len = v2_len(d), rad = b->radius, dist = 0.0f;
     if (len > 0.0f) {
         normal = v2_unit(d, len);
         dist = maxf(len - rad, 0.0f);
@@ -258,7 +248,7 @@ static ledge_distance_result box_box(const ledge_shape *a, vec2s pa, const ledge
     ledge_distance_result r = {0.0f, v2(ax, ay), v2(bx, by), v2(0.0f, 0.0f), 0};
     if (gx >= 0.0f || gy >= 0.0f) { // apart or touching
         float dx = maxf(gx, 0.0f), dy = maxf(gy, 0.0f);
-        r.distance = length_of(v2(dx, dy));
+        r.distance = v2_len(v2(dx, dy));
         r.normal = r.distance > 0.0f ? v2_unit(v2(sx * dx, sy * dy), r.distance)
                    : gx >= gy        ? v2(sx, 0.0f)
                                      : v2(0.0f, sy);
@@ -328,7 +318,7 @@ LEDGE_NOINLINE static ledge_distance_result polygon_circle_exact(const ledge_sha
         dist = maxf(sep - rad, 0.0f);
         q = v2_sub(c, v2_scale(normal, sep));
     } else { // in the region of a vertex: v2_unit, with its range test first
-        float len = length_of(d);
+        float len = v2_len(d);
         if (LEDGE_UNLIKELY(!(len > 1e-18f && len < 1e18f))) {
             normal = len > 0.0f ? v2_normalize(d) : a->normals[face];
         } else {

@@ -21,7 +21,7 @@
 /// u+ = max(u, 0): the disc swept along the blocked directions.
 static float convex_sd(vec2s c, float s, bool bu, bool bv, vec2s *dir) {
     float u = c.x, v = c.y, up = maxf(u, 0.0f), vp = maxf(v, 0.0f);
-    float rho = sqrtf(up * up + vp * vp);
+    float rho = v2_len(v2(up, vp));
     if ((bu || u >= 0.0f) && (bv || v >= 0.0f) && rho <= s) {
         float best;
         vec2s n;

@@ -271,8 +271,11 @@ static void op_tile(reader *r) {
     vec2s pos = rd_vec(r), p = rd_vec(r);
     ledge_manifold m = ledge_collide_tile(tile, cell, size, blocked & 0x1F, &s, pos);
     if (m.hit && !bad) {
-        CHECK(vec_finite(m.normal) && unit(m.normal), "tile normal (%g, %g)", (double)m.normal.x,
-              (double)m.normal.y);
+        CHECK(vec_finite(m.normal) && unit(m.normal),
+              "tile %d, cell (%.9g, %.9g), size %.9g, blocked %u, shape at (%.9g, %.9g): normal "
+              "(%.9g, %.9g)",
+              (int)tile, (double)cell.x, (double)cell.y, (double)size, blocked & 0x1F,
+              (double)pos.x, (double)pos.y, (double)m.normal.x, (double)m.normal.y);
         CHECK(isfinite(m.depth) && m.depth >= 0.0f, "tile depth %g", (double)m.depth);
     }
     ledge_distance_result d = ledge_tile_distance(tile, cell, size, blocked & 0x1F, &s, pos);
