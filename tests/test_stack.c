@@ -403,6 +403,19 @@ static double speed(vec2s u) {
     return sqrt((double)u.x * u.x + (double)u.y * u.y);
 }
 
+/// Whether body `id` reports a contact with `other` whose normal has a
+/// cosine above `min_cos` with `up` (-2: any normal).
+static bool touches(ledge_world *w, ledge_body_id id, ledge_body_id other, vec2s up,
+                    float min_cos) {
+    ledge_contact_data cd[8];
+    int m = ledge_body_contacts(w, id, cd, 8);
+    for (int i = 0; i < m && i < 8; ++i) {
+        float c = cd[i].normal.x * up.x + cd[i].normal.y * up.y;
+        if (ledge_body_id_equals(cd[i].other, other) && c > min_cos) return true;
+    }
+    return false;
+}
+
 // --- circles held apart ------------------------------------------------------------
 
 /// A column of `n` circles of radius 0.5 set touching on a static circle of
@@ -483,15 +496,8 @@ static void run_column(float deg, int n, float top, float rest, ledge_friction_l
                      what, k, (double)-apart);
         if (speed(ledge_body_velocity(w, id[k])) > 0.01)
             fail_msg("%s: circle %d still moves", what, k);
-        ledge_contact_data cd[8];
-        int m = ledge_body_contacts(w, id[k], cd, 8);
-        ledge_body_id under = k == 0 ? floor : id[k - 1];
-        bool found = false;
-        for (int i = 0; i < m && i < 8; ++i) {
-            if (ledge_body_id_equals(cd[i].other, under))
-                found = cd[i].normal.x * up.x + cd[i].normal.y * up.y > 0.999f;
-        }
-        if (!found) fail_msg("%s: circle %d reports no contact with the one under it", what, k);
+        if (!touches(w, id[k], k == 0 ? floor : id[k - 1], up, 0.999f))
+            fail_msg("%s: circle %d reports no contact with the one under it", what, k);
         if (!ledge_body_ground(w, id[k]).on_ground)
             fail_msg("%s: circle %d does not stand on the one under it", what, k);
     }
@@ -542,13 +548,7 @@ static void test_circle_held_above_a_circle(void **state) {
             float h = height_of(&p, ledge_body_position(p.w, a)) + 1.0f + (far ? 0.008f : 0.0035f);
             ledge_body_id b = pile_add(&p, circle, 0.0f, h, 0, 1.0f, 1.0f, 0.5f, 0.0f);
             pile_step(&p, 1);
-            ledge_contact_data cd[8];
-            int m = ledge_body_contacts(p.w, b, cd, 8);
-            bool found = false;
-            for (int i = 0; i < m && i < 8; ++i) {
-                float up = cd[i].normal.x * p.up.x + cd[i].normal.y * p.up.y;
-                found |= ledge_body_id_equals(cd[i].other, a) && up > 0.999f;
-            }
+            bool found = touches(p.w, b, a, p.up, 0.999f);
             float gap = height_of(&p, ledge_body_position(p.w, b)) -
                         height_of(&p, ledge_body_position(p.w, a)) - 1.0f;
             if (found != !far || ledge_body_ground(p.w, b).on_ground != !far)
@@ -575,9 +575,7 @@ static void test_circles_side_by_side_not_held(void **state) {
         pile_step(&p, STEPS);
         vec2s pa = ledge_body_position(p.w, a), pb = ledge_body_position(p.w, b);
         float gap = fabsf(along_of(&p, pb) - along_of(&p, pa)) - 1.0f;
-        ledge_contact_data cd[8];
-        int m = ledge_body_contacts(p.w, a, cd, 8);
-        for (int i = 0; i < m && i < 8; ++i) assert_false(ledge_body_id_equals(cd[i].other, b));
+        assert_false(touches(p.w, a, b, p.up, -2.0f));
         if (fabsf(gap - 0.001f) > 1e-4f)
             fail_msg("gravity %d: the gap is %.5f m, set 0.001 m", g, (double)gap);
         ledge_world_destroy(p.w);
